@@ -1,0 +1,35 @@
+# The two commands of the README: `make run` starts the table, `make test` runs every check.
+VENV ?= .venv
+PY := $(VENV)/bin/python
+STAMP := $(VENV)/.installed
+
+.PHONY: run test lint unit e2e bench clean
+
+$(STAMP): pyproject.toml
+	test -x $(PY) || python3 -m venv $(VENV)
+	$(PY) -m pip install -q --upgrade pip
+	$(PY) -m pip install -q -e '.[dev]'
+	touch $(STAMP)
+
+run: $(STAMP)
+	$(VENV)/bin/vtt
+
+lint: $(STAMP)
+	$(VENV)/bin/ruff check vtt tests e2e bench
+	$(VENV)/bin/ruff format --check vtt tests e2e bench
+	$(VENV)/bin/mypy vtt tests bench
+
+unit: $(STAMP)
+	$(PY) -m pytest tests -q -p no:playwright
+
+e2e: $(STAMP)
+	bash e2e/ensure_chromium.sh
+	$(PY) -m pytest e2e -q -p no:asyncio
+
+test: lint unit e2e
+
+bench: $(STAMP)
+	$(PY) bench/rules.py
+
+clean:
+	rm -rf $(VENV) .mypy_cache .pytest_cache .ruff_cache

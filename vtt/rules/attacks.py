@@ -1,0 +1,133 @@
+"""The attack pipeline shared by every action that attacks a skill.
+
+An action rolls its attack, then the defender rolls the attacked skill or declines. Whether that waits on a
+person is the table setting `defense_prompts`: the defense becomes a pending decision addressed to the
+defender's controller, answered by a `Defend` command. A defender that cannot act (Unconscious) cannot roll and
+fails. When the defense is known the action's own handler applies the outcome.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+from pydantic import BaseModel, Field
+
+from vtt.rules.checks import AttackResult, describe_attack
+from vtt.rules.conditions import defense_modifiers
+from vtt.rules.dice import DiceSource, Modifier, Roll, roll
+from vtt.rules.events import Event, RuleError
+from vtt.rules.model import SOULWEAVER, Decision, GameState
+from vtt.rules.txn import Tx
+
+
+class AttackSpec(BaseModel):
+    action: str
+    attacker: str
+    target: str
+    dl: int
+    defense_skill: str
+    attack: Roll
+    defense_modifiers: list[Modifier] = Field(default_factory=list)
+    params: dict[str, Any] = Field(default_factory=dict)
+
+
+Handler = Callable[[Tx, AttackSpec, AttackResult, DiceSource], list[Event]]
+HANDLERS: dict[str, Handler] = {}
+
+
+def on_result(action: str) -> Callable[[Handler], Handler]:
+    def register(fn: Handler) -> Handler:
+        HANDLERS[action] = fn
+        return fn
+
+    return register
+
+
+def defense_waits(state: GameState, defender_id: str) -> bool:
+    mode = state.settings.defense_prompts
+    if mode == "nobody":
+        return False
+    if mode == "everyone":
+        return True
+    return state.creatures[defender_id].controller is not None
+
+
+def resolve(tx: Tx, spec: AttackSpec, dice: DiceSource) -> list[Event]:
+    """Ask for, or roll, the defense against an attack already rolled, then apply the outcome."""
+    defender = tx.get(spec.target)
+    if not defender.can_act:
+        return finish(tx, spec, None, dice, note=f"{defender.name} cannot defend")
+    if defense_waits(tx.state, spec.target):
+        decision = Decision(
+            id=tx.state.new_id("d"),
+            kind="defense",
+            to=defender.controller or SOULWEAVER,
+            creature=spec.target,
+            prompt=(
+                f"{tx.get(spec.attacker).name} attacks {defender.name}'s {spec.defense_skill} with "
+                f"{spec.attack.result} (DL {spec.dl}). Roll {spec.defense_skill} or decline?"
+            ),
+            options=["roll", "decline"],
+            payload=spec.model_dump(mode="json"),
+        )
+        tx.state.pending.append(decision)
+        return [
+            Event(
+                kind="decision",
+                text=f"Waiting for {defender.name} to defend ({spec.defense_skill}).",
+                actor=spec.attacker,
+                target=spec.target,
+                rolls=[spec.attack],
+                data={"decision": decision.id, "to": decision.to},
+            )
+        ]
+    return finish(tx, spec, roll_defense(tx, spec, dice), dice)
+
+
+def roll_defense(tx: Tx, spec: AttackSpec, dice: DiceSource) -> Roll:
+    defender = tx.get(spec.target)
+    mods = [*defense_modifiers(tx.state, defender, spec.defense_skill), *spec.defense_modifiers]
+    return roll(dice, f"{defender.name}: {spec.defense_skill} defense", defender.skill(spec.defense_skill), mods)
+
+
+def answer_defense(tx: Tx, decision: Decision, rolls: bool, dice: DiceSource) -> list[Event]:
+    spec = AttackSpec.model_validate(decision.payload)
+    tx.state.pending = [d for d in tx.state.pending if d.id != decision.id]
+    if spec.target not in tx.state.creatures:
+        raise RuleError("the defender is gone")
+    defense = roll_defense(tx, spec, dice) if rolls else None
+    return finish(tx, spec, defense, dice, note=None if rolls else f"{tx.get(spec.target).name} declines")
+
+
+def finish(tx: Tx, spec: AttackSpec, defense: Roll | None, dice: DiceSource, note: str | None = None) -> list[Event]:
+    s = tx.state.settings
+    result = AttackResult(
+        attack=spec.attack,
+        dl=spec.dl,
+        defense_skill=spec.defense_skill,
+        defense=defense,
+        ties_to=s.ties_to,
+        fumble_fails=s.fumble_always_fails,
+    )
+    attacker, target = tx.get(spec.attacker).name, tx.get(spec.target).name
+    text = describe_attack(result, attacker, target)
+    if note:
+        text = f"{note}. {text}"
+    rolls = [spec.attack] + ([defense] if defense else [])
+    event = Event(
+        kind="attack",
+        text=text,
+        actor=spec.attacker,
+        target=spec.target,
+        rolls=rolls,
+        data={
+            "action": spec.action,
+            "dl": spec.dl,
+            "defense_skill": spec.defense_skill,
+            "success": result.success,
+            "margin": result.margin,
+            "declined": defense is None,
+        },
+    )
+    return [event, *HANDLERS[spec.action](tx, spec, result, dice)]

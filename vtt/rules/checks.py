@@ -1,0 +1,102 @@
+"""Checks and opposed attacks.
+
+A check is a roll against a DL: reaching the DL succeeds (reference §1.2). An attack names the skill it
+attacks; the defender rolls that skill or declines and fails (seed-004 "Skill Defense"). The attack succeeds
+when it reaches its DL and beats the defense; a tie goes to the defender unless the table says otherwise
+(reference §1.3, ASSUMPTION). A Fumble always fails by default (reference §1.5, ASSUMPTION).
+"""
+
+from __future__ import annotations
+
+from typing import Literal
+
+from pydantic import BaseModel, ConfigDict, computed_field
+
+from vtt.rules.dice import Roll
+
+TiesTo = Literal["defender", "attacker"]
+
+
+class CheckResult(BaseModel):
+    """A roll against a DL."""
+
+    model_config = ConfigDict(frozen=True)
+    roll: Roll
+    dl: int
+    fumble_fails: bool = True
+
+    @computed_field  # type: ignore[prop-decorator]
+    @property
+    def success(self) -> bool:
+        if self.fumble_fails and self.roll.fumble:
+            return False
+        return self.roll.result >= self.dl
+
+    @computed_field  # type: ignore[prop-decorator]
+    @property
+    def margin(self) -> int:
+        return self.roll.result - self.dl
+
+
+class AttackResult(BaseModel):
+    """An attack roll against a DL and a defense roll (or a declined defense)."""
+
+    model_config = ConfigDict(frozen=True)
+    attack: Roll
+    dl: int
+    defense_skill: str
+    defense: Roll | None = None
+    ties_to: TiesTo = "defender"
+    fumble_fails: bool = True
+
+    @computed_field  # type: ignore[prop-decorator]
+    @property
+    def declined(self) -> bool:
+        return self.defense is None
+
+    @computed_field  # type: ignore[prop-decorator]
+    @property
+    def reached_dl(self) -> bool:
+        if self.fumble_fails and self.attack.fumble:
+            return False
+        return self.attack.result >= self.dl
+
+    @computed_field  # type: ignore[prop-decorator]
+    @property
+    def defense_result(self) -> int:
+        """A declined defense fails; for margins it counts as a result of 0 (ASSUMPTION)."""
+        return 0 if self.defense is None else self.defense.result
+
+    @computed_field  # type: ignore[prop-decorator]
+    @property
+    def margin(self) -> int:
+        """By how much the attack beat the defense (negative when it did not)."""
+        return self.attack.result - self.defense_result
+
+    @computed_field  # type: ignore[prop-decorator]
+    @property
+    def success(self) -> bool:
+        if not self.reached_dl:
+            return False
+        if self.defense is None:
+            return True
+        if self.margin == 0:
+            return self.ties_to == "attacker"
+        return self.margin > 0
+
+
+def describe_attack(result: AttackResult, attacker: str, defender: str) -> str:
+    """One plain sentence saying how an attack went."""
+    a = result.attack
+    if not result.reached_dl:
+        why = "Fumbled" if (result.fumble_fails and a.fumble) else f"rolled {a.result}, short of DL {result.dl}"
+        return f"{attacker} {why}: the attack on {defender} fails."
+    if result.defense is None:
+        return f"{attacker} rolled {a.result} (DL {result.dl}); {defender} declined to defend: the attack succeeds."
+    d = result.defense.result
+    verdict = "succeeds" if result.success else "fails"
+    tie = " (a tie goes to the " + result.ties_to + ")" if a.result == d else ""
+    return (
+        f"{attacker} rolled {a.result} (DL {result.dl}) against {defender}'s {result.defense_skill} {d}{tie}: "
+        f"the attack {verdict}."
+    )

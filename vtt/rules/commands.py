@@ -1,0 +1,116 @@
+"""Commands: what a player or the Soulweaver asks the rules to do. One pydantic model per command,
+told apart by `type`, so a command log is plain JSON."""
+
+from __future__ import annotations
+
+from typing import Annotated, Literal
+
+from pydantic import BaseModel, ConfigDict, Field, TypeAdapter
+
+Cell = tuple[int, int]
+
+
+class _Command(BaseModel):
+    model_config = ConfigDict(extra="forbid", frozen=True)
+
+
+class Begin(_Command):
+    """Start the fight: every participant rolls Zeal for Priority, round 1 begins."""
+
+    type: Literal["begin"] = "begin"
+
+
+class EndTurn(_Command):
+    """End the current turn (a creature's, or the Soulweaver's)."""
+
+    type: Literal["end_turn"] = "end_turn"
+
+
+class Move(_Command):
+    """Move a creature's anchor to `to`, along `path` (anchor spaces after the start) or the shortest path.
+    With `collide_with`, the last step enters that creature's space and fills the Movement Pool to cause a
+    Collision."""
+
+    type: Literal["move"] = "move"
+    creature: str
+    to: Cell
+    path: list[Cell] | None = None
+    collide_with: str | None = None
+
+
+class Place(_Command):
+    """The Soulweaver sets a creature down anywhere it fits (no Movement spent)."""
+
+    type: Literal["place"] = "place"
+    creature: str
+    to: Cell
+
+
+class Dash(_Command):
+    type: Literal["dash"] = "dash"
+    creature: str
+
+
+class Strike(_Command):
+    """A Strike on a creature (`target`), or on a wall or the ground at `space` (`surface`)."""
+
+    type: Literal["strike"] = "strike"
+    creature: str
+    target: str | None = None
+    space: Cell | None = None
+    surface: Literal["wall", "ground"] | None = None
+    weapon: str | None = Field(None, description="A gripped weapon's id; None strikes unarmed.")
+    limb: str | None = Field(None, description="For an unarmed Strike, the limb used.")
+    nimble: bool = Field(False, description="Attack Nimble, moving the size penalty to damage.")
+
+
+class StrikeSpace(_Command):
+    """A targeted attack on a space: the Soulweaver rolls for each occupant (seed-000)."""
+
+    type: Literal["strike_space"] = "strike_space"
+    creature: str
+    space: Cell
+    weapon: str | None = None
+    limb: str | None = None
+
+
+class Grab(_Command):
+    type: Literal["grab"] = "grab"
+    creature: str
+    target: str
+    limb: str | None = None
+
+
+class DropHold(_Command):
+    """Stop being a Holder (No Action)."""
+
+    type: Literal["drop_hold"] = "drop_hold"
+    creature: str
+
+
+class Defend(_Command):
+    """Answer a defense decision: roll the defense, or decline and fail it."""
+
+    type: Literal["defend"] = "defend"
+    decision: str
+    roll: bool = True
+
+
+class ChooseOrder(_Command):
+    """The Soulweaver's order for occupants whose doubles tie (seed-000 targeted attacks)."""
+
+    type: Literal["choose_order"] = "choose_order"
+    decision: str
+    order: list[str]
+
+
+Command = Annotated[
+    Begin | EndTurn | Move | Place | Dash | Strike | StrikeSpace | Grab | DropHold | Defend | ChooseOrder,
+    Field(discriminator="type"),
+]
+COMMAND_ADAPTER: TypeAdapter[Command] = TypeAdapter(Command)
+
+
+def parse_command(data: object) -> Command:
+    """A command from JSON-like data; raises pydantic.ValidationError naming the bad field."""
+    return COMMAND_ADAPTER.validate_python(data)

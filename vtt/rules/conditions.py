@@ -1,0 +1,84 @@
+"""Ailments that change rolls, with the reason for each (reference §5.2, seed-000 Hold).
+
+Encumbered: a penalty equal to its Tier on Athletics, Elude and Nimble defenses and on rolls for actions that
+use limbs. A creature's Encumbered Tier adds what its ailments say, what each Hold it is in gives (2 Tiers,
+less its size advantage over the largest other member, plus Grapple's extra Tiers) and what carrying too much
+Bulk gives (reference gap 15: limit 10 x (Athletics + 1), 1 Tier per 10 Bulk over).
+"""
+
+from __future__ import annotations
+
+from vtt.rules.dice import Modifier
+from vtt.rules.model import Creature, GameState, Hold
+
+HOLD_ENCUMBERED = 2
+ENCUMBERED_DEFENSES = frozenset({"Athletics", "Elude", "Nimble"})
+BULK_LIMIT_PER_ATHLETICS = 10
+BULK_PER_ENCUMBERED_TIER = 10
+
+
+def holds_of(state: GameState, creature_id: str) -> list[Hold]:
+    return [h for h in state.holds.values() if creature_id in h.members]
+
+
+def hold_encumbered(state: GameState, hold: Hold, creature_id: str) -> int:
+    """seed-000: 2 Tiers of Encumbered; if you are larger than the other creature, less the difference."""
+    me = state.creatures[creature_id]
+    others = [state.creatures[m].size for m in hold.members if m != creature_id and m in state.creatures]
+    advantage = max(0, me.size - max(others)) if others else 0
+    return max(0, HOLD_ENCUMBERED - advantage) + hold.extra_encumbered.get(creature_id, 0)
+
+
+def carried_bulk(state: GameState, creature: Creature) -> float:
+    """seed-000: the Bulk of all other creatures in the Hold counts towards your carried Bulk."""
+    total = creature.gear_bulk
+    seen: set[str] = {creature.id}
+    for hold in holds_of(state, creature.id):
+        for m in hold.members:
+            if m not in seen and m in state.creatures:
+                seen.add(m)
+                total += state.creatures[m].bulk
+    return total
+
+
+def bulk_encumbered(state: GameState, creature: Creature) -> int:
+    limit = BULK_LIMIT_PER_ATHLETICS * (creature.skill("Athletics") + 1)
+    over = carried_bulk(state, creature) - limit
+    return int(over // BULK_PER_ENCUMBERED_TIER) if over > 0 else 0
+
+
+def encumbered_parts(state: GameState, creature: Creature) -> list[tuple[int, str]]:
+    parts: list[tuple[int, str]] = []
+    if creature.ailments.get("Encumbered"):
+        parts.append((creature.ailments["Encumbered"], "Encumbered"))
+    for hold in holds_of(state, creature.id):
+        tiers = hold_encumbered(state, hold, creature.id)
+        if tiers:
+            parts.append((tiers, "Encumbered from a Hold"))
+    bulk = bulk_encumbered(state, creature)
+    if bulk:
+        parts.append((bulk, "Encumbered by carried Bulk"))
+    return parts
+
+
+def encumbered_tier(state: GameState, creature: Creature) -> int:
+    return sum(t for t, _ in encumbered_parts(state, creature))
+
+
+def limb_action_modifiers(state: GameState, creature: Creature) -> list[Modifier]:
+    """Penalties on rolls for actions that use limbs."""
+    return [
+        Modifier(value=-t, reason=f"{why} (Tier {t}) on an action using limbs")
+        for t, why in encumbered_parts(state, creature)
+    ]
+
+
+def defense_modifiers(state: GameState, creature: Creature, skill: str) -> list[Modifier]:
+    """Penalties and bonuses on a defense roll with `skill`."""
+    mods: list[Modifier] = []
+    if skill in ENCUMBERED_DEFENSES:
+        mods += [
+            Modifier(value=-t, reason=f"{why} (Tier {t}) on an {skill} defense")
+            for t, why in encumbered_parts(state, creature)
+        ]
+    return mods

@@ -1,0 +1,191 @@
+"""Dice: injected d12 sources and the roll results every rule reads.
+
+A skill roll is N d12; its result is the single highest face plus flat modifiers (reference §1.1).
+"+N" changes the result, "+Nd12" / "lose Nd12" changes how many dice are rolled; zero dice is allowed and
+gives 0 plus modifiers with no doubles and no Fumble (reference §1.3, ASSUMPTION). A Fumble is more than
+half of the dice showing 1 (reference §1.5).
+
+Sources are injected so that no rule touches global randomness: `RandomDice` for play (seeded),
+`ScriptedDice` for tests and replays, `TypedDice` for groups rolling physical dice.
+"""
+
+from __future__ import annotations
+
+import random
+from collections import Counter
+from collections.abc import Callable, Iterable, Sequence
+from typing import Protocol
+
+from pydantic import BaseModel, ConfigDict, computed_field
+
+SIDES = 12
+
+
+class DiceError(ValueError):
+    """A dice source could not give the faces asked for."""
+
+
+class DiceScriptExhausted(DiceError):
+    """A scripted source ran out of faces."""
+
+
+class DiceSource(Protocol):
+    """Anything that gives d12 faces for a roll."""
+
+    def faces(self, count: int, purpose: str) -> list[int]: ...
+
+
+def _check_faces(faces: Sequence[int], count: int, purpose: str) -> list[int]:
+    if len(faces) != count:
+        raise DiceError(f"{purpose}: expected {count} d12 faces, got {len(faces)}")
+    for face in faces:
+        if isinstance(face, bool) or not isinstance(face, int) or not 1 <= face <= SIDES:
+            raise DiceError(f"{purpose}: {face!r} is not a d12 face (1 to 12)")
+    return list(faces)
+
+
+class RandomDice:
+    """Real dice for play: a private, seedable generator (never the global one)."""
+
+    def __init__(self, seed: int | None = None) -> None:
+        self._rng = random.Random(seed)
+
+    def faces(self, count: int, purpose: str) -> list[int]:
+        return [self._rng.randint(1, SIDES) for _ in range(count)]
+
+
+class ScriptedDice:
+    """Faces given in advance, used in order: tests, scenario files and replays of the log."""
+
+    def __init__(self, faces: Iterable[int]) -> None:
+        given = list(faces)
+        self._faces = _check_faces(given, len(given), "scripted dice")
+        self._next = 0
+
+    @property
+    def remaining(self) -> int:
+        return len(self._faces) - self._next
+
+    def faces(self, count: int, purpose: str) -> list[int]:
+        if count > self.remaining:
+            raise DiceScriptExhausted(
+                f"{purpose}: needs {count} d12 but the script has {self.remaining} left "
+                f"(used {self._next} of {len(self._faces)})"
+            )
+        out = self._faces[self._next : self._next + count]
+        self._next += count
+        return out
+
+
+class TypedDice:
+    """Faces typed in by a person who rolled physical dice; `ask(count, purpose)` returns them."""
+
+    def __init__(self, ask: Callable[[int, str], Sequence[int]]) -> None:
+        self._ask = ask
+
+    def faces(self, count: int, purpose: str) -> list[int]:
+        return _check_faces(list(self._ask(count, purpose)), count, purpose)
+
+
+class RecordingDice:
+    """Wraps a source and keeps every face it gave, in order, so a command can be replayed exactly."""
+
+    def __init__(self, inner: DiceSource) -> None:
+        self.inner = inner
+        self.used: list[int] = []
+
+    def faces(self, count: int, purpose: str) -> list[int]:
+        got = self.inner.faces(count, purpose)
+        self.used.extend(got)
+        return got
+
+
+class Modifier(BaseModel):
+    """A flat "+N"/"-N" on a roll's result and the rule that gave it."""
+
+    model_config = ConfigDict(frozen=True)
+    value: int
+    reason: str
+
+
+class DiceChange(BaseModel):
+    """A "+Nd12" / "lose Nd12" on how many dice are rolled, and the rule that gave it."""
+
+    model_config = ConfigDict(frozen=True)
+    dice: int
+    reason: str
+
+
+class Double(BaseModel):
+    """A face shown by two or more dice of one roll."""
+
+    model_config = ConfigDict(frozen=True)
+    face: int
+    count: int
+
+
+class Roll(BaseModel):
+    """One skill or effect roll: its faces, what changed it and why, and what it came to."""
+
+    model_config = ConfigDict(frozen=True)
+    label: str
+    base_dice: int
+    dice_changes: tuple[DiceChange, ...] = ()
+    faces: tuple[int, ...] = ()
+    modifiers: tuple[Modifier, ...] = ()
+
+    @computed_field  # type: ignore[prop-decorator]
+    @property
+    def dice(self) -> int:
+        return len(self.faces)
+
+    @computed_field  # type: ignore[prop-decorator]
+    @property
+    def result(self) -> int:
+        return (max(self.faces) if self.faces else 0) + sum(m.value for m in self.modifiers)
+
+    @computed_field  # type: ignore[prop-decorator]
+    @property
+    def doubles(self) -> tuple[Double, ...]:
+        counts = Counter(self.faces)
+        return tuple(Double(face=f, count=n) for f, n in sorted(counts.items(), reverse=True) if n >= 2)
+
+    @computed_field  # type: ignore[prop-decorator]
+    @property
+    def highest_double(self) -> int | None:
+        doubles = self.doubles
+        return doubles[0].face if doubles else None
+
+    @computed_field  # type: ignore[prop-decorator]
+    @property
+    def fumble(self) -> bool:
+        return bool(self.faces) and 2 * self.faces.count(1) > len(self.faces)
+
+    def count_at_least(self, value: int) -> int:
+        """How many faces reach `value` (damage, healing and Strike-type rules count faces)."""
+        return sum(1 for f in self.faces if f >= value)
+
+
+def dice_count(base_dice: int, dice_changes: Iterable[DiceChange] = ()) -> int:
+    """How many d12 a roll uses after every +Nd12 / lose Nd12; never fewer than zero."""
+    return max(0, base_dice + sum(c.dice for c in dice_changes))
+
+
+def roll(
+    source: DiceSource,
+    label: str,
+    base_dice: int,
+    modifiers: Iterable[Modifier] = (),
+    dice_changes: Iterable[DiceChange] = (),
+) -> Roll:
+    """Roll `base_dice` d12 changed by `dice_changes`, with flat `modifiers`."""
+    changes = tuple(dice_changes)
+    count = dice_count(base_dice, changes)
+    faces = source.faces(count, label) if count else []
+    return Roll(
+        label=label,
+        base_dice=base_dice,
+        dice_changes=changes,
+        faces=tuple(_check_faces(faces, count, label)),
+        modifiers=tuple(modifiers),
+    )

@@ -1,0 +1,22 @@
+"""Events: what a command did, in order, each with its rolls and one plain sentence."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from pydantic import BaseModel, Field
+
+from vtt.rules.dice import Roll
+
+
+class Event(BaseModel):
+    kind: str
+    text: str
+    actor: str | None = None
+    target: str | None = None
+    rolls: list[Roll] = Field(default_factory=list)
+    data: dict[str, Any] = Field(default_factory=dict)
+
+
+class RuleError(ValueError):
+    """A command that the rules do not allow now; the state is left exactly as it was."""

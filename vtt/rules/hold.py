@@ -1,0 +1,225 @@
+"""Grab and the Hold (seed-000).
+
+- Grab: "Attack a target who is not Held with a Free Limb to cause you both to be in a Hold, with you being a
+  Holder and the target being Held. Have -1 Reach with this attack." It is one of the Strikes in the seed, so
+  the Strike size rule (half the difference) applies; the seed names no DL (table setting `grab_dl`).
+- While in a Hold: 2 Tiers of Encumbered, less your size advantage (see `conditions`); the Bulk of the other
+  members counts as carried.
+- Moving a member out: the effect attacks Athletics of each other member with d12 equal to the spaces it
+  tries to move; failing against any, the member is not moved; succeeding against all, it leaves the Hold.
+- Being a Holder can be Dropped; a creature stops being a Holder when it can no longer touch the other with
+  the parts it used (the grabbing limb's Reach - 1); with no Holder or no Held left the Hold ends.
+"""
+
+from __future__ import annotations
+
+from vtt.rules import attacks
+from vtt.rules.checks import AttackResult
+from vtt.rules.conditions import holds_of, limb_action_modifiers
+from vtt.rules.dice import DiceSource, Modifier, roll
+from vtt.rules.events import Event, RuleError
+from vtt.rules.grid import footprint_distance
+from vtt.rules.model import Cell, Creature, GameState, Hold, Limb
+from vtt.rules.obstruction import exposure
+from vtt.rules.reach import attack_path, reach
+from vtt.rules.sizes import strike_size_modifier
+from vtt.rules.space import Occupancy, grid_of
+from vtt.rules.turns import require_active, spend
+from vtt.rules.txn import Tx
+
+
+def is_held(state: GameState, creature_id: str) -> bool:
+    return any(creature_id in h.held for h in state.holds.values())
+
+
+def grab_limbs(c: Creature) -> list[Limb]:
+    return [limb for limb in c.limbs if limb.free and limb.can_grip]
+
+
+def grab_reach(c: Creature, limb: Limb) -> int:
+    return reach(c, limb) - 1
+
+
+class GrabPlan:
+    def __init__(self, limb: Limb, rng: int, dist: int, path: list[Cell], mods: list[Modifier], exposed: int):
+        self.limb, self.reach, self.distance, self.path, self.modifiers, self.exposed_size = (
+            limb,
+            rng,
+            dist,
+            path,
+            mods,
+            exposed,
+        )
+
+
+def plan_grab(
+    state: GameState, occ: Occupancy, c: Creature, target: Creature, limb_id: str | None, filled: set[Cell]
+) -> GrabPlan:
+    if target.id == c.id:
+        raise RuleError(f"{c.name} cannot Grab itself")
+    if is_held(state, target.id):
+        raise RuleError(f"{target.name} is already Held")
+    limbs = grab_limbs(c)
+    if limb_id is not None:
+        limbs = [limb for limb in limbs if limb.id == limb_id]
+        if not limbs:
+            raise RuleError(f"{c.name}'s {limb_id} is not a Free Limb that can grab")
+    if not limbs:
+        raise RuleError(f"{c.name} has no Free Limb to Grab with")
+    limb = max(limbs, key=lambda lb: grab_reach(c, lb))
+    grid = grid_of(state)
+    mine, theirs = occ.cells[c.id], occ.cells[target.id]
+    rng = grab_reach(c, limb)
+    dist = footprint_distance(grid, mine, theirs)
+    if dist > rng:
+        raise RuleError(f"{target.name} is {dist} spaces away, beyond {c.name}'s Grab Reach {rng} (Reach - 1)")
+    path = attack_path(grid, mine, theirs, filled)
+    if path is None:
+        raise RuleError(f"a wall blocks {c.name}'s Grab")
+    exp = exposure(grid, mine, theirs, target.size, filled)
+    if not exp.attackable:
+        raise RuleError(f"{target.name} is wholly obstructed from {c.name}")
+    mods: list[Modifier] = []
+    size_mod = strike_size_modifier(c.size, exp.size)
+    if size_mod:
+        mods.append(size_mod)
+    mods += limb_action_modifiers(state, c)
+    return GrabPlan(limb, rng, dist, path, mods, exp.size)
+
+
+def grab(tx: Tx, creature: str, target: str, limb_id: str | None, dice: DiceSource) -> list[Event]:
+    state = tx.state
+    c = require_active(state, creature)
+    t = tx.get(target)
+    plan = plan_grab(state, Occupancy(state), c, t, limb_id, state.board.filled())
+    spend(tx, c.id, major=1)
+    tx.economy(c.id).attacked = True
+    s = state.settings
+    attack = roll(dice, f"{c.name}: Grab {t.name} with {plan.limb.name}", c.skill(s.grab_skill), plan.modifiers)
+    spec = attacks.AttackSpec(
+        action="grab",
+        attacker=c.id,
+        target=target,
+        dl=s.grab_dl,
+        defense_skill=s.grab_defense,
+        attack=attack,
+        params={"limb": plan.limb.id},
+    )
+    return attacks.resolve(tx, spec, dice)
+
+
+@attacks.on_result("grab")
+def _grab_result(tx: Tx, spec: attacks.AttackSpec, result: AttackResult, dice: DiceSource) -> list[Event]:
+    if not result.success:
+        return []
+    limb_id = spec.params["limb"]
+    holder = tx.creature(spec.attacker)
+    limb = holder.limb(limb_id)
+    hold = Hold(id=tx.state.new_id("h"), holders={holder.id: [limb_id]}, held=[spec.target])
+    tx.state.holds[hold.id] = hold
+    if limb is not None:
+        limb.hold_id = hold.id
+    target = tx.get(spec.target)
+    return [
+        Event(
+            kind="hold",
+            text=f"{holder.name} holds {target.name}: both are in a Hold ({holder.name} Holder, {target.name} Held).",
+            actor=holder.id,
+            target=target.id,
+            data={"hold": hold.id},
+        )
+    ]
+
+
+def _release_holder(tx: Tx, hold: Hold, creature_id: str) -> None:
+    limbs = hold.holders.pop(creature_id, [])
+    c = tx.creature(creature_id)
+    for limb in c.limbs:
+        if limb.id in limbs and limb.hold_id == hold.id:
+            limb.hold_id = None
+
+
+def end_empty_holds(tx: Tx) -> list[Event]:
+    """seed-000: if there is no Holder or no Held creature in a Hold, the Hold ends."""
+    events: list[Event] = []
+    for hid, hold in list(tx.state.holds.items()):
+        if not hold.holders or not hold.held:
+            for cid in list(hold.holders):
+                _release_holder(tx, hold, cid)
+            del tx.state.holds[hid]
+            events.append(Event(kind="hold_ended", text="The Hold ends.", data={"hold": hid}))
+    return events
+
+
+def drop_hold(tx: Tx, creature: str) -> list[Event]:
+    c = tx.get(creature)
+    mine = [h for h in tx.state.holds.values() if creature in h.holders]
+    if not mine:
+        raise RuleError(f"{c.name} is not a Holder")
+    for hold in mine:
+        _release_holder(tx, hold, creature)
+    return [
+        Event(kind="hold_dropped", text=f"{c.name} stops being a Holder.", actor=creature),
+        *end_empty_holds(tx),
+    ]
+
+
+def check_touch(tx: Tx) -> list[Event]:
+    """seed-000: a creature stops being a Holder if it can no longer touch the other creature with the parts
+    it used for the Hold."""
+    state = tx.state
+    occ = Occupancy(state)
+    grid = grid_of(state)
+    events: list[Event] = []
+    for hold in list(state.holds.values()):
+        for hid, limb_ids in list(hold.holders.items()):
+            c = state.creatures[hid]
+            limbs = [lb for lb in c.limbs if lb.id in limb_ids]
+            rng = max((grab_reach(c, lb) for lb in limbs), default=-1)
+            if any(footprint_distance(grid, occ.cells[hid], occ.cells[h]) > rng for h in hold.held):
+                _release_holder(tx, hold, hid)
+                events.append(
+                    Event(
+                        kind="hold_dropped",
+                        text=f"{c.name} can no longer touch the Held creature and stops being a Holder.",
+                        actor=hid,
+                    )
+                )
+    return events + end_empty_holds(tx)
+
+
+def escape_roll_spec(
+    tx: Tx, mover: str, spaces: int, dice: DiceSource, params: dict[str, object]
+) -> list[attacks.AttackSpec]:
+    """The attack that tries to move a Hold member `spaces` spaces, once against each other member."""
+    state = tx.state
+    c = tx.get(mover)
+    others: list[str] = []
+    for hold in holds_of(state, mover):
+        others += [m for m in hold.members if m != mover and m not in others]
+    skill = state.settings.hold_escape_skill
+    attack = roll(dice, f"{c.name}: moving {spaces} space(s) out of the Hold", spaces)
+    return [
+        attacks.AttackSpec(
+            action="hold_move",
+            attacker=mover,
+            target=o,
+            dl=0,
+            defense_skill=skill,
+            attack=attack,
+            params={**params, "remaining": others[i + 1 :]},
+        )
+        for i, o in enumerate(others[:1])
+    ]
+
+
+def leave_holds(tx: Tx, creature_id: str) -> list[Event]:
+    events: list[Event] = []
+    for hold in holds_of(tx.state, creature_id):
+        if creature_id in hold.holders:
+            _release_holder(tx, hold, creature_id)
+        if creature_id in hold.held:
+            hold.held.remove(creature_id)
+    name = tx.get(creature_id).name
+    events.append(Event(kind="hold_left", text=f"{name} is removed from the Hold.", actor=creature_id))
+    return events + end_empty_holds(tx)

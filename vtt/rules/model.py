@@ -1,0 +1,238 @@
+"""The game state: a plain, serialisable model of the board, the creatures, the turn and what waits.
+
+Everything here is data; the rules that change it live in their own modules and go through `engine.apply`.
+"""
+
+from __future__ import annotations
+
+from typing import Any, Literal
+
+from pydantic import BaseModel, ConfigDict, Field, field_validator
+
+from vtt.rules.settings import TableSettings
+
+Cell = tuple[int, int]
+SOULWEAVER = "soulweaver"
+
+LimbKind = Literal["arm", "leg", "tail", "tentacle", "wing", "head", "other"]
+REACH_LIMBS: frozenset[str] = frozenset({"arm", "leg", "tail", "tentacle", "wing"})
+
+
+class Pool(BaseModel):
+    """A pool that Pips fill (seed-004): Grit, Energy, Resolve."""
+
+    max: int = Field(ge=0)
+    pips: int = Field(0, ge=0)
+
+    @property
+    def full(self) -> bool:
+        return self.pips >= self.max
+
+
+class Weapon(BaseModel):
+    """A weapon's data (reference §6.3): damage dice, usage Tier, size it is made for and properties."""
+
+    model_config = ConfigDict(frozen=True, extra="forbid")
+    id: str
+    name: str
+    damage: int = Field(ge=0)
+    tier: int = Field(1, ge=0, description="Usage Tier; above the wielder's skill Tier it is a penalty.")
+    made_for_size: int = 0
+    lightweight: bool = False
+    two_handed: bool = False
+    extend: int = Field(0, ge=0)
+    accurate: bool = False
+    devastating: bool = False
+    strike_types: tuple[str, ...] = ("B",)
+
+
+class Limb(BaseModel):
+    """A limb or other part that can act: it grips, grabs and strikes unarmed while free."""
+
+    model_config = ConfigDict(extra="forbid")
+    id: str
+    name: str
+    kind: LimbKind = "arm"
+    can_grip: bool = True
+    holding: str | None = None
+    hold_id: str | None = None
+
+    @property
+    def grants_reach(self) -> bool:
+        return self.kind in REACH_LIMBS
+
+    @property
+    def free(self) -> bool:
+        return self.holding is None and self.hold_id is None
+
+
+def humanoid_limbs() -> list[Limb]:
+    return [
+        Limb(id="left_arm", name="left arm", kind="arm"),
+        Limb(id="right_arm", name="right arm", kind="arm"),
+        Limb(id="left_leg", name="left leg", kind="leg", can_grip=False),
+        Limb(id="right_leg", name="right leg", kind="leg", can_grip=False),
+    ]
+
+
+class Creature(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+    id: str
+    name: str
+    size: int = 0
+    anchor: Cell
+    footprint: list[Cell] | None = Field(None, description="Offsets overriding the size's footprint shape.")
+    controller: str | None = Field(None, description="The player who controls it; None is the Soulweaver.")
+    color: str = "#7a5c3e"
+    skills: dict[str, int] = Field(default_factory=dict)
+    grit: Pool = Field(default_factory=lambda: Pool(max=6))
+    energy: Pool = Field(default_factory=lambda: Pool(max=6))
+    resolve: Pool = Field(default_factory=lambda: Pool(max=6))
+    limbs: list[Limb] = Field(default_factory=humanoid_limbs)
+    weapons: list[Weapon] = Field(default_factory=list)
+    bulk: float = Field(0, ge=0, description="The creature's own Bulk, carried by others in a Hold.")
+    gear_bulk: float = Field(0, ge=0, description="Bulk the creature carries.")
+    ailments: dict[str, int] = Field(default_factory=dict)
+    prone: bool = False
+    unconscious: bool = False
+    dead: bool = False
+    movement_pool: int | None = Field(None, ge=0, description="Overrides the table's Movement Pool.")
+    minor_actions: int | None = Field(None, ge=0, description="Overrides the table's Minor Actions.")
+
+    def skill(self, name: str) -> int:
+        return self.skills.get(name, 0)
+
+    def limb(self, limb_id: str) -> Limb | None:
+        return next((limb for limb in self.limbs if limb.id == limb_id), None)
+
+    def weapon(self, weapon_id: str) -> Weapon | None:
+        return next((w for w in self.weapons if w.id == weapon_id), None)
+
+    def gripping_limbs(self, weapon_id: str) -> list[Limb]:
+        return [limb for limb in self.limbs if limb.holding == weapon_id]
+
+    @property
+    def can_act(self) -> bool:
+        return not (self.dead or self.unconscious)
+
+
+class BoardObject(BaseModel):
+    """An object that fills spaces (a pillar, a crate); walls are simply filled spaces."""
+
+    model_config = ConfigDict(extra="forbid")
+    id: str
+    name: str
+    cells: list[Cell]
+    size: int = 1
+
+
+class Board(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+    cols: int = Field(ge=1)
+    rows: int = Field(ge=1)
+    walls: set[Cell] = Field(default_factory=set)
+    objects: list[BoardObject] = Field(default_factory=list)
+
+    @field_validator("walls", mode="before")
+    @classmethod
+    def _walls_as_tuples(cls, v: Any) -> Any:
+        if isinstance(v, list | set | tuple):
+            return {tuple(c) for c in v}
+        return v
+
+    def filled(self) -> set[Cell]:
+        """Spaces filled by walls or objects: nothing enters them and they obstruct."""
+        out = set(self.walls)
+        for obj in self.objects:
+            out.update(obj.cells)
+        return out
+
+
+class Economy(BaseModel):
+    """What a creature has left this turn (reference §3)."""
+
+    major: int = 0
+    minor: int = 0
+    movement_max: int = 0
+    movement_spent: int = 0
+    dashed: bool = False
+    consecutive_spaces: int = 0
+    attacked: bool = False
+    manifested: bool = False
+
+    @property
+    def movement_left(self) -> int:
+        return max(0, self.movement_max - self.movement_spent)
+
+
+class Effect(BaseModel):
+    """An ongoing effect; "for 1 round" ends when its creator's next turn starts (reference §3)."""
+
+    id: str
+    name: str
+    creator: str
+    subject: str
+    modifiers: dict[str, int] = Field(default_factory=dict)
+    rounds: int = 1
+
+
+class Hold(BaseModel):
+    """A Hold (seed-000 Grab): Holders with the limbs they use, and the Held."""
+
+    id: str
+    holders: dict[str, list[str]] = Field(default_factory=dict)
+    held: list[str] = Field(default_factory=list)
+    extra_encumbered: dict[str, int] = Field(default_factory=dict)
+
+    @property
+    def members(self) -> list[str]:
+        return [*self.holders, *self.held]
+
+
+class TurnOrder(BaseModel):
+    round: int = 0
+    entries: list[str] = Field(default_factory=list, description="Creature ids in Priority, then the Soulweaver.")
+    index: int = 0
+    priority: dict[str, int] = Field(default_factory=dict)
+
+    @property
+    def started(self) -> bool:
+        return self.round > 0
+
+    @property
+    def current(self) -> str | None:
+        return self.entries[self.index] if self.started and self.entries else None
+
+
+class Decision(BaseModel):
+    """A choice someone else must make before an action can go on: a pending decision."""
+
+    id: str
+    kind: Literal["defense", "order"]
+    to: str = Field(description="Who answers: a player id or the Soulweaver.")
+    creature: str | None = Field(None, description="The creature deciding, for a defense.")
+    prompt: str
+    options: list[str]
+    payload: dict[str, Any] = Field(default_factory=dict)
+
+
+class GameState(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+    settings: TableSettings = Field(default_factory=TableSettings)
+    board: Board
+    creatures: dict[str, Creature] = Field(default_factory=dict)
+    turn: TurnOrder = Field(default_factory=TurnOrder)
+    economy: dict[str, Economy] = Field(default_factory=dict)
+    holds: dict[str, Hold] = Field(default_factory=dict)
+    effects: list[Effect] = Field(default_factory=list)
+    pending: list[Decision] = Field(default_factory=list)
+    next_id: int = 1
+    version: int = 0
+
+    def new_id(self, prefix: str) -> str:
+        value = f"{prefix}{self.next_id}"
+        self.next_id += 1
+        return value
+
+    def hold_of(self, creature_id: str) -> Hold | None:
+        return next((h for h in self.holds.values() if creature_id in h.members), None)

@@ -1,0 +1,259 @@
+"""Moving, Dash, the Soulweaver's free placement, and Collision (seed-000, reference §2.5).
+
+- Each space moved adds 1 to the Movement spent; the Movement Pool (a table setting) is the limit. Dash, a
+  Minor Action once a turn, adds another full pool (reference gap 6).
+- Creatures may pass through occupied spaces; a move may only end where the creature fits (see `space`).
+- Collision: "As you move into an occupied space, fill your Movement Pool to attack a target in the space to
+  cause Collision, DL 3. Modify the damage dealt by the same way the attack roll is modified from size."
+  Collision is an Overpower: the full size difference on the roll and on the damage, and no Collision with a
+  creature 3 or more sizes larger. The mover ends in that space if it fits there, otherwise in the space before
+  it (ASSUMPTION).
+- A creature in a Hold that moves must first get out of it (see `hold`).
+"""
+
+from __future__ import annotations
+
+from collections import deque
+
+from vtt.rules import attacks
+from vtt.rules.checks import AttackResult
+from vtt.rules.conditions import holds_of, limb_action_modifiers
+from vtt.rules.damage import damage_roll, injury, suffer_grit_injury
+from vtt.rules.dice import DiceChange, DiceSource, roll
+from vtt.rules.events import Event, RuleError
+from vtt.rules.hold import check_touch, escape_roll_spec, leave_holds
+from vtt.rules.model import Cell, Creature, GameState
+from vtt.rules.sizes import can_overpower, overpower_size_modifier, physical_damage_size_change
+from vtt.rules.space import Occupancy, footprint, grid_of, why_cannot_pass, why_cannot_stand
+from vtt.rules.turns import require_active, spend
+from vtt.rules.txn import Tx
+
+COLLISION_DL = 3
+
+
+def reachable(state: GameState, c: Creature, budget: int, filled: set[Cell]) -> dict[Cell, list[Cell]]:
+    """Every anchor space the creature can move to within `budget` spaces, with a shortest path to each."""
+    grid = grid_of(state)
+    start = c.anchor
+    paths: dict[Cell, list[Cell]] = {start: []}
+    queue = deque([start])
+    while queue:
+        cell = queue.popleft()
+        if len(paths[cell]) >= budget:
+            continue
+        for nxt in grid.neighbours(cell):
+            if nxt in paths or why_cannot_pass(state, c, nxt, filled) is not None:
+                continue
+            paths[nxt] = [*paths[cell], nxt]
+            queue.append(nxt)
+    return paths
+
+
+def find_path(state: GameState, c: Creature, goal: Cell, budget: int, filled: set[Cell]) -> list[Cell]:
+    paths = reachable(state, c, budget, filled)
+    if goal not in paths:
+        raise RuleError(f"{c.name} cannot reach {goal} with {budget} Movement left")
+    return paths[goal]
+
+
+def check_path(state: GameState, c: Creature, path: list[Cell], filled: set[Cell]) -> None:
+    grid = grid_of(state)
+    prev = c.anchor
+    for step in path:
+        if grid.distance(prev, step) != 1:
+            raise RuleError(f"the path jumps from {prev} to {step}")
+        if (why := why_cannot_pass(state, c, step, filled)) is not None:
+            raise RuleError(why)
+        prev = step
+
+
+def _plan_collision(state: GameState, c: Creature, path: list[Cell], target_id: str) -> None:
+    target = state.creatures.get(target_id)
+    if target is None:
+        raise RuleError(f"there is no creature {target_id!r}")
+    if target_id == c.id:
+        raise RuleError(f"{c.name} cannot collide with itself")
+    if not path:
+        raise RuleError("a Collision needs a move into the target's space")
+    entered = set(footprint(state, c, path[-1]))
+    if not entered & set(footprint(state, target)):
+        raise RuleError(f"the move does not enter {target.name}'s space")
+    if not can_overpower(c.size, target.size):
+        raise RuleError(f"{target.name} is 3 or more sizes larger: a Collision cannot affect it")
+
+
+def move(
+    tx: Tx, creature: str, to: Cell, path: list[Cell] | None, collide_with: str | None, dice: DiceSource
+) -> list[Event]:
+    state = tx.state
+    c = require_active(state, creature)
+    econ = tx.economy(c.id)
+    filled = state.board.filled()
+    if path is None:
+        path = find_path(state, c, to, econ.movement_left, filled)
+    else:
+        if not path or path[-1] != to:
+            raise RuleError("the path must end at the destination")
+        check_path(state, c, path, filled)
+    if not path:
+        raise RuleError(f"{c.name} is already there")
+    if len(path) > econ.movement_left:
+        raise RuleError(f"{c.name} has {econ.movement_left} Movement left, the move needs {len(path)}")
+    if collide_with is not None:
+        _plan_collision(state, c, path, collide_with)
+    else:
+        occ = Occupancy(state)
+        if (why := why_cannot_stand(state, c, to, occ, filled)) is not None:
+            raise RuleError(why)
+    params: dict[str, object] = {"path": path, "collide_with": collide_with}
+    if holds_of(state, c.id):
+        specs = escape_roll_spec(tx, c.id, len(path), dice, params)
+        if specs:
+            return attacks.resolve(tx, specs[0], dice)
+    return _do_move(tx, c.id, path, collide_with, dice)
+
+
+def _do_move(tx: Tx, creature: str, path: list[Cell], collide_with: str | None, dice: DiceSource) -> list[Event]:
+    state = tx.state
+    econ = tx.economy(creature)
+    c = tx.creature(creature)
+    start = c.anchor
+    final = path[-1]
+    events: list[Event] = []
+    if collide_with is not None:
+        econ.movement_spent = max(econ.movement_spent + len(path), econ.movement_max)
+        occ = Occupancy(state)
+        if why_cannot_stand(state, c, final, occ, state.board.filled()) is not None:
+            final = path[-2] if len(path) > 1 else start
+    else:
+        econ.movement_spent += len(path)
+    c.anchor = final
+    econ.consecutive_spaces += len(path)
+    events.append(
+        Event(
+            kind="move",
+            text=f"{c.name} moves {len(path)} space(s) to {final} "
+            f"(Movement {econ.movement_spent}/{econ.movement_max}).",
+            actor=creature,
+            data={"from": start, "to": final, "path": path},
+        )
+    )
+    if collide_with is not None:
+        events += _collide(tx, creature, collide_with, dice)
+    return events + check_touch(tx)
+
+
+def _collide(tx: Tx, creature: str, target_id: str, dice: DiceSource) -> list[Event]:
+    state = tx.state
+    c, t = tx.get(creature), tx.get(target_id)
+    mods = []
+    size_mod = overpower_size_modifier(c.size, t.size)
+    if size_mod:
+        mods.append(size_mod)
+    mods += limb_action_modifiers(state, c)
+    s = state.settings
+    attack = roll(dice, f"{c.name}: Collision with {t.name}", c.skill(s.collision_skill), mods)
+    change = physical_damage_size_change(c.size, t.size)
+    changes = [DiceChange(dice=change, reason="Collision damage modified by size like the roll")] if change else []
+    spec = attacks.AttackSpec(
+        action="collision",
+        attacker=c.id,
+        target=target_id,
+        dl=COLLISION_DL,
+        defense_skill=s.collision_defense,
+        attack=attack,
+        params={"damage": s.collision_damage, "changes": [ch.model_dump() for ch in changes]},
+    )
+    return [
+        Event(
+            kind="collision",
+            text=f"{c.name} fills its Movement Pool to collide with {t.name}.",
+            actor=c.id,
+            target=target_id,
+        ),
+        *attacks.resolve(tx, spec, dice),
+    ]
+
+
+@attacks.on_result("collision")
+def _collision_result(tx: Tx, spec: attacks.AttackSpec, result: AttackResult, dice: DiceSource) -> list[Event]:
+    if not result.success:
+        return []
+    changes = [DiceChange.model_validate(ch) for ch in spec.params["changes"]]
+    t = tx.get(spec.target)
+    dmg = damage_roll(
+        dice, f"{tx.get(spec.attacker).name}: Collision damage to {t.name}", spec.params["damage"], changes
+    )
+    inj = injury(dmg)
+    return [
+        Event(
+            kind="damage",
+            text=f"Collision damage {dmg.dice}d12: {inj} Injury to {t.name}.",
+            actor=spec.attacker,
+            target=spec.target,
+            rolls=[dmg],
+            data={"injury": inj},
+        ),
+        *suffer_grit_injury(tx, spec.target, inj),
+    ]
+
+
+@attacks.on_result("hold_move")
+def _hold_move_result(tx: Tx, spec: attacks.AttackSpec, result: AttackResult, dice: DiceSource) -> list[Event]:
+    name = tx.get(spec.attacker).name
+    if not result.success:
+        return [
+            Event(
+                kind="move_blocked",
+                text=f"{name} fails to get out of the Hold and is not moved.",
+                actor=spec.attacker,
+            )
+        ]
+    remaining: list[str] = list(spec.params.get("remaining", []))
+    if remaining:
+        nxt = spec.model_copy(update={"target": remaining[0], "params": {**spec.params, "remaining": remaining[1:]}})
+        return attacks.resolve(tx, nxt, dice)
+    path: list[Cell] = [(int(p[0]), int(p[1])) for p in spec.params["path"]]
+    return [
+        *leave_holds(tx, spec.attacker),
+        *_do_move(tx, spec.attacker, path, spec.params.get("collide_with"), dice),
+    ]
+
+
+def place(tx: Tx, creature: str, to: Cell) -> list[Event]:
+    state = tx.state
+    c = tx.get(creature)
+    if (why := why_cannot_stand(state, c, to, Occupancy(state))) is not None:
+        raise RuleError(why)
+    start = c.anchor
+    tx.creature(creature).anchor = to
+    return [
+        Event(
+            kind="place",
+            text=f"The Soulweaver places {c.name} at {to}.",
+            actor=creature,
+            data={"from": start, "to": to},
+        ),
+        *check_touch(tx),
+    ]
+
+
+def dash(tx: Tx, creature: str) -> list[Event]:
+    c = require_active(tx.state, creature)
+    econ = tx.economy(creature)
+    if econ.dashed:
+        raise RuleError(f"{c.name} has already Dashed this turn")
+    if not tx.state.settings.dash_adds_pool:
+        raise RuleError("Dash is turned off at this table")
+    spend(tx, creature, minor=1)
+    econ = tx.economy(creature)
+    pool = tx.state.settings.movement_pool if c.movement_pool is None else c.movement_pool
+    econ.dashed = True
+    econ.movement_max += pool
+    return [
+        Event(
+            kind="dash",
+            text=f"{c.name} Dashes: Movement Pool {econ.movement_max - econ.movement_spent} spaces left.",
+            actor=creature,
+        )
+    ]

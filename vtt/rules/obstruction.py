@@ -1,0 +1,82 @@
+"""Physical obstruction: a target's size for an attack comes from its parts that are not obstructed.
+
+seed-000: "When your target has physical obstruction, determine their size by the portions that are not
+obstructed. For targets that occupy multiple spaces, some spaces may cause obstruction against their other
+spaces."
+
+The algorithm (also in the README):
+1. Blocking spaces are the spaces filled by walls and objects, every space of the target itself, and, when the
+   table setting `creatures_obstruct` is on, the spaces of every other creature except the attacker.
+2. A space t of the target is *exposed* when, from some space a of the attacker, some straight line of spaces
+   from a to t (both lines are tried where the line runs along a tie between two spaces) has no blocking space
+   strictly between a and t. The target's own other spaces block, so the far side of a big creature is hidden
+   behind its near side. A space the attacker shares with the target is always exposed.
+3. With e of the target's n spaces exposed, its area for the attack is e/n of its whole area. Each size step
+   doubles area (reference §2.2), so its size for the attack is `size + floor(log2(e / n))`: all exposed keeps
+   its size, half exposed is one size smaller, a quarter two sizes smaller. Single-space targets are either
+   wholly exposed or wholly obstructed.
+4. With no exposed space the target cannot be attacked from there.
+"""
+
+from __future__ import annotations
+
+import math
+
+from pydantic import BaseModel, ConfigDict
+
+from vtt.rules.grid import Grid
+from vtt.rules.model import Cell
+
+
+class Exposure(BaseModel):
+    model_config = ConfigDict(frozen=True)
+    size: int
+    exposed: tuple[Cell, ...]
+    total: int
+
+    @property
+    def attackable(self) -> bool:
+        return bool(self.exposed)
+
+    @property
+    def obstructed(self) -> bool:
+        return len(self.exposed) < self.total
+
+
+def exposed_size(size: int, exposed: int, total: int) -> int:
+    """Size of a target of which `exposed` of `total` spaces can be attacked (step 3 above)."""
+    if exposed <= 0:
+        raise ValueError("a wholly obstructed target has no size for the attack")
+    if exposed >= total:
+        return size
+    return size + math.floor(math.log2(exposed / total))
+
+
+def _clear(grid: Grid, a: Cell, t: Cell, blocking: set[Cell]) -> bool:
+    return any(not any(c in blocking and c != t for c in line[1:-1]) for line in grid.lines(a, t))
+
+
+def exposure(
+    grid: Grid,
+    attacker_cells: tuple[Cell, ...],
+    target_cells: tuple[Cell, ...],
+    target_size: int,
+    filled: set[Cell],
+    other_creature_cells: set[Cell] | None = None,
+) -> Exposure:
+    """Which of the target's spaces the attacker can reach unobstructed, and the size that leaves."""
+    blocking = set(filled) | set(target_cells)
+    if other_creature_cells:
+        blocking |= other_creature_cells - set(attacker_cells)
+    exposed: list[Cell] = []
+    for t in target_cells:
+        if t in attacker_cells:
+            exposed.append(t)
+            continue
+        for a in sorted(attacker_cells, key=lambda c: grid.distance(c, t)):
+            if _clear(grid, a, t, blocking):
+                exposed.append(t)
+                break
+    n = len(target_cells)
+    size = exposed_size(target_size, len(exposed), n) if exposed else target_size
+    return Exposure(size=size, exposed=tuple(exposed), total=n)

@@ -1,0 +1,57 @@
+"""Table settings: every ASSUMPTION of reference.md is a setting here, never a constant in a rule.
+
+Each field names the reference section it settles. A group changes them per table; the defaults are the
+reference's proposed defaults (reference §9).
+"""
+
+from __future__ import annotations
+
+from typing import Literal
+
+from pydantic import BaseModel, ConfigDict, Field
+
+from vtt.rules.grid import GridKind
+
+Cell = tuple[int, int]
+
+
+class TableSettings(BaseModel):
+    model_config = ConfigDict(extra="forbid", frozen=True)
+
+    rules_version: str = Field("seeds", description="Rule revision followed: the seeds' newer one (§0).")
+    grid: GridKind = Field(GridKind.HEX, description="Hex (axial) or square spaces (§2.1).")
+    ties_to: Literal["defender", "attacker"] = Field("defender", description="Who wins ties (§1.3, gap 1).")
+    fumble_always_fails: bool = Field(True, description="A Fumble is always a failure (§1.5).")
+    major_actions: int = Field(1, ge=0, description="Major Actions per turn (§3, DERIVED).")
+    minor_actions: int = Field(2, ge=0, description="Minor Actions per turn (§3, gap 11).")
+    movement_pool: int = Field(5, ge=0, description="Spaces in a Movement Pool (§2.5, gap 6).")
+    dash_adds_pool: bool = Field(True, description="Dash is a Minor Action adding a second pool (gap 6).")
+    npcs_roll_priority: bool = Field(
+        False, description="NPCs roll their own Priority instead of acting on the Soulweaver's turn (gap 22)."
+    )
+    space_capacity: float = Field(
+        1.0, gt=0, description="Area one space holds; a creature of size s fills 2^(s-1) (§2.2, gap 3)."
+    )
+    creatures_obstruct: bool = Field(
+        False, description="Creatures other than the target count as physical obstruction (§2.6)."
+    )
+    defense_prompts: Literal["players", "everyone", "nobody"] = Field(
+        "players",
+        description="Whose defenses wait for a choice to roll or decline; the rest roll at once (§1.3).",
+    )
+    strike_skill: str = Field("Martial", description="Skill a melee Strike rolls (§4.1).")
+    strike_defense: str = Field("Elude", description="Skill a Strike attacks (ASSUMPTION).")
+    unarmed_damage: int = Field(1, ge=0, description="Damage dice of an unarmed limb (§6.3, gap 20).")
+    two_handed_grip: int = Field(2, ge=1, description="Limbs needed to Grip a Two-handed weapon (§6.3).")
+    grab_dl: int = Field(0, ge=0, description="DL of Grab: the seed names none (seed-000 Grab).")
+    collision_damage: int = Field(1, ge=0, description="Damage dice of a Collision before size (gap).")
+    grab_skill: str = Field("Athletics", description="Skill Grab rolls (§1.3).")
+    grab_defense: str = Field("Elude", description="Skill Grab attacks (§1.3).")
+    collision_skill: str = Field("Athletics", description="Skill a Collision rolls (ASSUMPTION).")
+    collision_defense: str = Field("Athletics", description="Skill a Collision attacks (ASSUMPTION).")
+    hold_escape_skill: str = Field(
+        "Athletics", description="Skill an effect moving a Hold member out rolls (seed-000 Hold)."
+    )
+    footprints: dict[int, list[Cell]] | None = Field(
+        None, description="Footprint shapes by size, overriding the grid's defaults (§2.2, gap 3)."
+    )

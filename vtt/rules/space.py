@@ -1,0 +1,95 @@
+"""Where creatures stand: footprints on the board, who occupies which space, and where a creature fits.
+
+A creature of size s fills 2^(s-1) of a space (reference §2.2, DERIVED): size 0 fills half a space, so two
+can share one; size 1 and larger fill every space of their footprint. A space holds the table's
+`space_capacity` (default 1.0).
+"""
+
+from __future__ import annotations
+
+from collections import defaultdict
+from functools import cache
+
+from vtt.rules.grid import Grid, GridKind, make_grid
+from vtt.rules.model import Cell, Creature, GameState
+
+
+@cache
+def grid_for(kind: GridKind) -> Grid:
+    return make_grid(kind)
+
+
+def grid_of(state: GameState) -> Grid:
+    return grid_for(state.settings.grid)
+
+
+def footprint_offsets(state: GameState, creature: Creature) -> tuple[Cell, ...]:
+    if creature.footprint:
+        return tuple(creature.footprint)
+    return grid_of(state).footprint_offsets(creature.size, state.settings.footprints)
+
+
+def footprint(state: GameState, creature: Creature, anchor: Cell | None = None) -> tuple[Cell, ...]:
+    """The spaces the creature fills with its anchor at `anchor` (default: where it stands)."""
+    q, r = creature.anchor if anchor is None else anchor
+    return tuple((q + dq, r + dr) for dq, dr in footprint_offsets(state, creature))
+
+
+def fill(creature: Creature) -> float:
+    """How much of each of its spaces a creature fills."""
+    return 1.0 if creature.size >= 1 else 2.0 ** (creature.size - 1)
+
+
+class Occupancy:
+    """Which creatures stand in which space; built once per query batch."""
+
+    def __init__(self, state: GameState) -> None:
+        self.by_cell: dict[Cell, list[str]] = defaultdict(list)
+        self.cells: dict[str, tuple[Cell, ...]] = {}
+        for cid, c in state.creatures.items():
+            cells = footprint(state, c)
+            self.cells[cid] = cells
+            for cell in cells:
+                self.by_cell[cell].append(cid)
+
+    def at(self, cell: Cell) -> list[str]:
+        return self.by_cell.get(cell, [])
+
+    def occupants(self, cells: tuple[Cell, ...] | list[Cell], exclude: str | None = None) -> list[str]:
+        seen: dict[str, None] = {}
+        for cell in cells:
+            for cid in self.by_cell.get(cell, ()):
+                if cid != exclude:
+                    seen[cid] = None
+        return list(seen)
+
+
+def why_cannot_stand(
+    state: GameState, creature: Creature, anchor: Cell, occ: Occupancy, filled: set[Cell] | None = None
+) -> str | None:
+    """Why the creature cannot end a move with its anchor at `anchor`, or None if it can."""
+    grid = grid_of(state)
+    board = state.board
+    walls = board.filled() if filled is None else filled
+    mine = fill(creature)
+    for cell in footprint(state, creature, anchor):
+        if not grid.in_bounds(cell, board.cols, board.rows):
+            return f"{creature.name} would stand off the map at {cell}"
+        if cell in walls:
+            return f"{creature.name} cannot stand in {cell}: a wall or object fills it"
+        total = mine + sum(fill(state.creatures[o]) for o in occ.at(cell) if o != creature.id)
+        if total > state.settings.space_capacity + 1e-9:
+            others = ", ".join(state.creatures[o].name for o in occ.at(cell) if o != creature.id)
+            return f"{creature.name} does not fit in {cell} beside {others}"
+    return None
+
+
+def why_cannot_pass(state: GameState, creature: Creature, anchor: Cell, filled: set[Cell]) -> str | None:
+    """Why the creature cannot move through `anchor` (creatures may be passed; walls and the edge may not)."""
+    grid = grid_of(state)
+    for cell in footprint(state, creature, anchor):
+        if not grid.in_bounds(cell, state.board.cols, state.board.rows):
+            return f"{creature.name} would leave the map at {cell}"
+        if cell in filled:
+            return f"{creature.name} cannot pass {cell}: a wall or object fills it"
+    return None

@@ -1,0 +1,380 @@
+"""Strikes (seed-000): with a melee weapon or unarmed, on a creature, a wall or the ground.
+
+- "Attack a target with a melee weapon to cause damage and effects of the weapon, DL 3."
+- Size: -half the difference against smaller targets, +half against larger ones, using the size of the
+  target's unobstructed part (see `obstruction`). 4 or more sizes larger, you may attack Nimble instead and
+  the penalty applies to damage.
+- Weapon data: Accurate +1; Devastating +1 damage per 12 rolled; a usage Tier above your skill is a penalty;
+  Extend adds Reach and -2 against targets closer than it; Two-handed needs two gripping limbs; gripping with
+  more limbs than needed is +1 physical damage.
+- Unarmed: a free limb is a Tier 1 weapon dealing the table's unarmed damage.
+- A wall filling a space is a size 1 object; the ground is -1 on the attack with defense 0.
+- Damage: d12 equal to the weapon's damage, changed by the size difference (physical damage, seed-004);
+  Injury is the count of faces of 3 or more.
+"""
+
+from __future__ import annotations
+
+from typing import Literal
+
+from pydantic import BaseModel, ConfigDict, Field
+
+from vtt.rules import attacks
+from vtt.rules.checks import AttackResult
+from vtt.rules.conditions import limb_action_modifiers
+from vtt.rules.damage import damage_roll, injury, suffer_grit_injury
+from vtt.rules.dice import DiceChange, DiceSource, Modifier, roll
+from vtt.rules.events import Event, RuleError
+from vtt.rules.grid import footprint_distance
+from vtt.rules.model import Cell, Creature, GameState, Limb, Weapon
+from vtt.rules.obstruction import exposure
+from vtt.rules.reach import EXTEND_CLOSE_PENALTY, attack_path, best_limb, effective_extend, reach
+from vtt.rules.sizes import (
+    GROUND_DEFENSE,
+    GROUND_PENALTY,
+    WALL_SIZE,
+    may_attack_nimble,
+    physical_damage_size_change,
+    strike_size_bonus,
+    strike_size_modifier,
+)
+from vtt.rules.space import Occupancy, grid_of
+from vtt.rules.turns import require_active, spend
+from vtt.rules.txn import Tx
+
+STRIKE_DL = 3
+
+
+class Armament(BaseModel):
+    """What an attack is made with: a gripped weapon, or a free limb unarmed."""
+
+    model_config = ConfigDict(frozen=True)
+    weapon: Weapon | None
+    limb: Limb | None
+    grips: int = 0
+
+    @property
+    def name(self) -> str:
+        if self.weapon is not None:
+            return self.weapon.name
+        return f"unarmed ({self.limb.name})" if self.limb else "unarmed"
+
+
+class AttackPlan(BaseModel):
+    """Everything about an attack that is known before the dice: the preview is exactly the resolution's."""
+
+    label: str
+    skill: str
+    dice: int
+    modifiers: list[Modifier] = Field(default_factory=list)
+    dl: int
+    defense_skill: str | None
+    reach: int
+    distance: int
+    path: list[Cell]
+    target_size: int | None = None
+    exposed_size: int | None = None
+    damage: int = 0
+    damage_changes: list[DiceChange] = Field(default_factory=list)
+    surface: Literal["wall", "ground"] | None = None
+
+
+def armament(state: GameState, c: Creature, weapon_id: str | None, limb_id: str | None) -> Armament:
+    """The weapon or limb an attack uses; RuleError when it cannot be used."""
+    if weapon_id is not None:
+        weapon = c.weapon(weapon_id)
+        if weapon is None:
+            raise RuleError(f"{c.name} has no weapon {weapon_id!r}")
+        grips = c.gripping_limbs(weapon_id)
+        need = state.settings.two_handed_grip if weapon.two_handed else 1
+        if len(grips) < need:
+            raise RuleError(f"{c.name} must grip {weapon.name} with {need} limb(s) to use it")
+        return Armament(weapon=weapon, limb=best_limb(c, grips), grips=len(grips))
+    if limb_id is not None:
+        limb = c.limb(limb_id)
+        if limb is None:
+            raise RuleError(f"{c.name} has no limb {limb_id!r}")
+        if not limb.free:
+            raise RuleError(f"{c.name}'s {limb.name} is not free")
+        return Armament(weapon=None, limb=limb)
+    free = [limb for limb in c.limbs if limb.free]
+    if not free:
+        raise RuleError(f"{c.name} has no free limb to strike with")
+    return Armament(weapon=None, limb=best_limb(c, free))
+
+
+def arm_reach(state: GameState, c: Creature, arm: Armament) -> int:
+    return reach(c, arm.limb, arm.weapon, state.settings.strike_skill)
+
+
+def weapon_modifiers(state: GameState, c: Creature, arm: Armament, distance: int) -> list[Modifier]:
+    mods: list[Modifier] = []
+    w = arm.weapon
+    if w is None:
+        return mods
+    skill = state.settings.strike_skill
+    if w.accurate:
+        mods.append(Modifier(value=1, reason=f"{w.name} is Accurate"))
+    over = w.tier - c.skill(skill)
+    if over > 0:
+        mods.append(Modifier(value=-over, reason=f"{w.name}'s usage Tier {w.tier} is above {skill} {c.skill(skill)}"))
+    ext = effective_extend(c, w, skill)
+    if ext and distance < ext:
+        mods.append(Modifier(value=EXTEND_CLOSE_PENALTY, reason=f"target closer than {w.name}'s Extend {ext}"))
+    return mods
+
+
+def base_damage(state: GameState, c: Creature, arm: Armament) -> tuple[int, list[DiceChange]]:
+    if arm.weapon is None:
+        return state.settings.unarmed_damage, []
+    changes: list[DiceChange] = []
+    need = state.settings.two_handed_grip if arm.weapon.two_handed else 1
+    if arm.grips > need:
+        changes.append(DiceChange(dice=1, reason=f"{arm.weapon.name} gripped with more limbs than it needs"))
+    return arm.weapon.damage, changes
+
+
+def plan_creature_strike(
+    state: GameState,
+    occ: Occupancy,
+    c: Creature,
+    target: Creature,
+    arm: Armament,
+    nimble: bool,
+    filled: set[Cell],
+) -> AttackPlan:
+    """The Strike of `c` on `target` with `arm`; RuleError when it cannot be made."""
+    if target.id == c.id:
+        raise RuleError(f"{c.name} cannot Strike itself")
+    grid = grid_of(state)
+    mine, theirs = occ.cells[c.id], occ.cells[target.id]
+    rng = arm_reach(state, c, arm)
+    dist = footprint_distance(grid, mine, theirs)
+    if dist > rng:
+        raise RuleError(f"{target.name} is {dist} spaces away, beyond {c.name}'s Reach {rng} with {arm.name}")
+    path = attack_path(grid, mine, theirs, filled)
+    if path is None:
+        raise RuleError(f"a wall blocks {c.name}'s Strike on {target.name}")
+    others: set[Cell] | None = None
+    if state.settings.creatures_obstruct:
+        others = {cell for cid, cells in occ.cells.items() if cid not in (c.id, target.id) for cell in cells}
+    exp = exposure(grid, mine, theirs, target.size, filled, others)
+    if not exp.attackable:
+        raise RuleError(f"{target.name} is wholly obstructed from {c.name}")
+    s = state.settings
+    mods: list[Modifier] = []
+    note = f" ({len(exp.exposed)} of {exp.total} spaces unobstructed)" if exp.obstructed else ""
+    damage, changes = base_damage(state, c, arm)
+    defense = s.strike_defense
+    if nimble:
+        if not may_attack_nimble(c.size, exp.size):
+            raise RuleError(f"{c.name} is not 4 or more sizes larger than {target.name}: it cannot attack Nimble")
+        defense = "Nimble"
+        moved = strike_size_bonus(c.size, exp.size)
+        if moved:
+            changes.append(DiceChange(dice=moved, reason="Strike size penalty moved to damage (attacking Nimble)"))
+    else:
+        size_mod = strike_size_modifier(c.size, exp.size, note)
+        if size_mod:
+            mods.append(size_mod)
+    mods += weapon_modifiers(state, c, arm, dist)
+    mods += limb_action_modifiers(state, c)
+    size_change = physical_damage_size_change(c.size, target.size)
+    if size_change:
+        rel = "smaller" if size_change > 0 else "larger"
+        changes.append(
+            DiceChange(dice=size_change, reason=f"physical damage against a {rel} subject (size {target.size})")
+        )
+    return AttackPlan(
+        label=f"{c.name}: Strike on {target.name} with {arm.name}",
+        skill=s.strike_skill,
+        dice=c.skill(s.strike_skill),
+        modifiers=mods,
+        dl=STRIKE_DL,
+        defense_skill=defense,
+        reach=rng,
+        distance=dist,
+        path=path,
+        target_size=target.size,
+        exposed_size=exp.size,
+        damage=damage,
+        damage_changes=changes,
+    )
+
+
+def plan_surface_strike(
+    state: GameState,
+    occ: Occupancy,
+    c: Creature,
+    space: Cell,
+    surface: Literal["wall", "ground"],
+    arm: Armament,
+    filled: set[Cell],
+) -> AttackPlan:
+    grid = grid_of(state)
+    if not grid.in_bounds(space, state.board.cols, state.board.rows):
+        raise RuleError(f"{space} is off the map")
+    is_wall = space in filled
+    if surface == "wall" and not is_wall:
+        raise RuleError(f"there is no wall filling {space}")
+    if surface == "ground" and is_wall:
+        raise RuleError(f"a wall fills {space}: there is no ground to strike")
+    mine = occ.cells[c.id]
+    rng = arm_reach(state, c, arm)
+    dist = footprint_distance(grid, mine, (space,))
+    if dist > rng:
+        raise RuleError(f"{space} is {dist} spaces away, beyond {c.name}'s Reach {rng}")
+    path = attack_path(grid, mine, (space,), filled - {space})
+    if path is None:
+        raise RuleError(f"a wall blocks {c.name}'s Strike on {space}")
+    s = state.settings
+    mods: list[Modifier] = []
+    target_size: int | None = None
+    if surface == "wall":
+        target_size = WALL_SIZE
+        size_mod = strike_size_modifier(c.size, WALL_SIZE, " (a wall filling a space)")
+        if size_mod:
+            mods.append(size_mod)
+    else:
+        mods.append(Modifier(value=GROUND_PENALTY, reason="attacking the ground"))
+    mods += weapon_modifiers(state, c, arm, dist)
+    mods += limb_action_modifiers(state, c)
+    damage, changes = base_damage(state, c, arm)
+    return AttackPlan(
+        label=f"{c.name}: Strike on the {surface} at {space} with {arm.name}",
+        skill=s.strike_skill,
+        dice=c.skill(s.strike_skill),
+        modifiers=mods,
+        dl=STRIKE_DL,
+        defense_skill=None,
+        reach=rng,
+        distance=dist,
+        path=path,
+        target_size=target_size,
+        exposed_size=target_size,
+        damage=damage,
+        damage_changes=changes,
+        surface=surface,
+    )
+
+
+def strike(
+    tx: Tx,
+    cmd_creature: str,
+    target: str | None,
+    space: Cell | None,
+    surface: Literal["wall", "ground"] | None,
+    weapon: str | None,
+    limb: str | None,
+    nimble: bool,
+    dice: DiceSource,
+) -> list[Event]:
+    state = tx.state
+    c = require_active(state, cmd_creature)
+    arm = armament(state, c, weapon, limb)
+    occ = Occupancy(state)
+    filled = state.board.filled()
+    if target is not None:
+        plan = plan_creature_strike(state, occ, c, tx.get(target), arm, nimble, filled)
+    elif space is not None and surface is not None:
+        plan = plan_surface_strike(state, occ, c, space, surface, arm, filled)
+    else:
+        raise RuleError("a Strike needs a target creature, or a space and a surface (wall or ground)")
+    spend(tx, c.id, major=1)
+    tx.economy(c.id).attacked = True
+    attack = roll(dice, plan.label, plan.dice, plan.modifiers)
+    path_event = Event(
+        kind="reach",
+        text=f"{c.name} reaches {plan.distance} space(s) (Reach {plan.reach}) through {len(plan.path)} space(s).",
+        actor=c.id,
+        target=target,
+        data={"path": plan.path, "reach": plan.reach, "exposed_size": plan.exposed_size},
+    )
+    params = {
+        "damage": plan.damage,
+        "changes": [ch.model_dump() for ch in plan.damage_changes],
+        "weapon": arm.weapon.model_dump() if arm.weapon else None,
+    }
+    if target is None:
+        return [path_event, *_surface_outcome(tx, c, plan, attack, params, dice)]
+    spec = attacks.AttackSpec(
+        action="strike",
+        attacker=c.id,
+        target=target,
+        dl=plan.dl,
+        defense_skill=plan.defense_skill or state.settings.strike_defense,
+        attack=attack,
+        params=params,
+    )
+    return [path_event, *attacks.resolve(tx, spec, dice)]
+
+
+def _surface_outcome(
+    tx: Tx, c: Creature, plan: AttackPlan, attack: object, params: dict[str, object], dice: DiceSource
+) -> list[Event]:
+    from vtt.rules.checks import AttackResult as _AR
+    from vtt.rules.dice import Roll
+
+    assert isinstance(attack, Roll)
+    s = tx.state.settings
+    ground = roll(dice, "ground defense", 0, [Modifier(value=GROUND_DEFENSE, reason="a surface's defense is 0")])
+    result = _AR(
+        attack=attack,
+        dl=plan.dl,
+        defense_skill="none",
+        defense=ground,
+        ties_to=s.ties_to,
+        fumble_fails=s.fumble_always_fails,
+    )
+    verdict = "hits" if result.success else "misses"
+    events = [
+        Event(
+            kind="attack",
+            text=f"{c.name} rolled {attack.result} (DL {plan.dl}, defense 0): the Strike {verdict} the {plan.surface}.",
+            actor=c.id,
+            rolls=[attack],
+            data={"action": "strike", "success": result.success, "surface": plan.surface},
+        )
+    ]
+    if result.success:
+        events += strike_damage(tx, c.id, None, params, attack, dice)
+    return events
+
+
+def strike_damage(
+    tx: Tx, attacker: str, target: str | None, params: dict[str, object], attack: object, dice: DiceSource
+) -> list[Event]:
+    from vtt.rules.dice import Roll
+
+    assert isinstance(attack, Roll)
+    changes = [DiceChange.model_validate(ch) for ch in params["changes"]]  # type: ignore[attr-defined]
+    weapon = Weapon.model_validate(params["weapon"]) if params.get("weapon") else None
+    if weapon is not None and weapon.devastating:
+        twelves = attack.faces.count(12)
+        if twelves:
+            changes.append(DiceChange(dice=twelves, reason=f"{weapon.name} is Devastating: {twelves} twelve(s) rolled"))
+    amount = params["damage"]
+    assert isinstance(amount, int)
+    who = tx.get(target).name if target else "the surface"
+    dmg = damage_roll(dice, f"{tx.get(attacker).name}: damage to {who}", amount, changes)
+    inj = injury(dmg)
+    events = [
+        Event(
+            kind="damage",
+            text=f"Damage {dmg.dice}d12: {inj} Injury to {who}.",
+            actor=attacker,
+            target=target,
+            rolls=[dmg],
+            data={"injury": inj},
+        )
+    ]
+    if target is not None:
+        events += suffer_grit_injury(tx, target, inj)
+    return events
+
+
+@attacks.on_result("strike")
+def _strike_result(tx: Tx, spec: attacks.AttackSpec, result: AttackResult, dice: DiceSource) -> list[Event]:
+    if not result.success:
+        return []
+    return strike_damage(tx, spec.attacker, spec.target, spec.params, spec.attack, dice)

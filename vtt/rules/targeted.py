@@ -1,0 +1,232 @@
+"""Targeted attacks on a space (seed-000).
+
+"Targeted attacks can target a space instead of a creature or object. For each occupant in the space, the
+Soulweaver rolls 3d12. On doubles, this roll becomes the attack roll and is not modified by Concealment or
+size. On doubles against multiple targets, attack them each in order of the highest face value of doubles or
+until an attack succeeds. On a tie, the Soulweaver determines the order of the attacks."
+
+The number of d12 changes (each change is kept with its reason):
+- a melee weapon made for a creature above size 0: +1d12 per 2 sizes over; below size 0: -1d12 per 2 sizes
+  under; Two-handed counts as 1 size larger, Lightweight as 1 size smaller;
+- an Unarmed Strike: half your size;
+- half the target's size.
+Halves round toward zero. The attack is a Strike (DL 3, a Major Action) with its weapon's other modifiers.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from vtt.rules import attacks
+from vtt.rules.checks import AttackResult
+from vtt.rules.conditions import limb_action_modifiers
+from vtt.rules.dice import DiceChange, DiceSource, Roll, roll
+from vtt.rules.events import Event, RuleError
+from vtt.rules.grid import footprint_distance
+from vtt.rules.model import SOULWEAVER, Cell, Creature, Decision, GameState, Weapon
+from vtt.rules.reach import attack_path
+from vtt.rules.sizes import half, physical_damage_size_change
+from vtt.rules.space import Occupancy, grid_of
+from vtt.rules.strike import (
+    STRIKE_DL,
+    Armament,
+    arm_reach,
+    armament,
+    base_damage,
+    strike_damage,
+    weapon_modifiers,
+)
+from vtt.rules.turns import require_active, spend
+from vtt.rules.txn import Tx
+
+SPACE_DICE = 3
+
+
+def weapon_size_dice(weapon: Weapon) -> DiceChange | None:
+    size = weapon.made_for_size + (1 if weapon.two_handed else 0) - (1 if weapon.lightweight else 0)
+    n = half(size)
+    if n == 0:
+        return None
+    parts = [f"made for size {weapon.made_for_size}"]
+    if weapon.two_handed:
+        parts.append("Two-handed counts 1 larger")
+    if weapon.lightweight:
+        parts.append("Lightweight counts 1 smaller")
+    return DiceChange(dice=n, reason=f"{weapon.name} {', '.join(parts)}: {'+' if n > 0 else ''}{n}d12")
+
+
+def space_dice_changes(attacker: Creature, arm: Armament, target: Creature) -> list[DiceChange]:
+    changes: list[DiceChange] = []
+    if arm.weapon is not None:
+        w = weapon_size_dice(arm.weapon)
+        if w:
+            changes.append(w)
+    elif half(attacker.size):
+        changes.append(DiceChange(dice=half(attacker.size), reason=f"Unarmed Strike: half your size {attacker.size}"))
+    if half(target.size):
+        changes.append(DiceChange(dice=half(target.size), reason=f"half the target's size {target.size}"))
+    return changes
+
+
+def plan_space(
+    state: GameState, occ: Occupancy, c: Creature, space: Cell, arm: Armament, filled: set[Cell]
+) -> tuple[int, list[Cell], list[str]]:
+    grid = grid_of(state)
+    if not grid.in_bounds(space, state.board.cols, state.board.rows):
+        raise RuleError(f"{space} is off the map")
+    if space in filled:
+        raise RuleError(f"a wall fills {space}: strike the wall instead")
+    rng = arm_reach(state, c, arm)
+    dist = footprint_distance(grid, occ.cells[c.id], (space,))
+    if dist > rng:
+        raise RuleError(f"{space} is {dist} spaces away, beyond {c.name}'s Reach {rng}")
+    path = attack_path(grid, occ.cells[c.id], (space,), filled)
+    if path is None:
+        raise RuleError(f"a wall blocks {c.name}'s attack on {space}")
+    return dist, path, [o for o in occ.at(space) if o != c.id]
+
+
+def strike_space(
+    tx: Tx, creature: str, space: Cell, weapon: str | None, limb: str | None, dice: DiceSource
+) -> list[Event]:
+    state = tx.state
+    c = require_active(state, creature)
+    arm = armament(state, c, weapon, limb)
+    occ = Occupancy(state)
+    dist, path, occupants = plan_space(state, occ, c, space, arm, state.board.filled())
+    spend(tx, c.id, major=1)
+    tx.economy(c.id).attacked = True
+    events = [
+        Event(
+            kind="reach",
+            text=f"{c.name} attacks the space {space} with {arm.name}: {len(occupants)} occupant(s).",
+            actor=c.id,
+            data={"path": path, "space": space},
+        )
+    ]
+    mods = weapon_modifiers(state, c, arm, dist) + limb_action_modifiers(state, c)
+    hits: list[tuple[str, Roll]] = []
+    for oid in occupants:
+        t = tx.get(oid)
+        r = roll(
+            dice,
+            f"Soulweaver's roll for {t.name} in the space",
+            SPACE_DICE,
+            mods,
+            space_dice_changes(c, arm, t),
+        )
+        doubled = r.highest_double
+        events.append(
+            Event(
+                kind="space_roll",
+                text=f"For {t.name}: "
+                + (f"doubles of {doubled}: this roll is the attack." if doubled else "no doubles: not attacked."),
+                actor=c.id,
+                target=oid,
+                rolls=[r],
+                data={"doubles": doubled},
+            )
+        )
+        if doubled is not None:
+            hits.append((oid, r))
+    if not hits:
+        return [*events, Event(kind="space_miss", text=f"No occupant of {space} is attacked.", actor=c.id)]
+    hits.sort(key=lambda h: -(h[1].highest_double or 0))
+    damage, changes = base_damage(state, c, arm)
+    base = {
+        "damage": damage,
+        "weapon": arm.weapon.model_dump() if arm.weapon else None,
+        "base_changes": [ch.model_dump() for ch in changes],
+        "space": space,
+    }
+    queue = [{"target": oid, "roll": r.model_dump(mode="json")} for oid, r in hits]
+    faces = [r.highest_double for _, r in hits]
+    if len(set(faces)) < len(faces):
+        groups: dict[int, list[str]] = {}
+        for oid, r in hits:
+            groups.setdefault(r.highest_double or 0, []).append(oid)
+        decision = Decision(
+            id=state.new_id("d"),
+            kind="order",
+            to=SOULWEAVER,
+            creature=None,
+            prompt="Doubles tie: choose the order of the attacks among "
+            + "; ".join(", ".join(tx.get(o).name for o in g) for g in groups.values() if len(g) > 1),
+            options=[oid for oid, _ in hits],
+            payload={
+                "attacker": c.id,
+                "queue": queue,
+                "params": base,
+                "groups": [g for _, g in sorted(groups.items(), reverse=True)],
+            },
+        )
+        state.pending.append(decision)
+        return [
+            *events,
+            Event(
+                kind="decision",
+                text="Waiting for the Soulweaver to order the tied attacks.",
+                data={"decision": decision.id, "to": SOULWEAVER},
+            ),
+        ]
+    return events + _next_attack(tx, c.id, queue, base, dice)
+
+
+def choose_order(tx: Tx, decision: Decision, order: list[str], dice: DiceSource) -> list[Event]:
+    groups: list[list[str]] = decision.payload["groups"]
+    if sorted(order) != sorted(o for g in groups for o in g):
+        raise RuleError("the order must name every attacked occupant exactly once")
+    pos = {oid: i for i, oid in enumerate(order)}
+    flat = [oid for g in groups for oid in sorted(g, key=lambda o: pos[o])]
+    if flat != order:
+        raise RuleError("only occupants whose doubles tie can be reordered")
+    tx.state.pending = [d for d in tx.state.pending if d.id != decision.id]
+    by_id = {item["target"]: item for item in decision.payload["queue"]}
+    queue = [by_id[o] for o in order]
+    return [
+        Event(
+            kind="order",
+            text="The Soulweaver orders the attacks: " + ", ".join(tx.get(o).name for o in order) + ".",
+        ),
+        *_next_attack(tx, decision.payload["attacker"], queue, decision.payload["params"], dice),
+    ]
+
+
+def _next_attack(
+    tx: Tx, attacker: str, queue: list[dict[str, Any]], base: dict[str, Any], dice: DiceSource
+) -> list[Event]:
+    item, rest = queue[0], queue[1:]
+    target = tx.get(item["target"])
+    r = Roll.model_validate(item["roll"])
+    spec = attacks.AttackSpec(
+        action="strike_space",
+        attacker=attacker,
+        target=target.id,
+        dl=STRIKE_DL,
+        defense_skill=tx.state.settings.strike_defense,
+        attack=r,
+        params={**base, "queue": rest},
+    )
+    return attacks.resolve(tx, spec, dice)
+
+
+@attacks.on_result("strike_space")
+def _space_result(tx: Tx, spec: attacks.AttackSpec, result: AttackResult, dice: DiceSource) -> list[Event]:
+    if result.success:
+        a, t = tx.get(spec.attacker), tx.get(spec.target)
+        changes = [DiceChange.model_validate(ch) for ch in spec.params["base_changes"]]
+        size_change = physical_damage_size_change(a.size, t.size)
+        if size_change:
+            rel = "smaller" if size_change > 0 else "larger"
+            changes.append(DiceChange(dice=size_change, reason=f"physical damage against a {rel} subject"))
+        params = {
+            "damage": spec.params["damage"],
+            "weapon": spec.params["weapon"],
+            "changes": [ch.model_dump() for ch in changes],
+        }
+        return strike_damage(tx, spec.attacker, spec.target, params, spec.attack, dice)
+    rest = spec.params.get("queue", [])
+    if rest:
+        base = {k: v for k, v in spec.params.items() if k != "queue"}
+        return _next_attack(tx, spec.attacker, rest, base, dice)
+    return [Event(kind="space_miss", text="Every attack on the space failed.", actor=spec.attacker)]

@@ -1,0 +1,159 @@
+"""Turns and the action economy (reference §3).
+
+- Priority: each participant rolls Zeal when the fight begins; turns run from the highest Priority down
+  (equal Priority keeps the creatures' order on the board, an ASSUMPTION). The Soulweaver's turn is always
+  last and ends the round; the Soulweaver's creatures act in it unless the table lets them roll Priority.
+- A turn gives the table's Major Actions (1) and Minor Actions (2) and a Movement Pool (5 spaces); Dash is a
+  Minor Action adding another full pool (reference gap 6).
+- Effects "for 1 round" end when their creator's next turn starts.
+"""
+
+from __future__ import annotations
+
+from vtt.rules.dice import DiceSource, roll
+from vtt.rules.events import Event, RuleError
+from vtt.rules.model import SOULWEAVER, Creature, Economy, GameState
+from vtt.rules.txn import Tx
+
+
+def rolls_priority(state: GameState, creature: Creature) -> bool:
+    return creature.controller is not None or state.settings.npcs_roll_priority
+
+
+def active_creatures(state: GameState) -> list[str]:
+    """The creatures whose turn it is now."""
+    current = state.turn.current
+    if current is None:
+        return []
+    if current == SOULWEAVER:
+        return [cid for cid, c in state.creatures.items() if cid not in state.turn.entries and c.can_act]
+    c = state.creatures.get(current)
+    return [current] if c is not None and c.can_act else []
+
+
+def is_active(state: GameState, creature_id: str) -> bool:
+    return creature_id in active_creatures(state)
+
+
+def fresh_economy(state: GameState, creature: Creature) -> Economy:
+    s = state.settings
+    pool = s.movement_pool if creature.movement_pool is None else creature.movement_pool
+    minor = s.minor_actions if creature.minor_actions is None else creature.minor_actions
+    return Economy(major=s.major_actions, minor=minor, movement_max=pool)
+
+
+def begin(tx: Tx, dice: DiceSource) -> list[Event]:
+    state = tx.state
+    if state.turn.started:
+        raise RuleError("the fight has already begun")
+    events: list[Event] = []
+    priority: dict[str, int] = {}
+    for cid, c in state.creatures.items():
+        if not c.can_act or not rolls_priority(state, c):
+            continue
+        r = roll(dice, f"{c.name}: Zeal for Priority", c.skill("Zeal"))
+        priority[cid] = r.result
+        events.append(
+            Event(kind="priority", text=f"{c.name} rolls Zeal for Priority: {r.result}.", actor=cid, rolls=[r])
+        )
+    order = sorted(priority, key=lambda cid: -priority[cid])
+    state.turn.priority = priority
+    state.turn.entries = [*order, SOULWEAVER]
+    state.turn.round = 1
+    state.turn.index = 0
+    names = ", ".join(state.creatures[c].name for c in order)
+    events.append(
+        Event(
+            kind="round",
+            text=f"Round 1 begins. Priority: {names or 'nobody'}, then the Soulweaver.",
+            data={"round": 1, "order": state.turn.entries},
+        )
+    )
+    return events + start_turn(tx)
+
+
+def start_turn(tx: Tx) -> list[Event]:
+    state = tx.state
+    active = active_creatures(state)
+    starting = set(active)
+    if state.turn.current == SOULWEAVER:
+        starting.add(SOULWEAVER)
+    expired = [e for e in state.effects if e.creator in starting]
+    state.effects = [e for e in state.effects if e.creator not in starting]
+    for cid in active:
+        state.economy[cid] = fresh_economy(state, state.creatures[cid])
+        tx._economy.add(cid)
+    who = "the Soulweaver" if state.turn.current == SOULWEAVER else state.creatures[active[0]].name if active else "?"
+    events = [
+        Event(
+            kind="turn",
+            text=f"Round {state.turn.round}: {who}'s turn.",
+            actor=state.turn.current,
+            data={"round": state.turn.round, "active": active},
+        )
+    ]
+    for e in expired:
+        events.append(
+            Event(
+                kind="effect_ended",
+                text=f"{e.name} on {state.creatures[e.subject].name} ends.",
+                target=e.subject,
+                data={"effect": e.id},
+            )
+        )
+    return events
+
+
+def end_turn(tx: Tx) -> list[Event]:
+    state = tx.state
+    if not state.turn.started:
+        raise RuleError("the fight has not begun")
+    ended = state.turn.current
+    events = [
+        Event(
+            kind="turn_end",
+            text="The Soulweaver ends the round."
+            if ended == SOULWEAVER
+            else f"{state.creatures[ended].name if ended in state.creatures else ended} ends its turn.",
+            actor=ended,
+        )
+    ]
+    state.turn.index += 1
+    if state.turn.index >= len(state.turn.entries):
+        state.turn.index = 0
+        state.turn.round += 1
+        events.append(Event(kind="round", text=f"Round {state.turn.round} begins.", data={"round": state.turn.round}))
+    # Skip entries that cannot act (Unconscious, Dead, removed), never the Soulweaver's.
+    for _ in range(len(state.turn.entries)):
+        cur = state.turn.current
+        if cur == SOULWEAVER or (cur in state.creatures and state.creatures[cur].can_act):
+            break
+        state.turn.index += 1
+        if state.turn.index >= len(state.turn.entries):
+            state.turn.index = 0
+            state.turn.round += 1
+    return events + start_turn(tx)
+
+
+def spend(tx: Tx, creature_id: str, major: int = 0, minor: int = 0) -> None:
+    """Pay a Major or Minor Action; the rules raise RuleError when it cannot be paid."""
+    econ = tx.economy(creature_id)
+    if major and econ.major < major:
+        raise RuleError(f"{tx.get(creature_id).name} has no Major Action left this turn")
+    if minor and econ.minor < minor:
+        raise RuleError(f"{tx.get(creature_id).name} has no Minor Action left this turn")
+    econ.major -= major
+    econ.minor -= minor
+
+
+def require_active(state: GameState, creature_id: str) -> Creature:
+    c = state.creatures.get(creature_id)
+    if c is None:
+        raise RuleError(f"there is no creature {creature_id!r}")
+    if not state.turn.started:
+        raise RuleError("the fight has not begun: start it first")
+    if not c.can_act:
+        raise RuleError(f"{c.name} cannot act")
+    if not is_active(state, creature_id):
+        raise RuleError(f"it is not {c.name}'s turn")
+    return c

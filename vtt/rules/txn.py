@@ -1,0 +1,59 @@
+"""A copy-on-write transaction over a GameState: `apply` never changes the state it was given.
+
+Only what a command touches is copied, so resolving a Strike on a board of 300 creatures copies two.
+"""
+
+from __future__ import annotations
+
+from vtt.rules.events import RuleError
+from vtt.rules.model import Creature, Economy, GameState
+
+
+def _clone_creature(c: Creature) -> Creature:
+    out = c.model_copy()
+    out.grit = c.grit.model_copy()
+    out.energy = c.energy.model_copy()
+    out.resolve = c.resolve.model_copy()
+    out.limbs = [limb.model_copy() for limb in c.limbs]
+    out.weapons = list(c.weapons)
+    out.ailments = dict(c.ailments)
+    out.skills = dict(c.skills)
+    return out
+
+
+class Tx:
+    def __init__(self, state: GameState) -> None:
+        s = state.model_copy()
+        s.creatures = dict(state.creatures)
+        s.economy = dict(state.economy)
+        s.holds = {k: h.model_copy(deep=True) for k, h in state.holds.items()}
+        s.effects = list(state.effects)
+        s.pending = list(state.pending)
+        s.turn = state.turn.model_copy(deep=True)
+        self.state = s
+        self._creatures: set[str] = set()
+        self._economy: set[str] = set()
+
+    def get(self, creature_id: str) -> Creature:
+        """A creature to read (may be shared with the old state: do not change it)."""
+        try:
+            return self.state.creatures[creature_id]
+        except KeyError:
+            raise RuleError(f"there is no creature {creature_id!r}") from None
+
+    def creature(self, creature_id: str) -> Creature:
+        """A creature to change."""
+        c = self.get(creature_id)
+        if creature_id not in self._creatures:
+            c = _clone_creature(c)
+            self.state.creatures[creature_id] = c
+            self._creatures.add(creature_id)
+        return c
+
+    def economy(self, creature_id: str) -> Economy:
+        e = self.state.economy.get(creature_id) or Economy()
+        if creature_id not in self._economy:
+            e = e.model_copy()
+            self.state.economy[creature_id] = e
+            self._economy.add(creature_id)
+        return e
