@@ -3,7 +3,8 @@
 A check is a roll against a DL: reaching the DL succeeds (reference §1.2). An attack names the skill it
 attacks; the defender rolls that skill or declines and fails (seed-004 "Skill Defense"). The attack succeeds
 when it reaches its DL and beats the defense; a tie goes to the defender unless the table says otherwise
-(reference §1.3, ASSUMPTION). A Fumble always fails by default (reference §1.5, ASSUMPTION).
+(reference §1.3, ASSUMPTION). A Fumble always fails by default (reference §1.5, ASSUMPTION): a Fumbled
+attack fails, and a Fumbled defense fails whatever its result.
 """
 
 from __future__ import annotations
@@ -78,7 +79,7 @@ class AttackResult(BaseModel):
     def success(self) -> bool:
         if not self.reached_dl:
             return False
-        if self.defense is None:
+        if self.defense is None or (self.fumble_fails and self.defense.fumble):
             return True
         if self.margin == 0:
             return self.ties_to == "attacker"

@@ -3,7 +3,7 @@ told apart by `type`, so a command log is plain JSON."""
 
 from __future__ import annotations
 
-from typing import Annotated, Literal
+from typing import Annotated, Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, TypeAdapter
 
@@ -104,8 +104,27 @@ class ChooseOrder(_Command):
     order: list[str]
 
 
+class EditCreature(_Command):
+    """The Soulweaver changes a creature's sheet: `changes` maps field names to new values (validated)."""
+
+    type: Literal["edit_creature"] = "edit_creature"
+    creature: str
+    changes: dict[str, Any]
+
+
 Command = Annotated[
-    Begin | EndTurn | Move | Place | Dash | Strike | StrikeSpace | Grab | DropHold | Defend | ChooseOrder,
+    Begin
+    | EndTurn
+    | Move
+    | Place
+    | Dash
+    | Strike
+    | StrikeSpace
+    | Grab
+    | DropHold
+    | Defend
+    | ChooseOrder
+    | EditCreature,
     Field(discriminator="type"),
 ]
 COMMAND_ADAPTER: TypeAdapter[Command] = TypeAdapter(Command)

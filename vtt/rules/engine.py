@@ -14,7 +14,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Sequence
 from typing import Any, Literal
 
-from pydantic import BaseModel, Field
+from pydantic import BaseModel, Field, ValidationError
 
 from vtt.rules import hold, movement, strike, targeted, turns
 from vtt.rules.attacks import answer_defense
@@ -25,6 +25,7 @@ from vtt.rules.commands import (
     Dash,
     Defend,
     DropHold,
+    EditCreature,
     EndTurn,
     Grab,
     Move,
@@ -35,7 +36,7 @@ from vtt.rules.commands import (
 )
 from vtt.rules.dice import DiceChange, DiceSource, Modifier, ScriptedDice
 from vtt.rules.events import Event, RuleError
-from vtt.rules.model import Cell, GameState
+from vtt.rules.model import Cell, Creature, GameState
 from vtt.rules.sizes import can_overpower
 from vtt.rules.space import Occupancy, footprint, grid_of, why_cannot_stand
 from vtt.rules.txn import Tx
@@ -118,7 +119,58 @@ def _dispatch(tx: Tx, cmd: Command, dice: DiceSource) -> list[Event]:
             return answer_defense(tx, _decision(tx, cmd.decision, "defense"), cmd.roll, dice)
         case ChooseOrder():
             return targeted.choose_order(tx, _decision(tx, cmd.decision, "order"), cmd.order, dice)
+        case EditCreature():
+            return edit_creature(tx, cmd.creature, cmd.changes)
     raise RuleError(f"unknown command {cmd!r}")
+
+
+EDITABLE = frozenset(
+    {
+        "name",
+        "size",
+        "skills",
+        "grit",
+        "energy",
+        "resolve",
+        "ailments",
+        "prone",
+        "color",
+        "controller",
+        "movement_pool",
+        "minor_actions",
+        "bulk",
+        "gear_bulk",
+        "footprint",
+    }
+)
+
+
+def edit_creature(tx: Tx, creature_id: str, changes: dict[str, Any]) -> list[Event]:
+    """The Soulweaver edits a sheet; every value is validated by the Creature model."""
+    c = tx.get(creature_id)
+    bad = sorted(set(changes) - EDITABLE)
+    if bad:
+        raise RuleError(f"these fields cannot be edited: {', '.join(bad)}")
+    try:
+        edited = Creature.model_validate({**c.model_dump(), **changes})
+    except ValidationError as exc:
+        first = exc.errors()[0]
+        raise RuleError(f"{'.'.join(str(p) for p in first['loc'])}: {first['msg']}") from None
+    if "size" in changes or "footprint" in changes:
+        occ = Occupancy(tx.state)
+        if (why := why_cannot_stand(tx.state, edited, edited.anchor, occ)) is not None:
+            raise RuleError(why)
+    tx.state.creatures[creature_id] = edited
+    tx._creatures.add(creature_id)
+    fields = ", ".join(sorted(changes))
+    return [
+        Event(
+            kind="edit",
+            text=f"The Soulweaver edits {edited.name}: {fields}.",
+            target=creature_id,
+            data={"changes": changes},
+        )
+    ]
 
 
 class LogEntry(BaseModel):

@@ -12,9 +12,10 @@ The algorithm (also in the README):
    strictly between a and t. The target's own other spaces block, so the far side of a big creature is hidden
    behind its near side. A space the attacker shares with the target is always exposed.
 3. With e of the target's n spaces exposed, its area for the attack is e/n of its whole area. Each size step
-   doubles area (reference §2.2), so its size for the attack is `size + floor(log2(e / n))`: all exposed keeps
-   its size, half exposed is one size smaller, a quarter two sizes smaller. Single-space targets are either
-   wholly exposed or wholly obstructed.
+   doubles area (reference §2.2), so each whole halving of the area is one size less: its size for the attack
+   is `size - floor(log2(n / e))`, the number of halvings rounded down (the rules always round down). All or
+   more than half exposed keeps its size, half down to a quarter is one size smaller, a quarter down to an
+   eighth two sizes smaller. Single-space targets are either wholly exposed or wholly obstructed.
 4. With no exposed space the target cannot be attacked from there.
 """
 
@@ -49,7 +50,7 @@ def exposed_size(size: int, exposed: int, total: int) -> int:
         raise ValueError("a wholly obstructed target has no size for the attack")
     if exposed >= total:
         return size
-    return size + math.floor(math.log2(exposed / total))
+    return size - math.floor(math.log2(total / exposed))
 
 
 def _clear(grid: Grid, a: Cell, t: Cell, blocking: set[Cell]) -> bool:

@@ -230,16 +230,22 @@ def plan_surface_strike(
     s = state.settings
     mods: list[Modifier] = []
     target_size: int | None = None
+    damage, changes = base_damage(state, c, arm)
     if surface == "wall":
         target_size = WALL_SIZE
         size_mod = strike_size_modifier(c.size, WALL_SIZE, " (a wall filling a space)")
         if size_mod:
             mods.append(size_mod)
+        size_change = physical_damage_size_change(c.size, WALL_SIZE)
+        if size_change:
+            rel = "smaller" if size_change > 0 else "larger"
+            changes.append(
+                DiceChange(dice=size_change, reason=f"physical damage against a {rel} subject (a size 1 wall)")
+            )
     else:
         mods.append(Modifier(value=GROUND_PENALTY, reason="attacking the ground"))
     mods += weapon_modifiers(state, c, arm, dist)
     mods += limb_action_modifiers(state, c)
-    damage, changes = base_damage(state, c, arm)
     return AttackPlan(
         label=f"{c.name}: Strike on the {surface} at {space} with {arm.name}",
         skill=s.strike_skill,

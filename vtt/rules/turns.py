@@ -26,7 +26,11 @@ def active_creatures(state: GameState) -> list[str]:
     if current is None:
         return []
     if current == SOULWEAVER:
-        return [cid for cid, c in state.creatures.items() if cid not in state.turn.entries and c.can_act]
+        return [
+            cid
+            for cid, c in state.creatures.items()
+            if c.controller is None and cid not in state.turn.entries and c.can_act
+        ]
     c = state.creatures.get(current)
     return [current] if c is not None and c.can_act else []
 

@@ -1,0 +1,271 @@
+"""Tiny NiceGUI app that exercises MapView for the e2e tests.
+
+Run by hand: ``PYTHONPATH=. VTT_PORT=8080 .venv/bin/python e2e/map_harness.py`` and open
+http://localhost:8080/ (30x20 hex map, 4 tokens) or http://localhost:8080/big (100x100 hex map, 500 tokens).
+"""
+
+from __future__ import annotations
+
+import os
+import weakref
+from typing import Any
+
+from nicegui import events, ui
+
+from vtt.web.map_view import MapView
+
+CELL = 32
+HEX_DIRS = ((1, 0), (0, 1), (-1, 1), (-1, 0), (0, -1), (1, -1))
+
+
+def axial(col: int, row: int) -> tuple[int, int]:
+    """Odd-r offset (col, row) -> axial (q, r)."""
+    return col - (row - (row & 1)) // 2, row
+
+
+def hex_distance(a: tuple[int, int], b: tuple[int, int]) -> int:
+    dq, dr = a[0] - b[0], a[1] - b[1]
+    return (abs(dq) + abs(dr) + abs(dq + dr)) // 2
+
+
+def within(center: tuple[int, int], n: int) -> list[tuple[int, int]]:
+    q0, r0 = center
+    return [(q0 + dq, r0 + dr) for dq in range(-n, n + 1) for dr in range(-n, n + 1) if abs(dq + dr) <= n]
+
+
+def token(
+    token_id: str, name: str, size: int, cells: list[tuple[int, int]], color: str, label: str, **extra: Any
+) -> dict[str, Any]:
+    return {
+        "id": token_id,
+        "name": name,
+        "size": size,
+        "cells": [list(c) for c in cells],
+        "color": color,
+        "label": label,
+        "grit": [3, 3],
+        "energy": [2, 2],
+        "resolve": [1, 1],
+        "ailments": [],
+        "draggable": True,
+        **extra,
+    }
+
+
+class Game:
+    """Shared state of one harness map: every connected page's MapView is subscribed in a WeakSet."""
+
+    def __init__(
+        self,
+        cols: int,
+        rows: int,
+        walls: list[tuple[int, int]],
+        objects: list[dict[str, Any]],
+        tokens: list[dict[str, Any]],
+    ) -> None:
+        self.cols, self.rows = cols, rows
+        self.walls = set(walls)
+        self.objects = objects
+        self.tokens = {t["id"]: t for t in tokens}
+        self.views: weakref.WeakSet[MapView] = weakref.WeakSet()
+
+    def in_bounds(self, q: int, r: int) -> bool:
+        col = q + (r - (r & 1)) // 2
+        return 0 <= r < self.rows and 0 <= col < self.cols
+
+    def live_views(self) -> list[MapView]:
+        return [v for v in list(self.views) if not v.is_deleted]
+
+    def validate(self, token_id: str, q: int, r: int) -> tuple[str | None, list[list[int]]]:
+        t = self.tokens.get(token_id)
+        if t is None:
+            return "unknown token", []
+        aq, ar = t["cells"][0]
+        cells = [[cq + q - aq, cr + r - ar] for cq, cr in t["cells"]]
+        if not all(self.in_bounds(cq, cr) for cq, cr in cells):
+            return "out of bounds", cells
+        if any((cq, cr) in self.walls for cq, cr in cells):
+            return "blocked by a wall", cells
+        occupied = {tuple(c) for other in self.tokens.values() if other["id"] != token_id for c in other["cells"]}
+        if any((cq, cr) in occupied for cq, cr in cells):
+            return "cell occupied", cells
+        return None, cells
+
+    def move(self, token_id: str, q: int, r: int) -> str | None:
+        error, cells = self.validate(token_id, q, r)
+        if error:
+            for view in self.live_views():
+                view.snap_back(token_id)
+            return error
+        t = self.tokens[token_id]
+        t["cells"] = cells
+        for view in self.live_views():
+            view.patch_token(t)
+        return None
+
+    def reach(self, token_id: str, n: int) -> list[list[int]]:
+        foot = {(c[0], c[1]) for c in self.tokens[token_id]["cells"]}
+        cells = {c for f in foot for c in within(f, n)}
+        return [list(c) for c in sorted(cells - foot) if self.in_bounds(*c) and c not in self.walls]
+
+
+def small_game() -> Game:
+    walls = [axial(12, row) for row in range(3, 11)] + [axial(col, 10) for col in range(13, 18)]
+    objects = [
+        {"id": "pillar", "name": "Pillar", "kind": "pillar", "cells": [list(axial(20, 5)), list(axial(21, 5))]},
+        {"id": "well", "name": "Old Well", "kind": "water", "cells": [list(axial(4, 15))]},
+    ]
+    wyrm_anchor = axial(19, 13)
+    tokens = [
+        token(
+            "kira",
+            "Kira Valen",
+            0,
+            [axial(6, 6)],
+            "#3b6db3",
+            "KV",
+            grit=[4, 6],
+            energy=[2, 4],
+            resolve=[1, 3],
+            ailments=[{"name": "Bleeding", "tier": 2}],
+        ),
+        token("imp", "Imp <b>bold</b>", -1, [axial(9, 4)], "#8a3fa8", "IM", grit=[1, 2], resolve=[0, 0]),
+        token(
+            "ogre",
+            "Ogre Brute",
+            2,
+            [axial(8, 12)],
+            "#5b7a2e",
+            "OB",
+            grit=[7, 8],
+            energy=[1, 3],
+            resolve=[2, 2],
+            draggable=False,
+            prone=True,
+        ),
+        token(
+            "wyrm",
+            "Stone Wyrm",
+            4,
+            [wyrm_anchor, *(c for c in within(wyrm_anchor, 1) if c != wyrm_anchor)],
+            "#a0522d",
+            "SW",
+            grit=[12, 15],
+            energy=[5, 6],
+            resolve=[3, 4],
+            ailments=[{"name": "Burning", "tier": 1}, {"name": "Slowed", "tier": 2}],
+        ),
+    ]
+    return Game(30, 20, walls, objects, tokens)
+
+
+def big_game() -> Game:
+    cols = rows = 100
+    walls = [axial(col, 50) for col in range(10, 90) if col % 20 != 0]
+    palette = ["#3b6db3", "#a0522d", "#5b7a2e", "#8a3fa8", "#b8860b", "#2f8f8f", "#b03a48"]
+    tokens = []
+    for i in range(500):
+        col, row = (i * 37) % 97 + 1, (i * 53) % 97 + 1
+        if row == 50:
+            row = 51
+        tokens.append(
+            token(
+                f"t{i}",
+                f"Token {i}",
+                (i % 6) - 2,
+                [axial(col, row)],
+                palette[i % len(palette)],
+                f"{i % 100}",
+                grit=[i % 5, 4],
+                ailments=[{"name": "Dazed", "tier": 1}] if i % 7 == 0 else [],
+            )
+        )
+    # de-duplicate positions deterministically
+    seen: set[tuple[int, ...]] = set()
+    for t in tokens:
+        while tuple(t["cells"][0]) in seen:
+            t["cells"][0][0] += 1
+        seen.add(tuple(t["cells"][0]))
+    return Game(cols, rows, walls, [], tokens)
+
+
+GAMES = {"small": small_game(), "big": big_game()}
+
+
+def build_page(game: Game, player: bool = False) -> None:
+    """One user's page; ``player=True`` may only drag Kira (``viewer_can_drag``)."""
+    ui.query(".nicegui-content").classes("p-0 gap-0")
+    with ui.row().classes("w-full h-12 items-center gap-4 px-4 bg-stone-800 text-amber-50"):
+        ui.label("Soulshards map harness").classes("text-lg font-semibold")
+        status = ui.label("Ready").classes("text-sm opacity-80").mark("status")
+        ui.space()
+        # a full props update (what NiceGUI sends when e.g. children are added later) must keep the state
+        full_update = ui.button("Full update").props("flat dense no-caps color=amber-2").mark("full-update")
+
+    view = MapView(
+        "hex",
+        game.cols,
+        game.rows,
+        CELL,
+        [list(w) for w in sorted(game.walls)],
+        game.objects,
+        game.tokens,
+        viewer_can_drag=(lambda token_id: token_id == "kira") if player else None,
+    ).style("height: calc(100vh - 48px)")
+    full_update.on_click(view.update)
+    game.views.add(view)
+    selected: dict[str, str] = {}
+
+    def highlight_reach() -> None:
+        token_id = selected.get("id")
+        if token_id is not None and token_id in game.tokens:
+            view.set_highlights([{"cells": game.reach(token_id, 2), "kind": "reach"}])
+
+    with view, ui.menu().props("no-parent-event") as menu:
+        title = ui.label().classes("px-4 pt-2 font-bold").mark("menu-title")
+        ui.menu_item("Highlight reach", on_click=highlight_reach).mark("menu-reach")
+        ui.menu_item("Clear highlights", on_click=view.clear_highlights).mark("menu-clear")
+
+    def on_move(e: events.GenericEventArguments) -> None:
+        error = game.move(e.args["id"], e.args["q"], e.args["r"])
+        if error:
+            ui.notify(f"Move rejected: {error}", type="warning")
+        else:
+            status.set_text(f"Moved {e.args['id']} to {e.args['q']},{e.args['r']}")
+
+    def on_token_click(e: events.GenericEventArguments) -> None:
+        token_id = e.args["id"]
+        selected["id"] = token_id
+        title.set_text(game.tokens[token_id]["name"])
+        view.set_active(token_id)
+        menu.open()
+
+    def on_cell_click(e: events.GenericEventArguments) -> None:
+        status.set_text(f"Cell {e.args['q']},{e.args['r']}")
+
+    def on_cancel() -> None:
+        view.clear_highlights()
+        view.set_active(None)
+        status.set_text("Cancelled")
+
+    view.on_move(on_move).on_token_click(on_token_click).on_cell_click(on_cell_click).on_cancel(on_cancel)
+
+
+@ui.page("/")
+def index(player: bool = False) -> None:
+    build_page(GAMES["small"], player)
+
+
+@ui.page("/big")
+def big() -> None:
+    build_page(GAMES["big"])
+
+
+if __name__ in {"__main__", "__mp_main__"}:
+    ui.run(
+        port=int(os.environ["VTT_PORT"]),
+        reload=False,
+        show=False,
+        title="Map harness",
+        uvicorn_logging_level="warning",
+    )

@@ -1,0 +1,933 @@
+// Map element for the Soulshards VTT: an SVG hex/square map with tokens, highlights, drag, zoom and pan.
+// Plain ES module exporting a Vue options object (no build step); used by vtt/web/map_view.py.
+//
+// Performance notes: the grid is ONE <path>; every token is its own child component whose object is
+// mutated in place, so a patch re-renders one token; drag/pan/zoom state is non-reactive and applied
+// straight to the DOM (no Vue render per pointer move).
+import { markRaw } from "vue";
+
+const SQRT3 = Math.sqrt(3);
+// Neighbour across edge i (edge i joins corner i and corner i+1).
+const HEX_DIRS = [[1, 0], [0, 1], [-1, 1], [-1, 0], [0, -1], [1, -1]];
+const SQUARE_DIRS = [[0, -1], [1, 0], [0, 1], [-1, 0]];
+const DRAG_THRESHOLD = 4;
+const MIN_ZOOM = 0.05;
+const MAX_ZOOM = 6;
+// Below this on-screen cell size (px) token details (names, bars, badges) are hidden: unreadable, and costly
+// to repaint on every pan/zoom frame of a big map.
+const LOD_CELL_PX = 18;
+
+const fmt = (v) => String(Math.round(v * 10) / 10);
+const cellKey = (q, r) => q + "," + r;
+
+function makeGeometry(grid, cell) {
+  if (grid === "square") {
+    return markRaw({
+      grid,
+      cell,
+      inner: cell / 2,
+      dirs: SQUARE_DIRS,
+      center: (x, y) => [(x + 0.5) * cell, (y + 0.5) * cell],
+      corners: (x, y) => [
+        [x * cell, y * cell],
+        [(x + 1) * cell, y * cell],
+        [(x + 1) * cell, (y + 1) * cell],
+        [x * cell, (y + 1) * cell],
+      ],
+      pixelToCell: (px, py) => [Math.floor(px / cell), Math.floor(py / cell)],
+      inBounds: (x, y, cols, rows) => x >= 0 && y >= 0 && x < cols && y < rows,
+      size: (cols, rows) => [cols * cell, rows * cell],
+      cells(cols, rows, borderOnly) {
+        const out = [];
+        for (let y = 0; y < rows; y++) {
+          for (let x = 0; x < cols; x++) {
+            if (!borderOnly || x === 0 || y === 0 || x === cols - 1 || y === rows - 1) out.push([x, y]);
+          }
+        }
+        return out;
+      },
+    });
+  }
+  const w = (cell * SQRT3) / 2;
+  const center = (q, r) => [cell * SQRT3 * (q + r / 2) + w, cell * 1.5 * r + cell];
+  return markRaw({
+    grid: "hex",
+    cell,
+    inner: w,
+    dirs: HEX_DIRS,
+    center,
+    corners(q, r) {
+      const [cx, cy] = center(q, r);
+      return [
+        [cx + w, cy - cell / 2],
+        [cx + w, cy + cell / 2],
+        [cx, cy + cell],
+        [cx - w, cy + cell / 2],
+        [cx - w, cy - cell / 2],
+        [cx, cy - cell],
+      ];
+    },
+    pixelToCell(px, py) {
+      const x = px - w;
+      const y = py - cell;
+      const qf = ((SQRT3 / 3) * x - y / 3) / cell;
+      const rf = ((2 / 3) * y) / cell;
+      const sf = -qf - rf;
+      let q = Math.round(qf);
+      let r = Math.round(rf);
+      const s = Math.round(sf);
+      const dq = Math.abs(q - qf);
+      const dr = Math.abs(r - rf);
+      const ds = Math.abs(s - sf);
+      if (dq > dr && dq > ds) q = -r - s;
+      else if (dr > ds) r = -q - s;
+      return [q + 0, r + 0]; // "+ 0" turns -0 into 0
+    },
+    inBounds(q, r, cols, rows) {
+      const col = q + (r - (r & 1)) / 2;
+      return r >= 0 && r < rows && col >= 0 && col < cols;
+    },
+    size: (cols, rows) => [cell * SQRT3 * (cols + 0.5), cell * (1.5 * rows + 0.5)],
+    cells(cols, rows, borderOnly) {
+      const out = [];
+      for (let r = 0; r < rows; r++) {
+        for (let col = 0; col < cols; col++) {
+          if (!borderOnly || col === 0 || r === 0 || col === cols - 1 || r === rows - 1) {
+            out.push([col - (r - (r & 1)) / 2, r]);
+          }
+        }
+      }
+      return out;
+    },
+  });
+}
+
+// SVG path of the outline of the union of `cells`; `has(q, r)` tells whether a cell belongs to the union.
+function outlinePath(geo, cells, has) {
+  const next = new Map();
+  const pkey = (p) => Math.round(p[0] * 8) + "," + Math.round(p[1] * 8);
+  for (const [q, r] of cells) {
+    const cs = geo.corners(q, r);
+    for (let i = 0; i < cs.length; i++) {
+      const [dq, dr] = geo.dirs[i];
+      if (has(q + dq, r + dr)) continue;
+      const a = cs[i];
+      const b = cs[(i + 1) % cs.length];
+      const k = pkey(a);
+      if (!next.has(k)) next.set(k, []);
+      next.get(k).push([pkey(b), a, b]);
+    }
+  }
+  let d = "";
+  while (next.size) {
+    const [startKey, list] = next.entries().next().value;
+    let k = startKey;
+    d += "M" + fmt(list[0][1][0]) + " " + fmt(list[0][1][1]);
+    for (let guard = 0; guard < 100000; guard++) {
+      const edges = next.get(k);
+      if (!edges) break;
+      const [endKey, , b] = edges.pop();
+      if (!edges.length) next.delete(k);
+      k = endKey;
+      if (k === startKey) break;
+      d += "L" + fmt(b[0]) + " " + fmt(b[1]);
+    }
+    d += "Z";
+  }
+  return d;
+}
+
+function cellSetOf(cells) {
+  const set = new Set(cells.map(([q, r]) => cellKey(q, r)));
+  return (q, r) => set.has(cellKey(q, r));
+}
+
+function polygonPoints(corners, center, scale) {
+  return corners
+    .map(([x, y]) => fmt(center[0] + (x - center[0]) * scale) + "," + fmt(center[1] + (y - center[1]) * scale))
+    .join(" ");
+}
+
+const OBJECT_STYLES = [
+  [/pillar|column|stone|rock|statue|boulder|rubble/i, "#a59d90", "#5b544a"],
+  [/tree|bush|plant|hedge|grass/i, "#79935a", "#3f5a2a"],
+  [/water|pool|well|river|lake|fountain/i, "#86aacb", "#3f6789"],
+  [/fire|brazier|lava|torch/i, "#d98a45", "#7c3f17"],
+  [/table|crate|chest|barrel|door|furniture|wood|altar/i, "#ad8456", "#5e4124"],
+];
+
+function objectStyle(kind, name) {
+  const text = (kind || "") + " " + (name || "");
+  for (const [re, fill, stroke] of OBJECT_STYLES) if (re.test(text)) return [fill, stroke];
+  return ["#c7b58f", "#786a4d"];
+}
+
+function poolOf(value) {
+  if (!Array.isArray(value) || value.length < 2) return null;
+  const max = Number(value[1]);
+  if (!(max > 0)) return null;
+  const pips = Math.max(0, Math.min(max, Number(value[0]) || 0));
+  return { pips, max };
+}
+
+let stylesInjected = false;
+function injectStyles() {
+  if (stylesInjected) return;
+  stylesInjected = true;
+  const css = `
+.vtt-map { position: relative; width: 100%; height: 100%; min-height: 320px; overflow: hidden;
+  user-select: none; -webkit-user-select: none;
+  background: radial-gradient(ellipse at 50% 40%, #4b433a 0%, #2e2924 60%, #1f1b17 100%); }
+.vtt-map .vtt-svg { position: absolute; inset: 0; width: 100%; height: 100%; display: block; touch-action: none;
+  font-family: "Segoe UI", Roboto, "Liberation Sans", "DejaVu Sans", Arial, sans-serif; }
+.vtt-map .vtt-svg.vtt-panning { cursor: grabbing; }
+.vtt-map .vtt-anchor { position: absolute; left: 0; top: 0; width: 1px; height: 1px; }
+.vtt-map-shadow { fill: rgba(0, 0, 0, 0.35); }
+.vtt-map-edge { fill: none; stroke: #5b4a35; stroke-width: 3; vector-effect: non-scaling-stroke; }
+.vtt-grid { fill: none; stroke: #8f7c5c; stroke-opacity: 0.55; stroke-width: 1; vector-effect: non-scaling-stroke; }
+.vtt-wall { fill: #4a423a; stroke: #231e19; stroke-width: 2; stroke-linejoin: round; vector-effect: non-scaling-stroke; }
+.vtt-wall-hatch { stroke: none; pointer-events: none; }
+.vtt-object-shape { stroke-width: 2; stroke-linejoin: round; vector-effect: non-scaling-stroke; }
+.vtt-object-name { font-family: Georgia, "DejaVu Serif", serif; font-style: italic; fill: #2a2118;
+  paint-order: stroke; stroke: rgba(246, 238, 218, 0.85); stroke-linejoin: round; pointer-events: none; }
+.vtt-hl { pointer-events: none; stroke-linejoin: round; }
+.vtt-hl-reach { fill: rgba(38, 112, 235, 0.34); stroke: rgba(24, 84, 200, 0.75); stroke-width: 1.2; }
+.vtt-hl-target { fill: rgba(214, 40, 40, 0.12); stroke: #c62323; stroke-width: 2.5; }
+.vtt-hl-space { fill: rgba(240, 140, 30, 0.38); stroke: rgba(190, 100, 10, 0.6); stroke-width: 1; }
+.vtt-hl-path { fill: rgba(60, 170, 80, 0.36); stroke: rgba(30, 120, 50, 0.6); stroke-width: 1; }
+.vtt-hl-illegal { fill: rgba(90, 90, 90, 0.42); stroke: rgba(50, 50, 50, 0.6); stroke-width: 1; stroke-dasharray: 3 2; }
+.vtt-drop-preview { fill: rgba(255, 250, 230, 0.28); stroke: #fff6d8; stroke-width: 2; stroke-dasharray: 6 4;
+  vector-effect: non-scaling-stroke; pointer-events: none; }
+.vtt-token { cursor: pointer; }
+.vtt-token.vtt-draggable { cursor: grab; }
+.vtt-token[data-dragging] { cursor: grabbing; opacity: 0.9; }
+.vtt-token:hover .vtt-body { filter: brightness(1.12); }
+.vtt-token text { pointer-events: none; }
+.vtt-foot-outline { fill: none; stroke: #1e1914; stroke-linejoin: round; }
+.vtt-body { stroke: #1d1813; }
+.vtt-token.vtt-hidden { opacity: 0.5; }
+.vtt-token.vtt-hidden .vtt-body { stroke-dasharray: 4 3; }
+.vtt-token.vtt-dead .vtt-body { fill: #6f675e; }
+.vtt-label { font-weight: 700; fill: #fff; paint-order: stroke; stroke: rgba(0, 0, 0, 0.55); stroke-linejoin: round; }
+.vtt-name-bg { fill: rgba(30, 25, 20, 0.84); }
+.vtt-name { fill: #f6eedb; font-weight: 600; }
+.vtt-badge-bg { fill: #f1e6c8; stroke: #3a2f24; }
+.vtt-badge { fill: #2a2118; font-weight: 700; }
+.vtt-ail-bg { fill: #6a2a58; stroke: #2c0f24; }
+.vtt-ail { fill: #fff; font-weight: 700; }
+.vtt-bar-bg { fill: rgba(20, 16, 12, 0.78); }
+.vtt-bar-grit { fill: #d8392b; }
+.vtt-bar-energy { fill: #2f86e6; }
+.vtt-bar-resolve { fill: #f0c020; }
+.vtt-bar-ticks { stroke: rgba(20, 16, 12, 0.8); fill: none; }
+.vtt-dead-mark { stroke: #8a1010; stroke-linecap: round; pointer-events: none; }
+.vtt-active-ring { fill: none; stroke: #ffd23f; stroke-linejoin: round; pointer-events: none;
+  animation: vtt-pulse 1.6s ease-in-out infinite; }
+.vtt-lod-low .vtt-name-plate, .vtt-lod-low .vtt-bar, .vtt-lod-low .vtt-ailment, .vtt-lod-low .vtt-size-badge,
+.vtt-lod-low .vtt-label, .vtt-lod-low .vtt-object-name { display: none; }
+@keyframes vtt-pulse { 0%, 100% { stroke-opacity: 1; } 50% { stroke-opacity: 0.55; } }
+`;
+  const el = document.createElement("style");
+  el.setAttribute("data-vtt-map-style", "");
+  el.textContent = css;
+  document.head.append(el);
+}
+
+// ---------------------------------------------------------------------------------------------------------
+// Static board: background, grid (one path), walls (one path), objects.
+const VttBoard = {
+  props: { geo: Object, cols: Number, rows: Number, walls: Array, objects: Array, uid: String },
+  computed: {
+    outline() {
+      const { geo, cols, rows } = this;
+      return outlinePath(geo, geo.cells(cols, rows, true), (q, r) => geo.inBounds(q, r, cols, rows));
+    },
+    gridPath() {
+      const { geo, cols, rows } = this;
+      const c = geo.cell;
+      const parts = [];
+      if (geo.grid === "square") {
+        const [w, h] = geo.size(cols, rows);
+        for (let y = 1; y < rows; y++) parts.push("M0 " + fmt(y * c) + "H" + fmt(w));
+        for (let x = 1; x < cols; x++) parts.push("M" + fmt(x * c) + " 0V" + fmt(h));
+        return parts.join("");
+      }
+      // West, north-west and north-east edge of every hex; the remaining edges are either shared with a
+      // neighbour (which draws them) or on the map border (drawn by the outline).
+      const w = fmt(geo.inner);
+      const h = fmt(c / 2);
+      const up = "v" + fmt(-c) + "l" + w + " -" + h + "l" + w + " " + h;
+      for (const [q, r] of geo.cells(cols, rows, false)) {
+        const [cx, cy] = geo.center(q, r);
+        parts.push("M" + fmt(cx - geo.inner) + " " + fmt(cy + c / 2) + up);
+      }
+      return parts.join("");
+    },
+    wallPath() {
+      const walls = (this.walls || []).filter((w) => Array.isArray(w) && w.length >= 2);
+      return walls.length ? outlinePath(this.geo, walls, cellSetOf(walls)) : "";
+    },
+    shapes() {
+      const geo = this.geo;
+      return (this.objects || []).map((o, i) => {
+        const cells = (o.cells || []).filter((c) => Array.isArray(c) && c.length >= 2);
+        const [fill, stroke] = objectStyle(o.kind, o.name);
+        let x = 0;
+        let y = 0;
+        for (const [q, r] of cells) {
+          const [cx, cy] = geo.center(q, r);
+          x += cx;
+          y += cy;
+        }
+        const n = Math.max(1, cells.length);
+        return {
+          key: o.id != null ? String(o.id) : "o" + i,
+          id: o.id,
+          kind: o.kind || "",
+          name: o.name || "",
+          d: cells.length ? outlinePath(geo, cells, cellSetOf(cells)) : "",
+          fill,
+          stroke,
+          x: x / n,
+          y: y / n,
+          fs: geo.inner * (cells.length > 1 ? 0.42 : 0.34),
+        };
+      });
+    },
+  },
+  template: `
+    <g class="vtt-board">
+      <path :d="outline" class="vtt-map-shadow" transform="translate(4 7)"/>
+      <path :d="outline" :fill="'url(#vtt-parch-' + uid + ')'"/>
+      <path :d="gridPath" class="vtt-grid"/>
+      <path :d="outline" class="vtt-map-edge"/>
+      <g v-if="wallPath" class="vtt-walls">
+        <path :d="wallPath" class="vtt-wall"/>
+        <path :d="wallPath" class="vtt-wall-hatch" :fill="'url(#vtt-hatch-' + uid + ')'"/>
+      </g>
+      <g v-for="o in shapes" :key="o.key" class="vtt-object" :data-object-id="o.id" :data-kind="o.kind">
+        <path :d="o.d" class="vtt-object-shape" :style="{ fill: o.fill, stroke: o.stroke }"/>
+        <text :x="o.x" :y="o.y" dy="0.35em" text-anchor="middle" class="vtt-object-name"
+              :font-size="o.fs" :stroke-width="o.fs * 0.3">{{ o.name }}</text>
+      </g>
+    </g>`,
+};
+
+// ---------------------------------------------------------------------------------------------------------
+// Highlights: translucent cells under the tokens.
+const VttHighlights = {
+  props: { geo: Object, items: Array },
+  computed: {
+    cells() {
+      const geo = this.geo;
+      const out = [];
+      (this.items || []).forEach((h, i) => {
+        const kind = String((h && h.kind) || "reach");
+        const scale = kind === "target" ? 0.84 : 0.94;
+        for (const c of (h && h.cells) || []) {
+          if (!Array.isArray(c) || c.length < 2) continue;
+          const [q, r] = c;
+          const center = geo.center(q, r);
+          const item = { key: i + ":" + q + "," + r, kind, q, r, cls: "vtt-hl vtt-hl-" + kind };
+          if (geo.grid === "square") {
+            const size = geo.cell * scale;
+            item.x = center[0] - size / 2;
+            item.y = center[1] - size / 2;
+            item.size = size;
+          } else {
+            item.points = polygonPoints(geo.corners(q, r), center, scale);
+          }
+          out.push(item);
+        }
+      });
+      return out;
+    },
+  },
+  template: `
+    <g class="vtt-highlights">
+      <template v-for="c in cells" :key="c.key">
+        <rect v-if="geo.grid === 'square'" :x="c.x" :y="c.y" :width="c.size" :height="c.size" rx="3"
+              :class="c.cls" :data-highlight-kind="c.kind" :data-q="c.q" :data-r="c.r"/>
+        <polygon v-else :points="c.points" :class="c.cls" :data-highlight-kind="c.kind" :data-q="c.q" :data-r="c.r"/>
+      </template>
+    </g>`,
+};
+
+// ---------------------------------------------------------------------------------------------------------
+// One token. Its object is mutated in place by the parent, so only this component re-renders.
+const VttToken = {
+  props: { t: Object, geo: Object, active: Boolean, uid: String },
+  computed: {
+    cells() {
+      const cells = Array.isArray(this.t.cells) ? this.t.cells.filter((c) => Array.isArray(c) && c.length >= 2) : [];
+      return cells.length ? cells : [[0, 0]];
+    },
+    anchor() {
+      return this.cells[0];
+    },
+    multi() {
+      return this.cells.length > 1;
+    },
+    center() {
+      let x = 0;
+      let y = 0;
+      for (const [q, r] of this.cells) {
+        const [cx, cy] = this.geo.center(q, r);
+        x += cx;
+        y += cy;
+      }
+      return [x / this.cells.length, y / this.cells.length];
+    },
+    foot() {
+      const geo = this.geo;
+      return this.cells.map(([q, r]) => {
+        const corners = geo.corners(q, r);
+        return { key: cellKey(q, r), q, r, points: polygonPoints(corners, geo.center(q, r), 1) };
+      });
+    },
+    outline() {
+      return this.multi ? outlinePath(this.geo, this.cells, cellSetOf(this.cells)) : "";
+    },
+    ri() {
+      return this.geo.inner;
+    },
+    size() {
+      const s = Number(this.t.size);
+      return Number.isFinite(s) ? Math.round(s) : 0;
+    },
+    ui() {
+      // scale of the name plate, badges and bars: a little larger on big (multi-cell) tokens
+      return this.multi ? Math.min(1.5, 0.9 + 0.12 * Math.sqrt(this.cells.length)) : 1;
+    },
+    rb() {
+      if (this.multi) return this.ri * Math.min(1.7, 0.55 + 0.3 * Math.sqrt(this.cells.length));
+      const s = this.size;
+      const f = s <= -2 ? 0.42 : s === -1 ? 0.56 : s === 0 ? 0.72 : 0.9;
+      return this.ri * f;
+    },
+    label() {
+      const l = this.t.label != null && this.t.label !== "" ? String(this.t.label) : String(this.t.name || "?").slice(0, 2);
+      return l.slice(0, 4);
+    },
+    labelSize() {
+      return Math.max(this.ri * 0.3, this.rb * (this.label.length <= 2 ? 0.78 : 0.56));
+    },
+    name() {
+      const n = String(this.t.name == null ? "" : this.t.name);
+      return n.length > 24 ? n.slice(0, 23) + "\u2026" : n;
+    },
+    fsName() {
+      return this.ri * 0.4 * this.ui;
+    },
+    namePill() {
+      const fs = this.fsName;
+      const w = this.name.length * fs * 0.58 + fs * 0.9;
+      const h = fs * 1.35;
+      const [cx, cy] = this.center;
+      const y = cy - this.rb - h - this.ri * 0.04;
+      return { x: cx - w / 2, y, w, h, tx: cx, ty: y + h / 2 };
+    },
+    sizeBadge() {
+      const fs = this.ri * 0.3 * this.ui;
+      const text = "S" + this.size;
+      const w = text.length * fs * 0.62 + fs * 0.6;
+      const h = fs * 1.3;
+      const [cx, cy] = this.center;
+      const x = cx - this.rb * 0.78 - w / 2;
+      const y = cy - this.rb * 0.62 - h / 2;
+      return { text, fs, x, y, w, h, tx: x + w / 2, ty: y + h / 2 };
+    },
+    bars() {
+      const pools = [
+        ["grit", poolOf(this.t.grit)],
+        ["energy", poolOf(this.t.energy)],
+        ["resolve", poolOf(this.t.resolve)],
+      ].filter(([, p]) => p);
+      const ri = this.ri * this.ui;
+      const w = Math.max(this.rb * 1.5, ri * 1.2);
+      const h = ri * 0.11;
+      const gap = ri * 0.045;
+      const [cx, cy] = this.center;
+      const x = cx - w / 2;
+      let y = cy + this.rb + ri * 0.06;
+      return pools.map(([kind, p]) => {
+        const bar = { kind, x, y, w, h, fill: (w * p.pips) / p.max, pips: p.pips, max: p.max, ticks: "" };
+        if (p.max > 1 && p.max <= 16) {
+          for (let i = 1; i < p.max; i++) bar.ticks += "M" + fmt(x + (w * i) / p.max) + " " + fmt(y) + "v" + fmt(h);
+        }
+        y += h + gap;
+        return bar;
+      });
+    },
+    ailments() {
+      const list = Array.isArray(this.t.ailments) ? this.t.ailments : [];
+      const fs = this.ri * 0.28 * this.ui;
+      const h = fs * 1.3;
+      const [cx, cy] = this.center;
+      const x = cx + this.rb * 0.62;
+      let y = cy - this.rb * 0.7;
+      const shown = list.slice(0, list.length > 4 ? 3 : 4).map((a, i) => {
+        const nm = String((a && a.name) || "?");
+        const tier = a && a.tier != null && a.tier !== "" ? String(a.tier) : "";
+        const text = nm.slice(0, 3).toUpperCase() + tier;
+        const badge = { key: i, text, title: nm + (tier ? " " + tier : ""), x, y, w: text.length * fs * 0.66 + fs * 0.6, h, fs };
+        y += h + fs * 0.2;
+        return badge;
+      });
+      if (list.length > 4) {
+        const text = "+" + (list.length - 3);
+        const title = list.slice(3).map((a) => String((a && a.name) || "?") + " " + ((a && a.tier) ?? "")).join(", ");
+        shown.push({ key: "more", text, title, x, y, w: text.length * fs * 0.66 + fs * 0.6, h, fs });
+      }
+      return shown;
+    },
+    grit() {
+      const p = poolOf(this.t.grit);
+      return p ? p.pips : "";
+    },
+    classes() {
+      return {
+        "vtt-token": true,
+        "vtt-draggable": !!this.t.draggable,
+        "vtt-multi": this.multi,
+        "vtt-hidden": !!this.t.hidden,
+        "vtt-dead": !!this.t.dead,
+        "vtt-prone": !!this.t.prone,
+        "vtt-is-active": this.active,
+      };
+    },
+  },
+  template: `
+    <g :class="classes" :data-token-id="t.id" :data-q="anchor[0]" :data-r="anchor[1]" :data-grit="grit"
+       :data-size="size" :data-active="active ? 'true' : null">
+      <title>{{ t.name }}</title>
+      <polygon v-for="c in foot" :key="c.key" class="vtt-foot" :points="c.points" :data-q="c.q" :data-r="c.r"
+               :fill="t.color || '#777'" :fill-opacity="multi ? 0.55 : 0.22"
+               :stroke="multi ? 'rgba(0,0,0,0.22)' : t.color || '#777'" :stroke-opacity="multi ? 1 : 0.55"
+               :stroke-width="multi ? 1 : ri * 0.06"/>
+      <path v-if="multi" :d="outline" class="vtt-foot-outline" :stroke-width="ri * 0.14"/>
+      <template v-if="active">
+        <path v-if="multi" :d="outline" class="vtt-active-ring" :stroke-width="ri * 0.16"
+              :filter="'url(#vtt-glow-' + uid + ')'"/>
+        <circle v-else :cx="center[0]" :cy="center[1]" :r="rb + ri * 0.13" class="vtt-active-ring"
+                :stroke-width="ri * 0.13" :filter="'url(#vtt-glow-' + uid + ')'"/>
+      </template>
+      <ellipse class="vtt-body" :cx="center[0]" :cy="center[1]" :rx="rb" :ry="t.prone ? rb * 0.62 : rb"
+               :fill="t.color || '#777'" :stroke-width="Math.max(1.5, rb * 0.09)"/>
+      <ellipse :cx="center[0]" :cy="center[1]" :rx="rb * 0.8" :ry="(t.prone ? rb * 0.62 : rb) * 0.8" fill="none"
+               stroke="rgba(255,255,255,0.28)" :stroke-width="Math.max(1, rb * 0.05)" pointer-events="none"/>
+      <g v-if="t.dead" class="vtt-dead-mark" :stroke-width="rb * 0.16">
+        <line :x1="center[0] - rb * 0.6" :y1="center[1] - rb * 0.6" :x2="center[0] + rb * 0.6" :y2="center[1] + rb * 0.6"/>
+        <line :x1="center[0] + rb * 0.6" :y1="center[1] - rb * 0.6" :x2="center[0] - rb * 0.6" :y2="center[1] + rb * 0.6"/>
+      </g>
+      <text class="vtt-label" :x="center[0]" :y="center[1]" dy="0.36em" text-anchor="middle"
+            :font-size="labelSize" :stroke-width="labelSize * 0.14">{{ label }}</text>
+      <g class="vtt-size-badge">
+        <rect class="vtt-badge-bg" :x="sizeBadge.x" :y="sizeBadge.y" :width="sizeBadge.w" :height="sizeBadge.h"
+              :rx="sizeBadge.h / 2" :stroke-width="ri * 0.03"/>
+        <text class="vtt-badge" :x="sizeBadge.tx" :y="sizeBadge.ty" dy="0.36em" text-anchor="middle"
+              :font-size="sizeBadge.fs">{{ sizeBadge.text }}</text>
+      </g>
+      <g v-for="b in bars" :key="b.kind" class="vtt-bar" :data-pool="b.kind" :data-pips="b.pips" :data-max="b.max">
+        <rect class="vtt-bar-bg" :x="b.x - ri * 0.03" :y="b.y - ri * 0.03" :width="b.w + ri * 0.06" :height="b.h + ri * 0.06" :rx="ri * 0.04"/>
+        <rect :class="'vtt-bar-fill vtt-bar-' + b.kind" :x="b.x" :y="b.y" :width="b.fill" :height="b.h"/>
+        <path v-if="b.ticks" class="vtt-bar-ticks" :d="b.ticks" :stroke-width="ri * 0.03"/>
+      </g>
+      <g v-for="a in ailments" :key="a.key" class="vtt-ailment">
+        <title>{{ a.title }}</title>
+        <rect class="vtt-ail-bg" :x="a.x" :y="a.y" :width="a.w" :height="a.h" :rx="a.h * 0.3" :stroke-width="ri * 0.025"/>
+        <text class="vtt-ail" :x="a.x + a.w / 2" :y="a.y + a.h / 2" dy="0.36em" text-anchor="middle"
+              :font-size="a.fs">{{ a.text }}</text>
+      </g>
+      <g v-if="name" class="vtt-name-plate">
+        <rect class="vtt-name-bg" :x="namePill.x" :y="namePill.y" :width="namePill.w" :height="namePill.h"
+              :rx="namePill.h * 0.35"/>
+        <text class="vtt-name" :x="namePill.tx" :y="namePill.ty" dy="0.36em" text-anchor="middle"
+              :font-size="fsName">{{ name }}</text>
+      </g>
+    </g>`,
+};
+
+// ---------------------------------------------------------------------------------------------------------
+function cloneJson(v) {
+  return v == null ? v : JSON.parse(JSON.stringify(v));
+}
+
+function sameJson(a, b) {
+  if (a === b) return true;
+  if (typeof a !== "object" || typeof b !== "object" || a === null || b === null) return false;
+  return JSON.stringify(a) === JSON.stringify(b);
+}
+
+// Copy `src` into the reactive `dst` in place, touching only the fields that changed.
+function assignInPlace(dst, src) {
+  for (const key of Object.keys(dst)) if (!(key in src)) delete dst[key];
+  for (const [key, value] of Object.entries(src)) if (!sameJson(dst[key], value)) dst[key] = cloneJson(value);
+}
+
+let uidCounter = 0;
+
+export default {
+  components: { VttBoard, VttHighlights, VttToken },
+  props: {
+    grid: { type: String, default: "hex" },
+    cols: { type: Number, default: 10 },
+    rows: { type: Number, default: 10 },
+    cell: { type: Number, default: 32 },
+    walls: { type: Array, default: () => [] },
+    objects: { type: Array, default: () => [] },
+    tokens: { type: Object, default: () => ({}) },
+    highlights: { type: Array, default: () => [] },
+    active: { type: String, default: null },
+  },
+  emits: ["token_move", "token_click", "cell_click", "cancel"],
+  data() {
+    return { local: {}, ids: [], hl: cloneJson(this.highlights) || [], activeId: this.active ?? null };
+  },
+  created() {
+    injectStyles();
+    uidCounter += 1;
+    this.uid = "m" + uidCounter; // not reactive
+    this.drag = null; // not reactive: current gesture
+    this.pointers = new Map(); // not reactive: active pointers (for pinch)
+    this.view = { x: 0, y: 0, k: 1 }; // not reactive: pan/zoom
+    this.userMoved = false;
+    this.lowDetail = false;
+    this.previewKey = "";
+    this.syncTokens(this.tokens);
+  },
+  mounted() {
+    this.onKey = (e) => this.handleKey(e);
+    window.addEventListener("keydown", this.onKey);
+    this.resizeObserver = new ResizeObserver(() => {
+      if (!this.userMoved) this.fit();
+    });
+    this.resizeObserver.observe(this.$el);
+    this.fit();
+  },
+  unmounted() {
+    window.removeEventListener("keydown", this.onKey);
+    if (this.resizeObserver) this.resizeObserver.disconnect();
+  },
+  computed: {
+    geo() {
+      return makeGeometry(this.grid === "square" ? "square" : "hex", Number(this.cell) || 32);
+    },
+  },
+  watch: {
+    tokens(v) {
+      this.syncTokens(v);
+    },
+    highlights(v) {
+      this.hl = cloneJson(v) || [];
+    },
+    active(v) {
+      this.activeId = v ?? null;
+    },
+    geo() {
+      if (!this.userMoved) this.$nextTick(() => this.fit());
+    },
+    cols() {
+      if (!this.userMoved) this.$nextTick(() => this.fit());
+    },
+    rows() {
+      if (!this.userMoved) this.$nextTick(() => this.fit());
+    },
+  },
+  methods: {
+    // ---- called from Python ---------------------------------------------------------------------------
+    patchToken(t) {
+      if (!t || t.id == null) return;
+      const id = String(t.id);
+      if (this.local[id]) {
+        assignInPlace(this.local[id], t);
+      } else {
+        this.local[id] = cloneJson(t);
+        this.ids.push(id);
+      }
+    },
+    removeToken(id) {
+      id = String(id);
+      if (this.drag && this.drag.id === id) this.abortGesture();
+      if (!(id in this.local)) return;
+      delete this.local[id];
+      const i = this.ids.indexOf(id);
+      if (i >= 0) this.ids.splice(i, 1);
+    },
+    setHighlights(list) {
+      this.hl = cloneJson(list) || [];
+    },
+    clearHighlights() {
+      this.hl = [];
+    },
+    setActive(id) {
+      this.activeId = id ?? null;
+    },
+
+    // ---- state sync (full prop updates) -----------------------------------------------------------------
+    syncTokens(tokens) {
+      const incoming = tokens || {};
+      for (const id of [...this.ids]) if (!(id in incoming)) this.removeToken(id);
+      for (const [id, t] of Object.entries(incoming)) this.patchToken({ ...t, id: t && t.id != null ? t.id : id });
+    },
+
+    // ---- view (pan/zoom), applied to the DOM directly --------------------------------------------------
+    applyView() {
+      const { x, y, k } = this.view;
+      if (this.$refs.world) this.$refs.world.setAttribute("transform", `translate(${fmt(x)} ${fmt(y)}) scale(${k})`);
+      const low = this.geo.cell * k < LOD_CELL_PX;
+      if (this.$refs.svg && low !== this.lowDetail) {
+        this.lowDetail = low;
+        this.$refs.svg.classList.toggle("vtt-lod-low", low);
+      }
+    },
+    fit() {
+      const el = this.$el;
+      if (!el || !el.clientWidth || !el.clientHeight) return;
+      const [mw, mh] = this.geo.size(this.cols, this.rows);
+      const pad = 24;
+      const k = Math.max(MIN_ZOOM, Math.min(1.5, (el.clientWidth - 2 * pad) / mw, (el.clientHeight - 2 * pad) / mh));
+      this.view = { k, x: (el.clientWidth - mw * k) / 2, y: (el.clientHeight - mh * k) / 2 };
+      this.applyView();
+    },
+    zoomAt(p, factor) {
+      const v = this.view;
+      const k = Math.max(MIN_ZOOM, Math.min(MAX_ZOOM, v.k * factor));
+      this.view = { k, x: p.x - ((p.x - v.x) * k) / v.k, y: p.y - ((p.y - v.y) * k) / v.k };
+      this.userMoved = true;
+      this.applyView();
+    },
+    screenPoint(e) {
+      const rect = this.$refs.svg.getBoundingClientRect();
+      return { x: e.clientX - rect.left, y: e.clientY - rect.top };
+    },
+    toWorld(p) {
+      return { x: (p.x - this.view.x) / this.view.k, y: (p.y - this.view.y) / this.view.k };
+    },
+    tokenCenter(t) {
+      const cells = (t.cells || []).filter((c) => Array.isArray(c) && c.length >= 2);
+      if (!cells.length) return [0, 0];
+      let x = 0;
+      let y = 0;
+      for (const [q, r] of cells) {
+        const [cx, cy] = this.geo.center(q, r);
+        x += cx;
+        y += cy;
+      }
+      return [x / cells.length, y / cells.length];
+    },
+
+    // ---- pointer gestures ----------------------------------------------------------------------------
+    onWheel(e) {
+      const step = e.deltaMode === 1 ? 0.05 : e.deltaMode === 2 ? 0.5 : 0.0015;
+      this.zoomAt(this.screenPoint(e), Math.exp(-e.deltaY * step));
+    },
+    onDown(e) {
+      if (e.pointerType === "mouse" && e.button !== 0) return;
+      const p = this.screenPoint(e);
+      this.pointers.set(e.pointerId, p);
+      try {
+        this.$refs.svg.setPointerCapture(e.pointerId);
+      } catch (err) {
+        // synthetic events (tests) have no capturable pointer
+      }
+      if (this.pointers.size === 2) {
+        this.abortGesture();
+        const [a, b] = [...this.pointers.values()];
+        this.drag = {
+          mode: "pinch",
+          dist: Math.max(1, Math.hypot(a.x - b.x, a.y - b.y)),
+          mid: { x: (a.x + b.x) / 2, y: (a.y + b.y) / 2 },
+          view0: { ...this.view },
+        };
+        return;
+      }
+      if (this.pointers.size > 2) return;
+      const g = e.target && e.target.closest ? e.target.closest("[data-token-id]") : null;
+      const id = g ? g.getAttribute("data-token-id") : null;
+      if (id != null && this.local[id]) {
+        const t = this.local[id];
+        this.drag = { mode: "token", id, el: g, start: p, moved: false, draggable: !!t.draggable, target: null };
+      } else {
+        this.drag = { mode: "pan", start: p, moved: false, view0: { ...this.view } };
+      }
+    },
+    onMove(e) {
+      if (!this.pointers.has(e.pointerId)) return;
+      const p = this.screenPoint(e);
+      this.pointers.set(e.pointerId, p);
+      const d = this.drag;
+      if (!d) return;
+      if (d.mode === "pinch") {
+        if (this.pointers.size < 2) return;
+        const [a, b] = [...this.pointers.values()];
+        const dist = Math.max(1, Math.hypot(a.x - b.x, a.y - b.y));
+        const mid = { x: (a.x + b.x) / 2, y: (a.y + b.y) / 2 };
+        const v0 = d.view0;
+        const k = Math.max(MIN_ZOOM, Math.min(MAX_ZOOM, (v0.k * dist) / d.dist));
+        const wx = (d.mid.x - v0.x) / v0.k;
+        const wy = (d.mid.y - v0.y) / v0.k;
+        this.view = { k, x: mid.x - wx * k, y: mid.y - wy * k };
+        this.userMoved = true;
+        this.applyView();
+        return;
+      }
+      const dx = p.x - d.start.x;
+      const dy = p.y - d.start.y;
+      if (!d.moved && Math.hypot(dx, dy) < DRAG_THRESHOLD) return;
+      d.moved = true;
+      if (d.mode === "pan") {
+        this.$refs.svg.classList.add("vtt-panning");
+        this.view = { ...this.view, x: d.view0.x + dx, y: d.view0.y + dy };
+        this.userMoved = true;
+        this.applyView();
+      } else if (d.mode === "token" && d.draggable) {
+        const k = this.view.k;
+        if (!d.el.hasAttribute("data-dragging")) {
+          d.el.setAttribute("data-dragging", "");
+          d.el.setAttribute("id", "vtt-drag-" + this.uid);
+          this.$refs.dragTop.setAttribute("href", "#vtt-drag-" + this.uid);
+        }
+        d.el.setAttribute("transform", `translate(${fmt(dx / k)} ${fmt(dy / k)})`);
+        d.target = this.snapTarget(d.id, dx / k, dy / k);
+        this.showPreview(d.id, d.target);
+      }
+    },
+    onUp(e) {
+      if (!this.pointers.has(e.pointerId)) return;
+      const p = this.screenPoint(e);
+      this.pointers.delete(e.pointerId);
+      try {
+        this.$refs.svg.releasePointerCapture(e.pointerId);
+      } catch (err) {
+        // ignore
+      }
+      const d = this.drag;
+      if (!d) return;
+      if (d.mode === "pinch") {
+        if (this.pointers.size === 1) {
+          const [rest] = [...this.pointers.values()];
+          this.drag = { mode: "pan", start: rest, moved: true, view0: { ...this.view } };
+        } else if (this.pointers.size === 0) {
+          this.drag = null;
+        }
+        return;
+      }
+      if (this.pointers.size > 0) return;
+      this.drag = null;
+      this.$refs.svg.classList.remove("vtt-panning");
+      if (d.mode === "token") {
+        this.clearDragVisual(d);
+        const t = this.local[d.id];
+        if (!t) return;
+        if (!d.moved) {
+          this.clickToken(d.id);
+          return;
+        }
+        if (!d.draggable) return;
+        const k = this.view.k;
+        const [q, r] = this.snapTarget(d.id, (p.x - d.start.x) / k, (p.y - d.start.y) / k);
+        const [aq, ar] = t.cells[0];
+        if (q === aq && r === ar) return;
+        t.cells = t.cells.map(([cq, cr]) => [cq + q - aq, cr + r - ar]);
+        this.$emit("token_move", { id: d.id, q, r });
+      } else if (d.mode === "pan" && !d.moved) {
+        const w = this.toWorld(p);
+        const [q, r] = this.geo.pixelToCell(w.x, w.y);
+        if (this.geo.inBounds(q, r, this.cols, this.rows)) this.$emit("cell_click", { q, r });
+        else this.$emit("cancel", {});
+      }
+    },
+    onPointerCancel(e) {
+      this.pointers.delete(e.pointerId);
+      if (this.pointers.size === 0) this.abortGesture();
+    },
+    handleKey(e) {
+      if (e.key !== "Escape") return;
+      const tag = e.target && e.target.tagName;
+      if (tag === "INPUT" || tag === "TEXTAREA" || (e.target && e.target.isContentEditable)) return;
+      this.abortGesture();
+      this.$emit("cancel", {});
+    },
+    abortGesture() {
+      const d = this.drag;
+      this.drag = null;
+      if (d && d.mode === "token") this.clearDragVisual(d);
+      if (this.$refs.svg) this.$refs.svg.classList.remove("vtt-panning");
+    },
+    clearDragVisual(d) {
+      if (d.el) {
+        d.el.removeAttribute("transform");
+        d.el.removeAttribute("data-dragging");
+        d.el.removeAttribute("id");
+      }
+      if (this.$refs.dragTop) this.$refs.dragTop.setAttribute("href", "");
+      this.showPreview(null, null);
+    },
+    snapTarget(id, wdx, wdy) {
+      const t = this.local[id];
+      const [aq, ar] = t.cells[0];
+      const [cx, cy] = this.geo.center(aq, ar);
+      return this.geo.pixelToCell(cx + wdx, cy + wdy);
+    },
+    showPreview(id, target) {
+      const el = this.$refs.preview;
+      if (!el) return;
+      const t = id != null ? this.local[id] : null;
+      if (!t || !target) {
+        this.previewKey = "";
+        el.setAttribute("d", "");
+        return;
+      }
+      const key = id + "@" + target[0] + "," + target[1];
+      if (key === this.previewKey) return;
+      this.previewKey = key;
+      const [aq, ar] = t.cells[0];
+      const cells = t.cells.map(([q, r]) => [q + target[0] - aq, r + target[1] - ar]);
+      el.setAttribute("d", outlinePath(this.geo, cells, cellSetOf(cells)));
+    },
+    clickToken(id) {
+      const t = this.local[id];
+      if (!t) return;
+      const [cx, cy] = this.tokenCenter(t);
+      const anchor = this.$refs.anchor;
+      if (anchor) {
+        anchor.style.left = fmt(this.view.x + cx * this.view.k) + "px";
+        anchor.style.top = fmt(this.view.y + cy * this.view.k) + "px";
+      }
+      this.$emit("token_click", { id });
+    },
+  },
+  template: `
+    <div class="vtt-map">
+      <svg ref="svg" class="vtt-svg" :data-grid="geo.grid" :data-cell="geo.cell" :data-cols="cols" :data-rows="rows"
+           @pointerdown="onDown" @pointermove="onMove" @pointerup="onUp" @pointercancel="onPointerCancel"
+           @wheel.prevent="onWheel">
+        <defs>
+          <radialGradient :id="'vtt-parch-' + uid" cx="50%" cy="45%" r="75%">
+            <stop offset="0%" stop-color="#f5ecd3"/>
+            <stop offset="70%" stop-color="#eadbb6"/>
+            <stop offset="100%" stop-color="#d9c595"/>
+          </radialGradient>
+          <pattern :id="'vtt-hatch-' + uid" patternUnits="userSpaceOnUse" :width="geo.cell * 0.3"
+                   :height="geo.cell * 0.3" patternTransform="rotate(45)">
+            <line x1="0" y1="0" x2="0" :y2="geo.cell * 0.3" stroke="#62584d" :stroke-width="geo.cell * 0.07"/>
+          </pattern>
+          <filter :id="'vtt-glow-' + uid" x="-50%" y="-50%" width="200%" height="200%">
+            <feGaussianBlur stdDeviation="3" result="blur"/>
+            <feMerge><feMergeNode in="blur"/><feMergeNode in="SourceGraphic"/></feMerge>
+          </filter>
+        </defs>
+        <g ref="world" data-role="world">
+          <vtt-board :geo="geo" :cols="cols" :rows="rows" :walls="walls" :objects="objects" :uid="uid"/>
+          <vtt-highlights :geo="geo" :items="hl"/>
+          <g class="vtt-tokens">
+            <vtt-token v-for="id in ids" :key="id" :t="local[id]" :geo="geo" :active="id === activeId" :uid="uid"/>
+          </g>
+          <path ref="preview" class="vtt-drop-preview" d=""/>
+          <use ref="dragTop" href="" pointer-events="none"/>
+        </g>
+      </svg>
+      <div ref="anchor" class="vtt-anchor"><slot></slot></div>
+    </div>`,
+};

@@ -1,0 +1,383 @@
+"""Scenario files (docs/scenarios.md): every example loads and runs as its description says, the CLI prints
+JSON, and malformed files fail with the bad field named."""
+
+from __future__ import annotations
+
+import copy
+import json
+import subprocess
+import sys
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from vtt.rules.engine import replay
+from vtt.rules.scenario import ScenarioError, load_scenario, parse_scenario_text, run, run_scenario
+
+ROOT = Path(__file__).resolve().parent.parent
+SCENARIOS = ROOT / "maps" / "scenarios"
+FILES = sorted(SCENARIOS.glob("*.json"))
+REQUIRED = {"reach", "collision", "targeted_space", "hold", "obstructed_strike", "giant_strike"}
+
+
+def read(name: str) -> dict[str, Any]:
+    data: dict[str, Any] = json.loads((SCENARIOS / f"{name}.json").read_text(encoding="utf-8"))
+    return data
+
+
+def cli(*args: str, stdin: str | None = None) -> subprocess.CompletedProcess[str]:
+    return subprocess.run(
+        [sys.executable, "-m", "vtt.rules", *args],
+        capture_output=True,
+        text=True,
+        cwd=ROOT,
+        input=stdin,
+        timeout=60,
+    )
+
+
+def minimal() -> dict[str, Any]:
+    """A small valid scenario that malformed-input tests break one field at a time."""
+    return {
+        "version": 1,
+        "name": "minimal",
+        "description": "Ayla strikes the goblin.",
+        "settings": {"defense_prompts": "nobody"},
+        "board": {"cols": 6, "rows": 4, "walls": [[3, 3]]},
+        "weapons": [{"id": "sword", "name": "Sword", "damage": 2}],
+        "creatures": [
+            {
+                "id": "ayla",
+                "name": "Ayla",
+                "anchor": [1, 1],
+                "controller": "alice",
+                "skills": {"Martial": 2, "Zeal": 1},
+                "weapons": ["sword"],
+                "grip": {"right_arm": "sword"},
+            },
+            {"id": "goblin", "name": "Goblin", "anchor": [2, 1], "skills": {"Elude": 1}},
+        ],
+        "commands": [{"type": "begin"}, {"type": "strike", "creature": "ayla", "target": "goblin", "weapon": "sword"}],
+        "dice": [5, 9, 4, 2, 3, 8],
+    }
+
+
+def problems_of(data: object) -> list[str]:
+    with pytest.raises(ScenarioError) as info:
+        load_scenario(data)
+    return info.value.problems
+
+
+# ---------------------------------------------------------------------------------------------------------
+# The example files
+# ---------------------------------------------------------------------------------------------------------
+
+
+def test_the_required_examples_exist() -> None:
+    assert len(FILES) >= 6
+    assert {f.stem for f in FILES} >= REQUIRED
+
+
+@pytest.mark.parametrize("path", FILES, ids=[f.stem for f in FILES])
+def test_example_runs_as_described(path: Path) -> None:
+    scenario = parse_scenario_text(path.read_text(encoding="utf-8"))
+    assert scenario.dice is not None, "examples script their dice so the description can be checked by hand"
+    result = run(scenario)
+    events = result.events
+    rejected = [e for e in events if e["kind"] == "rejected"]
+    if "rejected" in scenario.description.lower():
+        assert rejected, "the description expects a rejected command"
+    else:
+        assert not rejected, rejected
+    assert events[-1]["kind"] == "summary"
+    assert [e["kind"] for e in events].count("summary") == 1
+    assert result.unused_dice == [], "every scripted face is used, as the descriptions say"
+    assert result.state.pending == [], "no decision is left waiting at the end"
+    for e in events:
+        assert set(e) == {"kind", "command", "text", "actor", "target", "rolls", "data"}
+        assert e["text"]
+    json.dumps(events)  # JSON-ready
+    # The log of applied commands with their faces rebuilds the same final state.
+    replayed, _ = replay(scenario.state, result.log)
+    assert replayed.model_dump() == result.state.model_dump()
+
+
+def test_collision_outcome_exactly() -> None:
+    events = run_scenario(load_scenario(read("collision")))
+    collision = [e for e in events if e["command"] == 1]
+    move = next(e for e in collision if e["kind"] == "move")
+    assert move["data"]["to"] == [3, 1], "Bram does not fit beside the goblin and stops in the space before"
+    attack = next(e for e in collision if e["kind"] == "attack")
+    roll, defense = attack["rolls"]
+    assert roll["faces"] == [7, 5, 7]
+    assert roll["modifiers"] == [
+        {"value": 2, "reason": "Overpower size: target size 0 is smaller than size 2 (full difference)"}
+    ]
+    assert roll["result"] == 9
+    assert roll["doubles"] == [{"face": 7, "count": 2}]
+    assert defense["faces"] == [8] and defense["result"] == 8
+    assert attack["data"]["success"] is True
+    damage = next(e for e in collision if e["kind"] == "damage")
+    (dmg,) = damage["rolls"]
+    assert dmg["faces"] == [11, 3, 2]
+    assert dmg["base_dice"] == 1
+    assert dmg["dice_changes"] == [{"dice": 2, "reason": "Collision damage modified by size like the roll"}]
+    assert damage["data"]["injury"] == 2
+    # The goblin's Collision back into Bram: 1 - 2 damage dice leaves none.
+    back = next(e for e in events if e["command"] == 6 and e["kind"] == "damage")
+    assert back["rolls"][0]["faces"] == [] and back["data"]["injury"] == 0
+    final = events[-1]["data"]["creatures"]
+    assert final["goblin"]["grit"] == {"pips": 2, "max": 4}
+    assert final["goblin"]["anchor"] == [4, 1]
+    assert final["bram"]["grit"] == {"pips": 0, "max": 6}
+    assert final["bram"]["anchor"] == [2, 1]
+
+
+def test_obstructed_strike_names_the_unobstructed_size() -> None:
+    events = run_scenario(load_scenario(read("obstructed_strike")))
+    reach = next(e for e in events if e["kind"] == "reach")
+    assert reach["data"]["exposed_size"] == 2
+    attack = next(e for e in events if e["kind"] == "attack")
+    assert attack["rolls"][0]["modifiers"] == [
+        {
+            "value": 1,
+            "reason": "Strike size: target size 2 (1 of 7 spaces unobstructed) is larger than size -1 "
+            "(half the difference)",
+        }
+    ]
+    assert attack["rolls"][0]["result"] == 10 and attack["rolls"][1]["result"] == 10
+    assert attack["data"]["success"] is False, "a tie goes to the defender"
+
+
+def test_giant_strike_moves_the_penalty_to_damage() -> None:
+    events = run_scenario(load_scenario(read("giant_strike")))
+    attack = next(e for e in events if e["kind"] == "attack")
+    assert attack["data"]["defense_skill"] == "Nimble"
+    assert attack["rolls"][0]["modifiers"] == []
+    damage = next(e for e in events if e["kind"] == "damage")
+    assert [c["dice"] for c in damage["rolls"][0]["dice_changes"]] == [-2, 5]
+    assert damage["rolls"][0]["dice"] == 5
+    assert events[-1]["data"]["creatures"]["wren"]["conditions"] == ["prone", "unconscious"]
+
+
+def test_targeted_space_attacks_in_order_of_doubles() -> None:
+    events = run_scenario(load_scenario(read("targeted_space")))
+    first = [e["target"] for e in events if e["command"] == 1 and e["kind"] == "attack"]
+    assert first == ["goblin_c", "goblin_a"]
+    second = [e["target"] for e in events if e["command"] == 5 and e["kind"] == "attack"]
+    assert second == ["goblin_c", "goblin_b", "goblin_a"]
+    assert events[-1]["data"]["creatures"]["goblin_a"]["grit"]["pips"] == 3
+
+
+def test_hold_escape_fails_then_succeeds() -> None:
+    events = run_scenario(load_scenario(read("hold")))
+    assert any(e["kind"] == "hold" for e in events if e["command"] == 3)
+    assert any(e["kind"] == "move_blocked" for e in events if e["command"] == 5)
+    assert [e["kind"] for e in events if e["command"] == 8] == ["attack", "hold_left", "hold_ended", "move"]
+    final = events[-1]["data"]
+    assert final["holds"] == []
+    assert final["creatures"]["pip"]["anchor"] == [6, 1]
+
+
+# ---------------------------------------------------------------------------------------------------------
+# Running: rejected commands, dice
+# ---------------------------------------------------------------------------------------------------------
+
+
+def test_a_rejected_command_is_reported_and_the_run_goes_on() -> None:
+    data = minimal()
+    data["commands"].insert(1, {"type": "move", "creature": "ayla", "to": [3, 3]})  # a wall fills (3, 3)
+    data["commands"].insert(1, {"type": "grab", "creature": "ayla", "target": "goblin"})  # Grab Reach 0: too far
+    result = run(load_scenario(data))
+    rejected = [e for e in result.events if e["kind"] == "rejected"]
+    assert [e["command"] for e in rejected] == [1, 2]
+    assert "Grab Reach 0" in rejected[0]["text"]
+    assert rejected[1]["data"]["command"]["type"] == "move"
+    # The rejected commands used no dice: the Strike still gets 9, 4 and the damage 3, 8.
+    strike = next(e for e in result.events if e["kind"] == "attack")
+    assert strike["command"] == 3 and strike["rolls"][0]["faces"] == [9, 4]
+    assert result.unused_dice == []
+    assert result.state.creatures["ayla"].anchor == (1, 1)
+
+
+def test_unused_faces_are_listed_in_the_summary() -> None:
+    data = minimal()
+    data["dice"] = [*data["dice"], 12, 1]
+    summary = run_scenario(load_scenario(data))[-1]
+    assert summary["data"]["unused_dice"] == [12, 1]
+    assert "12, 1" in summary["text"]
+
+
+def test_running_out_of_scripted_dice_names_the_command() -> None:
+    data = minimal()
+    data["dice"] = data["dice"][:3]
+    with pytest.raises(ScenarioError, match=r"dice: the script ran out at commands\[1\] \(strike\)"):
+        run_scenario(load_scenario(data))
+
+
+def test_seeded_random_dice_are_repeatable() -> None:
+    data = minimal()
+    del data["dice"]
+    data["seed"] = 7
+    a = run_scenario(load_scenario(data))
+    b = run_scenario(load_scenario(copy.deepcopy(data)))
+    assert a == b
+    assert a[-1]["data"]["unused_dice"] is None
+    assert any(e["kind"] == "attack" for e in a)
+
+
+# ---------------------------------------------------------------------------------------------------------
+# Malformed scenarios: every problem names its JSON path
+# ---------------------------------------------------------------------------------------------------------
+
+
+def broken(path: str, value: object) -> dict[str, Any]:
+    """minimal() with the field at a dotted path (list indices as numbers) set, or deleted for `...`."""
+    data = minimal()
+    parts: list[str | int] = [int(p) if p.isdigit() else p for p in path.split(".")]
+    node: Any = data
+    for p in parts[:-1]:
+        node = node[p]
+    if value is ...:
+        del node[parts[-1]]
+    else:
+        node[parts[-1]] = value
+    return data
+
+
+@pytest.mark.parametrize(
+    ("path", "value", "expected"),
+    [
+        ("creatures.1.size", "big", "creatures[1].size: Input should be a valid integer"),
+        ("commands.1.type", "fly", 'commands[1].type: unknown command type "fly"'),
+        ("commands.1.to", [1, 2], "commands[1].to: unknown key"),
+        ("commands.1.creature", "bob", 'commands[1].creature: unknown creature "bob"'),
+        ("commands.1.weapon", "axe", 'commands[1].weapon: unknown weapon "axe"'),
+        ("creatures.0.weapons", ["sword", "axe"], 'creatures[0].weapons[1]: unknown weapon "axe"'),
+        ("creatures.0.weapons", [{"id": "axe"}], "creatures[0].weapons: list weapon ids"),
+        ("creatures.0.grip", {"tail": "sword"}, 'creatures[0].grip.tail: Ayla has no limb "tail"'),
+        ("creatures.0.grip", {"left_leg": "sword"}, "creatures[0].grip.left_leg: Ayla's left leg cannot grip"),
+        ("creatures.1.anchor", [3, 3], "creatures[1].anchor: Goblin cannot stand in (3, 3)"),
+        ("creatures.1.anchor", [40, 1], "creatures[1].anchor: Goblin would stand off the map"),
+        ("creatures.1.id", "ayla", 'creatures[1].id: duplicate creature id "ayla"'),
+        ("creatures.1.id", "soulweaver", 'creatures[1].id: "soulweaver" is reserved'),
+        ("creatures.1.hp", 3, "creatures[1].hp: unknown key"),
+        ("weapons.0.damage", -1, "weapons[0].damage: Input should be greater than or equal to 0"),
+        ("dice.3", 13, "dice[3]: 13 is not a d12 face"),
+        ("dice.0", 0, "dice[0]: 0 is not a d12 face"),
+        ("dice.1", "6", 'dice[1]: "6" is not a d12 face'),
+        ("seed", 3, "seed: give either dice"),
+        ("board", ..., "board: missing (required)"),
+        ("board.cols", 0, "board.cols: Input should be greater than or equal to 1"),
+        ("board.walls.0", [3, "x"], "board.walls[0][1]: Input should be a valid integer"),
+        ("board.walls.0", [30, 3], "board.walls[0]: (30, 3) is off the 6x4 map"),
+        ("settings.grid", "triangle", "settings.grid: Input should be 'hex' or 'square'"),
+        ("settings.colour", "red", "settings.colour: unknown key"),
+        ("version", 2, "version: must be 1"),
+        ("name", ..., "name: missing (required)"),
+        ("extra", 1, "extra: unknown key"),
+    ],
+)
+def test_malformed_field_is_named(path: str, value: object, expected: str) -> None:
+    problems = problems_of(broken(path, value))
+    assert any(p.startswith(expected) for p in problems), problems
+
+
+def test_every_problem_is_reported_at_once() -> None:
+    data = broken("creatures.1.size", "big")
+    data["dice"][3] = 13
+    problems = problems_of(data)
+    assert len(problems) == 2
+    assert str(ScenarioError(problems)) == "; ".join(problems)
+
+
+def test_not_an_object() -> None:
+    assert problems_of([1, 2]) == ["scenario: must be a JSON object, not a list"]
+
+
+def test_invalid_json_and_duplicate_keys() -> None:
+    with pytest.raises(ScenarioError, match=r"json: invalid JSON at line 1, column \d+"):
+        parse_scenario_text('{"version": 1,')
+    with pytest.raises(ScenarioError, match='json: duplicate key "dice"'):
+        parse_scenario_text('{"dice": [1], "dice": [2]}')
+
+
+# ---------------------------------------------------------------------------------------------------------
+# The command line
+# ---------------------------------------------------------------------------------------------------------
+
+
+def test_cli_prints_the_events_as_json() -> None:
+    path = SCENARIOS / "collision.json"
+    done = cli(str(path))
+    assert done.returncode == 0, done.stderr
+    assert done.stderr == ""
+    events = json.loads(done.stdout)
+    assert events == run_scenario(load_scenario(read("collision")))
+    pretty = cli(str(path), "--pretty")
+    assert pretty.returncode == 0
+    assert json.loads(pretty.stdout) == events
+    assert "\n  " in pretty.stdout
+
+
+@pytest.mark.parametrize("path", FILES, ids=[f.stem for f in FILES])
+def test_cli_runs_every_example(path: Path) -> None:
+    done = cli(str(path))
+    assert done.returncode == 0, done.stderr
+    assert json.loads(done.stdout)[-1]["kind"] == "summary"
+
+
+def test_cli_text_prints_one_line_per_event() -> None:
+    done = cli(str(SCENARIOS / "reach.json"), "--text")
+    assert done.returncode == 0, done.stderr
+    lines = done.stdout.splitlines()
+    events = run_scenario(load_scenario(read("reach")))
+    assert len(lines) == len(events)
+    assert lines[0] == "[0] Torva rolls Zeal for Priority: 8."
+    assert lines[-1].startswith("summary Round 1, the Soulweaver's turn.")
+    assert any(line.startswith("[1] Rejected strike:") for line in lines)
+
+
+def test_cli_reads_standard_input() -> None:
+    done = cli("-", stdin=json.dumps(minimal()))
+    assert done.returncode == 0, done.stderr
+    assert json.loads(done.stdout)[-1]["kind"] == "summary"
+
+
+@pytest.mark.parametrize(
+    ("content", "expected"),
+    [
+        (json.dumps(broken("creatures.1.size", "big")), "error: creatures[1].size: Input should be a valid integer"),
+        (json.dumps(broken("commands.1.type", "fly")), "error: commands[1].type: unknown command type"),
+        (json.dumps(broken("creatures.0.weapons", ["axe"])), 'error: creatures[0].weapons[0]: unknown weapon "axe"'),
+        (json.dumps(broken("dice.3", 13)), "error: dice[3]: 13 is not a d12 face"),
+        (json.dumps(broken("board", ...)), "error: board: missing (required)"),
+        ('{"version": 1, "name": ', "error: json: invalid JSON at line 1"),
+    ],
+    ids=["size-type", "command-type", "weapon-id", "face-13", "no-board", "invalid-json"],
+)
+def test_cli_malformed_file_exits_2(tmp_path: Path, content: str, expected: str) -> None:
+    path = tmp_path / "bad.json"
+    path.write_text(content, encoding="utf-8")
+    done = cli(str(path))
+    assert done.returncode == 2
+    assert done.stdout == ""
+    assert expected in done.stderr, done.stderr
+
+
+def test_cli_missing_file_exits_2(tmp_path: Path) -> None:
+    missing = tmp_path / "nope.json"
+    done = cli(str(missing))
+    assert done.returncode == 2
+    assert done.stderr.strip() == f"error: {missing}: no such file"
+
+
+def test_cli_dice_running_out_exits_2(tmp_path: Path) -> None:
+    data = minimal()
+    data["dice"] = [5]
+    path = tmp_path / "short.json"
+    path.write_text(json.dumps(data), encoding="utf-8")
+    done = cli(str(path))
+    assert done.returncode == 2
+    assert "error: dice: the script ran out at commands[1]" in done.stderr

@@ -1,0 +1,46 @@
+"""`vtt`: start the table, or run a scenario file through the rules core."""
+
+from __future__ import annotations
+
+import argparse
+import os
+import sys
+from pathlib import Path
+
+DEFAULT_MAP = Path(__file__).resolve().parents[1] / "maps" / "demo.json"
+
+
+def build_parser() -> argparse.ArgumentParser:
+    p = argparse.ArgumentParser(prog="vtt", description="Soulshards: Rising Legends virtual tabletop")
+    p.add_argument("--host", default="0.0.0.0", help="address to listen on (default: 0.0.0.0)")
+    p.add_argument("--port", type=int, default=8080, help="port to listen on (default: 8080)")
+    p.add_argument(
+        "--database",
+        metavar="URL",
+        default=os.environ.get("DATABASE_URL"),
+        help="SQLAlchemy database URL (default: $DATABASE_URL, else a SQLite file vtt.sqlite in the working folder)",
+    )
+    p.add_argument("--map", metavar="FILE", type=Path, default=DEFAULT_MAP, help="encounter file to start from")
+    p.add_argument("--game", default=None, help="name of the game in the database (default: the map's name)")
+    sub = p.add_subparsers(dest="command")
+    sc = sub.add_parser("scenario", help="run a scenario file through the rules and print its events as JSON")
+    sc.add_argument("file")
+    sc.add_argument("--pretty", action="store_true")
+    sc.add_argument("--text", action="store_true")
+    return p
+
+
+def main(argv: list[str] | None = None) -> int:
+    args = build_parser().parse_args(argv)
+    if args.command == "scenario":
+        from vtt.rules.__main__ import main as scenario_main
+
+        flags = [args.file] + (["--pretty"] if args.pretty else []) + (["--text"] if args.text else [])
+        return scenario_main(flags)
+    from vtt.web.start import start
+
+    return start(args.host, args.port, args.database or "sqlite:///vtt.sqlite", args.map, args.game)
+
+
+if __name__ == "__main__":
+    sys.exit(main())

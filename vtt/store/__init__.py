@@ -1,0 +1,1 @@
+"""Storage: SQLModel tables for games and their append-only command log."""

@@ -1,0 +1,209 @@
+"""The map element: a NiceGUI element backed by the plain-JS Vue component ``static/map_view.js``.
+
+The browser renders the SVG map (grid, walls, objects, tokens, highlights) from compact props and handles
+drag, zoom and pan on its own. Python only receives the resulting events (``token_move``, ``token_click``,
+``cell_click``, ``cancel``) and pushes small patches back with ``run_method``; it never re-sends the full
+props after construction (pitfall: nested writes into ``_props`` would trigger a full update, so every write
+happens under ``suspend_updates()``).
+
+Coordinates: hex maps use pointy-top axial ``(q, r)`` on a ``cols x rows`` odd-r rectangle
+(``col = q + (r - (r & 1)) // 2``, ``row = r``); square maps use ``(x, y)`` column/row.
+"""
+
+from __future__ import annotations
+
+import copy
+from collections.abc import Callable, Iterable, Mapping, Sequence
+from typing import Any, Self
+
+from nicegui import events, ui
+
+EventHandler = events.Handler[events.GenericEventArguments]
+
+GRIDS = ("hex", "square")
+HIGHLIGHT_KINDS = ("reach", "target", "space", "path", "illegal")
+
+
+def _cells(cells: Iterable[Sequence[int]]) -> list[list[int]]:
+    return [[int(c[0]), int(c[1])] for c in cells]
+
+
+class MapView(ui.element, component="../../static/map_view.js"):
+    """Interactive hex/square map with draggable tokens.
+
+    Children created inside ``with map_view:`` are rendered in a 1x1 px anchor that the browser moves to a
+    token's centre right before it emits ``token_click``; a ``ui.menu().props('no-parent-event')`` placed
+    there and opened from the click handler therefore pops up at the clicked token.
+    """
+
+    def __init__(
+        self,
+        grid: str,
+        cols: int,
+        rows: int,
+        cell: float,
+        walls: list[list[int]],
+        objects: list[dict[str, Any]],
+        tokens: dict[str, dict[str, Any]],
+        viewer_can_drag: Callable[[str], bool] | None = None,
+    ) -> None:
+        """Create the map.
+
+        :param grid: ``"hex"`` (pointy-top axial) or ``"square"``
+        :param cols: number of columns
+        :param rows: number of rows
+        :param cell: pixel radius of a hex, or side of a square (at zoom 1)
+        :param walls: ``[q, r]`` cells filled by a wall
+        :param objects: ``{id, name, cells: [[q, r], ...], kind}`` dicts
+        :param tokens: token id -> token dict (see ``patch_token``)
+        :param viewer_can_drag: whether the viewer of this page may drag a token (by id); ``None`` = all.
+            Combined with the token's own ``draggable`` flag; also enforced server-side on ``token_move``.
+        """
+        super().__init__()
+        if grid not in GRIDS:
+            raise ValueError(f"grid must be one of {GRIDS}, not {grid!r}")
+        self._viewer_can_drag = viewer_can_drag
+        self._handlers: dict[str, list[EventHandler]] = {
+            "token_move": [],
+            "token_click": [],
+            "cell_click": [],
+            "cancel": [],
+        }
+        with self._props.suspend_updates():
+            self._props.update(
+                grid=grid,
+                cols=int(cols),
+                rows=int(rows),
+                cell=float(cell),
+                walls=_cells(walls),
+                objects=[self._prepare_object(o) for o in objects],
+                tokens={str(token_id): self._prepare_token(str(token_id), t) for token_id, t in tokens.items()},
+                highlights=[],
+                active=None,
+            )
+            # Listeners are registered once, here, so adding Python handlers later never changes the
+            # client-side listener set (which would force NiceGUI to re-render the element).
+            self.on("token_move", self._handle_move)
+            self.on("token_click", lambda e: self._dispatch("token_click", e))
+            self.on("cell_click", lambda e: self._dispatch("cell_click", e))
+            self.on("cancel", lambda e: self._dispatch("cancel", e))
+
+    # ---- data preparation ---------------------------------------------------------------------------------
+
+    @staticmethod
+    def _prepare_object(obj: Mapping[str, Any]) -> dict[str, Any]:
+        data = copy.deepcopy(dict(obj))
+        data["cells"] = _cells(data.get("cells", []))
+        return data
+
+    def _prepare_token(self, token_id: str, token: Mapping[str, Any]) -> dict[str, Any]:
+        data = copy.deepcopy(dict(token))
+        data["id"] = token_id
+        data["cells"] = _cells(data.get("cells", []))
+        allowed = self._viewer_can_drag is None or bool(self._viewer_can_drag(token_id))
+        data["draggable"] = bool(data.get("draggable", True)) and allowed
+        return data
+
+    def _tokens(self) -> dict[str, Any]:
+        tokens: dict[str, Any] = self._props["tokens"]
+        return tokens
+
+    # ---- Python -> browser (small patches) ------------------------------------------------------------------
+
+    def patch_token(self, token: Mapping[str, Any]) -> None:
+        """Add or replace one token.
+
+        ``token`` is ``{id, name, size, cells: [[q, r], ...] (first = anchor), color, label, grit: [pips, max],
+        energy: [pips, max], resolve: [pips, max], ailments: [{name, tier}], draggable, hidden?, dead?,
+        prone?}``. The dict is copied; ``draggable`` is combined with ``viewer_can_drag``.
+        """
+        token_id = str(token["id"])
+        data = self._prepare_token(token_id, token)
+        with self._props.suspend_updates():
+            self._tokens()[token_id] = data
+        self.run_method("patchToken", data)
+
+    def remove_token(self, token_id: str) -> None:
+        """Remove one token (no-op in the browser if it is unknown)."""
+        with self._props.suspend_updates():
+            self._tokens().pop(str(token_id), None)
+            if self._props["active"] == str(token_id):
+                self._props["active"] = None
+        self.run_method("removeToken", str(token_id))
+
+    def snap_back(self, token_id: str) -> None:
+        """Re-send the stored token so that a rejected (optimistic) drop returns to its last accepted cells."""
+        token_id = str(token_id)
+        stored = self._tokens().get(token_id)
+        if stored is None:
+            self.run_method("removeToken", token_id)
+        else:
+            self.run_method("patchToken", copy.deepcopy(dict(stored)))
+
+    def set_highlights(self, highlights: list[dict[str, Any]]) -> None:
+        """Replace all highlights; each is ``{cells: [[q, r], ...], kind}`` with kind in
+        ``reach | target | space | path | illegal``."""
+        data = [{"cells": _cells(h.get("cells", [])), "kind": str(h.get("kind", "reach"))} for h in highlights]
+        with self._props.suspend_updates():
+            self._props["highlights"] = data
+        self.run_method("setHighlights", data)
+
+    def clear_highlights(self) -> None:
+        """Remove all highlights."""
+        with self._props.suspend_updates():
+            self._props["highlights"] = []
+        self.run_method("clearHighlights")
+
+    def set_active(self, token_id: str | None) -> None:
+        """Mark one token as active (glowing ring), or none."""
+        value = None if token_id is None else str(token_id)
+        with self._props.suspend_updates():
+            self._props["active"] = value
+        self.run_method("setActive", value)
+
+    # ---- browser -> Python events ---------------------------------------------------------------------------
+
+    def on_move(self, handler: EventHandler) -> Self:
+        """Register a handler for a drop: ``e.args == {'id': str, 'q': int, 'r': int}`` (the new anchor).
+
+        The browser has already moved the token optimistically. The handler must either accept the move
+        (``patch_token`` with the new cells, on every view) or reject it (``snap_back`` on this view at least).
+        Drops of tokens this viewer may not drag are snapped back here and never reach the handler.
+        """
+        self._handlers["token_move"].append(handler)
+        return self
+
+    def on_token_click(self, handler: EventHandler) -> Self:
+        """Register a handler for a click on a token: ``e.args == {'id': str}``."""
+        self._handlers["token_click"].append(handler)
+        return self
+
+    def on_cell_click(self, handler: EventHandler) -> Self:
+        """Register a handler for a click on an in-bounds cell without a token: ``e.args == {'q': int, 'r': int}``."""
+        self._handlers["cell_click"].append(handler)
+        return self
+
+    def on_cancel(self, handler: EventHandler) -> Self:
+        """Register a handler for Escape or a click outside the map: ``e.args == {}``."""
+        self._handlers["cancel"].append(handler)
+        return self
+
+    def _dispatch(self, name: str, e: events.GenericEventArguments) -> None:
+        for handler in list(self._handlers[name]):
+            events.handle_event(handler, e)
+
+    def _handle_move(self, e: events.GenericEventArguments) -> None:
+        args = e.args if isinstance(e.args, dict) else {}
+        token_id = str(args.get("id", ""))
+        try:
+            q, r = int(args["q"]), int(args["r"])
+        except (KeyError, TypeError, ValueError):
+            if token_id:
+                self.snap_back(token_id)
+            return
+        stored = self._tokens().get(token_id)
+        if stored is None or not stored.get("draggable"):
+            self.snap_back(token_id)
+            return
+        e.args = {"id": token_id, "q": q, "r": r}
+        self._dispatch("token_move", e)

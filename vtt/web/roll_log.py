@@ -1,0 +1,66 @@
+"""The roll log: every command's events with each roll's dice, result, modifiers and reasons.
+
+Everything a user typed (names) is shown with `ui.label` (text), never as HTML.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from nicegui import ui
+
+from vtt.table.table import LogRecord
+
+SENDER_NAMES = {"soulweaver": "Soulweaver"}
+
+
+def _signed(n: int) -> str:
+    return f"+{n}" if n >= 0 else f"−{-n}"
+
+
+def render_roll(roll: dict[str, Any], dl: int | None = None) -> None:
+    faces: list[int] = roll.get("faces", [])
+    doubled = {d["face"] for d in roll.get("doubles", [])}
+    with ui.column().classes("gap-0 w-full roll").props(f"data-result={roll.get('result')}"):
+        ui.label(roll.get("label", "")).classes("text-xs text-stone-500")
+        with ui.row().classes("items-center gap-1 flex-wrap"):
+            if not faces:
+                ui.label("no dice").classes("text-xs italic text-stone-500")
+            for face in faces:
+                cls = "die"
+                if face in doubled:
+                    cls += " die-double"
+                if face == 1 and roll.get("fumble"):
+                    cls += " die-fumble"
+                ui.label(str(face)).classes(cls)
+            ui.label(f"= {roll.get('result')}").classes("font-bold ml-1")
+            if dl is not None:
+                ui.label(f"DL {dl}").classes("text-xs text-stone-600")
+            if doubled:
+                ui.label("doubles " + ", ".join(str(f) for f in sorted(doubled, reverse=True))).classes(
+                    "badge badge-doubles"
+                )
+            if roll.get("fumble"):
+                ui.label("Fumble").classes("badge badge-fumble")
+        for change in roll.get("dice_changes", []):
+            ui.label(f"{_signed(change['dice'])}d12 · {change['reason']}").classes("text-xs text-indigo-800")
+        for mod in roll.get("modifiers", []):
+            ui.label(f"{_signed(mod['value'])} · {mod['reason']}").classes("text-xs text-amber-900")
+
+
+def render_record(record: LogRecord, creature_names: dict[str, str]) -> ui.element:
+    sender = SENDER_NAMES.get(record.sender, record.sender)
+    with ui.card().classes("w-full p-2 gap-1 log-entry").props(f"data-seq={record.seq}") as card:
+        ui.label(f"#{record.seq} · {sender} · {record.command.get('type', '').replace('_', ' ')}").classes(
+            "text-xs text-stone-500"
+        )
+        for event in record.events:
+            kind = event.get("kind", "")
+            if kind in {"turn", "turn_end"} and not event.get("rolls"):
+                ui.label(event.get("text", "")).classes("text-xs text-stone-600")
+                continue
+            ui.label(event.get("text", "")).classes("text-sm log-text")
+            dl = event.get("data", {}).get("dl")
+            for i, roll in enumerate(event.get("rolls", [])):
+                render_roll(roll, dl if i == 0 and kind == "attack" else None)
+    return card

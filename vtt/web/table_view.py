@@ -1,0 +1,442 @@
+"""One person's view of the table: the map, the token menus, the turn order, the creature sheet, the
+pending decisions and the roll log. Every click becomes a command sent to the Table, which checks it."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from nicegui import events, ui
+
+from vtt.rules import legal_actions
+from vtt.rules.engine import ActionOption, RollPreview, TargetOption
+from vtt.rules.model import SOULWEAVER, Cell, Creature, GameState
+from vtt.rules.space import grid_of
+from vtt.rules.turns import active_creatures, is_active
+from vtt.table.table import Change, Table, Viewer
+from vtt.web.map_view import MapView
+from vtt.web.roll_log import render_record
+from vtt.web.tokens import token_for
+
+GROUP_ORDER = ["Move", "Strike", "Overpower", "Tactics", "Defense", "Manifest", "Turn"]
+CELL_PX = 26.0
+
+
+def preview_text(p: RollPreview | None) -> str:
+    if p is None:
+        return ""
+    mods = sum(m.value for m in p.modifiers)
+    dice = p.dice + sum(c.dice for c in p.dice_changes)
+    text = f"{max(dice, 0)}d12 {p.skill}"
+    if mods:
+        text += f" {'+' if mods > 0 else '−'}{abs(mods)}"
+    if p.dl is not None:
+        text += f" vs DL {p.dl}"
+    if p.defense_skill:
+        text += f" / {p.defense_skill}"
+    return text
+
+
+def cost_text(cost: dict[str, int]) -> str:
+    parts = []
+    if cost.get("major"):
+        parts.append("Major")
+    if cost.get("minor"):
+        parts.append("Minor")
+    if cost.get("movement"):
+        parts.append(f"{cost['movement']} Movement" if cost["movement"] > 1 else "Movement")
+    return " · ".join(parts) or "free"
+
+
+class TableView:
+    """Built once per page; subscribes to the Table and patches what changed."""
+
+    def __init__(self, table: Table, viewer: Viewer) -> None:
+        self.table = table
+        self.viewer = viewer
+        self.selected: str | None = None
+        self.choosing: tuple[str, ActionOption] | None = None
+        state = table.state
+        board = state.board
+        self.tokens = {cid: token_for(state, c, viewer) for cid, c in state.creatures.items()}
+        with ui.row().classes("w-full h-full no-wrap gap-0 items-stretch"):
+            with ui.column().classes("grow h-full p-0 map-pane"):
+                self.map = MapView(
+                    grid=str(state.settings.grid),
+                    cols=board.cols,
+                    rows=board.rows,
+                    cell=CELL_PX,
+                    walls=[list(c) for c in sorted(board.walls)],
+                    objects=[
+                        {"id": o.id, "name": o.name, "cells": [list(c) for c in o.cells], "kind": "object"}
+                        for o in board.objects
+                    ],
+                    tokens=self.tokens,
+                ).classes("w-full h-full")
+                with self.map, ui.menu().props("no-parent-event") as self.menu:
+                    self.menu_body = ui.column().classes("gap-0 p-1 min-w-64")
+            with ui.column().classes("side-pane h-full no-wrap gap-2 p-2"):
+                self.decisions = ui.column().classes("w-full gap-1")
+                self.turn_panel = ui.column().classes("w-full gap-1")
+                self.sheet = ui.column().classes("w-full gap-1")
+                ui.label("Roll log").classes("text-sm font-bold text-stone-700 mt-1")
+                self.log = ui.column().classes("w-full gap-2 roll-log")
+        self.map.on_move(self._on_move)
+        self.map.on_token_click(self._on_token_click)
+        self.map.on_cell_click(self._on_cell_click)
+        self.map.on_cancel(lambda _: self._cancel())
+        self._render_panels()
+        self._set_active()
+        names = self._names()
+        with self.log:
+            for record in table.log:
+                render_record(record, names).move(target_index=0)
+        table.subscribe(self)
+
+    def _names(self) -> dict[str, str]:
+        return {cid: c.name for cid, c in self.table.state.creatures.items()}
+
+    # ---- permissions (the table re-checks every command) ------------------------------------------------
+
+    def may_act_for(self, creature: Creature) -> bool:
+        return self.viewer.is_soulweaver or creature.controller == self.viewer.key
+
+    # ---- the table changed --------------------------------------------------------------------------------
+
+    def table_changed(self, change: Change) -> None:
+        state = change.after
+        for cid in sorted(set(state.creatures) | set(self.tokens)):
+            c = state.creatures.get(cid)
+            if c is None:
+                self.tokens.pop(cid, None)
+                self.map.remove_token(cid)
+                continue
+            token = token_for(state, c, self.viewer)
+            if token != self.tokens.get(cid):
+                self.tokens[cid] = token
+                self.map.patch_token(token)
+        with self.log:
+            render_record(change.record, self._names()).move(target_index=0)
+        self._render_panels()
+        self._set_active()
+
+    def _set_active(self) -> None:
+        active = active_creatures(self.table.state)
+        self.map.set_active(active[0] if len(active) == 1 else None)
+
+    # ---- commands -------------------------------------------------------------------------------------------
+
+    async def send(self, command: dict[str, Any]) -> bool:
+        outcome = await self.table.submit(self.viewer, command)
+        if not outcome.ok:
+            ui.notify(f"Not allowed: {outcome.error}", type="warning", position="top")
+        return outcome.ok
+
+    async def _on_move(self, e: events.GenericEventArguments) -> None:
+        cid, to = str(e.args["id"]), (int(e.args["q"]), int(e.args["r"]))
+        state = self.table.state
+        c = state.creatures.get(cid)
+        ok = False
+        if c is not None and self._may_drag(state, c):
+            ok = await self._drag(state, c, to)
+        elif c is not None:
+            ui.notify("Move rejected: you can only drag your own creature, on its turn", type="warning")
+        if not ok:
+            for view in list(self.table._listeners):
+                if isinstance(view, TableView) and cid in view.tokens:
+                    view.map.snap_back(cid)
+
+    def _may_drag(self, state: GameState, c: Creature) -> bool:
+        return self.viewer.is_soulweaver or (c.controller == self.viewer.key and is_active(state, c.id))
+
+    async def _drag(self, state: GameState, c: Creature, to: Cell) -> bool:
+        """A drop: a Move for a creature on its turn (a Collision when it ends on someone it does not fit
+        beside); otherwise the Soulweaver's free placement."""
+        if to == c.anchor:
+            return False
+        occupant = self._collision_target(state, c, to)
+        if is_active(state, c.id):
+            cmd: dict[str, Any] = {"type": "move", "creature": c.id, "to": list(to)}
+            if occupant:
+                cmd["collide_with"] = occupant
+            outcome = await self.table.submit(self.viewer, cmd)
+            if outcome.ok:
+                return True
+            if not self.viewer.is_soulweaver or occupant:
+                ui.notify(f"Move rejected: {outcome.error}", type="warning", position="top")
+                return False
+        outcome = await self.table.submit(self.viewer, {"type": "place", "creature": c.id, "to": list(to)})
+        if not outcome.ok:
+            ui.notify(f"Move rejected: {outcome.error}", type="warning", position="top")
+        return outcome.ok
+
+    def _collision_target(self, state: GameState, c: Creature, to: Cell) -> str | None:
+        from vtt.rules.space import Occupancy, footprint, why_cannot_stand
+
+        occ = Occupancy(state)
+        if why_cannot_stand(state, c, to, occ) is None:
+            return None
+        others = occ.occupants(footprint(state, c, to), exclude=c.id)
+        return others[0] if others else None
+
+    # ---- the token menu ------------------------------------------------------------------------------------
+
+    async def _on_token_click(self, e: events.GenericEventArguments) -> None:
+        cid = str(e.args["id"])
+        if self.choosing is not None:
+            await self._choose_target(target=cid)
+            return
+        self.selected = cid
+        self._render_sheet()
+        self._open_menu(cid)
+
+    def _open_menu(self, cid: str) -> None:
+        state = self.table.state
+        c = state.creatures.get(cid)
+        if c is None:
+            return
+        self.menu_body.clear()
+        with self.menu_body:
+            ui.label(c.name).classes("font-bold px-2 pt-1 menu-title")
+            actions = legal_actions(state, cid) if self.may_act_for(c) else []
+            if not actions:
+                why = "not its turn" if self.may_act_for(c) else "not your creature"
+                if state.pending:
+                    why = "the table waits for a decision"
+                ui.label(f"No actions: {why}.").classes("text-xs text-stone-500 px-2 pb-1")
+            for group in GROUP_ORDER:
+                options = [a for a in actions if a.group == group]
+                if not options:
+                    continue
+                ui.label(group).classes("text-xs uppercase tracking-wide text-stone-500 px-2 pt-1")
+                for option in options:
+                    self._menu_item(cid, option)
+        self.menu.open()
+
+    def _menu_item(self, cid: str, option: ActionOption) -> None:
+        preview = next((t.preview for t in option.targets if t.preview), None)
+        needs_target = option.action not in {"dash", "end_turn", "drop_hold"}
+        empty = needs_target and not option.targets and not option.spaces
+        detail = cost_text(option.cost)
+        if preview:
+            detail += " · " + preview_text(preview)
+        if empty:
+            detail += " · no target in reach"
+
+        async def chosen() -> None:
+            await self._choose(cid, option)
+
+        with (
+            ui.menu_item(on_click=chosen, auto_close=True)
+            .props(f"dense data-action={option.action}" + (" disable" if empty else ""))
+            .classes("menu-action"), ui.column().classes("gap-0")
+        ):
+            ui.label(option.label).classes("text-sm")
+            ui.label(detail).classes("text-xs text-stone-500")
+
+    async def _choose(self, cid: str, option: ActionOption) -> None:
+        if option.action == "end_turn":
+            await self.send({"type": "end_turn"})
+            return
+        if option.action == "dash":
+            await self.send({"type": "dash", "creature": cid})
+            return
+        if option.action == "drop_hold":
+            await self.send({"type": "drop_hold", "creature": cid})
+            return
+        self.choosing = (cid, option)
+        self.map.set_highlights(self._highlights(cid, option))
+        what = "a space" if option.spaces and not option.targets else "a target"
+        ui.notify(f"{option.label}: choose {what} (Escape cancels)", position="top")
+
+    def _highlights(self, cid: str, option: ActionOption) -> list[dict[str, Any]]:
+        state = self.table.state
+        out: list[dict[str, Any]] = []
+        if option.reach is not None:
+            grid = grid_of(state)
+            mine = self.tokens[cid]["cells"]
+            area = grid.area_within([tuple(c) for c in mine], option.reach)
+            out.append({"kind": "reach", "cells": [list(c) for c in sorted(area)]})
+        if option.spaces:
+            kind = "target" if option.action == "strike_wall" else "space"
+            out.append({"kind": kind, "cells": [list(c) for c in option.spaces]})
+        for t in option.targets:
+            if t.target and t.target in self.tokens:
+                out.append({"kind": "target", "cells": self.tokens[t.target]["cells"]})
+            if t.path:
+                out.append({"kind": "path", "cells": [list(c) for c in t.path]})
+        return out
+
+    def _target_option(self, option: ActionOption, target: str | None, space: Cell | None) -> TargetOption | None:
+        for t in option.targets:
+            if target is not None and t.target == target:
+                return t
+            if space is not None and t.space == space:
+                return t
+        return None
+
+    async def _choose_target(self, target: str | None = None, space: Cell | None = None) -> None:
+        assert self.choosing is not None
+        cid, option = self.choosing
+        params = {k: v for k, v in option.params.items() if v is not None}
+        cmd: dict[str, Any] | None = None
+        if option.action == "move" and space is not None and space in option.spaces:
+            cmd = {"type": "move", "creature": cid, "to": list(space)}
+        elif option.action in {"strike", "grab", "collision"}:
+            t = self._target_option(option, target, None)
+            if t is not None and option.action == "strike":
+                cmd = {"type": "strike", "creature": cid, "target": t.target, **params}
+            elif t is not None and option.action == "grab":
+                cmd = {"type": "grab", "creature": cid, "target": t.target}
+            elif t is not None and t.space is not None:
+                cmd = {
+                    "type": "move",
+                    "creature": cid,
+                    "to": list(t.space),
+                    "path": [list(p) for p in t.path],
+                    "collide_with": t.target,
+                }
+        elif option.action == "strike_space":
+            cell = space if space is not None else self._cell_of(target)
+            if cell is not None and cell in option.spaces:
+                cmd = {"type": "strike_space", "creature": cid, "space": list(cell), **params}
+        elif option.action == "strike_wall" and space is not None and space in option.spaces:
+            cmd = {"type": "strike", "creature": cid, "space": list(space), "surface": "wall", **params}
+        if cmd is None:
+            ui.notify("That is not a legal choice for this action (Escape cancels)", type="warning", position="top")
+            return
+        self._cancel()
+        await self.send(cmd)
+
+    def _cell_of(self, target: str | None) -> Cell | None:
+        if target is None or target not in self.tokens:
+            return None
+        q, r = self.tokens[target]["cells"][0]
+        return (int(q), int(r))
+
+    async def _on_cell_click(self, e: events.GenericEventArguments) -> None:
+        if self.choosing is None:
+            return
+        await self._choose_target(space=(int(e.args["q"]), int(e.args["r"])))
+
+    def _cancel(self) -> None:
+        self.choosing = None
+        self.map.clear_highlights()
+        self.menu.close()
+
+    # ---- panels --------------------------------------------------------------------------------------------
+
+    def _render_panels(self) -> None:
+        self._render_decisions()
+        self._render_turn()
+        self._render_sheet()
+
+    def _render_decisions(self) -> None:
+        state = self.table.state
+        self.decisions.clear()
+        with self.decisions:
+            for d in state.pending:
+                mine = self.viewer.is_soulweaver or d.to == self.viewer.key
+                who = "the Soulweaver" if d.to == SOULWEAVER else d.to
+                with ui.card().classes("w-full p-2 decision " + ("decision-mine" if mine else "decision-wait")):
+                    if not mine:
+                        ui.label(f"The table waits for {who}.").classes("text-sm")
+                        continue
+                    ui.label(d.prompt).classes("text-sm")
+                    if d.kind == "defense":
+                        with ui.row().classes("gap-2"):
+                            ui.button(
+                                "Roll defense",
+                                on_click=lambda _, i=d.id: self.send({"type": "defend", "decision": i, "roll": True}),
+                            ).props("color=primary dense")
+                            ui.button(
+                                "Decline",
+                                on_click=lambda _, i=d.id: self.send({"type": "defend", "decision": i, "roll": False}),
+                            ).props("flat dense")
+                    else:
+                        names = self._names()
+                        order: list[str] = []
+                        label = ui.label("Order: ").classes("text-xs")
+                        with ui.row().classes("gap-1"):
+                            for oid in d.options:
+
+                                def pick(_: Any, o: str = oid) -> None:
+                                    if o not in order:
+                                        order.append(o)
+                                    label.set_text("Order: " + ", ".join(names.get(x, x) for x in order))
+
+                                ui.button(names.get(oid, oid), on_click=pick).props("dense outline")
+                        ui.button(
+                            "Use this order",
+                            on_click=lambda _, i=d.id: self.send(
+                                {"type": "choose_order", "decision": i, "order": list(order)}
+                            ),
+                        ).props("dense")
+
+    def _render_turn(self) -> None:
+        state = self.table.state
+        self.turn_panel.clear()
+        names = self._names()
+        with self.turn_panel, ui.card().classes("w-full p-2 gap-1 turn-panel"):
+            if not state.turn.started:
+                ui.label("The fight has not begun.").classes("text-sm")
+                if self.viewer.is_soulweaver:
+                    ui.button("Begin: roll Priority", on_click=lambda: self.send({"type": "begin"})).props(
+                        "dense color=primary"
+                    )
+                return
+            ui.label(f"Round {state.turn.round}").classes("font-bold text-sm")
+            for i, entry in enumerate(state.turn.entries):
+                current = i == state.turn.index
+                name = "Soulweaver (all other creatures)" if entry == SOULWEAVER else names.get(entry, entry)
+                prio = state.turn.priority.get(entry)
+                text = f"{'▶ ' if current else ''}{name}" + (f" · Priority {prio}" if prio is not None else "")
+                ui.label(text).classes("text-sm " + ("font-bold text-amber-800" if current else "text-stone-700"))
+            for cid in active_creatures(state):
+                econ = state.economy.get(cid)
+                if econ is None:
+                    continue
+                ui.label(
+                    f"{names[cid]}: Major {econ.major} · Minor {econ.minor} · Movement {econ.movement_left}"
+                    f"/{econ.movement_max}"
+                ).classes("text-xs text-stone-600 economy")
+            current = state.turn.current
+            c = state.creatures.get(current or "")
+            if self.viewer.is_soulweaver or (c is not None and c.controller == self.viewer.key):
+                ui.button("End turn", on_click=lambda: self.send({"type": "end_turn"})).props("dense color=primary")
+
+    def _render_sheet(self) -> None:
+        state = self.table.state
+        self.sheet.clear()
+        c = state.creatures.get(self.selected or "")
+        if c is None:
+            return
+        with self.sheet, ui.card().classes("w-full p-2 gap-1 sheet"):
+            ui.label(f"{c.name} · size {c.size}").classes("font-bold text-sm")
+            ui.label(", ".join(f"{k} {v}" for k, v in sorted(c.skills.items())) or "no skills").classes("text-xs")
+            for pool_name in ("grit", "energy", "resolve"):
+                pool = getattr(c, pool_name)
+                with ui.row().classes("items-center gap-1"):
+                    ui.label(f"{pool_name.title()} {pool.pips}/{pool.max}").classes("text-xs w-24")
+                    if self.viewer.is_soulweaver:
+                        ui.button(
+                            "−", on_click=lambda _, p=pool_name, v=pool.pips: self._edit(c.id, p, max(0, v - 1))
+                        ).props("dense flat size=sm")
+                        ui.button("+", on_click=lambda _, p=pool_name, v=pool.pips: self._edit(c.id, p, v + 1)).props(
+                            "dense flat size=sm"
+                        )
+            ailments = ", ".join(f"{k} {v}" for k, v in sorted(c.ailments.items()) if v)
+            ui.label(f"Ailments: {ailments or 'none'}").classes("text-xs")
+            for limb in c.limbs:
+                holding = c.weapon(limb.holding).name if limb.holding and c.weapon(limb.holding) else limb.holding
+                state_text = f"holds {holding}" if holding else ("in a Hold" if limb.hold_id else "free")
+                ui.label(f"{limb.name}: {state_text}").classes("text-xs text-stone-600")
+
+    async def _edit(self, cid: str, pool_name: str, pips: int) -> None:
+        c = self.table.state.creatures[cid]
+        pool = getattr(c, pool_name)
+        await self.send(
+            {"type": "edit_creature", "creature": cid, "changes": {pool_name: {"max": pool.max, "pips": pips}}}
+        )
+
+    def close(self) -> None:
+        self.table.unsubscribe(self)

@@ -1,0 +1,60 @@
+"""What the map shows of a creature: its token dict, built from the rules state for one viewer."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from vtt.rules.conditions import encumbered_tier
+from vtt.rules.model import Creature, GameState
+from vtt.rules.space import footprint
+from vtt.rules.turns import is_active
+from vtt.table.table import Viewer
+
+
+def initials(name: str) -> str:
+    parts = [p for p in name.split() if p]
+    if not parts:
+        return "?"
+    if len(parts) == 1:
+        return parts[0][:2].title()
+    return (parts[0][0] + parts[-1][0]).upper()
+
+
+def may_drag(state: GameState, viewer: Viewer, creature: Creature) -> bool:
+    """The Soulweaver drags any token; a player only their own creature, on its turn."""
+    if viewer.is_soulweaver:
+        return True
+    return creature.controller == viewer.key and is_active(state, creature.id)
+
+
+def ailment_list(state: GameState, creature: Creature) -> list[dict[str, Any]]:
+    out = [{"name": name, "tier": tier} for name, tier in sorted(creature.ailments.items()) if tier]
+    enc = encumbered_tier(state, creature) - creature.ailments.get("Encumbered", 0)
+    if enc > 0:
+        out = [a for a in out if a["name"] != "Encumbered"]
+        out.append({"name": "Encumbered", "tier": enc + creature.ailments.get("Encumbered", 0)})
+    if any(creature.id in h.held for h in state.holds.values()):
+        out.append({"name": "Held", "tier": 0})
+    if any(creature.id in h.holders for h in state.holds.values()):
+        out.append({"name": "Holder", "tier": 0})
+    if creature.unconscious:
+        out.append({"name": "Unconscious", "tier": 0})
+    return out
+
+
+def token_for(state: GameState, creature: Creature, viewer: Viewer) -> dict[str, Any]:
+    return {
+        "id": creature.id,
+        "name": creature.name,
+        "size": creature.size,
+        "cells": [list(c) for c in footprint(state, creature)],
+        "color": creature.color,
+        "label": initials(creature.name),
+        "grit": [creature.grit.pips, creature.grit.max],
+        "energy": [creature.energy.pips, creature.energy.max],
+        "resolve": [creature.resolve.pips, creature.resolve.max],
+        "ailments": ailment_list(state, creature),
+        "draggable": may_drag(state, viewer, creature),
+        "dead": creature.dead,
+        "prone": creature.prone,
+    }
