@@ -76,6 +76,19 @@ def test_legal_grab_targets_use_reach_minus_1() -> None:
     assert grab.targets == []
 
 
+def test_legal_grab_lists_a_target_sharing_the_space_with_its_preview() -> None:
+    """seed-000 Grab: "Attack a target who is not Held with a Free Limb ... Have -1 Reach with this attack." Size 0
+    g grabs at Reach 0: t sharing (5, 5) is listed, with an Athletics roll of 2 dice against Elude and no size
+    modifier; u next to it at (6, 5) is not."""
+    s = on_turn(state(creature("g", (5, 5)), creature("t", (5, 5)), creature("u", (6, 5))), "g")
+    grab = option(legal_actions(s, "g"), "grab")
+    (target,) = grab.targets
+    assert target.target == "t"
+    assert target.preview is not None
+    assert (target.preview.skill, target.preview.dice, target.preview.defense_skill) == ("Athletics", 2, "Elude")
+    assert target.preview.modifiers == []
+
+
 def test_legal_collision_targets_leave_out_creatures_3_sizes_larger() -> None:
     """seed-000 Overpower: "You cannot affect targets 3 or more sizes larger than you." Size 0 m can move into
     size 2 big's space (a Collision target) but not size 3 huge's."""

@@ -212,6 +212,26 @@ def test_bulk_of_the_other_creatures_in_the_hold_counts_as_carried() -> None:
     assert attack.data["success"] is True
 
 
+def test_held_creature_has_its_encumbered_on_a_nimble_defense() -> None:
+    """seed-000 Hold: "Have 2 Tiers of Encumbered." Encumbered: "Penalty equal to Tier on Athletics, Elude and
+    Nimble defenses" (reference §5.2). seed-000 Strikes: "If you are 4 or more sizes larger than your target, you
+    can instead attack against Nimble and the penalty on your roll instead applies to damage."
+    Size 4 b (7 spaces around (8, 5), Reach 3) attacks the Nimble of Held t at (5, 5), 2 away from b's (7, 5):
+    Martial 8, 2 -> 8 against Nimble 6, 5 -> 6 - 2 = 4: success. Damage 2 + 4 - 2 = 4d12, faces 3, 3, 3, 3 ->
+    Injury 4."""
+    g = creature("g", (5, 5))
+    t = creature("t", (5, 5), skills={"Martial": 2, "Elude": 2, "Athletics": 2, "Nimble": 2})
+    b = creature("b", (8, 5), size=4, weapons=[weapon("sword")], grip={"right_arm": "sword"})
+    s0 = with_hold(on_turn(state(g, t, b), "b"), {"g": "left_arm"}, ["t"])
+    cmd = {"type": "strike", "creature": "b", "target": "t", "weapon": "sword", "nimble": True}
+    s, events = run(s0, cmd, [8, 2, 6, 5, 3, 3, 3, 3])
+    attack = only(events, "attack")
+    assert attack.data["defense_skill"] == "Nimble"
+    assert mod_values(attack, 1) == [-2]
+    assert attack.rolls[1].result == 4
+    assert s.creatures["t"].grit.pips == 4
+
+
 # --------------------------------------------------------------------------------------------------------
 # Moving out of a Hold
 # --------------------------------------------------------------------------------------------------------
@@ -279,10 +299,12 @@ def test_moving_out_of_a_hold_beating_every_member_moves_the_creature() -> None:
 def test_holder_moving_away_attacks_the_held_creatures_athletics() -> None:
     """seed-000 Hold: "If an effect would move you, it attacks Athletics of each creature in the Hold" (a Holder is
     in the Hold too). g moves 1 space: 1d12, face 10, against t's Athletics 3, 2 -> 1: success; g moves and the
-    Hold ends."""
+    Hold ends. (t's Athletics carries its 2 Tiers of Encumbered.)"""
     s0 = with_hold(pair(), {"g": "left_arm"}, ["t"])
     s, events = run(s0, {"type": "move", "creature": "g", "to": (4, 5)}, [10, 3, 2])
-    assert only(events, "attack").target == "t"
+    attack = only(events, "attack")
+    assert attack.target == "t"
+    assert mod_values(attack, 1) == [-2]
     assert s.creatures["g"].anchor == (4, 5)
     assert s.holds == {}
 

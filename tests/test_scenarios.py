@@ -134,6 +134,17 @@ def test_collision_outcome_exactly() -> None:
     assert final["bram"]["anchor"] == [2, 1]
 
 
+def test_reach_outcome() -> None:
+    events = run_scenario(load_scenario(read("reach")))
+    assert [e["command"] for e in events if e["kind"] == "rejected"] == [1]
+    torva = next(e for e in events if e["kind"] == "reach" and e["actor"] == "torva")
+    assert torva["data"]["reach"] == 2 and len(torva["data"]["path"]) == 3
+    kell = next(e for e in events if e["kind"] == "attack" and e["actor"] == "kell")
+    assert [m["value"] for m in kell["rolls"][0]["modifiers"]] == [-2]
+    assert kell["rolls"][0]["result"] == 8 and kell["data"]["success"] is False
+    assert events[-1]["data"]["creatures"]["goblin_a"]["grit"]["pips"] == 1
+
+
 def test_obstructed_strike_names_the_unobstructed_size() -> None:
     events = run_scenario(load_scenario(read("obstructed_strike")))
     reach = next(e for e in events if e["kind"] == "reach")

@@ -3,7 +3,7 @@
 Encumbered: a penalty equal to its Tier on Athletics, Elude and Nimble defenses and on rolls for actions that
 use limbs. A creature's Encumbered Tier adds what its ailments say, what each Hold it is in gives (2 Tiers,
 less its size advantage over the largest other member, plus Grapple's extra Tiers) and what carrying too much
-Bulk gives (reference gap 15: limit 10 x (Athletics + 1), 1 Tier per 10 Bulk over).
+Bulk gives (reference gap 15, table settings: limit 10 x (Athletics + 1), 1 Tier per 10 Bulk over).
 """
 
 from __future__ import annotations
@@ -13,8 +13,6 @@ from vtt.rules.model import Creature, GameState, Hold
 
 HOLD_ENCUMBERED = 2
 ENCUMBERED_DEFENSES = frozenset({"Athletics", "Elude", "Nimble"})
-BULK_LIMIT_PER_ATHLETICS = 10
-BULK_PER_ENCUMBERED_TIER = 10
 
 
 def holds_of(state: GameState, creature_id: str) -> list[Hold]:
@@ -42,9 +40,10 @@ def carried_bulk(state: GameState, creature: Creature) -> float:
 
 
 def bulk_encumbered(state: GameState, creature: Creature) -> int:
-    limit = BULK_LIMIT_PER_ATHLETICS * (creature.skill("Athletics") + 1)
+    s = state.settings
+    limit = s.bulk_limit_per_athletics * (creature.skill("Athletics") + 1)
     over = carried_bulk(state, creature) - limit
-    return int(over // BULK_PER_ENCUMBERED_TIER) if over > 0 else 0
+    return int(over // s.bulk_per_encumbered) if over > 0 else 0
 
 
 def encumbered_parts(state: GameState, creature: Creature) -> list[tuple[int, str]]:

@@ -8,7 +8,7 @@
 - Moving a member out: the effect attacks Athletics of each other member with d12 equal to the spaces it
   tries to move; failing against any, the member is not moved; succeeding against all, it leaves the Hold.
 - Being a Holder can be Dropped; a creature stops being a Holder when it can no longer touch the other with
-  the parts it used (the grabbing limb's Reach - 1); with no Holder or no Held left the Hold ends.
+  the parts it used (beyond the Reach of the limbs it holds with); with no Holder or no Held left the Hold ends.
 """
 
 from __future__ import annotations
@@ -175,7 +175,7 @@ def check_touch(tx: Tx) -> list[Event]:
         for hid, limb_ids in list(hold.holders.items()):
             c = state.creatures[hid]
             limbs = [lb for lb in c.limbs if lb.id in limb_ids]
-            rng = max((grab_reach(c, lb) for lb in limbs), default=-1)
+            rng = max((reach(c, lb) for lb in limbs), default=-1)
             if any(footprint_distance(grid, occ.cells[hid], occ.cells[h]) > rng for h in hold.held):
                 _release_holder(tx, hold, hid)
                 events.append(

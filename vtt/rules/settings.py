@@ -52,6 +52,10 @@ class TableSettings(BaseModel):
     hold_escape_skill: str = Field(
         "Athletics", description="Skill an effect moving a Hold member out rolls (seed-000 Hold)."
     )
+    bulk_limit_per_athletics: float = Field(10, gt=0, description="Bulk Limit = this x (Athletics + 1) (§4.5, gap 15).")
+    bulk_per_encumbered: float = Field(
+        10, gt=0, description="Each this much Bulk over the limit is 1 Tier of Encumbered (§4.5, gap 15)."
+    )
     footprints: dict[int, list[Cell]] | None = Field(
         None, description="Footprint shapes by size, overriding the grid's defaults (§2.2, gap 3)."
     )

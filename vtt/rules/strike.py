@@ -5,9 +5,9 @@
   target's unobstructed part (see `obstruction`). 4 or more sizes larger, you may attack Nimble instead and
   the penalty applies to damage.
 - Weapon data: Accurate +1; Devastating +1 damage per 12 rolled; a usage Tier above your skill is a penalty;
-  Extend adds Reach and -2 against targets closer than it; Two-handed needs two gripping limbs; gripping with
-  more limbs than needed is +1 physical damage.
-- Unarmed: a free limb is a Tier 1 weapon dealing the table's unarmed damage.
+  Extend adds Reach and -2 against targets closer than the area it adds (within the unextended Reach);
+  Two-handed needs two gripping limbs; gripping with more limbs than needed is +1 physical damage.
+- Unarmed: a free limb is a Tier 1 weapon (a penalty above your skill) dealing the table's unarmed damage.
 - A wall filling a space is a size 1 object; the ground is -1 on the attack with defense 0.
 - Damage: d12 equal to the weapon's damage, changed by the size difference (physical damage, seed-004);
   Injury is the count of faces of 3 or more.
@@ -43,6 +43,8 @@ from vtt.rules.turns import require_active, spend
 from vtt.rules.txn import Tx
 
 STRIKE_DL = 3
+UNARMED_TIER = 1
+"""reference §4.5: every limb and distal counts as a Tier 1 melee weapon for Unarmed Strikes."""
 
 
 class Armament(BaseModel):
@@ -110,17 +112,25 @@ def arm_reach(state: GameState, c: Creature, arm: Armament) -> int:
 def weapon_modifiers(state: GameState, c: Creature, arm: Armament, distance: int) -> list[Modifier]:
     mods: list[Modifier] = []
     w = arm.weapon
-    if w is None:
-        return mods
     skill = state.settings.strike_skill
+    if w is None:
+        over = UNARMED_TIER - c.skill(skill)
+        if over > 0:
+            mods.append(
+                Modifier(value=-over, reason=f"a limb is a Tier {UNARMED_TIER} weapon, above {skill} {c.skill(skill)}")
+            )
+        return mods
     if w.accurate:
         mods.append(Modifier(value=1, reason=f"{w.name} is Accurate"))
     over = w.tier - c.skill(skill)
     if over > 0:
         mods.append(Modifier(value=-over, reason=f"{w.name}'s usage Tier {w.tier} is above {skill} {c.skill(skill)}"))
     ext = effective_extend(c, w, skill)
-    if ext and distance < ext:
-        mods.append(Modifier(value=EXTEND_CLOSE_PENALTY, reason=f"target closer than {w.name}'s Extend {ext}"))
+    unextended = reach(c, arm.limb)
+    if ext and distance <= unextended:
+        mods.append(
+            Modifier(value=EXTEND_CLOSE_PENALTY, reason=f"target closer than the area {w.name}'s Extend {ext} adds")
+        )
     return mods
 
 

@@ -51,10 +51,7 @@ def table_page(request: Request) -> None:
     table = _table()
     role = request.query_params.get("as", "player")
     name = request.query_params.get("name", "")
-    if role == "soulweaver":
-        viewer = Viewer("soulweaver", "Soulweaver")
-    else:
-        viewer = Viewer("player", name or "guest")
+    viewer = Viewer("soulweaver", "Soulweaver") if role == "soulweaver" else Viewer("player", name or "guest")
     ui.query(".nicegui-content").classes("p-0 gap-0 h-screen")
     with ui.header().classes("bg-stone-800 text-stone-100 py-1 px-3 items-center"):
         ui.label(table.name).classes("font-bold")

@@ -228,7 +228,8 @@ class TableView:
         with (
             ui.menu_item(on_click=chosen, auto_close=True)
             .props(f"dense data-action={option.action}" + (" disable" if empty else ""))
-            .classes("menu-action"), ui.column().classes("gap-0")
+            .classes("menu-action"),
+            ui.column().classes("gap-0"),
         ):
             ui.label(option.label).classes("text-sm")
             ui.label(detail).classes("text-xs text-stone-500")
@@ -353,24 +354,25 @@ class TableView:
                                 on_click=lambda _, i=d.id: self.send({"type": "defend", "decision": i, "roll": False}),
                             ).props("flat dense")
                     else:
-                        names = self._names()
-                        order: list[str] = []
-                        label = ui.label("Order: ").classes("text-xs")
-                        with ui.row().classes("gap-1"):
-                            for oid in d.options:
+                        self._order_picker(d.id, d.options)
 
-                                def pick(_: Any, o: str = oid) -> None:
-                                    if o not in order:
-                                        order.append(o)
-                                    label.set_text("Order: " + ", ".join(names.get(x, x) for x in order))
+    def _order_picker(self, decision_id: str, options: list[str]) -> None:
+        names = self._names()
+        order: list[str] = []
+        label = ui.label("Order: ").classes("text-xs")
 
-                                ui.button(names.get(oid, oid), on_click=pick).props("dense outline")
-                        ui.button(
-                            "Use this order",
-                            on_click=lambda _, i=d.id: self.send(
-                                {"type": "choose_order", "decision": i, "order": list(order)}
-                            ),
-                        ).props("dense")
+        def pick(oid: str) -> None:
+            if oid not in order:
+                order.append(oid)
+            label.set_text("Order: " + ", ".join(names.get(x, x) for x in order))
+
+        with ui.row().classes("gap-1"):
+            for oid in options:
+                ui.button(names.get(oid, oid), on_click=lambda _, o=oid: pick(o)).props("dense outline")
+        ui.button(
+            "Use this order",
+            on_click=lambda: self.send({"type": "choose_order", "decision": decision_id, "order": list(order)}),
+        ).props("dense")
 
     def _render_turn(self) -> None:
         state = self.table.state
@@ -386,11 +388,11 @@ class TableView:
                 return
             ui.label(f"Round {state.turn.round}").classes("font-bold text-sm")
             for i, entry in enumerate(state.turn.entries):
-                current = i == state.turn.index
+                is_current = i == state.turn.index
                 name = "Soulweaver (all other creatures)" if entry == SOULWEAVER else names.get(entry, entry)
                 prio = state.turn.priority.get(entry)
-                text = f"{'▶ ' if current else ''}{name}" + (f" · Priority {prio}" if prio is not None else "")
-                ui.label(text).classes("text-sm " + ("font-bold text-amber-800" if current else "text-stone-700"))
+                text = f"{'▶ ' if is_current else ''}{name}" + (f" · Priority {prio}" if prio is not None else "")
+                ui.label(text).classes("text-sm " + ("font-bold text-amber-800" if is_current else "text-stone-700"))
             for cid in active_creatures(state):
                 econ = state.economy.get(cid)
                 if econ is None:
@@ -427,7 +429,8 @@ class TableView:
             ailments = ", ".join(f"{k} {v}" for k, v in sorted(c.ailments.items()) if v)
             ui.label(f"Ailments: {ailments or 'none'}").classes("text-xs")
             for limb in c.limbs:
-                holding = c.weapon(limb.holding).name if limb.holding and c.weapon(limb.holding) else limb.holding
+                held = c.weapon(limb.holding) if limb.holding else None
+                holding = held.name if held else limb.holding
                 state_text = f"holds {holding}" if holding else ("in a Hold" if limb.hold_id else "free")
                 ui.label(f"{limb.name}: {state_text}").classes("text-xs text-stone-600")
 
