@@ -57,13 +57,14 @@ def suffer_grit_injury(tx: Tx, target_id: str, amount: int) -> list[Event]:
         c.prone = True
         c.ailments["Unaware"] = max(c.ailments.get("Unaware", 0), UNCONSCIOUS_UNAWARE)
         dropped = [limb.holding for limb in c.limbs if limb.holding]
+        names = [w.name if (w := c.weapon(d)) else d for d in dict.fromkeys(dropped)]
         for limb in c.limbs:
             limb.holding = None
         events.append(
             Event(
                 kind="unconscious",
                 text=f"{c.name}'s Grit Pool is full: falls Unconscious and Prone"
-                + (f", dropping {', '.join(d for d in dropped if d)}" if dropped else "")
+                + (f", dropping {', '.join(names)}" if names else "")
                 + ".",
                 target=target_id,
                 data={"dropped": dropped},

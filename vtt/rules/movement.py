@@ -8,7 +8,8 @@
   Collision is an Overpower: the full size difference on the roll and on the damage, and no Collision with a
   creature 3 or more sizes larger. The mover ends in that space if it fits there, otherwise in the space before
   it (ASSUMPTION).
-- A creature in a Hold that moves must first get out of it (see `hold`).
+- A creature in a Hold that moves must first get out of it (see `hold`); a failed attempt still spends the
+  Movement it tried to use (ASSUMPTION), so it cannot simply roll again for free.
 """
 
 from __future__ import annotations
@@ -133,7 +134,8 @@ def _do_move(tx: Tx, creature: str, path: list[Cell], collide_with: str | None, 
         Event(
             kind="move",
             text=f"{c.name} moves {len(path)} space(s) to {final} "
-            f"(Movement {econ.movement_spent}/{econ.movement_max}).",
+            + (f"(it does not fit in {path[-1]} and stops before it) " if final != path[-1] else "")
+            + f"(Movement {econ.movement_spent}/{econ.movement_max}).",
             actor=creature,
             data={"from": start, "to": final, "path": path},
         )
@@ -202,10 +204,12 @@ def _collision_result(tx: Tx, spec: attacks.AttackSpec, result: AttackResult, di
 def _hold_move_result(tx: Tx, spec: attacks.AttackSpec, result: AttackResult, dice: DiceSource) -> list[Event]:
     name = tx.get(spec.attacker).name
     if not result.success:
+        spaces = len(spec.params["path"])
+        tx.economy(spec.attacker).movement_spent += spaces
         return [
             Event(
                 kind="move_blocked",
-                text=f"{name} fails to get out of the Hold and is not moved.",
+                text=f"{name} fails to get out of the Hold and is not moved; the attempt spends {spaces} Movement.",
                 actor=spec.attacker,
             )
         ]

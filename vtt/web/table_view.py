@@ -10,7 +10,7 @@ from nicegui import events, ui
 from vtt.rules import legal_actions
 from vtt.rules.engine import ActionOption, RollPreview, TargetOption
 from vtt.rules.model import SOULWEAVER, Cell, Creature, GameState
-from vtt.rules.space import grid_of
+from vtt.rules.space import Occupancy, footprint, grid_of, why_cannot_stand
 from vtt.rules.turns import active_creatures, is_active
 from vtt.table.table import Change, Table, Viewer
 from vtt.web.map_view import MapView
@@ -141,27 +141,25 @@ class TableView:
         elif c is not None:
             ui.notify("Move rejected: you can only drag your own creature, on its turn", type="warning")
         if not ok:
-            for view in list(self.table._listeners):
-                if isinstance(view, TableView) and cid in view.tokens:
-                    view.map.snap_back(cid)
+            self._snap_back_everywhere(cid)
 
     def _may_drag(self, state: GameState, c: Creature) -> bool:
         return self.viewer.is_soulweaver or (c.controller == self.viewer.key and is_active(state, c.id))
 
     async def _drag(self, state: GameState, c: Creature, to: Cell) -> bool:
-        """A drop: a Move for a creature on its turn (a Collision when it ends on someone it does not fit
-        beside); otherwise the Soulweaver's free placement."""
+        """A drop: a Move for a creature on its turn, the Soulweaver's free placement otherwise. Dropping a
+        creature on its turn onto occupied spaces asks whether to collide (seed-000 Collision) or share."""
         if to == c.anchor:
             return False
-        occupant = self._collision_target(state, c, to)
         if is_active(state, c.id):
-            cmd: dict[str, Any] = {"type": "move", "creature": c.id, "to": list(to)}
-            if occupant:
-                cmd["collide_with"] = occupant
-            outcome = await self.table.submit(self.viewer, cmd)
+            occupants = self._occupants_at(state, c, to)
+            if occupants:
+                self._ask_collision(state, c, to, occupants)
+                return True
+            outcome = await self.table.submit(self.viewer, {"type": "move", "creature": c.id, "to": list(to)})
             if outcome.ok:
                 return True
-            if not self.viewer.is_soulweaver or occupant:
+            if not self.viewer.is_soulweaver:
                 ui.notify(f"Move rejected: {outcome.error}", type="warning", position="top")
                 return False
         outcome = await self.table.submit(self.viewer, {"type": "place", "creature": c.id, "to": list(to)})
@@ -169,14 +167,45 @@ class TableView:
             ui.notify(f"Move rejected: {outcome.error}", type="warning", position="top")
         return outcome.ok
 
-    def _collision_target(self, state: GameState, c: Creature, to: Cell) -> str | None:
-        from vtt.rules.space import Occupancy, footprint, why_cannot_stand
-
+    def _occupants_at(self, state: GameState, c: Creature, to: Cell) -> list[str]:
         occ = Occupancy(state)
-        if why_cannot_stand(state, c, to, occ) is None:
-            return None
-        others = occ.occupants(footprint(state, c, to), exclude=c.id)
-        return others[0] if others else None
+        return occ.occupants(footprint(state, c, to), exclude=c.id)
+
+    def _ask_collision(self, state: GameState, c: Creature, to: Cell, occupants: list[str]) -> None:
+        fits = why_cannot_stand(state, c, to, Occupancy(state)) is None
+
+        async def go(collide_with: str | None) -> None:
+            dialog.close()
+            cmd: dict[str, Any] = {"type": "move", "creature": c.id, "to": list(to)}
+            if collide_with:
+                cmd["collide_with"] = collide_with
+            outcome = await self.table.submit(self.viewer, cmd)
+            if not outcome.ok:
+                ui.notify(f"Move rejected: {outcome.error}", type="warning", position="top")
+                self._snap_back_everywhere(c.id)
+
+        def cancel() -> None:
+            dialog.close()
+            self._snap_back_everywhere(c.id)
+
+        with ui.dialog().props("persistent") as dialog, ui.card().classes("p-3 gap-2 collision-dialog"):
+            ui.label(f"{c.name} moves into an occupied space.").classes("font-bold")
+            ui.label("Fill the Movement Pool to collide (DL 3, Overpower), or just move in?").classes("text-sm")
+            with ui.row().classes("gap-2"):
+                for oid in occupants:
+                    name = state.creatures[oid].name
+                    ui.button(f"Collide with {name}", on_click=lambda _, o=oid: go(o)).props(
+                        f"color=negative dense data-collide={oid}"
+                    )
+                if fits:
+                    ui.button("Just move in", on_click=lambda: go(None)).props("dense outline")
+                ui.button("Cancel", on_click=cancel).props("flat dense")
+        dialog.open()
+
+    def _snap_back_everywhere(self, cid: str) -> None:
+        for view in list(self.table._listeners):
+            if isinstance(view, TableView) and cid in view.tokens:
+                view.map.snap_back(cid)
 
     # ---- the token menu ------------------------------------------------------------------------------------
 
