@@ -62,14 +62,18 @@ class Game:
         walls: list[tuple[int, int]],
         objects: list[dict[str, Any]],
         tokens: list[dict[str, Any]],
+        grid: str = "hex",
+        cell: int = CELL,
     ) -> None:
-        self.cols, self.rows = cols, rows
+        self.grid, self.cols, self.rows, self.cell = grid, cols, rows, cell
         self.walls = set(walls)
         self.objects = objects
         self.tokens = {t["id"]: t for t in tokens}
         self.views: weakref.WeakSet[MapView] = weakref.WeakSet()
 
     def in_bounds(self, q: int, r: int) -> bool:
+        if self.grid == "square":
+            return 0 <= q < self.cols and 0 <= r < self.rows
         col = q + (r - (r & 1)) // 2
         return 0 <= r < self.rows and 0 <= col < self.cols
 
@@ -105,7 +109,11 @@ class Game:
 
     def reach(self, token_id: str, n: int) -> list[list[int]]:
         foot = {(c[0], c[1]) for c in self.tokens[token_id]["cells"]}
-        cells = {c for f in foot for c in within(f, n)}
+        if self.grid == "square":
+            square = [(dx, dy) for dx in range(-n, n + 1) for dy in range(-n, n + 1)]
+            cells = {(f[0] + dx, f[1] + dy) for f in foot for dx, dy in square}
+        else:
+            cells = {c for f in foot for c in within(f, n)}
         return [list(c) for c in sorted(cells - foot) if self.in_bounds(*c) and c not in self.walls]
 
 
@@ -189,7 +197,17 @@ def big_game() -> Game:
     return Game(cols, rows, walls, [], tokens)
 
 
-GAMES = {"small": small_game(), "big": big_game()}
+def square_game() -> Game:
+    walls = [(10, y) for y in range(2, 9)]
+    objects = [{"id": "table", "name": "Table", "kind": "table", "cells": [[14, 3], [15, 3], [14, 4], [15, 4]]}]
+    tokens = [
+        token("hero", "Hero", 0, [(2, 2)], "#3b6db3", "HE", grit=[2, 3]),
+        token("golem", "Clay Golem", 3, [(4, 6), (5, 6), (4, 7), (5, 7)], "#8b6d4a", "CG", grit=[9, 9]),
+    ]
+    return Game(20, 12, walls, objects, tokens, grid="square", cell=44)
+
+
+GAMES = {"small": small_game(), "big": big_game(), "square": square_game()}
 
 
 def build_page(game: Game, player: bool = False) -> None:
@@ -203,10 +221,10 @@ def build_page(game: Game, player: bool = False) -> None:
         full_update = ui.button("Full update").props("flat dense no-caps color=amber-2").mark("full-update")
 
     view = MapView(
-        "hex",
+        game.grid,
         game.cols,
         game.rows,
-        CELL,
+        game.cell,
         [list(w) for w in sorted(game.walls)],
         game.objects,
         game.tokens,
@@ -254,6 +272,11 @@ def build_page(game: Game, player: bool = False) -> None:
 @ui.page("/")
 def index(player: bool = False) -> None:
     build_page(GAMES["small"], player)
+
+
+@ui.page("/square")
+def square() -> None:
+    build_page(GAMES["square"])
 
 
 @ui.page("/big")

@@ -95,11 +95,11 @@ def test_tokens_render_with_footprints(pages: tuple[Page, Page]) -> None:
     expect(a.locator('[data-object-id="pillar"] text')).to_have_text("Pillar")
     assert a.locator("path.vtt-grid").count() == 1
     assert len(a.locator("path.vtt-wall").get_attribute("d") or "") > 20
-    # the footprint polygons are really painted where the 7 cells are
-    wyrm_box = a.locator('[data-token-id="wyrm"]').bounding_box()
-    body_box = a.locator('[data-token-id="kira"]').bounding_box()
-    assert wyrm_box is not None and body_box is not None
-    assert wyrm_box["width"] > 2.5 * body_box["width"] * 0.9
+    # the 7 footprint cells form a flower: 3 hexes wide and 2.5 hex heights tall
+    bbox = "(el) => { const b = el.getBBox(); return [b.width, b.height]; }"
+    wyrm = a.locator('[data-token-id="wyrm"] .vtt-foot-outline').evaluate(bbox)
+    one = a.locator('[data-token-id="kira"] polygon.vtt-foot').evaluate(bbox)
+    assert abs(wyrm[0] / one[0] - 3) < 0.01 and abs(wyrm[1] / one[1] - 2.5) < 0.01, (wyrm, one)
     screenshot(a, "tokens_render")
 
 
@@ -164,6 +164,14 @@ def test_click_opens_menu_at_token_and_highlights_reach(pages: tuple[Page, Page]
     assert b.locator("[data-highlight-kind]").count() == 0  # highlights are per view
     expect(a.locator(".q-menu")).to_have_count(0)
     screenshot(a, "highlight_reach")
+    # clicking another token moves the menu there
+    ox, oy = token_xy(a, "ogre")
+    a.mouse.click(ox, oy)
+    expect(a.locator(".q-menu").get_by_text("Ogre Brute")).to_be_visible()
+    a.wait_for_timeout(400)
+    menu_box = a.locator(".q-menu").bounding_box()
+    assert menu_box is not None
+    assert abs(menu_box["x"] - ox) < 30 and abs(menu_box["y"] - oy) < 30, (menu_box, ox, oy)
     a.keyboard.press("Escape")
     expect(a.locator("[data-highlight-kind]")).to_have_count(0)
     expect(a.locator(".vtt-active-ring")).to_have_count(0)
@@ -358,4 +366,28 @@ def test_viewer_can_drag_is_enforced(browser: Browser, harness_server: AppServer
     gm.wait_for_selector(anchor_selector("kira", KIRA_TARGET), timeout=5000)
     screenshot(player, "viewer_can_drag")
     for page in (gm, player):
+        page.context.close()
+
+
+def test_square_grid(browser: Browser, harness_server: AppServer) -> None:
+    a = open_page(browser, f"{harness_server.url}/square")
+    b = open_page(browser, f"{harness_server.url}/square")
+    a.wait_for_selector('[data-token-id="golem"]')
+    assert a.locator("svg.vtt-svg").get_attribute("data-grid") == "square"
+    assert a.locator('[data-token-id="golem"] polygon.vtt-foot').count() == 4
+    drag(a, token_xy(a, "hero"), cell_xy(a, (6, 3)))
+    b.wait_for_selector(anchor_selector("hero", (6, 3)), timeout=5000)
+    drag(a, cell_xy(a, (4, 6)), cell_xy(a, (7, 8)))  # grab the anchor (top-left) cell
+    b.wait_for_selector(anchor_selector("golem", (7, 8)), timeout=5000)
+    drag(a, token_xy(a, "hero"), cell_xy(a, (10, 4)))  # wall
+    expect(a.get_by_text("Move rejected: blocked by a wall")).to_be_visible()
+    a.wait_for_selector(anchor_selector("hero", (6, 3)))
+    a.mouse.click(*token_xy(a, "hero"))
+    a.get_by_text("Highlight reach").click()
+    expect(a.locator('rect[data-highlight-kind="reach"]')).to_have_count(24)
+    a.mouse.click(*cell_xy(a, (15, 9)))
+    expect(a.get_by_text("Cell 15,9")).to_be_visible()
+    a.wait_for_timeout(400)
+    screenshot(a, "square_grid")
+    for page in (a, b):
         page.context.close()

@@ -221,6 +221,7 @@ function injectStyles() {
 .vtt-bar-resolve { fill: #f0c020; }
 .vtt-bar-ticks { stroke: rgba(20, 16, 12, 0.8); fill: none; }
 .vtt-dead-mark { stroke: #8a1010; stroke-linecap: round; pointer-events: none; }
+.vtt-active-halo { fill: none; stroke: rgba(60, 40, 0, 0.55); pointer-events: none; }
 .vtt-active-ring { fill: none; stroke: #ffd23f; stroke-linejoin: round; pointer-events: none;
   animation: vtt-pulse 1.6s ease-in-out infinite; }
 .vtt-lod-low .vtt-name-plate, .vtt-lod-low .vtt-bar, .vtt-lod-low .vtt-ailment, .vtt-lod-low .vtt-size-badge,
@@ -507,10 +508,13 @@ const VttToken = {
                :stroke-width="multi ? 1 : ri * 0.06"/>
       <path v-if="multi" :d="outline" class="vtt-foot-outline" :stroke-width="ri * 0.14"/>
       <template v-if="active">
+        <path v-if="multi" :d="outline" class="vtt-active-halo" :stroke-width="ri * 0.34"/>
         <path v-if="multi" :d="outline" class="vtt-active-ring" :stroke-width="ri * 0.16"
               :filter="'url(#vtt-glow-' + uid + ')'"/>
-        <circle v-else :cx="center[0]" :cy="center[1]" :r="rb + ri * 0.13" class="vtt-active-ring"
-                :stroke-width="ri * 0.13" :filter="'url(#vtt-glow-' + uid + ')'"/>
+        <circle v-if="!multi" :cx="center[0]" :cy="center[1]" :r="rb + ri * 0.15" class="vtt-active-halo"
+                :stroke-width="ri * 0.26"/>
+        <circle v-if="!multi" :cx="center[0]" :cy="center[1]" :r="rb + ri * 0.15" class="vtt-active-ring"
+                :stroke-width="ri * 0.14" :filter="'url(#vtt-glow-' + uid + ')'"/>
       </template>
       <ellipse class="vtt-body" :cx="center[0]" :cy="center[1]" :rx="rb" :ry="t.prone ? rb * 0.62 : rb"
                :fill="t.color || '#777'" :stroke-width="Math.max(1.5, rb * 0.09)"/>
@@ -747,7 +751,8 @@ export default {
       const id = g ? g.getAttribute("data-token-id") : null;
       if (id != null && this.local[id]) {
         const t = this.local[id];
-        this.drag = { mode: "token", id, el: g, start: p, moved: false, draggable: !!t.draggable, target: null };
+        const draggable = !!t.draggable && Array.isArray(t.cells) && t.cells.length > 0;
+        this.drag = { mode: "token", id, el: g, start: p, moved: false, draggable, target: null };
       } else {
         this.drag = { mode: "pan", start: p, moved: false, view0: { ...this.view } };
       }

@@ -13,7 +13,12 @@ DEFAULT_MAP = Path(__file__).resolve().parents[1] / "maps" / "demo.json"
 def build_parser() -> argparse.ArgumentParser:
     p = argparse.ArgumentParser(prog="vtt", description="Soulshards: Rising Legends virtual tabletop")
     p.add_argument("--host", default="0.0.0.0", help="address to listen on (default: 0.0.0.0)")
-    p.add_argument("--port", type=int, default=8080, help="port to listen on (default: 8080)")
+    p.add_argument(
+        "--port",
+        type=int,
+        default=int(os.environ.get("VTT_PORT", 8080)),
+        help="port to listen on (default: $VTT_PORT or 8080)",
+    )
     p.add_argument(
         "--database",
         metavar="URL",
