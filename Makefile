@@ -17,7 +17,7 @@ run: $(STAMP)
 lint: $(STAMP)
 	$(VENV)/bin/ruff check vtt tests e2e bench
 	$(VENV)/bin/ruff format --check vtt tests e2e bench
-	$(VENV)/bin/mypy vtt tests bench
+	$(VENV)/bin/mypy vtt tests e2e bench
 
 unit: $(STAMP)
 	$(PY) -m pytest tests -q -p no:playwright

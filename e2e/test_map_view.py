@@ -10,6 +10,7 @@ import pytest
 from playwright.sync_api import Browser, Page, expect
 
 from e2e.conftest import AppServer, open_page, screenshot
+from e2e.helpers import anchor_selector, cell_xy, drag, token_xy
 
 # Harness positions (axial q, r), see e2e/map_harness.py.
 KIRA = (3, 6)
@@ -17,16 +18,6 @@ KIRA_TARGET = (5, 7)
 WALL = (9, 6)
 OGRE = (2, 12)
 EMPTY_CELL = (8, 15)
-
-CELL_TO_SCREEN = """([q, r]) => {
-  const svg = document.querySelector('svg.vtt-svg');
-  const c = Number(svg.dataset.cell);
-  const [x, y] = svg.dataset.grid === 'hex'
-    ? [c * Math.sqrt(3) * (q + r / 2) + c * Math.sqrt(3) / 2, c * 1.5 * r + c]
-    : [(q + 0.5) * c, (r + 0.5) * c];
-  const p = new DOMPoint(x, y).matrixTransform(svg.querySelector('[data-role=world]').getScreenCTM());
-  return [p.x, p.y];
-}"""
 
 SCREEN_TO_WORLD = """([x, y]) => {
   const m = document.querySelector('svg.vtt-svg [data-role=world]').getScreenCTM().inverse();
@@ -45,28 +36,6 @@ def pages(browser: Browser, harness_server: AppServer) -> Iterator[tuple[Page, P
     yield a, b
     for page in (a, b):
         page.context.close()
-
-
-def cell_xy(page: Page, cell: tuple[int, int]) -> tuple[float, float]:
-    x, y = page.evaluate(CELL_TO_SCREEN, list(cell))
-    return float(x), float(y)
-
-
-def token_xy(page: Page, token_id: str) -> tuple[float, float]:
-    box = page.locator(f'[data-token-id="{token_id}"] .vtt-body').bounding_box()
-    assert box is not None
-    return box["x"] + box["width"] / 2, box["y"] + box["height"] / 2
-
-
-def drag(page: Page, start: tuple[float, float], end: tuple[float, float], steps: int = 12) -> None:
-    page.mouse.move(*start)
-    page.mouse.down()
-    page.mouse.move(*end, steps=steps)
-    page.mouse.up()
-
-
-def anchor_selector(token_id: str, cell: tuple[int, int]) -> str:
-    return f'[data-token-id="{token_id}"][data-q="{cell[0]}"][data-r="{cell[1]}"]'
 
 
 def world_transform(page: Page) -> tuple[float, float, float]:

@@ -26,7 +26,10 @@ def creature(
     controller: str | None = None,
     **kw: Any,
 ) -> Creature:
-    """A creature; `grip` maps limb id -> weapon id it holds (humanoid limbs: left_arm, right_arm, ...)."""
+    """A creature; `grip` maps limb id -> weapon id it holds (humanoid limbs: left_arm, right_arm, ...).
+
+    Its Severe Threshold is 12 unless given, so that tests of other rules see no Serious Injury."""
+    kw.setdefault("severe_threshold", 12)
     c = Creature(
         id=cid,
         name=kw.pop("name", cid.title()),

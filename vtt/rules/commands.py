@@ -62,6 +62,8 @@ class Strike(_Command):
     weapon: str | None = Field(None, description="A gripped weapon's id; None strikes unarmed.")
     limb: str | None = Field(None, description="For an unarmed Strike, the limb used.")
     nimble: bool = Field(False, description="Attack Nimble, moving the size penalty to damage.")
+    strike_type: Literal["B", "C", "F", "M", "S"] | None = Field(None, description="One of the weapon's types.")
+    max_dice: int | None = Field(None, ge=0, description="Roll at most this many damage dice.")
 
 
 class StrikeSpace(_Command):
@@ -72,6 +74,7 @@ class StrikeSpace(_Command):
     space: Cell
     weapon: str | None = None
     limb: str | None = None
+    strike_type: Literal["B", "C", "F", "M", "S"] | None = None
 
 
 class Grab(_Command):
@@ -112,6 +115,44 @@ class EditCreature(_Command):
     changes: dict[str, Any]
 
 
+class Harm(_Command):
+    """The Soulweaver deals damage of a chosen type and amount to a creature."""
+
+    type: Literal["harm"] = "harm"
+    target: str
+    amount: int = Field(ge=0, le=100)
+    physical: bool = True
+    element: str | None = None
+    pool: Literal["grit", "energy", "resolve"] = "grit"
+    part: str | None = None
+
+
+class Heal(_Command):
+    """The Soulweaver heals a creature: d12 equal to the amount, faces of 6 or more remove Pips."""
+
+    type: Literal["heal"] = "heal"
+    target: str
+    amount: int = Field(ge=0, le=100)
+    kind: str | None = None
+    pool: Literal["grit", "energy", "resolve"] = "grit"
+
+
+class ZealForMajor(_Command):
+    type: Literal["zeal_for_major"] = "zeal_for_major"
+    creature: str
+
+
+class Recover(_Command):
+    type: Literal["recover"] = "recover"
+    creature: str
+
+
+class Soothe(_Command):
+    type: Literal["soothe"] = "soothe"
+    creature: str
+    target: str
+
+
 Command = Annotated[
     Begin
     | EndTurn
@@ -124,7 +165,12 @@ Command = Annotated[
     | DropHold
     | Defend
     | ChooseOrder
-    | EditCreature,
+    | EditCreature
+    | Harm
+    | Heal
+    | ZealForMajor
+    | Recover
+    | Soothe,
     Field(discriminator="type"),
 ]
 COMMAND_ADAPTER: TypeAdapter[Command] = TypeAdapter(Command)

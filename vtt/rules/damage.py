@@ -1,73 +1,671 @@
-"""Damage as counted Injury, and Grit/Energy Pips (seed-004, the parts the rules core needs now).
+"""Damage, healing, pools, Serious Injury, Unconscious and Dead (seed-004).
 
-Roll d12 equal to the damage; each face reaching the needed value (3 for damage) is 1 Injury. Grit Injury adds
-Grit Pips; each Grit Pip suffered while the Grit Pool is full is an Energy Pip instead, and each Energy Pip
-while the Energy Pool is full is Tier 1 Exhausted. After Grit Injury with a full Grit Pool the creature falls
-Unconscious: Prone, drops what it holds, Tier 12 Unaware.
+Damage and healing rolls
+- Roll d12 equal to the amount; each face reaching the needed value counts: 3 for damage (Injury), 6 for
+  healing. Effects change the needed value but never above 12. The roller may roll fewer dice. Damage rises
+  by how far the subject's Severe Threshold is below 0.
+Reductions
+- Damage Reduction against each of the damage's types raises the needed face; several stack. Physical damage
+  against a smaller creature treats its Reduction as lower by half the size difference. Immunity prevents
+  Injury of the type. Vulnerable is -6 Reduction and makes healing of the type do nothing.
+Size
+- Physical damage falls by the size difference against larger subjects and rises against smaller ones,
+  unless it comes from a Spell.
+Strike types
+- Bashing: Injury is at least (attack faces >= 6) - (sizes the target is larger), never above the dice rolled.
+  Chopping: +1 damage per attack face >= 6, and severing on Serious Injury. Flowing: ignores armour's
+  Physical Reduction; Heat, Cold, Acid and Lightning effects by element. Mystical: magical damage. Stabbing:
+  -1 physical Reduction per attack face >= 6.
+Pools
+- Grit Injury adds Grit Pips; a Grit Pip on a full Grit Pool is an Energy Pip; an Energy Pip on a full
+  Energy Pool is Tier 1 Exhausted (and risks Ruptured Conduit); a Resolve Pip on a full Resolve Pool is
+  Tier 1 Exhausted. After Grit Injury with a full Grit Pool the creature falls Unconscious.
+Serious Injury
+- Grit Injury also causes Wounded Tiers equal to how far it exceeds the Severe Threshold (a negative
+  Threshold counts as 0). Without a targeted part, roll for one. Not from a targeted attack: +half. Chopping:
+  the attacker rolls d12 equal to half the Wounded Tier; doubles sever the part. A Called Shot treats the
+  Threshold as half (double when below 0) and may turn each Wounded Tier into 2 Trauma Tiers.
+Unconscious and Dead
+- Unconscious: Prone, drops everything held into its space, Tier 12 Unaware; an Endure roll to wake at the
+  end of each of its turns at DL 12 - 1 per consecutive failure. A Fumbled Endure roll while Exhausted is Tier
+  12 or more kills: the body becomes a corpse, its non-Curse ongoing abilities end, its Pips and ailments stay.
 """
 
 from __future__ import annotations
 
-from vtt.rules.dice import DiceChange, DiceSource, Roll, roll
+from typing import Literal
+
+from pydantic import BaseModel, ConfigDict, Field
+
+from vtt.rules.dice import DiceChange, DiceSource, Modifier, Roll, roll
 from vtt.rules.events import Event
+from vtt.rules.model import ContinuingDamage, Creature, LooseItem
+from vtt.rules.parts import roll_part
+from vtt.rules.sizes import half
 from vtt.rules.txn import Tx
 
 DAMAGE_FACE = 3
+HEALING_FACE = 6
 MAX_FACE = 12
+VULNERABLE_REDUCTION = -6
 UNCONSCIOUS_UNAWARE = 12
+WAKE_DL = 12
+DEATH_EXHAUSTED = 12
+STRONG_FACE = 6
+"""Bashing, Chopping and Stabbing count the attack roll's faces of 6 or higher."""
+
+StrikeType = Literal["B", "C", "F", "M", "S"]
+PoolName = Literal["grit", "energy", "resolve"]
+FLOWING_ELEMENTS = {"fire": "heat", "water": "cold", "earth": "acid", "air": "lightning"}
 
 
-def damage_roll(dice: DiceSource, label: str, amount: int, changes: list[DiceChange]) -> Roll:
-    return roll(dice, label, amount, dice_changes=changes)
+class Hit(BaseModel):
+    """One instance of damage to a creature, with everything the damage rules need to know about it."""
+
+    model_config = ConfigDict(frozen=True)
+    target: str
+    amount: int = Field(ge=0)
+    attacker: str | None = None
+    label: str = "damage"
+    changes: tuple[DiceChange, ...] = ()
+    physical: bool = True
+    element: str | None = None
+    strike_type: StrikeType | None = None
+    from_spell: bool = False
+    apply_size: bool = True
+    attack_faces: tuple[int, ...] = ()
+    targeted: bool = True
+    part: str | None = None
+    called_shot: bool = False
+    as_trauma: bool = False
+    max_dice: int | None = Field(None, ge=0, description="The roller chose to roll at most this many dice.")
+    pool: PoolName = "grit"
+    continuing: bool = False
+    lightning_jump: bool = Field(False, description="Damage from a Lightning jump, which does not jump again itself.")
+
+    @property
+    def effective_element(self) -> str | None:
+        if self.strike_type == "F" and self.element in FLOWING_ELEMENTS:
+            return FLOWING_ELEMENTS[self.element]
+        return self.element
+
+    @property
+    def is_physical(self) -> bool:
+        return self.physical and self.strike_type != "M"
+
+    def types(self) -> list[str]:
+        out = ["physical" if self.is_physical else "magical"]
+        element = self.effective_element
+        if element:
+            out.append(element)
+            if self.element and self.element != element:
+                out.append(self.element)
+        return out
 
 
-def injury(r: Roll, needed: int = DAMAGE_FACE) -> int:
-    return r.count_at_least(min(needed, MAX_FACE))
+def strong_faces(faces: tuple[int, ...]) -> int:
+    return sum(1 for f in faces if f >= STRONG_FACE)
 
 
-def suffer_grit_injury(tx: Tx, target_id: str, amount: int) -> list[Event]:
+def severe_threshold(tx: Tx, c: Creature) -> int:
+    if c.severe_threshold is not None:
+        return c.severe_threshold
+    return c.skill(tx.state.settings.severe_threshold_skill)
+
+
+def effective_threshold(threshold: int, called_shot: bool) -> int:
+    """seed-000 Called Shot: "treats Severe Threshold as half. If Threshold is below 0, instead double it." """
+    if not called_shot:
+        return threshold
+    return threshold * 2 if threshold < 0 else half(threshold)
+
+
+def needed_face(tx: Tx, hit: Hit, target: Creature, attacker: Creature | None) -> tuple[int, list[Modifier]]:
+    """The face a damage die needs, with every change to it and its reason."""
+    reasons: list[Modifier] = []
+    types = hit.types()
+    if hit.is_physical:
+        physical = target.reductions.get("physical", 0)
+        if physical:
+            reasons.append(Modifier(value=physical, reason="Physical Reduction"))
+        armour = target.armor_reduction if hit.strike_type != "F" else 0
+        if target.armor_reduction and hit.strike_type == "F":
+            reasons.append(Modifier(value=0, reason="Flowing ignores armour's Physical Reduction"))
+        if armour:
+            reasons.append(Modifier(value=armour, reason="armour's Physical Reduction"))
+        total_physical = physical + armour
+        lowered = 0
+        if attacker is not None and attacker.size > target.size and total_physical > 0:
+            lowered = min(total_physical, half(attacker.size - target.size))
+            if lowered:
+                reasons.append(
+                    Modifier(value=-lowered, reason="physical damage to a smaller creature: half the size difference")
+                )
+        if hit.strike_type == "S" and total_physical - lowered > 0:
+            stab = min(total_physical - lowered, strong_faces(hit.attack_faces))
+            if stab:
+                reasons.append(Modifier(value=-stab, reason=f"Stabbing: {stab} attack face(s) of 6 or more"))
+    for t in types:
+        if t == "physical":
+            continue
+        r = target.reductions.get(t, 0)
+        if r:
+            reasons.append(Modifier(value=r, reason=f"{t.title()} Reduction"))
+    for t in types:
+        if t in target.vulnerabilities:
+            reasons.append(Modifier(value=VULNERABLE_REDUCTION, reason=f"Vulnerable to {t}"))
+    needed = DAMAGE_FACE + sum(m.value for m in reasons)
+    if needed > MAX_FACE:
+        reasons.append(Modifier(value=MAX_FACE - needed, reason="the needed value can never be above 12"))
+        needed = MAX_FACE
+    return max(1, needed), reasons
+
+
+def deal(tx: Tx, hit: Hit, dice: DiceSource) -> list[Event]:
+    """Resolve one Hit on a creature: the damage roll, Injury, where it goes, and what follows."""
+    target = tx.get(hit.target)
+    attacker = tx.get(hit.attacker) if hit.attacker and hit.attacker in tx.state.creatures else None
+    immune = [t for t in hit.types() if t in target.immunities]
+    if immune:
+        return [
+            Event(
+                kind="immune",
+                text=f"{target.name} is Immune to {', '.join(immune)}: no Injury.",
+                actor=hit.attacker,
+                target=hit.target,
+            )
+        ]
+    changes = list(hit.changes)
+    if hit.strike_type == "C":
+        chop = strong_faces(hit.attack_faces)
+        if chop:
+            changes.append(DiceChange(dice=chop, reason=f"Chopping: {chop} attack face(s) of 6 or more"))
+    if hit.is_physical and hit.apply_size and not hit.from_spell and attacker is not None:
+        diff = attacker.size - target.size
+        if diff:
+            rel = "smaller" if diff > 0 else "larger"
+            changes.append(
+                DiceChange(dice=diff, reason=f"physical damage against a {rel} subject (size {target.size})")
+            )
+    threshold = effective_threshold(severe_threshold(tx, target), hit.called_shot)
+    if threshold < 0:
+        changes.append(DiceChange(dice=-threshold, reason=f"Severe Threshold {threshold} is below 0"))
+    wanted = max(0, hit.amount + sum(c.dice for c in changes))
+    if hit.max_dice is not None and hit.max_dice < wanted:
+        changes.append(DiceChange(dice=hit.max_dice - wanted, reason="the roller chose to roll fewer dice"))
+    needed, reasons = needed_face(tx, hit, target, attacker)
+    dmg = roll(dice, f"{hit.label} to {target.name}", hit.amount, dice_changes=changes)
+    injury = dmg.count_at_least(needed)
+    notes: list[str] = []
+    if hit.strike_type == "B":
+        larger = max(0, target.size - attacker.size) if attacker else 0
+        floor = min(strong_faces(hit.attack_faces) - larger, dmg.dice)
+        if floor > injury:
+            notes.append(f"Bashing raises the Injury to {floor}")
+            injury = floor
+    kind = ", ".join(hit.types())
+    text = f"Damage {dmg.dice}d12 ({kind}), needing {needed}+: {injury} Injury to {target.name}."
+    if notes:
+        text = text[:-1] + f" ({'; '.join(notes)})."
+    events = [
+        Event(
+            kind="damage",
+            text=text,
+            actor=hit.attacker,
+            target=hit.target,
+            rolls=[dmg],
+            data={
+                "injury": injury,
+                "needed": needed,
+                "needed_changes": [m.model_dump() for m in reasons],
+                "types": hit.types(),
+                "pool": hit.pool,
+            },
+        )
+    ]
+    if injury <= 0:
+        return events
+    events += suffer_pips(tx, hit.target, hit.pool, injury, what="Injury")
+    if hit.pool == "grit":
+        events += serious_injury(tx, hit, injury, threshold, dice)
+    events += element_effects(tx, hit, injury, dice)
+    return events
+
+
+def suffer_pips(tx: Tx, target_id: str, pool: PoolName, amount: int, what: str = "Pips") -> list[Event]:
+    """Pips into a pool, spilling as the seed says: Grit -> Energy -> Exhausted; Resolve -> Exhausted."""
     if amount <= 0:
         return []
     c = tx.creature(target_id)
     events: list[Event] = []
-    room = max(0, c.grit.max - c.grit.pips)
-    to_grit = min(room, amount)
-    spill = amount - to_grit
-    c.grit.pips += to_grit
-    text = f"{c.name} suffers {amount} Grit Injury (Grit {c.grit.pips}/{c.grit.max})."
-    if spill:
-        e_room = max(0, c.energy.max - c.energy.pips)
-        to_energy = min(e_room, spill)
+    grit_injury = pool == "grit" and what == "Injury"
+    parts: list[str] = []
+    spill = amount
+    if pool == "grit":
+        to_grit = min(max(0, c.grit.max - c.grit.pips), spill)
+        c.grit.pips += to_grit
+        spill -= to_grit
+        parts.append(f"Grit {c.grit.pips}/{c.grit.max}")
+        if spill:
+            parts.append(f"{spill} past a full Grit Pool become Energy Pips")
+            pool = "energy"
+    if pool == "energy":
+        to_energy = min(max(0, c.energy.max - c.energy.pips), spill)
         c.energy.pips += to_energy
-        exhausted = spill - to_energy
-        text += f" {spill} Pip(s) past a full Grit Pool become Energy Pips (Energy {c.energy.pips}/{c.energy.max})."
-        if exhausted:
-            c.ailments["Exhausted"] = c.ailments.get("Exhausted", 0) + exhausted
-            text += f" {exhausted} past a full Energy Pool: Exhausted Tier {c.ailments['Exhausted']}."
+        spill -= to_energy
+        parts.append(f"Energy {c.energy.pips}/{c.energy.max}")
+        if spill:
+            c.ruptured_conduit_risk += spill
+            parts.append(f"{spill} past a full Energy Pool: Tier {spill} Exhausted and a risk of Ruptured Conduit")
+    elif pool == "resolve":
+        to_resolve = min(max(0, c.resolve.max - c.resolve.pips), spill)
+        c.resolve.pips += to_resolve
+        spill -= to_resolve
+        parts.append(f"Resolve {c.resolve.pips}/{c.resolve.max}")
+        if spill:
+            parts.append(f"{spill} past a full Resolve Pool: Tier {spill} Exhausted")
+    if spill:
+        c.ailments["Exhausted"] = c.ailments.get("Exhausted", 0) + spill
     events.append(
         Event(
-            kind="injury",
-            text=text,
+            kind="pips",
+            text=f"{c.name} suffers {amount} {what}: " + "; ".join(parts) + ".",
             target=target_id,
-            data={"injury": amount, "grit": [c.grit.pips, c.grit.max]},
+            data={
+                "amount": amount,
+                "grit": [c.grit.pips, c.grit.max],
+                "energy": [c.energy.pips, c.energy.max],
+                "resolve": [c.resolve.pips, c.resolve.max],
+                "exhausted": c.ailments.get("Exhausted", 0),
+            },
         )
     )
-    if c.grit.full and not c.unconscious and not c.dead:
-        c.unconscious = True
-        c.prone = True
-        c.ailments["Unaware"] = max(c.ailments.get("Unaware", 0), UNCONSCIOUS_UNAWARE)
-        dropped = [limb.holding for limb in c.limbs if limb.holding]
-        names = [w.name if (w := c.weapon(d)) else d for d in dict.fromkeys(dropped)]
-        for limb in c.limbs:
+    if grit_injury and c.grit.full and not c.unconscious and not c.dead:
+        events += fall_unconscious(tx, target_id)
+    return events
+
+
+def fall_unconscious(tx: Tx, target_id: str) -> list[Event]:
+    c = tx.creature(target_id)
+    c.unconscious = True
+    c.prone = True
+    c.wake_failures = 0
+    c.ailments["Unaware"] = max(c.ailments.get("Unaware", 0), UNCONSCIOUS_UNAWARE)
+    dropped: list[str] = []
+    for limb in c.limbs:
+        if limb.holding:
+            weapon = c.weapon(limb.holding)
+            if weapon is not None and weapon.id not in dropped:
+                board = tx.board()
+                board.items = [*board.items, LooseItem(weapon=weapon, cell=c.anchor, owner=c.id)]
+                dropped.append(weapon.id)
             limb.holding = None
+    names = [w.name for wid in dropped if (w := c.weapon(wid))]
+    return [
+        Event(
+            kind="unconscious",
+            text=f"{c.name}'s Grit Pool is full: falls Unconscious and Prone (Tier 12 "
+            "Unaware)" + (f", dropping {', '.join(names)} into its space" if names else "") + ".",
+            target=target_id,
+            data={"dropped": dropped},
+        )
+    ]
+
+
+def serious_injury(tx: Tx, hit: Hit, injury: int, threshold: int, dice: DiceSource) -> list[Event]:
+    """seed-004 Serious Injury after Grit Injury."""
+    c = tx.get(hit.target)
+    counted = injury
+    part_id = hit.part
+    rolls: list[Roll] = []
+    events: list[Event] = []
+    if hit.continuing and part_id is not None:
+        total = c.continuing_injury.get(part_id, 0) + injury
+        mutable = tx.creature(hit.target)
+        mutable.continuing_injury[part_id] = total
+        counted = total
+    wounded = counted - max(0, threshold)
+    if hit.continuing and part_id is not None:
+        already = c.continuing_wounded.get(part_id, 0)
+        wounded = max(0, wounded) - already
+    if wounded <= 0:
+        return events
+    if part_id is None:
+        part_id, rolls = roll_part(c, dice, tx.state.settings.part_table)
+    bonus = 0 if hit.targeted else wounded // 2
+    base = wounded
+    wounded += bonus
+    mutable = tx.creature(hit.target)
+    if hit.continuing:
+        mutable.continuing_wounded[part_id] = mutable.continuing_wounded.get(part_id, 0) + base
+    part = mutable.part(part_id)
+    name = part.name if part else part_id
+    how = f"{counted} Injury exceeds Severe Threshold {max(0, threshold)} by {base}"
+    if bonus:
+        how += f", +{bonus} (half) as it is not from a targeted attack"
+    if hit.called_shot and hit.as_trauma:
+        trauma = 2 * wounded
+        if part is not None:
+            part.trauma += trauma
+        mutable.ailments["Trauma"] = mutable.ailments.get("Trauma", 0) + trauma
+        text = f"Serious Injury to {c.name}'s {name}: {how}; each Wounded Tier becomes 2 Trauma: Tier {trauma} Trauma."
+    else:
+        if part is not None:
+            part.wounded += wounded
+        mutable.ailments["Wounded"] = mutable.ailments.get("Wounded", 0) + wounded
+        text = f"Serious Injury to {c.name}'s {name}: {how}: Tier {wounded} Wounded."
+    events.append(
+        Event(
+            kind="serious_injury",
+            text=text,
+            actor=hit.attacker,
+            target=hit.target,
+            rolls=rolls,
+            data={"part": part_id, "wounded": wounded},
+        )
+    )
+    if hit.strike_type == "C" and wounded // 2 > 0:
+        sever = roll(dice, f"Chopping: does {c.name}'s {name} come off?", wounded // 2)
+        severed = sever.highest_double is not None
         events.append(
             Event(
-                kind="unconscious",
-                text=f"{c.name}'s Grit Pool is full: falls Unconscious and Prone"
-                + (f", dropping {', '.join(names)}" if names else "")
-                + ".",
-                target=target_id,
-                data={"dropped": dropped},
+                kind="sever",
+                text=f"Chopping rolls {sever.dice}d12 for severing: "
+                + (f"doubles, {c.name}'s {name} is severed!" if severed else "no doubles."),
+                actor=hit.attacker,
+                target=hit.target,
+                rolls=[sever],
+                data={"severed": severed},
             )
         )
+        if severed:
+            events += sever_part(tx, hit.target, part_id)
+    return events
+
+
+def sever_part(tx: Tx, target_id: str, part_id: str) -> list[Event]:
+    c = tx.creature(target_id)
+    part = c.part(part_id)
+    if part is not None:
+        part.severed = True
+    limb = c.limb(part_id)
+    events: list[Event] = []
+    if limb is not None:
+        if limb.holding:
+            weapon = c.weapon(limb.holding)
+            if weapon is not None and not any(lb.holding == weapon.id for lb in c.limbs if lb.id != limb.id):
+                board = tx.board()
+                board.items = [*board.items, LooseItem(weapon=weapon, cell=c.anchor, owner=c.id)]
+        c.limbs = [lb for lb in c.limbs if lb.id != part_id]
+        events.append(Event(kind="limb_lost", text=f"{c.name} loses the use of its {limb.name}.", target=target_id))
+    return events
+
+
+def _check_roll(tx: Tx, c: Creature, skill: str, dl: int, label: str, dice: DiceSource) -> tuple[Roll, bool]:
+    r = roll(dice, label, c.skill(skill))
+    success = r.result >= dl and not (tx.state.settings.fumble_always_fails and r.fumble)
+    return r, success
+
+
+def endure_roll(tx: Tx, target_id: str, dl: int, label: str, dice: DiceSource) -> tuple[Roll, bool, list[Event]]:
+    """An Endure roll; a Fumble while Exhausted is Tier 12 or more kills (seed-004 Dead)."""
+    c = tx.get(target_id)
+    r, ok = _check_roll(tx, c, "Endure", dl, label, dice)
+    events: list[Event] = []
+    if r.fumble and c.ailments.get("Exhausted", 0) >= DEATH_EXHAUSTED and not c.dead:
+        events += die(tx, target_id, f"Fumbled an Endure roll while Exhausted Tier {c.ailments['Exhausted']}")
+    return r, ok, events
+
+
+def die(tx: Tx, target_id: str, why: str) -> list[Event]:
+    c = tx.creature(target_id)
+    c.dead = True
+    ended = [e for e in tx.state.effects if e.creator == target_id and not e.curse]
+    tx.state.effects = [e for e in tx.state.effects if not (e.creator == target_id and not e.curse)]
+    text = f"{c.name} dies ({why}): the body is now a corpse, keeping its Pips and ailments."
+    if ended:
+        text += " Its ongoing abilities end: " + ", ".join(e.name for e in ended) + "."
+    return [Event(kind="dead", text=text, target=target_id)]
+
+
+def wake_roll(tx: Tx, target_id: str, dice: DiceSource) -> list[Event]:
+    """seed-004: while Unconscious, roll Endure to wake at the end of each turn, DL 12 - 1 per prior failure."""
+    c = tx.get(target_id)
+    dl = WAKE_DL - c.wake_failures
+    r, ok, events = endure_roll(tx, target_id, dl, f"{c.name}: Endure to wake up", dice)
+    mutable = tx.creature(target_id)
+    if mutable.dead:
+        return [
+            Event(
+                kind="wake",
+                text=f"{c.name} rolls Endure to wake (DL {dl}): {r.result}.",
+                target=target_id,
+                rolls=[r],
+                data={"dl": dl},
+            ),
+            *events,
+        ]
+    if ok:
+        mutable.unconscious = False
+        mutable.wake_failures = 0
+        if mutable.ailments.get("Unaware", 0) >= UNCONSCIOUS_UNAWARE:
+            mutable.ailments.pop("Unaware")
+        text = f"{c.name} rolls Endure to wake (DL {dl}): {r.result}, wakes up (still Prone)."
+    else:
+        mutable.wake_failures += 1
+        text = f"{c.name} rolls Endure to wake (DL {dl}): {r.result}, stays Unconscious (next DL {dl - 1})."
+    return [Event(kind="wake", text=text, target=target_id, rolls=[r], data={"dl": dl, "woke": ok}), *events]
+
+
+def element_effects(tx: Tx, hit: Hit, injury: int, dice: DiceSource) -> list[Event]:
+    """seed-004 Flowing: Heat, Cold, Acid and Lightning after Injury of that element."""
+    element = hit.effective_element
+    if hit.strike_type != "F" or element is None or hit.continuing:
+        return []
+    c = tx.get(hit.target)
+    if c.dead:
+        return []
+    if element == "heat":
+        r, ok, events = endure_roll(tx, hit.target, 2 * injury, f"{c.name}: Endure against Heat", dice)
+        text = f"Heat: {c.name} rolls Endure (DL {2 * injury}): {r.result}, " + (
+            "resists." if ok else "fails: Tier 1 Exhausted."
+        )
+        if not ok:
+            m = tx.creature(hit.target)
+            m.ailments["Exhausted"] = m.ailments.get("Exhausted", 0) + 1
+        return [Event(kind="heat", text=text, target=hit.target, rolls=[r], data={"dl": 2 * injury}), *events]
+    if element == "cold":
+        r, ok = _check_roll(tx, c, "Zeal", 2 * injury, f"{c.name}: Zeal against Cold", dice)
+        text = f"Cold: {c.name} rolls Zeal (DL {2 * injury}): {r.result}, "
+        if ok:
+            text += "resists."
+        else:
+            kept = []
+            for e in tx.state.effects:
+                if e.subject == hit.target:
+                    if e.rounds > 1:
+                        kept.append(e.model_copy(update={"rounds": e.rounds - 1}))
+                else:
+                    kept.append(e)
+            shortened = len(tx.state.effects) - len(kept)
+            tx.state.effects = kept
+            text += "fails: the ongoing effects on it lose 1 round" + (f" ({shortened} end now)." if shortened else ".")
+        return [Event(kind="cold", text=text, target=hit.target, rolls=[r], data={"dl": 2 * injury})]
+    if element == "acid":
+        amount = injury // 2
+        if amount <= 0:
+            return []
+        part, rolls = (hit.part, []) if hit.part else roll_part(c, dice, tx.state.settings.part_table)
+        m = tx.creature(hit.target)
+        cont = ContinuingDamage(
+            id=tx.state.new_id("cd"), element="acid", amount=amount, part=part, rounds=1, source=hit.attacker
+        )
+        m.continuing = [*m.continuing, cont]
+        return [
+            Event(
+                kind="acid",
+                text=f"Acid: {c.name} takes Continuing Acid damage {amount} on its "
+                f"{part.replace('_', ' ')} for 1 round.",
+                target=hit.target,
+                rolls=rolls,
+                data={"continuing": cont.id},
+            )
+        ]
+    if element == "lightning" and not hit.lightning_jump:
+        return lightning_jump(tx, hit, dice, damaged={hit.target})
+    return []
+
+
+def _contacts(tx: Tx, cells: set[tuple[int, int]]) -> list[set[tuple[int, int]]]:
+    """The conductive pieces and connected bodies of water that touch any of `cells`."""
+    from vtt.rules.space import grid_of
+
+    grid = grid_of(tx.state)
+    board = tx.state.board
+    out = [set(piece) for piece in board.conductive if cells & set(piece)]
+    if cells & board.water:
+        seen: set[tuple[int, int]] = set()
+        frontier = [c for c in cells if c in board.water]
+        while frontier:
+            cell = frontier.pop()
+            if cell in seen:
+                continue
+            seen.add(cell)
+            frontier += [n for n in grid.neighbours(cell) if n in board.water and n not in seen]
+        out.append(seen)
+    return out
+
+
+def lightning_jump(tx: Tx, hit: Hit, dice: DiceSource, damaged: set[str]) -> list[Event]:
+    """seed-004: after Lightning damages a target contacting conductive material or water, deal half damage to a
+    random target not already damaged by the lightning in contact with that material or connected water."""
+    from vtt.rules.space import Occupancy
+
+    amount = hit.amount // 2
+    if amount <= 0:
+        return []
+    occ = Occupancy(tx.state)
+    regions = _contacts(tx, set(occ.cells[hit.target]))
+    if not regions:
+        return []
+    reach = set().union(*regions)
+    candidates = sorted(
+        cid for cid, cells in occ.cells.items() if cid not in damaged and set(cells) & reach and not tx.get(cid).dead
+    )
+    if not candidates:
+        return []
+    pick_rolls: list[Roll] = []
+    if len(candidates) == 1:
+        chosen = candidates[0]
+    else:
+        n = min(len(candidates), MAX_FACE)
+        candidates = candidates[:n]
+        limit = (MAX_FACE // n) * n
+        while True:
+            r = roll(dice, f"Lightning picks one of {n} targets at random", 1)
+            pick_rolls.append(r)
+            if r.result <= limit:
+                chosen = candidates[(r.result - 1) % n]
+                break
+    events = [
+        Event(
+            kind="lightning",
+            text=f"Lightning jumps through the conductor to {tx.get(chosen).name} for half damage ({amount}).",
+            actor=hit.attacker,
+            target=chosen,
+            rolls=pick_rolls,
+        )
+    ]
+    jump = hit.model_copy(
+        update={
+            "target": chosen,
+            "amount": amount,
+            "changes": (),
+            "attack_faces": (),
+            "part": None,
+            "called_shot": False,
+            "as_trauma": False,
+            "label": "Lightning",
+        }
+    )
+    events += deal_without_jump(tx, jump, dice)
+    return events + lightning_jump(tx, jump, dice, damaged | {chosen})
+
+
+def deal_without_jump(tx: Tx, hit: Hit, dice: DiceSource) -> list[Event]:
+    """Lightning's jump damage: the jump chain is driven by `lightning_jump`, not by each jump's damage."""
+    return [e for e in deal(tx, hit.model_copy(update={"strike_type": "F", "element": "lightning_jump"}), dice)]
+
+
+def heal(
+    tx: Tx,
+    target_id: str,
+    amount: int,
+    healer: str | None,
+    kind: str | None,
+    pool: PoolName,
+    dice: DiceSource,
+    max_dice: int | None = None,
+) -> list[Event]:
+    """seed-004 healing: d12 equal to the amount, faces of 6 or more count; Vulnerable to the type: no effect."""
+    c = tx.get(target_id)
+    if kind and kind in c.vulnerabilities:
+        return [
+            Event(
+                kind="heal",
+                text=f"{c.name} is Vulnerable to {kind}: the healing has no effect.",
+                actor=healer,
+                target=target_id,
+            )
+        ]
+    changes = []
+    if max_dice is not None and max_dice < amount:
+        changes.append(DiceChange(dice=max_dice - amount, reason="the roller chose to roll fewer dice"))
+    r = roll(dice, f"healing for {c.name}", amount, dice_changes=changes)
+    healed = r.count_at_least(HEALING_FACE)
+    m = tx.creature(target_id)
+    p = getattr(m, pool)
+    removed = min(p.pips, healed)
+    p.pips -= removed
+    return [
+        Event(
+            kind="heal",
+            text=f"Healing {r.dice}d12, needing {HEALING_FACE}+: {healed}; {c.name} loses "
+            f"{removed} {pool.title()} Pip(s) ({pool.title()} {p.pips}/{p.max}).",
+            actor=healer,
+            target=target_id,
+            rolls=[r],
+            data={"healed": healed, "needed": HEALING_FACE},
+        )
+    ]
+
+
+def continuing_damage(tx: Tx, dice: DiceSource) -> list[Event]:
+    """seed-004: Continuing Damage is dealt on the Soulweaver's turn; a part's added-up total stops counting
+    once it has no Continuing Damage."""
+    events: list[Event] = []
+    for cid in sorted(tx.state.creatures):
+        c = tx.get(cid)
+        if not c.continuing or c.dead:
+            continue
+        for cont in list(c.continuing):
+            hit = Hit(
+                target=cid,
+                amount=cont.amount,
+                attacker=None,
+                label=f"Continuing {cont.element or ''} damage",
+                physical=cont.physical,
+                element=cont.element,
+                targeted=False,
+                part=cont.part,
+                continuing=True,
+            )
+            events += deal(tx, hit, dice)
+        m = tx.creature(cid)
+        m.continuing = [x.model_copy(update={"rounds": x.rounds - 1}) for x in m.continuing if x.rounds > 1]
+        live = {x.part for x in m.continuing}
+        for part in list(m.continuing_injury):
+            if part not in live:
+                m.continuing_injury.pop(part)
+                m.continuing_wounded.pop(part, None)
     return events

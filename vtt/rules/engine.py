@@ -16,7 +16,7 @@ from typing import Any, Literal
 
 from pydantic import BaseModel, Field, ValidationError
 
-from vtt.rules import hold, movement, strike, targeted, turns
+from vtt.rules import care, hold, movement, strike, targeted, turns
 from vtt.rules.attacks import answer_defense
 from vtt.rules.commands import (
     Begin,
@@ -28,10 +28,15 @@ from vtt.rules.commands import (
     EditCreature,
     EndTurn,
     Grab,
+    Harm,
+    Heal,
     Move,
     Place,
+    Recover,
+    Soothe,
     Strike,
     StrikeSpace,
+    ZealForMajor,
     parse_command,
 )
 from vtt.rules.dice import DiceChange, DiceSource, Modifier, ScriptedDice
@@ -98,7 +103,7 @@ def _dispatch(tx: Tx, cmd: Command, dice: DiceSource) -> list[Event]:
         case Begin():
             return turns.begin(tx, dice)
         case EndTurn():
-            return turns.end_turn(tx)
+            return turns.end_turn(tx, dice)
         case Move():
             return movement.move(tx, cmd.creature, cmd.to, cmd.path, cmd.collide_with, dice)
         case Place():
@@ -107,10 +112,20 @@ def _dispatch(tx: Tx, cmd: Command, dice: DiceSource) -> list[Event]:
             return movement.dash(tx, cmd.creature)
         case Strike():
             return strike.strike(
-                tx, cmd.creature, cmd.target, cmd.space, cmd.surface, cmd.weapon, cmd.limb, cmd.nimble, dice
+                tx,
+                cmd.creature,
+                cmd.target,
+                cmd.space,
+                cmd.surface,
+                cmd.weapon,
+                cmd.limb,
+                cmd.nimble,
+                dice,
+                cmd.strike_type,
+                cmd.max_dice,
             )
         case StrikeSpace():
-            return targeted.strike_space(tx, cmd.creature, cmd.space, cmd.weapon, cmd.limb, dice)
+            return targeted.strike_space(tx, cmd.creature, cmd.space, cmd.weapon, cmd.limb, dice, cmd.strike_type)
         case Grab():
             return hold.grab(tx, cmd.creature, cmd.target, cmd.limb, dice)
         case DropHold():
@@ -119,6 +134,16 @@ def _dispatch(tx: Tx, cmd: Command, dice: DiceSource) -> list[Event]:
             return answer_defense(tx, _decision(tx, cmd.decision, "defense"), cmd.roll, dice)
         case ChooseOrder():
             return targeted.choose_order(tx, _decision(tx, cmd.decision, "order"), cmd.order, dice)
+        case Harm():
+            return care.harm(tx, cmd.target, cmd.amount, cmd.physical, cmd.element, cmd.pool, cmd.part, dice)
+        case Heal():
+            return care.heal_by_hand(tx, cmd.target, cmd.amount, cmd.kind, cmd.pool, dice)
+        case ZealForMajor():
+            return care.zeal_for_major(tx, cmd.creature, dice)
+        case Recover():
+            return care.recover(tx, cmd.creature)
+        case Soothe():
+            return care.soothe(tx, cmd.creature, cmd.target, dice)
         case EditCreature():
             return edit_creature(tx, cmd.creature, cmd.changes)
     raise RuleError(f"unknown command {cmd!r}")
@@ -209,6 +234,8 @@ def legal_actions(state: GameState, creature_id: str) -> list[ActionOption]:
     econ = state.economy.get(creature_id)
     if econ is None:
         return []
+    if not c.can_act:
+        return [ActionOption(action="end_turn", group="Turn", label="End turn", cost={})]
     occ = Occupancy(state)
     filled = state.board.filled()
     out: list[ActionOption] = []
@@ -236,10 +263,18 @@ def legal_actions(state: GameState, creature_id: str) -> list[ActionOption]:
                     targets=collide,
                 )
             )
-    if econ.minor > 0 and not econ.dashed and state.settings.dash_adds_pool:
+    full_resolve = turns.resolve_blocks(state, creature_id)
+    if full_resolve:
+        if econ.minor > 0 and not econ.major_unlocked:
+            out.append(
+                ActionOption(action="zeal_for_major", group="Turn", label="Zeal roll to act (DL 12)", cost={"minor": 1})
+            )
+        if econ.major > 0 and (not full_resolve or econ.major_unlocked):
+            out.append(ActionOption(action="recover", group="Turn", label="Recovery", cost={"major": 1}))
+    if econ.minor > 0 and not econ.dashed and state.settings.dash_adds_pool and not full_resolve:
         out.append(ActionOption(action="dash", group="Move", label="Dash", cost={"minor": 1}))
 
-    if econ.major > 0:
+    if econ.major > 0 and (not full_resolve or econ.major_unlocked):
         arms: list[tuple[str | None, str | None]] = [(w.id, None) for w in c.weapons]
         arms += [(None, limb.id) for limb in c.limbs if limb.free]
         seen_unarmed = False

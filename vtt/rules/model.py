@@ -43,7 +43,10 @@ class Weapon(BaseModel):
     extend: int = Field(0, ge=0)
     accurate: bool = False
     devastating: bool = False
-    strike_types: tuple[str, ...] = ("B",)
+    strike_types: tuple[Literal["B", "C", "F", "M", "S"], ...] = Field(
+        (), description="Strike types (seed-004): Bashing, Chopping, Flowing, Mystical, Stabbing; none by default."
+    )
+    element: str | None = Field(None, description="The weapon's Element (fire, water, earth, air...).")
 
 
 class Limb(BaseModel):
@@ -64,6 +67,47 @@ class Limb(BaseModel):
     @property
     def free(self) -> bool:
         return self.holding is None and self.hold_id is None
+
+
+class BodyPart(BaseModel):
+    """A part of the body (reference §7): how many sizes smaller than the creature, and its injuries."""
+
+    model_config = ConfigDict(extra="forbid")
+    id: str
+    name: str
+    size_offset: int = Field(description="Sizes smaller than the whole creature (torso 2, head 5...).")
+    wounded: int = Field(0, ge=0)
+    trauma: int = Field(0, ge=0)
+    severed: bool = False
+
+
+def humanoid_parts() -> list[BodyPart]:
+    return [
+        BodyPart(id="torso", name="torso", size_offset=2),
+        BodyPart(id="stomach", name="stomach", size_offset=4),
+        BodyPart(id="left_leg", name="left leg", size_offset=3),
+        BodyPart(id="right_leg", name="right leg", size_offset=3),
+        BodyPart(id="left_arm", name="left arm", size_offset=4),
+        BodyPart(id="right_arm", name="right arm", size_offset=4),
+        BodyPart(id="head", name="head", size_offset=5),
+        BodyPart(id="left_eye", name="left eye", size_offset=9),
+        BodyPart(id="right_eye", name="right eye", size_offset=9),
+        BodyPart(id="left_ear", name="left ear", size_offset=9),
+        BodyPart(id="right_ear", name="right ear", size_offset=9),
+    ]
+
+
+class ContinuingDamage(BaseModel):
+    """Continuing Damage (seed-004): dealt on the Soulweaver's turn, to one part each time."""
+
+    model_config = ConfigDict(extra="forbid")
+    id: str
+    element: str | None = None
+    physical: bool = False
+    amount: int = Field(ge=0)
+    part: str
+    rounds: int = Field(1, ge=0)
+    source: str | None = None
 
 
 def humanoid_limbs() -> list[Limb]:
@@ -93,9 +137,28 @@ class Creature(BaseModel):
     bulk: float = Field(0, ge=0, description="The creature's own Bulk, carried by others in a Hold.")
     gear_bulk: float = Field(0, ge=0, description="Bulk the creature carries.")
     ailments: dict[str, int] = Field(default_factory=dict)
+    severe_threshold: int | None = Field(None, description="None: the table's skill Tier (Endure).")
+    reductions: dict[str, int] = Field(
+        default_factory=dict, description="Damage Reduction by damage type: physical, magical or an element."
+    )
+    armor_reduction: int = Field(0, ge=0, description="Physical Reduction from armour (Flowing ignores it).")
+    immunities: list[str] = Field(default_factory=list)
+    vulnerabilities: list[str] = Field(default_factory=list)
+    parts: list[BodyPart] = Field(default_factory=humanoid_parts)
+    continuing: list[ContinuingDamage] = Field(default_factory=list)
+    continuing_injury: dict[str, int] = Field(
+        default_factory=dict, description="Continuing Damage Injury added up per part for Serious Injury."
+    )
+    continuing_wounded: dict[str, int] = Field(
+        default_factory=dict, description="Wounded Tiers already caused from a part's added-up Continuing Damage."
+    )
     prone: bool = False
     unconscious: bool = False
+    wake_failures: int = Field(0, ge=0, description="Consecutive failed Endure rolls to wake.")
     dead: bool = False
+    ruptured_conduit_risk: int = Field(
+        0, ge=0, description="Energy Pips suffered on a full Energy Pool (may cause Ruptured Conduit)."
+    )
     movement_pool: int | None = Field(None, ge=0, description="Overrides the table's Movement Pool.")
     minor_actions: int | None = Field(None, ge=0, description="Overrides the table's Minor Actions.")
 
@@ -107,6 +170,9 @@ class Creature(BaseModel):
 
     def weapon(self, weapon_id: str) -> Weapon | None:
         return next((w for w in self.weapons if w.id == weapon_id), None)
+
+    def part(self, part_id: str) -> BodyPart | None:
+        return next((p for p in self.parts if p.id == part_id), None)
 
     def gripping_limbs(self, weapon_id: str) -> list[Limb]:
         return [limb for limb in self.limbs if limb.holding == weapon_id]
@@ -126,12 +192,33 @@ class BoardObject(BaseModel):
     size: int = 1
 
 
+class LooseItem(BaseModel):
+    """Something lying in a space: a dropped weapon."""
+
+    model_config = ConfigDict(extra="forbid")
+    weapon: Weapon
+    cell: Cell
+    owner: str | None = None
+
+
 class Board(BaseModel):
     model_config = ConfigDict(extra="forbid")
     cols: int = Field(ge=1)
     rows: int = Field(ge=1)
     walls: set[Cell] = Field(default_factory=set)
     objects: list[BoardObject] = Field(default_factory=list)
+    items: list[LooseItem] = Field(default_factory=list)
+    conductive: list[list[Cell]] = Field(
+        default_factory=list, description="Connected pieces of conductive material, each a list of spaces."
+    )
+    water: set[Cell] = Field(default_factory=set, description="Spaces of water; touching spaces are connected.")
+
+    @field_validator("water", mode="before")
+    @classmethod
+    def _water_as_tuples(cls, v: Any) -> Any:
+        if isinstance(v, list | set | tuple):
+            return {tuple(c) for c in v}
+        return v
 
     @field_validator("walls", mode="before")
     @classmethod
@@ -159,6 +246,7 @@ class Economy(BaseModel):
     consecutive_spaces: int = 0
     attacked: bool = False
     manifested: bool = False
+    major_unlocked: bool = Field(False, description="A DL 12 Zeal roll allows a Major Action on a full Resolve Pool.")
 
     @property
     def movement_left(self) -> int:
@@ -174,6 +262,7 @@ class Effect(BaseModel):
     subject: str
     modifiers: dict[str, int] = Field(default_factory=dict)
     rounds: int = 1
+    curse: bool = False
 
 
 class Hold(BaseModel):

@@ -19,7 +19,7 @@ from collections import deque
 from vtt.rules import attacks
 from vtt.rules.checks import AttackResult
 from vtt.rules.conditions import holds_of, limb_action_modifiers
-from vtt.rules.damage import damage_roll, injury, suffer_grit_injury
+from vtt.rules.damage import Hit, deal
 from vtt.rules.dice import DiceChange, DiceSource, roll
 from vtt.rules.events import Event, RuleError
 from vtt.rules.hold import check_touch, escape_roll_spec, leave_holds
@@ -182,22 +182,18 @@ def _collision_result(tx: Tx, spec: attacks.AttackSpec, result: AttackResult, di
     if not result.success:
         return []
     changes = [DiceChange.model_validate(ch) for ch in spec.params["changes"]]
-    t = tx.get(spec.target)
-    dmg = damage_roll(
-        dice, f"{tx.get(spec.attacker).name}: Collision damage to {t.name}", spec.params["damage"], changes
+    hit = Hit(
+        target=spec.target,
+        amount=spec.params["damage"],
+        attacker=spec.attacker,
+        label=f"{tx.get(spec.attacker).name}'s Collision",
+        changes=tuple(changes),
+        physical=True,
+        apply_size=False,
+        attack_faces=spec.attack.faces,
+        targeted=True,
     )
-    inj = injury(dmg)
-    return [
-        Event(
-            kind="damage",
-            text=f"Collision damage {dmg.dice}d12: {inj} Injury to {t.name}.",
-            actor=spec.attacker,
-            target=spec.target,
-            rolls=[dmg],
-            data={"injury": inj},
-        ),
-        *suffer_grit_injury(tx, spec.target, inj),
-    ]
+    return deal(tx, hit, dice)
 
 
 @attacks.on_result("hold_move")

@@ -56,6 +56,11 @@ class TableSettings(BaseModel):
     bulk_per_encumbered: float = Field(
         10, gt=0, description="Each this much Bulk over the limit is 1 Tier of Encumbered (§4.5, gap 15)."
     )
+    severe_threshold_skill: str = Field("Endure", description="Severe Threshold = this skill's Tier (§4.4, gap 14).")
+    part_table: list[tuple[int, int, str]] | None = Field(
+        None, description="d12 part roll: (from face, to face, part id); 12 rolls again for head, eyes, ears (§7)."
+    )
+    soothe_cost: Literal["major", "minor"] = Field("minor", description="Action that Soothes Acid (gap).")
     footprints: dict[int, list[Cell]] | None = Field(
         None, description="Footprint shapes by size, overriding the grid's defaults (§2.2, gap 3)."
     )

@@ -15,15 +15,15 @@
 
 from __future__ import annotations
 
-from typing import Literal
+from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field
 
 from vtt.rules import attacks
 from vtt.rules.checks import AttackResult
 from vtt.rules.conditions import limb_action_modifiers
-from vtt.rules.damage import damage_roll, injury, suffer_grit_injury
-from vtt.rules.dice import DiceChange, DiceSource, Modifier, roll
+from vtt.rules.damage import DAMAGE_FACE, Hit, StrikeType, deal
+from vtt.rules.dice import DiceChange, DiceSource, Modifier, Roll, roll
 from vtt.rules.events import Event, RuleError
 from vtt.rules.grid import footprint_distance
 from vtt.rules.model import Cell, Creature, GameState, Limb, Weapon
@@ -189,12 +189,6 @@ def plan_creature_strike(
             mods.append(size_mod)
     mods += weapon_modifiers(state, c, arm, dist)
     mods += limb_action_modifiers(state, c)
-    size_change = physical_damage_size_change(c.size, target.size)
-    if size_change:
-        rel = "smaller" if size_change > 0 else "larger"
-        changes.append(
-            DiceChange(dice=size_change, reason=f"physical damage against a {rel} subject (size {target.size})")
-        )
     return AttackPlan(
         label=f"{c.name}: Strike on {target.name} with {arm.name}",
         skill=s.strike_skill,
@@ -284,10 +278,13 @@ def strike(
     limb: str | None,
     nimble: bool,
     dice: DiceSource,
+    strike_type: str | None = None,
+    max_dice: int | None = None,
 ) -> list[Event]:
     state = tx.state
     c = require_active(state, cmd_creature)
     arm = armament(state, c, weapon, limb)
+    chosen_type = choose_strike_type(arm.weapon, strike_type)
     occ = Occupancy(state)
     filled = state.board.filled()
     if target is not None:
@@ -306,10 +303,12 @@ def strike(
         target=target,
         data={"path": plan.path, "reach": plan.reach, "exposed_size": plan.exposed_size},
     )
-    params = {
+    params: dict[str, Any] = {
         "damage": plan.damage,
         "changes": [ch.model_dump() for ch in plan.damage_changes],
         "weapon": arm.weapon.model_dump() if arm.weapon else None,
+        "strike_type": chosen_type,
+        "max_dice": max_dice,
     }
     if target is None:
         return [path_event, *_surface_outcome(tx, c, plan, attack, params, dice)]
@@ -326,15 +325,11 @@ def strike(
 
 
 def _surface_outcome(
-    tx: Tx, c: Creature, plan: AttackPlan, attack: object, params: dict[str, object], dice: DiceSource
+    tx: Tx, c: Creature, plan: AttackPlan, attack: Roll, params: dict[str, Any], dice: DiceSource
 ) -> list[Event]:
-    from vtt.rules.checks import AttackResult as _AR
-    from vtt.rules.dice import Roll
-
-    assert isinstance(attack, Roll)
     s = tx.state.settings
     ground = roll(dice, "ground defense", 0, [Modifier(value=GROUND_DEFENSE, reason="a surface's defense is 0")])
-    result = _AR(
+    result = AttackResult(
         attack=attack,
         dl=plan.dl,
         defense_skill="none",
@@ -353,44 +348,72 @@ def _surface_outcome(
         )
     ]
     if result.success:
-        events += strike_damage(tx, c.id, None, params, attack, dice)
+        events += surface_damage(tx, c.id, params, attack, dice)
     return events
 
 
-def strike_damage(
-    tx: Tx, attacker: str, target: str | None, params: dict[str, object], attack: object, dice: DiceSource
-) -> list[Event]:
-    from vtt.rules.dice import Roll
+def weapon_changes(weapon: Weapon | None, attack: Roll) -> list[DiceChange]:
+    """reference §6.3 Devastating: +1 damage for each 12 on the attack roll."""
+    if weapon is None or not weapon.devastating:
+        return []
+    twelves = attack.faces.count(12)
+    if not twelves:
+        return []
+    return [DiceChange(dice=twelves, reason=f"{weapon.name} is Devastating: {twelves} twelve(s) rolled")]
 
-    assert isinstance(attack, Roll)
-    changes = [DiceChange.model_validate(ch) for ch in params["changes"]]  # type: ignore[attr-defined]
+
+def choose_strike_type(weapon: Weapon | None, wanted: str | None) -> StrikeType | None:
+    """reference §6.2: with several Strike types, choose one as you declare the attack. An unarmed limb and a
+    weapon without a listed type have none."""
+    types = weapon.strike_types if weapon is not None else ()
+    if wanted is None:
+        return types[0] if types else None
+    if wanted not in types:
+        raise RuleError(f"{weapon.name if weapon else 'an unarmed Strike'} cannot make a {wanted} Strike")
+    return wanted
+
+
+def strike_hit(attacker: str, target: str, params: dict[str, Any], attack: Roll, label: str) -> Hit:
     weapon = Weapon.model_validate(params["weapon"]) if params.get("weapon") else None
-    if weapon is not None and weapon.devastating:
-        twelves = attack.faces.count(12)
-        if twelves:
-            changes.append(DiceChange(dice=twelves, reason=f"{weapon.name} is Devastating: {twelves} twelve(s) rolled"))
-    amount = params["damage"]
-    assert isinstance(amount, int)
-    who = tx.get(target).name if target else "the surface"
-    dmg = damage_roll(dice, f"{tx.get(attacker).name}: damage to {who}", amount, changes)
-    inj = injury(dmg)
-    events = [
+    changes = [DiceChange.model_validate(ch) for ch in params["changes"]] + weapon_changes(weapon, attack)
+    return Hit(
+        target=target,
+        amount=params["damage"],
+        attacker=attacker,
+        label=label,
+        changes=tuple(changes),
+        physical=True,
+        element=weapon.element if weapon else None,
+        strike_type=params.get("strike_type"),
+        attack_faces=attack.faces,
+        targeted=True,
+        part=params.get("part"),
+        called_shot=bool(params.get("called_shot")),
+        as_trauma=bool(params.get("as_trauma")),
+        max_dice=params.get("max_dice"),
+    )
+
+
+def surface_damage(tx: Tx, attacker: str, params: dict[str, Any], attack: Roll, dice: DiceSource) -> list[Event]:
+    """Damage to a wall or the ground: counted like any damage; surfaces keep no Pips."""
+    weapon = Weapon.model_validate(params["weapon"]) if params.get("weapon") else None
+    changes = [DiceChange.model_validate(ch) for ch in params["changes"]] + weapon_changes(weapon, attack)
+    dmg = roll(dice, f"{tx.get(attacker).name}: damage to the surface", params["damage"], dice_changes=changes)
+    inj = dmg.count_at_least(DAMAGE_FACE)
+    return [
         Event(
             kind="damage",
-            text=f"Damage {dmg.dice}d12: {inj} Injury to {who}.",
+            text=f"Damage {dmg.dice}d12, needing {DAMAGE_FACE}+: {inj} Injury to the surface.",
             actor=attacker,
-            target=target,
             rolls=[dmg],
-            data={"injury": inj},
+            data={"injury": inj, "needed": DAMAGE_FACE},
         )
     ]
-    if target is not None:
-        events += suffer_grit_injury(tx, target, inj)
-    return events
 
 
 @attacks.on_result("strike")
 def _strike_result(tx: Tx, spec: attacks.AttackSpec, result: AttackResult, dice: DiceSource) -> list[Event]:
     if not result.success:
         return []
-    return strike_damage(tx, spec.attacker, spec.target, spec.params, spec.attack, dice)
+    hit = strike_hit(spec.attacker, spec.target, spec.params, spec.attack, f"{tx.get(spec.attacker).name}'s Strike")
+    return deal(tx, hit, dice)

@@ -20,12 +20,13 @@ from typing import Any
 from vtt.rules import attacks
 from vtt.rules.checks import AttackResult
 from vtt.rules.conditions import limb_action_modifiers
+from vtt.rules.damage import deal
 from vtt.rules.dice import DiceChange, DiceSource, Roll, roll
 from vtt.rules.events import Event, RuleError
 from vtt.rules.grid import footprint_distance
 from vtt.rules.model import SOULWEAVER, Cell, Creature, Decision, GameState, Weapon
 from vtt.rules.reach import attack_path
-from vtt.rules.sizes import half, physical_damage_size_change
+from vtt.rules.sizes import half
 from vtt.rules.space import Occupancy, grid_of
 from vtt.rules.strike import (
     STRIKE_DL,
@@ -33,7 +34,8 @@ from vtt.rules.strike import (
     arm_reach,
     armament,
     base_damage,
-    strike_damage,
+    choose_strike_type,
+    strike_hit,
     weapon_modifiers,
 )
 from vtt.rules.turns import require_active, spend
@@ -87,7 +89,13 @@ def plan_space(
 
 
 def strike_space(
-    tx: Tx, creature: str, space: Cell, weapon: str | None, limb: str | None, dice: DiceSource
+    tx: Tx,
+    creature: str,
+    space: Cell,
+    weapon: str | None,
+    limb: str | None,
+    dice: DiceSource,
+    strike_type: str | None = None,
 ) -> list[Event]:
     state = tx.state
     c = require_active(state, creature)
@@ -138,6 +146,7 @@ def strike_space(
         "weapon": arm.weapon.model_dump() if arm.weapon else None,
         "base_changes": [ch.model_dump() for ch in changes],
         "space": space,
+        "strike_type": choose_strike_type(arm.weapon, strike_type),
     }
     queue = [{"target": oid, "roll": r.model_dump(mode="json")} for oid, r in hits]
     faces = [r.highest_double for _, r in hits]
@@ -213,18 +222,9 @@ def _next_attack(
 @attacks.on_result("strike_space")
 def _space_result(tx: Tx, spec: attacks.AttackSpec, result: AttackResult, dice: DiceSource) -> list[Event]:
     if result.success:
-        a, t = tx.get(spec.attacker), tx.get(spec.target)
-        changes = [DiceChange.model_validate(ch) for ch in spec.params["base_changes"]]
-        size_change = physical_damage_size_change(a.size, t.size)
-        if size_change:
-            rel = "smaller" if size_change > 0 else "larger"
-            changes.append(DiceChange(dice=size_change, reason=f"physical damage against a {rel} subject"))
-        params = {
-            "damage": spec.params["damage"],
-            "weapon": spec.params["weapon"],
-            "changes": [ch.model_dump() for ch in changes],
-        }
-        return strike_damage(tx, spec.attacker, spec.target, params, spec.attack, dice)
+        params = {**spec.params, "changes": spec.params["base_changes"]}
+        hit = strike_hit(spec.attacker, spec.target, params, spec.attack, f"{tx.get(spec.attacker).name}'s Strike")
+        return deal(tx, hit, dice)
     rest = spec.params.get("queue", [])
     if rest:
         base = {k: v for k, v in spec.params.items() if k != "queue"}

@@ -10,6 +10,7 @@
 
 from __future__ import annotations
 
+from vtt.rules.damage import continuing_damage, wake_roll
 from vtt.rules.dice import DiceSource, roll
 from vtt.rules.events import Event, RuleError
 from vtt.rules.model import SOULWEAVER, Creature, Economy, GameState
@@ -29,10 +30,10 @@ def active_creatures(state: GameState) -> list[str]:
         return [
             cid
             for cid, c in state.creatures.items()
-            if c.controller is None and cid not in state.turn.entries and c.can_act
+            if c.controller is None and cid not in state.turn.entries and not c.dead
         ]
     c = state.creatures.get(current)
-    return [current] if c is not None and c.can_act else []
+    return [current] if c is not None and not c.dead else []
 
 
 def is_active(state: GameState, creature_id: str) -> bool:
@@ -73,10 +74,10 @@ def begin(tx: Tx, dice: DiceSource) -> list[Event]:
             data={"round": 1, "order": state.turn.entries},
         )
     )
-    return events + start_turn(tx)
+    return events + start_turn(tx, dice)
 
 
-def start_turn(tx: Tx) -> list[Event]:
+def start_turn(tx: Tx, dice: DiceSource) -> list[Event]:
     state = tx.state
     active = active_creatures(state)
     starting = set(active)
@@ -105,14 +106,22 @@ def start_turn(tx: Tx) -> list[Event]:
                 data={"effect": e.id},
             )
         )
+    if state.turn.current == SOULWEAVER:
+        events += continuing_damage(tx, dice)
     return events
 
 
-def end_turn(tx: Tx) -> list[Event]:
+def end_turn(tx: Tx, dice: DiceSource) -> list[Event]:
     state = tx.state
     if not state.turn.started:
         raise RuleError("the fight has not begun")
+    if state.pending:
+        raise RuleError("the table waits for a decision first")
     ended = state.turn.current
+    wake: list[Event] = []
+    for cid in active_creatures(state):
+        if state.creatures[cid].unconscious:
+            wake += wake_roll(tx, cid, dice)
     events = [
         Event(
             kind="turn_end",
@@ -127,21 +136,35 @@ def end_turn(tx: Tx) -> list[Event]:
         state.turn.index = 0
         state.turn.round += 1
         events.append(Event(kind="round", text=f"Round {state.turn.round} begins.", data={"round": state.turn.round}))
-    # Skip entries that cannot act (Unconscious, Dead, removed), never the Soulweaver's.
+    # Skip the turns of the Dead and the removed, never the Soulweaver's. The Unconscious keep theirs: the end
+    # of each of their turns is when they roll to wake.
     for _ in range(len(state.turn.entries)):
         cur = state.turn.current
-        if cur == SOULWEAVER or (cur in state.creatures and state.creatures[cur].can_act):
+        if cur == SOULWEAVER or (cur in state.creatures and not state.creatures[cur].dead):
             break
         state.turn.index += 1
         if state.turn.index >= len(state.turn.entries):
             state.turn.index = 0
             state.turn.round += 1
-    return events + start_turn(tx)
+    return wake + events + start_turn(tx, dice)
 
 
-def spend(tx: Tx, creature_id: str, major: int = 0, minor: int = 0) -> None:
+def resolve_blocks(state: GameState, creature_id: str) -> bool:
+    """seed-004: while the Resolve Pool is full, the only actions are Recovery and the DL 12 Zeal roll."""
+    c = state.creatures[creature_id]
+    return c.resolve.full and c.resolve.max > 0
+
+
+def spend(tx: Tx, creature_id: str, major: int = 0, minor: int = 0, on_full_resolve: bool = False) -> None:
     """Pay a Major or Minor Action; the rules raise RuleError when it cannot be paid."""
     econ = tx.economy(creature_id)
+    if resolve_blocks(tx.state, creature_id) and not on_full_resolve:
+        name = tx.get(creature_id).name
+        if minor or not econ.major_unlocked:
+            raise RuleError(
+                f"{name}'s Resolve Pool is full: only Recovery, or the DL 12 Zeal roll (a Minor Action) to use a "
+                "Major Action this turn"
+            )
     if major and econ.major < major:
         raise RuleError(f"{tx.get(creature_id).name} has no Major Action left this turn")
     if minor and econ.minor < minor:

@@ -6,7 +6,7 @@ Only what a command touches is copied, so resolving a Strike on a board of 300 c
 from __future__ import annotations
 
 from vtt.rules.events import RuleError
-from vtt.rules.model import Creature, Economy, GameState
+from vtt.rules.model import Board, Creature, Economy, GameState
 
 
 def _clone_creature(c: Creature) -> Creature:
@@ -18,6 +18,10 @@ def _clone_creature(c: Creature) -> Creature:
     out.weapons = list(c.weapons)
     out.ailments = dict(c.ailments)
     out.skills = dict(c.skills)
+    out.parts = [p.model_copy() for p in c.parts]
+    out.continuing = list(c.continuing)
+    out.continuing_injury = dict(c.continuing_injury)
+    out.continuing_wounded = dict(c.continuing_wounded)
     return out
 
 
@@ -33,6 +37,7 @@ class Tx:
         self.state = s
         self._creatures: set[str] = set()
         self._economy: set[str] = set()
+        self._board = False
 
     def get(self, creature_id: str) -> Creature:
         """A creature to read (may be shared with the old state: do not change it)."""
@@ -49,6 +54,13 @@ class Tx:
             self.state.creatures[creature_id] = c
             self._creatures.add(creature_id)
         return c
+
+    def board(self) -> Board:
+        """The board, to change (copied once)."""
+        if not self._board:
+            self.state.board = self.state.board.model_copy()
+            self._board = True
+        return self.state.board
 
     def economy(self, creature_id: str) -> Economy:
         e = self.state.economy.get(creature_id) or Economy()

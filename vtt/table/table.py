@@ -19,7 +19,7 @@ from pydantic import ValidationError
 from sqlalchemy.engine import Engine
 
 from vtt.rules import GameState, RuleError, apply, parse_command
-from vtt.rules.commands import Begin, ChooseOrder, Command, Defend, EndTurn, Place
+from vtt.rules.commands import Begin, ChooseOrder, Command, Defend, EditCreature, EndTurn, Harm, Heal, Place
 from vtt.rules.dice import DiceSource, RandomDice, RecordingDice, ScriptedDice
 from vtt.rules.model import SOULWEAVER
 from vtt.store import db
@@ -124,7 +124,7 @@ class Table:
         if viewer.is_soulweaver:
             return None
         state = self.state
-        if isinstance(cmd, Begin | Place | ChooseOrder):
+        if isinstance(cmd, Begin | Place | ChooseOrder | EditCreature | Harm | Heal):
             return "only the Soulweaver can do that"
         if isinstance(cmd, Defend):
             decision = next((d for d in state.pending if d.id == cmd.decision), None)

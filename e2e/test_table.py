@@ -1,0 +1,360 @@
+"""End-to-end tests of the table page (`vtt.cli` on e2e/maps/arena.json) with two users in two browser contexts:
+the Soulweaver and the player alice, who controls Ayla.
+
+Dice are real (random): the tests assert on the structure of the log and on both users seeing the same thing,
+never on a particular roll.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from collections.abc import Iterator
+from dataclasses import dataclass
+from pathlib import Path
+
+import pytest
+from playwright.sync_api import Browser, Locator, Page, expect
+
+from e2e.conftest import ROOT, AppServer, open_page, screenshot, wait_ready
+from e2e.helpers import Cell, anchor_selector, cell_xy, drag, token_xy
+from vtt.rules import RandomDice, apply, legal_actions
+from vtt.rules.scenario import load_scenario
+
+ARENA = ROOT / "e2e" / "maps" / "arena.json"
+
+# Arena positions (axial q, r), see e2e/maps/arena.json.
+AYLA = (4, 5)
+ORC = (5, 5)
+RATS = (4, 6)  # Rat A and Rat B (size -1) share this space
+OGRE = (10, 6)
+AYLA_STEP = (4, 4)  # one space north-west of Ayla, empty
+WALL_IN_REACH = (7, 6)  # a wall 4 spaces from Ayla, inside her Movement Pool of 5
+OGRE_PLACE = (11, 6)  # one space east of the Ogre; its whole footprint (size 2: 7 hexes) stays on the map
+
+TIMEOUT = 15_000  # ms: generous, the suite runs in CI on a 2-core machine
+SETTLE_MS = 1_000  # how long to wait before asserting that something did NOT happen
+
+
+@dataclass
+class Users:
+    server: AppServer
+    soulweaver: Page
+    alice: Page
+
+    @property
+    def both(self) -> tuple[Page, Page]:
+        return self.soulweaver, self.alice
+
+
+@pytest.fixture(autouse=True)
+def _generous_expect_timeout() -> Iterator[None]:
+    expect.set_options(timeout=TIMEOUT)
+    yield
+    expect.set_options(timeout=None)  # back to Playwright's default
+
+
+@pytest.fixture
+def table_server(tmp_path: Path) -> Iterator[AppServer]:
+    """A fresh table server per test, on the arena map with its own SQLite file."""
+    server = AppServer(
+        module="vtt.cli",
+        args=["--map", str(ARENA), "--database", f"sqlite:///{tmp_path}/game.sqlite"],
+    ).start()
+    try:
+        yield server
+    finally:
+        server.stop()
+        output = server.output()
+        print(output)  # shown by pytest when the test fails
+        if "Traceback" in output:
+            pytest.fail(f"the table server logged an exception:\n{output}")
+
+
+def open_table(browser: Browser, server: AppServer, query: str) -> Page:
+    page = open_page(browser, f"{server.url}/table?{query}")
+    page.set_default_timeout(TIMEOUT)
+    page.wait_for_selector('[data-token-id="ogre"]')
+    return page
+
+
+@pytest.fixture
+def users(browser: Browser, table_server: AppServer) -> Iterator[Users]:
+    """The Soulweaver and alice, each in a separate browser context, on the table page."""
+    soulweaver = open_table(browser, table_server, "as=soulweaver")
+    alice = open_table(browser, table_server, "as=player&name=alice")
+    yield Users(table_server, soulweaver, alice)
+    for page in (soulweaver, alice):
+        page.context.close()
+
+
+# ---- helpers -------------------------------------------------------------------------------------------------
+
+
+def token_cell(page: Page, token_id: str) -> Cell:
+    token = page.locator(f'[data-token-id="{token_id}"]')
+    return int(token.get_attribute("data-q") or -1), int(token.get_attribute("data-r") or -1)
+
+
+def positions(page: Page) -> dict[str, Cell]:
+    found: list[list[object]] = page.evaluate(
+        """() => [...document.querySelectorAll('svg.vtt-svg [data-token-id]')]
+        .map((el) => [el.dataset.tokenId, Number(el.dataset.q), Number(el.dataset.r)])"""
+    )
+    return {str(i): (int(str(q)), int(str(r))) for i, q, r in found}
+
+
+def log_entry(page: Page, seq: int) -> Locator:
+    return page.locator(f'.log-entry[data-seq="{seq}"]')
+
+
+def newest_entry(page: Page) -> Locator:
+    """The newest log card: the log shows the newest first."""
+    return page.locator(".roll-log .log-entry").first
+
+
+def dice_faces(entry: Locator) -> list[str]:
+    return entry.locator(".die").all_inner_texts()
+
+
+def wait_for_entry(users: Users, seq: int) -> None:
+    """Both users' logs show entry ``seq``, and it is the newest."""
+    for page in users.both:
+        expect(log_entry(page, seq)).to_be_visible()
+        expect(newest_entry(page)).to_have_attribute("data-seq", str(seq))
+
+
+def assert_same_entry(users: Users, seq: int) -> str:
+    """Entry ``seq`` has the same text and the same dice faces on both pages; returns its text."""
+    sw, alice = (log_entry(page, seq) for page in users.both)
+    assert dice_faces(sw) == dice_faces(alice)
+    text = sw.inner_text()
+    assert text == alice.inner_text()
+    return text
+
+
+def begin(users: Users) -> None:
+    """The Soulweaver rolls Priority; Ayla (the only creature with a player) gets the first turn."""
+    users.soulweaver.get_by_role("button", name="Begin: roll Priority").click()
+    for page in users.both:
+        panel = page.locator(".turn-panel")
+        expect(panel.get_by_text("Round 1", exact=True)).to_be_visible()
+        expect(panel.get_by_text(re.compile(r"^▶ Ayla · Priority \d+$"))).to_be_visible()
+        expect(panel.locator(".economy")).to_have_text("Ayla: Major 1 · Minor 2 · Movement 5/5")
+    wait_for_entry(users, 1)
+    # the turn makes Ayla draggable for alice (a patch that follows the command)
+    expect(users.alice.locator('[data-token-id="ayla"]')).to_have_class(re.compile(r"\bvtt-draggable\b"))
+
+
+def open_menu(page: Page, token_id: str, name: str) -> Locator:
+    """Click a token and wait for its menu (titled with the creature's name)."""
+    page.mouse.click(*token_xy(page, token_id))
+    menu = page.locator(".q-menu")
+    expect(menu.locator(".menu-title")).to_have_text(name)
+    return menu
+
+
+def pick(page: Page, menu: Locator, action: str, label: str) -> None:
+    """Click a menu item by its rules action and label, and wait until the menu has closed."""
+    item = menu.locator(f'.menu-action[data-action="{action}"]', has=page.get_by_text(label, exact=True))
+    expect(item).to_have_count(1)
+    item.click()
+    expect(page.locator(".q-menu")).to_have_count(0)
+
+
+def expected_menu() -> list[tuple[str, str]]:
+    """Ayla's actions at the start of her first turn, straight from the rules (Priority does not matter)."""
+    state = load_scenario(json.loads(ARENA.read_text())).state
+    state, _ = apply(state, {"type": "begin"}, RandomDice())
+    return sorted((a.action, a.label) for a in legal_actions(state, "ayla"))
+
+
+def menu_items(menu: Locator) -> list[tuple[str, str]]:
+    items = menu.locator(".menu-action")
+    return sorted(
+        (item.get_attribute("data-action") or "", item.locator(".text-sm").inner_text()) for item in items.all()
+    )
+
+
+def strike_orc(users: Users, seq: int) -> str:
+    """alice strikes the Orc with her Sword through the token menu; returns the log entry's text."""
+    alice = users.alice
+    menu = open_menu(alice, "ayla", "Ayla")
+    pick(alice, menu, "strike", "Strike with Sword")
+    orc_target = alice.locator(f'[data-highlight-kind="target"][data-q="{ORC[0]}"][data-r="{ORC[1]}"]')
+    expect(orc_target).to_have_count(1)
+    alice.mouse.click(*token_xy(alice, "orc"))
+    wait_for_entry(users, seq)
+    expect(alice.locator("[data-highlight-kind]")).to_have_count(0)
+    return assert_same_entry(users, seq)
+
+
+# ---- tests ---------------------------------------------------------------------------------------------------
+
+
+def test_begin_and_drag_is_broadcast(users: Users) -> None:
+    sw, alice = users.both
+    expect(sw.locator(".turn-panel")).to_contain_text("The fight has not begun.")
+    expect(alice.get_by_role("button", name="Begin: roll Priority")).to_have_count(0)  # the Soulweaver's only
+    # before the fight Ayla is not alice's to drag
+    assert "vtt-draggable" not in (alice.locator('[data-token-id="ayla"]').get_attribute("class") or "")
+    begin(users)
+    text = assert_same_entry(users, 1)
+    assert "Ayla rolls Zeal for Priority" in text and "Round 1: Ayla's turn." in text
+    assert len(dice_faces(log_entry(sw, 1))) == 2  # Zeal 2
+    for page in users.both:
+        expect(page.locator('[data-token-id="ayla"]')).to_have_attribute("data-active", "true")
+    drag(alice, token_xy(alice, "ayla"), cell_xy(alice, AYLA_STEP))
+    sw.wait_for_selector(anchor_selector("ayla", AYLA_STEP))
+    alice.wait_for_selector(anchor_selector("ayla", AYLA_STEP))
+    wait_for_entry(users, 2)
+    assert "move" in assert_same_entry(users, 2)
+    for page in users.both:
+        expect(page.locator(".turn-panel .economy")).to_have_text("Ayla: Major 1 · Minor 2 · Movement 4/5")
+    assert positions(sw) == positions(alice)
+    screenshot(sw, "table_begin_drag_soulweaver")
+    screenshot(alice, "table_begin_drag_alice")
+
+
+def test_illegal_drop_snaps_back_on_both_pages(users: Users) -> None:
+    sw, alice = users.both
+    begin(users)
+    record = """(id) => { window.seen = [];
+        const el = document.querySelector(`[data-token-id="${id}"]`);
+        new MutationObserver(() => window.seen.push(el.dataset.q + ',' + el.dataset.r))
+          .observe(el, { attributes: true, attributeFilter: ['data-q', 'data-r'] }); }"""
+    alice.evaluate(record, "ayla")
+    drag(alice, token_xy(alice, "ayla"), cell_xy(alice, WALL_IN_REACH))
+    expect(alice.get_by_text("Move rejected")).to_be_visible()
+    for page in users.both:
+        page.wait_for_selector(anchor_selector("ayla", AYLA))
+    # alice's page moved the token onto the wall optimistically, then back
+    wall, home = ",".join(map(str, WALL_IN_REACH)), ",".join(map(str, AYLA))
+    alice.wait_for_function(f"JSON.stringify(window.seen) === JSON.stringify({json.dumps([wall, home])})")
+    expect(sw.get_by_text("Move rejected")).to_have_count(0)  # the notification is for the dragger only
+    for page in users.both:
+        expect(page.locator(".log-entry")).to_have_count(1)  # a rejected move is not logged
+        expect(page.locator(".turn-panel .economy")).to_have_text("Ayla: Major 1 · Minor 2 · Movement 5/5")
+    alice.wait_for_timeout(400)  # let the notification's transition finish before the screenshot
+    screenshot(alice, "table_illegal_drop_alice")
+    expect(alice.get_by_text("Move rejected")).to_have_count(0)  # the notification times out
+
+    # the Orc is not alice's: dragging it does nothing, on either page
+    assert "vtt-draggable" not in (alice.locator('[data-token-id="orc"]').get_attribute("class") or "")
+    for page in users.both:
+        page.evaluate(record, "orc")
+    drag(alice, token_xy(alice, "orc"), cell_xy(alice, (ORC[0] + 1, ORC[1] - 1)))
+    alice.wait_for_timeout(SETTLE_MS)
+    for page in users.both:
+        assert page.evaluate("window.seen") == []
+        assert page.locator(anchor_selector("orc", ORC)).count() == 1
+        assert page.locator(".log-entry").count() == 1
+    assert alice.get_by_text("Move rejected").count() == 0
+    assert positions(sw) == positions(alice)
+    screenshot(alice, "table_foreign_drag_alice")
+
+
+def test_strike_from_token_menu(users: Users) -> None:
+    sw, alice = users.both
+    begin(users)
+    menu = open_menu(alice, "ayla", "Ayla")
+    assert menu_items(menu) == expected_menu()
+    for action in ("move", "dash", "strike", "strike_space", "grab", "end_turn"):
+        expect(menu.locator(f'[data-action="{action}"]').first).to_be_visible()
+    alice.wait_for_timeout(400)  # let the menu's fade-in transition finish
+    screenshot(alice, "table_menu_alice")
+    pick(alice, menu, "strike", "Strike with Sword")
+    expect(alice.get_by_text("Strike with Sword: choose a target")).to_be_visible()
+    orc_cell = f'[data-highlight-kind="target"][data-q="{ORC[0]}"][data-r="{ORC[1]}"]'
+    expect(alice.locator(orc_cell)).to_have_count(1)
+    expect(alice.locator('[data-highlight-kind="reach"]').first).to_be_attached()
+    assert sw.locator("[data-highlight-kind]").count() == 0  # highlights are per view
+    screenshot(alice, "table_strike_targets_alice")
+    alice.mouse.click(*token_xy(alice, "orc"))
+    wait_for_entry(users, 2)
+    newest = [newest_entry(page) for page in users.both]
+    faces = [dice_faces(entry) for entry in newest]
+    assert faces[0], "the Strike rolled no dice"
+    assert faces[0] == faces[1]
+    for entry in newest:
+        expect(entry).to_contain_text("Strike")
+        expect(entry).to_contain_text("Ayla: Strike on Orc with Sword")
+    assert newest[0].inner_text() == newest[1].inner_text()
+    expect(alice.locator("[data-highlight-kind]")).to_have_count(0)
+    for page in users.both:
+        expect(page.locator(".turn-panel .economy")).to_contain_text("Major 0")
+    screenshot(sw, "table_strike_soulweaver")
+    screenshot(alice, "table_strike_alice")
+
+
+def test_strike_a_space_with_two_occupants(users: Users) -> None:
+    sw, alice = users.both
+    begin(users)
+    menu = open_menu(alice, "ayla", "Ayla")
+    pick(alice, menu, "strike_space", "Strike a space (Sword)")
+    rats = f'[data-highlight-kind="space"][data-q="{RATS[0]}"][data-r="{RATS[1]}"]'
+    expect(alice.locator(rats)).to_have_count(1)
+    screenshot(alice, "table_strike_space_choose_alice")
+    alice.mouse.click(*cell_xy(alice, RATS))  # lands on whichever rat is drawn on top: the space is the same
+    wait_for_entry(users, 2)
+    assert_same_entry(users, 2)
+    for page in users.both:
+        entry = log_entry(page, 2)
+        expect(entry).to_contain_text(re.compile(rf"Ayla attacks the space \W{RATS[0]}, {RATS[1]}\W with Sword"))
+        rolls = entry.locator(".roll")
+        for rat in ("Rat A", "Rat B"):
+            expect(rolls.filter(has_text=f"Soulweaver's roll for {rat} in the space")).to_have_count(1)
+            expect(entry.locator(".log-text").filter(has_text=f"For {rat}:")).to_have_count(1)
+    screenshot(sw, "table_strike_space_soulweaver")
+    screenshot(alice, "table_strike_space_alice")
+
+
+def test_collision_by_dragging_onto_the_orc(users: Users) -> None:
+    sw, alice = users.both
+    begin(users)
+    drag(alice, token_xy(alice, "ayla"), cell_xy(alice, ORC))
+    dialog = alice.locator(".collision-dialog")
+    expect(dialog).to_be_visible()
+    expect(dialog).to_contain_text("Ayla moves into an occupied space.")
+    collide = dialog.get_by_role("button", name="Collide with Orc")
+    expect(collide).to_be_visible()
+    expect(dialog.get_by_role("button", name="Cancel")).to_be_visible()
+    expect(sw.locator(".collision-dialog")).to_have_count(0)  # the question is for the dragger only
+    alice.wait_for_timeout(400)  # let the dialog's transition finish before the screenshot
+    screenshot(alice, "table_collision_dialog_alice")
+    collide.click()
+    expect(dialog).to_have_count(0)
+    wait_for_entry(users, 2)
+    text = assert_same_entry(users, 2)
+    assert "collide" in text.lower()
+    for page in users.both:
+        expect(log_entry(page, 2)).to_contain_text("Ayla fills its Movement Pool to collide with Orc.")
+        expect(page.locator(".turn-panel .economy")).to_contain_text("Movement 0/5")
+    assert positions(sw) == positions(alice)
+    screenshot(sw, "table_collision_soulweaver")
+    screenshot(alice, "table_collision_alice")
+
+
+def test_reload_keeps_map_and_log(users: Users) -> None:
+    sw, alice = users.both
+    begin(users)
+    # the Soulweaver places the Ogre (not its turn: a free placement), so a position differs from the map file
+    drag(sw, token_xy(sw, "ogre"), cell_xy(sw, OGRE_PLACE))
+    for page in users.both:
+        page.wait_for_selector(anchor_selector("ogre", OGRE_PLACE))
+    wait_for_entry(users, 2)
+    strike_orc(users, 3)
+    before = {page: (positions(page), newest_entry(page).inner_text()) for page in users.both}
+    assert before[sw] == before[alice]
+    assert before[sw][0]["ogre"] == OGRE_PLACE
+    for page in users.both:
+        page.reload()
+        wait_ready(page, timeout=TIMEOUT)
+        page.wait_for_selector('[data-token-id="ogre"]')
+        expect(newest_entry(page)).to_have_attribute("data-seq", "3")
+        expect(page.locator(".log-entry")).to_have_count(3)
+        assert positions(page) == before[page][0]
+        assert newest_entry(page).inner_text() == before[page][1]
+        expect(page.locator(".turn-panel")).to_contain_text("Round 1")
+    screenshot(sw, "table_reload_soulweaver")
+    screenshot(alice, "table_reload_alice")
