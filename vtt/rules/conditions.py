@@ -47,6 +47,8 @@ def bulk_encumbered(state: GameState, creature: Creature) -> int:
 
 
 def encumbered_parts(state: GameState, creature: Creature) -> list[tuple[int, str]]:
+    if not creature.ailments.get("Encumbered") and not state.holds and not creature.gear_bulk:
+        return []
     parts: list[tuple[int, str]] = []
     if creature.ailments.get("Encumbered"):
         parts.append((creature.ailments["Encumbered"], "Encumbered"))

@@ -243,7 +243,7 @@ def suffer_pips(tx: Tx, target_id: str, pool: PoolName, amount: int, what: str =
     spill = amount
     if pool == "grit":
         to_grit = min(max(0, c.grit.max - c.grit.pips), spill)
-        c.grit.pips += to_grit
+        c.grit = c.grit.model_copy(update={"pips": c.grit.pips + to_grit})
         spill -= to_grit
         parts.append(f"Grit {c.grit.pips}/{c.grit.max}")
         if spill:
@@ -251,7 +251,7 @@ def suffer_pips(tx: Tx, target_id: str, pool: PoolName, amount: int, what: str =
             pool = "energy"
     if pool == "energy":
         to_energy = min(max(0, c.energy.max - c.energy.pips), spill)
-        c.energy.pips += to_energy
+        c.energy = c.energy.model_copy(update={"pips": c.energy.pips + to_energy})
         spill -= to_energy
         parts.append(f"Energy {c.energy.pips}/{c.energy.max}")
         if spill:
@@ -259,7 +259,7 @@ def suffer_pips(tx: Tx, target_id: str, pool: PoolName, amount: int, what: str =
             parts.append(f"{spill} past a full Energy Pool: Tier {spill} Exhausted and a risk of Ruptured Conduit")
     elif pool == "resolve":
         to_resolve = min(max(0, c.resolve.max - c.resolve.pips), spill)
-        c.resolve.pips += to_resolve
+        c.resolve = c.resolve.model_copy(update={"pips": c.resolve.pips + to_resolve})
         spill -= to_resolve
         parts.append(f"Resolve {c.resolve.pips}/{c.resolve.max}")
         if spill:
@@ -286,7 +286,7 @@ def suffer_pips(tx: Tx, target_id: str, pool: PoolName, amount: int, what: str =
 
 
 def fall_unconscious(tx: Tx, target_id: str) -> list[Event]:
-    c = tx.creature(target_id)
+    c = tx.creature(target_id, body=True)
     c.unconscious = True
     c.prone = True
     c.wake_failures = 0
@@ -335,7 +335,7 @@ def serious_injury(tx: Tx, hit: Hit, injury: int, threshold: int, dice: DiceSour
     bonus = 0 if hit.targeted else wounded // 2
     base = wounded
     wounded += bonus
-    mutable = tx.creature(hit.target)
+    mutable = tx.creature(hit.target, body=True)
     if hit.continuing:
         mutable.continuing_wounded[part_id] = mutable.continuing_wounded.get(part_id, 0) + base
     part = mutable.part(part_id)
@@ -384,7 +384,7 @@ def serious_injury(tx: Tx, hit: Hit, injury: int, threshold: int, dice: DiceSour
 
 
 def sever_part(tx: Tx, target_id: str, part_id: str) -> list[Event]:
-    c = tx.creature(target_id)
+    c = tx.creature(target_id, body=True)
     part = c.part(part_id)
     if part is not None:
         part.severed = True
@@ -550,7 +550,9 @@ def lightning_jump(tx: Tx, hit: Hit, dice: DiceSource, damaged: set[str]) -> lis
         return []
     reach = set().union(*regions)
     candidates = sorted(
-        cid for cid, cells in occ.cells.items() if cid not in damaged and set(cells) & reach and not tx.get(cid).dead
+        cid
+        for cid, cells in occ.everyone().items()
+        if cid not in damaged and set(cells) & reach and not tx.get(cid).dead
     )
     if not candidates:
         return []
@@ -626,7 +628,8 @@ def heal(
     m = tx.creature(target_id)
     p = getattr(m, pool)
     removed = min(p.pips, healed)
-    p.pips -= removed
+    p = p.model_copy(update={"pips": p.pips - removed})
+    setattr(m, pool, p)
     return [
         Event(
             kind="heal",

@@ -16,7 +16,7 @@ from collections import Counter
 from collections.abc import Callable, Iterable, Sequence
 from typing import Protocol
 
-from pydantic import BaseModel, ConfigDict, computed_field
+from pydantic import BaseModel, ConfigDict, PrivateAttr, computed_field
 
 SIDES = 12
 
@@ -139,10 +139,14 @@ class Roll(BaseModel):
     def dice(self) -> int:
         return len(self.faces)
 
+    _result: int | None = PrivateAttr(None)
+
     @computed_field  # type: ignore[prop-decorator]
     @property
     def result(self) -> int:
-        return (max(self.faces) if self.faces else 0) + sum(m.value for m in self.modifiers)
+        if self._result is None:
+            self._result = (max(self.faces) if self.faces else 0) + sum(m.value for m in self.modifiers)
+        return self._result
 
     @computed_field  # type: ignore[prop-decorator]
     @property

@@ -113,7 +113,7 @@ def _grab_result(tx: Tx, spec: attacks.AttackSpec, result: AttackResult, dice: D
     if not result.success:
         return []
     limb_id = spec.params["limb"]
-    holder = tx.creature(spec.attacker)
+    holder = tx.creature(spec.attacker, body=True)
     limb = holder.limb(limb_id)
     hold = Hold(id=tx.state.new_id("h"), holders={holder.id: [limb_id]}, held=[spec.target])
     tx.state.holds[hold.id] = hold
@@ -133,7 +133,7 @@ def _grab_result(tx: Tx, spec: attacks.AttackSpec, result: AttackResult, dice: D
 
 def _release_holder(tx: Tx, hold: Hold, creature_id: str) -> None:
     limbs = hold.holders.pop(creature_id, [])
-    c = tx.creature(creature_id)
+    c = tx.creature(creature_id, body=True)
     for limb in c.limbs:
         if limb.id in limbs and limb.hold_id == hold.id:
             limb.hold_id = None

@@ -19,8 +19,9 @@ REACH_LIMBS: frozenset[str] = frozenset({"arm", "leg", "tail", "tentacle", "wing
 
 
 class Pool(BaseModel):
-    """A pool that Pips fill (seed-004): Grit, Energy, Resolve."""
+    """A pool that Pips fill (seed-004): Grit, Energy, Resolve. Replaced, never changed in place."""
 
+    model_config = ConfigDict(frozen=True)
     max: int = Field(ge=0)
     pips: int = Field(0, ge=0)
 

@@ -66,9 +66,12 @@ def exposure(
     other_creature_cells: set[Cell] | None = None,
 ) -> Exposure:
     """Which of the target's spaces the attacker can reach unobstructed, and the size that leaves."""
-    blocking = set(filled) | set(target_cells)
     if other_creature_cells:
-        blocking |= other_creature_cells - set(attacker_cells)
+        blocking = set(filled) | set(target_cells) | (other_creature_cells - set(attacker_cells))
+    elif len(target_cells) == 1:
+        blocking = filled
+    else:
+        blocking = set(filled) | set(target_cells)
     exposed: list[Cell] = []
     for t in target_cells:
         if t in attacker_cells:

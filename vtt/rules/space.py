@@ -40,25 +40,62 @@ def fill(creature: Creature) -> float:
     return 1.0 if creature.size >= 1 else 2.0 ** (creature.size - 1)
 
 
-class Occupancy:
-    """Which creatures stand in which space; built once per query batch."""
+class _Footprints(dict[str, tuple[Cell, ...]]):
+    """Footprints by creature id, worked out the first time each is asked for."""
 
     def __init__(self, state: GameState) -> None:
-        self.by_cell: dict[Cell, list[str]] = defaultdict(list)
-        self.cells: dict[str, tuple[Cell, ...]] = {}
-        for cid, c in state.creatures.items():
-            cells = footprint(state, c)
-            self.cells[cid] = cells
-            for cell in cells:
-                self.by_cell[cell].append(cid)
+        super().__init__()
+        self._state = state
+
+    def __missing__(self, cid: str) -> tuple[Cell, ...]:
+        cells = footprint(self._state, self._state.creatures[cid])
+        self[cid] = cells
+        return cells
+
+
+class Occupancy:
+    """Which creatures stand in which space. Footprints are worked out when first needed, and the index by
+    space only when a space is asked about, so resolving one attack on a crowded board stays cheap."""
+
+    def __init__(self, state: GameState) -> None:
+        self._state = state
+        self.cells: dict[str, tuple[Cell, ...]] = _Footprints(state)
+        self._by_cell: dict[Cell, list[str]] | None = None
+
+    @property
+    def by_cell(self) -> dict[Cell, list[str]]:
+        if self._by_cell is None:
+            index: dict[Cell, list[str]] = defaultdict(list)
+            shapes: dict[int, tuple[Cell, ...]] = {}
+            state = self._state
+            for cid, c in state.creatures.items():
+                if c.footprint:
+                    offsets = tuple(c.footprint)
+                else:
+                    if c.size not in shapes:
+                        shapes[c.size] = footprint_offsets(state, c)
+                    offsets = shapes[c.size]
+                q, r = c.anchor
+                cells = tuple((q + dq, r + dr) for dq, dr in offsets)
+                self.cells[cid] = cells
+                for cell in cells:
+                    index[cell].append(cid)
+            self._by_cell = index
+        return self._by_cell
+
+    def everyone(self) -> dict[str, tuple[Cell, ...]]:
+        """Every creature's footprint."""
+        _ = self.by_cell
+        return self.cells
 
     def at(self, cell: Cell) -> list[str]:
         return self.by_cell.get(cell, [])
 
     def occupants(self, cells: tuple[Cell, ...] | list[Cell], exclude: str | None = None) -> list[str]:
+        by_cell = self.by_cell
         seen: dict[str, None] = {}
         for cell in cells:
-            for cid in self.by_cell.get(cell, ()):
+            for cid in by_cell.get(cell, ()):
                 if cid != exclude:
                     seen[cid] = None
         return list(seen)

@@ -167,7 +167,7 @@ def plan_creature_strike(
         raise RuleError(f"a wall blocks {c.name}'s Strike on {target.name}")
     others: set[Cell] | None = None
     if state.settings.creatures_obstruct:
-        others = {cell for cid, cells in occ.cells.items() if cid not in (c.id, target.id) for cell in cells}
+        others = {cell for cid, cells in occ.everyone().items() if cid not in (c.id, target.id) for cell in cells}
     exp = exposure(grid, mine, theirs, target.size, filled, others)
     if not exp.attackable:
         raise RuleError(f"{target.name} is wholly obstructed from {c.name}")

@@ -10,15 +10,13 @@ from vtt.rules.model import Board, Creature, Economy, GameState
 
 
 def _clone_creature(c: Creature) -> Creature:
+    """A copy to change: its dicts and lists are its own; its pools (frozen), limbs and parts are still shared."""
     out = c.model_copy()
-    out.grit = c.grit.model_copy()
-    out.energy = c.energy.model_copy()
-    out.resolve = c.resolve.model_copy()
-    out.limbs = [limb.model_copy() for limb in c.limbs]
+    out.limbs = list(c.limbs)
     out.weapons = list(c.weapons)
     out.ailments = dict(c.ailments)
     out.skills = dict(c.skills)
-    out.parts = [p.model_copy() for p in c.parts]
+    out.parts = list(c.parts)
     out.continuing = list(c.continuing)
     out.continuing_injury = dict(c.continuing_injury)
     out.continuing_wounded = dict(c.continuing_wounded)
@@ -33,9 +31,12 @@ class Tx:
         s.holds = {k: h.model_copy(deep=True) for k, h in state.holds.items()}
         s.effects = list(state.effects)
         s.pending = list(state.pending)
-        s.turn = state.turn.model_copy(deep=True)
+        s.turn = state.turn.model_copy(
+            update={"entries": list(state.turn.entries), "priority": dict(state.turn.priority)}
+        )
         self.state = s
         self._creatures: set[str] = set()
+        self._bodies: set[str] = set()
         self._economy: set[str] = set()
         self._board = False
 
@@ -46,13 +47,17 @@ class Tx:
         except KeyError:
             raise RuleError(f"there is no creature {creature_id!r}") from None
 
-    def creature(self, creature_id: str) -> Creature:
-        """A creature to change."""
+    def creature(self, creature_id: str, body: bool = False) -> Creature:
+        """A creature to change; with `body`, its limbs and body parts may be changed too."""
         c = self.get(creature_id)
         if creature_id not in self._creatures:
             c = _clone_creature(c)
             self.state.creatures[creature_id] = c
             self._creatures.add(creature_id)
+        if body and creature_id not in self._bodies:
+            c.limbs = [limb.model_copy() for limb in c.limbs]
+            c.parts = [p.model_copy() for p in c.parts]
+            self._bodies.add(creature_id)
         return c
 
     def board(self) -> Board:

@@ -428,7 +428,7 @@ class TableView:
                     continue
                 ui.label(
                     f"{names[cid]}: Major {econ.major} · Minor {econ.minor} · Movement {econ.movement_left}"
-                    f"/{econ.movement_max}"
+                    f"/{econ.movement_max} left"
                 ).classes("text-xs text-stone-600 economy")
             current = state.turn.current
             c = state.creatures.get(current or "")
