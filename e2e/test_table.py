@@ -16,7 +16,7 @@ from pathlib import Path
 import pytest
 from playwright.sync_api import Browser, Locator, Page, expect
 
-from e2e.conftest import ROOT, AppServer, open_page, screenshot, wait_ready
+from e2e.conftest import ROOT, VIEWPORT, AppServer, screenshot, wait_ready
 from e2e.helpers import Cell, anchor_selector, cell_xy, drag, token_xy
 from vtt.rules import RandomDice, apply, legal_actions
 from vtt.rules.scenario import load_scenario
@@ -33,7 +33,13 @@ WALL_IN_REACH = (7, 6)  # a wall 4 spaces from Ayla, inside her Movement Pool of
 OGRE_PLACE = (11, 6)  # one space east of the Ogre; its whole footprint (size 2: 7 hexes) stays on the map
 
 TIMEOUT = 15_000  # ms: generous, the suite runs in CI on a 2-core machine
+LOAD_TIMEOUT = 30_000  # ms: a page load (and its websocket handshake) on a busy machine
 SETTLE_MS = 1_000  # how long to wait before asserting that something did NOT happen
+
+
+def economy(major: int, minor: int, movement_left: int) -> str:
+    """Ayla's line in the turn panel (her Movement Pool is the table's default of 5)."""
+    return f"Ayla: Major {major} · Minor {minor} · Movement {movement_left}/5 left"
 
 
 @dataclass
@@ -72,8 +78,12 @@ def table_server(tmp_path: Path) -> Iterator[AppServer]:
 
 
 def open_table(browser: Browser, server: AppServer, query: str) -> Page:
-    page = open_page(browser, f"{server.url}/table?{query}")
+    """A new browser context (one user) on the table page, ready for input (like ``open_page``, with the
+    longer timeouts a loaded CI machine needs)."""
+    page = browser.new_context(viewport=VIEWPORT).new_page()
     page.set_default_timeout(TIMEOUT)
+    page.goto(f"{server.url}/table?{query}", timeout=LOAD_TIMEOUT)
+    wait_ready(page, timeout=LOAD_TIMEOUT)
     page.wait_for_selector('[data-token-id="ogre"]')
     return page
 
@@ -89,11 +99,6 @@ def users(browser: Browser, table_server: AppServer) -> Iterator[Users]:
 
 
 # ---- helpers -------------------------------------------------------------------------------------------------
-
-
-def token_cell(page: Page, token_id: str) -> Cell:
-    token = page.locator(f'[data-token-id="{token_id}"]')
-    return int(token.get_attribute("data-q") or -1), int(token.get_attribute("data-r") or -1)
 
 
 def positions(page: Page) -> dict[str, Cell]:
@@ -140,7 +145,7 @@ def begin(users: Users) -> None:
         panel = page.locator(".turn-panel")
         expect(panel.get_by_text("Round 1", exact=True)).to_be_visible()
         expect(panel.get_by_text(re.compile(r"^▶ Ayla · Priority \d+$"))).to_be_visible()
-        expect(panel.locator(".economy")).to_have_text("Ayla: Major 1 · Minor 2 · Movement 5/5")
+        expect(panel.locator(".economy")).to_have_text(economy(1, 2, 5))
     wait_for_entry(users, 1)
     # the turn makes Ayla draggable for alice (a patch that follows the command)
     expect(users.alice.locator('[data-token-id="ayla"]')).to_have_class(re.compile(r"\bvtt-draggable\b"))
@@ -210,7 +215,7 @@ def test_begin_and_drag_is_broadcast(users: Users) -> None:
     wait_for_entry(users, 2)
     assert "move" in assert_same_entry(users, 2)
     for page in users.both:
-        expect(page.locator(".turn-panel .economy")).to_have_text("Ayla: Major 1 · Minor 2 · Movement 4/5")
+        expect(page.locator(".turn-panel .economy")).to_have_text(economy(1, 2, 4))
     assert positions(sw) == positions(alice)
     screenshot(sw, "table_begin_drag_soulweaver")
     screenshot(alice, "table_begin_drag_alice")
@@ -234,7 +239,7 @@ def test_illegal_drop_snaps_back_on_both_pages(users: Users) -> None:
     expect(sw.get_by_text("Move rejected")).to_have_count(0)  # the notification is for the dragger only
     for page in users.both:
         expect(page.locator(".log-entry")).to_have_count(1)  # a rejected move is not logged
-        expect(page.locator(".turn-panel .economy")).to_have_text("Ayla: Major 1 · Minor 2 · Movement 5/5")
+        expect(page.locator(".turn-panel .economy")).to_have_text(economy(1, 2, 5))
     alice.wait_for_timeout(400)  # let the notification's transition finish before the screenshot
     screenshot(alice, "table_illegal_drop_alice")
     expect(alice.get_by_text("Move rejected")).to_have_count(0)  # the notification times out
@@ -301,10 +306,21 @@ def test_strike_a_space_with_two_occupants(users: Users) -> None:
     for page in users.both:
         entry = log_entry(page, 2)
         expect(entry).to_contain_text(re.compile(rf"Ayla attacks the space \W{RATS[0]}, {RATS[1]}\W with Sword"))
-        rolls = entry.locator(".roll")
         for rat in ("Rat A", "Rat B"):
-            expect(rolls.filter(has_text=f"Soulweaver's roll for {rat} in the space")).to_have_count(1)
-            expect(entry.locator(".log-text").filter(has_text=f"For {rat}:")).to_have_count(1)
+            # exactly one space roll per occupant: its event text, directly followed by its roll
+            said = entry.locator(".log-text").filter(has_text=re.compile(rf"^For {rat}: "))
+            expect(said).to_have_count(1)
+            space_roll = said.locator("xpath=following-sibling::*[1]")
+            expect(space_roll).to_have_class(re.compile(r"\broll\b"))
+            label = f"Soulweaver's roll for {rat} in the space"
+            expect(space_roll).to_contain_text(label)
+            # on doubles the same roll is the attack roll and is shown again with the attack: the same dice
+            faces = dice_faces(space_roll)
+            assert len(faces) == 3, faces
+            shown = entry.locator(".roll").filter(has_text=label)
+            assert all(dice_faces(roll) == faces for roll in shown.all())
+            attacked = "this roll is the attack" in said.inner_text()
+            assert shown.count() in ((1, 2) if attacked else (1,)), (rat, shown.count())
     screenshot(sw, "table_strike_space_soulweaver")
     screenshot(alice, "table_strike_space_alice")
 
@@ -329,7 +345,7 @@ def test_collision_by_dragging_onto_the_orc(users: Users) -> None:
     assert "collide" in text.lower()
     for page in users.both:
         expect(log_entry(page, 2)).to_contain_text("Ayla fills its Movement Pool to collide with Orc.")
-        expect(page.locator(".turn-panel .economy")).to_contain_text("Movement 0/5")
+        expect(page.locator(".turn-panel .economy")).to_contain_text("Movement 0/5 left")
     assert positions(sw) == positions(alice)
     screenshot(sw, "table_collision_soulweaver")
     screenshot(alice, "table_collision_alice")
@@ -339,6 +355,7 @@ def test_reload_keeps_map_and_log(users: Users) -> None:
     sw, alice = users.both
     begin(users)
     # the Soulweaver places the Ogre (not its turn: a free placement), so a position differs from the map file
+    expect(sw.locator(anchor_selector("ogre", OGRE))).to_have_count(1)
     drag(sw, token_xy(sw, "ogre"), cell_xy(sw, OGRE_PLACE))
     for page in users.both:
         page.wait_for_selector(anchor_selector("ogre", OGRE_PLACE))
@@ -348,8 +365,8 @@ def test_reload_keeps_map_and_log(users: Users) -> None:
     assert before[sw] == before[alice]
     assert before[sw][0]["ogre"] == OGRE_PLACE
     for page in users.both:
-        page.reload()
-        wait_ready(page, timeout=TIMEOUT)
+        page.reload(timeout=LOAD_TIMEOUT)
+        wait_ready(page, timeout=LOAD_TIMEOUT)
         page.wait_for_selector('[data-token-id="ogre"]')
         expect(newest_entry(page)).to_have_attribute("data-seq", "3")
         expect(page.locator(".log-entry")).to_have_count(3)
@@ -358,3 +375,38 @@ def test_reload_keeps_map_and_log(users: Users) -> None:
         expect(page.locator(".turn-panel")).to_contain_text("Round 1")
     screenshot(sw, "table_reload_soulweaver")
     screenshot(alice, "table_reload_alice")
+
+
+def test_server_restart_rebuilds_the_game(users: Users) -> None:
+    sw, alice = users.both
+    begin(users)
+    strike_orc(users, 2)
+    drag(alice, token_xy(alice, "ayla"), cell_xy(alice, AYLA_STEP))
+    for page in users.both:
+        page.wait_for_selector(anchor_selector("ayla", AYLA_STEP))
+    wait_for_entry(users, 3)
+    expect(sw.locator(".turn-panel .economy")).to_have_text(economy(0, 2, 4))
+    before = (positions(sw), sw.locator(".roll-log").inner_text(), sw.locator(".turn-panel").inner_text())
+    assert before[0]["ayla"] == AYLA_STEP
+    # the same database, a new process: the game is rebuilt from the stored start and command log
+    server = users.server
+    old_url = server.url
+    server.stop()
+    assert "Traceback" not in server.output(), server.output()
+    server.start()
+    for page in users.both:
+        page.goto(page.url.replace(old_url, server.url), timeout=LOAD_TIMEOUT)
+        wait_ready(page, timeout=LOAD_TIMEOUT)
+        page.wait_for_selector('[data-token-id="ogre"]')
+        expect(page.locator(".log-entry")).to_have_count(3)
+        expect(page.locator(".turn-panel .economy")).to_have_text(economy(0, 2, 4))
+        assert positions(page) == before[0]
+        assert page.locator(".roll-log").inner_text() == before[1]
+    assert sw.locator(".turn-panel").inner_text() == before[2]
+    # and the game goes on: it is still Ayla's turn, and alice can still move her
+    expect(alice.locator('[data-token-id="ayla"]')).to_have_class(re.compile(r"\bvtt-draggable\b"))
+    drag(alice, token_xy(alice, "ayla"), cell_xy(alice, AYLA))
+    for page in users.both:
+        page.wait_for_selector(anchor_selector("ayla", AYLA))
+    wait_for_entry(users, 4)
+    screenshot(sw, "table_restart_soulweaver")

@@ -18,7 +18,7 @@ from vtt.rules.scenario import ScenarioError, load_scenario, parse_scenario_text
 ROOT = Path(__file__).resolve().parent.parent
 SCENARIOS = ROOT / "maps" / "scenarios"
 FILES = sorted(SCENARIOS.glob("*.json"))
-REQUIRED = {"reach", "collision", "targeted_space", "hold", "obstructed_strike", "giant_strike"}
+REQUIRED = {"reach", "collision", "targeted_space", "hold", "obstructed_strike", "giant_strike", "serious_injury"}
 
 
 def read(name: str) -> dict[str, Any]:
@@ -38,7 +38,10 @@ def cli(*args: str, stdin: str | None = None) -> subprocess.CompletedProcess[str
 
 
 def minimal() -> dict[str, Any]:
-    """A small valid scenario that malformed-input tests break one field at a time."""
+    """A small valid scenario that malformed-input tests break one field at a time.
+
+    Ayla (Zeal 1) rolls 5 for Priority; Martial 9, 4 -> 9 against the Goblin's Elude 2: hit; damage 3, 8 -> 2
+    Injury, not above the Goblin's Severe Threshold (its Endure 2): no Serious Injury, no part roll."""
     return {
         "version": 1,
         "name": "minimal",
@@ -56,7 +59,7 @@ def minimal() -> dict[str, Any]:
                 "weapons": ["sword"],
                 "grip": {"right_arm": "sword"},
             },
-            {"id": "goblin", "name": "Goblin", "anchor": [2, 1], "skills": {"Elude": 1}},
+            {"id": "goblin", "name": "Goblin", "anchor": [2, 1], "skills": {"Elude": 1, "Endure": 2}},
         ],
         "commands": [{"type": "begin"}, {"type": "strike", "creature": "ayla", "target": "goblin", "weapon": "sword"}],
         "dice": [5, 9, 4, 2, 3, 8],
@@ -124,11 +127,18 @@ def test_collision_outcome_exactly() -> None:
     assert dmg["base_dice"] == 1
     assert dmg["dice_changes"] == [{"dice": 2, "reason": "Collision damage modified by size like the roll"}]
     assert damage["data"]["injury"] == 2
+    # 2 Injury exceeds the goblin's Severe Threshold (Endure 1) by 1: Wounded 1 on the part rolled, 6 -> left leg.
+    serious = next(e for e in collision if e["kind"] == "serious_injury")
+    assert serious["data"] == {"part": "left_leg", "wounded": 1}
+    assert [r["faces"] for r in serious["rolls"]] == [[6]]
     # The goblin's Collision back into Bram: 1 - 2 damage dice leaves none.
     back = next(e for e in events if e["command"] == 6 and e["kind"] == "damage")
     assert back["rolls"][0]["faces"] == [] and back["data"]["injury"] == 0
+    assert not [e for e in events if e["command"] == 6 and e["kind"] == "serious_injury"]
     final = events[-1]["data"]["creatures"]
     assert final["goblin"]["grit"] == {"pips": 2, "max": 4}
+    assert final["goblin"]["ailments"] == {"Wounded": 1}
+    assert final["goblin"]["parts"] == {"left_leg": {"wounded": 1, "trauma": 0, "severed": False}}
     assert final["goblin"]["anchor"] == [4, 1]
     assert final["bram"]["grit"] == {"pips": 0, "max": 6}
     assert final["bram"]["anchor"] == [2, 1]
@@ -143,6 +153,9 @@ def test_reach_outcome() -> None:
     assert [m["value"] for m in kell["rolls"][0]["modifiers"]] == [-2]
     assert kell["rolls"][0]["result"] == 8 and kell["data"]["success"] is False
     assert events[-1]["data"]["creatures"]["goblin_a"]["grit"]["pips"] == 1
+    # 1 Injury does not exceed Goblin A's Severe Threshold (Endure 1).
+    assert not [e for e in events if e["kind"] == "serious_injury"]
+    assert events[-1]["data"]["creatures"]["goblin_a"]["ailments"] == {}
 
 
 def test_obstructed_strike_names_the_unobstructed_size() -> None:
@@ -169,7 +182,20 @@ def test_giant_strike_moves_the_penalty_to_damage() -> None:
     damage = next(e for e in events if e["kind"] == "damage")
     assert [c["dice"] for c in damage["rolls"][0]["dice_changes"]] == [-2, 5]
     assert damage["rolls"][0]["dice"] == 5
-    assert events[-1]["data"]["creatures"]["wren"]["conditions"] == ["prone", "unconscious"]
+    assert damage["data"]["injury"] == 4
+    # 4 Injury exceeds Wren's Severe Threshold (Endure 2) by 2 on the part rolled, 3 -> torso.
+    serious = next(e for e in events if e["kind"] == "serious_injury")
+    assert serious["data"] == {"part": "torso", "wounded": 2}
+    # Unconscious, Wren keeps her turn in round 2 and rolls Endure 9, 4 -> 9 to wake at its end: short of DL 12.
+    wake = next(e for e in events if e["kind"] == "wake")
+    assert (wake["command"], wake["data"], wake["rolls"][0]["faces"]) == (5, {"dl": 12, "woke": False}, [9, 4])
+    final = events[-1]["data"]
+    assert (final["round"], final["turn"]) == (2, "soulweaver")
+    wren = final["creatures"]["wren"]
+    assert wren["conditions"] == ["prone", "unconscious"]
+    assert wren["grit"] == {"pips": 6, "max": 6}
+    assert wren["ailments"] == {"Unaware": 12, "Wounded": 2}
+    assert wren["parts"] == {"torso": {"wounded": 2, "trauma": 0, "severed": False}}
 
 
 def test_targeted_space_attacks_in_order_of_doubles() -> None:
@@ -178,7 +204,41 @@ def test_targeted_space_attacks_in_order_of_doubles() -> None:
     assert first == ["goblin_c", "goblin_a"]
     second = [e["target"] for e in events if e["command"] == 5 and e["kind"] == "attack"]
     assert second == ["goblin_c", "goblin_b", "goblin_a"]
-    assert events[-1]["data"]["creatures"]["goblin_a"]["grit"]["pips"] == 3
+    final = events[-1]["data"]["creatures"]
+    assert final["goblin_a"]["grit"]["pips"] == 3
+    # The first hit's 2 Injury exceeds Goblin A's Severe Threshold (Endure 1) by 1 (part roll 9 -> right leg); the
+    # second hit's 1 Injury does not.
+    assert [(e["command"], e["data"]) for e in events if e["kind"] == "serious_injury"] == [
+        (1, {"part": "right_leg", "wounded": 1})
+    ]
+    assert final["goblin_a"]["ailments"] == {"Wounded": 1}
+    assert final["goblin_b"]["ailments"] == final["goblin_c"]["ailments"] == {}
+
+
+def test_serious_injury_chopping_severs_the_rolled_part() -> None:
+    events = run_scenario(load_scenario(read("serious_injury")))
+    strike = [e for e in events if e["command"] == 1]
+    damage = next(e for e in strike if e["kind"] == "damage")
+    (dmg,) = damage["rolls"]
+    assert dmg["dice_changes"] == [{"dice": 2, "reason": "Chopping: 2 attack face(s) of 6 or more"}]
+    assert dmg["faces"] == [8, 3, 6, 4, 11] and damage["data"]["injury"] == 5
+    serious = next(e for e in strike if e["kind"] == "serious_injury")
+    assert serious["data"] == {"part": "right_arm", "wounded": 4}
+    assert [r["faces"] for r in serious["rolls"]] == [[11]]
+    sever = next(e for e in strike if e["kind"] == "sever")
+    assert sever["rolls"][0]["faces"] == [5, 5] and sever["data"]["severed"] is True
+    assert [e["command"] for e in events if e["kind"] == "rejected"] == [3]
+    unarmed = next(e for e in events if e["command"] == 5 and e["kind"] == "attack")
+    assert unarmed["data"]["success"] is False
+    final = events[-1]["data"]["creatures"]
+    assert final["orc"]["grit"] == {"pips": 5, "max": 8}
+    assert final["orc"]["ailments"] == {"Wounded": 4}
+    assert final["orc"]["parts"] == {"right_arm": {"wounded": 4, "trauma": 0, "severed": True}}
+    assert final["dagna"]["grit"]["pips"] == 0
+    result = run(load_scenario(read("serious_injury")))
+    orc = result.state.creatures["orc"]
+    assert orc.limb("right_arm") is None
+    assert [(i.weapon.id, i.cell) for i in result.state.board.items] == [("scimitar", (3, 1))]
 
 
 def test_hold_escape_fails_then_succeeds() -> None:

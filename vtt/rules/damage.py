@@ -103,6 +103,10 @@ class Hit(BaseModel):
         return out
 
 
+def _continuing_types(c: ContinuingDamage) -> set[str]:
+    return {"physical" if c.physical else "magical", *([c.element] if c.element else [])}
+
+
 def strong_faces(faces: tuple[int, ...]) -> int:
     return sum(1 for f in faces if f >= STRONG_FACE)
 
@@ -167,6 +171,10 @@ def deal(tx: Tx, hit: Hit, dice: DiceSource) -> list[Event]:
     attacker = tx.get(hit.attacker) if hit.attacker and hit.attacker in tx.state.creatures else None
     immune = [t for t in hit.types() if t in target.immunities]
     if immune:
+        removed = [x for x in target.continuing if _continuing_types(x) & set(immune)]
+        if removed:
+            m = tx.creature(hit.target)
+            m.continuing = [x for x in m.continuing if x not in removed]
         return [
             Event(
                 kind="immune",
@@ -290,7 +298,7 @@ def fall_unconscious(tx: Tx, target_id: str) -> list[Event]:
     c.unconscious = True
     c.prone = True
     c.wake_failures = 0
-    c.ailments["Unaware"] = max(c.ailments.get("Unaware", 0), UNCONSCIOUS_UNAWARE)
+    c.ailments["Unaware"] = c.ailments.get("Unaware", 0) + UNCONSCIOUS_UNAWARE
     dropped: list[str] = []
     for limb in c.limbs:
         if limb.holding:
@@ -315,32 +323,40 @@ def fall_unconscious(tx: Tx, target_id: str) -> list[Event]:
 def serious_injury(tx: Tx, hit: Hit, injury: int, threshold: int, dice: DiceSource) -> list[Event]:
     """seed-004 Serious Injury after Grit Injury."""
     c = tx.get(hit.target)
-    counted = injury
     part_id = hit.part
     rolls: list[Roll] = []
     events: list[Event] = []
     if hit.continuing and part_id is not None:
-        total = c.continuing_injury.get(part_id, 0) + injury
-        mutable = tx.creature(hit.target)
-        mutable.continuing_injury[part_id] = total
-        counted = total
-    wounded = counted - max(0, threshold)
-    if hit.continuing and part_id is not None:
+        # seed-004: all Continuing Damage on a part is added together to determine Serious Injury; what the
+        # part's total already caused is not caused again.
+        counted = c.continuing_injury.get(part_id, 0) + injury
+        base = max(0, counted - max(0, threshold))
+        bonus = 0 if hit.targeted else base // 2
         already = c.continuing_wounded.get(part_id, 0)
-        wounded = max(0, wounded) - already
-    if wounded <= 0:
-        return events
-    if part_id is None:
-        part_id, rolls = roll_part(c, dice, tx.state.settings.part_table)
-    bonus = 0 if hit.targeted else wounded // 2
-    base = wounded
-    wounded += bonus
-    mutable = tx.creature(hit.target, body=True)
-    if hit.continuing:
-        mutable.continuing_wounded[part_id] = mutable.continuing_wounded.get(part_id, 0) + base
+        mutable = tx.creature(hit.target, body=True)
+        mutable.continuing_injury[part_id] = counted
+        mutable.continuing_wounded[part_id] = max(already, base + bonus)
+        wounded = base + bonus - already
+        if wounded <= 0:
+            return events
+    else:
+        counted = injury
+        base = counted - max(0, threshold)
+        if base <= 0:
+            return events
+        bonus = 0 if hit.targeted else base // 2
+        wounded = base + bonus
+        if part_id is None:
+            part_id, rolls = roll_part(c, dice, tx.state.settings.part_table)
+        mutable = tx.creature(hit.target, body=True)
     part = mutable.part(part_id)
     name = part.name if part else part_id
     how = f"{counted} Injury exceeds Severe Threshold {max(0, threshold)} by {base}"
+    if hit.continuing:
+        how = (
+            f"Continuing Damage on the part adds up to {counted} Injury, over Severe Threshold "
+            f"{max(0, threshold)} by {base}"
+        )
     if bonus:
         how += f", +{bonus} (half) as it is not from a targeted attack"
     if hit.called_shot and hit.as_trauma:
@@ -448,8 +464,11 @@ def wake_roll(tx: Tx, target_id: str, dice: DiceSource) -> list[Event]:
     if ok:
         mutable.unconscious = False
         mutable.wake_failures = 0
-        if mutable.ailments.get("Unaware", 0) >= UNCONSCIOUS_UNAWARE:
-            mutable.ailments.pop("Unaware")
+        left = mutable.ailments.get("Unaware", 0) - UNCONSCIOUS_UNAWARE
+        if left > 0:
+            mutable.ailments["Unaware"] = left
+        else:
+            mutable.ailments.pop("Unaware", None)
         text = f"{c.name} rolls Endure to wake (DL {dl}): {r.result}, wakes up (still Prone)."
     else:
         mutable.wake_failures += 1
@@ -460,7 +479,7 @@ def wake_roll(tx: Tx, target_id: str, dice: DiceSource) -> list[Event]:
 def element_effects(tx: Tx, hit: Hit, injury: int, dice: DiceSource) -> list[Event]:
     """seed-004 Flowing: Heat, Cold, Acid and Lightning after Injury of that element."""
     element = hit.effective_element
-    if hit.strike_type != "F" or element is None or hit.continuing:
+    if element is None or hit.continuing:
         return []
     c = tx.get(hit.target)
     if c.dead:
@@ -588,15 +607,12 @@ def lightning_jump(tx: Tx, hit: Hit, dice: DiceSource, damaged: set[str]) -> lis
             "called_shot": False,
             "as_trauma": False,
             "label": "Lightning",
+            "lightning_jump": True,
+            "max_dice": None,
         }
     )
-    events += deal_without_jump(tx, jump, dice)
+    events += deal(tx, jump, dice)
     return events + lightning_jump(tx, jump, dice, damaged | {chosen})
-
-
-def deal_without_jump(tx: Tx, hit: Hit, dice: DiceSource) -> list[Event]:
-    """Lightning's jump damage: the jump chain is driven by `lightning_jump`, not by each jump's damage."""
-    return [e for e in deal(tx, hit.model_copy(update={"strike_type": "F", "element": "lightning_jump"}), dice)]
 
 
 def heal(

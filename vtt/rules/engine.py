@@ -253,7 +253,7 @@ def legal_actions(state: GameState, creature_id: str) -> list[ActionOption]:
                 t = state.creatures[oid]
                 if can_overpower(c.size, t.size) and not any(o.target == oid for o in collide):
                     collide.append(TargetOption(target=oid, space=cell, path=p))
-        if collide:
+        if collide and not turns.resolve_blocks(state, creature_id):
             out.append(
                 ActionOption(
                     action="collision",
@@ -269,7 +269,7 @@ def legal_actions(state: GameState, creature_id: str) -> list[ActionOption]:
             out.append(
                 ActionOption(action="zeal_for_major", group="Turn", label="Zeal roll to act (DL 12)", cost={"minor": 1})
             )
-        if econ.major > 0 and (not full_resolve or econ.major_unlocked):
+        if econ.major > 0:
             out.append(ActionOption(action="recover", group="Turn", label="Recovery", cost={"major": 1}))
     if econ.minor > 0 and not econ.dashed and state.settings.dash_adds_pool and not full_resolve:
         out.append(ActionOption(action="dash", group="Move", label="Dash", cost={"minor": 1}))

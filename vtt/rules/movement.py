@@ -26,7 +26,7 @@ from vtt.rules.hold import check_touch, escape_roll_spec, leave_holds
 from vtt.rules.model import Cell, Creature, GameState
 from vtt.rules.sizes import can_overpower, overpower_size_modifier, physical_damage_size_change
 from vtt.rules.space import Occupancy, footprint, grid_of, why_cannot_pass, why_cannot_stand
-from vtt.rules.turns import require_active, spend
+from vtt.rules.turns import require_active, resolve_blocks, spend
 from vtt.rules.txn import Tx
 
 COLLISION_DL = 3
@@ -101,6 +101,8 @@ def move(
     if len(path) > econ.movement_left:
         raise RuleError(f"{c.name} has {econ.movement_left} Movement left, the move needs {len(path)}")
     if collide_with is not None:
+        if resolve_blocks(state, c.id):
+            raise RuleError(f"{c.name}'s Resolve Pool is full: only Recovery, or the DL 12 Zeal roll; no Collision")
         _plan_collision(state, c, path, collide_with)
     else:
         occ = Occupancy(state)

@@ -30,7 +30,7 @@ from vtt.rules.conditions import encumbered_tier
 from vtt.rules.dice import DiceScriptExhausted, DiceSource, RandomDice, RecordingDice, ScriptedDice
 from vtt.rules.engine import LogEntry, apply
 from vtt.rules.events import Event, RuleError
-from vtt.rules.model import SOULWEAVER, Board, BoardObject, Cell, Creature, GameState, Weapon
+from vtt.rules.model import SOULWEAVER, Board, BoardObject, BodyPart, Cell, Creature, GameState, Weapon
 from vtt.rules.settings import TableSettings
 from vtt.rules.space import Occupancy, grid_of, why_cannot_stand
 
@@ -462,8 +462,16 @@ def run_scenario(scenario: Scenario) -> list[dict[str, Any]]:
     return run(scenario).events
 
 
+def _part_text(part: BodyPart) -> str:
+    """A hurt part for the summary line: `right arm Wounded 4 severed`."""
+    bits = [f"Wounded {part.wounded}" if part.wounded else "", f"Trauma {part.trauma}" if part.trauma else ""]
+    bits.append("severed" if part.severed else "")
+    return " ".join([part.name, *(b for b in bits if b)])
+
+
 def summary(state: GameState, unused_dice: list[int] | None) -> dict[str, Any]:
-    """The final `summary` event: each creature's place, Grit, ailments and Holds; any unused dice faces."""
+    """The final `summary` event: each creature's place, pools, ailments, hurt parts (Wounded, Trauma, severed)
+    and Holds; any unused dice faces."""
     creatures: dict[str, Any] = {}
     parts: list[str] = []
     for cid, c in state.creatures.items():
@@ -474,19 +482,28 @@ def summary(state: GameState, unused_dice: list[int] | None) -> dict[str, Any]:
         ]
         flags = [name for name, on in (("prone", c.prone), ("unconscious", c.unconscious), ("dead", c.dead)) if on]
         enc = encumbered_tier(state, c)
+        hurt = [p for p in c.parts if p.wounded or p.trauma or p.severed]
         creatures[cid] = {
             "name": c.name,
             "anchor": list(c.anchor),
             "grit": {"pips": c.grit.pips, "max": c.grit.max},
             "energy": {"pips": c.energy.pips, "max": c.energy.max},
+            "resolve": {"pips": c.resolve.pips, "max": c.resolve.max},
             "ailments": dict(c.ailments),
+            "parts": {p.id: {"wounded": p.wounded, "trauma": p.trauma, "severed": p.severed} for p in hurt},
             "encumbered": enc,
             "holds": holds,
             "conditions": flags,
         }
         line = f"{c.name} at {tuple(c.anchor)} Grit {c.grit.pips}/{c.grit.max}"
+        if c.energy.pips:
+            line += f" Energy {c.energy.pips}/{c.energy.max}"
+        if c.resolve.pips:
+            line += f" Resolve {c.resolve.pips}/{c.resolve.max}"
         if c.ailments:
             line += " " + ", ".join(f"{k} {v}" for k, v in sorted(c.ailments.items()))
+        if hurt:
+            line += " (" + ", ".join(_part_text(p) for p in hurt) + ")"
         if enc:
             line += f" Encumbered {enc}"
         if holds:

@@ -83,8 +83,10 @@ def start_turn(tx: Tx, dice: DiceSource) -> list[Event]:
     starting = set(active)
     if state.turn.current == SOULWEAVER:
         starting.add(SOULWEAVER)
-    expired = [e for e in state.effects if e.creator in starting]
-    state.effects = [e for e in state.effects if e.creator not in starting]
+    # Effects you created lose duration as your turn begins; those with none left end.
+    aged = [e.model_copy(update={"rounds": e.rounds - 1}) if e.creator in starting else e for e in state.effects]
+    expired = [e for e in aged if e.rounds <= 0]
+    state.effects = [e for e in aged if e.rounds > 0]
     for cid in active:
         state.economy[cid] = fresh_economy(state, state.creatures[cid])
         tx._economy.add(cid)

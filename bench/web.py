@@ -1,0 +1,791 @@
+"""Benchmark of the web table (`vtt.cli` + NiceGUI 3 + `static/map_view.js`) in Debian's Chromium.
+
+Run it from the repository root::
+
+    .venv/bin/python bench/web.py            # full run (about two minutes on a 2-core machine)
+    .venv/bin/python bench/web.py --quick    # fewer repetitions, for a smoke run (under a minute)
+
+It starts the app itself (`python -m vtt.cli --map FILE --database URL`, through `e2e.conftest.AppServer`) on
+encounter files it generates into a temporary folder, drives `/usr/bin/chromium` with the sync Playwright API
+(one browser context per user) and PRINTS figures; it never asserts on time (it is not a test). Timestamps are
+taken inside the pages with `performance.timeOrigin + performance.now()`, as in `/work/shared/tech-notes.md`.
+
+1. First paint of a 100×100 hex map with 500 tokens (sizes -1..3, no overlap) and 300 walls: from navigation
+   start to the frame after the 500th `[data-token-id]` exists (requestAnimationFrame polling from an init
+   script), cold cache (a new context) and warm cache (the same context, a second navigation).
+   Target: ≤ 2 s cold.
+2. Drop-to-other-client latency with 8 clients (the Soulweaver dragging a token, 7 players observing): from a
+   capturing `pointerup` in the dragging page to a `MutationObserver` seeing the token's `data-q`/`data-r` in
+   each observing page (and to the next animation frame there). The drag is a Soulweaver "place" (the fight is
+   not begun). Next to it, a bare NiceGUI round trip measured the same way with 8 clients: a tiny app (a second
+   subprocess) whose button click in one client sets a label in every client through a shared object.
+   Targets: p95 ≤ 50 ms and ≤ 3× the bare round trip.
+3. Websocket bytes received by an observing client per move (CDP `Network.webSocketFrameReceived`, payload
+   lengths of the socket.io messages between the drop and a settle time), on a 10×10 and the 100×100 map, with
+   a breakdown by message (element updates by tag, `run_method` by method). Target: ≤ 1 KB, about equal on both.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import random
+import re
+import statistics
+import sys
+import tempfile
+import textwrap
+import time
+from collections import Counter
+from collections.abc import Callable, Iterator, Sequence
+from contextlib import contextmanager
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+ROOT = Path(__file__).resolve().parents[1]
+if str(ROOT) not in sys.path:
+    sys.path.insert(0, str(ROOT))  # `e2e` is not an installed package
+
+from playwright.sync_api import Browser, BrowserContext, CDPSession, ConsoleMessage, Page, sync_playwright  # noqa: E402
+
+from e2e.conftest import CHROMIUM, CHROMIUM_ARGS, VIEWPORT, AppServer  # noqa: E402
+from e2e.helpers import Cell, cell_xy, drag  # noqa: E402
+from vtt.rules.grid import make_grid  # noqa: E402
+from vtt.rules.scenario import load_scenario  # noqa: E402
+
+PAINT_TARGET_S = 2.0
+LATENCY_P95_TARGET_MS = 50.0
+LATENCY_RATIO_TARGET = 3.0
+BYTES_TARGET = 1024
+
+BIG = (100, 100, 500, 300)  # cols, rows, creatures, walls
+SMALL = (10, 10, 6, 6)
+CLIENTS = 8  # 1 dragging + 7 observing
+MOVER = "mover"
+TIMEOUT_MS = 30_000
+SIZES: tuple[int, ...] = (-1, 0, 1, 2, 3)
+SIZE_WEIGHTS: tuple[float, ...] = (0.15, 0.45, 0.25, 0.10, 0.05)
+COLORS: tuple[str, ...] = ("#7b3f2a", "#2f6db5", "#8a8070", "#3f7b4a", "#8d5a3c", "#6b4f8a", "#a0522d", "#4a6670")
+
+
+# ----------------------------------------------------------------------------------------------------------
+# Encounter files
+# ----------------------------------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Encounter:
+    path: Path
+    creatures: int
+    spot_a: Cell  # the mover's anchor; it is dragged A -> B -> A ...
+    spot_b: Cell
+
+
+def make_encounter(folder: Path, cols: int, rows: int, n_creatures: int, n_walls: int, seed: int) -> Encounter:
+    """Write a scenario file (docs/scenarios.md) with `n_creatures` creatures of sizes -1..3 placed without
+    overlap and `n_walls` walls; a size-0 "mover" stands at spot A with a free lane to spot B, 3 spaces east."""
+    rng = random.Random(seed)
+    grid = make_grid("hex")
+    a = grid.from_offset(cols // 2, rows // 2)
+    b = grid.from_offset(cols // 2 + 3, rows // 2)
+    lane = {grid.from_offset(cols // 2 + i, rows // 2) for i in range(4)}
+    reserved: set[Cell] = set()
+    for cell in lane:
+        reserved.add(cell)
+        reserved.update(grid.neighbours(cell))
+    taken: set[Cell] = set()
+    creatures: list[dict[str, Any]] = [
+        {"id": MOVER, "name": "Mover", "size": 0, "anchor": list(a), "color": "#c0392b"},
+    ]
+    attempts = 0
+    while len(creatures) < n_creatures:
+        attempts += 1
+        if attempts > 100_000:
+            raise RuntimeError(f"could not place {n_creatures} creatures on {cols}×{rows}")
+        size = rng.choices(SIZES, SIZE_WEIGHTS)[0]
+        anchor = grid.from_offset(rng.randrange(cols), rng.randrange(rows))
+        cells = grid.footprint(anchor, size)
+        if any(not grid.in_bounds(c, cols, rows) or c in taken or c in reserved for c in cells):
+            continue
+        taken.update(cells)
+        n = len(creatures)
+        creatures.append(
+            {"id": f"c{n}", "name": f"Creature {n}", "size": size, "anchor": list(anchor), "color": rng.choice(COLORS)}
+        )
+    free = [
+        cell
+        for row in range(rows)
+        for col in range(cols)
+        if (cell := grid.from_offset(col, row)) not in taken and cell not in reserved
+    ]
+    walls = sorted(rng.sample(free, n_walls))
+    scenario = {
+        "version": 1,
+        "name": f"Bench {cols}x{rows}",
+        "description": f"bench/web.py: {n_creatures} creatures and {n_walls} walls on a {cols}×{rows} hex map.",
+        "settings": {},
+        "board": {"cols": cols, "rows": rows, "walls": [list(w) for w in walls]},
+        "creatures": creatures,
+    }
+    load_scenario(scenario)  # raises if a creature does not fit where it stands
+    path = folder / f"bench_{cols}x{rows}.json"
+    path.write_text(json.dumps(scenario))
+    return Encounter(path, n_creatures, a, b)
+
+
+def start_table(folder: Path, enc: Encounter) -> AppServer:
+    db = folder / f"{enc.path.stem}.sqlite"
+    return AppServer(
+        module="vtt.cli", args=["--map", str(enc.path), "--database", f"sqlite:///{db}"], startup_timeout=90
+    ).start()
+
+
+BARE_APP = '''
+"""bench/web.py: the bare NiceGUI round trip: a click in one client sets a label in every client."""
+import os
+import weakref
+
+from nicegui import ui
+
+
+class Shared:
+    def __init__(self) -> None:
+        self.count = 0
+        self.labels: weakref.WeakSet[ui.label] = weakref.WeakSet()
+
+    def bump(self) -> None:
+        self.count += 1
+        for label in list(self.labels):
+            label.set_text(f"count {self.count}")
+
+
+SHARED = Shared()
+
+
+@ui.page("/")
+def index() -> None:
+    SHARED.labels.add(ui.label(f"count {SHARED.count}").classes("bare-label"))
+    ui.button("Click", on_click=SHARED.bump).classes("bare-button")
+
+
+if __name__ in {"__main__", "__mp_main__"}:
+    ui.run(port=int(os.environ["BARE_PORT"]), reload=False, show=False, uvicorn_logging_level="warning")
+'''
+
+
+# ----------------------------------------------------------------------------------------------------------
+# Statistics and output
+# ----------------------------------------------------------------------------------------------------------
+
+
+def pct(values: Sequence[float], p: float) -> float:
+    """The p-th percentile (0..100), linear interpolation."""
+    xs = sorted(values)
+    if not xs:
+        return float("nan")
+    k = (len(xs) - 1) * p / 100
+    lo = int(k)
+    hi = min(lo + 1, len(xs) - 1)
+    return xs[lo] + (xs[hi] - xs[lo]) * (k - lo)
+
+
+def dist(values: Sequence[float]) -> str:
+    if not values:
+        return "no samples"
+    return (
+        f"median {statistics.median(values):6.1f}  p95 {pct(values, 95):6.1f}  "
+        f"min {min(values):6.1f}  max {max(values):6.1f}  (n={len(values)})"
+    )
+
+
+def verdict(ok: bool) -> str:
+    return "met" if ok else "MISSED"
+
+
+def section(title: str) -> None:
+    print(f"\n== {title}", flush=True)
+
+
+@contextmanager
+def timed(label: str) -> Iterator[None]:
+    t0 = time.perf_counter()
+    yield
+    print(f"   ({label}: {time.perf_counter() - t0:.1f} s)", flush=True)
+
+
+def report_server(server: AppServer, name: str) -> None:
+    out = server.output()
+    if "Traceback" in out or "Error" in out:
+        print(f"!! the {name} server logged errors:\n{textwrap.indent(out[-3000:], '   ')}")
+
+
+# ----------------------------------------------------------------------------------------------------------
+# Browser helpers
+# ----------------------------------------------------------------------------------------------------------
+
+
+def new_context(browser: Browser) -> BrowserContext:
+    context = browser.new_context(viewport=VIEWPORT)
+    context.set_default_timeout(TIMEOUT_MS)
+    return context
+
+
+def wait_tokens(page: Page, n: int) -> None:
+    page.wait_for_function("window.did_handshake === true", timeout=TIMEOUT_MS)
+    page.wait_for_function("n => document.querySelectorAll('[data-token-id]').length >= n", arg=n, timeout=TIMEOUT_MS)
+
+
+@dataclass
+class Client:
+    page: Page
+    frames: list[str] = field(default_factory=list)  # payloads of the websocket frames received (with CDP)
+    cdp: CDPSession | None = None
+
+
+def reload_warning(index: int) -> Callable[[ConsoleMessage], None]:
+    """NiceGUI logs "reloading because ..." before it reloads a page (a lost socket, a failed handshake)."""
+
+    def warn(message: ConsoleMessage) -> None:
+        if "reloading" in message.text:
+            print(f"!! client {index}: {message.text}")
+
+    return warn
+
+
+def open_clients(
+    browser: Browser, urls: Sequence[str], ready: Callable[[Page], None], cdp_on: int | None
+) -> list[Client]:
+    """One context per user, opened one after the other (loading 8 big pages at once on 2 cores took longer in
+    all, and a page reloaded itself once). The client at index `cdp_on` records every
+    websocket frame it receives (CDP Network domain enabled before it navigates)."""
+    clients: list[Client] = []
+    for i, url in enumerate(urls):
+        page = new_context(browser).new_page()
+        client = Client(page)
+        if i == cdp_on:
+            client.cdp = page.context.new_cdp_session(page)
+            client.cdp.send("Network.enable")
+            client.cdp.on(
+                "Network.webSocketFrameReceived",
+                lambda ev, c=client: c.frames.append(str(ev["response"]["payloadData"])),
+            )
+        page.on("console", reload_warning(i))
+        page.goto(url, wait_until="commit")
+        ready(page)
+        clients.append(client)
+    return clients
+
+
+def close_clients(clients: Sequence[Client]) -> None:
+    for client in clients:
+        client.page.context.close()
+
+
+# ----------------------------------------------------------------------------------------------------------
+# 1. First paint
+# ----------------------------------------------------------------------------------------------------------
+
+PAINT_PROBE = """(() => {
+  const N = __N__;
+  const marks = { tokens: null, painted: null, handshake: null };
+  window.__benchPaint = marks;
+  const tick = () => {
+    const now = performance.now();
+    if (marks.handshake === null && window.did_handshake === true) marks.handshake = now;
+    if (marks.tokens === null && document.querySelectorAll('[data-token-id]').length >= N) {
+      marks.tokens = now;
+      requestAnimationFrame(() => { marks.painted = performance.now(); });
+    }
+    if (marks.painted === null || marks.handshake === null) requestAnimationFrame(tick);
+  };
+  requestAnimationFrame(tick);
+})();"""
+
+NAV_TIMING = """() => {
+  const n = performance.getEntriesByType('navigation')[0];
+  const res = performance.getEntriesByType('resource');
+  return {
+    marks: window.__benchPaint,
+    response_end: n.responseEnd, dcl: n.domContentLoadedEventEnd, load: n.loadEventEnd,
+    html_encoded: n.encodedBodySize, html_decoded: n.decodedBodySize,
+    transferred: n.transferSize + res.reduce((s, r) => s + (r.transferSize || 0), 0),
+    resources: res.length,
+  };
+}"""
+
+
+METRICS = ("TaskDuration", "ScriptDuration", "RecalcStyleDuration", "LayoutDuration")
+
+
+@dataclass
+class Load:
+    label: str
+    painted: float  # ms from navigation start
+    tokens: float
+    handshake: float
+    response_end: float
+    dcl: float
+    html_encoded: int
+    html_decoded: int
+    transferred: int
+    main_thread: dict[str, float]  # ms, CDP Performance metrics of the new document (they restart per document)
+
+
+def perf_metrics(cdp: CDPSession) -> dict[str, float]:
+    result: dict[str, Any] = cdp.send("Performance.getMetrics")
+    return {str(m["name"]): float(m["value"]) for m in result["metrics"]}
+
+
+def measure_load(page: Page, cdp: CDPSession, url: str, label: str) -> Load:
+    page.goto(url, wait_until="commit")
+    page.wait_for_function(
+        "() => window.__benchPaint && window.__benchPaint.painted !== null && window.__benchPaint.handshake !== null",
+        timeout=TIMEOUT_MS,
+        polling=50,
+    )
+    after = perf_metrics(cdp)
+    t: dict[str, Any] = page.evaluate(NAV_TIMING)
+    m = t["marks"]
+    return Load(
+        label,
+        float(m["painted"]),
+        float(m["tokens"]),
+        float(m["handshake"]),
+        float(t["response_end"]),
+        float(t["dcl"]),
+        int(t["html_encoded"]),
+        int(t["html_decoded"]),
+        int(t["transferred"]),
+        {k: after.get(k, 0.0) * 1000 for k in METRICS},
+    )
+
+
+def print_load(x: Load) -> None:
+    mt = x.main_thread
+    print(
+        f"   {x.label:<24} painted {x.painted:5.0f} | HTML in {x.response_end:4.0f}  DOMContentLoaded {x.dcl:5.0f}  "
+        f"tokens in DOM {x.tokens:5.0f}  handshake {x.handshake:5.0f} | {x.transferred / 1024:4.0f} KB | "
+        f"renderer main thread {mt['TaskDuration']:5.0f}: script {mt['ScriptDuration']:4.0f}, "
+        f"style {mt['RecalcStyleDuration']:4.0f}, layout {mt['LayoutDuration']:4.0f}"
+    )
+
+
+def bench_paint(
+    browser: Browser, url: str, n_tokens: int, runs: int, warmup: bool = True
+) -> tuple[list[Load], list[Load]]:
+    """`runs` cold loads (a new context each), each followed by a warm one in the same context. With `warmup`,
+    a first load (printed, not counted) builds the server's first page and compiles its imports."""
+    probe = PAINT_PROBE.replace("__N__", str(n_tokens))
+    cold: list[Load] = []
+    warm: list[Load] = []
+    for i in range(0 if warmup else 1, runs + 1):
+        context = new_context(browser)
+        context.add_init_script(script=probe)
+        page = context.new_page()
+        cdp = context.new_cdp_session(page)
+        cdp.send("Performance.enable")
+        first = measure_load(page, cdp, url, f"cold #{i}" if i else "first load after start")
+        print_load(first)
+        if i:
+            second = measure_load(page, cdp, url, f"warm #{i}")
+            print_load(second)
+            cold.append(first)
+            warm.append(second)
+        context.close()
+    x = cold[0]
+    print(f"   initial HTML: {x.html_decoded / 1024:.0f} KB ({x.html_encoded / 1024:.0f} KB on the wire)")
+    return cold, warm
+
+
+# ----------------------------------------------------------------------------------------------------------
+# 2. Drop -> other client's DOM, and the bare NiceGUI round trip
+# ----------------------------------------------------------------------------------------------------------
+
+SENDER_PROBE = """() => {
+  window.__ups = [];
+  window.addEventListener('pointerup', () => window.__ups.push(performance.timeOrigin + performance.now()), true);
+}"""
+
+# Every socket.io event the page receives: when its handler starts (onAny runs just before NiceGUI's own handler),
+# the run_method name (NiceGUI 3 sends `run_method` as `run_javascript` with `return runMethod(id, "name", args)`)
+# and when Vue has re-rendered what it changed (a nextTick queued after the handler's synchronous part).
+MESSAGE_LOG = r"""
+  window.__msgs = [];
+  window.socket.onAny((ev, msg) => {
+    const code = msg && typeof msg.code === 'string' ? msg.code : '';
+    const name = (code.match(/runMethod\(\d+, "(\w+)"/) || [])[1] || '';
+    const rec = [performance.timeOrigin + performance.now(), ev, name, null];
+    window.__msgs.push(rec);
+    Promise.resolve().then(() => Vue.nextTick()).then(() => { rec[3] = performance.timeOrigin + performance.now(); });
+  });
+"""
+RUN_METHOD = re.compile(r'runMethod\(\d+, "(\w+)"')
+
+TOKEN_OBSERVER = (
+    """(id) => {
+  window.__seen = [];
+  const root = document.querySelector('svg.vtt-svg');
+  new MutationObserver((records) => {
+    const t = performance.timeOrigin + performance.now();
+    for (const m of records) {
+      if (m.target.getAttribute && m.target.getAttribute('data-token-id') === id) {
+        const rec = { t, frame: null, q: m.target.dataset.q, r: m.target.dataset.r };
+        window.__seen.push(rec);
+        requestAnimationFrame(() => { rec.frame = performance.timeOrigin + performance.now(); });
+        break;
+      }
+    }
+  }).observe(root, { attributes: true, subtree: true, attributeFilter: ['data-q', 'data-r'] });"""
+    + MESSAGE_LOG
+    + "}"
+)
+
+LABEL_OBSERVER = (
+    """() => {
+  window.__seen = [];
+  const el = document.querySelector('.bare-label');
+  new MutationObserver(() => {
+    const rec = { t: performance.timeOrigin + performance.now(), frame: null, text: el.textContent };
+    window.__seen.push(rec);
+    requestAnimationFrame(() => { rec.frame = performance.timeOrigin + performance.now(); });
+  }).observe(el, { childList: true, characterData: true, subtree: true });"""
+    + MESSAGE_LOG
+    + "}"
+)
+
+TAKE_MESSAGES = "() => { const m = window.__msgs; window.__msgs = []; return m; }"
+
+
+Matcher = Callable[[str, str], bool]  # (socket.io event, run_method name) -> is it the message that changes the DOM
+
+
+@dataclass
+class Latency:
+    dom: list[float] = field(default_factory=list)  # every (change, observer) pair, ms
+    frame: list[float] = field(default_factory=list)
+    slowest: list[float] = field(default_factory=list)  # per change, the last of the observers
+    first_msg: list[float] = field(default_factory=list)  # change -> the page's JS gets the first message
+    key_msg: list[float] = field(default_factory=list)  # change -> the page's JS gets the message that changes the DOM
+    key_to_dom: list[float] = field(default_factory=list)  # that message -> DOM changed
+    before_key: Counter[str] = field(default_factory=Counter)  # messages handled before it
+    render: dict[str, list[float]] = field(default_factory=dict)  # message -> its handler start to Vue re-rendered
+    samples: int = 0
+
+
+def message_name(m: Sequence[Any]) -> str:
+    return f"run_method {m[2]}" if m[2] else str(m[1])
+
+
+def collect(sender: Page, observers: Sequence[Client], counts: list[int], lat: Latency | None, is_key: Matcher) -> None:
+    """Wait until every observer has seen one more change, then record the latencies (if `lat`)."""
+    for client, n in zip(observers, counts, strict=True):
+        client.page.wait_for_function("n => window.__seen.length > n", arg=n, timeout=10_000)
+    sender.wait_for_timeout(60)  # the observers' next frames; the server's trailing messages
+    up = float(sender.evaluate("window.__ups[window.__ups.length - 1]"))
+    per_drop: list[float] = []
+    for i, client in enumerate(observers):
+        page = client.page
+        rec: dict[str, Any] = page.evaluate("n => window.__seen[n]", counts[i])
+        counts[i] = int(page.evaluate("window.__seen.length"))
+        msgs: list[list[Any]] = [m for m in page.evaluate(TAKE_MESSAGES) if float(m[0]) >= up]
+        client.frames.clear()
+        if lat is None:
+            continue
+        dom = float(rec["t"])
+        per_drop.append(dom - up)
+        if rec["frame"] is not None:
+            lat.frame.append(float(rec["frame"]) - up)
+        if msgs:
+            lat.first_msg.append(float(msgs[0][0]) - up)
+        lat.samples += 1
+        for m in msgs:
+            if m[3] is not None:
+                lat.render.setdefault(message_name(m), []).append(float(m[3]) - float(m[0]))
+        for m in msgs:
+            if is_key(str(m[1]), str(m[2])):
+                lat.key_msg.append(float(m[0]) - up)
+                lat.key_to_dom.append(dom - float(m[0]))
+                break
+            lat.before_key[message_name(m)] += 1
+    if lat is not None:
+        lat.dom.extend(per_drop)
+        lat.slowest.append(max(per_drop))
+
+
+def is_patch(event: str, method: str) -> bool:
+    return method == "patchToken"
+
+
+def is_update(event: str, method: str) -> bool:
+    return event == "update"
+
+
+def bench_drops(clients: Sequence[Client], enc: Encounter, drops: int, warmup: int = 2) -> Latency:
+    sender = clients[0].page
+    observers = clients[1:]
+    sender.evaluate(SENDER_PROBE)
+    for client in observers:
+        client.page.evaluate(TOKEN_OBSERVER, MOVER)
+        client.frames.clear()
+    counts = [0] * len(observers)
+    lat = Latency()
+    here = enc.spot_a
+    for i in range(warmup + drops):
+        there = enc.spot_b if here == enc.spot_a else enc.spot_a
+        drag(sender, cell_xy(sender, here), cell_xy(sender, there), steps=8)
+        collect(sender, observers, counts, lat if i >= warmup else None, is_patch)
+        here = there
+    q, r = sender.locator(f'[data-token-id="{MOVER}"]').evaluate("el => [el.dataset.q, el.dataset.r]")
+    if (int(q), int(r)) != here:
+        print(f"!! the mover is at {q},{r} in the dragging page, expected {here}")
+    return lat
+
+
+def bench_bare(browser: Browser, url: str, clicks: int, warmup: int = 2) -> Latency:
+    def ready(page: Page) -> None:
+        page.wait_for_function("window.did_handshake === true", timeout=TIMEOUT_MS)
+        page.wait_for_selector(".bare-label")
+
+    clients = open_clients(browser, [url] * CLIENTS, ready, cdp_on=1)
+    try:
+        sender = clients[0].page
+        observers = clients[1:]
+        sender.evaluate(SENDER_PROBE)
+        for client in observers:
+            client.page.evaluate(LABEL_OBSERVER)
+            client.frames.clear()
+        box = sender.locator(".bare-button").bounding_box()
+        if box is None:
+            raise RuntimeError("the bare app's button is not rendered")
+        x, y = box["x"] + box["width"] / 2, box["y"] + box["height"] / 2
+        counts = [0] * len(observers)
+        lat = Latency()
+        for i in range(warmup + clicks):
+            sender.mouse.click(x, y)
+            collect(sender, observers, counts, lat if i >= warmup else None, is_update)
+        return lat
+    finally:
+        close_clients(clients)
+
+
+def row(label: str, values: Sequence[float], indent: int = 3) -> None:
+    print(f"{' ' * indent}{label:<{48 - indent}} {dist(values)}")
+
+
+def print_latency(name: str, lat: Latency, key: str) -> None:
+    row(f"{name}: change -> other client's DOM (ms)", lat.dom)
+    row(f"{name}: change -> next frame there", lat.frame)
+    row(f"{name}: slowest of {CLIENTS - 1} observers per change", lat.slowest)
+    print(f"      where the time goes, {CLIENTS - 1} observers (when the page's socket.io handlers ran):")
+    row("change -> first message handled", lat.first_msg, 9)
+    row(f"change -> {key} handled", lat.key_msg, 9)
+    row(f"{key} handled -> DOM", lat.key_to_dom, 9)
+    if lat.before_key and lat.samples:
+        before = ", ".join(f"{n / lat.samples:.1f}× {what}" for what, n in lat.before_key.most_common())
+        print(f"         handled before it, per change: {before}")
+    print("      each message's handler start -> Vue has re-rendered (main thread of an observer):")
+    for what, values in sorted(lat.render.items(), key=lambda kv: -statistics.median(kv[1])):
+        row(what, values, 9)
+
+
+# ----------------------------------------------------------------------------------------------------------
+# 3. Websocket bytes per move
+# ----------------------------------------------------------------------------------------------------------
+
+
+def classify(payload: str) -> list[tuple[str, int]]:
+    """Split one socket.io frame into (what, bytes) parts: element updates by tag, run_method by name, ..."""
+    size = len(payload.encode())
+    if not payload.startswith("4"):
+        return [(f"engine.io control {payload[:1]!r}", size)]
+    body = payload.lstrip("0123456789")
+    if body.startswith("/"):
+        body = body.split(",", 1)[1] if "," in body else "[]"
+    try:
+        message = json.loads(body)
+    except json.JSONDecodeError:
+        return [("unparsed", size)]
+    if not isinstance(message, list) or not message:
+        return [("socket.io other", size)]
+    kind, data = str(message[0]), message[1] if len(message) > 1 else None
+    if kind == "run_javascript" and isinstance(data, dict):
+        method = RUN_METHOD.search(str(data.get("code", "")))
+        return [(f"run_method {method.group(1)}" if method else "run_javascript", size)]
+    if kind == "update" and isinstance(data, dict):
+        parts: list[tuple[str, int]] = []
+        overhead = size
+        for key, element in data.items():
+            if key == "_id":
+                continue
+            n = len(json.dumps(element, separators=(",", ":")).encode()) + len(key) + 4
+            overhead -= n
+            what = (
+                "deleted element"
+                if element is None
+                else ".".join([element.get("tag", "?"), *element.get("class", [])[-1:]])
+            )
+            parts.append((f"update {what}", n))
+        parts.append(("update framing", max(overhead, 0)))
+        return parts
+    return [(kind, size)]
+
+
+@dataclass
+class Bytes:
+    per_move: list[int] = field(default_factory=list)
+    frames_per_move: list[int] = field(default_factory=list)
+    parts: Counter[str] = field(default_factory=Counter)
+    counts: Counter[str] = field(default_factory=Counter)
+    sample: list[str] = field(default_factory=list)
+
+
+def bench_bytes(sender: Page, observer: Client, enc: Encounter, moves: int, settle_ms: int = 400) -> Bytes:
+    """Drag the mover back and forth; sum the frames the observer receives from the drop to `settle_ms` after
+    its DOM changed (engine.io pings excluded)."""
+    out = Bytes()
+    page = observer.page
+    page.evaluate(TOKEN_OBSERVER, MOVER)
+    sender.evaluate(SENDER_PROBE)
+    here = (
+        enc.spot_a
+        if page.locator(f'[data-token-id="{MOVER}"][data-q="{enc.spot_a[0]}"][data-r="{enc.spot_a[1]}"]').count()
+        else enc.spot_b
+    )
+    for _ in range(moves):
+        there = enc.spot_b if here == enc.spot_a else enc.spot_a
+        sender.wait_for_timeout(settle_ms)
+        page.evaluate("0")  # deliver pending CDP events before clearing
+        observer.frames.clear()
+        n = int(page.evaluate("window.__seen.length"))
+        drag(sender, cell_xy(sender, here), cell_xy(sender, there), steps=8)
+        page.wait_for_function("n => window.__seen.length > n", arg=n, timeout=10_000)
+        page.wait_for_timeout(settle_ms)
+        frames = [f for f in observer.frames if f.startswith("4")]
+        out.per_move.append(sum(len(f.encode()) for f in frames))
+        out.frames_per_move.append(len(frames))
+        for f in frames:
+            for what, size in classify(f):
+                out.parts[what] += size
+                out.counts[what] += 1
+        if not out.sample:
+            out.sample = frames
+        here = there
+    return out
+
+
+def print_bytes(label: str, b: Bytes) -> None:
+    moves = len(b.per_move)
+    print(
+        f"   {label}: {statistics.median(b.per_move):6.0f} B per move (median; min {min(b.per_move)}, "
+        f"max {max(b.per_move)}), {statistics.median(b.frames_per_move):.0f} frames per move"
+    )
+    for what, size in b.parts.most_common():
+        print(f"      {size / moves:7.0f} B  {b.counts[what] / moves:4.1f}×  {what}")
+
+
+# ----------------------------------------------------------------------------------------------------------
+# Main
+# ----------------------------------------------------------------------------------------------------------
+
+
+def main(argv: list[str] | None = None) -> int:
+    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument("--quick", action="store_true", help="fewer repetitions (a smoke run)")
+    ap.add_argument("--seed", type=int, default=1, help="placement seed of the generated maps")
+    args = ap.parse_args(argv)
+    cold_runs, drops, bytes_moves = (1, 10, 3) if args.quick else (3, 30, 8)
+    if not Path(CHROMIUM).exists():
+        print(f"{CHROMIUM} is missing: run `bash e2e/ensure_chromium.sh` first", file=sys.stderr)
+        return 2
+    started = time.perf_counter()
+    print(f"bench/web.py{' --quick' if args.quick else ''}: NiceGUI table in {CHROMIUM}, {CLIENTS} clients")
+
+    with tempfile.TemporaryDirectory(prefix="vtt-bench-") as tmp, sync_playwright() as pw:
+        folder = Path(tmp)
+        big = make_encounter(folder, *BIG, seed=args.seed)
+        small = make_encounter(folder, *SMALL, seed=args.seed)
+        bare_script = folder / "bare_app.py"
+        bare_script.write_text(BARE_APP)
+        browser = pw.chromium.launch(executable_path=CHROMIUM, headless=True, args=CHROMIUM_ARGS)
+        t0 = time.perf_counter()
+        server = start_table(folder, big)
+        print(f"   big map server listening after {time.perf_counter() - t0:.1f} s")
+        try:
+            url_sw = f"{server.url}/table?as=soulweaver"
+            section(f"1. First paint: {BIG[0]}×{BIG[1]} hex, {BIG[2]} tokens, {BIG[3]} walls (ms from navigation)")
+            with timed("section 1"):
+                cold, warm = bench_paint(browser, url_sw, big.creatures, cold_runs)
+
+            section(
+                f"2. Drop -> other client's DOM, {CLIENTS} clients (1 Soulweaver dragging, {CLIENTS - 1} observing)"
+            )
+            with timed("section 2, app"):
+                urls = [url_sw] + [f"{server.url}/table?as=player&name=watcher{i}" for i in range(1, CLIENTS)]
+                clients = open_clients(browser, urls, lambda p: wait_tokens(p, big.creatures), cdp_on=1)
+                app = bench_drops(clients, big, drops)
+            bare_server = AppServer(bare_script, port_env="BARE_PORT", cwd=folder).start()
+            try:
+                with timed("section 2, bare NiceGUI"):
+                    bare = bench_bare(browser, bare_server.url, drops)
+            finally:
+                bare_server.stop()
+                report_server(bare_server, "bare NiceGUI")
+            print_latency("app ", app, "patchToken")
+            print_latency("bare", bare, "label update")
+            ratio_med = statistics.median(app.dom) / statistics.median(bare.dom)
+            ratio_p95 = pct(app.dom, 95) / pct(bare.dom, 95)
+            print(f"   ratio app / bare: median {ratio_med:.2f}×, p95 {ratio_p95:.2f}×")
+
+            section("3. Websocket bytes per move received by an observing client")
+            with timed("section 3"):
+                bytes_big = bench_bytes(clients[0].page, clients[1], big, bytes_moves)
+                close_clients(clients)
+        finally:
+            server.stop()
+            report_server(server, "big map")
+        server = start_table(folder, small)
+        try:
+            urls = [f"{server.url}/table?as=soulweaver", f"{server.url}/table?as=player&name=watcher1"]
+            with timed("section 3, small map"):
+                clients = open_clients(browser, urls, lambda p: wait_tokens(p, small.creatures), cdp_on=1)
+                bytes_small = bench_bytes(clients[0].page, clients[1], small, bytes_moves)
+                close_clients(clients)
+            section(f"1b. For reference, first paint of the {SMALL[0]}×{SMALL[1]} map ({SMALL[2]} tokens)")
+            bench_paint(browser, urls[0], small.creatures, 1, warmup=not args.quick)
+        finally:
+            server.stop()
+            report_server(server, "small map")
+        browser.close()
+        print_bytes(f"{SMALL[0]}×{SMALL[1]} map, {SMALL[2]} tokens  ", bytes_small)
+        print_bytes(f"{BIG[0]}×{BIG[1]} map, {BIG[2]} tokens", bytes_big)
+
+    section("Summary (targets)")
+    cold_med = statistics.median(x.painted for x in cold) / 1000
+    warm_med = statistics.median(x.painted for x in warm) / 1000
+    print(
+        f"   first paint, cold: {cold_med:.2f} s median (warm {warm_med:.2f} s)   "
+        f"target ≤ {PAINT_TARGET_S:.0f} s: {verdict(cold_med <= PAINT_TARGET_S)}"
+    )
+    p95 = pct(app.dom, 95)
+    print(
+        f"   drop -> other client: median {statistics.median(app.dom):.1f} ms, p95 {p95:.1f} ms   "
+        f"target p95 ≤ {LATENCY_P95_TARGET_MS:.0f} ms: {verdict(p95 <= LATENCY_P95_TARGET_MS)}"
+    )
+    print(
+        f"   vs bare NiceGUI round trip (median {statistics.median(bare.dom):.1f} ms, p95 "
+        f"{pct(bare.dom, 95):.1f} ms): {ratio_med:.2f}× median, {ratio_p95:.2f}× p95   "
+        f"target ≤ {LATENCY_RATIO_TARGET:.0f}×: {verdict(max(ratio_med, ratio_p95) <= LATENCY_RATIO_TARGET)}"
+    )
+    b_small, b_big = statistics.median(bytes_small.per_move), statistics.median(bytes_big.per_move)
+    print(
+        f"   bytes per move: {b_small:.0f} B ({SMALL[0]}×{SMALL[1]}), {b_big:.0f} B ({BIG[0]}×{BIG[1]})   "
+        f"target ≤ {BYTES_TARGET} B: {verdict(max(b_small, b_big) <= BYTES_TARGET)}; "
+        f"big / small {b_big / b_small:.2f}×"
+    )
+    print(f"   total run time {time.perf_counter() - started:.0f} s")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
