@@ -13,6 +13,8 @@
 
 from __future__ import annotations
 
+from collections.abc import Set as AbstractSet
+
 from vtt.rules import attacks
 from vtt.rules.checks import AttackResult
 from vtt.rules.conditions import holds_of, limb_action_modifiers
@@ -53,7 +55,7 @@ class GrabPlan:
 
 
 def plan_grab(
-    state: GameState, occ: Occupancy, c: Creature, target: Creature, limb_id: str | None, filled: set[Cell]
+    state: GameState, occ: Occupancy, c: Creature, target: Creature, limb_id: str | None, filled: AbstractSet[Cell]
 ) -> GrabPlan:
     if target.id == c.id:
         raise RuleError(f"{c.name} cannot Grab itself")

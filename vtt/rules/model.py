@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from typing import Any, Literal
 
-from pydantic import BaseModel, ConfigDict, Field, field_validator
+from pydantic import BaseModel, ConfigDict, Field, PrivateAttr, field_validator
 
 from vtt.rules.settings import TableSettings
 
@@ -228,12 +228,18 @@ class Board(BaseModel):
             return {tuple(c) for c in v}
         return v
 
-    def filled(self) -> set[Cell]:
-        """Spaces filled by walls or objects: nothing enters them and they obstruct."""
-        out = set(self.walls)
-        for obj in self.objects:
-            out.update(obj.cells)
-        return out
+    _filled: tuple[tuple[int, int], frozenset[Cell]] | None = PrivateAttr(None)
+
+    def filled(self) -> frozenset[Cell]:
+        """Spaces filled by walls or objects: nothing enters them and they obstruct. Kept until the walls or
+        the objects are replaced (the rules replace them, never change them in place)."""
+        key = (id(self.walls), id(self.objects))
+        if self._filled is None or self._filled[0] != key:
+            out = set(self.walls)
+            for obj in self.objects:
+                out.update(obj.cells)
+            self._filled = (key, frozenset(out))
+        return self._filled[1]
 
 
 class Economy(BaseModel):

@@ -15,6 +15,7 @@
 from __future__ import annotations
 
 from collections import deque
+from collections.abc import Set as AbstractSet
 
 from vtt.rules import attacks
 from vtt.rules.checks import AttackResult
@@ -32,7 +33,7 @@ from vtt.rules.txn import Tx
 COLLISION_DL = 3
 
 
-def reachable(state: GameState, c: Creature, budget: int, filled: set[Cell]) -> dict[Cell, list[Cell]]:
+def reachable(state: GameState, c: Creature, budget: int, filled: AbstractSet[Cell]) -> dict[Cell, list[Cell]]:
     """Every anchor space the creature can move to within `budget` spaces, with a shortest path to each."""
     grid = grid_of(state)
     start = c.anchor
@@ -50,14 +51,14 @@ def reachable(state: GameState, c: Creature, budget: int, filled: set[Cell]) -> 
     return paths
 
 
-def find_path(state: GameState, c: Creature, goal: Cell, budget: int, filled: set[Cell]) -> list[Cell]:
+def find_path(state: GameState, c: Creature, goal: Cell, budget: int, filled: AbstractSet[Cell]) -> list[Cell]:
     paths = reachable(state, c, budget, filled)
     if goal not in paths:
         raise RuleError(f"{c.name} cannot reach {goal} with {budget} Movement left")
     return paths[goal]
 
 
-def check_path(state: GameState, c: Creature, path: list[Cell], filled: set[Cell]) -> None:
+def check_path(state: GameState, c: Creature, path: list[Cell], filled: AbstractSet[Cell]) -> None:
     grid = grid_of(state)
     prev = c.anchor
     for step in path:

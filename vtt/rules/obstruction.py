@@ -22,6 +22,7 @@ The algorithm (also in the README):
 from __future__ import annotations
 
 import math
+from collections.abc import Set as AbstractSet
 
 from pydantic import BaseModel, ConfigDict
 
@@ -53,7 +54,7 @@ def exposed_size(size: int, exposed: int, total: int) -> int:
     return size - math.floor(math.log2(total / exposed))
 
 
-def _clear(grid: Grid, a: Cell, t: Cell, blocking: set[Cell]) -> bool:
+def _clear(grid: Grid, a: Cell, t: Cell, blocking: AbstractSet[Cell]) -> bool:
     return any(not any(c in blocking and c != t for c in line[1:-1]) for line in grid.lines(a, t))
 
 
@@ -62,10 +63,11 @@ def exposure(
     attacker_cells: tuple[Cell, ...],
     target_cells: tuple[Cell, ...],
     target_size: int,
-    filled: set[Cell],
+    filled: AbstractSet[Cell],
     other_creature_cells: set[Cell] | None = None,
 ) -> Exposure:
     """Which of the target's spaces the attacker can reach unobstructed, and the size that leaves."""
+    blocking: AbstractSet[Cell]
     if other_creature_cells:
         blocking = set(filled) | set(target_cells) | (other_creature_cells - set(attacker_cells))
     elif len(target_cells) == 1:

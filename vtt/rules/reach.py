@@ -14,6 +14,7 @@
 from __future__ import annotations
 
 import math
+from collections.abc import Set as AbstractSet
 
 from vtt.rules.grid import Grid
 from vtt.rules.model import Cell, Creature, Limb, Weapon
@@ -52,7 +53,7 @@ def best_limb(creature: Creature, candidates: list[Limb]) -> Limb | None:
 
 
 def attack_path(
-    grid: Grid, from_cells: tuple[Cell, ...], to_cells: tuple[Cell, ...], blocked: set[Cell]
+    grid: Grid, from_cells: tuple[Cell, ...], to_cells: tuple[Cell, ...], blocked: AbstractSet[Cell]
 ) -> list[Cell] | None:
     """The spaces an attack passes through from the attacker to the target, or None when every line is
     blocked. Tried from every nearest pair of spaces; the first clear line wins."""

@@ -8,6 +8,7 @@ can share one; size 1 and larger fill every space of their footprint. A space ho
 from __future__ import annotations
 
 from collections import defaultdict
+from collections.abc import Set as AbstractSet
 from functools import cache
 
 from vtt.rules.grid import Grid, GridKind, make_grid
@@ -102,7 +103,7 @@ class Occupancy:
 
 
 def why_cannot_stand(
-    state: GameState, creature: Creature, anchor: Cell, occ: Occupancy, filled: set[Cell] | None = None
+    state: GameState, creature: Creature, anchor: Cell, occ: Occupancy, filled: AbstractSet[Cell] | None = None
 ) -> str | None:
     """Why the creature cannot end a move with its anchor at `anchor`, or None if it can."""
     grid = grid_of(state)
@@ -121,7 +122,7 @@ def why_cannot_stand(
     return None
 
 
-def why_cannot_pass(state: GameState, creature: Creature, anchor: Cell, filled: set[Cell]) -> str | None:
+def why_cannot_pass(state: GameState, creature: Creature, anchor: Cell, filled: AbstractSet[Cell]) -> str | None:
     """Why the creature cannot move through `anchor` (creatures may be passed; walls and the edge may not)."""
     grid = grid_of(state)
     for cell in footprint(state, creature, anchor):

@@ -15,6 +15,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Set as AbstractSet
 from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field
@@ -151,7 +152,7 @@ def plan_creature_strike(
     target: Creature,
     arm: Armament,
     nimble: bool,
-    filled: set[Cell],
+    filled: AbstractSet[Cell],
 ) -> AttackPlan:
     """The Strike of `c` on `target` with `arm`; RuleError when it cannot be made."""
     if target.id == c.id:
@@ -213,7 +214,7 @@ def plan_surface_strike(
     space: Cell,
     surface: Literal["wall", "ground"],
     arm: Armament,
-    filled: set[Cell],
+    filled: AbstractSet[Cell],
 ) -> AttackPlan:
     grid = grid_of(state)
     if not grid.in_bounds(space, state.board.cols, state.board.rows):

@@ -15,6 +15,7 @@ Halves round toward zero. The attack is a Strike (DL 3, a Major Action) with its
 
 from __future__ import annotations
 
+from collections.abc import Set as AbstractSet
 from typing import Any
 
 from vtt.rules import attacks
@@ -71,7 +72,7 @@ def space_dice_changes(attacker: Creature, arm: Armament, target: Creature) -> l
 
 
 def plan_space(
-    state: GameState, occ: Occupancy, c: Creature, space: Cell, arm: Armament, filled: set[Cell]
+    state: GameState, occ: Occupancy, c: Creature, space: Cell, arm: Armament, filled: AbstractSet[Cell]
 ) -> tuple[int, list[Cell], list[str]]:
     grid = grid_of(state)
     if not grid.in_bounds(space, state.board.cols, state.board.rows):

@@ -18,7 +18,20 @@ def _signed(n: int) -> str:
     return f"+{n}" if n >= 0 else f"−{-n}"
 
 
-def render_roll(roll: dict[str, Any], dl: int | None = None) -> None:
+def counted_outcome(kind: str, data: dict[str, Any]) -> tuple[int, str] | None:
+    """Damage and healing rolls count the faces that reach a number; their outcome is that count (as the
+    event's data has it), not the highest face. Returns (the face needed, the outcome's text), or None."""
+    needed = data.get("needed")
+    if not isinstance(needed, int):
+        return None
+    if kind == "damage" and isinstance(data.get("injury"), int):
+        return needed, f"{data['injury']} Injury"
+    if kind == "heal" and isinstance(data.get("healed"), int):
+        return needed, f"{data['healed']} healed"
+    return None
+
+
+def render_roll(roll: dict[str, Any], dl: int | None = None, counted: tuple[int, str] | None = None) -> None:
     faces: list[int] = roll.get("faces", [])
     doubled = {d["face"] for d in roll.get("doubles", [])}
     with ui.column().classes("gap-0 w-full roll").props(f"data-result={roll.get('result')}"):
@@ -32,8 +45,11 @@ def render_roll(roll: dict[str, Any], dl: int | None = None) -> None:
                     cls += " die-double"
                 if face == 1 and roll.get("fumble"):
                     cls += " die-fumble"
+                if counted is not None and face < counted[0]:
+                    cls += " die-miss"
                 ui.label(str(face)).classes(cls)
-            ui.label(f"= {roll.get('result')}").classes("font-bold ml-1")
+            outcome = counted[1] if counted is not None else roll.get("result")
+            ui.label(f"= {outcome}").classes("font-bold ml-1")
             if dl is not None:
                 ui.label(f"DL {dl}").classes("text-xs text-stone-600")
             if doubled:
@@ -60,7 +76,9 @@ def render_record(record: LogRecord, creature_names: dict[str, str]) -> ui.eleme
                 ui.label(event.get("text", "")).classes("text-xs text-stone-600")
                 continue
             ui.label(event.get("text", "")).classes("text-sm log-text")
-            dl = event.get("data", {}).get("dl")
+            data = event.get("data", {})
+            dl = data.get("dl")
+            counted = counted_outcome(kind, data)
             for i, roll in enumerate(event.get("rolls", [])):
-                render_roll(roll, dl if i == 0 and kind == "attack" else None)
+                render_roll(roll, dl if i == 0 and kind == "attack" else None, counted if i == 0 else None)
     return card
