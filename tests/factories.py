@@ -60,7 +60,7 @@ def state(
     **kw: Any,
 ) -> GameState:
     return GameState(
-        settings=settings or TableSettings(defense_prompts="nobody"),
+        settings=settings or TableSettings(defense_prompts="nobody", reactions=False),
         board=Board(cols=cols, rows=rows, walls=walls or set(), **kw),
         creatures={c.id: c for c in creatures},
     )

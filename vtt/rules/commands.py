@@ -99,6 +99,14 @@ class Defend(_Command):
     roll: bool = True
 
 
+class React(_Command):
+    """Answer a reaction decision: Hinder, or let it pass."""
+
+    type: Literal["react"] = "react"
+    decision: str
+    hinder: bool = False
+
+
 class ChooseOrder(_Command):
     """The Soulweaver's order for occupants whose doubles tie (seed-000 targeted attacks)."""
 
@@ -164,6 +172,7 @@ Command = Annotated[
     | Grab
     | DropHold
     | Defend
+    | React
     | ChooseOrder
     | EditCreature
     | Harm

@@ -16,7 +16,7 @@ from typing import Any, Literal
 
 from pydantic import BaseModel, Field, ValidationError
 
-from vtt.rules import care, hold, movement, strike, targeted, turns
+from vtt.rules import care, hold, movement, reactions, strike, targeted, turns
 from vtt.rules.attacks import answer_defense
 from vtt.rules.commands import (
     Begin,
@@ -32,6 +32,7 @@ from vtt.rules.commands import (
     Heal,
     Move,
     Place,
+    React,
     Recover,
     Soothe,
     Strike,
@@ -81,10 +82,10 @@ class ActionOption(BaseModel):
 def apply(state: GameState, command: Command | dict[str, Any], dice: DiceSource) -> tuple[GameState, list[Event]]:
     """Resolve one command; the given state is never changed."""
     cmd = parse_command(command) if isinstance(command, dict) else command
-    if state.pending and not isinstance(cmd, Defend | ChooseOrder):
+    if state.pending and not isinstance(cmd, Defend | ChooseOrder | React):
         raise RuleError(f"the table waits for a decision first: {state.pending[0].prompt}")
     tx = Tx(state)
-    events = _dispatch(tx, cmd, dice)
+    events = _begin(tx, cmd, dice)
     tx.state.version = state.version + 1
     return tx.state, events
 
@@ -96,6 +97,18 @@ def _decision(tx: Tx, decision_id: str, kind: str) -> Any:
                 raise RuleError(f"decision {decision_id} is not a {kind} decision")
             return d
     raise RuleError(f"there is no pending decision {decision_id!r}")
+
+
+def _begin(tx: Tx, cmd: Command, dice: DiceSource) -> list[Event]:
+    """A command that triggers reactions is checked in full, then waits for them; any other goes on at once."""
+    found = reactions.trigger(tx.state, cmd)
+    if found is not None:
+        kind, actor, target = found
+        reactions.probe(lambda: Tx(tx.state), cmd, _dispatch)
+        hinderers = reactions.eligible(tx.state, kind, actor, target, cmd)
+        if hinderers:
+            return reactions.open_group(tx, cmd, kind, actor, hinderers)
+    return _dispatch(tx, cmd, dice)
 
 
 def _dispatch(tx: Tx, cmd: Command, dice: DiceSource) -> list[Event]:
@@ -132,6 +145,8 @@ def _dispatch(tx: Tx, cmd: Command, dice: DiceSource) -> list[Event]:
             return hold.drop_hold(tx, cmd.creature)
         case Defend():
             return answer_defense(tx, _decision(tx, cmd.decision, "defense"), cmd.roll, dice)
+        case React():
+            return reactions.answer(tx, _decision(tx, cmd.decision, "reaction"), cmd.hinder, dice, _dispatch)
         case ChooseOrder():
             return targeted.choose_order(tx, _decision(tx, cmd.decision, "order"), cmd.order, dice)
         case Harm():

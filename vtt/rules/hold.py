@@ -97,7 +97,8 @@ def grab(tx: Tx, creature: str, target: str, limb_id: str | None, dice: DiceSour
     spend(tx, c.id, major=1)
     tx.economy(c.id).attacked = True
     s = state.settings
-    attack = roll(dice, f"{c.name}: Grab {t.name} with {plan.limb.name}", c.skill(s.grab_skill), plan.modifiers)
+    mods = [*plan.modifiers, *tx.extra_attack_mods]
+    attack = roll(dice, f"{c.name}: Grab {t.name} with {plan.limb.name}", c.skill(s.grab_skill), mods)
     spec = attacks.AttackSpec(
         action="grab",
         attacker=c.id,

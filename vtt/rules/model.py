@@ -128,6 +128,9 @@ class Creature(BaseModel):
     anchor: Cell
     footprint: list[Cell] | None = Field(None, description="Offsets overriding the size's footprint shape.")
     controller: str | None = Field(None, description="The player who controls it; None is the Soulweaver.")
+    side: str | None = Field(
+        None, description="Its side; None: the players' creatures one, the Soulweaver's the other."
+    )
     color: str = "#7a5c3e"
     skills: dict[str, int] = Field(default_factory=dict)
     grit: Pool = Field(default_factory=lambda: Pool(max=6))
@@ -171,6 +174,12 @@ class Creature(BaseModel):
 
     def weapon(self, weapon_id: str) -> Weapon | None:
         return next((w for w in self.weapons if w.id == weapon_id), None)
+
+    @property
+    def team(self) -> str:
+        if self.side:
+            return self.side
+        return "party" if self.controller is not None else "foes"
 
     def part(self, part_id: str) -> BodyPart | None:
         return next((p for p in self.parts if p.id == part_id), None)
@@ -304,7 +313,7 @@ class Decision(BaseModel):
     """A choice someone else must make before an action can go on: a pending decision."""
 
     id: str
-    kind: Literal["defense", "order"]
+    kind: Literal["defense", "order", "reaction"]
     to: str = Field(description="Who answers: a player id or the Soulweaver.")
     creature: str | None = Field(None, description="The creature deciding, for a defense.")
     prompt: str
@@ -322,6 +331,9 @@ class GameState(BaseModel):
     holds: dict[str, Hold] = Field(default_factory=dict)
     effects: list[Effect] = Field(default_factory=list)
     pending: list[Decision] = Field(default_factory=list)
+    reactions: dict[str, dict[str, Any]] = Field(
+        default_factory=dict, description="Commands waiting on the reactions they triggered, by group id."
+    )
     next_id: int = 1
     version: int = 0
 

@@ -61,6 +61,14 @@ class TableSettings(BaseModel):
         None, description="d12 part roll: (from face, to face, part id); 12 rolls again for head, eyes, ears (§7)."
     )
     soothe_cost: Literal["major", "minor"] = Field("minor", description="Action that Soothes Acid (gap).")
+    reactions: bool = Field(True, description="Offer Hinder Attack and Hinder Movement as reactions (seed-000).")
+    hinder_allies: bool = Field(False, description="Creatures may Hinder their own side too (§2.5, gap 8).")
+    hinder_attack_skill: str = Field("Martial", description="Skill a Hinder Attack rolls (gap).")
+    hinder_attack_defense: str = Field("Martial", description="Skill the hindered attacker defends with (gap).")
+    hinder_movement_skill: str = Field("Athletics", description="Skill a Hinder Movement rolls (gap).")
+    hinder_movement_defense: str = Field("Athletics", description="Skill the hindered mover defends with (gap).")
+    reaction_seconds: int = Field(30, ge=0, description="How long the table waits for a reaction (0: forever).")
+    reaction_timeout: Literal["pass", "hinder"] = Field("pass", description="The answer when the time runs out.")
     footprints: dict[int, list[Cell]] | None = Field(
         None, description="Footprint shapes by size, overriding the grid's defaults (§2.2, gap 3)."
     )

@@ -296,7 +296,7 @@ def strike(
         raise RuleError("a Strike needs a target creature, or a space and a surface (wall or ground)")
     spend(tx, c.id, major=1)
     tx.economy(c.id).attacked = True
-    attack = roll(dice, plan.label, plan.dice, plan.modifiers)
+    attack = roll(dice, plan.label, plan.dice, [*plan.modifiers, *tx.extra_attack_mods])
     path_event = Event(
         kind="reach",
         text=f"{c.name} reaches {plan.distance} space(s) (Reach {plan.reach}) through {len(plan.path)} space(s).",

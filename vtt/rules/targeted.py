@@ -113,7 +113,7 @@ def strike_space(
             data={"path": path, "space": space},
         )
     ]
-    mods = weapon_modifiers(state, c, arm, dist) + limb_action_modifiers(state, c)
+    mods = weapon_modifiers(state, c, arm, dist) + limb_action_modifiers(state, c) + tx.extra_attack_mods
     hits: list[tuple[str, Roll]] = []
     for oid in occupants:
         t = tx.get(oid)

@@ -5,6 +5,7 @@ Only what a command touches is copied, so resolving a Strike on a board of 300 c
 
 from __future__ import annotations
 
+from vtt.rules.dice import Modifier
 from vtt.rules.events import RuleError
 from vtt.rules.model import Board, Creature, Economy, GameState
 
@@ -31,6 +32,7 @@ class Tx:
         s.holds = {k: h.model_copy(deep=True) for k, h in state.holds.items()}
         s.effects = list(state.effects)
         s.pending = list(state.pending)
+        s.reactions = dict(state.reactions)
         s.turn = state.turn.model_copy(
             update={"entries": list(state.turn.entries), "priority": dict(state.turn.priority)}
         )
@@ -39,6 +41,8 @@ class Tx:
         self._bodies: set[str] = set()
         self._economy: set[str] = set()
         self._board = False
+        self.cleared = False
+        self.extra_attack_mods: list[Modifier] = []
 
     def get(self, creature_id: str) -> Creature:
         """A creature to read (may be shared with the old state: do not change it)."""

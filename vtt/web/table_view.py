@@ -18,6 +18,8 @@ from vtt.web.roll_log import render_record
 from vtt.web.tokens import token_for
 
 GROUP_ORDER = ["Move", "Strike", "Overpower", "Tactics", "Defense", "Manifest", "Turn"]
+# Actions of the creature on itself: picking one sends its command at once, there is no target to choose.
+SELF_ACTIONS = frozenset({"dash", "drop_hold", "recover", "zeal_for_major"})
 CELL_PX = 26.0
 
 
@@ -243,7 +245,7 @@ class TableView:
 
     def _menu_item(self, cid: str, option: ActionOption) -> None:
         preview = next((t.preview for t in option.targets if t.preview), None)
-        needs_target = option.action not in {"dash", "end_turn", "drop_hold"}
+        needs_target = option.action not in SELF_ACTIONS | {"end_turn"}
         empty = needs_target and not option.targets and not option.spaces
         detail = cost_text(option.cost)
         if preview:
@@ -267,11 +269,8 @@ class TableView:
         if option.action == "end_turn":
             await self.send({"type": "end_turn"})
             return
-        if option.action == "dash":
-            await self.send({"type": "dash", "creature": cid})
-            return
-        if option.action == "drop_hold":
-            await self.send({"type": "drop_hold", "creature": cid})
+        if option.action in SELF_ACTIONS:
+            await self.send({"type": option.action, "creature": cid})
             return
         self.choosing = (cid, option)
         self.map.set_highlights(self._highlights(cid, option))

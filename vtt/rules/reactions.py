@@ -1,0 +1,268 @@
+"""Reactions: Hinder Attack and Hinder Movement (seed-000 Defense actions).
+
+- Hinder Attack: "As a creature in your Reach attacks a target other than you, attack to cause -1 on their
+  attack roll, DL 3. If multiple attackers hinder the same attack, the attacker rolls this defense only once and
+  uses the same result against all."
+- Hinder Movement: "Before a creature in your Reach would move, attack to prevent the movement, DL 3. If they
+  would move into or out of a space you occupy, gain +3 on your roll. If multiple attackers Hinder Movement on the
+  same movement, the creature rolls this defense only once and uses the same result against each. This counts
+  as an Overpower effect." (so the Overpower size rule applies, and a mover 3 or more sizes larger cannot be
+  hindered).
+
+How the engine does it: when a command would attack or move and some other creature has the actor in its Reach
+(and can act), the command is checked in full without rolling, then it waits: each eligible creature's
+controller gets a reaction decision (hinder or pass). When the last one answers, every hinderer rolls its attack,
+the actor rolls one defense against all of them, and the command goes on: an attack with -1 for each successful
+Hinder Attack, a movement not at all if any Hinder Movement succeeded. Each reaction is used at most once per
+trigger (reference gap 12). Which skills roll and defend are table settings.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any, Literal
+
+from pydantic import BaseModel, Field
+
+from vtt.rules.checks import AttackResult
+from vtt.rules.commands import Command, Grab, Move, Strike, StrikeSpace, parse_command
+from vtt.rules.dice import DiceSource, Modifier, roll
+from vtt.rules.events import Event, RuleError
+from vtt.rules.grid import footprint_distance
+from vtt.rules.model import SOULWEAVER, Cell, Decision, GameState
+from vtt.rules.sizes import can_overpower, overpower_size_modifier
+from vtt.rules.space import Occupancy, footprint, grid_of
+from vtt.rules.txn import Tx
+
+HINDER_DL = 3
+HINDER_ATTACK_PENALTY = -1
+HINDER_MOVEMENT_BONUS = 3
+
+ReactionKind = Literal["hinder_attack", "hinder_movement"]
+
+
+class ProbeStop(Exception):
+    """Raised by ProbeDice: the command got as far as its first roll, so every check before it passed."""
+
+
+class ProbeDice:
+    """Dice that stop a command at its first roll: used to check a command in full before it waits."""
+
+    def faces(self, count: int, purpose: str) -> list[int]:
+        raise ProbeStop(purpose)
+
+
+class ReactionGroup(BaseModel):
+    """A command waiting on the reactions it triggered."""
+
+    id: str
+    kind: ReactionKind
+    actor: str
+    command: dict[str, Any]
+    waiting: list[str] = Field(default_factory=list, description="Reaction decisions not answered yet.")
+    accepted: dict[str, int] = Field(default_factory=dict, description="Hinderer -> bonus on its roll.")
+
+
+def trigger(state: GameState, cmd: Command) -> tuple[ReactionKind, str, str | None] | None:
+    """What a command triggers: (kind, actor, attacked target) or None."""
+    if isinstance(cmd, Move):
+        return "hinder_movement", cmd.creature, None
+    if isinstance(cmd, Strike):
+        return "hinder_attack", cmd.creature, cmd.target
+    if isinstance(cmd, StrikeSpace | Grab):
+        target = cmd.target if isinstance(cmd, Grab) else None
+        return "hinder_attack", cmd.creature, target
+    return None
+
+
+def hinder_reach(state: GameState, creature_id: str) -> int:
+    """The farthest Reach the creature has with a weapon it grips or a free limb; -1 when it has none."""
+    from vtt.rules import strike
+
+    c = state.creatures[creature_id]
+    best = -1
+    options: list[tuple[str | None, str | None]] = [(w.id, None) for w in c.weapons]
+    options += [(None, limb.id) for limb in c.limbs if limb.free]
+    for wid, lid in options:
+        try:
+            arm = strike.armament(state, c, wid, lid)
+        except RuleError:
+            continue
+        best = max(best, strike.arm_reach(state, c, arm))
+    return best
+
+
+def movement_path(state: GameState, cmd: Move) -> list[Cell]:
+    if cmd.path is not None:
+        return list(cmd.path)
+    from vtt.rules.movement import find_path
+
+    c = state.creatures[cmd.creature]
+    econ = state.economy.get(cmd.creature)
+    budget = econ.movement_left if econ else 0
+    return find_path(state, c, cmd.to, budget, state.board.filled())
+
+
+def eligible(state: GameState, kind: ReactionKind, actor: str, target: str | None, cmd: Command) -> dict[str, int]:
+    """Every creature that may react, with the bonus its roll gets."""
+    if not state.settings.reactions:
+        return {}
+    occ = Occupancy(state)
+    grid = grid_of(state)
+    mover = state.creatures[actor]
+    out: dict[str, int] = {}
+    entered: set[Cell] = set()
+    if kind == "hinder_movement" and isinstance(cmd, Move):
+        for step in movement_path(state, cmd):
+            entered.update(footprint(state, mover, step))
+    start = set(occ.cells[actor])
+    targets = {target} if target else set()
+    if isinstance(cmd, StrikeSpace):
+        targets |= set(occ.at(cmd.space))
+    for hid, h in state.creatures.items():
+        if hid == actor or hid in targets or not h.can_act:
+            continue
+        if h.team == mover.team and not state.settings.hinder_allies:
+            continue
+        rng = hinder_reach(state, hid)
+        if rng < 0 or footprint_distance(grid, occ.cells[hid], occ.cells[actor]) > rng:
+            continue
+        if kind == "hinder_movement":
+            if not can_overpower(h.size, mover.size):
+                continue
+            mine = set(occ.cells[hid])
+            out[hid] = HINDER_MOVEMENT_BONUS if (mine & entered or mine & start) else 0
+        else:
+            out[hid] = 0
+    return out
+
+
+def open_group(tx: Tx, cmd: Command, kind: ReactionKind, actor: str, hinderers: dict[str, int]) -> list[Event]:
+    state = tx.state
+    gid = state.new_id("r")
+    group = ReactionGroup(id=gid, kind=kind, actor=actor, command=cmd.model_dump(mode="json"))
+    name = state.creatures[actor].name
+    what = "attacks" if kind == "hinder_attack" else "is about to move"
+    label = "Hinder Attack" if kind == "hinder_attack" else "Hinder Movement"
+    for hid, bonus in sorted(hinderers.items()):
+        h = state.creatures[hid]
+        extra = f" (+{bonus}: moving into or out of your space)" if bonus else ""
+        decision = Decision(
+            id=state.new_id("d"),
+            kind="reaction",
+            to=h.controller or SOULWEAVER,
+            creature=hid,
+            prompt=f"{name} {what} within {h.name}'s Reach. {label}{extra}?",
+            options=["hinder", "pass"],
+            payload={"group": gid, "kind": kind, "bonus": bonus},
+        )
+        state.pending.append(decision)
+        group.waiting.append(decision.id)
+    state.reactions[gid] = group.model_dump(mode="json")
+    names = ", ".join(state.creatures[h].name for h in sorted(hinderers))
+    return [
+        Event(
+            kind="reaction_window",
+            text=f"{name} {what}: {names} may {label}.",
+            actor=actor,
+            data={"group": gid, "hinderers": sorted(hinderers)},
+        )
+    ]
+
+
+Dispatch = Callable[[Tx, Command, DiceSource], list[Event]]
+
+
+def answer(tx: Tx, decision: Decision, hinder: bool, dice: DiceSource, dispatch: Dispatch) -> list[Event]:
+    state = tx.state
+    state.pending = [d for d in state.pending if d.id != decision.id]
+    gid = decision.payload["group"]
+    group = ReactionGroup.model_validate(state.reactions[gid])
+    group.waiting = [w for w in group.waiting if w != decision.id]
+    who = state.creatures[decision.creature or ""].name if decision.creature in state.creatures else "?"
+    events = [
+        Event(kind="reaction", text=f"{who} {'hinders' if hinder else 'does not react'}.", actor=decision.creature)
+    ]
+    if hinder and decision.creature is not None:
+        group.accepted[decision.creature] = int(decision.payload.get("bonus", 0))
+    if group.waiting:
+        state.reactions[gid] = group.model_dump(mode="json")
+        return events
+    del state.reactions[gid]
+    return events + resolve(tx, group, dice, dispatch)
+
+
+def resolve(tx: Tx, group: ReactionGroup, dice: DiceSource, dispatch: Dispatch) -> list[Event]:
+    state = tx.state
+    s = state.settings
+    cmd = parse_command(group.command)
+    actor = state.creatures[group.actor]
+    events: list[Event] = []
+    successes: list[str] = []
+    if group.accepted:
+        if group.kind == "hinder_attack":
+            skill, defense_skill = s.hinder_attack_skill, s.hinder_attack_defense
+        else:
+            skill, defense_skill = s.hinder_movement_skill, s.hinder_movement_defense
+        rolls = []
+        for hid, bonus in sorted(group.accepted.items()):
+            h = state.creatures[hid]
+            mods: list[Modifier] = []
+            if bonus:
+                mods.append(Modifier(value=bonus, reason="Hinder Movement into or out of your space"))
+            if group.kind == "hinder_movement":
+                size_mod = overpower_size_modifier(h.size, actor.size)
+                if size_mod:
+                    mods.append(size_mod)
+            label = "Hinder Attack" if group.kind == "hinder_attack" else "Hinder Movement"
+            rolls.append((hid, roll(dice, f"{h.name}: {label} on {actor.name}", h.skill(skill), mods)))
+        defense = roll(
+            dice, f"{actor.name}: one {defense_skill} defense against every Hinder", actor.skill(defense_skill)
+        )
+        for hid, r in rolls:
+            result = AttackResult(
+                attack=r,
+                dl=HINDER_DL,
+                defense_skill=defense_skill,
+                defense=defense,
+                ties_to=s.ties_to,
+                fumble_fails=s.fumble_always_fails,
+            )
+            h = state.creatures[hid]
+            verdict = "succeeds" if result.success else "fails"
+            events.append(
+                Event(
+                    kind="hinder",
+                    text=f"{h.name} rolls {r.result} (DL {HINDER_DL}) against "
+                    f"{actor.name}'s {defense_skill} {defense.result}: the Hinder {verdict}.",
+                    actor=hid,
+                    target=group.actor,
+                    rolls=[r, defense],
+                    data={"success": result.success, "kind": group.kind},
+                )
+            )
+            if result.success:
+                successes.append(hid)
+    if group.kind == "hinder_movement" and successes:
+        names = ", ".join(state.creatures[h].name for h in successes)
+        return [
+            *events,
+            Event(
+                kind="move_prevented",
+                text=f"{names} prevent{'s' if len(successes) == 1 else ''} {actor.name}'s movement.",
+                actor=group.actor,
+            ),
+        ]
+    tx.cleared = True
+    tx.extra_attack_mods = [
+        Modifier(value=HINDER_ATTACK_PENALTY, reason=f"Hindered by {state.creatures[h].name}") for h in successes
+    ]
+    return events + dispatch(tx, cmd, dice)
+
+
+def probe(tx_factory: Callable[[], Tx], cmd: Command, dispatch: Dispatch) -> None:
+    """Check a command in full without rolling: RuleError if it is not allowed now."""
+    try:
+        dispatch(tx_factory(), cmd, ProbeDice())
+    except ProbeStop:
+        return
