@@ -12,6 +12,7 @@ from factories import creature, on_turn, state, weapon
 
 from vtt.rules.model import GameState
 from vtt.rules.scenario import load_scenario
+from vtt.rules.settings import TableSettings
 from vtt.store.db import load_log, open_engine
 from vtt.table.table import Change, Table, Viewer
 
@@ -114,3 +115,62 @@ def test_a_reopened_game_is_rebuilt_exactly_from_its_stored_log(tmp_path: Path) 
     assert again.state.model_dump() == table.state.model_dump()
     assert [r.command for r in again.log] == [r.command for r in table.log]
     assert [r.events for r in again.log] == [r.events for r in table.log]
+
+
+def _reaction_game(seconds: int) -> GameState:
+    sword = weapon("sword", damage=2)
+    s = state(
+        creature("ayla", (2, 2), controller="alice", weapons=[sword], grip={"right_arm": "sword"}),
+        creature("orc", (3, 2)),
+        creature("bram", (2, 3), controller="bob"),
+        creature("guard", (1, 2)),
+        settings=TableSettings(defense_prompts="nobody", reaction_seconds=seconds),
+    )
+    return on_turn(s, "ayla")
+
+
+def test_a_reaction_not_answered_in_time_gets_the_tables_answer() -> None:
+    """seed-000 Hinder Attack as a reaction; a table setting gives the time limit and the answer when it runs
+    out (default: pass), sent in the Soulweaver's name."""
+
+    async def play() -> Table:
+        table = Table("t", _reaction_game(seconds=1))
+        out = await table.submit(ALICE, {"type": "strike", "creature": "ayla", "target": "orc", "weapon": "sword"})
+        assert out.ok
+        waiting = [d for d in table.state.pending if d.kind == "reaction"]
+        assert [d.creature for d in waiting] == ["guard"]
+        await asyncio.sleep(1.5)
+        return table
+
+    table = asyncio.run(play())
+    assert table.state.pending == []
+    assert table.log[-1].sender == "soulweaver"
+    assert table.log[-1].command == {"type": "react", "decision": table.log[-1].command["decision"], "hinder": False}
+    assert any(e["kind"] == "attack" for e in table.log[-1].events)
+
+
+def test_only_the_addressed_player_or_the_soulweaver_answers_a_reaction() -> None:
+    """The server never trusts the browser: a reaction decision is answered by its addressee or the Soulweaver."""
+
+    async def play() -> tuple[Any, Any]:
+        s = _reaction_game(seconds=0)
+        s = s.model_copy(
+            update={
+                "creatures": {
+                    **s.creatures,
+                    "guard": s.creatures["guard"].model_copy(update={"controller": "bob", "side": "foes"}),
+                }
+            }
+        )
+        table = Table("t", s)
+        assert (
+            await table.submit(ALICE, {"type": "strike", "creature": "ayla", "target": "orc", "weapon": "sword"})
+        ).ok
+        decision = next(d for d in table.state.pending if d.kind == "reaction")
+        wrong = await table.submit(ALICE, {"type": "react", "decision": decision.id, "hinder": True})
+        right = await table.submit(BOB, {"type": "react", "decision": decision.id, "hinder": False})
+        return wrong, right
+
+    wrong, right = asyncio.run(play())
+    assert wrong.error == "that decision is not yours to answer"
+    assert right.ok

@@ -19,7 +19,18 @@ from pydantic import ValidationError
 from sqlalchemy.engine import Engine
 
 from vtt.rules import GameState, RuleError, apply, parse_command
-from vtt.rules.commands import Begin, ChooseOrder, Command, Defend, EditCreature, EndTurn, Harm, Heal, Place
+from vtt.rules.commands import (
+    Begin,
+    ChooseOrder,
+    Command,
+    Defend,
+    EditCreature,
+    EndTurn,
+    Harm,
+    Heal,
+    Place,
+    React,
+)
 from vtt.rules.dice import DiceSource, RandomDice, RecordingDice, ScriptedDice
 from vtt.rules.model import SOULWEAVER
 from vtt.store import db
@@ -96,6 +107,8 @@ class Table:
         self._dice = dice()
         self._listeners: weakref.WeakSet[Any] = weakref.WeakSet()
         self._lock = asyncio.Lock()
+        self._timers: dict[str, asyncio.TimerHandle] = {}
+        self._tasks: set[asyncio.Future[None]] = set()
         self._writer = ThreadPoolExecutor(max_workers=1, thread_name_prefix=f"vtt-db-{name}")
 
     @classmethod
@@ -126,7 +139,7 @@ class Table:
         state = self.state
         if isinstance(cmd, Begin | Place | ChooseOrder | EditCreature | Harm | Heal):
             return "only the Soulweaver can do that"
-        if isinstance(cmd, Defend):
+        if isinstance(cmd, Defend | React):
             decision = next((d for d in state.pending if d.id == cmd.decision), None)
             if decision is None or decision.to != viewer.key:
                 return "that decision is not yours to answer"
@@ -187,7 +200,36 @@ class Table:
             self.log.append(record)
         for listener in list(self._listeners):
             listener.table_changed(change)
+        self._arm_reaction_timers()
         return Outcome(True, None, record)
 
+    def _arm_reaction_timers(self) -> None:
+        """A reaction waits the table's `reaction_seconds`; then it gets the table's `reaction_timeout` answer,
+        sent in the Soulweaver's name (who may answer for anyone)."""
+        seconds = self.state.settings.reaction_seconds
+        if seconds <= 0:
+            return
+        for d in self.state.pending:
+            if d.kind == "reaction" and d.id not in self._timers:
+                self._timers[d.id] = asyncio.get_running_loop().call_later(seconds, self._fire, d.id)
+
+    def _fire(self, decision_id: str) -> None:
+        self._tasks.add(asyncio.ensure_future(self._time_out(decision_id)))
+
+    async def _time_out(self, decision_id: str) -> None:
+        self._timers.pop(decision_id, None)
+        self._tasks = {t for t in self._tasks if not t.done()}
+        if any(d.id == decision_id for d in self.state.pending):
+            hinder = self.state.settings.reaction_timeout == "hinder"
+            await self.submit(
+                Viewer("soulweaver", "time limit"), {"type": "react", "decision": decision_id, "hinder": hinder}
+            )
+
+    def waiting_since(self, decision_id: str) -> float | None:
+        timer = self._timers.get(decision_id)
+        return timer.when() if timer else None
+
     def close(self) -> None:
+        for timer in self._timers.values():
+            timer.cancel()
         self._writer.shutdown(wait=True)
