@@ -12,6 +12,7 @@ import re
 from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
 import pytest
 from playwright.sync_api import Browser, Locator, Page, expect
@@ -45,6 +46,7 @@ def economy(major: int, minor: int, movement_left: int) -> str:
 @dataclass
 class Users:
     server: AppServer
+    arena: Path  # the map file the server started from
     soulweaver: Page
     alice: Page
 
@@ -60,12 +62,35 @@ def _generous_expect_timeout() -> Iterator[None]:
     expect.set_options(timeout=None)  # back to Playwright's default
 
 
+NO_REACTIONS: dict[str, Any] = {"reactions": False}
+REACTIONS_WAIT: dict[str, Any] = {"reactions": True, "reaction_seconds": 600}  # nothing times out in a test
+
+
 @pytest.fixture
-def table_server(tmp_path: Path) -> Iterator[AppServer]:
+def settings() -> dict[str, Any]:
+    """Table settings laid over the arena's. Reactions (Hinder Attack, Hinder Movement) are off by default, so
+    that each test shows one feature: with them on, nearly every move or attack in the arena waits for the
+    Soulweaver to answer the Orc's and the rats' reactions. A test changes this with
+    ``@pytest.mark.parametrize("settings", [...])``."""
+    return NO_REACTIONS
+
+
+@pytest.fixture
+def arena(tmp_path: Path, settings: dict[str, Any]) -> Path:
+    """A copy of the arena map with ``settings``."""
+    data = json.loads(ARENA.read_text())
+    data["settings"] = {**data.get("settings", {}), **settings}
+    copy = tmp_path / "arena.json"
+    copy.write_text(json.dumps(data))
+    return copy
+
+
+@pytest.fixture
+def table_server(tmp_path: Path, arena: Path) -> Iterator[AppServer]:
     """A fresh table server per test, on the arena map with its own SQLite file."""
     server = AppServer(
         module="vtt.cli",
-        args=["--map", str(ARENA), "--database", f"sqlite:///{tmp_path}/game.sqlite"],
+        args=["--map", str(arena), "--database", f"sqlite:///{tmp_path}/game.sqlite"],
     ).start()
     try:
         yield server
@@ -89,11 +114,11 @@ def open_table(browser: Browser, server: AppServer, query: str) -> Page:
 
 
 @pytest.fixture
-def users(browser: Browser, table_server: AppServer) -> Iterator[Users]:
+def users(browser: Browser, table_server: AppServer, arena: Path) -> Iterator[Users]:
     """The Soulweaver and alice, each in a separate browser context, on the table page."""
     soulweaver = open_table(browser, table_server, "as=soulweaver")
     alice = open_table(browser, table_server, "as=player&name=alice")
-    yield Users(table_server, soulweaver, alice)
+    yield Users(table_server, arena, soulweaver, alice)
     for page in (soulweaver, alice):
         page.context.close()
 
@@ -167,10 +192,12 @@ def pick(page: Page, menu: Locator, action: str, label: str) -> None:
     expect(page.locator(".q-menu")).to_have_count(0)
 
 
-def expected_menu() -> list[tuple[str, str]]:
-    """Ayla's actions at the start of her first turn, straight from the rules (Priority does not matter)."""
-    state = load_scenario(json.loads(ARENA.read_text())).state
-    state, _ = apply(state, {"type": "begin"}, RandomDice())
+def expected_menu(arena: Path, *commands: dict[str, Any]) -> list[tuple[str, str]]:
+    """Ayla's actions at the start of her first turn (after ``commands``), straight from the rules (Priority
+    does not matter)."""
+    state = load_scenario(json.loads(arena.read_text())).state
+    for command in ({"type": "begin"}, *commands):
+        state, _ = apply(state, command, RandomDice())
     return sorted((a.action, a.label) for a in legal_actions(state, "ayla"))
 
 
@@ -263,7 +290,7 @@ def test_strike_from_token_menu(users: Users) -> None:
     sw, alice = users.both
     begin(users)
     menu = open_menu(alice, "ayla", "Ayla")
-    assert menu_items(menu) == expected_menu()
+    assert menu_items(menu) == expected_menu(users.arena)
     for action in ("move", "dash", "strike", "strike_space", "grab", "end_turn"):
         expect(menu.locator(f'[data-action="{action}"]').first).to_be_visible()
     alice.wait_for_timeout(400)  # let the menu's fade-in transition finish
@@ -285,11 +312,24 @@ def test_strike_from_token_menu(users: Users) -> None:
         expect(entry).to_contain_text("Strike")
         expect(entry).to_contain_text("Ayla: Strike on Orc with Sword")
     assert newest[0].inner_text() == newest[1].inner_text()
+    # a damage roll counts faces: it comes to the Injury its event names, not to its highest face
+    damage = newest[0].locator(".log-text").filter(has_text=re.compile(r"^Damage \d+d12"))
+    if damage.count():  # the Strike hit (random)
+        injury = re.search(r": (\d+) Injury to Orc", damage.inner_text())
+        assert injury, damage.inner_text()
+        expect(damage.locator("xpath=following-sibling::*[1]")).to_contain_text(f"= {injury.group(1)} Injury")
     expect(alice.locator("[data-highlight-kind]")).to_have_count(0)
     for page in users.both:
         expect(page.locator(".turn-panel .economy")).to_contain_text("Major 0")
     screenshot(sw, "table_strike_soulweaver")
     screenshot(alice, "table_strike_alice")
+    # the menu opens again on the same token (the same point: the menu's anchor sits there now), without the
+    # Major Actions that are spent
+    menu = open_menu(alice, "ayla", "Ayla")
+    expect(menu.locator('[data-action="end_turn"]')).to_be_visible()
+    expect(menu.locator('[data-action="strike"]')).to_have_count(0)
+    alice.keyboard.press("Escape")
+    expect(alice.locator(".q-menu")).to_have_count(0)
 
 
 def test_strike_a_space_with_two_occupants(users: Users) -> None:
@@ -410,3 +450,107 @@ def test_server_restart_rebuilds_the_game(users: Users) -> None:
         page.wait_for_selector(anchor_selector("ayla", AYLA))
     wait_for_entry(users, 4)
     screenshot(sw, "table_restart_soulweaver")
+
+
+def test_full_resolve_pool_offers_only_recovery_and_zeal(users: Users) -> None:
+    sw, alice = users.both
+    begin(users)
+    # the Soulweaver selects Ayla and fills her Resolve Pool from the sheet, one Pip at a time
+    open_menu(sw, "ayla", "Ayla")
+    sw.keyboard.press("Escape")
+    expect(sw.locator(".q-menu")).to_have_count(0)
+    resolve = re.compile(r"^Resolve \d+/\d+$")
+    pool = sw.locator(".sheet").get_by_text(resolve)
+    plus = sw.locator(".sheet .nicegui-row", has=sw.get_by_text(resolve)).get_by_role("button", name="+")
+    pips, top = (int(n) for n in re.findall(r"\d+", pool.inner_text()))
+    assert top > 0
+    seq = 1
+    for pip in range(pips + 1, top + 1):
+        plus.click()
+        seq += 1
+        expect(pool).to_have_text(f"Resolve {pip}/{top}")
+        wait_for_entry(users, seq)
+    full = {"type": "edit_creature", "creature": "ayla", "changes": {"resolve": {"max": top, "pips": top}}}
+    expected = expected_menu(users.arena, full)
+    assert ("recover", "Recovery") in expected and "strike" not in {action for action, _ in expected}
+    menu = open_menu(alice, "ayla", "Ayla")
+    assert menu_items(menu) == expected
+    for action in ("recover", "zeal_for_major"):
+        expect(menu.locator(f'[data-action="{action}"]')).not_to_have_class(re.compile(r"\bdisabled\b"))
+    alice.wait_for_timeout(400)  # let the menu's fade-in transition finish
+    screenshot(alice, "table_full_resolve_menu_alice")
+    # the Zeal roll is sent at once (no target to choose) and rolls the same dice for everyone
+    pick(alice, menu, "zeal_for_major", "Zeal roll to act (DL 12)")
+    seq += 1
+    wait_for_entry(users, seq)
+    text = assert_same_entry(users, seq)
+    assert "rolls Zeal (DL 12) on a full Resolve Pool" in text
+    assert len(dice_faces(log_entry(sw, seq))) == 2  # Zeal 2
+    expect(alice.locator("[data-highlight-kind]")).to_have_count(0)
+    menu = open_menu(alice, "ayla", "Ayla")
+    pick(alice, menu, "recover", "Recovery")
+    seq += 1
+    wait_for_entry(users, seq)
+    assert "Ayla uses Recovery" in assert_same_entry(users, seq)
+    for page in users.both:
+        expect(page.locator(".turn-panel .economy")).to_have_text(economy(0, 1, 5))
+    screenshot(sw, "table_full_resolve_soulweaver")
+
+
+@pytest.mark.parametrize("settings", [REACTIONS_WAIT])
+def test_reactions_wait_for_the_soulweaver(users: Users) -> None:
+    sw, alice = users.both
+    begin(users)
+    drag(alice, token_xy(alice, "ayla"), cell_xy(alice, AYLA_STEP))
+    wait_for_entry(users, 2)
+    for page in users.both:
+        expect(log_entry(page, 2)).to_contain_text("Ayla is about to move: Orc, Rat A, Rat B may Hinder Movement.")
+        # the move waits: Ayla stays where she is on both pages (alice's optimistic drop is undone)
+        page.wait_for_selector(anchor_selector("ayla", AYLA))
+        expect(page.locator('[data-decision-kind="reaction"]')).to_have_count(3)
+    # one reaction per creature, all the Soulweaver's to answer; alice only sees that the table waits
+    expect(
+        alice.locator('[data-decision-kind="reaction"]').filter(has_text="The table waits for the Soulweaver.")
+    ).to_have_count(3)
+    expect(alice.locator("[data-react]")).to_have_count(0)
+    menu = open_menu(alice, "ayla", "Ayla")
+    expect(menu).to_contain_text("No actions: the table waits for a decision.")
+    alice.keyboard.press("Escape")
+    expect(alice.locator(".q-menu")).to_have_count(0)
+    screenshot(alice, "table_reaction_alice")
+    screenshot(sw, "table_reaction_soulweaver")
+    # the Orc hinders, the rats let it pass; the last answer resolves the move
+    for seq, (name, answer) in enumerate((("Orc", "hinder"), ("Rat A", "pass"), ("Rat B", "pass")), start=3):
+        card = sw.locator('[data-decision-kind="reaction"]').filter(has_text=f"within {name}'s Reach")
+        card.locator(f'[data-react="{answer}"]').click()
+        wait_for_entry(users, seq)
+        expect(sw.locator('[data-decision-kind="reaction"]')).to_have_count(5 - seq)
+    text = assert_same_entry(users, 5)
+    assert re.search(r"Orc rolls \d+ \(DL 3\) against Ayla's \w+ \d+: the Hinder (succeeds|fails)\.", text), text
+    assert len(dice_faces(log_entry(sw, 5))) >= 2  # the Orc's Hinder roll and Ayla's defense
+    prevented = "prevents Ayla's movement" in text
+    assert prevented or "Ayla moves 1 space(s)" in text, text
+    for page in users.both:
+        page.wait_for_selector(anchor_selector("ayla", AYLA if prevented else AYLA_STEP))
+        expect(page.locator(".decision")).to_have_count(0)
+    assert positions(sw) == positions(alice)
+    screenshot(sw, "table_reaction_resolved_soulweaver")
+
+
+@pytest.mark.parametrize("settings", [{"reactions": True, "reaction_seconds": 2, "reaction_timeout": "pass"}])
+def test_unanswered_reactions_time_out(users: Users) -> None:
+    sw, alice = users.both
+    begin(users)
+    drag(alice, token_xy(alice, "ayla"), cell_xy(alice, AYLA_STEP))
+    wait_for_entry(users, 2)
+    expect(sw.locator('[data-decision-kind="reaction"]')).to_have_count(3)
+    # nobody answers: after 2 s the table lets each reaction pass, in the Soulweaver's name
+    wait_for_entry(users, 5)
+    text = assert_same_entry(users, 5)
+    assert "Ayla moves 1 space(s)" in text, text
+    for page in users.both:
+        page.wait_for_selector(anchor_selector("ayla", AYLA_STEP))
+        expect(page.locator(".decision")).to_have_count(0)
+        for seq in (3, 4, 5):
+            expect(log_entry(page, seq)).to_contain_text("does not react.")
+    screenshot(sw, "table_reaction_timeout_soulweaver")

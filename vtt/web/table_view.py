@@ -160,6 +160,7 @@ class TableView:
                 return True
             outcome = await self.table.submit(self.viewer, {"type": "move", "creature": c.id, "to": list(to)})
             if outcome.ok:
+                self._show_where_it_is(c.id)
                 return True
             if not self.viewer.is_soulweaver:
                 ui.notify(f"Move rejected: {outcome.error}", type="warning", position="top")
@@ -168,6 +169,12 @@ class TableView:
         if not outcome.ok:
             ui.notify(f"Move rejected: {outcome.error}", type="warning", position="top")
         return outcome.ok
+
+    def _show_where_it_is(self, cid: str) -> None:
+        """This view moved the token optimistically on the drop. An accepted move may still leave the creature
+        where it was (it waits for reactions, or a Hinder stopped it), and then no patch follows: re-send the
+        token as the table has it. A no-op in the browser when the move went through."""
+        self.map.snap_back(cid)
 
     def _occupants_at(self, state: GameState, c: Creature, to: Cell) -> list[str]:
         occ = Occupancy(state)
@@ -185,6 +192,8 @@ class TableView:
             if not outcome.ok:
                 ui.notify(f"Move rejected: {outcome.error}", type="warning", position="top")
                 self._snap_back_everywhere(c.id)
+            else:
+                self._show_where_it_is(c.id)
 
         def cancel() -> None:
             dialog.close()
@@ -366,7 +375,11 @@ class TableView:
             for d in state.pending:
                 mine = self.viewer.is_soulweaver or d.to == self.viewer.key
                 who = "the Soulweaver" if d.to == SOULWEAVER else d.to
-                with ui.card().classes("w-full p-2 decision " + ("decision-mine" if mine else "decision-wait")):
+                with (
+                    ui.card()
+                    .classes("w-full p-2 decision " + ("decision-mine" if mine else "decision-wait"))
+                    .props(f"data-decision-kind={d.kind}")
+                ):
                     if not mine:
                         ui.label(f"The table waits for {who}.").classes("text-sm")
                         continue
@@ -381,7 +394,17 @@ class TableView:
                                 "Decline",
                                 on_click=lambda _, i=d.id: self.send({"type": "defend", "decision": i, "roll": False}),
                             ).props("flat dense")
-                    else:
+                    elif d.kind == "reaction":
+                        with ui.row().classes("gap-2"):
+                            ui.button(
+                                "Hinder",
+                                on_click=lambda _, i=d.id: self.send({"type": "react", "decision": i, "hinder": True}),
+                            ).props("color=negative dense data-react=hinder")
+                            ui.button(
+                                "Let it pass",
+                                on_click=lambda _, i=d.id: self.send({"type": "react", "decision": i, "hinder": False}),
+                            ).props("flat dense data-react=pass")
+                    elif d.kind == "order":
                         self._order_picker(d.id, d.options)
 
     def _order_picker(self, decision_id: str, options: list[str]) -> None:
