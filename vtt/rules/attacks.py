@@ -3,7 +3,8 @@
 An action rolls its attack, then the defender rolls the attacked skill or declines. Whether that waits on a
 person is the table setting `defense_prompts`: the defense becomes a pending decision addressed to the
 defender's controller, answered by a `Defend` command. A defender that cannot act (Unconscious) cannot roll and
-fails. When the defense is known the action's own handler applies the outcome.
+fails. When the defense is known the action's own handler applies the outcome; then, if the attacker declared a
+Charge and nothing about the attack waits any more, its turn ends (see `tactics`).
 """
 
 from __future__ import annotations
@@ -13,6 +14,7 @@ from typing import Any
 
 from pydantic import BaseModel, Field
 
+from vtt.rules import tactics
 from vtt.rules.checks import AttackResult, describe_attack
 from vtt.rules.conditions import defense_modifiers
 from vtt.rules.dice import DiceSource, Modifier, Roll, roll
@@ -29,6 +31,7 @@ class AttackSpec(BaseModel):
     defense_skill: str
     attack: Roll
     defense_modifiers: list[Modifier] = Field(default_factory=list)
+    physical: bool = True
     params: dict[str, Any] = Field(default_factory=dict)
 
 
@@ -87,7 +90,7 @@ def resolve(tx: Tx, spec: AttackSpec, dice: DiceSource) -> list[Event]:
 
 def roll_defense(tx: Tx, spec: AttackSpec, dice: DiceSource) -> Roll:
     defender = tx.get(spec.target)
-    mods = [*defense_modifiers(tx.state, defender, spec.defense_skill), *spec.defense_modifiers]
+    mods = [*defense_modifiers(tx.state, defender, spec.defense_skill, spec.physical), *spec.defense_modifiers]
     return roll(dice, f"{defender.name}: {spec.defense_skill} defense", defender.skill(spec.defense_skill), mods)
 
 
@@ -130,4 +133,5 @@ def finish(tx: Tx, spec: AttackSpec, defense: Roll | None, dice: DiceSource, not
             "declined": defense is None,
         },
     )
-    return [event, *HANDLERS[spec.action](tx, spec, result, dice)]
+    events = [event, *HANDLERS[spec.action](tx, spec, result, dice)]
+    return events + tactics.after_attack(tx, spec.attacker, dice)

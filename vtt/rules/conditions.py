@@ -3,7 +3,12 @@
 Encumbered: a penalty equal to its Tier on Athletics, Elude and Nimble defenses and on rolls for actions that
 use limbs. A creature's Encumbered Tier adds what its ailments say, what each Hold it is in gives (2 Tiers,
 less its size advantage over the largest other member, plus Grapple's extra Tiers) and what carrying too much
-Bulk gives (reference gap 15, table settings: limit 10 x (Athletics + 1), 1 Tier per 10 Bulk over).
+Bulk gives (reference gap 15, table settings: limit 10 x (Athletics + 1), 1 Tier per 10 Bulk over). Break Hold
+lowers a Hold's Tiers (a negative extra), never below 0.
+
+Effects "for 1 round" (model `Effect`) change rolls by key: `physical_attack` on the subject's physical attack
+rolls (Called Shot -1), `physical_defense` on its defenses against physical attacks (Defensive Stance +1,
+Charge -1).
 """
 
 from __future__ import annotations
@@ -13,6 +18,8 @@ from vtt.rules.model import Creature, GameState, Hold
 
 HOLD_ENCUMBERED = 2
 ENCUMBERED_DEFENSES = frozenset({"Athletics", "Elude", "Nimble"})
+PHYSICAL_ATTACK = "physical_attack"
+PHYSICAL_DEFENSE = "physical_defense"
 
 
 def holds_of(state: GameState, creature_id: str) -> list[Hold]:
@@ -24,7 +31,7 @@ def hold_encumbered(state: GameState, hold: Hold, creature_id: str) -> int:
     me = state.creatures[creature_id]
     others = [state.creatures[m].size for m in hold.members if m != creature_id and m in state.creatures]
     advantage = max(0, me.size - max(others)) if others else 0
-    return max(0, HOLD_ENCUMBERED - advantage) + hold.extra_encumbered.get(creature_id, 0)
+    return max(0, max(0, HOLD_ENCUMBERED - advantage) + hold.extra_encumbered.get(creature_id, 0))
 
 
 def carried_bulk(state: GameState, creature: Creature) -> float:
@@ -74,12 +81,28 @@ def limb_action_modifiers(state: GameState, creature: Creature) -> list[Modifier
     ]
 
 
-def defense_modifiers(state: GameState, creature: Creature, skill: str) -> list[Modifier]:
-    """Penalties and bonuses on a defense roll with `skill`."""
+def effect_modifiers(state: GameState, creature: Creature, key: str, what: str) -> list[Modifier]:
+    """What the effects on the creature add to its rolls of kind `key`, each with its reason."""
+    return [
+        Modifier(value=e.modifiers[key], reason=f"{e.name}: {e.modifiers[key]:+d} on {what}")
+        for e in state.effects
+        if e.subject == creature.id and e.modifiers.get(key)
+    ]
+
+
+def attack_modifiers(state: GameState, creature: Creature) -> list[Modifier]:
+    """Penalties and bonuses from effects on the creature's physical attack rolls."""
+    return effect_modifiers(state, creature, PHYSICAL_ATTACK, "physical attack rolls")
+
+
+def defense_modifiers(state: GameState, creature: Creature, skill: str, physical: bool = True) -> list[Modifier]:
+    """Penalties and bonuses on a defense roll with `skill` (against a physical attack unless told)."""
     mods: list[Modifier] = []
     if skill in ENCUMBERED_DEFENSES:
         mods += [
             Modifier(value=-t, reason=f"{why} (Tier {t}) on an {skill} defense")
             for t, why in encumbered_parts(state, creature)
         ]
+    if physical:
+        mods += effect_modifiers(state, creature, PHYSICAL_DEFENSE, "defenses against physical attacks")
     return mods

@@ -5,7 +5,7 @@ Everything here is data; the rules that change it live in their own modules and 
 
 from __future__ import annotations
 
-from typing import Any, Literal
+from typing import Annotated, Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, PrivateAttr, field_validator
 
@@ -132,7 +132,7 @@ class Creature(BaseModel):
         None, description="Its side; None: the players' creatures one, the Soulweaver's the other."
     )
     color: str = "#7a5c3e"
-    skills: dict[str, int] = Field(default_factory=dict)
+    skills: dict[str, Annotated[int, Field(ge=0, le=99)]] = Field(default_factory=dict)
     grit: Pool = Field(default_factory=lambda: Pool(max=6))
     energy: Pool = Field(default_factory=lambda: Pool(max=6))
     resolve: Pool = Field(default_factory=lambda: Pool(max=6))
@@ -262,6 +262,7 @@ class Economy(BaseModel):
     consecutive_spaces: int = 0
     attacked: bool = False
     manifested: bool = False
+    charging: bool = Field(False, description="A Charge was declared: the turn ends when its attack is resolved.")
     major_unlocked: bool = Field(False, description="A DL 12 Zeal roll allows a Major Action on a full Resolve Pool.")
 
     @property
@@ -281,6 +282,17 @@ class Effect(BaseModel):
     curse: bool = False
 
 
+class PartLock(BaseModel):
+    """A part of a Held creature that a Holder's Grapple with a Called Shot keeps from being used while in the
+    Hold (seed-000 Grapple), with the Holder's limb that holds it and the Strangled Tiers it causes."""
+
+    held: str
+    part: str
+    holder: str
+    limb: str
+    strangled: int = Field(0, ge=0, description="Tiers of Strangled caused by suffocating through this head.")
+
+
 class Hold(BaseModel):
     """A Hold (seed-000 Grab): Holders with the limbs they use, and the Held."""
 
@@ -288,6 +300,11 @@ class Hold(BaseModel):
     holders: dict[str, list[str]] = Field(default_factory=dict)
     held: list[str] = Field(default_factory=list)
     extra_encumbered: dict[str, int] = Field(default_factory=dict)
+    caused: dict[str, dict[str, int]] = Field(
+        default_factory=dict,
+        description="Holder -> Held -> Tiers of Encumbered that Holder causes (Grab 2, Grapple +1, Break Hold -2).",
+    )
+    locks: list[PartLock] = Field(default_factory=list)
 
     @property
     def members(self) -> list[str]:

@@ -69,6 +69,21 @@ class TableSettings(BaseModel):
     hinder_movement_defense: str = Field("Athletics", description="Skill the hindered mover defends with (gap).")
     reaction_seconds: int = Field(30, ge=0, description="How long the table waits for a reaction (0: forever).")
     reaction_timeout: Literal["pass", "hinder"] = Field("pass", description="The answer when the time runs out.")
+    disarm_skill: str = Field("Athletics", description="Skill Disarm rolls (seed-000 names none; gap).")
+    impair_skill: str = Field("Athletics", description="Skill Impair rolls (gap).")
+    impair_defense: str = Field("Athletics", description="Skill Impair attacks (gap).")
+    reposition_skill: str = Field("Athletics", description="Skill Reposition rolls (gap).")
+    reposition_defense: str = Field("Athletics", description="Skill Reposition attacks (gap).")
+    grapple_skill: str = Field("Athletics", description="Skill Grapple rolls (gap).")
+    grapple_defense: str = Field("Athletics", description="Skill Grapple attacks (gap).")
+    break_hold_skill: str = Field("Athletics", description="Skill Break Hold rolls (gap).")
+    break_hold_defense: str = Field("Athletics", description="Skill Break Hold attacks (gap).")
+    suffocate_also_grapples: bool = Field(
+        True, description="A Grapple made to suffocate also adds its Encumbered Tier (seed-000 is silent; gap)."
+    )
+    defensive_stance_cost: Literal["major", "minor"] = Field(
+        "major", description="Action that enters a Defensive Stance (seed-000 names none; gap)."
+    )
     footprints: dict[int, list[Cell]] | None = Field(
         None, description="Footprint shapes by size, overriding the grid's defaults (§2.2, gap 3)."
     )

@@ -11,7 +11,7 @@ from vtt.table.table import Table, Viewer
 from vtt.web.table_view import TableView
 
 STATIC = Path(__file__).resolve().parents[2] / "static"
-STYLE = STATIC / "table.css"
+STYLES = (STATIC / "utility.css", STATIC / "table.css")
 
 
 class Tables:
@@ -27,8 +27,8 @@ def _table() -> Table:
 
 
 def _head() -> None:
-    if STYLE.exists():
-        ui.add_css(STYLE.read_text())
+    for style in STYLES:
+        ui.add_css(style.read_text())
 
 
 @ui.page("/")
@@ -65,6 +65,7 @@ def run(table: Table, host: str, port: int) -> None:
     Tables.current = table
     app.on_shutdown(table.close)
     ui.run(
+        tailwind=False,
         host=host,
         port=port,
         reload=False,

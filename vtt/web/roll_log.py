@@ -56,7 +56,9 @@ def render_roll(roll: dict[str, Any], dl: int | None = None, counted: tuple[int,
                 ui.label("doubles " + ", ".join(str(f) for f in sorted(doubled, reverse=True))).classes(
                     "badge badge-doubles"
                 )
-            if roll.get("fumble"):
+            if counted is not None:
+                ui.label(f"counting faces of {counted[0]}+").classes("text-xs text-stone-600")
+            elif roll.get("fumble") and not str(roll.get("label", "")).startswith("part roll"):
                 ui.label("Fumble").classes("badge badge-fumble")
         for change in roll.get("dice_changes", []):
             ui.label(f"{_signed(change['dice'])}d12 · {change['reason']}").classes("text-xs text-indigo-800")
@@ -81,4 +83,8 @@ def render_record(record: LogRecord, creature_names: dict[str, str]) -> ui.eleme
             counted = counted_outcome(kind, data)
             for i, roll in enumerate(event.get("rolls", [])):
                 render_roll(roll, dl if i == 0 and kind == "attack" else None, counted if i == 0 else None)
+            for change in data.get("needed_changes", []):
+                ui.label(f"needed face {_signed(change['value'])} · {change['reason']}").classes(
+                    "text-xs text-indigo-800"
+                )
     return card

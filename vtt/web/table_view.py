@@ -3,16 +3,17 @@ pending decisions and the roll log. Every click becomes a command sent to the Ta
 
 from __future__ import annotations
 
+import asyncio
 from typing import Any
 
-from nicegui import events, ui
+from nicegui import background_tasks, events, ui
 
 from vtt.rules import legal_actions
 from vtt.rules.engine import ActionOption, RollPreview, TargetOption
 from vtt.rules.model import SOULWEAVER, Cell, Creature, GameState
 from vtt.rules.space import Occupancy, footprint, grid_of, why_cannot_stand
 from vtt.rules.turns import active_creatures, is_active
-from vtt.table.table import Change, Table, Viewer
+from vtt.table.table import Change, LogRecord, Table, Viewer
 from vtt.web.map_view import MapView
 from vtt.web.roll_log import render_record
 from vtt.web.tokens import token_for
@@ -21,6 +22,21 @@ GROUP_ORDER = ["Move", "Strike", "Overpower", "Tactics", "Defense", "Manifest", 
 # Actions of the creature on itself: picking one sends its command at once, there is no target to choose.
 SELF_ACTIONS = frozenset({"dash", "drop_hold", "recover", "zeal_for_major"})
 CELL_PX = 26.0
+FLUSH_DELAY = 0.03
+"""Seconds between a change's map patch and its log and panel updates."""
+LOG_CHUNK = 20
+ELEMENTS = {
+    "": "none",
+    "fire": "Fire",
+    "water": "Water",
+    "earth": "Earth",
+    "air": "Air",
+    "heat": "Heat",
+    "cold": "Cold",
+    "acid": "Acid",
+    "lightning": "Lightning",
+}
+POOL_COLORS = {"grit": "red-8", "energy": "blue-8", "resolve": "amber-8"}
 
 
 def preview_text(p: RollPreview | None) -> str:
@@ -86,12 +102,16 @@ class TableView:
         self.map.on_token_click(self._on_token_click)
         self.map.on_cell_click(self._on_cell_click)
         self.map.on_cancel(lambda _: self._cancel())
+        self._active: str | None = None
+        self._log_chunk: ui.column | None = None
+        self._unrendered: list[LogRecord] = []
+        self._flush_task: asyncio.Task[None] | None = None
+        self._panel_keys: dict[str, object] = {}
         self._render_panels()
         self._set_active()
         names = self._names()
-        with self.log:
-            for record in table.log:
-                render_record(record, names).move(target_index=0)
+        for record in table.log:
+            self._add_to_log(record, names)
         table.subscribe(self)
 
     def _names(self) -> dict[str, str]:
@@ -105,25 +125,57 @@ class TableView:
     # ---- the table changed --------------------------------------------------------------------------------
 
     def table_changed(self, change: Change) -> None:
-        state = change.after
-        for cid in sorted(set(state.creatures) | set(self.tokens)):
+        """Patch the tokens that changed at once; render the log and panels a moment later, so that the map's
+        small patch goes out ahead of the page's element updates."""
+        before, state = change.before, change.after
+        if (
+            before.turn.index != state.turn.index
+            or before.turn.round != state.turn.round
+            or before.holds != state.holds
+            or before.pending != state.pending
+        ):
+            ids = set(state.creatures) | set(self.tokens)
+        else:
+            ids = change.changed_creatures
+        for cid in sorted(ids):
             c = state.creatures.get(cid)
             if c is None:
-                self.tokens.pop(cid, None)
-                self.map.remove_token(cid)
+                if self.tokens.pop(cid, None) is not None:
+                    self.map.remove_token(cid)
                 continue
             token = token_for(state, c, self.viewer)
             if token != self.tokens.get(cid):
                 self.tokens[cid] = token
                 self.map.patch_token(token)
-        with self.log:
-            render_record(change.record, self._names()).move(target_index=0)
-        self._render_panels()
         self._set_active()
+        self._unrendered.append(change.record)
+        if self._flush_task is None:
+            self._flush_task = background_tasks.create(self._flush(), name="table-view-flush")
+
+    async def _flush(self) -> None:
+        await asyncio.sleep(FLUSH_DELAY)
+        self._flush_task = None
+        records, self._unrendered = self._unrendered, []
+        names = self._names()
+        for record in records:
+            self._add_to_log(record, names)
+        self._render_panels()
+
+    def _add_to_log(self, record: LogRecord, names: dict[str, str]) -> None:
+        """Newest first, in chunks, so a new entry re-sends one chunk's list of entries, not the whole log's."""
+        if self._log_chunk is None or len(self._log_chunk.default_slot.children) >= LOG_CHUNK:
+            with self.log:
+                self._log_chunk = ui.column().classes("w-full gap-2")
+            self._log_chunk.move(target_index=0)
+        with self._log_chunk:
+            render_record(record, names).move(target_index=0)
 
     def _set_active(self) -> None:
         active = active_creatures(self.table.state)
-        self.map.set_active(active[0] if len(active) == 1 else None)
+        now = active[0] if len(active) == 1 else None
+        if now != self._active:
+            self._active = now
+            self.map.set_active(now)
 
     # ---- commands -------------------------------------------------------------------------------------------
 
@@ -226,7 +278,7 @@ class TableView:
             await self._choose_target(target=cid)
             return
         self.selected = cid
-        self._render_sheet()
+        self._render_panels()
         self._open_menu(cid)
 
     def _open_menu(self, cid: str) -> None:
@@ -250,7 +302,64 @@ class TableView:
                 ui.label(group).classes("text-xs uppercase tracking-wide text-stone-500 px-2 pt-1")
                 for option in options:
                     self._menu_item(cid, option)
+            if self.viewer.is_soulweaver:
+                ui.label("Soulweaver").classes("text-xs uppercase tracking-wide text-stone-500 px-2 pt-1")
+                for label, kind in (("Deal damage…", "harm"), ("Heal…", "heal")):
+                    ui.menu_item(label, on_click=lambda _, k=kind: self._harm_dialog(cid, k)).props(
+                        f"dense data-action={kind}"
+                    ).classes("menu-action text-sm")
         self.menu.open()
+
+    def _harm_dialog(self, cid: str, kind: str) -> None:
+        """The Soulweaver deals damage or healing of a chosen type and amount (seed-004 rules apply)."""
+        c = self.table.state.creatures.get(cid)
+        if c is None:
+            return
+        with ui.dialog() as dialog, ui.card().classes("p-3 gap-2 harm-dialog"):
+            ui.label(f"{'Damage to' if kind == 'harm' else 'Heal'} {c.name}").classes("font-bold")
+            amount = ui.number("Amount (d12)", value=1, min=0, max=100, step=1, precision=0).props("dense outlined")
+            pool = ui.select(
+                {"grit": "Grit", "energy": "Energy", "resolve": "Resolve"}, value="grit", label="Pool"
+            ).props("dense outlined")
+            physical = element = heal_kind = None
+            if kind == "harm":
+                physical = ui.select({True: "Physical", False: "Magical"}, value=True, label="Kind").props(
+                    "dense outlined"
+                )
+                element = ui.select(ELEMENTS, value="", label="Element").props("dense outlined")
+            else:
+                heal_kind = ui.input("Healing type (optional)").props("dense outlined")
+
+            async def go() -> None:
+                try:
+                    n = int(amount.value or 0)
+                except (TypeError, ValueError):
+                    ui.notify("The amount must be a whole number", type="warning")
+                    return
+                if kind == "harm":
+                    cmd: dict[str, Any] = {
+                        "type": "harm",
+                        "target": cid,
+                        "amount": n,
+                        "pool": pool.value,
+                        "physical": bool(physical.value if physical else True),
+                        "element": (element.value or None) if element else None,
+                    }
+                else:
+                    cmd = {
+                        "type": "heal",
+                        "target": cid,
+                        "amount": n,
+                        "pool": pool.value,
+                        "kind": (heal_kind.value or None) if heal_kind else None,
+                    }
+                if await self.send(cmd):
+                    dialog.close()
+
+            with ui.row().classes("gap-2"):
+                ui.button("Apply", on_click=go).props("color=primary dense data-apply=1")
+                ui.button("Cancel", on_click=dialog.close).props("flat dense")
+        dialog.open()
 
     def _menu_item(self, cid: str, option: ActionOption) -> None:
         preview = next((t.preview for t in option.targets if t.preview), None)
@@ -284,7 +393,7 @@ class TableView:
         self.choosing = (cid, option)
         self.map.set_highlights(self._highlights(cid, option))
         what = "a space" if option.spaces and not option.targets else "a target"
-        ui.notify(f"{option.label}: choose {what} (Escape cancels)", position="top")
+        ui.notify(f"{option.label}: choose {what} (Escape cancels)", position="top", timeout=1500)
 
     def _highlights(self, cid: str, option: ActionOption) -> list[dict[str, Any]]:
         state = self.table.state
@@ -364,9 +473,26 @@ class TableView:
     # ---- panels --------------------------------------------------------------------------------------------
 
     def _render_panels(self) -> None:
-        self._render_decisions()
-        self._render_turn()
-        self._render_sheet()
+        """Rebuild a panel only when what it shows changed."""
+        state = self.table.state
+        keys: dict[str, object] = {
+            "decisions": tuple(d.id for d in state.pending),
+            "turn": (
+                state.turn.round,
+                state.turn.index,
+                bool(state.pending),
+                tuple((cid, state.economy.get(cid)) for cid in active_creatures(state)),
+            ),
+            "sheet": (self.selected, state.creatures.get(self.selected or "")),
+        }
+        for name, render in (
+            ("decisions", self._render_decisions),
+            ("turn", self._render_turn),
+            ("sheet", self._render_sheet),
+        ):
+            if self._panel_keys.get(name, object()) != keys[name]:
+                self._panel_keys[name] = keys[name]
+                render()
 
     def _render_decisions(self) -> None:
         state = self.table.state
@@ -381,7 +507,7 @@ class TableView:
                     .props(f"data-decision-kind={d.kind}")
                 ):
                     if not mine:
-                        ui.label(f"The table waits for {who}.").classes("text-sm")
+                        ui.label(f"The table waits for {who}: {d.prompt}").classes("text-sm")
                         continue
                     ui.label(d.prompt).classes("text-sm")
                     if d.kind == "defense":
@@ -454,7 +580,8 @@ class TableView:
                 ).classes("text-xs text-stone-600 economy")
             current = state.turn.current
             c = state.creatures.get(current or "")
-            if self.viewer.is_soulweaver or (c is not None and c.controller == self.viewer.key):
+            mine = self.viewer.is_soulweaver or (c is not None and c.controller == self.viewer.key)
+            if mine and not state.pending:
                 ui.button("End turn", on_click=lambda: self.send({"type": "end_turn"})).props("dense color=primary")
 
     def _render_sheet(self) -> None:
@@ -463,27 +590,54 @@ class TableView:
         c = state.creatures.get(self.selected or "")
         if c is None:
             return
+        gm = self.viewer.is_soulweaver
         with self.sheet, ui.card().classes("w-full p-2 gap-1 sheet"):
-            ui.label(f"{c.name} · size {c.size}").classes("font-bold text-sm")
-            ui.label(", ".join(f"{k} {v}" for k, v in sorted(c.skills.items())) or "no skills").classes("text-xs")
+            status = " · Dead" if c.dead else " · Unconscious" if c.unconscious else ""
+            ui.label(f"{c.name} · size {c.size}{status}").classes("font-bold text-sm")
+            with ui.row().classes("gap-1 flex-wrap items-center skills"):
+                for skill, tier in sorted(c.skills.items()):
+                    if gm:
+                        ui.number(skill, value=tier, min=0, max=12, step=1, precision=0).props(
+                            f"dense outlined data-skill={skill}"
+                        ).classes("skill-input").on("change", lambda e, k=skill: self._edit_skill(c.id, k, e.args))
+                    else:
+                        ui.label(f"{skill} {tier}").classes("text-xs skill")
             for pool_name in ("grit", "energy", "resolve"):
                 pool = getattr(c, pool_name)
-                with ui.row().classes("items-center gap-1"):
+                with ui.row().classes("items-center gap-1 no-wrap"):
                     ui.label(f"{pool_name.title()} {pool.pips}/{pool.max}").classes("text-xs w-24")
-                    if self.viewer.is_soulweaver:
+                    ui.linear_progress(value=pool.pips / pool.max if pool.max else 0, show_value=False).props(
+                        f"color={POOL_COLORS[pool_name]} size=8px"
+                    ).classes("grow pool-bar")
+                    if gm:
                         ui.button(
                             "−", on_click=lambda _, p=pool_name, v=pool.pips: self._edit(c.id, p, max(0, v - 1))
-                        ).props("dense flat size=sm")
+                        ).props("dense flat size=sm").classes("pip-button")
                         ui.button("+", on_click=lambda _, p=pool_name, v=pool.pips: self._edit(c.id, p, v + 1)).props(
                             "dense flat size=sm"
-                        )
+                        ).classes("pip-button")
             ailments = ", ".join(f"{k} {v}" for k, v in sorted(c.ailments.items()) if v)
             ui.label(f"Ailments: {ailments or 'none'}").classes("text-xs")
+            hurt = [p for p in c.parts if p.wounded or p.trauma or p.severed]
+            if hurt:
+                ui.label("Body").classes("text-xs font-bold mt-1")
+                for part in hurt:
+                    bits = [
+                        f"Wounded {part.wounded}" if part.wounded else "",
+                        f"Trauma {part.trauma}" if part.trauma else "",
+                        "severed" if part.severed else "",
+                    ]
+                    ui.label(f"{part.name}: {', '.join(b for b in bits if b)}").classes("text-xs body-part")
             for limb in c.limbs:
                 held = c.weapon(limb.holding) if limb.holding else None
                 holding = held.name if held else limb.holding
                 state_text = f"holds {holding}" if holding else ("in a Hold" if limb.hold_id else "free")
                 ui.label(f"{limb.name}: {state_text}").classes("text-xs text-stone-600")
+            if c.continuing:
+                for cont in c.continuing:
+                    ui.label(
+                        f"Continuing {cont.element or ''} damage {cont.amount} on the {cont.part.replace('_', ' ')}"
+                    ).classes("text-xs text-amber-900")
 
     async def _edit(self, cid: str, pool_name: str, pips: int) -> None:
         c = self.table.state.creatures[cid]
@@ -491,6 +645,17 @@ class TableView:
         await self.send(
             {"type": "edit_creature", "creature": cid, "changes": {pool_name: {"max": pool.max, "pips": pips}}}
         )
+
+    async def _edit_skill(self, cid: str, skill: str, value: Any) -> None:
+        c = self.table.state.creatures.get(cid)
+        if c is None:
+            return
+        try:
+            tier = int(float(value))
+        except (TypeError, ValueError):
+            ui.notify(f"{skill} must be a whole number", type="warning")
+            return
+        await self.send({"type": "edit_creature", "creature": cid, "changes": {"skills": {**c.skills, skill: tier}}})
 
     def close(self) -> None:
         self.table.unsubscribe(self)
