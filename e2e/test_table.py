@@ -510,7 +510,7 @@ def test_reactions_wait_for_the_soulweaver(users: Users) -> None:
         expect(page.locator('[data-decision-kind="reaction"]')).to_have_count(3)
     # one reaction per creature, all the Soulweaver's to answer; alice only sees that the table waits
     expect(
-        alice.locator('[data-decision-kind="reaction"]').filter(has_text="The table waits for the Soulweaver.")
+        alice.locator('[data-decision-kind="reaction"]').filter(has_text="The table waits for the Soulweaver: ")
     ).to_have_count(3)
     expect(alice.locator("[data-react]")).to_have_count(0)
     menu = open_menu(alice, "ayla", "Ayla")
