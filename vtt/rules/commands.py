@@ -8,6 +8,8 @@ from typing import Annotated, Any, Literal
 from pydantic import BaseModel, ConfigDict, Field, TypeAdapter
 
 Cell = tuple[int, int]
+Ailment = Literal["Blinded", "Dazzled", "Deafened", "Muted", "Slowed", "Unstable"]
+"""seed-000 Impair: the Ailments it may cause."""
 
 
 class _Command(BaseModel):
@@ -64,6 +66,9 @@ class Strike(_Command):
     nimble: bool = Field(False, description="Attack Nimble, moving the size penalty to damage.")
     strike_type: Literal["B", "C", "F", "M", "S"] | None = Field(None, description="One of the weapon's types.")
     max_dice: int | None = Field(None, ge=0, description="Roll at most this many damage dice.")
+    called_shot: str | None = Field(None, description="Called Shot: the id of the target's part aimed at.")
+    as_trauma: bool = Field(False, description="Called Shot: replace each Wounded Tier with 2 Tiers of Trauma.")
+    charge: bool = Field(False, description="Charge: after Dash and 2 consecutive spaces; the turn ends after.")
 
 
 class StrikeSpace(_Command):
@@ -82,6 +87,72 @@ class Grab(_Command):
     creature: str
     target: str
     limb: str | None = None
+
+
+class Disarm(_Command):
+    """Overpower with a melee weapon (or unarmed): the target drops `item` into the space `to` next to it."""
+
+    type: Literal["disarm"] = "disarm"
+    creature: str
+    target: str
+    item: str = Field(description="The id of the weapon the target holds.")
+    to: Cell = Field(description="A space adjacent to the target, where the item falls.")
+    weapon: str | None = None
+    limb: str | None = None
+    charge: bool = False
+
+
+class Impair(_Command):
+    """Overpower with a melee weapon (or unarmed): Tier 1 of the chosen Ailment."""
+
+    type: Literal["impair"] = "impair"
+    creature: str
+    target: str
+    ailment: Ailment
+    weapon: str | None = None
+    limb: str | None = None
+    charge: bool = False
+
+
+class Reposition(_Command):
+    """Overpower with a melee weapon (or unarmed): move the target's anchor to `to`."""
+
+    type: Literal["reposition"] = "reposition"
+    creature: str
+    target: str
+    to: Cell
+    weapon: str | None = None
+    limb: str | None = None
+    charge: bool = False
+
+
+class Grapple(_Command):
+    """Overpower a Held creature with a Free Limb or a limb already in its Hold: +1 Encumbered, join as Holder."""
+
+    type: Literal["grapple"] = "grapple"
+    creature: str
+    target: str
+    limb: str | None = None
+    called_shot: str | None = Field(None, description="Called Shot: the part kept from use while in the Hold.")
+    suffocate: bool = Field(False, description="Suffocate through a head this creature keeps from use.")
+    charge: bool = False
+
+
+class BreakHold(_Command):
+    """Overpower a Holder (`target`) with a Free Limb or a limb in the Hold to lower what it causes `held`."""
+
+    type: Literal["break_hold"] = "break_hold"
+    creature: str
+    target: str
+    held: str | None = Field(None, description="The Grabbed creature; None when the Holder holds only one.")
+    limb: str | None = None
+    free_part: str | None = Field(None, description="A part of `held` the Holder keeps from use: free it instead.")
+    charge: bool = False
+
+
+class DefensiveStance(_Command):
+    type: Literal["defensive_stance"] = "defensive_stance"
+    creature: str
 
 
 class DropHold(_Command):
@@ -170,6 +241,12 @@ Command = Annotated[
     | Strike
     | StrikeSpace
     | Grab
+    | Disarm
+    | Impair
+    | Reposition
+    | Grapple
+    | BreakHold
+    | DefensiveStance
     | DropHold
     | Defend
     | React

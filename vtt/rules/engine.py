@@ -16,24 +16,30 @@ from typing import Any, Literal
 
 from pydantic import BaseModel, Field, ValidationError
 
-from vtt.rules import care, hold, movement, reactions, strike, targeted, turns
+from vtt.rules import care, hold, movement, overpower, reactions, stance, strike, tactics, targeted, turns
 from vtt.rules.attacks import answer_defense
 from vtt.rules.commands import (
     Begin,
+    BreakHold,
     ChooseOrder,
     Command,
     Dash,
     Defend,
+    DefensiveStance,
+    Disarm,
     DropHold,
     EditCreature,
     EndTurn,
     Grab,
+    Grapple,
     Harm,
     Heal,
+    Impair,
     Move,
     Place,
     React,
     Recover,
+    Reposition,
     Soothe,
     Strike,
     StrikeSpace,
@@ -66,6 +72,12 @@ class TargetOption(BaseModel):
     preview: RollPreview | None = None
     path: list[Cell] = Field(default_factory=list)
     note: str = ""
+    choices: dict[str, list[Any]] = Field(
+        default_factory=dict, description="Command field -> the values it may take against this target."
+    )
+    margins: dict[str, int] = Field(
+        default_factory=dict, description="Called Shot: part id -> by how much the attack must beat the defense."
+    )
 
 
 class ActionOption(BaseModel):
@@ -77,6 +89,12 @@ class ActionOption(BaseModel):
     targets: list[TargetOption] = Field(default_factory=list)
     spaces: list[Cell] = Field(default_factory=list)
     reach: int | None = None
+    choose: list[str] = Field(
+        default_factory=list, description="Command fields to pick from the chosen target's `choices`."
+    )
+    command: str | None = Field(
+        None, description="The command type to send when it is not `action` (Called Shot, Charge): params go with it."
+    )
 
 
 def apply(state: GameState, command: Command | dict[str, Any], dice: DiceSource) -> tuple[GameState, list[Event]]:
@@ -111,7 +129,19 @@ def _begin(tx: Tx, cmd: Command, dice: DiceSource) -> list[Event]:
     return _dispatch(tx, cmd, dice)
 
 
+def _attacker(cmd: Command) -> str | None:
+    """The creature a command makes attack, if it attacks."""
+    if isinstance(cmd, Strike | StrikeSpace | Grab | Disarm | Impair | Reposition | Grapple | BreakHold):
+        return cmd.creature
+    if isinstance(cmd, Move) and cmd.collide_with is not None:
+        return cmd.creature
+    return None
+
+
 def _dispatch(tx: Tx, cmd: Command, dice: DiceSource) -> list[Event]:
+    attacker = _attacker(cmd)
+    if attacker is not None and attacker in tx.state.creatures:
+        stance.require_can_attack(tx.state, attacker)
     match cmd:
         case Begin():
             return turns.begin(tx, dice)
@@ -136,6 +166,9 @@ def _dispatch(tx: Tx, cmd: Command, dice: DiceSource) -> list[Event]:
                 dice,
                 cmd.strike_type,
                 cmd.max_dice,
+                cmd.called_shot,
+                cmd.as_trauma,
+                cmd.charge,
             )
         case StrikeSpace():
             return targeted.strike_space(tx, cmd.creature, cmd.space, cmd.weapon, cmd.limb, dice, cmd.strike_type)
@@ -143,6 +176,24 @@ def _dispatch(tx: Tx, cmd: Command, dice: DiceSource) -> list[Event]:
             return hold.grab(tx, cmd.creature, cmd.target, cmd.limb, dice)
         case DropHold():
             return hold.drop_hold(tx, cmd.creature)
+        case Disarm():
+            return overpower.disarm(
+                tx, cmd.creature, cmd.target, cmd.item, cmd.to, cmd.weapon, cmd.limb, cmd.charge, dice
+            )
+        case Impair():
+            return overpower.impair(tx, cmd.creature, cmd.target, cmd.ailment, cmd.weapon, cmd.limb, cmd.charge, dice)
+        case Reposition():
+            return overpower.reposition(tx, cmd.creature, cmd.target, cmd.to, cmd.weapon, cmd.limb, cmd.charge, dice)
+        case Grapple():
+            return overpower.grapple(
+                tx, cmd.creature, cmd.target, cmd.limb, cmd.called_shot, cmd.suffocate, cmd.charge, dice
+            )
+        case BreakHold():
+            return overpower.break_hold(
+                tx, cmd.creature, cmd.target, cmd.held, cmd.limb, cmd.free_part, cmd.charge, dice
+            )
+        case DefensiveStance():
+            return stance.enter_stance(tx, cmd.creature)
         case Defend():
             return answer_defense(tx, _decision(tx, cmd.decision, "defense"), cmd.roll, dice)
         case React():
@@ -241,6 +292,239 @@ def _preview(plan: strike.AttackPlan) -> RollPreview:
     )
 
 
+def _arms(state: GameState, c: Creature) -> list[strike.Armament]:
+    """What the creature can attack with now: each usable weapon, and unarmed once (its best free limb)."""
+    out: list[strike.Armament] = []
+    options: list[tuple[str | None, str | None]] = [(w.id, None) for w in c.weapons]
+    options += [(None, limb.id) for limb in c.limbs if limb.free]
+    seen_unarmed = False
+    for wid, lid in options:
+        try:
+            arm = strike.armament(state, c, wid, lid)
+        except RuleError:
+            continue
+        if arm.weapon is None:
+            if seen_unarmed:
+                continue
+            seen_unarmed = True
+        out.append(arm)
+    return out
+
+
+def _arm_params(arm: strike.Armament) -> dict[str, Any]:
+    return {"weapon": arm.weapon.id} if arm.weapon else {"limb": None}
+
+
+def _charged(option: ActionOption) -> ActionOption:
+    """The option as a Charge (seed-000): the same command with `charge` set."""
+    return option.model_copy(
+        update={
+            "action": "charge",
+            "command": option.command or option.action,
+            "group": "Tactics",
+            "label": f"Charge: {option.label}",
+            "params": {**option.params, "charge": True},
+        }
+    )
+
+
+def _strike_options(
+    state: GameState, occ: Occupancy, c: Creature, arm: strike.Armament, area: list[str], charge_ok: bool
+) -> list[ActionOption]:
+    """Called Shot and Charge Strikes with `arm` on the creatures in `area`, when they have a target."""
+    filled = state.board.filled()
+    rng = strike.arm_reach(state, c, arm)
+    out: list[ActionOption] = []
+    called: list[TargetOption] = []
+    for oid in area:
+        t = state.creatures[oid]
+        try:
+            plan = strike.plan_creature_strike(state, occ, c, t, arm, False, filled, called_shot=True)
+        except RuleError:
+            continue
+        parts = [p for p in t.parts if not p.severed]
+        called.append(
+            TargetOption(
+                target=oid,
+                preview=_preview(plan),
+                path=plan.path,
+                choices={"called_shot": [p.id for p in parts], "as_trauma": [False, True]},
+                margins={p.id: p.size_offset for p in parts},
+            )
+        )
+    name = f"Strike with {arm.name}" if arm.weapon else "Unarmed Strike"
+    if called:
+        out.append(
+            ActionOption(
+                action="called_shot",
+                command="strike",
+                group="Tactics",
+                label=f"Called Shot: {name}",
+                cost={"major": 1},
+                params=_arm_params(arm),
+                targets=called,
+                reach=rng,
+                choose=["called_shot"],
+            )
+        )
+    if charge_ok:
+        charged: list[TargetOption] = []
+        for oid in area:
+            try:
+                plan = strike.plan_creature_strike(state, occ, c, state.creatures[oid], arm, False, filled, charge=True)
+            except RuleError:
+                continue
+            charged.append(TargetOption(target=oid, preview=_preview(plan), path=plan.path))
+        if charged:
+            out.append(
+                ActionOption(
+                    action="charge",
+                    command="strike",
+                    group="Tactics",
+                    label=f"Charge: {name}",
+                    cost={"major": 1},
+                    params={**_arm_params(arm), "charge": True},
+                    targets=charged,
+                    reach=rng,
+                )
+            )
+    return out
+
+
+def _weapon_overpower_options(
+    state: GameState, occ: Occupancy, c: Creature, arm: strike.Armament, area: list[str], charge: bool
+) -> list[ActionOption]:
+    """Disarm, Impair and Reposition with `arm`, each when it has a target."""
+    filled = state.board.filled()
+    rng = strike.arm_reach(state, c, arm)
+    out: list[ActionOption] = []
+    actions: list[overpower.WeaponAction] = ["disarm", "impair", "reposition"]
+    for action in actions:
+        targets: list[TargetOption] = []
+        for oid in area:
+            t = state.creatures[oid]
+            try:
+                plan = overpower.plan_weapon_overpower(state, occ, c, t, action, arm, filled, charge)
+            except RuleError:
+                continue
+            choices: dict[str, list[Any]]
+            if action == "disarm":
+                items = overpower.held_items(t)
+                spaces = overpower.drop_spaces(state, occ, t)
+                if not items or not spaces:
+                    continue
+                choices = {"item": [w.id for w in items], "to": spaces}
+            elif action == "impair":
+                choices = {"ailment": list(overpower.IMPAIR_AILMENTS)}
+            else:
+                dests = overpower.destinations(state, occ, c, t, plan.reach, filled)
+                if not dests:
+                    continue
+                choices = {"to": dests}
+            targets.append(TargetOption(target=oid, preview=_preview(plan), path=plan.path, choices=choices))
+        if not targets:
+            continue
+        option = ActionOption(
+            action=action,
+            group="Overpower",
+            label=f"{overpower.NAMES[action]} with {arm.name}",
+            cost={"major": 1},
+            params=_arm_params(arm),
+            targets=targets,
+            reach=rng,
+            choose={"disarm": ["item", "to"], "impair": ["ailment"], "reposition": ["to"]}[action],
+        )
+        out.append(_charged(option) if charge else option)
+    return out
+
+
+def _hold_options(state: GameState, occ: Occupancy, c: Creature, charge: bool) -> list[ActionOption]:
+    """Grapple (plain and with a Called Shot) and Break Hold, each when it has a target."""
+    filled = state.board.filled()
+    out: list[ActionOption] = []
+    grapple: list[TargetOption] = []
+    called: list[TargetOption] = []
+    for h in state.holds.values():
+        for oid in h.held:
+            if oid == c.id or oid not in state.creatures:
+                continue
+            t = state.creatures[oid]
+            try:
+                lp = overpower.plan_grapple(state, occ, c, t, None, filled, charge=charge)
+            except RuleError:
+                pass
+            else:
+                heads = any(x.holder == c.id and x.held == oid and x.part == overpower.HEAD for x in h.locks)
+                grapple.append(
+                    TargetOption(
+                        target=oid,
+                        preview=_preview(lp.plan),
+                        path=lp.plan.path,
+                        choices={"suffocate": [False, True]} if heads else {},
+                    )
+                )
+            parts: list[str] = []
+            first: overpower.LimbPlan | None = None
+            for p in [] if charge else t.parts:
+                try:
+                    cp = overpower.plan_grapple(state, occ, c, t, None, filled, called_shot=p.id)
+                except RuleError:
+                    continue
+                first = first or cp
+                parts.append(p.id)
+            if first is not None:
+                margins = {pid: part.size_offset for pid in parts if (part := t.part(pid)) is not None}
+                called.append(
+                    TargetOption(
+                        target=oid,
+                        preview=_preview(first.plan),
+                        path=first.plan.path,
+                        choices={"called_shot": parts},
+                        margins=margins,
+                    )
+                )
+    breaks: list[TargetOption] = []
+    holders = sorted({hid for h in state.holds.values() for hid in h.holders if hid != c.id})
+    for hid in holders:
+        holder = state.creatures[hid]
+        plans: list[overpower.LimbPlan] = []
+        for h in state.holds.values():
+            for gid in h.held if hid in h.holders else []:
+                try:
+                    plans.append(overpower.plan_break_hold(state, occ, c, holder, gid, None, filled, charge=charge))
+                except RuleError:
+                    continue
+        if plans:
+            free = sorted({x.part for lp in plans for x in lp.hold.locks if x.holder == hid and x.held == lp.held})
+            choices: dict[str, list[Any]] = {"held": [lp.held for lp in plans]}
+            if free:
+                choices["free_part"] = free
+            breaks.append(
+                TargetOption(target=hid, preview=_preview(plans[0].plan), path=plans[0].plan.path, choices=choices)
+            )
+    if grapple:
+        option = ActionOption(action="grapple", group="Overpower", label="Grapple", cost={"major": 1}, targets=grapple)
+        out.append(_charged(option) if charge else option)
+    if called and not charge:
+        out.append(
+            ActionOption(
+                action="called_shot",
+                command="grapple",
+                group="Tactics",
+                label="Called Shot: Grapple",
+                cost={"major": 1},
+                targets=called,
+                choose=["called_shot"],
+            )
+        )
+    if breaks:
+        option = ActionOption(
+            action="break_hold", group="Overpower", label="Break Hold", cost={"major": 1}, targets=breaks
+        )
+        out.append(_charged(option) if charge else option)
+    return out
+
+
 def legal_actions(state: GameState, creature_id: str) -> list[ActionOption]:
     """Every action `creature_id` may take now, with targets, costs and roll previews."""
     c = state.creatures.get(creature_id)
@@ -255,6 +539,7 @@ def legal_actions(state: GameState, creature_id: str) -> list[ActionOption]:
     filled = state.board.filled()
     out: list[ActionOption] = []
     grid = grid_of(state)
+    can_attack = not stance.in_stance(state, creature_id)
 
     if econ.movement_left > 0:
         paths = movement.reachable(state, c, econ.movement_left, filled)
@@ -268,7 +553,7 @@ def legal_actions(state: GameState, creature_id: str) -> list[ActionOption]:
                 t = state.creatures[oid]
                 if can_overpower(c.size, t.size) and not any(o.target == oid for o in collide):
                     collide.append(TargetOption(target=oid, space=cell, path=p))
-        if collide and not turns.resolve_blocks(state, creature_id):
+        if collide and can_attack and not turns.resolve_blocks(state, creature_id):
             out.append(
                 ActionOption(
                     action="collision",
@@ -289,30 +574,22 @@ def legal_actions(state: GameState, creature_id: str) -> list[ActionOption]:
     if econ.minor > 0 and not econ.dashed and state.settings.dash_adds_pool and not full_resolve:
         out.append(ActionOption(action="dash", group="Move", label="Dash", cost={"minor": 1}))
 
-    if econ.major > 0 and (not full_resolve or econ.major_unlocked):
-        arms: list[tuple[str | None, str | None]] = [(w.id, None) for w in c.weapons]
-        arms += [(None, limb.id) for limb in c.limbs if limb.free]
-        seen_unarmed = False
-        for wid, lid in arms:
-            try:
-                arm = strike.armament(state, c, wid, lid)
-            except RuleError:
-                continue
-            if arm.weapon is None:
-                if seen_unarmed:
-                    continue
-                seen_unarmed = True
+    major_ok = econ.major > 0 and (not full_resolve or econ.major_unlocked)
+    if major_ok and can_attack:
+        charge_ok = tactics.can_charge(state, creature_id)
+        for arm in _arms(state, c):
             rng = strike.arm_reach(state, c, arm)
             targets: list[TargetOption] = []
             area = grid.area_within(occ.cells[c.id], rng)
-            for oid in occ.occupants(list(area), exclude=c.id):
+            in_reach = occ.occupants(list(area), exclude=c.id)
+            for oid in in_reach:
                 try:
                     plan = strike.plan_creature_strike(state, occ, c, state.creatures[oid], arm, False, filled)
                 except RuleError:
                     continue
                 targets.append(TargetOption(target=oid, preview=_preview(plan), path=plan.path))
             label = f"Strike with {arm.name}" if arm.weapon else "Unarmed Strike"
-            params = {"weapon": wid} if wid else {"limb": None}
+            params = _arm_params(arm)
             out.append(
                 ActionOption(
                     action="strike",
@@ -351,6 +628,10 @@ def legal_actions(state: GameState, creature_id: str) -> list[ActionOption]:
                         reach=rng,
                     )
                 )
+            out += _strike_options(state, occ, c, arm, in_reach, charge_ok)
+            out += _weapon_overpower_options(state, occ, c, arm, in_reach, False)
+            if charge_ok:
+                out += _weapon_overpower_options(state, occ, c, arm, in_reach, True)
         grab_targets: list[TargetOption] = []
         limbs = hold.grab_limbs(c)
         if limbs:
@@ -385,6 +666,15 @@ def legal_actions(state: GameState, creature_id: str) -> list[ActionOption]:
                     reach=rng,
                 )
             )
+        out += _hold_options(state, occ, c, False)
+        if charge_ok:
+            out += _hold_options(state, occ, c, True)
+    stance_cost = state.settings.defensive_stance_cost
+    stance_paid = major_ok if stance_cost == "major" else econ.minor > 0 and not full_resolve
+    if stance_paid and stance.why_no_stance(state, creature_id) is None:
+        out.append(
+            ActionOption(action="defensive_stance", group="Defense", label="Defensive Stance", cost={stance_cost: 1})
+        )
     if any(creature_id in h.holders for h in state.holds.values()):
         out.append(ActionOption(action="drop_hold", group="Overpower", label="Stop holding", cost={}))
     out.append(ActionOption(action="end_turn", group="Turn", label="End turn", cost={}))

@@ -9,6 +9,9 @@
   tries to move; failing against any, the member is not moved; succeeding against all, it leaves the Hold.
 - Being a Holder can be Dropped; a creature stops being a Holder when it can no longer touch the other with
   the parts it used (beyond the Reach of the limbs it holds with); with no Holder or no Held left the Hold ends.
+- The Hold keeps the Encumbered Tiers each Holder causes each Held (`Hold.caused`: 2 from a Grab, +1 per
+  Grapple, lowered by Break Hold) and the parts Grapples keep from use (`Hold.locks`, see `overpower`); a lock ends
+  with its Holder's part in the Hold, or when the Held leaves, and takes its Strangled Tiers with it.
 """
 
 from __future__ import annotations
@@ -17,11 +20,11 @@ from collections.abc import Set as AbstractSet
 
 from vtt.rules import attacks
 from vtt.rules.checks import AttackResult
-from vtt.rules.conditions import holds_of, limb_action_modifiers
+from vtt.rules.conditions import HOLD_ENCUMBERED, attack_modifiers, holds_of, limb_action_modifiers
 from vtt.rules.dice import DiceSource, Modifier, roll
 from vtt.rules.events import Event, RuleError
 from vtt.rules.grid import footprint_distance
-from vtt.rules.model import Cell, Creature, GameState, Hold, Limb
+from vtt.rules.model import Cell, Creature, GameState, Hold, Limb, PartLock
 from vtt.rules.obstruction import exposure
 from vtt.rules.reach import attack_path, reach
 from vtt.rules.sizes import strike_size_modifier
@@ -86,6 +89,7 @@ def plan_grab(
     if size_mod:
         mods.append(size_mod)
     mods += limb_action_modifiers(state, c)
+    mods += attack_modifiers(state, c)
     return GrabPlan(limb, rng, dist, path, mods, exp.size)
 
 
@@ -118,7 +122,12 @@ def _grab_result(tx: Tx, spec: attacks.AttackSpec, result: AttackResult, dice: D
     limb_id = spec.params["limb"]
     holder = tx.creature(spec.attacker, body=True)
     limb = holder.limb(limb_id)
-    hold = Hold(id=tx.state.new_id("h"), holders={holder.id: [limb_id]}, held=[spec.target])
+    hold = Hold(
+        id=tx.state.new_id("h"),
+        holders={holder.id: [limb_id]},
+        held=[spec.target],
+        caused={holder.id: {spec.target: HOLD_ENCUMBERED}},
+    )
     tx.state.holds[hold.id] = hold
     if limb is not None:
         limb.hold_id = hold.id
@@ -134,7 +143,51 @@ def _grab_result(tx: Tx, spec: attacks.AttackSpec, result: AttackResult, dice: D
     ]
 
 
+def caused_by(hold: Hold, holder: str, held: str) -> int:
+    """The Encumbered Tiers `holder` causes `held` (a Holder the Hold keeps no count for causes a Grab's 2)."""
+    mine = hold.caused.get(holder, {})
+    if held in mine:
+        return mine[held]
+    return HOLD_ENCUMBERED if holder in hold.holders else 0
+
+
+def unlock(tx: Tx, hold: Hold, locks: list[PartLock]) -> None:
+    """End these part locks: the part may be used again and the Strangled it caused ends."""
+    for lock in locks:
+        if lock not in hold.locks:
+            continue
+        hold.locks.remove(lock)
+        if lock.held not in tx.state.creatures:
+            continue
+        c = tx.creature(lock.held, body=True)
+        limb = c.limb(lock.part)
+        still = any(x.held == lock.held and x.part == lock.part for x in hold.locks)
+        if limb is not None and limb.hold_id == hold.id and not still:
+            limb.hold_id = None
+        if lock.strangled:
+            left = c.ailments.get("Strangled", 0) - lock.strangled
+            if left > 0:
+                c.ailments["Strangled"] = left
+            else:
+                c.ailments.pop("Strangled", None)
+
+
+def release_limb(tx: Tx, hold: Hold, creature_id: str, limb_id: str) -> None:
+    """The Holder's limb leaves the Hold, with the locks it holds; with no limb left it is no longer a Holder."""
+    unlock(tx, hold, [x for x in hold.locks if x.holder == creature_id and x.limb == limb_id])
+    limbs = hold.holders.get(creature_id, [])
+    if limb_id in limbs:
+        limbs.remove(limb_id)
+    c = tx.creature(creature_id, body=True)
+    limb = c.limb(limb_id)
+    if limb is not None and limb.hold_id == hold.id:
+        limb.hold_id = None
+    if not limbs:
+        _release_holder(tx, hold, creature_id)
+
+
 def _release_holder(tx: Tx, hold: Hold, creature_id: str) -> None:
+    unlock(tx, hold, [x for x in hold.locks if x.holder == creature_id])
     limbs = hold.holders.pop(creature_id, [])
     c = tx.creature(creature_id, body=True)
     for limb in c.limbs:
@@ -142,11 +195,19 @@ def _release_holder(tx: Tx, hold: Hold, creature_id: str) -> None:
             limb.hold_id = None
 
 
+def remove_held(tx: Tx, hold: Hold, creature_id: str) -> None:
+    """The Held creature leaves this Hold, and every lock on its parts ends."""
+    unlock(tx, hold, [x for x in hold.locks if x.held == creature_id])
+    if creature_id in hold.held:
+        hold.held.remove(creature_id)
+
+
 def end_empty_holds(tx: Tx) -> list[Event]:
     """seed-000: if there is no Holder or no Held creature in a Hold, the Hold ends."""
     events: list[Event] = []
     for hid, hold in list(tx.state.holds.items()):
         if not hold.holders or not hold.held:
+            unlock(tx, hold, list(hold.locks))
             for cid in list(hold.holders):
                 _release_holder(tx, hold, cid)
             del tx.state.holds[hid]
@@ -221,8 +282,7 @@ def leave_holds(tx: Tx, creature_id: str) -> list[Event]:
     for hold in holds_of(tx.state, creature_id):
         if creature_id in hold.holders:
             _release_holder(tx, hold, creature_id)
-        if creature_id in hold.held:
-            hold.held.remove(creature_id)
+        remove_held(tx, hold, creature_id)
     name = tx.get(creature_id).name
     events.append(Event(kind="hold_left", text=f"{name} is removed from the Hold.", actor=creature_id))
     return events + end_empty_holds(tx)

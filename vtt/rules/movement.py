@@ -19,7 +19,7 @@ from collections.abc import Set as AbstractSet
 
 from vtt.rules import attacks
 from vtt.rules.checks import AttackResult
-from vtt.rules.conditions import holds_of, limb_action_modifiers
+from vtt.rules.conditions import attack_modifiers, holds_of, limb_action_modifiers
 from vtt.rules.damage import Hit, deal
 from vtt.rules.dice import DiceChange, DiceSource, roll
 from vtt.rules.events import Event, RuleError
@@ -156,7 +156,9 @@ def _collide(tx: Tx, creature: str, target_id: str, dice: DiceSource) -> list[Ev
     if size_mod:
         mods.append(size_mod)
     mods += limb_action_modifiers(state, c)
+    mods += attack_modifiers(state, c)
     s = state.settings
+    tx.economy(creature).attacked = True
     attack = roll(dice, f"{c.name}: Collision with {t.name}", c.skill(s.collision_skill), mods)
     change = physical_damage_size_change(c.size, t.size)
     changes = [DiceChange(dice=change, reason="Collision damage modified by size like the roll")] if change else []

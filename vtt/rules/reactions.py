@@ -14,7 +14,9 @@ How the engine does it: when a command would attack or move and some other creat
 controller gets a reaction decision (hinder or pass). When the last one answers, every hinderer rolls its attack,
 the actor rolls one defense against all of them, and the command goes on: an attack with -1 for each successful
 Hinder Attack, a movement not at all if any Hinder Movement succeeded. Each reaction is used at most once per
-trigger (reference gap 12). Which skills roll and defend are table settings.
+trigger (reference gap 12). Which skills roll and defend are table settings. A creature in a Defensive Stance
+cannot attack, so it cannot Hinder; effects on rolls (Called Shot on the hinderer's attack, Defensive Stance or
+Charge on the actor's defense) apply as to any physical attack.
 """
 
 from __future__ import annotations
@@ -25,13 +27,27 @@ from typing import Any, Literal
 from pydantic import BaseModel, Field
 
 from vtt.rules.checks import AttackResult
-from vtt.rules.commands import Command, Grab, Move, Strike, StrikeSpace, parse_command
+from vtt.rules.commands import (
+    BreakHold,
+    Command,
+    Disarm,
+    Grab,
+    Grapple,
+    Impair,
+    Move,
+    Reposition,
+    Strike,
+    StrikeSpace,
+    parse_command,
+)
+from vtt.rules.conditions import PHYSICAL_DEFENSE, attack_modifiers, effect_modifiers
 from vtt.rules.dice import DiceSource, Modifier, roll
 from vtt.rules.events import Event, RuleError
 from vtt.rules.grid import footprint_distance
 from vtt.rules.model import SOULWEAVER, Cell, Decision, GameState
 from vtt.rules.sizes import can_overpower, overpower_size_modifier
 from vtt.rules.space import Occupancy, footprint, grid_of
+from vtt.rules.stance import in_stance
 from vtt.rules.txn import Tx
 
 HINDER_DL = 3
@@ -72,6 +88,8 @@ def trigger(state: GameState, cmd: Command) -> tuple[ReactionKind, str, str | No
     if isinstance(cmd, StrikeSpace | Grab):
         target = cmd.target if isinstance(cmd, Grab) else None
         return "hinder_attack", cmd.creature, target
+    if isinstance(cmd, Disarm | Impair | Reposition | Grapple | BreakHold):
+        return "hinder_attack", cmd.creature, cmd.target
     return None
 
 
@@ -120,7 +138,7 @@ def eligible(state: GameState, kind: ReactionKind, actor: str, target: str | Non
     if isinstance(cmd, StrikeSpace):
         targets |= set(occ.at(cmd.space))
     for hid, h in state.creatures.items():
-        if hid == actor or hid in targets or not h.can_act:
+        if hid == actor or hid in targets or not h.can_act or in_stance(state, hid):
             continue
         if h.team == mover.team and not state.settings.hinder_allies:
             continue
@@ -214,10 +232,14 @@ def resolve(tx: Tx, group: ReactionGroup, dice: DiceSource, dispatch: Dispatch) 
                 size_mod = overpower_size_modifier(h.size, actor.size)
                 if size_mod:
                     mods.append(size_mod)
+            mods += attack_modifiers(state, h)
             label = "Hinder Attack" if group.kind == "hinder_attack" else "Hinder Movement"
             rolls.append((hid, roll(dice, f"{h.name}: {label} on {actor.name}", h.skill(skill), mods)))
         defense = roll(
-            dice, f"{actor.name}: one {defense_skill} defense against every Hinder", actor.skill(defense_skill)
+            dice,
+            f"{actor.name}: one {defense_skill} defense against every Hinder",
+            actor.skill(defense_skill),
+            effect_modifiers(state, actor, PHYSICAL_DEFENSE, "defenses against physical attacks"),
         )
         for hid, r in rolls:
             result = AttackResult(

@@ -78,6 +78,8 @@ class TableSettings(BaseModel):
     grapple_defense: str = Field("Athletics", description="Skill Grapple attacks (gap).")
     break_hold_skill: str = Field("Athletics", description="Skill Break Hold rolls (gap).")
     break_hold_defense: str = Field("Athletics", description="Skill Break Hold attacks (gap).")
+    grapple_dl: int = Field(0, ge=0, description="DL of Grapple: the seed names none (seed-000 Grapple).")
+    break_hold_dl: int = Field(0, ge=0, description="DL of Break Hold: the seed names none (seed-000 Break Hold).")
     suffocate_also_grapples: bool = Field(
         True, description="A Grapple made to suffocate also adds its Encumbered Tier (seed-000 is silent; gap)."
     )

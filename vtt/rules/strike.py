@@ -11,6 +11,8 @@
 - A wall filling a space is a size 1 object; the ground is -1 on the attack with defense 0.
 - Damage: d12 equal to the weapon's damage, changed by the size difference (physical damage, seed-004);
   Injury is the count of faces of 3 or more.
+- Tactics (see `tactics`): a Called Shot at a part of the target creature, a Charge.
+- A limb kept from use by a Grapple's Called Shot (its `hold_id` set while it is Held) does not grip for a Strike.
 """
 
 from __future__ import annotations
@@ -20,9 +22,9 @@ from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field
 
-from vtt.rules import attacks
+from vtt.rules import attacks, tactics
 from vtt.rules.checks import AttackResult
-from vtt.rules.conditions import limb_action_modifiers
+from vtt.rules.conditions import attack_modifiers, limb_action_modifiers
 from vtt.rules.damage import DAMAGE_FACE, Hit, StrikeType, deal
 from vtt.rules.dice import DiceChange, DiceSource, Modifier, Roll, roll
 from vtt.rules.events import Event, RuleError
@@ -88,7 +90,7 @@ def armament(state: GameState, c: Creature, weapon_id: str | None, limb_id: str 
         weapon = c.weapon(weapon_id)
         if weapon is None:
             raise RuleError(f"{c.name} has no weapon {weapon_id!r}")
-        grips = c.gripping_limbs(weapon_id)
+        grips = [lb for lb in c.gripping_limbs(weapon_id) if lb.hold_id is None]
         need = state.settings.two_handed_grip if weapon.two_handed else 1
         if len(grips) < need:
             raise RuleError(f"{c.name} must grip {weapon.name} with {need} limb(s) to use it")
@@ -153,8 +155,11 @@ def plan_creature_strike(
     arm: Armament,
     nimble: bool,
     filled: AbstractSet[Cell],
+    called_shot: bool = False,
+    charge: bool = False,
 ) -> AttackPlan:
-    """The Strike of `c` on `target` with `arm`; RuleError when it cannot be made."""
+    """The Strike of `c` on `target` with `arm` (with a Called Shot or a Charge declared); RuleError when it
+    cannot be made."""
     if target.id == c.id:
         raise RuleError(f"{c.name} cannot Strike itself")
     grid = grid_of(state)
@@ -190,6 +195,8 @@ def plan_creature_strike(
             mods.append(size_mod)
     mods += weapon_modifiers(state, c, arm, dist)
     mods += limb_action_modifiers(state, c)
+    mods += attack_modifiers(state, c)
+    mods += tactics.declared_modifiers(state, c, called_shot, charge)
     return AttackPlan(
         label=f"{c.name}: Strike on {target.name} with {arm.name}",
         skill=s.strike_skill,
@@ -215,6 +222,7 @@ def plan_surface_strike(
     surface: Literal["wall", "ground"],
     arm: Armament,
     filled: AbstractSet[Cell],
+    charge: bool = False,
 ) -> AttackPlan:
     grid = grid_of(state)
     if not grid.in_bounds(space, state.board.cols, state.board.rows):
@@ -251,6 +259,8 @@ def plan_surface_strike(
         mods.append(Modifier(value=GROUND_PENALTY, reason="attacking the ground"))
     mods += weapon_modifiers(state, c, arm, dist)
     mods += limb_action_modifiers(state, c)
+    mods += attack_modifiers(state, c)
+    mods += tactics.declared_modifiers(state, c, False, charge)
     return AttackPlan(
         label=f"{c.name}: Strike on the {surface} at {space} with {arm.name}",
         skill=s.strike_skill,
@@ -281,6 +291,9 @@ def strike(
     dice: DiceSource,
     strike_type: str | None = None,
     max_dice: int | None = None,
+    called_shot: str | None = None,
+    as_trauma: bool = False,
+    charge: bool = False,
 ) -> list[Event]:
     state = tx.state
     c = require_active(state, cmd_creature)
@@ -288,14 +301,24 @@ def strike(
     chosen_type = choose_strike_type(arm.weapon, strike_type)
     occ = Occupancy(state)
     filled = state.board.filled()
+    if charge:
+        tactics.require_charge(state, c)
+    if as_trauma and called_shot is None:
+        raise RuleError("Wounded can be replaced with Trauma only on a Called Shot")
+    offset = 0
     if target is not None:
-        plan = plan_creature_strike(state, occ, c, tx.get(target), arm, nimble, filled)
+        if called_shot is not None:
+            offset = tactics.called_part(tx.get(target), called_shot).size_offset
+        plan = plan_creature_strike(state, occ, c, tx.get(target), arm, nimble, filled, called_shot is not None, charge)
     elif space is not None and surface is not None:
-        plan = plan_surface_strike(state, occ, c, space, surface, arm, filled)
+        if called_shot is not None:
+            raise RuleError("a Called Shot aims at a part of a single creature")
+        plan = plan_surface_strike(state, occ, c, space, surface, arm, filled, charge)
     else:
         raise RuleError("a Strike needs a target creature, or a space and a surface (wall or ground)")
     spend(tx, c.id, major=1)
     tx.economy(c.id).attacked = True
+    declared = tactics.declare(tx, c.id, called_shot is not None, charge)
     attack = roll(dice, plan.label, plan.dice, [*plan.modifiers, *tx.extra_attack_mods])
     path_event = Event(
         kind="reach",
@@ -311,8 +334,11 @@ def strike(
         "strike_type": chosen_type,
         "max_dice": max_dice,
     }
+    if called_shot is not None:
+        params.update({"called_part": called_shot, "part_offset": offset, "trauma": as_trauma})
     if target is None:
-        return [path_event, *_surface_outcome(tx, c, plan, attack, params, dice)]
+        events = [*declared, path_event, *_surface_outcome(tx, c, plan, attack, params, dice)]
+        return events + tactics.after_attack(tx, c.id, dice)
     spec = attacks.AttackSpec(
         action="strike",
         attacker=c.id,
@@ -322,7 +348,7 @@ def strike(
         attack=attack,
         params=params,
     )
-    return [path_event, *attacks.resolve(tx, spec, dice)]
+    return [*declared, path_event, *attacks.resolve(tx, spec, dice)]
 
 
 def _surface_outcome(
@@ -412,9 +438,37 @@ def surface_damage(tx: Tx, attacker: str, params: dict[str, Any], attack: Roll, 
     ]
 
 
+def called_shot_params(tx: Tx, spec: attacks.AttackSpec, result: AttackResult) -> tuple[dict[str, Any], list[Event]]:
+    """seed-000 Called Shot: the part is struck only if the attack exceeds the defense by the part's offset."""
+    part_id = spec.params.get("called_part")
+    if part_id is None:
+        return spec.params, []
+    offset = int(spec.params["part_offset"])
+    target = tx.get(spec.target)
+    part = target.part(part_id)
+    name = part.name if part else part_id
+    if tactics.part_struck(result, offset):
+        params = {**spec.params, "part": part_id, "called_shot": True, "as_trauma": bool(spec.params.get("trauma"))}
+        text = f"The Called Shot beats the defense by {result.margin} (needs {offset}): it strikes the {name}."
+    else:
+        params = spec.params
+        text = (
+            f"The Called Shot beats the defense by {result.margin}, not the {offset} the {name} needs: an ordinary hit."
+        )
+    event = Event(
+        kind="called_shot",
+        text=text,
+        actor=spec.attacker,
+        target=spec.target,
+        data={"part": part_id, "needed": offset, "margin": result.margin, "struck": params is not spec.params},
+    )
+    return params, [event]
+
+
 @attacks.on_result("strike")
 def _strike_result(tx: Tx, spec: attacks.AttackSpec, result: AttackResult, dice: DiceSource) -> list[Event]:
     if not result.success:
         return []
-    hit = strike_hit(spec.attacker, spec.target, spec.params, spec.attack, f"{tx.get(spec.attacker).name}'s Strike")
-    return deal(tx, hit, dice)
+    params, events = called_shot_params(tx, spec, result)
+    hit = strike_hit(spec.attacker, spec.target, params, spec.attack, f"{tx.get(spec.attacker).name}'s Strike")
+    return events + deal(tx, hit, dice)

@@ -20,7 +20,7 @@ from typing import Any
 
 from vtt.rules import attacks
 from vtt.rules.checks import AttackResult
-from vtt.rules.conditions import limb_action_modifiers
+from vtt.rules.conditions import attack_modifiers, limb_action_modifiers
 from vtt.rules.damage import deal
 from vtt.rules.dice import DiceChange, DiceSource, Roll, roll
 from vtt.rules.events import Event, RuleError
@@ -113,7 +113,12 @@ def strike_space(
             data={"path": path, "space": space},
         )
     ]
-    mods = weapon_modifiers(state, c, arm, dist) + limb_action_modifiers(state, c) + tx.extra_attack_mods
+    mods = [
+        *weapon_modifiers(state, c, arm, dist),
+        *limb_action_modifiers(state, c),
+        *attack_modifiers(state, c),
+        *tx.extra_attack_mods,
+    ]
     hits: list[tuple[str, Roll]] = []
     for oid in occupants:
         t = tx.get(oid)

@@ -28,6 +28,25 @@ def _cells(cells: Iterable[Sequence[int]]) -> list[list[int]]:
     return [[int(c[0]), int(c[1])] for c in cells]
 
 
+def _same(a: Any, b: Any) -> bool:
+    """Whether two JSON-like values serialize alike (unlike ``==``, ``True`` is not ``1`` here)."""
+    if isinstance(a, bool) or isinstance(b, bool):
+        return type(a) is type(b) and a == b
+    if isinstance(a, Mapping) and isinstance(b, Mapping):
+        return a.keys() == b.keys() and all(_same(a[k], b[k]) for k in a)
+    if isinstance(a, list | tuple) and isinstance(b, list | tuple):
+        return len(a) == len(b) and all(_same(x, y) for x, y in zip(a, b, strict=True))
+    return bool(a == b)
+
+
+def token_changes(old: Mapping[str, Any], new: Mapping[str, Any]) -> dict[str, Any]:
+    """The fields of ``new`` that differ from ``old``, plus ``None`` for each field ``new`` no longer has;
+    ``{}`` when nothing changed. The browser merges this into its copy of the token (null clears a field)."""
+    changed = {k: v for k, v in new.items() if k not in old or not _same(old[k], v)}
+    changed.update({k: None for k in old if k not in new})
+    return changed
+
+
 class MapView(ui.element, component="../../static/map_view.js"):
     """Interactive hex/square map with draggable tokens.
 
@@ -63,6 +82,9 @@ class MapView(ui.element, component="../../static/map_view.js"):
         if grid not in GRIDS:
             raise ValueError(f"grid must be one of {GRIDS}, not {grid!r}")
         self._viewer_can_drag = viewer_can_drag
+        # tokens this view's browser moved on a drop that no patch or snap-back has answered yet: their cells in
+        # the browser may differ from the stored ones, so their next patch re-sends the cells
+        self._dropped: set[str] = set()
         self._handlers: dict[str, list[EventHandler]] = {
             "token_move": [],
             "token_click": [],
@@ -116,15 +138,30 @@ class MapView(ui.element, component="../../static/map_view.js"):
         ``token`` is ``{id, name, size, cells: [[q, r], ...] (first = anchor), color, label, grit: [pips, max],
         energy: [pips, max], resolve: [pips, max], ailments: [{name, tier}], draggable, hidden?, dead?,
         prone?}``. The dict is copied; ``draggable`` is combined with ``viewer_can_drag``.
+
+        Only what changed goes to the browser: ``{id, ...changed fields}`` (a field the token no longer has is
+        sent as ``None``), nothing at all when the token is unchanged, the whole token when it is new. A move
+        thus sends ``{id, cells}``.
         """
         token_id = str(token["id"])
         data = self._prepare_token(token_id, token)
+        old = self._tokens().get(token_id)
+        dropped = token_id in self._dropped
+        self._dropped.discard(token_id)
         with self._props.suspend_updates():
             self._tokens()[token_id] = data
-        self.run_method("patchToken", data)
+        if old is None:
+            self.run_method("patchToken", data)
+            return
+        changes = token_changes(old, data)
+        if dropped and "cells" not in changes:
+            changes["cells"] = data["cells"]  # the drop moved the browser's copy: answer it
+        if changes:
+            self.run_method("patchToken", {"id": token_id, **changes})
 
     def remove_token(self, token_id: str) -> None:
         """Remove one token (no-op in the browser if it is unknown)."""
+        self._dropped.discard(str(token_id))
         with self._props.suspend_updates():
             self._tokens().pop(str(token_id), None)
             if self._props["active"] == str(token_id):
@@ -134,6 +171,7 @@ class MapView(ui.element, component="../../static/map_view.js"):
     def snap_back(self, token_id: str) -> None:
         """Re-send the stored token so that a rejected (optimistic) drop returns to its last accepted cells."""
         token_id = str(token_id)
+        self._dropped.discard(token_id)
         stored = self._tokens().get(token_id)
         if stored is None:
             self.run_method("removeToken", token_id)
@@ -206,4 +244,5 @@ class MapView(ui.element, component="../../static/map_view.js"):
             self.snap_back(token_id)
             return
         e.args = {"id": token_id, "q": q, "r": r}
+        self._dropped.add(token_id)
         self._dispatch("token_move", e)

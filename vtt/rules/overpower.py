@@ -1,0 +1,752 @@
+"""Overpower (seed-000): Disarm, Impair, Reposition, Grapple and Break Hold.
+
+"Overpower is a collection of physical actions that allow you to cause an assortment of effects to change the tide
+of battle, often without causing direct harm. Against a larger target, suffer a penalty on your roll equal to the
+size difference. Against a smaller target, gain a bonus instead. You cannot affect targets 3 or more sizes larger
+than you."
+
+Every one is a Major Action (reference §3) and an attack: the roll carries the Overpower size modifier (the
+target's whole size; the obstruction rule belongs to Strikes), Encumbered (an action using limbs), effects on
+physical attacks (Called Shot), a declared Called Shot or Charge (see `tactics`), and Hinder Attack. Which skills
+roll and defend are table settings (Athletics against Athletics by default).
+
+- Disarm, Impair and Reposition are made "with a melee weapon": a gripped weapon, or unarmed a free limb (a Tier
+  1 weapon, as for Strikes), at its Reach, with its attack-roll properties (Accurate, usage Tier, Extend's -2).
+- Disarm: "Attack target creature with a melee weapon to cause them to drop target object they are holding into
+  target space adjacent to them, DL 3. If the object is Gripped by multiple limbs, they gain +1 on their defenses
+  for each limb beyond the first. If the targeted object is a weapon, the creature instead rolls defense of the
+  skill used to attack with it." Every held object here is a weapon, so the defense is the skill melee weapons
+  attack with (setting `strike_skill`, Martial). The item lies in the space as a loose item.
+- Impair: "Attack target creature with a melee weapon to cause Tier 1 of your choice of Blinded, Dazzled,
+  Deafened, Muted, Slowed, or Unstable, DL 3." Tiers add to any the target has.
+- Reposition: "Attack a target with a melee weapon to move the target one space farther from you, DL 3. If not
+  being done as the result of another attack succeeding against a target in your Reach, you may move the target
+  to any space in your Reach." Here it is never the result of another attack, so the target may go one space
+  farther or to any space in Reach the attack reaches (no wall between), where it fits. A target in a Hold is
+  moved only as the Hold says: the effect attacks Athletics of each other member with d12 equal to the spaces
+  moved; failing against any, the target is not moved; succeeding against all, it leaves the Hold and moves. The
+  creature making the Reposition does not resist its own effect (ASSUMPTION); with nobody else in the Hold the
+  target moves and stays in it (the Holders then lose it if they can no longer touch it).
+- Grapple: "Attack target creature in a Hold with a Free Limb or a part used in the Hold to increase the Tier of
+  Encumbered they suffer from Hold by 1 and join the Hold as a Holder." The target is a Held creature; a Free
+  Limb that joins must be able to grip (as for Grab); no Reach change (Grab's -1 is Grab's). With a Called Shot on
+  a part that succeeds by the part's offset, "the creature cannot use the targeted part while in the Hold" (a limb
+  of that id is kept from use: not free and gripping nothing usable). "If you already affect as many parts this
+  way as the Free Limbs you used for the Hold, you must use a Free Limb for this attack." "While you have a head
+  affected in this way, you can use Grapple to attempt to suffocate the subject. On success, cause Tier 1
+  Strangled until the head is no longer affected." (setting `suffocate_also_grapples`: the suffocating Grapple
+  also adds its Encumbered Tier.) Not done: damage from a Distal (limbs have no Distals here) and swallowing a
+  creature 6 or more sizes smaller.
+- Break Hold: "Attack target Holder with a Free Limb or part you are using in the Hold to reduce the Tier of
+  Encumbered they suffer and are causing to target Grabbed creature by 2. If this removes all Encumbered from the
+  Grabbed creature, they are removed from the Grab. If the Holder has targeted a specific part, you can remove the
+  affected part and part used to attack it from the Hold. If you do, only reduce the Encumbered Tier by 1." What a
+  Holder causes is the Hold's count (`Hold.caused`: 2 from the Grab, 1 per Grapple); the Holder's own Tiers from
+  the Hold fall by as much, never below 0.
+- The seed names no DL for Grapple and Break Hold (settings `grapple_dl`, `break_hold_dl`).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Set as AbstractSet
+from dataclasses import dataclass
+from typing import Any, Literal
+
+from vtt.rules import attacks, tactics
+from vtt.rules.checks import AttackResult
+from vtt.rules.conditions import attack_modifiers, hold_encumbered, holds_of, limb_action_modifiers
+from vtt.rules.dice import DiceSource, Modifier, roll
+from vtt.rules.events import Event, RuleError
+from vtt.rules.grid import footprint_distance
+from vtt.rules.hold import caused_by, check_touch, end_empty_holds, leave_holds, release_limb, remove_held
+from vtt.rules.model import Cell, Creature, GameState, Hold, Limb, LooseItem, PartLock, Weapon
+from vtt.rules.obstruction import exposure
+from vtt.rules.reach import attack_path, best_limb, reach
+from vtt.rules.sizes import can_overpower, overpower_size_modifier
+from vtt.rules.space import Occupancy, footprint, footprint_offsets, grid_of, why_cannot_stand
+from vtt.rules.strike import Armament, AttackPlan, arm_reach, armament, weapon_modifiers
+from vtt.rules.turns import require_active, spend
+from vtt.rules.txn import Tx
+
+OverpowerAction = Literal["disarm", "impair", "reposition", "grapple", "break_hold"]
+WeaponAction = Literal["disarm", "impair", "reposition"]
+LimbAction = Literal["grapple", "break_hold"]
+
+DISARM_DL = 3
+IMPAIR_DL = 3
+REPOSITION_DL = 3
+IMPAIR_AILMENTS = ("Blinded", "Dazzled", "Deafened", "Muted", "Slowed", "Unstable")
+HEAD = "head"
+BREAK_HOLD_REDUCTION = 2
+BREAK_HOLD_FREEING_REDUCTION = 1
+NAMES: dict[str, str] = {
+    "disarm": "Disarm",
+    "impair": "Impair",
+    "reposition": "Reposition",
+    "grapple": "Grapple",
+    "break_hold": "Break Hold",
+}
+
+
+def roll_terms(state: GameState, action: OverpowerAction) -> tuple[str, str, int]:
+    """(skill rolled, skill attacked, DL) of an Overpower action."""
+    s = state.settings
+    match action:
+        case "disarm":
+            return s.disarm_skill, s.strike_skill, DISARM_DL
+        case "impair":
+            return s.impair_skill, s.impair_defense, IMPAIR_DL
+        case "reposition":
+            return s.reposition_skill, s.reposition_defense, REPOSITION_DL
+        case "grapple":
+            return s.grapple_skill, s.grapple_defense, s.grapple_dl
+        case "break_hold":
+            return s.break_hold_skill, s.break_hold_defense, s.break_hold_dl
+
+
+def _touch(
+    state: GameState, occ: Occupancy, c: Creature, target: Creature, rng: int, filled: AbstractSet[Cell], name: str
+) -> tuple[int, list[Cell]]:
+    """The distance and attack path from `c` to `target` within Reach `rng`; RuleError when out of reach."""
+    if target.id == c.id:
+        raise RuleError(f"{c.name} cannot {name} itself")
+    if not can_overpower(c.size, target.size):
+        raise RuleError(f"{target.name} is 3 or more sizes larger than {c.name}: Overpower cannot affect it")
+    grid = grid_of(state)
+    mine, theirs = occ.cells[c.id], occ.cells[target.id]
+    dist = footprint_distance(grid, mine, theirs)
+    if dist > rng:
+        raise RuleError(f"{target.name} is {dist} spaces away, beyond {c.name}'s Reach {rng}")
+    path = attack_path(grid, mine, theirs, filled)
+    if path is None:
+        raise RuleError(f"a wall blocks {c.name}'s {name} on {target.name}")
+    if not exposure(grid, mine, theirs, target.size, filled).attackable:
+        raise RuleError(f"{target.name} is wholly obstructed from {c.name}")
+    return dist, path
+
+
+def _plan(
+    state: GameState,
+    c: Creature,
+    target: Creature,
+    action: OverpowerAction,
+    rng: int,
+    dist: int,
+    path: list[Cell],
+    mods: list[Modifier],
+    with_what: str,
+    called_shot: bool,
+    charge: bool,
+) -> AttackPlan:
+    skill, defense, dl = roll_terms(state, action)
+    size_mod = overpower_size_modifier(c.size, target.size)
+    all_mods = [*([size_mod] if size_mod else []), *mods]
+    all_mods += limb_action_modifiers(state, c)
+    all_mods += attack_modifiers(state, c)
+    all_mods += tactics.declared_modifiers(state, c, called_shot, charge)
+    return AttackPlan(
+        label=f"{c.name}: {NAMES[action]} on {target.name} with {with_what}",
+        skill=skill,
+        dice=c.skill(skill),
+        modifiers=all_mods,
+        dl=dl,
+        defense_skill=defense,
+        reach=rng,
+        distance=dist,
+        path=path,
+        target_size=target.size,
+        exposed_size=target.size,
+    )
+
+
+def plan_weapon_overpower(
+    state: GameState,
+    occ: Occupancy,
+    c: Creature,
+    target: Creature,
+    action: WeaponAction,
+    arm: Armament,
+    filled: AbstractSet[Cell],
+    charge: bool = False,
+) -> AttackPlan:
+    """Disarm, Impair or Reposition of `c` on `target` with `arm`; RuleError when it cannot be made."""
+    rng = arm_reach(state, c, arm)
+    dist, path = _touch(state, occ, c, target, rng, filled, NAMES[action])
+    mods = weapon_modifiers(state, c, arm, dist)
+    return _plan(state, c, target, action, rng, dist, path, mods, arm.name, False, charge)
+
+
+# --------------------------------------------------------------------------------------------------------
+# Disarm
+# --------------------------------------------------------------------------------------------------------
+
+
+def held_items(c: Creature) -> list[Weapon]:
+    """The weapons the creature holds, each once."""
+    out: list[Weapon] = []
+    for limb in c.limbs:
+        if limb.holding and not any(w.id == limb.holding for w in out):
+            w = c.weapon(limb.holding)
+            if w is not None:
+                out.append(w)
+    return out
+
+
+def drop_spaces(state: GameState, occ: Occupancy, target: Creature) -> list[Cell]:
+    """seed-000 Disarm: the spaces adjacent to the target (not its own, not filled, on the map)."""
+    grid = grid_of(state)
+    mine = set(occ.cells[target.id])
+    filled = state.board.filled()
+    return sorted(
+        cell
+        for cell in grid.area_within(mine, 1)
+        if cell not in mine and cell not in filled and grid.in_bounds(cell, state.board.cols, state.board.rows)
+    )
+
+
+def grip_bonus(target: Creature, item: Weapon) -> list[Modifier]:
+    """seed-000 Disarm: "+1 on their defenses for each limb beyond the first"."""
+    extra = len(target.gripping_limbs(item.id)) - 1
+    if extra <= 0:
+        return []
+    return [Modifier(value=extra, reason=f"{item.name} is Gripped by {extra + 1} limbs: +1 per limb beyond the first")]
+
+
+def disarm(
+    tx: Tx,
+    creature: str,
+    target: str,
+    item: str,
+    to: Cell,
+    weapon: str | None,
+    limb: str | None,
+    charge: bool,
+    dice: DiceSource,
+) -> list[Event]:
+    state = tx.state
+    c = require_active(state, creature)
+    t = tx.get(target)
+    held = next((w for w in held_items(t) if w.id == item), None)
+    if held is None:
+        raise RuleError(f"{t.name} holds no {item!r}")
+    occ = Occupancy(state)
+    if to not in drop_spaces(state, occ, t):
+        raise RuleError(f"{to} is not a space adjacent to {t.name} where {held.name} can fall")
+    arm = armament(state, c, weapon, limb)
+    if charge:
+        tactics.require_charge(state, c)
+    plan = plan_weapon_overpower(state, occ, c, t, "disarm", arm, state.board.filled(), charge)
+    params = {"item": item, "to": list(to)}
+    return _attack(tx, c, t, "disarm", plan, params, dice, charge=charge, defense_mods=grip_bonus(t, held))
+
+
+@attacks.on_result("disarm")
+def _disarm_result(tx: Tx, spec: attacks.AttackSpec, result: AttackResult, dice: DiceSource) -> list[Event]:
+    if not result.success:
+        return []
+    t = tx.creature(spec.target, body=True)
+    item = t.weapon(spec.params["item"])
+    if item is None:
+        return []
+    to: Cell = (int(spec.params["to"][0]), int(spec.params["to"][1]))
+    for limb in t.limbs:
+        if limb.holding == item.id:
+            limb.holding = None
+    board = tx.board()
+    board.items = [*board.items, LooseItem(weapon=item, cell=to, owner=t.id)]
+    return [
+        Event(
+            kind="disarm",
+            text=f"{t.name} drops {item.name} into {to}.",
+            actor=spec.attacker,
+            target=t.id,
+            data={"item": item.id, "to": to},
+        )
+    ]
+
+
+# --------------------------------------------------------------------------------------------------------
+# Impair
+# --------------------------------------------------------------------------------------------------------
+
+
+def impair(
+    tx: Tx,
+    creature: str,
+    target: str,
+    ailment: str,
+    weapon: str | None,
+    limb: str | None,
+    charge: bool,
+    dice: DiceSource,
+) -> list[Event]:
+    state = tx.state
+    c = require_active(state, creature)
+    if ailment not in IMPAIR_AILMENTS:
+        raise RuleError(f"Impair causes one of {', '.join(IMPAIR_AILMENTS)}, not {ailment}")
+    t = tx.get(target)
+    arm = armament(state, c, weapon, limb)
+    if charge:
+        tactics.require_charge(state, c)
+    plan = plan_weapon_overpower(state, Occupancy(state), c, t, "impair", arm, state.board.filled(), charge)
+    return _attack(tx, c, t, "impair", plan, {"ailment": ailment}, dice, charge=charge)
+
+
+@attacks.on_result("impair")
+def _impair_result(tx: Tx, spec: attacks.AttackSpec, result: AttackResult, dice: DiceSource) -> list[Event]:
+    if not result.success:
+        return []
+    ailment = spec.params["ailment"]
+    t = tx.creature(spec.target)
+    t.ailments[ailment] = t.ailments.get(ailment, 0) + 1
+    return [
+        Event(
+            kind="ailment",
+            text=f"{t.name} suffers Tier 1 {ailment} (now Tier {t.ailments[ailment]}).",
+            actor=spec.attacker,
+            target=t.id,
+            data={"ailment": ailment, "tier": t.ailments[ailment]},
+        )
+    ]
+
+
+# --------------------------------------------------------------------------------------------------------
+# Reposition
+# --------------------------------------------------------------------------------------------------------
+
+
+def why_not_destination(
+    state: GameState, occ: Occupancy, c: Creature, target: Creature, rng: int, to: Cell, filled: AbstractSet[Cell]
+) -> str | None:
+    """Why Reposition cannot put the target's anchor at `to` (one space farther, or anywhere in Reach)."""
+    if to == target.anchor:
+        return f"{target.name} is already at {to}"
+    if (why := why_cannot_stand(state, target, to, occ, filled)) is not None:
+        return why
+    grid = grid_of(state)
+    mine = occ.cells[c.id]
+    cells = footprint(state, target, to)
+    now = footprint_distance(grid, mine, occ.cells[target.id])
+    then = footprint_distance(grid, mine, cells)
+    if grid.distance(target.anchor, to) == 1 and then > now:
+        return None
+    if then <= rng and attack_path(grid, mine, cells, filled) is not None:
+        return None
+    return f"{to} is neither one space farther from {c.name} nor a space in its Reach {rng}"
+
+
+def destinations(
+    state: GameState, occ: Occupancy, c: Creature, target: Creature, rng: int, filled: AbstractSet[Cell]
+) -> list[Cell]:
+    """Every anchor space Reposition may move the target to."""
+    grid = grid_of(state)
+    spread = max((grid.distance((0, 0), off) for off in footprint_offsets(state, target)), default=0)
+    candidates = grid.area_within(occ.cells[c.id], rng + spread) | set(grid.neighbours(target.anchor))
+    return sorted(cell for cell in candidates if why_not_destination(state, occ, c, target, rng, cell, filled) is None)
+
+
+def reposition(
+    tx: Tx,
+    creature: str,
+    target: str,
+    to: Cell,
+    weapon: str | None,
+    limb: str | None,
+    charge: bool,
+    dice: DiceSource,
+) -> list[Event]:
+    state = tx.state
+    c = require_active(state, creature)
+    t = tx.get(target)
+    arm = armament(state, c, weapon, limb)
+    if charge:
+        tactics.require_charge(state, c)
+    occ = Occupancy(state)
+    filled = state.board.filled()
+    plan = plan_weapon_overpower(state, occ, c, t, "reposition", arm, filled, charge)
+    if (why := why_not_destination(state, occ, c, t, plan.reach, to, filled)) is not None:
+        raise RuleError(why)
+    return _attack(tx, c, t, "reposition", plan, {"to": list(to)}, dice, charge=charge)
+
+
+def _cell(value: Any) -> Cell:
+    return (int(value[0]), int(value[1]))
+
+
+def _move_target(tx: Tx, mover: str, target: str, to: Cell) -> list[Event]:
+    t = tx.creature(target)
+    start = t.anchor
+    t.anchor = to
+    return [
+        Event(
+            kind="repositioned",
+            text=f"{tx.get(mover).name} moves {t.name} from {start} to {to}.",
+            actor=mover,
+            target=target,
+            data={"from": start, "to": to},
+        ),
+        *check_touch(tx),
+    ]
+
+
+@attacks.on_result("reposition")
+def _reposition_result(tx: Tx, spec: attacks.AttackSpec, result: AttackResult, dice: DiceSource) -> list[Event]:
+    if not result.success:
+        return []
+    to = _cell(spec.params["to"])
+    state = tx.state
+    t = tx.get(spec.target)
+    others: list[str] = []
+    for hold in holds_of(state, t.id):
+        others += [m for m in hold.members if m not in (t.id, spec.attacker) and m not in others]
+    if not others:
+        return _move_target(tx, spec.attacker, t.id, to)
+    spaces = grid_of(state).distance(t.anchor, to)
+    attack = roll(dice, f"{tx.get(spec.attacker).name}: moving {t.name} {spaces} space(s) out of the Hold", spaces)
+    nxt = attacks.AttackSpec(
+        action="reposition_hold",
+        attacker=spec.attacker,
+        target=others[0],
+        dl=0,
+        defense_skill=state.settings.hold_escape_skill,
+        attack=attack,
+        params={"moved": t.id, "to": list(to), "remaining": others[1:]},
+    )
+    return attacks.resolve(tx, nxt, dice)
+
+
+@attacks.on_result("reposition_hold")
+def _reposition_hold_result(tx: Tx, spec: attacks.AttackSpec, result: AttackResult, dice: DiceSource) -> list[Event]:
+    moved = spec.params["moved"]
+    if not result.success:
+        return [
+            Event(
+                kind="move_blocked",
+                text=f"{tx.get(moved).name} is not moved out of the Hold.",
+                actor=spec.attacker,
+                target=moved,
+            )
+        ]
+    remaining: list[str] = list(spec.params.get("remaining", []))
+    if remaining:
+        nxt = spec.model_copy(update={"target": remaining[0], "params": {**spec.params, "remaining": remaining[1:]}})
+        return attacks.resolve(tx, nxt, dice)
+    return [*leave_holds(tx, moved), *_move_target(tx, spec.attacker, moved, _cell(spec.params["to"]))]
+
+
+# --------------------------------------------------------------------------------------------------------
+# Grapple and Break Hold
+# --------------------------------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class LimbPlan:
+    """A Grapple or Break Hold: the Hold, the Held creature, the limb it uses, and the attack plan."""
+
+    hold: Hold
+    held: str
+    limb: Limb
+    plan: AttackPlan
+
+
+def hold_limbs(c: Creature, hold: Hold) -> list[Limb]:
+    """The creature's parts used in the Hold."""
+    used = hold.holders.get(c.id, [])
+    return [lb for lb in c.limbs if lb.id in used]
+
+
+def _choose_limb(c: Creature, limb_id: str | None, options: list[Limb], what: str) -> Limb:
+    if limb_id is not None:
+        found = next((lb for lb in options if lb.id == limb_id), None)
+        if found is None:
+            raise RuleError(f"{c.name}'s {limb_id} is not {what}")
+        return found
+    if not options:
+        raise RuleError(f"{c.name} has no {what}")
+    best = best_limb(c, options)
+    assert best is not None
+    return best
+
+
+def held_hold(state: GameState, target: Creature) -> Hold:
+    hold = next((h for h in state.holds.values() if target.id in h.held), None)
+    if hold is None:
+        raise RuleError(f"{target.name} is not Held: Grapple needs a creature in a Hold")
+    return hold
+
+
+def plan_grapple(
+    state: GameState,
+    occ: Occupancy,
+    c: Creature,
+    target: Creature,
+    limb_id: str | None,
+    filled: AbstractSet[Cell],
+    called_shot: str | None = None,
+    suffocate: bool = False,
+    charge: bool = False,
+) -> LimbPlan:
+    hold = held_hold(state, target)
+    mine = [x for x in hold.locks if x.holder == c.id]
+    in_hold = hold_limbs(c, hold)
+    free = [lb for lb in c.limbs if lb.free and lb.can_grip]
+    if called_shot is not None:
+        part = tactics.called_part(target, called_shot)
+        if any(x.held == target.id and x.part == part.id for x in hold.locks):
+            raise RuleError(f"{target.name}'s {part.name} is already kept from use in the Hold")
+        if len(mine) >= len(in_hold):
+            in_hold = []
+    if suffocate and not any(x.held == target.id and x.part == HEAD for x in mine):
+        raise RuleError(f"{c.name} does not keep {target.name}'s head from use: it cannot suffocate it")
+    if limb_id is None and in_hold:
+        limb = in_hold[0]
+    else:
+        what = "a Free Limb" if called_shot is not None and not in_hold else "a Free Limb or a part used in the Hold"
+        limb = _choose_limb(c, limb_id, [*in_hold, *free], what)
+    rng = reach(c, limb)
+    dist, path = _touch(state, occ, c, target, rng, filled, "Grapple")
+    plan = _plan(state, c, target, "grapple", rng, dist, path, [], limb.name, called_shot is not None, charge)
+    return LimbPlan(hold=hold, held=target.id, limb=limb, plan=plan)
+
+
+def grapple(
+    tx: Tx,
+    creature: str,
+    target: str,
+    limb_id: str | None,
+    called_shot: str | None,
+    suffocate: bool,
+    charge: bool,
+    dice: DiceSource,
+) -> list[Event]:
+    state = tx.state
+    c = require_active(state, creature)
+    t = tx.get(target)
+    if charge:
+        tactics.require_charge(state, c)
+    lp = plan_grapple(state, Occupancy(state), c, t, limb_id, state.board.filled(), called_shot, suffocate, charge)
+    params: dict[str, Any] = {"hold": lp.hold.id, "limb": lp.limb.id, "suffocate": suffocate}
+    if called_shot is not None:
+        params.update({"called_part": called_shot, "part_offset": tactics.called_part(t, called_shot).size_offset})
+    return _attack(tx, c, t, "grapple", lp.plan, params, dice, called_shot=called_shot is not None, charge=charge)
+
+
+def _join(tx: Tx, hold: Hold, creature: str, limb_id: str) -> None:
+    limbs = hold.holders.setdefault(creature, [])
+    if limb_id not in limbs:
+        limbs.append(limb_id)
+    limb = tx.creature(creature, body=True).limb(limb_id)
+    if limb is not None:
+        limb.hold_id = hold.id
+
+
+@attacks.on_result("grapple")
+def _grapple_result(tx: Tx, spec: attacks.AttackSpec, result: AttackResult, dice: DiceSource) -> list[Event]:
+    if not result.success:
+        return []
+    hold = tx.state.holds.get(spec.params["hold"])
+    if hold is None or spec.target not in hold.held:
+        return []
+    c, t = tx.get(spec.attacker), tx.get(spec.target)
+    limb_id: str = spec.params["limb"]
+    events: list[Event] = []
+    if not spec.params["suffocate"] or tx.state.settings.suffocate_also_grapples:
+        hold.caused.setdefault(c.id, {})[t.id] = caused_by(hold, c.id, t.id) + 1
+        hold.extra_encumbered[t.id] = hold.extra_encumbered.get(t.id, 0) + 1
+        _join(tx, hold, c.id, limb_id)
+        events.append(
+            Event(
+                kind="grapple",
+                text=f"{c.name} Grapples {t.name}: +1 Tier of Encumbered from the Hold "
+                f"(now {hold_encumbered(tx.state, hold, t.id)}); {c.name} is a Holder.",
+                actor=c.id,
+                target=t.id,
+                data={"hold": hold.id, "limb": limb_id},
+            )
+        )
+    part_id = spec.params.get("called_part")
+    if part_id is not None:
+        offset = int(spec.params["part_offset"])
+        part = t.part(part_id)
+        name = part.name if part else part_id
+        if tactics.part_struck(result, offset):
+            _join(tx, hold, c.id, limb_id)
+            hold.locks.append(PartLock(held=t.id, part=part_id, holder=c.id, limb=limb_id))
+            body = tx.creature(t.id, body=True).limb(part_id)
+            if body is not None and body.hold_id is None:
+                body.hold_id = hold.id
+            text = f"The Called Shot beats the defense by {result.margin} (needs {offset}): {t.name} cannot use its "
+            text += f"{name} while in the Hold."
+        else:
+            text = f"The Called Shot beats the defense by {result.margin}, not the {offset} the {name} needs."
+        events.append(
+            Event(
+                kind="called_shot",
+                text=text,
+                actor=c.id,
+                target=t.id,
+                data={"part": part_id, "needed": offset, "margin": result.margin},
+            )
+        )
+    if spec.params["suffocate"]:
+        lock = next((x for x in hold.locks if x.holder == c.id and x.held == t.id and x.part == HEAD), None)
+        if lock is not None:
+            lock.strangled += 1
+            m = tx.creature(t.id)
+            m.ailments["Strangled"] = m.ailments.get("Strangled", 0) + 1
+            events.append(
+                Event(
+                    kind="ailment",
+                    text=f"{c.name} suffocates {t.name}: Tier 1 Strangled until its head is no longer held.",
+                    actor=c.id,
+                    target=t.id,
+                    data={"ailment": "Strangled", "tier": m.ailments["Strangled"]},
+                )
+            )
+    return events
+
+
+def plan_break_hold(
+    state: GameState,
+    occ: Occupancy,
+    c: Creature,
+    holder: Creature,
+    held: str | None,
+    limb_id: str | None,
+    filled: AbstractSet[Cell],
+    free_part: str | None = None,
+    charge: bool = False,
+) -> LimbPlan:
+    pairs = [(h, x) for h in state.holds.values() if holder.id in h.holders for x in h.held]
+    if not pairs:
+        raise RuleError(f"{holder.name} is not a Holder")
+    if held is not None:
+        pairs = [(h, x) for h, x in pairs if x == held]
+        if not pairs:
+            raise RuleError(f"{holder.name} does not hold {held!r}")
+    if len(pairs) > 1:
+        raise RuleError(f"{holder.name} holds more than one creature: name the Grabbed one")
+    hold, grabbed = pairs[0]
+    if free_part is not None and not any(
+        x.holder == holder.id and x.held == grabbed and x.part == free_part for x in hold.locks
+    ):
+        raise RuleError(f"{holder.name} keeps no part {free_part!r} of the Grabbed creature from use")
+    options = [*hold_limbs(c, hold), *(lb for lb in c.limbs if lb.free)]
+    limb = _choose_limb(c, limb_id, options, "a Free Limb or a part used in the Hold")
+    rng = reach(c, limb)
+    dist, path = _touch(state, occ, c, holder, rng, filled, "Break Hold")
+    plan = _plan(state, c, holder, "break_hold", rng, dist, path, [], limb.name, False, charge)
+    return LimbPlan(hold=hold, held=grabbed, limb=limb, plan=plan)
+
+
+def break_hold(
+    tx: Tx,
+    creature: str,
+    target: str,
+    held: str | None,
+    limb_id: str | None,
+    free_part: str | None,
+    charge: bool,
+    dice: DiceSource,
+) -> list[Event]:
+    state = tx.state
+    c = require_active(state, creature)
+    holder = tx.get(target)
+    if charge:
+        tactics.require_charge(state, c)
+    lp = plan_break_hold(state, Occupancy(state), c, holder, held, limb_id, state.board.filled(), free_part, charge)
+    params = {"hold": lp.hold.id, "held": lp.held, "free_part": free_part}
+    return _attack(tx, c, holder, "break_hold", lp.plan, params, dice, charge=charge)
+
+
+@attacks.on_result("break_hold")
+def _break_hold_result(tx: Tx, spec: attacks.AttackSpec, result: AttackResult, dice: DiceSource) -> list[Event]:
+    if not result.success:
+        return []
+    state = tx.state
+    hold = state.holds.get(spec.params["hold"])
+    grabbed: str = spec.params["held"]
+    holder = spec.target
+    if hold is None or holder not in hold.holders or grabbed not in hold.held:
+        return []
+    free_part: str | None = spec.params.get("free_part")
+    by = BREAK_HOLD_FREEING_REDUCTION if free_part else BREAK_HOLD_REDUCTION
+    caused = caused_by(hold, holder, grabbed)
+    lowered = min(by, caused)
+    hold.caused.setdefault(holder, {})[grabbed] = caused - lowered
+    hold.extra_encumbered[grabbed] = hold.extra_encumbered.get(grabbed, 0) - min(
+        lowered, hold_encumbered(state, hold, grabbed)
+    )
+    own = min(by, hold_encumbered(state, hold, holder))
+    hold.extra_encumbered[holder] = hold.extra_encumbered.get(holder, 0) - own
+    h, g = tx.get(holder).name, tx.get(grabbed).name
+    events = [
+        Event(
+            kind="break_hold",
+            text=f"{h} causes {g} {lowered} Tier(s) of Encumbered fewer and suffers {own} fewer: {g} has "
+            f"{hold_encumbered(state, hold, grabbed)} from the Hold, {h} {hold_encumbered(state, hold, holder)}.",
+            actor=spec.attacker,
+            target=holder,
+            data={"hold": hold.id, "held": grabbed, "lowered": lowered, "holder_lowered": own},
+        )
+    ]
+    if free_part is not None:
+        lock = next((x for x in hold.locks if x.holder == holder and x.held == grabbed and x.part == free_part), None)
+        if lock is not None:
+            release_limb(tx, hold, holder, lock.limb)
+            events.append(
+                Event(
+                    kind="part_freed",
+                    text=f"{g}'s {free_part.replace('_', ' ')} and {h}'s {lock.limb.replace('_', ' ')} leave the Hold.",
+                    actor=spec.attacker,
+                    target=grabbed,
+                    data={"part": free_part, "limb": lock.limb},
+                )
+            )
+    if grabbed in hold.held and hold.holders and hold_encumbered(state, hold, grabbed) == 0:
+        remove_held(tx, hold, grabbed)
+        events.append(
+            Event(kind="hold_left", text=f"{g} has no Encumbered left: it is removed from the Grab.", actor=grabbed)
+        )
+    return events + end_empty_holds(tx)
+
+
+# --------------------------------------------------------------------------------------------------------
+# The attack
+# --------------------------------------------------------------------------------------------------------
+
+
+def _attack(
+    tx: Tx,
+    c: Creature,
+    target: Creature,
+    action: OverpowerAction,
+    plan: AttackPlan,
+    params: dict[str, Any],
+    dice: DiceSource,
+    called_shot: bool = False,
+    charge: bool = False,
+    defense_mods: list[Modifier] | None = None,
+) -> list[Event]:
+    spend(tx, c.id, major=1)
+    tx.economy(c.id).attacked = True
+    declared = tactics.declare(tx, c.id, called_shot, charge)
+    attack = roll(dice, plan.label, plan.dice, [*plan.modifiers, *tx.extra_attack_mods])
+    spec = attacks.AttackSpec(
+        action=action,
+        attacker=c.id,
+        target=target.id,
+        dl=plan.dl,
+        defense_skill=plan.defense_skill or roll_terms(tx.state, action)[1],
+        attack=attack,
+        defense_modifiers=defense_mods or [],
+        params=params,
+    )
+    path_event = Event(
+        kind="reach",
+        text=f"{c.name} reaches {plan.distance} space(s) (Reach {plan.reach}) through {len(plan.path)} space(s).",
+        actor=c.id,
+        target=target.id,
+        data={"path": plan.path, "reach": plan.reach},
+    )
+    return [*declared, path_event, *attacks.resolve(tx, spec, dice)]
