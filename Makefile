@@ -24,7 +24,7 @@ unit: $(STAMP)
 
 e2e: $(STAMP)
 	bash e2e/ensure_chromium.sh
-	$(PY) -m pytest e2e -q -p no:asyncio
+	$(PY) -m pytest e2e -q -p no:asyncio -W ignore::pytest.PytestConfigWarning
 
 test: lint unit e2e
 

@@ -120,7 +120,7 @@ def build_board(
     With a player's attacker it is the attacker's own turn; with an NPC attacker (`attacker_controller=None`)
     it is the Soulweaver's turn, every NPC active."""
     rng = random.Random(seed)
-    settings = TableSettings(defense_prompts="nobody")
+    settings = TableSettings(defense_prompts="nobody", reactions=False)
     grid = grid_for(settings.grid)
     centre = grid.from_offset(cols // 2, rows // 2)
     creatures: list[Creature] = [

@@ -20,7 +20,7 @@ from vtt.web.tokens import token_for
 
 GROUP_ORDER = ["Move", "Strike", "Overpower", "Tactics", "Defense", "Manifest", "Turn"]
 # Actions of the creature on itself: picking one sends its command at once, there is no target to choose.
-SELF_ACTIONS = frozenset({"dash", "drop_hold", "recover", "zeal_for_major"})
+SELF_ACTIONS = frozenset({"dash", "drop_hold", "recover", "zeal_for_major", "defensive_stance"})
 CELL_PX = 26.0
 FLUSH_DELAY = 0.03
 """Seconds between a change's map patch and its log and panel updates."""
@@ -428,13 +428,9 @@ class TableView:
         cmd: dict[str, Any] | None = None
         if option.action == "move" and space is not None and space in option.spaces:
             cmd = {"type": "move", "creature": cid, "to": list(space)}
-        elif option.action in {"strike", "grab", "collision"}:
+        elif option.action == "collision":
             t = self._target_option(option, target, None)
-            if t is not None and option.action == "strike":
-                cmd = {"type": "strike", "creature": cid, "target": t.target, **params}
-            elif t is not None and option.action == "grab":
-                cmd = {"type": "grab", "creature": cid, "target": t.target}
-            elif t is not None and t.space is not None:
+            if t is not None and t.space is not None:
                 cmd = {
                     "type": "move",
                     "creature": cid,
@@ -448,11 +444,62 @@ class TableView:
                 cmd = {"type": "strike_space", "creature": cid, "space": list(cell), **params}
         elif option.action == "strike_wall" and space is not None and space in option.spaces:
             cmd = {"type": "strike", "creature": cid, "space": list(space), "surface": "wall", **params}
+        elif option.targets:
+            t = self._target_option(option, target, None)
+            if t is not None:
+                cmd = {"type": option.command or option.action, "creature": cid, "target": t.target, **params}
+                if option.choose:
+                    self._cancel()
+                    self._choice_dialog(option, t, cmd)
+                    return
         if cmd is None:
             ui.notify("That is not a legal choice for this action (Escape cancels)", type="warning", position="top")
             return
         self._cancel()
         await self.send(cmd)
+
+    def _choice_dialog(self, option: ActionOption, t: TargetOption, cmd: dict[str, Any]) -> None:
+        """The fields an action still needs (the object to Disarm, the ailment to Impair, the part of a Called
+        Shot...), each from the values the rules allow against this target."""
+        names = self._names()
+        target_name = names.get(t.target or "", t.target or "")
+        selects: dict[str, ui.select] = {}
+        with ui.dialog() as dialog, ui.card().classes("p-3 gap-2 choice-dialog"):
+            ui.label(f"{option.label}: {target_name}").classes("font-bold")
+            for field in option.choose:
+                values = t.choices.get(field, [])
+                labels = {i: self._choice_label(field, v, t) for i, v in enumerate(values)}
+                selects[field] = ui.select(labels, value=0 if values else None, label=field.replace("_", " ")).props(
+                    f"dense outlined data-choose={field}"
+                )
+
+            async def go() -> None:
+                for field, select in selects.items():
+                    values = t.choices.get(field, [])
+                    if select.value is None or not values:
+                        ui.notify(f"Choose the {field.replace('_', ' ')}", type="warning")
+                        return
+                    value = values[int(select.value)]
+                    cmd[field] = list(value) if isinstance(value, tuple) else value
+                dialog.close()
+                await self.send(cmd)
+
+            with ui.row().classes("gap-2"):
+                ui.button("Go", on_click=go).props("color=primary dense data-go=1")
+                ui.button("Cancel", on_click=dialog.close).props("flat dense")
+        dialog.open()
+
+    def _choice_label(self, field: str, value: Any, t: TargetOption) -> str:
+        if field == "called_shot" and isinstance(value, str):
+            margin = t.margins.get(value)
+            return value.replace("_", " ") + (f" (beat the defense by {margin})" if margin is not None else "")
+        if isinstance(value, list | tuple) and len(value) == 2:
+            return f"space {tuple(value)}"
+        if field == "item" and isinstance(value, str):
+            c = self.table.state.creatures.get(t.target or "")
+            w = c.weapon(value) if c else None
+            return w.name if w else value
+        return str(value)
 
     def _cell_of(self, target: str | None) -> Cell | None:
         if target is None or target not in self.tokens:
