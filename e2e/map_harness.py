@@ -1,7 +1,8 @@
 """Tiny NiceGUI app that exercises MapView for the e2e tests.
 
 Run by hand: ``PYTHONPATH=. VTT_PORT=8080 .venv/bin/python e2e/map_harness.py`` and open
-http://localhost:8080/ (30x20 hex map, 4 tokens) or http://localhost:8080/big (100x100 hex map, 500 tokens).
+http://localhost:8080/ (30x20 hex map, 4 tokens), http://localhost:8080/big (100x100 hex map, 500 tokens) or
+http://localhost:8080/crowd (30x20 hex map in a 1200x950 px container: rows of neighbours and shared spaces).
 """
 
 from __future__ import annotations
@@ -207,11 +208,43 @@ def square_game() -> Game:
     return Game(20, 12, walls, objects, tokens, grid="square", cell=44)
 
 
-GAMES = {"small": small_game(), "big": big_game(), "square": square_game()}
+# Crowd map: a block of neighbours in three rows (the name plates of one row must not cover the bars of the row
+# above), and spaces shared by several one-space tokens (drawn side by side).
+CROWD_BLOCK = [(col, row) for row in (6, 7, 8) for col in (5, 6, 7, 8)]
+CROWD_SHARED = {
+    "rats": (axial(14, 6), [("rat-a", "Rat A", -1), ("rat-b", "Rat B", -1)]),
+    "guards": (axial(17, 6), [("guard-a", "Guard Ash", 0), ("guard-b", "Guard Elm", 0)]),
+    "goblins": (axial(20, 6), [("gob-a", "Gob One", -1), ("gob-b", "Gob Two", -1), ("gob-c", "Gob Three", -1)]),
+    "sprites": (axial(23, 6), [(f"sprite-{i}", f"Sprite {i}", -2) for i in range(1, 5)]),
+}
+CROWD_NAMES = ["Kira Valen", "Brother Aldric", "Mira Thorn", "Old Tobin", "Vex", "Ser Hald", "Nyssa Quill",
+               "Dorn", "Ila Marsh", "Captain Rue", "Pell", "Sable Wynn"]  # fmt: skip
 
 
-def build_page(game: Game, player: bool = False) -> None:
-    """One user's page; ``player=True`` may only drag Kira (``viewer_can_drag``)."""
+def crowd_game() -> Game:
+    palette = ["#3b6db3", "#a0522d", "#5b7a2e", "#8a3fa8", "#b8860b", "#2f8f8f", "#b03a48"]
+    tokens = []
+    for i, ((col, row), name) in enumerate(zip(CROWD_BLOCK, CROWD_NAMES, strict=True)):
+        label = "".join(part[0] for part in name.split())[:2].upper()
+        pools = {"grit": [1 + i % 4, 4], "energy": [i % 3, 3], "resolve": [1, 2]}
+        ailments = [{"name": "Bleeding", "tier": 1}] if i % 5 == 0 else []
+        tokens.append(
+            token(f"c{i}", name, 0, [axial(col, row)], palette[i % len(palette)], label, ailments=ailments, **pools)
+        )
+    for n, (cell, members) in enumerate(CROWD_SHARED.values()):
+        for j, (token_id, name, size) in enumerate(members):
+            color = palette[(n * 3 + j) % len(palette)]
+            label = name[0] + name.split()[-1][0]
+            tokens.append(token(token_id, name, size, [cell], color, label, grit=[j + 1, 3]))
+    return Game(30, 20, [], [], tokens)
+
+
+GAMES = {"small": small_game(), "big": big_game(), "square": square_game(), "crowd": crowd_game()}
+
+
+def build_page(game: Game, player: bool = False, size: tuple[int, int] | None = None) -> None:
+    """One user's page; ``player=True`` may only drag Kira (``viewer_can_drag``); ``size``: a fixed map container
+    (width, height in px) instead of the whole window below the header."""
     ui.query(".nicegui-content").classes("p-0 gap-0")
     with ui.row().classes("w-full h-12 items-center gap-4 px-4 bg-stone-800 text-amber-50"):
         ui.label("Soulshards map harness").classes("text-lg font-semibold")
@@ -229,7 +262,7 @@ def build_page(game: Game, player: bool = False) -> None:
         game.objects,
         game.tokens,
         viewer_can_drag=(lambda token_id: token_id == "kira") if player else None,
-    ).style("height: calc(100vh - 48px)")
+    ).style(f"width: {size[0]}px; height: {size[1]}px" if size else "height: calc(100vh - 48px)")
     full_update.on_click(view.update)
     game.views.add(view)
     selected: dict[str, str] = {}
@@ -239,9 +272,35 @@ def build_page(game: Game, player: bool = False) -> None:
         if token_id is not None and token_id in game.tokens:
             view.set_highlights([{"cells": game.reach(token_id, 2), "kind": "reach"}])
 
+    def highlight_target() -> None:
+        token_id = selected.get("id")
+        if token_id is not None and token_id in game.tokens:
+            view.set_highlights([{"cells": game.tokens[token_id]["cells"], "kind": "target"}])
+
+    def toggle_hidden() -> None:
+        """Hidden on every view; unhiding sends ``hidden: None`` (a field cleared by a patch)."""
+        token_id = selected.get("id")
+        if token_id is None or token_id not in game.tokens:
+            return
+        t = game.tokens[token_id]
+        t["hidden"] = None if t.get("hidden") else True
+        for v in game.live_views():
+            v.patch_token(t)
+        status.set_text(f"{token_id} hidden: {t['hidden']}")
+
+    def resend() -> None:
+        """Patch this view with the unchanged token: nothing may reach the browser."""
+        token_id = selected.get("id")
+        if token_id is not None and token_id in game.tokens:
+            view.patch_token(game.tokens[token_id])
+            status.set_text(f"Re-sent {token_id}")
+
     with view, ui.menu().props("no-parent-event") as menu:
         title = ui.label().classes("px-4 pt-2 font-bold").mark("menu-title")
         ui.menu_item("Highlight reach", on_click=highlight_reach).mark("menu-reach")
+        ui.menu_item("Highlight as target", on_click=highlight_target).mark("menu-target")
+        ui.menu_item("Toggle hidden", on_click=toggle_hidden).mark("menu-hide")
+        ui.menu_item("Re-send token", on_click=resend).mark("menu-resend")
         ui.menu_item("Clear highlights", on_click=view.clear_highlights).mark("menu-clear")
 
     def on_move(e: events.GenericEventArguments) -> None:
@@ -282,6 +341,11 @@ def square() -> None:
 @ui.page("/big")
 def big() -> None:
     build_page(GAMES["big"])
+
+
+@ui.page("/crowd")
+def crowd() -> None:
+    build_page(GAMES["crowd"], size=(1200, 950))
 
 
 if __name__ in {"__main__", "__mp_main__"}:

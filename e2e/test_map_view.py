@@ -2,15 +2,19 @@
 
 from __future__ import annotations
 
+import json
+import math
 import re
 import time
 from collections.abc import Iterator
+from typing import Any
 
 import pytest
-from playwright.sync_api import Browser, Page, expect
+from playwright.sync_api import Browser, Page, WebSocket, expect
 
-from e2e.conftest import AppServer, open_page, screenshot
-from e2e.helpers import anchor_selector, cell_xy, drag, token_xy
+from e2e.conftest import VIEWPORT, AppServer, open_page, screenshot, wait_ready
+from e2e.helpers import Cell, anchor_selector, cell_xy, drag, token_xy
+from vtt.web.map_view import token_changes
 
 # Harness positions (axial q, r), see e2e/map_harness.py.
 KIRA = (3, 6)
@@ -18,6 +22,15 @@ KIRA_TARGET = (5, 7)
 WALL = (9, 6)
 OGRE = (2, 12)
 EMPTY_CELL = (8, 15)
+
+# Crowd page (/crowd, a 1200x950 px map container): spaces shared by several one-space tokens, by their ids.
+SHARED: dict[Cell, list[str]] = {
+    (11, 6): ["rat-a", "rat-b"],  # size -1
+    (14, 6): ["guard-a", "guard-b"],  # size 0
+    (17, 6): ["gob-a", "gob-b", "gob-c"],
+    (20, 6): ["sprite-1", "sprite-2", "sprite-3", "sprite-4"],
+}
+CROWD_EMPTY = (12, 9)
 
 SCREEN_TO_WORLD = """([x, y]) => {
   const m = document.querySelector('svg.vtt-svg [data-role=world]').getScreenCTM().inverse();
@@ -360,3 +373,273 @@ def test_square_grid(browser: Browser, harness_server: AppServer) -> None:
     screenshot(a, "square_grid")
     for page in (a, b):
         page.context.close()
+
+
+# ---- the menu anchor, shared spaces, name plates, target outlines, partial patches -----------------------------
+
+
+def test_same_token_click_reopens_menu(pages: tuple[Page, Page]) -> None:
+    """The menu's 1x1 px anchor sits on the clicked point afterwards; it must not swallow the next click."""
+    a, _ = pages
+    x, y = token_xy(a, "kira")
+    a.mouse.click(x, y)
+    expect(a.locator(".q-menu").get_by_text("Kira Valen")).to_be_visible()
+    a.keyboard.press("Escape")
+    expect(a.locator(".q-menu")).to_have_count(0)
+    anchor = a.locator(".vtt-map .vtt-anchor")
+    box = anchor.bounding_box()
+    assert box is not None and abs(box["x"] - x) < 2 and abs(box["y"] - y) < 2, (box, x, y)  # right under it
+    assert anchor.evaluate("(el) => getComputedStyle(el).pointerEvents") == "none"
+    hit = "([x, y]) => document.elementFromPoint(x, y).closest('[data-token-id]')?.dataset.tokenId ?? null"
+    assert a.evaluate(hit, [x, y]) == "kira"
+    a.mouse.click(x, y)  # the very same point
+    expect(a.locator(".q-menu").get_by_text("Kira Valen")).to_be_visible()
+    a.wait_for_timeout(400)
+    screenshot(a, "menu_reopened")
+
+
+BODIES = """(ids) => ids.map((id) => {
+  const el = document.querySelector(`[data-token-id="${id}"]`);
+  const b = el.querySelector('.vtt-body').getBoundingClientRect();
+  const x = b.x + b.width / 2;
+  const y = b.y + b.height / 2;
+  const hit = document.elementFromPoint(x, y);
+  // the body circle lies within its cell: 32 points of its rim (in world coordinates) are inside the cell's polygon
+  const body = el.querySelector('.vtt-body');
+  const foot = el.querySelector('.vtt-foot');
+  const [wx, wy, wr] = ['cx', 'cy', 'rx'].map((a) => body[a].baseVal.value);
+  let inside = true;
+  for (let i = 0; i < 32; i++) {
+    const a = (i / 32) * 2 * Math.PI;
+    inside = inside && foot.isPointInFill(new DOMPoint(wx + wr * Math.cos(a), wy + wr * Math.sin(a)));
+  }
+  return { id, x, y, r: b.width / 2, inside, stack: el.dataset.stack ?? null,
+           hit: hit && hit.closest('[data-token-id]') ? hit.closest('[data-token-id]').dataset.tokenId : null };
+})"""
+
+
+def test_tokens_sharing_a_space_are_side_by_side(browser: Browser, harness_server: AppServer) -> None:
+    a = open_page(browser, f"{harness_server.url}/crowd")
+    a.wait_for_selector('[data-token-id="sprite-4"]')
+    ri = a.evaluate(
+        "() => { const svg = document.querySelector('svg.vtt-svg'); const c = Number(svg.dataset.cell);"
+        " return c * Math.sqrt(3) / 2 * svg.querySelector('[data-role=world]').getScreenCTM().a; }"
+    )
+    for cell, ids in SHARED.items():
+        cx, cy = cell_xy(a, cell)
+        bodies: list[dict[str, Any]] = a.evaluate(BODIES, ids)
+        for i, body in enumerate(bodies):
+            assert body["stack"] == f"{i}/{len(ids)}", body
+            assert body["inside"], (cell, body)
+            assert math.hypot(body["x"] - cx, body["y"] - cy) < ri, (cell, body, ri)
+            assert body["hit"] == body["id"], body  # visible and clickable at its centre
+            assert body["r"] >= ri * 0.2, body  # shrunk, but not to a dot
+        for i, p in enumerate(bodies):
+            for q in bodies[i + 1 :]:
+                assert math.hypot(p["x"] - q["x"], p["y"] - q["y"]) >= p["r"] + q["r"] - 0.5, (p, q)  # no overlap
+    # a real click picks each rat; the active one is drawn last, so its ring stays on top
+    for rat, name in (("rat-b", "Rat B"), ("rat-a", "Rat A")):
+        a.mouse.click(*token_xy(a, rat))
+        expect(a.locator(".q-menu").get_by_text(name, exact=True)).to_be_visible()
+        expect(a.locator(f'[data-token-id="{rat}"] .vtt-active-ring')).to_have_count(1)
+        last = "() => [...document.querySelectorAll('.vtt-tokens > [data-token-id]')].pop().dataset.tokenId"
+        assert a.evaluate(last) == rat
+        a.keyboard.press("Escape")
+        expect(a.locator(".q-menu")).to_have_count(0)
+    a.mouse.click(*token_xy(a, "guard-b"))
+    expect(a.locator(".q-menu").get_by_text("Guard Elm", exact=True)).to_be_visible()
+    a.keyboard.press("Escape")
+    expect(a.locator(".q-menu")).to_have_count(0)
+    a.wait_for_timeout(300)
+    screenshot(a, "shared_spaces_guard_active")
+    # the drag snaps by the anchor cell, wherever in the space the token was grabbed
+    rats = next(cell for cell, ids in SHARED.items() if "rat-a" in ids)
+    drag(a, token_xy(a, "rat-b"), cell_xy(a, CROWD_EMPTY))
+    a.wait_for_selector(anchor_selector("rat-b", CROWD_EMPTY), timeout=5000)
+    expect(a.get_by_text(f"Moved rat-b to {CROWD_EMPTY[0]},{CROWD_EMPTY[1]}")).to_be_visible()
+    for token_id, cell in (("rat-a", rats), ("rat-b", CROWD_EMPTY)):  # alone again: back in the middle
+        expect(a.locator(f'[data-token-id="{token_id}"]')).not_to_have_attribute("data-stack", re.compile("."))
+        x, y = token_xy(a, token_id)
+        cx, cy = cell_xy(a, cell)
+        assert abs(x - cx) < 1 and abs(y - cy) < 1, (token_id, x, y, cx, cy)
+    screenshot(a, "shared_spaces_after_drag")
+    a.context.close()
+
+
+PLATES_AND_BARS = """() => [...document.querySelectorAll('svg.vtt-svg [data-token-id]')].map((el) => {
+  const box = (e) => { const b = e.getBoundingClientRect(); return [b.left, b.top, b.right, b.bottom]; };
+  const plate = el.querySelector('.vtt-name-bg');
+  const text = el.querySelector('text.vtt-name');
+  const shown = plate && getComputedStyle(el.querySelector('.vtt-name-plate')).display !== 'none';
+  return { id: el.dataset.tokenId, q: Number(el.dataset.q), r: Number(el.dataset.r),
+           plate: shown ? box(plate) : null,
+           font: shown ? Number(text.getAttribute('font-size')) * text.getScreenCTM().a : null,
+           bars: [...el.querySelectorAll('.vtt-bar-bg')].map(box) };
+})"""
+
+
+def overlap(p: list[float], q: list[float]) -> bool:
+    return p[0] < q[2] and q[0] < p[2] and p[1] < q[3] and q[1] < p[3]
+
+
+def test_name_plates_leave_the_bars_above_readable(browser: Browser, harness_server: AppServer) -> None:
+    """Rows of neighbours on a 30x20 map at its default zoom in a 1200x950 px container: no name plate covers
+    anyone's pool bars, and names are at least 9 px tall on screen."""
+    a = open_page(browser, f"{harness_server.url}/crowd")
+    a.wait_for_selector('[data-token-id="c11"]')
+    box = a.locator(".vtt-map").bounding_box()
+    assert box is not None and (box["width"], box["height"]) == (1200, 950), box
+    tokens: list[dict[str, Any]] = a.evaluate(PLATES_AND_BARS)
+    block = [t for t in tokens if t["id"].startswith("c")]
+    assert len(block) == 12 and {t["r"] for t in block} == {6, 7, 8}
+    for t in block:
+        assert t["plate"] is not None and t["font"] >= 9, t
+        assert len(t["bars"]) == 3, t
+    for t in tokens:
+        if t["plate"] is None:
+            continue
+        for u in tokens:
+            for bar in u["bars"]:
+                assert not overlap(t["plate"], bar), (t["id"], t["plate"], u["id"], bar)
+    screenshot(a, "crowd_name_plates")
+    a.context.close()
+
+
+def test_target_outline_is_drawn_over_the_token(pages: tuple[Page, Page]) -> None:
+    a, b = pages
+    x, y = token_xy(a, "kira")
+    a.mouse.click(x, y)
+    a.get_by_text("Highlight as target").click()
+    target = a.locator(f'[data-highlight-kind="target"][data-q="{KIRA[0]}"][data-r="{KIRA[1]}"]')
+    expect(target).to_have_count(1)
+    assert b.locator("[data-highlight-kind]").count() == 0
+    facts = target.evaluate(
+        """(el) => {
+        const tokens = document.querySelector('.vtt-tokens');
+        const style = getComputedStyle(el);
+        const body = document.querySelector('[data-token-id="kira"] .vtt-body').getBoundingClientRect();
+        const b = el.getBoundingClientRect();
+        return { after: !!(tokens.compareDocumentPosition(el) & Node.DOCUMENT_POSITION_FOLLOWING)
+                        && !tokens.contains(el),
+                 pointer: style.pointerEvents, stroke: style.stroke, dash: style.strokeDasharray,
+                 width: parseFloat(style.strokeWidth) * el.getScreenCTM().a,
+                 around: b.left <= body.left && b.top <= body.top && b.right >= body.right && b.bottom >= body.bottom };
+    }"""
+    )
+    assert facts["after"], facts  # drawn above every token
+    assert facts["pointer"] == "none", facts
+    assert facts["stroke"] == "rgb(224, 22, 22)" and facts["dash"] not in ("", "none"), facts
+    assert facts["width"] >= 2.5, facts  # screen px at the default zoom
+    assert facts["around"], facts
+    a.mouse.click(x, y)  # the outline over the token does not take the click
+    expect(a.locator(".q-menu").get_by_text("Kira Valen", exact=True)).to_be_visible()
+    a.get_by_text("Clear highlights").click()
+    expect(a.locator("[data-highlight-kind]")).to_have_count(0)
+    a.mouse.click(*token_xy(a, "wyrm"))  # a big target: every cell is outlined
+    a.get_by_text("Highlight as target").click()
+    expect(a.locator('[data-highlight-kind="target"]')).to_have_count(7)
+    a.mouse.click(x, y)
+    a.get_by_text("Highlight as target").click()
+    expect(a.locator('[data-highlight-kind="target"]')).to_have_count(1)
+    a.mouse.click(*cell_xy(a, EMPTY_CELL))
+    a.wait_for_timeout(300)
+    screenshot(a, "target_outline")
+
+
+def patch_payloads(frames: list[str]) -> list[dict[str, Any]]:
+    """The token dicts of the ``patchToken`` calls among socket.io frames (NiceGUI's ``run_javascript``)."""
+    out = []
+    for frame in frames:
+        if "patchToken" not in frame:
+            continue
+        event = json.loads(frame[frame.index("[") :])
+        match = re.search(r'runMethod\(\d+, "patchToken", (.*)\)$', event[1]["code"], re.S)
+        assert match, frame
+        out.append(json.loads(match.group(1))[0])
+    return out
+
+
+def open_recording_page(browser: Browser, url: str) -> tuple[Page, list[str]]:
+    """Like ``open_page``, and every websocket frame the page receives is recorded (as text)."""
+    page = browser.new_context(viewport=VIEWPORT).new_page()
+    frames: list[str] = []
+
+    def on_socket(ws: WebSocket) -> None:
+        ws.on("framereceived", lambda f: frames.append(f if isinstance(f, str) else f.decode(errors="replace")))
+
+    page.on("websocket", on_socket)
+    page.goto(url)
+    wait_ready(page)
+    page.wait_for_selector('[data-token-id="wyrm"]')
+    return page, frames
+
+
+def test_patches_send_only_what_changed(browser: Browser, harness_server: AppServer) -> None:
+    a, frames_a = open_recording_page(browser, harness_server.url)
+    b, frames_b = open_recording_page(browser, harness_server.url)
+    # a move sends the new cells, nothing else, to every view
+    for frames in (frames_a, frames_b):
+        frames.clear()
+    drag(a, token_xy(a, "kira"), cell_xy(a, KIRA_TARGET))
+    b.wait_for_selector(anchor_selector("kira", KIRA_TARGET), timeout=5000)
+    expect(a.get_by_text("Moved kira")).to_be_visible()
+    moved = {"id": "kira", "cells": [list(KIRA_TARGET)]}
+    for frames in (frames_a, frames_b):
+        assert patch_payloads(frames) == [moved], frames
+    size = max(len(f.encode()) for f in frames_b if "patchToken" in f)
+    print(f"websocket bytes of a move's patchToken, per client: {size}")
+    assert size < 150
+    # a field set to None reaches the browser as null and is applied there
+    frames_b.clear()
+    a.mouse.click(*token_xy(a, "kira"))
+    a.get_by_text("Toggle hidden").click()
+    for page in (a, b):
+        expect(page.locator('[data-token-id="kira"]')).to_have_class(re.compile(r"\bvtt-hidden\b"))
+    a.mouse.click(*token_xy(a, "kira"))
+    a.get_by_text("Toggle hidden").click()
+    for page in (a, b):
+        expect(page.locator('[data-token-id="kira"]')).not_to_have_class(re.compile(r"\bvtt-hidden\b"))
+    assert patch_payloads(frames_b) == [{"id": "kira", "hidden": True}, {"id": "kira", "hidden": None}]
+    # an unchanged token sends nothing at all
+    frames_a.clear()
+    a.mouse.click(*token_xy(a, "kira"))
+    a.get_by_text("Re-send token").click()
+    expect(a.get_by_text("Re-sent kira")).to_be_visible()
+    a.wait_for_timeout(300)
+    assert patch_payloads(frames_a) == []
+    # a snap-back sends the whole stored token (the browser moved it on its own)
+    for frames in (frames_a, frames_b):
+        frames.clear()
+    drag(a, token_xy(a, "kira"), cell_xy(a, WALL))
+    expect(a.get_by_text("Move rejected: blocked by a wall")).to_be_visible()
+    a.wait_for_selector(anchor_selector("kira", KIRA_TARGET))
+    whole = patch_payloads(frames_a)
+    assert len(whole) == 1 and {"name", "cells", "grit", "ailments", "draggable"} <= whole[0].keys(), whole
+    assert whole[0]["cells"] == [list(KIRA_TARGET)] and whole[0]["hidden"] is None
+    # a drop the handler accepts without a change still answers the dropping view with the cells
+    frames_b.clear()
+    frames_a.clear()
+    a.evaluate(
+        """([q, r]) => getElement(Number(document.querySelector('.vtt-map').id.slice(1)))
+            .$emit('token_move', { id: 'kira', q, r })""",
+        list(KIRA_TARGET),
+    )
+    expect(a.get_by_text(f"Moved kira to {KIRA_TARGET[0]},{KIRA_TARGET[1]}")).to_be_visible()
+    a.wait_for_timeout(300)
+    assert patch_payloads(frames_a) == [moved]
+    assert patch_payloads(frames_b) == []
+    screenshot(b, "partial_patches")
+    for page in (a, b):
+        page.context.close()
+
+
+def test_token_changes() -> None:
+    old = {"id": "k", "cells": [[1, 2]], "grit": [3, 3], "draggable": True, "hidden": True, "size": 0}
+    assert token_changes(old, dict(old)) == {}
+    assert token_changes(old, {**old, "cells": [(2, 2)]}) == {"cells": [(2, 2)]}
+    assert token_changes(old, {**old, "grit": (3, 3)}) == {}  # a tuple serializes like a list
+    assert token_changes(old, {**old, "hidden": None}) == {"hidden": None}
+    assert token_changes(old, {k: v for k, v in old.items() if k != "hidden"}) == {"hidden": None}
+    assert token_changes(old, {**old, "draggable": 1}) == {"draggable": 1}  # true is not 1 in JSON
+    assert token_changes(old, {**old, "size": False}) == {"size": False}
+    assert token_changes(old, {**old, "prone": True}) == {"prone": True}

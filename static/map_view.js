@@ -170,6 +170,25 @@ function poolOf(value) {
   return { pips, max };
 }
 
+const FONT_FAMILY = '"Segoe UI", Roboto, "Liberation Sans", "DejaVu Sans", Arial, sans-serif';
+
+// Width of a token's name in its plate's font, in em (measured once per name on a shared canvas: no layout).
+const nameWidths = new Map();
+let measureCtx = null;
+function nameWidthEm(text) {
+  let w = nameWidths.get(text);
+  if (w !== undefined) return w;
+  if (measureCtx === null) {
+    const canvas = document.createElement("canvas");
+    measureCtx = (canvas.getContext && canvas.getContext("2d")) || false;
+    if (measureCtx) measureCtx.font = "600 100px " + FONT_FAMILY;
+  }
+  w = measureCtx ? measureCtx.measureText(text).width / 100 : text.length * 0.58;
+  if (nameWidths.size > 5000) nameWidths.clear();
+  nameWidths.set(text, w);
+  return w;
+}
+
 let stylesInjected = false;
 function injectStyles() {
   if (stylesInjected) return;
@@ -179,9 +198,11 @@ function injectStyles() {
   user-select: none; -webkit-user-select: none;
   background: radial-gradient(ellipse at 50% 40%, #4b433a 0%, #2e2924 60%, #1f1b17 100%); }
 .vtt-map .vtt-svg { position: absolute; inset: 0; width: 100%; height: 100%; display: block; touch-action: none;
-  font-family: "Segoe UI", Roboto, "Liberation Sans", "DejaVu Sans", Arial, sans-serif; }
+  font-family: ${FONT_FAMILY}; }
 .vtt-map .vtt-svg.vtt-panning { cursor: grabbing; }
-.vtt-map .vtt-anchor { position: absolute; left: 0; top: 0; width: 1px; height: 1px; }
+/* The 1x1 px menu anchor sits on the last clicked token's centre: it must never catch the pointer, or a second
+   click on the same point would land on it instead of the token. */
+.vtt-map .vtt-anchor { position: absolute; left: 0; top: 0; width: 1px; height: 1px; pointer-events: none; }
 .vtt-map-shadow { fill: rgba(0, 0, 0, 0.35); }
 .vtt-map-edge { fill: none; stroke: #5b4a35; stroke-width: 3; vector-effect: non-scaling-stroke; }
 .vtt-grid { fill: none; stroke: #8f7c5c; stroke-opacity: 0.55; stroke-width: 1; vector-effect: non-scaling-stroke; }
@@ -192,7 +213,10 @@ function injectStyles() {
   paint-order: stroke; stroke: rgba(246, 238, 218, 0.85); stroke-linejoin: round; pointer-events: none; }
 .vtt-hl { pointer-events: none; stroke-linejoin: round; }
 .vtt-hl-reach { fill: rgba(38, 112, 235, 0.34); stroke: rgba(24, 84, 200, 0.75); stroke-width: 1.2; }
-.vtt-hl-target { fill: rgba(214, 40, 40, 0.12); stroke: #c62323; stroke-width: 2.5; }
+.vtt-hl-target-fill { fill: rgba(214, 40, 40, 0.16); stroke: none; }
+.vtt-hl-over { pointer-events: none; }
+.vtt-hl-target { fill: none; stroke: #e01616; stroke-linejoin: round; }
+.vtt-hl-target-back { fill: none; stroke: rgba(255, 250, 240, 0.9); stroke-linejoin: round; pointer-events: none; }
 .vtt-hl-space { fill: rgba(240, 140, 30, 0.38); stroke: rgba(190, 100, 10, 0.6); stroke-width: 1; }
 .vtt-hl-path { fill: rgba(60, 170, 80, 0.36); stroke: rgba(30, 120, 50, 0.6); stroke-width: 1; }
 .vtt-hl-illegal { fill: rgba(90, 90, 90, 0.42); stroke: rgba(50, 50, 50, 0.6); stroke-width: 1; stroke-dasharray: 3 2; }
@@ -204,6 +228,8 @@ function injectStyles() {
 .vtt-token:hover .vtt-body { filter: brightness(1.12); }
 .vtt-token text { pointer-events: none; }
 .vtt-foot-outline { fill: none; stroke: #1e1914; stroke-linejoin: round; }
+.vtt-foot-shared { fill: rgba(30, 25, 20, 0.06); stroke: #3a3026; stroke-opacity: 0.7; stroke-dasharray: 3 2;
+  vector-effect: non-scaling-stroke; pointer-events: none; }
 .vtt-body { stroke: #1d1813; }
 .vtt-token.vtt-hidden { opacity: 0.5; }
 .vtt-token.vtt-hidden .vtt-body { stroke-dasharray: 4 3; }
@@ -224,6 +250,9 @@ function injectStyles() {
 .vtt-active-halo { fill: none; stroke: rgba(60, 40, 0, 0.55); pointer-events: none; }
 .vtt-active-ring { fill: none; stroke: #ffd23f; stroke-linejoin: round; pointer-events: none;
   animation: vtt-pulse 1.6s ease-in-out infinite; }
+/* tokens sharing a space show their name on hover only: side by side, their plates would cover each other */
+.vtt-token.vtt-stacked .vtt-name-plate { display: none; }
+.vtt-svg:not(.vtt-lod-low) .vtt-token.vtt-stacked:hover .vtt-name-plate { display: inline; }
 .vtt-lod-low .vtt-name-plate, .vtt-lod-low .vtt-bar, .vtt-lod-low .vtt-ailment, .vtt-lod-low .vtt-size-badge,
 .vtt-lod-low .vtt-label, .vtt-lod-low .vtt-object-name { display: none; }
 @keyframes vtt-pulse { 0%, 100% { stroke-opacity: 1; } 50% { stroke-opacity: 0.55; } }
@@ -315,21 +344,27 @@ const VttBoard = {
 };
 
 // ---------------------------------------------------------------------------------------------------------
-// Highlights: translucent cells under the tokens.
+// Highlights, in two layers. Under the tokens: translucent cells (reach, space, path, illegal) and a faint fill of
+// the targets. Over the tokens (`over`): the target outlines, thick red dashes that stay visible when the
+// target's token covers its cell. Neither layer catches the pointer.
 const VttHighlights = {
-  props: { geo: Object, items: Array },
+  props: { geo: Object, items: Array, over: Boolean },
   computed: {
     cells() {
       const geo = this.geo;
+      const over = this.over;
       const out = [];
       (this.items || []).forEach((h, i) => {
         const kind = String((h && h.kind) || "reach");
-        const scale = kind === "target" ? 0.84 : 0.94;
+        if (over && kind !== "target") return;
+        const scale = kind === "target" ? (over ? 0.86 : 0.94) : 0.94;
+        const cls = kind === "target" && !over ? "vtt-hl vtt-hl-target-fill" : "vtt-hl vtt-hl-" + kind;
         for (const c of (h && h.cells) || []) {
           if (!Array.isArray(c) || c.length < 2) continue;
           const [q, r] = c;
           const center = geo.center(q, r);
-          const item = { key: i + ":" + q + "," + r, kind, q, r, cls: "vtt-hl vtt-hl-" + kind };
+          // the under-layer fill of a target carries no data-highlight-kind: one marked element per target cell
+          const item = { key: i + ":" + q + "," + r, kind: cls === "vtt-hl vtt-hl-target-fill" ? null : kind, q, r, cls };
           if (geo.grid === "square") {
             const size = geo.cell * scale;
             item.x = center[0] - size / 2;
@@ -343,9 +378,28 @@ const VttHighlights = {
       });
       return out;
     },
+    stroke() {
+      const ri = this.geo.inner;
+      return { back: fmt(ri * 0.26), line: fmt(ri * 0.15), dash: fmt(ri * 0.34) + " " + fmt(ri * 0.2) };
+    },
   },
   template: `
-    <g class="vtt-highlights">
+    <g v-if="over" class="vtt-highlights vtt-hl-over" pointer-events="none">
+      <template v-for="c in cells" :key="c.key">
+        <template v-if="geo.grid === 'square'">
+          <rect :x="c.x" :y="c.y" :width="c.size" :height="c.size" rx="3" class="vtt-hl-target-back"
+                :stroke-width="stroke.back"/>
+          <rect :x="c.x" :y="c.y" :width="c.size" :height="c.size" rx="3" :class="c.cls" :stroke-width="stroke.line"
+                :stroke-dasharray="stroke.dash" :data-highlight-kind="c.kind" :data-q="c.q" :data-r="c.r"/>
+        </template>
+        <template v-else>
+          <polygon :points="c.points" class="vtt-hl-target-back" :stroke-width="stroke.back"/>
+          <polygon :points="c.points" :class="c.cls" :stroke-width="stroke.line" :stroke-dasharray="stroke.dash"
+                   :data-highlight-kind="c.kind" :data-q="c.q" :data-r="c.r"/>
+        </template>
+      </template>
+    </g>
+    <g v-else class="vtt-highlights" pointer-events="none">
       <template v-for="c in cells" :key="c.key">
         <rect v-if="geo.grid === 'square'" :x="c.x" :y="c.y" :width="c.size" :height="c.size" rx="3"
               :class="c.cls" :data-highlight-kind="c.kind" :data-q="c.q" :data-r="c.r"/>
@@ -355,9 +409,44 @@ const VttHighlights = {
 };
 
 // ---------------------------------------------------------------------------------------------------------
+// Tokens sharing one space (several single-space tokens on the same cell) are drawn side by side inside it: slot
+// centres are offsets from the cell's centre and `r` the largest body radius, in units of the cell's inner radius.
+const STACK_LAYOUTS = {
+  2: [0.44, [[-0.5, 0], [0.5, 0]]],
+  3: [0.42, [[0, -0.44], [-0.48, 0.36], [0.48, 0.36]]],
+  4: [0.38, [[-0.42, -0.42], [0.42, -0.42], [-0.42, 0.42], [0.42, 0.42]]],
+};
+
+function stackSlot(i, n) {
+  const preset = STACK_LAYOUTS[n];
+  if (preset) {
+    const [dx, dy] = preset[1][i] || [0, 0];
+    return { r: preset[0], dx, dy };
+  }
+  const cols = Math.ceil(Math.sqrt(n));
+  const rows = Math.ceil(n / cols);
+  const step = 1.6 / cols;
+  const row = Math.floor(i / cols);
+  const inRow = row === rows - 1 ? n - row * cols : cols;
+  const col = i - row * cols;
+  return { r: step * 0.46, dx: (col - (inRow - 1) / 2) * step, dy: (row - (rows - 1) / 2) * step };
+}
+
+// "i/n" (slot i of n tokens in one space) -> slot, or null.
+function parseStack(stack) {
+  if (!stack) return null;
+  const [i, n] = String(stack).split("/").map(Number);
+  return n > 1 && i >= 0 && i < n ? stackSlot(i, n) : null;
+}
+
 // One token. Its object is mutated in place by the parent, so only this component re-renders.
+//
+// Layout of a one-space token, in units of the cell's inner radius ri, from the cell's centre downwards: the
+// label (initials) in the upper half of the body; the name plate across the lower half (font 0.5 ri: about
+// 9 px at the default zoom of a 30x20 map in 1200x950 px); the pool bars along the bottom edge of the cell. The
+// token's marks thus stay inside its own row: its name plate never reaches the bars of the row above.
 const VttToken = {
-  props: { t: Object, geo: Object, active: Boolean, uid: String },
+  props: { t: Object, geo: Object, active: Boolean, uid: String, stack: { type: String, default: "" } },
   computed: {
     cells() {
       const cells = Array.isArray(this.t.cells) ? this.t.cells.filter((c) => Array.isArray(c) && c.length >= 2) : [];
@@ -369,6 +458,9 @@ const VttToken = {
     multi() {
       return this.cells.length > 1;
     },
+    slot() {
+      return this.multi ? null : parseStack(this.stack);
+    },
     center() {
       let x = 0;
       let y = 0;
@@ -377,7 +469,10 @@ const VttToken = {
         x += cx;
         y += cy;
       }
-      return [x / this.cells.length, y / this.cells.length];
+      x /= this.cells.length;
+      y /= this.cells.length;
+      const s = this.slot;
+      return s ? [x + s.dx * this.ri, y + s.dy * this.ri] : [x, y];
     },
     foot() {
       const geo = this.geo;
@@ -397,36 +492,60 @@ const VttToken = {
       return Number.isFinite(s) ? Math.round(s) : 0;
     },
     ui() {
-      // scale of the name plate, badges and bars: a little larger on big (multi-cell) tokens
-      return this.multi ? Math.min(1.5, 0.9 + 0.12 * Math.sqrt(this.cells.length)) : 1;
+      // scale of the badges and bars: a little larger on big (multi-cell) tokens, smaller in a shared space
+      if (this.multi) return Math.min(1.5, 0.9 + 0.12 * Math.sqrt(this.cells.length));
+      return this.slot ? 0.7 : 1;
     },
     rb() {
       if (this.multi) return this.ri * Math.min(1.7, 0.55 + 0.3 * Math.sqrt(this.cells.length));
       const s = this.size;
       const f = s <= -2 ? 0.42 : s === -1 ? 0.56 : s === 0 ? 0.72 : 0.9;
-      return this.ri * f;
+      return this.ri * (this.slot ? Math.min(f, this.slot.r) : f);
+    },
+    rd() {
+      // radius the badges sit around: a small one-space body keeps them clear of its initials
+      return this.multi || this.slot ? this.rb : Math.max(this.rb, this.ri * 0.66);
+    },
+    ring() {
+      const k = this.slot ? 0.6 : 1;
+      return { r: this.rb + this.ri * 0.15 * k, halo: this.ri * 0.26 * k, line: this.ri * 0.14 * k };
     },
     label() {
       const l = this.t.label != null && this.t.label !== "" ? String(this.t.label) : String(this.t.name || "?").slice(0, 2);
       return l.slice(0, 4);
     },
     labelSize() {
-      return Math.max(this.ri * 0.3, this.rb * (this.label.length <= 2 ? 0.78 : 0.56));
+      const short = this.label.length <= 2;
+      if (this.slot) return this.rb * (short ? 0.72 : 0.5);
+      return Math.max(this.ri * 0.26, this.rb * (short ? 0.62 : 0.45));
+    },
+    labelY() {
+      // upper half of the body; centred (above the bars) on a token in a shared space, which has no plate
+      return this.center[1] - this.rb * (this.slot ? 0.18 : 0.42);
     },
     name() {
       const n = String(this.t.name == null ? "" : this.t.name);
       return n.length > 24 ? n.slice(0, 23) + "\u2026" : n;
     },
     fsName() {
-      return this.ri * 0.4 * this.ui;
+      return this.ri * 0.5 * (this.multi ? this.ui : 1);
     },
     namePill() {
       const fs = this.fsName;
-      const w = this.name.length * fs * 0.58 + fs * 0.9;
-      const h = fs * 1.35;
+      const pad = fs * 0.6;
+      // about one cell wide at most, so that the plates of neighbours in a row meet without covering each
+      // other: a longer name is squeezed (down to 80 %), and only beyond that the plate grows
+      const room = (this.multi ? Math.max(this.rb * 2, this.ri * 1.96) : this.ri * 1.96) - pad;
+      const natural = nameWidthEm(this.name) * fs;
+      const squeeze = natural > room ? Math.max(0.8, room / natural) : 1;
+      const tw = natural * squeeze;
+      const w = tw + pad;
+      const h = fs * 1.25;
       const [cx, cy] = this.center;
-      const y = cy - this.rb - h - this.ri * 0.04;
-      return { x: cx - w / 2, y, w, h, tx: cx, ty: y + h / 2 };
+      // one space: lower half of the cell, above the bars; big token: lower half of its body; a token in a
+      // shared space (plate shown on hover only): right under its body
+      const mid = this.multi ? cy + this.rb * 0.3 : this.slot ? cy + this.rb + h * 0.6 : cy + this.ri * 0.34;
+      return { x: cx - w / 2, y: mid - h / 2, w, h, tx: cx, ty: mid, textLength: squeeze < 1 ? fmt(tw) : null };
     },
     sizeBadge() {
       const fs = this.ri * 0.3 * this.ui;
@@ -434,8 +553,8 @@ const VttToken = {
       const w = text.length * fs * 0.62 + fs * 0.6;
       const h = fs * 1.3;
       const [cx, cy] = this.center;
-      const x = cx - this.rb * 0.78 - w / 2;
-      const y = cy - this.rb * 0.62 - h / 2;
+      const x = cx - this.rd * 0.78 - w / 2;
+      const y = cy - this.rd * 0.62 - h / 2;
       return { text, fs, x, y, w, h, tx: x + w / 2, ty: y + h / 2 };
     },
     bars() {
@@ -444,13 +563,32 @@ const VttToken = {
         ["energy", poolOf(this.t.energy)],
         ["resolve", poolOf(this.t.resolve)],
       ].filter(([, p]) => p);
-      const ri = this.ri * this.ui;
-      const w = Math.max(this.rb * 1.5, ri * 1.2);
-      const h = ri * 0.11;
-      const gap = ri * 0.045;
+      const ri = this.ri;
       const [cx, cy] = this.center;
+      let w;
+      let h;
+      let gap;
+      let y;
+      if (this.multi) {
+        // across the bottom of the body
+        w = this.rb * 1.1;
+        h = ri * 0.09 * this.ui;
+        gap = ri * 0.03 * this.ui;
+        y = cy + this.rb * 0.62;
+      } else if (this.slot) {
+        // across the bottom of the small body
+        w = this.rb * 1.5;
+        h = ri * 0.075;
+        gap = ri * 0.02;
+        y = cy + this.rb * 0.36;
+      } else {
+        // along the bottom edge of the cell, under the name plate
+        w = ri * 1.1;
+        h = ri * 0.09;
+        gap = ri * 0.03;
+        y = cy + ri * 0.7;
+      }
       const x = cx - w / 2;
-      let y = cy + this.rb + ri * 0.06;
       return pools.map(([kind, p]) => {
         const bar = { kind, x, y, w, h, fill: (w * p.pips) / p.max, pips: p.pips, max: p.max, ticks: "" };
         if (p.max > 1 && p.max <= 16) {
@@ -460,19 +598,22 @@ const VttToken = {
         return bar;
       });
     },
+    barFrame() {
+      return this.ri * (this.slot ? 0.02 : 0.03);
+    },
     ailments() {
       const list = Array.isArray(this.t.ailments) ? this.t.ailments : [];
       const fs = this.ri * 0.28 * this.ui;
       const h = fs * 1.3;
       const [cx, cy] = this.center;
-      const x = cx + this.rb * 0.62;
-      let y = cy - this.rb * 0.7;
+      const x = cx + this.rd * 0.62;
+      let y = cy - this.rd * 0.86;
       const shown = list.slice(0, list.length > 4 ? 3 : 4).map((a, i) => {
         const nm = String((a && a.name) || "?");
         const tier = a && a.tier != null && a.tier !== "" ? String(a.tier) : "";
         const text = nm.slice(0, 3).toUpperCase() + tier;
         const badge = { key: i, text, title: nm + (tier ? " " + tier : ""), x, y, w: text.length * fs * 0.66 + fs * 0.6, h, fs };
-        y += h + fs * 0.2;
+        y += h + fs * 0.15;
         return badge;
       });
       if (list.length > 4) {
@@ -491,6 +632,7 @@ const VttToken = {
         "vtt-token": true,
         "vtt-draggable": !!this.t.draggable,
         "vtt-multi": this.multi,
+        "vtt-stacked": !!this.slot,
         "vtt-hidden": !!this.t.hidden,
         "vtt-dead": !!this.t.dead,
         "vtt-prone": !!this.t.prone,
@@ -500,21 +642,27 @@ const VttToken = {
   },
   template: `
     <g :class="classes" :data-token-id="t.id" :data-q="anchor[0]" :data-r="anchor[1]" :data-grit="grit"
-       :data-size="size" :data-active="active ? 'true' : null">
+       :data-size="size" :data-active="active ? 'true' : null" :data-stack="stack || null">
       <title>{{ t.name }}</title>
-      <polygon v-for="c in foot" :key="c.key" class="vtt-foot" :points="c.points" :data-q="c.q" :data-r="c.r"
-               :fill="t.color || '#777'" :fill-opacity="multi ? 0.55 : 0.22"
-               :stroke="multi ? 'rgba(0,0,0,0.22)' : t.color || '#777'" :stroke-opacity="multi ? 1 : 0.55"
-               :stroke-width="multi ? 1 : ri * 0.06"/>
+      <template v-if="slot">
+        <polygon v-for="c in foot" :key="c.key" class="vtt-foot vtt-foot-shared" :points="c.points"
+                 :data-q="c.q" :data-r="c.r"/>
+      </template>
+      <template v-else>
+        <polygon v-for="c in foot" :key="c.key" class="vtt-foot" :points="c.points" :data-q="c.q" :data-r="c.r"
+                 :fill="t.color || '#777'" :fill-opacity="multi ? 0.55 : 0.22"
+                 :stroke="multi ? 'rgba(0,0,0,0.22)' : t.color || '#777'" :stroke-opacity="multi ? 1 : 0.55"
+                 :stroke-width="multi ? 1 : ri * 0.06"/>
+      </template>
       <path v-if="multi" :d="outline" class="vtt-foot-outline" :stroke-width="ri * 0.14"/>
       <template v-if="active">
         <path v-if="multi" :d="outline" class="vtt-active-halo" :stroke-width="ri * 0.34"/>
         <path v-if="multi" :d="outline" class="vtt-active-ring" :stroke-width="ri * 0.16"
               :filter="'url(#vtt-glow-' + uid + ')'"/>
-        <circle v-if="!multi" :cx="center[0]" :cy="center[1]" :r="rb + ri * 0.15" class="vtt-active-halo"
-                :stroke-width="ri * 0.26"/>
-        <circle v-if="!multi" :cx="center[0]" :cy="center[1]" :r="rb + ri * 0.15" class="vtt-active-ring"
-                :stroke-width="ri * 0.14" :filter="'url(#vtt-glow-' + uid + ')'"/>
+        <circle v-if="!multi" :cx="center[0]" :cy="center[1]" :r="ring.r" class="vtt-active-halo"
+                :stroke-width="ring.halo"/>
+        <circle v-if="!multi" :cx="center[0]" :cy="center[1]" :r="ring.r" class="vtt-active-ring"
+                :stroke-width="ring.line" :filter="'url(#vtt-glow-' + uid + ')'"/>
       </template>
       <ellipse class="vtt-body" :cx="center[0]" :cy="center[1]" :rx="rb" :ry="t.prone ? rb * 0.62 : rb"
                :fill="t.color || '#777'" :stroke-width="Math.max(1.5, rb * 0.09)"/>
@@ -524,30 +672,32 @@ const VttToken = {
         <line :x1="center[0] - rb * 0.6" :y1="center[1] - rb * 0.6" :x2="center[0] + rb * 0.6" :y2="center[1] + rb * 0.6"/>
         <line :x1="center[0] + rb * 0.6" :y1="center[1] - rb * 0.6" :x2="center[0] - rb * 0.6" :y2="center[1] + rb * 0.6"/>
       </g>
-      <text class="vtt-label" :x="center[0]" :y="center[1]" dy="0.36em" text-anchor="middle"
+      <text class="vtt-label" :x="center[0]" :y="labelY" dy="0.36em" text-anchor="middle"
             :font-size="labelSize" :stroke-width="labelSize * 0.14">{{ label }}</text>
-      <g class="vtt-size-badge">
+      <g v-if="!slot" class="vtt-size-badge">
         <rect class="vtt-badge-bg" :x="sizeBadge.x" :y="sizeBadge.y" :width="sizeBadge.w" :height="sizeBadge.h"
               :rx="sizeBadge.h / 2" :stroke-width="ri * 0.03"/>
         <text class="vtt-badge" :x="sizeBadge.tx" :y="sizeBadge.ty" dy="0.36em" text-anchor="middle"
               :font-size="sizeBadge.fs">{{ sizeBadge.text }}</text>
       </g>
       <g v-for="b in bars" :key="b.kind" class="vtt-bar" :data-pool="b.kind" :data-pips="b.pips" :data-max="b.max">
-        <rect class="vtt-bar-bg" :x="b.x - ri * 0.03" :y="b.y - ri * 0.03" :width="b.w + ri * 0.06" :height="b.h + ri * 0.06" :rx="ri * 0.04"/>
+        <rect class="vtt-bar-bg" :x="b.x - barFrame" :y="b.y - barFrame" :width="b.w + 2 * barFrame"
+              :height="b.h + 2 * barFrame" :rx="barFrame * 1.3"/>
         <rect :class="'vtt-bar-fill vtt-bar-' + b.kind" :x="b.x" :y="b.y" :width="b.fill" :height="b.h"/>
-        <path v-if="b.ticks" class="vtt-bar-ticks" :d="b.ticks" :stroke-width="ri * 0.03"/>
+        <path v-if="b.ticks" class="vtt-bar-ticks" :d="b.ticks" :stroke-width="barFrame"/>
+      </g>
+      <g v-if="name" class="vtt-name-plate">
+        <rect class="vtt-name-bg" :x="namePill.x" :y="namePill.y" :width="namePill.w" :height="namePill.h"
+              :rx="namePill.h * 0.35"/>
+        <text class="vtt-name" :x="namePill.tx" :y="namePill.ty" dy="0.36em" text-anchor="middle"
+              :font-size="fsName" :textLength="namePill.textLength"
+              :lengthAdjust="namePill.textLength ? 'spacingAndGlyphs' : null">{{ name }}</text>
       </g>
       <g v-for="a in ailments" :key="a.key" class="vtt-ailment">
         <title>{{ a.title }}</title>
         <rect class="vtt-ail-bg" :x="a.x" :y="a.y" :width="a.w" :height="a.h" :rx="a.h * 0.3" :stroke-width="ri * 0.025"/>
         <text class="vtt-ail" :x="a.x + a.w / 2" :y="a.y + a.h / 2" dy="0.36em" text-anchor="middle"
               :font-size="a.fs">{{ a.text }}</text>
-      </g>
-      <g v-if="name" class="vtt-name-plate">
-        <rect class="vtt-name-bg" :x="namePill.x" :y="namePill.y" :width="namePill.w" :height="namePill.h"
-              :rx="namePill.h * 0.35"/>
-        <text class="vtt-name" :x="namePill.tx" :y="namePill.ty" dy="0.36em" text-anchor="middle"
-              :font-size="fsName">{{ name }}</text>
       </g>
     </g>`,
 };
@@ -563,10 +713,32 @@ function sameJson(a, b) {
   return JSON.stringify(a) === JSON.stringify(b);
 }
 
-// Copy `src` into the reactive `dst` in place, touching only the fields that changed.
-function assignInPlace(dst, src) {
-  for (const key of Object.keys(dst)) if (!(key in src)) delete dst[key];
+// Copy `src` into the reactive `dst` in place, touching only the fields that changed. `replace`: also delete the
+// fields `src` lacks (a full token); otherwise `src` is a partial patch (a field set to null is applied too).
+function assignInPlace(dst, src, replace) {
+  if (replace) for (const key of Object.keys(dst)) if (!(key in src)) delete dst[key];
   for (const [key, value] of Object.entries(src)) if (!sameJson(dst[key], value)) dst[key] = cloneJson(value);
+}
+
+// Slot of every single-space token that shares its space with other single-space tokens, as one string
+// "id\u0001i/n" joined by "\u0000" (ids sorted, so that every client draws a space the same way).
+function stackKeyOf(ids, local) {
+  const byCell = new Map();
+  for (const id of ids) {
+    const cells = local[id] && local[id].cells;
+    if (!Array.isArray(cells) || cells.length !== 1 || !Array.isArray(cells[0]) || cells[0].length < 2) continue;
+    const k = cellKey(cells[0][0], cells[0][1]);
+    const list = byCell.get(k);
+    if (list) list.push(id);
+    else byCell.set(k, [id]);
+  }
+  const parts = [];
+  for (const list of byCell.values()) {
+    if (list.length < 2) continue;
+    list.sort();
+    list.forEach((id, i) => parts.push(id + "\u0001" + i + "/" + list.length));
+  }
+  return parts.join("\u0000");
 }
 
 let uidCounter = 0;
@@ -617,6 +789,27 @@ export default {
     geo() {
       return makeGeometry(this.grid === "square" ? "square" : "hex", Number(this.cell) || 32);
     },
+    // A string, so that this re-renders the parent only when a shared space changes (Vue skips dependants of a
+    // computed whose value is unchanged): a move elsewhere costs one scan of the tokens' cells, no re-render.
+    stackKey() {
+      return stackKeyOf(this.ids, this.local);
+    },
+    stacks() {
+      const out = {};
+      if (this.stackKey) {
+        for (const part of this.stackKey.split("\u0000")) {
+          const [id, slot] = part.split("\u0001");
+          out[id] = slot;
+        }
+      }
+      return out;
+    },
+    // Draw order: the active token last, so that its ring stays on top of its neighbours (in a shared space).
+    order() {
+      const a = this.activeId == null ? null : String(this.activeId);
+      if (a == null || !(a in this.local) || this.ids[this.ids.length - 1] === a) return this.ids;
+      return [...this.ids.filter((id) => id !== a), a];
+    },
   },
   watch: {
     tokens(v) {
@@ -640,15 +833,9 @@ export default {
   },
   methods: {
     // ---- called from Python ---------------------------------------------------------------------------
+    // `t` is {id, ...fields}: a whole token, or only the fields that changed (null clears a field).
     patchToken(t) {
-      if (!t || t.id == null) return;
-      const id = String(t.id);
-      if (this.local[id]) {
-        assignInPlace(this.local[id], t);
-      } else {
-        this.local[id] = cloneJson(t);
-        this.ids.push(id);
-      }
+      this.upsertToken(t, false);
     },
     removeToken(id) {
       id = String(id);
@@ -672,7 +859,17 @@ export default {
     syncTokens(tokens) {
       const incoming = tokens || {};
       for (const id of [...this.ids]) if (!(id in incoming)) this.removeToken(id);
-      for (const [id, t] of Object.entries(incoming)) this.patchToken({ ...t, id: t && t.id != null ? t.id : id });
+      for (const [id, t] of Object.entries(incoming)) this.upsertToken({ ...t, id: t && t.id != null ? t.id : id }, true);
+    },
+    upsertToken(t, replace) {
+      if (!t || t.id == null) return;
+      const id = String(t.id);
+      if (this.local[id]) {
+        assignInPlace(this.local[id], t, replace);
+      } else {
+        this.local[id] = cloneJson(t);
+        this.ids.push(id);
+      }
     },
 
     // ---- view (pan/zoom), applied to the DOM directly --------------------------------------------------
@@ -718,7 +915,10 @@ export default {
         x += cx;
         y += cy;
       }
-      return [x / cells.length, y / cells.length];
+      x /= cells.length;
+      y /= cells.length;
+      const slot = cells.length === 1 ? parseStack(this.stacks[String(t.id)]) : null;
+      return slot ? [x + slot.dx * this.geo.inner, y + slot.dy * this.geo.inner] : [x, y];
     },
 
     // ---- pointer gestures ----------------------------------------------------------------------------
@@ -927,8 +1127,10 @@ export default {
           <vtt-board :geo="geo" :cols="cols" :rows="rows" :walls="walls" :objects="objects" :uid="uid"/>
           <vtt-highlights :geo="geo" :items="hl"/>
           <g class="vtt-tokens">
-            <vtt-token v-for="id in ids" :key="id" :t="local[id]" :geo="geo" :active="id === activeId" :uid="uid"/>
+            <vtt-token v-for="id in order" :key="id" :t="local[id]" :geo="geo" :active="id === activeId" :uid="uid"
+                       :stack="stacks[id] || ''"/>
           </g>
+          <vtt-highlights :geo="geo" :items="hl" over/>
           <path ref="preview" class="vtt-drop-preview" d=""/>
           <use ref="dragTop" href="" pointer-events="none"/>
         </g>

@@ -27,6 +27,12 @@ def build_parser() -> argparse.ArgumentParser:
     )
     p.add_argument("--map", metavar="FILE", type=Path, default=DEFAULT_MAP, help="encounter file to start from")
     p.add_argument("--game", default=None, help="name of the game in the database (default: the map's name)")
+    p.add_argument(
+        "--seed",
+        type=int,
+        default=int(os.environ["VTT_SEED"]) if os.environ.get("VTT_SEED") else None,
+        help="seed the dice, for a repeatable demo or test (default: $VTT_SEED, else unseeded)",
+    )
     sub = p.add_subparsers(dest="command")
     sc = sub.add_parser("scenario", help="run a scenario file through the rules and print its events as JSON")
     sc.add_argument("file")
@@ -44,7 +50,7 @@ def main(argv: list[str] | None = None) -> int:
         return scenario_main(flags)
     from vtt.web.start import start
 
-    return start(args.host, args.port, args.database or "sqlite:///vtt.sqlite", args.map, args.game)
+    return start(args.host, args.port, args.database or "sqlite:///vtt.sqlite", args.map, args.game, args.seed)
 
 
 if __name__ == "__main__":

@@ -112,17 +112,16 @@ class Table:
         self._writer = ThreadPoolExecutor(max_workers=1, thread_name_prefix=f"vtt-db-{name}")
 
     @classmethod
-    def open(cls, engine: Engine, name: str, initial: GameState) -> Table:
+    def open(cls, engine: Engine, name: str, initial: GameState, dice: Callable[[], DiceSource] = RandomDice) -> Table:
         """The stored game called `name`, rebuilt from its log; created from `initial` if there is none."""
         found = db.find_game(engine, name)
         if found is None:
             game_id = db.create_game(engine, name, initial.model_dump(mode="json"))
-            return cls(name, initial, engine, game_id)
+            return cls(name, initial, engine, game_id, dice)
         game_id, start = found
-        table = cls(name, GameState.model_validate(start), engine, game_id)
+        table = cls(name, GameState.model_validate(start), engine, game_id, dice)
         for row in db.load_log(engine, game_id):
-            dice = ScriptedDice(row["faces"])
-            table.state, _ = apply(table.state, row["command"], dice)
+            table.state, _ = apply(table.state, row["command"], ScriptedDice(row["faces"]))
             table.log.append(LogRecord(row["seq"], row["sender"], row["command"], row["faces"], row["events"]))
         return table
 

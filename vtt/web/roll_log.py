@@ -33,6 +33,7 @@ def counted_outcome(kind: str, data: dict[str, Any]) -> tuple[int, str] | None:
 
 def render_roll(roll: dict[str, Any], dl: int | None = None, counted: tuple[int, str] | None = None) -> None:
     faces: list[int] = roll.get("faces", [])
+    fumble = bool(roll.get("fumble")) and counted is None and not str(roll.get("label", "")).startswith("part roll")
     doubled = {d["face"] for d in roll.get("doubles", [])}
     with ui.column().classes("gap-0 w-full roll").props(f"data-result={roll.get('result')}"):
         ui.label(roll.get("label", "")).classes("text-xs text-stone-500")
@@ -43,7 +44,7 @@ def render_roll(roll: dict[str, Any], dl: int | None = None, counted: tuple[int,
                 cls = "die"
                 if face in doubled:
                     cls += " die-double"
-                if face == 1 and roll.get("fumble"):
+                if face == 1 and fumble:
                     cls += " die-fumble"
                 if counted is not None and face < counted[0]:
                     cls += " die-miss"
@@ -58,7 +59,7 @@ def render_roll(roll: dict[str, Any], dl: int | None = None, counted: tuple[int,
                 )
             if counted is not None:
                 ui.label(f"counting faces of {counted[0]}+").classes("text-xs text-stone-600")
-            elif roll.get("fumble") and not str(roll.get("label", "")).startswith("part roll"):
+            elif fumble:
                 ui.label("Fumble").classes("badge badge-fumble")
         for change in roll.get("dice_changes", []):
             ui.label(f"{_signed(change['dice'])}d12 · {change['reason']}").classes("text-xs text-indigo-800")

@@ -36,7 +36,6 @@ ELEMENTS = {
     "acid": "Acid",
     "lightning": "Lightning",
 }
-POOL_COLORS = {"grit": "red-8", "energy": "blue-8", "resolve": "amber-8"}
 
 
 def preview_text(p: RollPreview | None) -> str:
@@ -653,9 +652,9 @@ class TableView:
                 pool = getattr(c, pool_name)
                 with ui.row().classes("items-center gap-1 no-wrap"):
                     ui.label(f"{pool_name.title()} {pool.pips}/{pool.max}").classes("text-xs w-24")
-                    ui.linear_progress(value=pool.pips / pool.max if pool.max else 0, show_value=False).props(
-                        f"color={POOL_COLORS[pool_name]} size=8px"
-                    ).classes("grow pool-bar")
+                    share = min(100, round(100 * pool.pips / pool.max)) if pool.max else 0
+                    with ui.element("div").classes(f"pool-bar pool-{pool_name}"):
+                        ui.element("div").classes("pool-fill").style(f"width: {share}%")
                     if gm:
                         ui.button(
                             "−", on_click=lambda _, p=pool_name, v=pool.pips: self._edit(c.id, p, max(0, v - 1))

@@ -34,11 +34,13 @@ def ailment_list(state: GameState, creature: Creature) -> list[dict[str, Any]]:
         out = [a for a in out if a["name"] != "Encumbered"]
         out.append({"name": "Encumbered", "tier": enc + creature.ailments.get("Encumbered", 0)})
     if any(creature.id in h.held for h in state.holds.values()):
-        out.append({"name": "Held", "tier": 0})
+        out.append({"name": "Held", "tier": None})
     if any(creature.id in h.holders for h in state.holds.values()):
-        out.append({"name": "Holder", "tier": 0})
-    if creature.unconscious:
-        out.append({"name": "Unconscious", "tier": 0})
+        out.append({"name": "Holder", "tier": None})
+    if creature.dead:
+        out.append({"name": "Dead", "tier": None})
+    elif creature.unconscious:
+        out.append({"name": "Unconscious", "tier": None})
     return out
 
 

@@ -1,0 +1,125 @@
+"""The demo table as a new user sees it, and a Strike that knocks a creature Unconscious (seed-004).
+
+The app's dice are real (`RandomDice`); `--seed` makes them repeatable. The seed for the knock-out is found by
+playing the same commands through the rules core first, so the test keeps working when the rules change how
+many dice a command uses.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+from playwright.sync_api import Browser, Page, expect
+
+from e2e.conftest import ROOT, VIEWPORT, AppServer, screenshot, wait_ready
+from vtt.rules import RandomDice, apply
+from vtt.rules.scenario import load_scenario
+
+ARENA = ROOT / "e2e" / "maps" / "arena.json"
+DEMO = ROOT / "maps" / "demo.json"
+TIMEOUT = 15_000
+LOAD_TIMEOUT = 30_000
+STRIKE = {"type": "strike", "creature": "ayla", "target": "orc", "weapon": "sword"}
+
+
+def _start(tmp_path: Path, map_file: Path, seed: int | None = None) -> AppServer:
+    args = ["--map", str(map_file), "--database", f"sqlite:///{tmp_path}/game.sqlite"]
+    if seed is not None:
+        args += ["--seed", str(seed)]
+    return AppServer(module="vtt.cli", args=args).start()
+
+
+def _open(browser: Browser, server: AppServer, query: str) -> Page:
+    page = browser.new_context(viewport=VIEWPORT).new_page()
+    page.set_default_timeout(TIMEOUT)
+    page.goto(f"{server.url}/table?{query}", timeout=LOAD_TIMEOUT)
+    wait_ready(page, timeout=LOAD_TIMEOUT)
+    return page
+
+
+def _stop(server: AppServer) -> None:
+    server.stop()
+    output = server.output()
+    print(output)
+    if "Traceback" in output:
+        pytest.fail(f"the table server logged an exception:\n{output}")
+
+
+def _knockout_map(tmp_path: Path) -> tuple[Path, int]:
+    """The arena with the Orc one Grit Pip from full, and a seed whose dice make Ayla's first Strike land."""
+    data: dict[str, Any] = json.loads(ARENA.read_text())
+    data["settings"] = {**data.get("settings", {}), "reactions": False}
+    for c in data["creatures"]:
+        if c["id"] == "orc":
+            c["grit"] = {"max": 8, "pips": 7}
+    path = tmp_path / "knockout.json"
+    path.write_text(json.dumps(data))
+    start = load_scenario(data).state
+    for seed in range(1, 500):
+        dice = RandomDice(seed)
+        state, _ = apply(start, {"type": "begin"}, dice)
+        state, _ = apply(state, STRIKE, dice)
+        if state.creatures["orc"].unconscious:
+            return path, seed
+    raise AssertionError("no seed below 500 knocks the Orc out")
+
+
+@pytest.fixture
+def knockout(tmp_path: Path) -> Iterator[AppServer]:
+    path, seed = _knockout_map(tmp_path)
+    server = _start(tmp_path, path, seed)
+    yield server
+    _stop(server)
+
+
+def test_a_strike_that_knocks_a_creature_unconscious_shows_pips_token_and_log(
+    browser: Browser, knockout: AppServer
+) -> None:
+    """seed-004: "After suffering Grit Injury, if your Grit Pool is full, fall Unconscious" — "fall Prone ...
+    suffer Tier 12 Unaware". Both users see the full Grit Pool, the Unconscious, Prone token and the log."""
+    gm = _open(browser, knockout, "as=soulweaver")
+    alice = _open(browser, knockout, "as=player&name=alice")
+    gm.get_by_role("button", name="Begin: roll Priority").click()
+    expect(alice.locator(".turn-panel")).to_contain_text("Round 1")
+    alice.locator('[data-token-id="ayla"] .vtt-body').click()
+    alice.locator('[data-action="strike"]').first.click()
+    alice.locator('[data-token-id="orc"] .vtt-body').click()
+    for page in (gm, alice):
+        expect(page.locator(".log-entry").first).to_contain_text("falls Unconscious and Prone")
+        orc = page.locator('[data-token-id="orc"]')
+        expect(orc).to_have_attribute("data-grit", "8")
+        expect(orc).to_have_class(re.compile(r"\bvtt-prone\b"))
+        expect(orc).to_contain_text("UNC")
+    gm.locator('[data-token-id="orc"] .vtt-body').click()
+    expect(gm.locator(".sheet")).to_contain_text("Unconscious")
+    expect(gm.locator(".sheet")).to_contain_text("Grit 8/8")
+    gm.keyboard.press("Escape")
+    gm.wait_for_timeout(400)
+    screenshot(gm, "table_knockout_soulweaver")
+    screenshot(alice, "table_knockout_alice")
+
+
+def test_the_demo_table_a_group_would_play_on(browser: Browser, tmp_path: Path) -> None:
+    """The README's run command serves the demo encounter: a 30×20 hex map with walls and pillars, creatures
+    from size -1 to size 4 (one on several spaces), the token menu and the roll log (a screenshot at 1600×1000)."""
+    server = _start(tmp_path, DEMO)
+    try:
+        gm = _open(browser, server, "as=soulweaver")
+        sizes = {int(s) for s in gm.locator("[data-token-id]").evaluate_all("els => els.map(e => e.dataset.size)")}
+        assert {-1, 0, 1, 3, 4} <= sizes
+        assert gm.locator('[data-token-id="drake"] polygon.vtt-foot').count() == 7
+        gm.get_by_role("button", name="Begin: roll Priority").click()
+        expect(gm.locator(".log-entry")).to_have_count(1)
+        current = gm.locator(".turn-panel").inner_text()
+        first = next(name for name in ("Ayla", "Bram", "Pip") if f"▶ {name}" in current)
+        gm.locator(f'[data-token-id="{first.lower()}"] .vtt-body').click()
+        expect(gm.locator('[data-action="move"]')).to_be_visible()
+        gm.wait_for_timeout(400)
+        screenshot(gm, "demo_table")
+    finally:
+        _stop(server)
