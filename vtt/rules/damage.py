@@ -333,7 +333,7 @@ def serious_injury(tx: Tx, hit: Hit, injury: int, threshold: int, dice: DiceSour
         base = max(0, counted - max(0, threshold))
         bonus = 0 if hit.targeted else base // 2
         already = c.continuing_wounded.get(part_id, 0)
-        mutable = tx.creature(hit.target, body=True)
+        mutable = tx.creature(hit.target)
         mutable.continuing_injury[part_id] = counted
         mutable.continuing_wounded[part_id] = max(already, base + bonus)
         wounded = base + bonus - already
@@ -348,8 +348,8 @@ def serious_injury(tx: Tx, hit: Hit, injury: int, threshold: int, dice: DiceSour
         wounded = base + bonus
         if part_id is None:
             part_id, rolls = roll_part(c, dice, tx.state.settings.part_table)
-        mutable = tx.creature(hit.target, body=True)
-    part = mutable.part(part_id)
+        mutable = tx.creature(hit.target)
+    part = tx.part(hit.target, part_id)
     name = part.name if part else part_id
     how = f"{counted} Injury exceeds Severe Threshold {max(0, threshold)} by {base}"
     if hit.continuing:

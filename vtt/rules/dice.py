@@ -14,9 +14,9 @@ from __future__ import annotations
 import random
 from collections import Counter
 from collections.abc import Callable, Iterable, Sequence
-from typing import Protocol
+from typing import Any, Protocol
 
-from pydantic import BaseModel, ConfigDict, PrivateAttr, computed_field
+from pydantic import BaseModel, ConfigDict, model_validator
 
 SIDES = 12
 
@@ -134,36 +134,31 @@ class Roll(BaseModel):
     faces: tuple[int, ...] = ()
     modifiers: tuple[Modifier, ...] = ()
 
-    @computed_field  # type: ignore[prop-decorator]
-    @property
-    def dice(self) -> int:
-        return len(self.faces)
+    dice: int = 0
+    result: int = 0
+    doubles: tuple[Double, ...] = ()
+    highest_double: int | None = None
+    fumble: bool = False
 
-    _result: int | None = PrivateAttr(None)
-
-    @computed_field  # type: ignore[prop-decorator]
-    @property
-    def result(self) -> int:
-        if self._result is None:
-            self._result = (max(self.faces) if self.faces else 0) + sum(m.value for m in self.modifiers)
-        return self._result
-
-    @computed_field  # type: ignore[prop-decorator]
-    @property
-    def doubles(self) -> tuple[Double, ...]:
-        counts = Counter(self.faces)
-        return tuple(Double(face=f, count=n) for f, n in sorted(counts.items(), reverse=True) if n >= 2)
-
-    @computed_field  # type: ignore[prop-decorator]
-    @property
-    def highest_double(self) -> int | None:
-        doubles = self.doubles
-        return doubles[0].face if doubles else None
-
-    @computed_field  # type: ignore[prop-decorator]
-    @property
-    def fumble(self) -> bool:
-        return bool(self.faces) and 2 * self.faces.count(1) > len(self.faces)
+    @model_validator(mode="before")
+    @classmethod
+    def _derive(cls, data: Any) -> Any:
+        """The result, doubles and Fumble follow from the faces and modifiers; given values are replaced."""
+        if not isinstance(data, dict):
+            return data
+        faces = tuple(data.get("faces", ()))
+        mods = data.get("modifiers", ())
+        total = sum(m.value if isinstance(m, Modifier) else int(m["value"]) for m in mods)
+        counts = Counter(faces)
+        doubles = tuple(Double(face=f, count=n) for f, n in sorted(counts.items(), reverse=True) if n >= 2)
+        return {
+            **data,
+            "dice": len(faces),
+            "result": (max(faces) if faces else 0) + total,
+            "doubles": doubles,
+            "highest_double": doubles[0].face if doubles else None,
+            "fumble": bool(faces) and 2 * faces.count(1) > len(faces),
+        }
 
     def count_at_least(self, value: int) -> int:
         """How many faces reach `value` (damage, healing and Strike-type rules count faces)."""

@@ -119,13 +119,15 @@ def _decision(tx: Tx, decision_id: str, kind: str) -> Any:
 
 def _begin(tx: Tx, cmd: Command, dice: DiceSource) -> list[Event]:
     """A command that triggers reactions is checked in full, then waits for them; any other goes on at once."""
-    found = reactions.trigger(tx.state, cmd)
+    found = reactions.trigger(tx.state, cmd) if tx.state.settings.reactions else None
     if found is not None:
         kind, actor, target = found
-        reactions.probe(lambda: Tx(tx.state), cmd, _dispatch)
-        hinderers = reactions.eligible(tx.state, kind, actor, target, cmd)
-        if hinderers:
-            return reactions.open_group(tx, cmd, kind, actor, hinderers)
+        known = tx.state.creatures
+        if actor in known and (target is None or target in known):
+            hinderers = reactions.eligible(tx.state, kind, actor, target, cmd)
+            if hinderers:
+                reactions.probe(lambda: Tx(tx.state), cmd, _dispatch)
+                return reactions.open_group(tx, cmd, kind, actor, hinderers)
     return _dispatch(tx, cmd, dice)
 
 

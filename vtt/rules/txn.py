@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from vtt.rules.dice import Modifier
 from vtt.rules.events import RuleError
-from vtt.rules.model import Board, Creature, Economy, GameState
+from vtt.rules.model import Board, BodyPart, Creature, Economy, GameState
 
 
 def _clone_creature(c: Creature) -> Creature:
@@ -39,6 +39,7 @@ class Tx:
         self.state = s
         self._creatures: set[str] = set()
         self._bodies: set[str] = set()
+        self._parts: set[tuple[str, str]] = set()
         self._economy: set[str] = set()
         self._board = False
         self.cleared = False
@@ -60,9 +61,22 @@ class Tx:
             self._creatures.add(creature_id)
         if body and creature_id not in self._bodies:
             c.limbs = [limb.model_copy() for limb in c.limbs]
-            c.parts = [p.model_copy() for p in c.parts]
+            c.parts = [p if (creature_id, p.id) in self._parts else p.model_copy() for p in c.parts]
             self._bodies.add(creature_id)
         return c
+
+    def part(self, creature_id: str, part_id: str) -> BodyPart | None:
+        """One body part to change (copied once, alone)."""
+        c = self.creature(creature_id)
+        key = (creature_id, part_id)
+        for i, p in enumerate(c.parts):
+            if p.id == part_id:
+                if creature_id not in self._bodies and key not in self._parts:
+                    p = p.model_copy()
+                    c.parts = [*c.parts[:i], p, *c.parts[i + 1 :]]
+                    self._parts.add(key)
+                return p
+        return None
 
     def board(self) -> Board:
         """The board, to change (copied once)."""
