@@ -212,10 +212,10 @@ def square_game() -> Game:
 # above), and spaces shared by several one-space tokens (drawn side by side).
 CROWD_BLOCK = [(col, row) for row in (6, 7, 8) for col in (5, 6, 7, 8)]
 CROWD_SHARED = {
-    "rats": (axial(14, 6), [("rat-a", "Rat A", -1), ("rat-b", "Rat B", -1)]),
-    "guards": (axial(17, 6), [("guard-a", "Guard Ash", 0), ("guard-b", "Guard Elm", 0)]),
-    "goblins": (axial(20, 6), [("gob-a", "Gob One", -1), ("gob-b", "Gob Two", -1), ("gob-c", "Gob Three", -1)]),
-    "sprites": (axial(23, 6), [(f"sprite-{i}", f"Sprite {i}", -2) for i in range(1, 5)]),
+    "rats": (axial(14, 6), [("rat-a", "Rat A", -1, "RA"), ("rat-b", "Rat B", -1, "RB")]),
+    "guards": (axial(17, 6), [("guard-a", "Guard Ash", 0, "GA"), ("guard-b", "Guard Elm", 0, "GE")]),
+    "goblins": (axial(20, 6), [(f"gob-{i}", f"Goblin {i}", -1, f"G{i}") for i in range(1, 4)]),
+    "sprites": (axial(23, 6), [(f"sprite-{i}", f"Sprite {i}", -2, f"S{i}") for i in range(1, 5)]),
 }
 CROWD_NAMES = ["Kira Valen", "Brother Aldric", "Mira Thorn", "Old Tobin", "Vex", "Ser Hald", "Nyssa Quill",
                "Dorn", "Ila Marsh", "Captain Rue", "Pell", "Sable Wynn"]  # fmt: skip
@@ -232,9 +232,8 @@ def crowd_game() -> Game:
             token(f"c{i}", name, 0, [axial(col, row)], palette[i % len(palette)], label, ailments=ailments, **pools)
         )
     for n, (cell, members) in enumerate(CROWD_SHARED.values()):
-        for j, (token_id, name, size) in enumerate(members):
+        for j, (token_id, name, size, label) in enumerate(members):
             color = palette[(n * 3 + j) % len(palette)]
-            label = name[0] + name.split()[-1][0]
             tokens.append(token(token_id, name, size, [cell], color, label, grit=[j + 1, 3]))
     return Game(30, 20, [], [], tokens)
 

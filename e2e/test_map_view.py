@@ -12,7 +12,7 @@ from typing import Any
 import pytest
 from playwright.sync_api import Browser, Page, WebSocket, expect
 
-from e2e.conftest import VIEWPORT, AppServer, open_page, screenshot, wait_ready
+from e2e.conftest import SCREENSHOTS, VIEWPORT, AppServer, open_page, screenshot, wait_ready
 from e2e.helpers import Cell, anchor_selector, cell_xy, drag, token_xy
 from vtt.web.map_view import token_changes
 
@@ -27,7 +27,7 @@ EMPTY_CELL = (8, 15)
 SHARED: dict[Cell, list[str]] = {
     (11, 6): ["rat-a", "rat-b"],  # size -1
     (14, 6): ["guard-a", "guard-b"],  # size 0
-    (17, 6): ["gob-a", "gob-b", "gob-c"],
+    (17, 6): ["gob-1", "gob-2", "gob-3"],
     (20, 6): ["sprite-1", "sprite-2", "sprite-3", "sprite-4"],
 }
 CROWD_EMPTY = (12, 9)
@@ -448,10 +448,18 @@ def test_tokens_sharing_a_space_are_side_by_side(browser: Browser, harness_serve
         expect(a.locator(".q-menu")).to_have_count(0)
     a.mouse.click(*token_xy(a, "guard-b"))
     expect(a.locator(".q-menu").get_by_text("Guard Elm", exact=True)).to_be_visible()
-    a.keyboard.press("Escape")
+    a.get_by_text("Clear highlights").click()  # closes the menu; Guard Elm stays active
     expect(a.locator(".q-menu")).to_have_count(0)
+    expect(a.locator('[data-token-id="guard-b"] .vtt-active-ring')).to_have_count(1)
+    a.mouse.move(5, 5)
     a.wait_for_timeout(300)
     screenshot(a, "shared_spaces_guard_active")
+    x0, y0 = cell_xy(a, (11, 5))
+    x1, y1 = cell_xy(a, (21, 7))
+    a.screenshot(
+        path=SCREENSHOTS / "shared_spaces_closeup.png",
+        clip={"x": x0 - 30, "y": y0 - 30, "width": x1 - x0 + 60, "height": y1 - y0 + 60},
+    )
     # the drag snaps by the anchor cell, wherever in the space the token was grabbed
     rats = next(cell for cell, ids in SHARED.items() if "rat-a" in ids)
     drag(a, token_xy(a, "rat-b"), cell_xy(a, CROWD_EMPTY))

@@ -357,7 +357,7 @@ const VttHighlights = {
       (this.items || []).forEach((h, i) => {
         const kind = String((h && h.kind) || "reach");
         if (over && kind !== "target") return;
-        const scale = kind === "target" ? (over ? 0.86 : 0.94) : 0.94;
+        const scale = over ? 0.96 : 0.94; // the target outline runs along the cell's edge, clear of the name
         const cls = kind === "target" && !over ? "vtt-hl vtt-hl-target-fill" : "vtt-hl vtt-hl-" + kind;
         for (const c of (h && h.cells) || []) {
           if (!Array.isArray(c) || c.length < 2) continue;
@@ -507,7 +507,7 @@ const VttToken = {
       return this.multi || this.slot ? this.rb : Math.max(this.rb, this.ri * 0.66);
     },
     ring() {
-      const k = this.slot ? 0.6 : 1;
+      const k = this.slot ? 0.8 : 1;
       return { r: this.rb + this.ri * 0.15 * k, halo: this.ri * 0.26 * k, line: this.ri * 0.14 * k };
     },
     label() {
