@@ -158,6 +158,8 @@ class _BoardSpec(BaseModel):
     rows: int = Field(ge=1)
     walls: list[Cell] = Field(default_factory=list)
     objects: list[BoardObject] = Field(default_factory=list)
+    conductive: list[list[Cell]] = Field(default_factory=list)
+    water: list[Cell] = Field(default_factory=list)
 
 
 _SETTINGS = TypeAdapter(TableSettings)
@@ -380,7 +382,14 @@ def _initial_state(
     problems: _Problems, settings: TableSettings, spec: _BoardSpec, creatures: list[Creature]
 ) -> GameState:
     """The starting state; walls, objects and creatures must lie on the map, creatures where they fit."""
-    board = Board(cols=spec.cols, rows=spec.rows, walls=set(spec.walls), objects=spec.objects)
+    board = Board(
+        cols=spec.cols,
+        rows=spec.rows,
+        walls=set(spec.walls),
+        objects=spec.objects,
+        conductive=spec.conductive,
+        water=set(spec.water),
+    )
     state = GameState(settings=settings, board=board)
     grid = grid_of(state)
     for i, cell in enumerate(spec.walls):
