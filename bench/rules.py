@@ -43,11 +43,11 @@ from vtt.rules.commands import Strike
 from vtt.rules.dice import RandomDice
 from vtt.rules.engine import apply, legal_actions
 from vtt.rules.grid import Grid
-from vtt.rules.model import SOULWEAVER, Board, Cell, Creature, GameState, Weapon
+from vtt.rules.model import Board, Cell, Creature, GameState, Weapon
 from vtt.rules.obstruction import exposure
 from vtt.rules.settings import TableSettings
 from vtt.rules.space import Occupancy, grid_for, why_cannot_stand
-from vtt.rules.turns import fresh_economy, is_active
+from vtt.rules.turns import begun_on_turn, is_active
 from vtt.rules.txn import Tx
 
 STRIKE_TARGET_PER_S = 10_000
@@ -171,21 +171,8 @@ def _check_placement(state: GameState) -> None:
 
 
 def begin_on_turn(state: GameState, creature_id: str) -> GameState:
-    """The fight begun with `creature_id` acting now; no dice (Priority is set directly), as tests/factories do."""
-    c = state.creatures[creature_id]
-    s = state.model_copy(deep=True)
-    if c.controller is not None or s.settings.npcs_roll_priority:
-        s.turn.entries = [creature_id, SOULWEAVER]
-        s.turn.priority = {creature_id: 12}
-        active = [creature_id]
-    else:
-        s.turn.entries = [SOULWEAVER]
-        active = [cid for cid, x in s.creatures.items() if x.controller is None]
-    s.turn.round = 1
-    s.turn.index = 0
-    for cid in active:
-        s.economy[cid] = fresh_economy(s, s.creatures[cid])
-    return s
+    """The fight begun with `creature_id` acting now; no dice (Priority is set directly)."""
+    return begun_on_turn(state, creature_id)
 
 
 def strike_command() -> Strike:

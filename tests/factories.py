@@ -4,12 +4,14 @@ from __future__ import annotations
 
 from typing import Any
 
+import pytest
+
 from vtt.rules.dice import ScriptedDice
 from vtt.rules.engine import apply
-from vtt.rules.events import Event
-from vtt.rules.model import SOULWEAVER, Board, Cell, Creature, GameState, Limb, Weapon
+from vtt.rules.events import Event, RuleError
+from vtt.rules.model import Board, Cell, Creature, GameState, Limb, Weapon
 from vtt.rules.settings import TableSettings
-from vtt.rules.turns import fresh_economy
+from vtt.rules.turns import begun_on_turn
 
 
 def weapon(wid: str = "sword", damage: int = 2, **kw: Any) -> Weapon:
@@ -68,20 +70,7 @@ def state(
 
 def on_turn(s: GameState, creature_id: str) -> GameState:
     """The fight begun with `creature_id` acting now (no dice: Priority is set directly)."""
-    c = s.creatures[creature_id]
-    s = s.model_copy(deep=True)
-    if c.controller is not None or s.settings.npcs_roll_priority:
-        s.turn.entries = [creature_id, SOULWEAVER]
-        s.turn.priority = {creature_id: 12}
-        active = [creature_id]
-    else:
-        s.turn.entries = [SOULWEAVER]
-        active = [cid for cid, x in s.creatures.items() if x.controller is None]
-    s.turn.round = 1
-    s.turn.index = 0
-    for cid in active:
-        s.economy[cid] = fresh_economy(s, s.creatures[cid])
-    return s
+    return begun_on_turn(s, creature_id)
 
 
 def run(s: GameState, command: dict[str, Any], faces: list[int]) -> tuple[GameState, list[Event]]:
@@ -90,3 +79,27 @@ def run(s: GameState, command: dict[str, Any], faces: list[int]) -> tuple[GameSt
     out, events = apply(s, command, dice)
     assert dice.remaining == 0, f"{dice.remaining} scripted face(s) unused"
     return out, events
+
+
+def of_kind(events: list[Event], kind: str) -> list[Event]:
+    return [e for e in events if e.kind == kind]
+
+
+def only(events: list[Event], kind: str) -> Event:
+    """The one event of this kind (fails when there are none or several)."""
+    found = of_kind(events, kind)
+    assert len(found) == 1, [e.kind for e in events]
+    return found[0]
+
+
+def mod_values(event: Event, index: int = 0) -> list[int]:
+    return [m.value for m in event.rolls[index].modifiers]
+
+
+def refused(s: GameState, command: dict[str, Any], faces: list[int] | None = None) -> None:
+    """The command raises RuleError and the state given to it is left exactly as it was. `faces` are there so
+    that a command wrongly allowed can run."""
+    before = s.model_dump()
+    with pytest.raises(RuleError):
+        apply(s, command, ScriptedDice(faces or []))
+    assert s.model_dump() == before

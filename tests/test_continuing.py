@@ -11,19 +11,15 @@ from __future__ import annotations
 from typing import Any
 
 import pytest
-from factories import creature, on_turn, run, state, weapon
+from factories import creature, of_kind, on_turn, run, state, weapon
 
 from vtt.rules.dice import ScriptedDice
 from vtt.rules.engine import apply
-from vtt.rules.events import Event, RuleError
+from vtt.rules.events import RuleError
 from vtt.rules.model import SOULWEAVER, ContinuingDamage, GameState
 
 END: dict[str, Any] = {"type": "end_turn"}
 SOOTHE: dict[str, Any] = {"type": "soothe", "creature": "p", "target": "n"}
-
-
-def of_kind(events: list[Event], kind: str) -> list[Event]:
-    return [e for e in events if e.kind == kind]
 
 
 def acid(amount: int, part: str = "torso", rounds: int = 1, cid: str = "cd1") -> ContinuingDamage:

@@ -17,26 +17,15 @@ from __future__ import annotations
 
 from typing import Any
 
-from factories import creature, on_turn, run, state, weapon
+from factories import creature, of_kind, on_turn, only, run, state, weapon
 
 from vtt.rules.damage import Hit, deal
 from vtt.rules.dice import ScriptedDice
-from vtt.rules.events import Event
 from vtt.rules.model import ContinuingDamage, GameState
 from vtt.rules.txn import Tx
 
 NO_SERIOUS = 12
 """A Severe Threshold no Injury in these tests exceeds."""
-
-
-def of_kind(events: list[Event], kind: str) -> list[Event]:
-    return [e for e in events if e.kind == kind]
-
-
-def only(events: list[Event], kind: str) -> Event:
-    found = of_kind(events, kind)
-    assert len(found) == 1, [e.kind for e in events]
-    return found[0]
 
 
 def harm(amount: int, target: str = "t", **kw: Any) -> dict[str, Any]:

@@ -9,33 +9,19 @@ from __future__ import annotations
 from typing import Any
 
 import pytest
-from factories import creature, on_turn, run, state, weapon
+from factories import creature, on_turn, only, refused, run, state, weapon
 from pydantic import ValidationError
 
 from vtt.rules.dice import RandomDice, RecordingDice, ScriptedDice
 from vtt.rules.engine import ActionOption, LogEntry, apply, legal_actions, replay
-from vtt.rules.events import Event, RuleError
 from vtt.rules.model import SOULWEAVER, GameState
 from vtt.rules.settings import TableSettings
-
-
-def only(events: list[Event], kind: str) -> Event:
-    found = [e for e in events if e.kind == kind]
-    assert len(found) == 1, [e.kind for e in events]
-    return found[0]
 
 
 def option(options: list[ActionOption], action: str, label_part: str = "") -> ActionOption:
     found = [o for o in options if o.action == action and label_part in o.label]
     assert len(found) == 1, [(o.action, o.label) for o in options]
     return found[0]
-
-
-def refused(s: GameState, command: dict[str, Any]) -> None:
-    before = s.model_dump()
-    with pytest.raises(RuleError):
-        apply(s, command, ScriptedDice([]))
-    assert s.model_dump() == before
 
 
 # --------------------------------------------------------------------------------------------------------

@@ -10,26 +10,10 @@ from __future__ import annotations
 
 from typing import Any
 
-import pytest
-from factories import creature, on_turn, run, state
+from factories import creature, on_turn, only, refused, run, state
 
-from vtt.rules.dice import ScriptedDice
-from vtt.rules.engine import apply, legal_actions
-from vtt.rules.events import Event, RuleError
+from vtt.rules.engine import legal_actions
 from vtt.rules.model import GameState
-
-
-def only(events: list[Event], kind: str) -> Event:
-    found = [e for e in events if e.kind == kind]
-    assert len(found) == 1, [e.kind for e in events]
-    return found[0]
-
-
-def refused(s: GameState, command: dict[str, Any]) -> None:
-    before = s.model_dump()
-    with pytest.raises(RuleError):
-        apply(s, command, ScriptedDice([]))
-    assert s.model_dump() == before
 
 
 def move(to: tuple[int, int], path: list[tuple[int, int]] | None = None, who: str = "m") -> dict[str, Any]:

@@ -16,37 +16,14 @@ from __future__ import annotations
 from typing import Any
 
 import pytest
-from factories import creature, on_turn, run, state, weapon
+from factories import creature, mod_values, of_kind, on_turn, only, refused, run, state, weapon
 from pydantic import ValidationError
 
 from vtt.rules.conditions import hold_encumbered
 from vtt.rules.dice import ScriptedDice
 from vtt.rules.engine import ActionOption, apply, legal_actions
-from vtt.rules.events import Event, RuleError
 from vtt.rules.model import GameState, Hold, PartLock
 from vtt.rules.settings import TableSettings
-
-
-def only(events: list[Event], kind: str) -> Event:
-    found = [e for e in events if e.kind == kind]
-    assert len(found) == 1, [e.kind for e in events]
-    return found[0]
-
-
-def of_kind(events: list[Event], kind: str) -> list[Event]:
-    return [e for e in events if e.kind == kind]
-
-
-def mod_values(event: Event, index: int = 0) -> list[int]:
-    return [m.value for m in event.rolls[index].modifiers]
-
-
-def refused(s: GameState, command: dict[str, Any]) -> None:
-    """The command raises RuleError and the state given to it is left exactly as it was."""
-    before = s.model_dump()
-    with pytest.raises(RuleError):
-        apply(s, command, ScriptedDice([]))
-    assert s.model_dump() == before
 
 
 def options(s: GameState, who: str, action: str) -> list[ActionOption]:

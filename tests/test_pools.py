@@ -12,20 +12,13 @@ from __future__ import annotations
 
 from typing import Any
 
-import pytest
-from factories import creature, on_turn, run, state, weapon
+from factories import creature, of_kind, on_turn, refused, run, state, weapon
 
-from vtt.rules.dice import ScriptedDice
-from vtt.rules.engine import apply, legal_actions
-from vtt.rules.events import Event, RuleError
+from vtt.rules.engine import legal_actions
 from vtt.rules.model import GameState
 
 NO_SERIOUS = 12
 SKILLS = {"Martial": 2, "Elude": 2, "Athletics": 2, "Zeal": 1}
-
-
-def of_kind(events: list[Event], kind: str) -> list[Event]:
-    return [e for e in events if e.kind == kind]
 
 
 def harm(amount: int, pool: str = "grit", **kw: Any) -> dict[str, Any]:
@@ -50,14 +43,6 @@ def fight(**p_kw: Any) -> GameState:
     )
     n = creature("n", (6, 5), skills=SKILLS, severe_threshold=NO_SERIOUS)
     return on_turn(state(p, n), "p")
-
-
-def refused(s: GameState, command: dict[str, Any], faces: list[int] | None = None) -> None:
-    """RuleError, and the state given is left as it was. `faces` are there so a wrongly allowed command can run."""
-    before = s.model_dump()
-    with pytest.raises(RuleError):
-        apply(s, command, ScriptedDice(faces or []))
-    assert s.model_dump() == before
 
 
 STRIKE: dict[str, Any] = {"type": "strike", "creature": "p", "target": "n", "weapon": "sword"}

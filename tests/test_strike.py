@@ -13,29 +13,16 @@ from __future__ import annotations
 
 from typing import Any
 
-import pytest
-from factories import creature, limb, on_turn, run, state, weapon
+from factories import creature, limb, mod_values, on_turn, only, refused, run, state, weapon
 
-from vtt.rules.dice import ScriptedDice
-from vtt.rules.engine import apply
-from vtt.rules.events import Event, RuleError
+from vtt.rules.events import Event
 from vtt.rules.model import GameState
 
 SWORD = weapon("sword", damage=2)
 
 
-def only(events: list[Event], kind: str) -> Event:
-    found = [e for e in events if e.kind == kind]
-    assert len(found) == 1, [e.kind for e in events]
-    return found[0]
-
-
 def kinds(events: list[Event]) -> list[str]:
     return [e.kind for e in events]
-
-
-def mod_values(event: Event, index: int = 0) -> list[int]:
-    return [m.value for m in event.rolls[index].modifiers]
 
 
 def strike(target: str = "t", weapon_id: str | None = "sword", **kw: Any) -> dict[str, Any]:
@@ -66,14 +53,6 @@ def duel(
 
 def surface(space: tuple[int, int], kind: str) -> dict[str, Any]:
     return {"type": "strike", "creature": "a", "space": space, "surface": kind, "weapon": "sword"}
-
-
-def refused(s: GameState, command: dict[str, Any]) -> None:
-    """The command raises RuleError and the state given to it is left exactly as it was."""
-    before = s.model_dump()
-    with pytest.raises(RuleError):
-        apply(s, command, ScriptedDice([]))
-    assert s.model_dump() == before
 
 
 # --------------------------------------------------------------------------------------------------------

@@ -16,26 +16,14 @@ from __future__ import annotations
 
 from typing import Any
 
-import pytest
-from factories import creature, on_turn, run, state, weapon
+from factories import creature, of_kind, on_turn, only, refused, run, state, weapon
 
 from vtt.rules.dice import ScriptedDice
 from vtt.rules.engine import apply
-from vtt.rules.events import Event, RuleError
 from vtt.rules.model import Cell, Effect, GameState, Weapon
 
 NO_SERIOUS = 12
 T_SKILLS = {"Elude": 2, "Endure": 1, "Zeal": 1}
-
-
-def of_kind(events: list[Event], kind: str) -> list[Event]:
-    return [e for e in events if e.kind == kind]
-
-
-def only(events: list[Event], kind: str) -> Event:
-    found = of_kind(events, kind)
-    assert len(found) == 1, [e.kind for e in events]
-    return found[0]
 
 
 def duel(
@@ -65,13 +53,6 @@ def duel(
 
 def strike(arm: Weapon, **kw: Any) -> dict[str, Any]:
     return {"type": "strike", "creature": "a", "target": "t", "weapon": arm.id, **kw}
-
-
-def refused(s: GameState, command: dict[str, Any]) -> None:
-    before = s.model_dump()
-    with pytest.raises(RuleError):
-        apply(s, command, ScriptedDice([]))
-    assert s.model_dump() == before
 
 
 # --------------------------------------------------------------------------------------------------------

@@ -24,30 +24,11 @@ from __future__ import annotations
 from typing import Any
 
 import pytest
-from factories import creature, on_turn, run, state, weapon
+from factories import creature, mod_values, on_turn, only, refused, run, state, weapon
 
-from vtt.rules.dice import ScriptedDice
-from vtt.rules.engine import ActionOption, apply, legal_actions
-from vtt.rules.events import Event, RuleError
+from vtt.rules.engine import ActionOption, legal_actions
 from vtt.rules.model import SOULWEAVER, GameState
 from vtt.rules.settings import TableSettings
-
-
-def only(events: list[Event], kind: str) -> Event:
-    found = [e for e in events if e.kind == kind]
-    assert len(found) == 1, [e.kind for e in events]
-    return found[0]
-
-
-def mod_values(event: Event, index: int = 0) -> list[int]:
-    return [m.value for m in event.rolls[index].modifiers]
-
-
-def refused(s: GameState, command: dict[str, Any]) -> None:
-    before = s.model_dump()
-    with pytest.raises(RuleError):
-        apply(s, command, ScriptedDice([]))
-    assert s.model_dump() == before
 
 
 def field(

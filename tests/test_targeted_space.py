@@ -16,25 +16,12 @@ from __future__ import annotations
 from typing import Any
 
 import pytest
-from factories import creature, on_turn, run, state, weapon
+from factories import creature, of_kind, on_turn, only, refused, run, state, weapon
 
-from vtt.rules.dice import ScriptedDice
-from vtt.rules.engine import apply
-from vtt.rules.events import Event, RuleError
 from vtt.rules.model import SOULWEAVER, Creature, GameState, Weapon
 from vtt.rules.settings import TableSettings
 
 SWORD = weapon("sword", damage=2)
-
-
-def of_kind(events: list[Event], kind: str) -> list[Event]:
-    return [e for e in events if e.kind == kind]
-
-
-def only(events: list[Event], kind: str) -> Event:
-    found = of_kind(events, kind)
-    assert len(found) == 1, [e.kind for e in events]
-    return found[0]
 
 
 def attacker(w: Weapon | None = SWORD, size: int = 0, anchor: tuple[int, int] = (5, 5), **kw: Any) -> Creature:
@@ -53,13 +40,6 @@ def at_space(
     space: tuple[int, int] = (6, 5), weapon_id: str | None = "sword", limb: str | None = None
 ) -> dict[str, Any]:
     return {"type": "strike_space", "creature": "a", "space": space, "weapon": weapon_id, "limb": limb}
-
-
-def refused(s: GameState, command: dict[str, Any]) -> None:
-    before = s.model_dump()
-    with pytest.raises(RuleError):
-        apply(s, command, ScriptedDice([]))
-    assert s.model_dump() == before
 
 
 # --------------------------------------------------------------------------------------------------------

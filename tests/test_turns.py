@@ -9,29 +9,15 @@ from __future__ import annotations
 
 from typing import Any
 
-import pytest
-from factories import creature, on_turn, run, state
+from factories import creature, of_kind, on_turn, refused, run, state
 
-from vtt.rules.dice import ScriptedDice
-from vtt.rules.engine import apply, legal_actions
-from vtt.rules.events import Event, RuleError
+from vtt.rules.engine import legal_actions
 from vtt.rules.model import SOULWEAVER, Effect, GameState
 from vtt.rules.settings import TableSettings
 
 SKILLS = {"Martial": 2, "Elude": 2, "Athletics": 2, "Zeal": 2}
 BEGIN: dict[str, Any] = {"type": "begin"}
 END: dict[str, Any] = {"type": "end_turn"}
-
-
-def of_kind(events: list[Event], kind: str) -> list[Event]:
-    return [e for e in events if e.kind == kind]
-
-
-def refused(s: GameState, command: dict[str, Any]) -> None:
-    before = s.model_dump()
-    with pytest.raises(RuleError):
-        apply(s, command, ScriptedDice([]))
-    assert s.model_dump() == before
 
 
 def table(settings: TableSettings | None = None, **n_kw: Any) -> GameState:

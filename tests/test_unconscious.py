@@ -13,10 +13,9 @@ from __future__ import annotations
 
 from typing import Any
 
-from factories import creature, on_turn, run, state, weapon
+from factories import creature, of_kind, on_turn, only, run, state, weapon
 
 from vtt.rules.engine import legal_actions
-from vtt.rules.events import Event
 from vtt.rules.model import SOULWEAVER, Effect, GameState
 from vtt.rules.turns import active_creatures
 
@@ -28,16 +27,6 @@ KNOCKED_OUT: dict[str, Any] = {
     "ailments": {"Unaware": 12},
     "grit": {"max": 4, "pips": 4},
 }
-
-
-def of_kind(events: list[Event], kind: str) -> list[Event]:
-    return [e for e in events if e.kind == kind]
-
-
-def only(events: list[Event], kind: str) -> Event:
-    found = of_kind(events, kind)
-    assert len(found) == 1, [e.kind for e in events]
-    return found[0]
 
 
 def harm(amount: int, **kw: Any) -> dict[str, Any]:

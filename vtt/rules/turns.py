@@ -186,3 +186,20 @@ def require_active(state: GameState, creature_id: str) -> Creature:
     if not is_active(state, creature_id):
         raise RuleError(f"it is not {c.name}'s turn")
     return c
+
+
+def begun_on_turn(state: GameState, creature_id: str) -> GameState:
+    """A copy of `state` with the fight begun and `creature_id` acting now, without rolling Priority: for tests,
+    benchmarks and prepared situations. A Soulweaver's creature starts the Soulweaver's turn."""
+    c = state.creatures[creature_id]
+    s = state.model_copy(deep=True)
+    if rolls_priority(s, c):
+        s.turn.entries = [creature_id, SOULWEAVER]
+        s.turn.priority = {creature_id: 12}
+    else:
+        s.turn.entries = [SOULWEAVER]
+    s.turn.round = 1
+    s.turn.index = 0
+    for cid in active_creatures(s):
+        s.economy[cid] = fresh_economy(s, s.creatures[cid])
+    return s
