@@ -1095,12 +1095,15 @@ export default {
       const t = this.local[id];
       if (!t) return;
       const [cx, cy] = this.tokenCenter(t);
+      const x = fmt(this.view.x + cx * this.view.k);
+      const y = fmt(this.view.y + cy * this.view.k);
       const anchor = this.$refs.anchor;
       if (anchor) {
-        anchor.style.left = fmt(this.view.x + cx * this.view.k) + "px";
-        anchor.style.top = fmt(this.view.y + cy * this.view.k) + "px";
+        anchor.style.left = x + "px";
+        anchor.style.top = y + "px";
       }
-      this.$emit("token_click", { id });
+      // x, y: the token's centre in the component's own pixels, for a menu placed outside the component
+      this.$emit("token_click", { id, x: Number(x), y: Number(y) });
     },
   },
   template: `

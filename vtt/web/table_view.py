@@ -76,7 +76,9 @@ class TableView:
         board = state.board
         self.tokens = {cid: token_for(state, c, viewer) for cid, c in state.creatures.items()}
         with ui.row().classes("w-full h-full no-wrap gap-0 items-stretch"):
-            with ui.column().classes("grow h-full p-0 map-pane"):
+            # The menu sits beside the map, not in its slot: a slot would make every update of the menu (or of
+            # anything on the page) re-render the whole map component.
+            with ui.column().classes("grow h-full p-0 map-pane"), ui.element("div").classes("map-wrap"):
                 self.map = MapView(
                     grid=str(state.settings.grid),
                     cols=board.cols,
@@ -89,7 +91,8 @@ class TableView:
                     ],
                     tokens=self.tokens,
                 ).classes("w-full h-full")
-                with self.map, ui.menu().props("no-parent-event") as self.menu:
+                self.menu_anchor = ui.element("div").classes("menu-anchor")
+                with self.menu_anchor, ui.menu().props("no-parent-event") as self.menu:
                     self.menu_body = ui.column().classes("gap-0 p-1 min-w-64")
             with ui.column().classes("side-pane h-full no-wrap gap-2 p-2"):
                 self.decisions = ui.column().classes("w-full gap-1")
@@ -278,6 +281,8 @@ class TableView:
             return
         self.selected = cid
         self._render_panels()
+        if "x" in e.args and "y" in e.args:
+            self.menu_anchor.style(f"left: {float(e.args['x'])}px; top: {float(e.args['y'])}px")
         self._open_menu(cid)
 
     def _open_menu(self, cid: str) -> None:
