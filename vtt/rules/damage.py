@@ -39,7 +39,7 @@ from pydantic import BaseModel, ConfigDict, Field
 
 from vtt.rules.dice import DiceChange, DiceSource, Modifier, Roll, roll
 from vtt.rules.events import Event
-from vtt.rules.model import ContinuingDamage, Creature, LooseItem
+from vtt.rules.model import ContinuingDamage, Creature
 from vtt.rules.parts import roll_part
 from vtt.rules.sizes import half
 from vtt.rules.txn import Tx
@@ -304,8 +304,7 @@ def fall_unconscious(tx: Tx, target_id: str) -> list[Event]:
         if limb.holding:
             weapon = c.weapon(limb.holding)
             if weapon is not None and weapon.id not in dropped:
-                board = tx.board()
-                board.items = [*board.items, LooseItem(weapon=weapon, cell=c.anchor, owner=c.id)]
+                tx.drop(c.id, weapon, c.anchor)
                 dropped.append(weapon.id)
             limb.holding = None
     names = [w.name for wid in dropped if (w := c.weapon(wid))]
@@ -410,8 +409,7 @@ def sever_part(tx: Tx, target_id: str, part_id: str) -> list[Event]:
         if limb.holding:
             weapon = c.weapon(limb.holding)
             if weapon is not None and not any(lb.holding == weapon.id for lb in c.limbs if lb.id != limb.id):
-                board = tx.board()
-                board.items = [*board.items, LooseItem(weapon=weapon, cell=c.anchor, owner=c.id)]
+                tx.drop(c.id, weapon, c.anchor)
         c.limbs = [lb for lb in c.limbs if lb.id != part_id]
         events.append(Event(kind="limb_lost", text=f"{c.name} loses the use of its {limb.name}.", target=target_id))
     return events

@@ -59,7 +59,7 @@ from vtt.rules.dice import DiceSource, Modifier, roll
 from vtt.rules.events import Event, RuleError
 from vtt.rules.grid import footprint_distance
 from vtt.rules.hold import caused_by, check_touch, end_empty_holds, leave_holds, release_limb, remove_held
-from vtt.rules.model import Cell, Creature, GameState, Hold, Limb, LooseItem, PartLock, Weapon
+from vtt.rules.model import Cell, Creature, GameState, Hold, Limb, PartLock, Weapon
 from vtt.rules.obstruction import exposure
 from vtt.rules.reach import attack_path, best_limb, reach
 from vtt.rules.sizes import can_overpower, overpower_size_modifier
@@ -252,8 +252,7 @@ def _disarm_result(tx: Tx, spec: attacks.AttackSpec, result: AttackResult, dice:
     for limb in t.limbs:
         if limb.holding == item.id:
             limb.holding = None
-    board = tx.board()
-    board.items = [*board.items, LooseItem(weapon=item, cell=to, owner=t.id)]
+    tx.drop(t.id, item, to)
     return [
         Event(
             kind="disarm",

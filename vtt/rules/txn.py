@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from vtt.rules.dice import Modifier
 from vtt.rules.events import RuleError
-from vtt.rules.model import Board, BodyPart, Creature, Economy, GameState
+from vtt.rules.model import Board, BodyPart, Cell, Creature, Economy, GameState, LooseItem, Weapon
 
 
 def _clone_creature(c: Creature) -> Creature:
@@ -84,6 +84,11 @@ class Tx:
             self.state.board = self.state.board.model_copy()
             self._board = True
         return self.state.board
+
+    def drop(self, owner: str, weapon: Weapon, cell: Cell) -> None:
+        """An object falls into a space: it lies there for anyone to pick up."""
+        board = self.board()
+        board.items = [*board.items, LooseItem(weapon=weapon, cell=cell, owner=owner)]
 
     def economy(self, creature_id: str) -> Economy:
         e = self.state.economy.get(creature_id) or Economy()
