@@ -155,6 +155,48 @@ class DefensiveStance(_Command):
     creature: str
 
 
+class Manifest(_Command):
+    """Manifest a Spell or Talent the creature knows (seed-000): a Major Action, DL 6, 1 Energy; a Spell also uses
+    a Free Limb and costs words. `target` is the creature it affects (None: itself)."""
+
+    type: Literal["manifest"] = "manifest"
+    creature: str
+    ability: str
+    target: str | None = None
+    boosted: bool = False
+    limb: str | None = Field(None, description="The Free Limb a Spell uses; None picks one.")
+
+
+class Ready(_Command):
+    """Manifest a Spell or Talent and keep it in a Free Limb with no effect until it is completed (seed-000)."""
+
+    type: Literal["ready"] = "ready"
+    creature: str
+    ability: str
+    target: str | None = Field(None, description="None or the creature itself (the menu's target): no one else.")
+    boosted: bool = False
+    limb: str | None = Field(None, description="The Free Limb that keeps it; None picks one.")
+
+
+class CompleteReady(_Command):
+    """Complete a Readied Spell or Talent as a Minor Action: its effect happens now, on `target`."""
+
+    type: Literal["complete_ready"] = "complete_ready"
+    creature: str
+    target: str | None = None
+    limb: str | None = Field(None, description="The limb keeping it; None when only one does.")
+
+
+class Dismiss(_Command):
+    """End an ongoing Spell or Talent the creature Manifested (seed-000); a Spell uses a Free Limb."""
+
+    type: Literal["dismiss"] = "dismiss"
+    creature: str
+    effect: str = Field(description="The id of the ongoing effect.")
+    target: str | None = Field(None, description="The effect's subject, when given (the menu's target).")
+    limb: str | None = None
+
+
 class DropHold(_Command):
     """Stop being a Holder (No Action)."""
 
@@ -256,7 +298,11 @@ Command = Annotated[
     | Heal
     | ZealForMajor
     | Recover
-    | Soothe,
+    | Soothe
+    | Manifest
+    | Ready
+    | CompleteReady
+    | Dismiss,
     Field(discriminator="type"),
 ]
 COMMAND_ADAPTER: TypeAdapter[Command] = TypeAdapter(Command)

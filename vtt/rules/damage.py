@@ -235,6 +235,10 @@ def deal(tx: Tx, hit: Hit, dice: DiceSource) -> list[Event]:
         return events
     events += suffer_pips(tx, hit.target, hit.pool, injury, what="Injury")
     if hit.pool == "grit":
+        if any(lb.readied is not None for lb in tx.get(hit.target).limbs):
+            from vtt.rules.manifest import after_grit_injury  # seed-000 Ready: roll to keep it after Grit Injury
+
+            events += after_grit_injury(tx, hit.target, injury, dice)
         events += serious_injury(tx, hit, injury, threshold, dice)
     events += element_effects(tx, hit, injury, dice)
     return events

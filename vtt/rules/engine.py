@@ -16,17 +16,20 @@ from typing import Any, Literal
 
 from pydantic import BaseModel, Field, ValidationError
 
-from vtt.rules import care, hold, movement, overpower, reactions, stance, strike, tactics, targeted, turns
+from vtt.rules import care, hold, manifest, movement, overpower, reactions, stance, strike, tactics, targeted, turns
+from vtt.rules.abilities import LIBRARY, Ability
 from vtt.rules.attacks import answer_defense
 from vtt.rules.commands import (
     Begin,
     BreakHold,
     ChooseOrder,
     Command,
+    CompleteReady,
     Dash,
     Defend,
     DefensiveStance,
     Disarm,
+    Dismiss,
     DropHold,
     EditCreature,
     EndTurn,
@@ -35,9 +38,11 @@ from vtt.rules.commands import (
     Harm,
     Heal,
     Impair,
+    Manifest,
     Move,
     Place,
     React,
+    Ready,
     Recover,
     Reposition,
     Soothe,
@@ -214,6 +219,16 @@ def _dispatch(tx: Tx, cmd: Command, dice: DiceSource) -> list[Event]:
             return care.soothe(tx, cmd.creature, cmd.target, dice)
         case EditCreature():
             return edit_creature(tx, cmd.creature, cmd.changes)
+        case Manifest():
+            return manifest.manifest(tx, cmd.creature, cmd.ability, cmd.target, cmd.boosted, cmd.limb, dice)
+        case Ready():
+            if cmd.target not in (None, cmd.creature):
+                raise RuleError("a Readied ability is kept in the creature's own limb: it has no target yet")
+            return manifest.ready(tx, cmd.creature, cmd.ability, cmd.boosted, cmd.limb, dice)
+        case CompleteReady():
+            return manifest.complete_ready(tx, cmd.creature, cmd.target, cmd.limb, dice)
+        case Dismiss():
+            return manifest.dismiss(tx, cmd.creature, cmd.effect, cmd.limb, cmd.target)
     raise RuleError(f"unknown command {cmd!r}")
 
 
@@ -234,6 +249,7 @@ EDITABLE = frozenset(
         "bulk",
         "gear_bulk",
         "footprint",
+        "abilities",
     }
 )
 
@@ -527,6 +543,109 @@ def _hold_options(state: GameState, occ: Occupancy, c: Creature, charge: bool) -
     return out
 
 
+def _manifest_preview(state: GameState, c: Creature, ab: Ability, dl: int | None = None) -> RollPreview:
+    skill = manifest.skill_of(state, ab)
+    return RollPreview(
+        label=f"{c.name}: Manifest {ab.name}",
+        skill=skill,
+        dice=c.skill(skill),
+        dl=manifest.dl_of(state, c, ab)[0] if dl is None else dl,
+        defense_skill=ab.effect.defense or "Elude" if ab.effect.attacks else None,
+    )
+
+
+def _manifest_options(
+    state: GameState, occ: Occupancy, c: Creature, major_ok: bool, minor_ok: bool
+) -> list[ActionOption]:
+    """Manifest, Ready, completing a Readied ability and Dismiss (seed-000), each exactly when it is allowed."""
+    out: list[ActionOption] = []
+    econ = state.economy[c.id]
+    for aid in c.abilities:
+        ab = LIBRARY.get(aid)
+        if ab is None or not major_ok:
+            continue
+        note = "; ".join(manifest.dl_of(state, c, ab)[1])
+        boosts = [b for b in (False, True) if manifest.why_not_manifest(state, c, ab, b, readying=False) is None]
+        attacking_ok = not ab.effect.attacks or not stance.in_stance(state, c.id)
+        if boosts and attacking_ok:
+            preview = _manifest_preview(state, c, ab)
+            choices = {"boosted": boosts} if len(boosts) > 1 else {}
+            options = [
+                TargetOption(target=tid, preview=preview, note=note, choices=choices)
+                for tid in manifest.targets(state, occ, c, ab)
+            ]
+            if options:
+                out.append(
+                    ActionOption(
+                        action="manifest",
+                        group="Manifest",
+                        label=f"Manifest {ab.name}",
+                        cost={"major": 1, "energy": 1, "words": ab.word_cost(False)},
+                        params={"ability": ab.id},
+                        targets=options,
+                        reach=ab.effect.range,
+                        choose=["boosted"] if choices else [],
+                    )
+                )
+        readies = [b for b in (False, True) if manifest.why_not_manifest(state, c, ab, b, readying=True) is None]
+        if readies:
+            out.append(
+                ActionOption(
+                    action="ready",
+                    group="Manifest",
+                    label=f"Ready {ab.name}",
+                    cost={"major": 1, "energy": 1, "words": ab.word_cost(False)},
+                    params={"ability": ab.id},
+                    targets=[
+                        TargetOption(
+                            target=c.id,
+                            preview=_manifest_preview(state, c, ab),
+                            note=note or "kept in a Free Limb with no effect until completed",
+                            choices={"boosted": readies} if len(readies) > 1 else {},
+                        )
+                    ],
+                    choose=["boosted"] if len(readies) > 1 else [],
+                )
+            )
+    for limb in manifest.readied_limbs(c) if minor_ok else []:
+        assert limb.readied is not None
+        ab = LIBRARY[limb.readied.ability]
+        if ab.effect.attacks and stance.in_stance(state, c.id):
+            continue
+        preview = _manifest_preview(state, c, ab, limb.readied.dl).model_copy(
+            update={"dice": 0, "modifiers": [Modifier(value=limb.readied.roll.result, reason="the Readied roll")]}
+        )
+        done = [TargetOption(target=tid, preview=preview) for tid in manifest.targets(state, occ, c, ab)]
+        if done:
+            out.append(
+                ActionOption(
+                    action="complete_ready",
+                    group="Manifest",
+                    label=f"Complete {ab.name} ({limb.readied.roll.result})",
+                    cost={"minor": 1},
+                    params={"limb": limb.id},
+                    targets=done,
+                    reach=ab.effect.range,
+                )
+            )
+    cost = state.settings.dismiss_cost
+    unblocked = not turns.resolve_blocks(state, c.id) or econ.major_unlocked
+    dismiss_paid = (cost == "none" and unblocked) or (cost == "major" and major_ok) or (cost == "minor" and minor_ok)
+    for e in manifest.ongoing(state, c.id) if dismiss_paid else []:
+        if manifest.why_not_dismiss(state, c, e) is None:
+            out.append(
+                ActionOption(
+                    action="dismiss",
+                    group="Manifest",
+                    label=f"Dismiss {e.name} on {state.creatures[e.subject].name}",
+                    cost={} if cost == "none" else {cost: 1},
+                    params={"effect": e.id},
+                    targets=[TargetOption(target=e.subject, note=f"{e.rounds} round(s) left")],
+                )
+            )
+    return out
+
+
 def legal_actions(state: GameState, creature_id: str) -> list[ActionOption]:
     """Every action `creature_id` may take now, with targets, costs and roll previews."""
     c = state.creatures.get(creature_id)
@@ -671,6 +790,7 @@ def legal_actions(state: GameState, creature_id: str) -> list[ActionOption]:
         out += _hold_options(state, occ, c, False)
         if charge_ok:
             out += _hold_options(state, occ, c, True)
+    out += _manifest_options(state, occ, c, major_ok, econ.minor > 0 and not full_resolve)
     stance_cost = state.settings.defensive_stance_cost
     stance_paid = major_ok if stance_cost == "major" else econ.minor > 0 and not full_resolve
     if stance_paid and stance.why_no_stance(state, creature_id) is None:

@@ -9,6 +9,7 @@ from typing import Annotated, Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, PrivateAttr, field_validator
 
+from vtt.rules.dice import Roll
 from vtt.rules.settings import TableSettings
 
 Cell = tuple[int, int]
@@ -50,6 +51,16 @@ class Weapon(BaseModel):
     element: str | None = Field(None, description="The weapon's Element (fire, water, earth, air...).")
 
 
+class Readied(BaseModel):
+    """seed-000 Ready: a Spell or Talent Manifested and kept in a Free Limb, with no effect until completed."""
+
+    model_config = ConfigDict(frozen=True, extra="forbid")
+    ability: str
+    roll: Roll = Field(description="The Manifest roll made when it was Readied; its result is used on completion.")
+    dl: int = Field(description="The DL that Manifest roll had to reach.")
+    boosted: bool = False
+
+
 class Limb(BaseModel):
     """A limb or other part that can act: it grips, grabs and strikes unarmed while free."""
 
@@ -60,6 +71,7 @@ class Limb(BaseModel):
     can_grip: bool = True
     holding: str | None = None
     hold_id: str | None = None
+    readied: Readied | None = Field(None, description="A Readied Spell or Talent kept in this limb (seed-000).")
 
     @property
     def grants_reach(self) -> bool:
@@ -67,7 +79,7 @@ class Limb(BaseModel):
 
     @property
     def free(self) -> bool:
-        return self.holding is None and self.hold_id is None
+        return self.holding is None and self.hold_id is None and self.readied is None
 
 
 class BodyPart(BaseModel):
@@ -165,6 +177,7 @@ class Creature(BaseModel):
     )
     movement_pool: int | None = Field(None, ge=0, description="Overrides the table's Movement Pool.")
     minor_actions: int | None = Field(None, ge=0, description="Overrides the table's Minor Actions.")
+    abilities: list[str] = Field(default_factory=list, description="Ids of the Spells and Talents it knows.")
 
     def skill(self, name: str) -> int:
         return self.skills.get(name, 0)
@@ -262,6 +275,7 @@ class Economy(BaseModel):
     consecutive_spaces: int = 0
     attacked: bool = False
     manifested: bool = False
+    words_spent: int = Field(0, ge=0, description="Words spent on Spells this turn (table setting words_per_turn).")
     charging: bool = Field(False, description="A Charge was declared: the turn ends when its attack is resolved.")
     major_unlocked: bool = Field(False, description="A DL 12 Zeal roll allows a Major Action on a full Resolve Pool.")
 
@@ -280,6 +294,7 @@ class Effect(BaseModel):
     modifiers: dict[str, int] = Field(default_factory=dict)
     rounds: int = 1
     curse: bool = False
+    ability: str | None = Field(None, description="The Spell or Talent this ongoing effect is, if any.")
 
 
 class PartLock(BaseModel):

@@ -8,15 +8,19 @@
   same movement, the creature rolls this defense only once and uses the same result against each. This counts
   as an Overpower effect." (so the Overpower size rule applies, and a mover 3 or more sizes larger cannot be
   hindered).
+- Hinder Spell: "As a creature in your Reach begins to Manifest a Spell, attack to cause -1 on their roll, DL 3. If
+  multiple attackers hinder the same Spell, the creature rolls this defense only once and uses the same result
+  against all." It triggers on Manifesting or Readying a Spell (not a Talent); the Spell's target may Hinder too
+  (the seed excludes nobody). Each success is -1 on the Manifest roll, and so on an attack that uses it.
 
 How the engine does it: when a command would attack or move and some other creature has the actor in its Reach
 (and can act), the command is checked in full without rolling, then it waits: each eligible creature's
 controller gets a reaction decision (hinder or pass). When the last one answers, every hinderer rolls its attack,
-the actor rolls one defense against all of them, and the command goes on: an attack with -1 for each successful
-Hinder Attack, a movement not at all if any Hinder Movement succeeded. Each reaction is used at most once per
-trigger (reference gap 12). Which skills roll and defend are table settings. A creature in a Defensive Stance
-cannot attack, so it cannot Hinder; effects on rolls (Called Shot on the hinderer's attack, Defensive Stance or
-Charge on the actor's defense) apply as to any physical attack.
+the actor rolls one defense against all of them, and the command goes on: an attack (or a Manifest roll) with -1
+for each successful Hinder Attack (or Hinder Spell), a movement not at all if any Hinder Movement succeeded. Each
+reaction is used at most once per trigger (reference gap 12). Which skills roll and defend are table settings. A
+creature in a Defensive Stance cannot attack, so it cannot Hinder; effects on rolls (Called Shot on the hinderer's
+attack, Defensive Stance or Charge on the actor's defense) apply as to any physical attack.
 """
 
 from __future__ import annotations
@@ -26,6 +30,7 @@ from typing import Any, Literal
 
 from pydantic import BaseModel, Field
 
+from vtt.rules.abilities import LIBRARY
 from vtt.rules.checks import AttackResult
 from vtt.rules.commands import (
     BreakHold,
@@ -34,7 +39,9 @@ from vtt.rules.commands import (
     Grab,
     Grapple,
     Impair,
+    Manifest,
     Move,
+    Ready,
     Reposition,
     Strike,
     StrikeSpace,
@@ -52,9 +59,15 @@ from vtt.rules.txn import Tx
 
 HINDER_DL = 3
 HINDER_ATTACK_PENALTY = -1
+HINDER_SPELL_PENALTY = -1
 HINDER_MOVEMENT_BONUS = 3
 
-ReactionKind = Literal["hinder_attack", "hinder_movement"]
+ReactionKind = Literal["hinder_attack", "hinder_movement", "hinder_spell"]
+LABELS: dict[str, str] = {
+    "hinder_attack": "Hinder Attack",
+    "hinder_movement": "Hinder Movement",
+    "hinder_spell": "Hinder Spell",
+}
 
 
 class ProbeStop(Exception):
@@ -90,6 +103,10 @@ def trigger(state: GameState, cmd: Command) -> tuple[ReactionKind, str, str | No
         return "hinder_attack", cmd.creature, target
     if isinstance(cmd, Disarm | Impair | Reposition | Grapple | BreakHold):
         return "hinder_attack", cmd.creature, cmd.target
+    if isinstance(cmd, Manifest | Ready):
+        ab = LIBRARY.get(cmd.ability)
+        if ab is not None and ab.is_spell:
+            return "hinder_spell", cmd.creature, None
     return None
 
 
@@ -160,8 +177,12 @@ def open_group(tx: Tx, cmd: Command, kind: ReactionKind, actor: str, hinderers: 
     gid = state.new_id("r")
     group = ReactionGroup(id=gid, kind=kind, actor=actor, command=cmd.model_dump(mode="json"))
     name = state.creatures[actor].name
-    what = "attacks" if kind == "hinder_attack" else "is about to move"
-    label = "Hinder Attack" if kind == "hinder_attack" else "Hinder Movement"
+    what = {
+        "hinder_attack": "attacks",
+        "hinder_movement": "is about to move",
+        "hinder_spell": "begins to Manifest a Spell",
+    }[kind]
+    label = LABELS[kind]
     for hid, bonus in sorted(hinderers.items()):
         h = state.creatures[hid]
         extra = f" (+{bonus}: moving into or out of your space)" if bonus else ""
@@ -220,6 +241,8 @@ def resolve(tx: Tx, group: ReactionGroup, dice: DiceSource, dispatch: Dispatch) 
     if group.accepted:
         if group.kind == "hinder_attack":
             skill, defense_skill = s.hinder_attack_skill, s.hinder_attack_defense
+        elif group.kind == "hinder_spell":
+            skill, defense_skill = s.hinder_spell_skill, s.hinder_spell_defense
         else:
             skill, defense_skill = s.hinder_movement_skill, s.hinder_movement_defense
         rolls = []
@@ -233,7 +256,7 @@ def resolve(tx: Tx, group: ReactionGroup, dice: DiceSource, dispatch: Dispatch) 
                 if size_mod:
                     mods.append(size_mod)
             mods += attack_modifiers(state, h)
-            label = "Hinder Attack" if group.kind == "hinder_attack" else "Hinder Movement"
+            label = LABELS[group.kind]
             rolls.append((hid, roll(dice, f"{h.name}: {label} on {actor.name}", h.skill(skill), mods)))
         defense = roll(
             dice,
@@ -277,7 +300,11 @@ def resolve(tx: Tx, group: ReactionGroup, dice: DiceSource, dispatch: Dispatch) 
         ]
     tx.cleared = True
     tx.extra_attack_mods = [
-        Modifier(value=HINDER_ATTACK_PENALTY, reason=f"Hindered by {state.creatures[h].name}") for h in successes
+        Modifier(
+            value=HINDER_SPELL_PENALTY if group.kind == "hinder_spell" else HINDER_ATTACK_PENALTY,
+            reason=f"Hindered by {state.creatures[h].name}",
+        )
+        for h in successes
     ]
     return events + dispatch(tx, cmd, dice)
 

@@ -61,7 +61,9 @@ class TableSettings(BaseModel):
         None, description="d12 part roll: (from face, to face, part id); 12 rolls again for head, eyes, ears (§7)."
     )
     soothe_cost: Literal["major", "minor"] = Field("minor", description="Action that Soothes Acid (gap).")
-    reactions: bool = Field(True, description="Offer Hinder Attack and Hinder Movement as reactions (seed-000).")
+    reactions: bool = Field(
+        True, description="Offer Hinder Attack, Hinder Movement and Hinder Spell as reactions (seed-000)."
+    )
     hinder_allies: bool = Field(False, description="Creatures may Hinder their own side too (§2.5, gap 8).")
     hinder_attack_skill: str = Field("Martial", description="Skill a Hinder Attack rolls (gap).")
     hinder_attack_defense: str = Field("Martial", description="Skill the hindered attacker defends with (gap).")
@@ -86,6 +88,17 @@ class TableSettings(BaseModel):
     defensive_stance_cost: Literal["major", "minor"] = Field(
         "major", description="Action that enters a Defensive Stance (seed-000 names none; gap)."
     )
+    manifest_dl: int = Field(6, ge=0, description="DL to Manifest a Spell or Talent (seed-000; the older revision: 3).")
+    spell_skill: str = Field("Magic", description="Skill a Spell's Manifest roll uses (§4.1).")
+    talent_skill: str = Field("Endure", description="Skill a Talent's Manifest roll uses (§4.1).")
+    words_per_turn: int = Field(
+        2, ge=0, description="Words a creature may spend on Spells each turn (seed-000 names the cost, no supply; gap)."
+    )
+    dismiss_cost: Literal["major", "minor", "none"] = Field(
+        "minor", description="Action that Dismisses an ongoing Spell or Talent (seed-000 names none; gap)."
+    )
+    hinder_spell_skill: str = Field("Martial", description="Skill a Hinder Spell rolls (gap).")
+    hinder_spell_defense: str = Field("Magic", description="Skill the hindered caster defends with (gap).")
     footprints: dict[int, list[Cell]] | None = Field(
         None, description="Footprint shapes by size, overriding the grid's defaults (§2.2, gap 3)."
     )
