@@ -494,6 +494,8 @@ class TableView:
         dialog.open()
 
     def _choice_label(self, field: str, value: Any, t: TargetOption) -> str:
+        if isinstance(value, bool):
+            return "yes" if value else "no"
         if field == "called_shot" and isinstance(value, str):
             margin = t.margins.get(value)
             return value.replace("_", " ") + (f" (beat the defense by {margin})" if margin is not None else "")
