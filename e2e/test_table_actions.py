@@ -1,0 +1,64 @@
+"""Actions that need a choice after the target (seed-000 Impair: "your choice of Blinded, Dazzled, Deafened, Muted,
+Slowed, or Unstable"): the menu asks in a dialog with only the values the rules allow, and both users see the
+same log entry."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Any
+
+from playwright.sync_api import Browser, Page, expect
+
+from e2e.conftest import ROOT, VIEWPORT, AppServer, screenshot, wait_ready
+
+ARENA = ROOT / "e2e" / "maps" / "arena.json"
+TIMEOUT = 15_000
+LOAD_TIMEOUT = 30_000
+
+
+def _open(browser: Browser, server: AppServer, query: str) -> Page:
+    page = browser.new_context(viewport=VIEWPORT).new_page()
+    page.set_default_timeout(TIMEOUT)
+    page.goto(f"{server.url}/table?{query}", timeout=LOAD_TIMEOUT)
+    wait_ready(page, timeout=LOAD_TIMEOUT)
+    return page
+
+
+def test_impair_from_the_menu_asks_for_the_ailment_and_logs_it_for_everyone(browser: Browser, tmp_path: Path) -> None:
+    """seed-000 Impair: "Attack target creature with a melee weapon to cause Tier 1 of your choice of Blinded,
+    Dazzled, Deafened, Muted, Slowed, or Unstable, DL 3." """
+    data: dict[str, Any] = json.loads(ARENA.read_text())
+    data["settings"] = {**data.get("settings", {}), "reactions": False}
+    path = tmp_path / "arena.json"
+    path.write_text(json.dumps(data))
+    server = AppServer(
+        module="vtt.cli", args=["--map", str(path), "--database", f"sqlite:///{tmp_path}/game.sqlite"]
+    ).start()
+    try:
+        gm = _open(browser, server, "as=soulweaver")
+        alice = _open(browser, server, "as=player&name=alice")
+        gm.get_by_role("button", name="Begin: roll Priority").click()
+        expect(alice.locator(".turn-panel")).to_contain_text("▶ Ayla")
+        alice.locator('[data-token-id="ayla"] .vtt-body').click()
+        alice.locator('[data-action="impair"]').first.click()
+        alice.locator('[data-token-id="orc"] .vtt-body').click()
+        dialog = alice.locator(".choice-dialog")
+        expect(dialog).to_contain_text("Orc")
+        dialog.locator("[data-choose=ailment]").click()
+        options = alice.locator(".q-menu .q-item")
+        expect(options).to_have_count(6)
+        expect(options.nth(1)).to_have_text("Dazzled")
+        options.nth(1).click()
+        screenshot(alice, "table_impair_choice")
+        dialog.locator("[data-go]").click()
+        for page in (gm, alice):
+            expect(page.locator(".log-entry").first).to_contain_text("Impair")
+        texts = [p.locator(".log-entry").first.inner_text() for p in (gm, alice)]
+        assert texts[0] == texts[1]
+        assert ("Dazzled" in texts[0]) or ("fails" in texts[0])
+    finally:
+        server.stop()
+        output = server.output()
+        print(output)
+        assert "Traceback" not in output, output
