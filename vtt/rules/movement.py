@@ -54,6 +54,8 @@ def reachable(state: GameState, c: Creature, budget: int, filled: AbstractSet[Ce
 def find_path(state: GameState, c: Creature, goal: Cell, budget: int, filled: AbstractSet[Cell]) -> list[Cell]:
     paths = reachable(state, c, budget, filled)
     if goal not in paths:
+        if (why := why_cannot_pass(state, c, goal, filled)) is not None:
+            raise RuleError(why)
         raise RuleError(f"{c.name} cannot reach {goal} with {budget} Movement left")
     return paths[goal]
 

@@ -36,6 +36,8 @@ from vtt.rules.model import SOULWEAVER
 from vtt.store import db
 
 Role = Literal["soulweaver", "player"]
+TIME_LIMIT = "time limit"
+"""The sender of the answers the table gives when a reaction's time runs out (with the Soulweaver's rights)."""
 
 
 @dataclass(frozen=True)
@@ -176,7 +178,7 @@ class Table:
                 return Outcome(False, str(exc))
             record = LogRecord(
                 seq=len(self.log) + 1,
-                sender=viewer.key,
+                sender=TIME_LIMIT if viewer.is_soulweaver and viewer.name == TIME_LIMIT else viewer.key,
                 command=cmd.model_dump(mode="json"),
                 faces=list(dice.used),
                 events=[e.model_dump(mode="json") for e in events],
@@ -221,7 +223,7 @@ class Table:
         if any(d.id == decision_id for d in self.state.pending):
             hinder = self.state.settings.reaction_timeout == "hinder"
             await self.submit(
-                Viewer("soulweaver", "time limit"), {"type": "react", "decision": decision_id, "hinder": hinder}
+                Viewer("soulweaver", TIME_LIMIT), {"type": "react", "decision": decision_id, "hinder": hinder}
             )
 
     def waiting_since(self, decision_id: str) -> float | None:

@@ -11,7 +11,7 @@ from nicegui import ui
 
 from vtt.table.table import LogRecord
 
-SENDER_NAMES = {"soulweaver": "Soulweaver"}
+SENDER_NAMES = {"soulweaver": "Soulweaver", "time limit": "the time limit (in the Soulweaver's name)"}
 
 
 def _signed(n: int) -> str:
