@@ -13,6 +13,7 @@ Charge -1).
 
 from __future__ import annotations
 
+from vtt.rules import ailments
 from vtt.rules.dice import Modifier
 from vtt.rules.model import Creature, GameState, Hold
 
@@ -91,8 +92,12 @@ def effect_modifiers(state: GameState, creature: Creature, key: str, what: str) 
 
 
 def attack_modifiers(state: GameState, creature: Creature) -> list[Modifier]:
-    """Penalties and bonuses from effects on the creature's physical attack rolls."""
-    return effect_modifiers(state, creature, PHYSICAL_ATTACK, "physical attack rolls")
+    """Penalties and bonuses from effects and ailments (Dazzled, Crowded, Exhausted) on the creature's physical
+    attack rolls."""
+    return [
+        *effect_modifiers(state, creature, PHYSICAL_ATTACK, "physical attack rolls"),
+        *ailments.attack_roll_modifiers(state, creature),
+    ]
 
 
 def defense_modifiers(state: GameState, creature: Creature, skill: str, physical: bool = True) -> list[Modifier]:
@@ -105,4 +110,4 @@ def defense_modifiers(state: GameState, creature: Creature, skill: str, physical
         ]
     if physical:
         mods += effect_modifiers(state, creature, PHYSICAL_DEFENSE, "defenses against physical attacks")
-    return mods
+    return mods + ailments.defense_roll_modifiers(state, creature, skill, physical)

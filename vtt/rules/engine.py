@@ -16,7 +16,20 @@ from typing import Any, Literal
 
 from pydantic import BaseModel, Field, ValidationError
 
-from vtt.rules import care, hold, manifest, movement, overpower, reactions, stance, strike, tactics, targeted, turns
+from vtt.rules import (
+    ailments,
+    care,
+    hold,
+    manifest,
+    movement,
+    overpower,
+    reactions,
+    stance,
+    strike,
+    tactics,
+    targeted,
+    turns,
+)
 from vtt.rules.abilities import LIBRARY, Ability
 from vtt.rules.attacks import answer_defense
 from vtt.rules.commands import (
@@ -304,6 +317,7 @@ def _preview(plan: strike.AttackPlan) -> RollPreview:
         label=plan.label,
         skill=plan.skill,
         dice=plan.dice,
+        dice_changes=plan.dice_changes,
         modifiers=plan.modifiers,
         dl=plan.dl,
         defense_skill=plan.defense_skill,
@@ -549,6 +563,7 @@ def _manifest_preview(state: GameState, c: Creature, ab: Ability, dl: int | None
         label=f"{c.name}: Manifest {ab.name}",
         skill=skill,
         dice=c.skill(skill),
+        modifiers=ailments.manifest_modifiers(c),
         dl=manifest.dl_of(state, c, ab)[0] if dl is None else dl,
         defense_skill=ab.effect.defense or "Elude" if ab.effect.attacks else None,
     )
@@ -771,6 +786,7 @@ def legal_actions(state: GameState, creature_id: str) -> list[ActionOption]:
                             label=f"{c.name}: Grab",
                             skill=s.grab_skill,
                             dice=c.skill(s.grab_skill),
+                            dice_changes=ailments.attack_dice_changes(state, c),
                             modifiers=gp.modifiers,
                             dl=s.grab_dl,
                             defense_skill=s.grab_defense,

@@ -18,7 +18,7 @@ from __future__ import annotations
 
 from collections.abc import Set as AbstractSet
 
-from vtt.rules import attacks
+from vtt.rules import ailments, attacks
 from vtt.rules.checks import AttackResult
 from vtt.rules.conditions import HOLD_ENCUMBERED, attack_modifiers, holds_of, limb_action_modifiers
 from vtt.rules.dice import DiceSource, Modifier, roll
@@ -90,6 +90,7 @@ def plan_grab(
         mods.append(size_mod)
     mods += limb_action_modifiers(state, c)
     mods += attack_modifiers(state, c)
+    mods += ailments.against_target_modifiers(state, target)
     return GrabPlan(limb, rng, dist, path, mods, exp.size)
 
 
@@ -102,7 +103,8 @@ def grab(tx: Tx, creature: str, target: str, limb_id: str | None, dice: DiceSour
     tx.economy(c.id).attacked = True
     s = state.settings
     mods = [*plan.modifiers, *tx.extra_attack_mods]
-    attack = roll(dice, f"{c.name}: Grab {t.name} with {plan.limb.name}", c.skill(s.grab_skill), mods)
+    changes = ailments.attack_dice_changes(state, c)
+    attack = roll(dice, f"{c.name}: Grab {t.name} with {plan.limb.name}", c.skill(s.grab_skill), mods, changes)
     spec = attacks.AttackSpec(
         action="grab",
         attacker=c.id,

@@ -24,7 +24,7 @@ Table settings for what the sources leave open: `words_per_turn` (words a creatu
 
 from __future__ import annotations
 
-from vtt.rules import attacks
+from vtt.rules import ailments, attacks
 from vtt.rules.abilities import Ability, ability
 from vtt.rules.checks import AttackResult
 from vtt.rules.damage import Hit, deal, heal, suffer_pips
@@ -176,7 +176,7 @@ def _manifest_roll(
     state = tx.state
     dl, notes = dl_of(state, c, ab)
     skill = skill_of(state, ab)
-    mods: list[Modifier] = list(tx.extra_attack_mods)
+    mods: list[Modifier] = [*ailments.manifest_modifiers(c), *tx.extra_attack_mods]
     r = roll(dice, f"{c.name}: Manifest {ab.name} ({skill})", c.skill(skill), mods)
     ok = r.result >= dl and not (state.settings.fumble_always_fails and r.fumble)
     why = f" ({'; '.join(notes)})" if notes else ""
@@ -402,7 +402,12 @@ def after_grit_injury(tx: Tx, creature_id: str, injury: int, dice: DiceSource) -
         ab = ability(lb.readied.ability)
         dl, notes = dl_of(tx.state, c, ab, READY_BASE_DL + injury)
         skill = skill_of(tx.state, ab)
-        r = roll(dice, f"{c.name}: Manifest to keep {ab.name} Ready ({skill})", c.skill(skill))
+        r = roll(
+            dice,
+            f"{c.name}: Manifest to keep {ab.name} Ready ({skill})",
+            c.skill(skill),
+            ailments.manifest_modifiers(c),
+        )
         ok = r.result >= dl and not (tx.state.settings.fumble_always_fails and r.fumble)
         why = f" ({'; '.join(notes)})" if notes else ""
         text = f"{c.name} rolls Manifest to keep {ab.name} Ready after {injury} Grit Injury: {r.result} against DL {dl}"

@@ -153,6 +153,9 @@ class Creature(BaseModel):
     bulk: float = Field(0, ge=0, description="The creature's own Bulk, carried by others in a Hold.")
     gear_bulk: float = Field(0, ge=0, description="Bulk the creature carries.")
     ailments: dict[str, int] = Field(default_factory=dict)
+    ailment_failures: dict[str, int] = Field(
+        default_factory=dict, description="Consecutive failed end-of-turn defense rolls per Ailment (§5.1)."
+    )
     severe_threshold: int | None = Field(None, description="None: the table's skill Tier (Endure).")
     reductions: dict[str, int] = Field(
         default_factory=dict, description="Damage Reduction by damage type: physical, magical or an element."

@@ -17,7 +17,7 @@ from __future__ import annotations
 from collections import deque
 from collections.abc import Set as AbstractSet
 
-from vtt.rules import attacks
+from vtt.rules import ailments, attacks
 from vtt.rules.checks import AttackResult
 from vtt.rules.conditions import attack_modifiers, holds_of, limb_action_modifiers
 from vtt.rules.damage import Hit, deal
@@ -159,9 +159,11 @@ def _collide(tx: Tx, creature: str, target_id: str, dice: DiceSource) -> list[Ev
         mods.append(size_mod)
     mods += limb_action_modifiers(state, c)
     mods += attack_modifiers(state, c)
+    mods += ailments.against_target_modifiers(state, t)
     s = state.settings
     tx.economy(creature).attacked = True
-    attack = roll(dice, f"{c.name}: Collision with {t.name}", c.skill(s.collision_skill), mods)
+    changes = ailments.attack_dice_changes(state, c)
+    attack = roll(dice, f"{c.name}: Collision with {t.name}", c.skill(s.collision_skill), mods, changes)
     change = physical_damage_size_change(c.size, t.size)
     changes = [DiceChange(dice=change, reason="Collision damage modified by size like the roll")] if change else []
     spec = attacks.AttackSpec(

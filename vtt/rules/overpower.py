@@ -52,7 +52,7 @@ from collections.abc import Set as AbstractSet
 from dataclasses import dataclass
 from typing import Any, Literal
 
-from vtt.rules import attacks, tactics
+from vtt.rules import ailments, attacks, tactics
 from vtt.rules.checks import AttackResult
 from vtt.rules.conditions import attack_modifiers, hold_encumbered, holds_of, limb_action_modifiers
 from vtt.rules.dice import DiceSource, Modifier, roll
@@ -143,11 +143,13 @@ def _plan(
     all_mods = [*([size_mod] if size_mod else []), *mods]
     all_mods += limb_action_modifiers(state, c)
     all_mods += attack_modifiers(state, c)
+    all_mods += ailments.against_target_modifiers(state, target)
     all_mods += tactics.declared_modifiers(state, c, called_shot, charge)
     return AttackPlan(
         label=f"{c.name}: {NAMES[action]} on {target.name} with {with_what}",
         skill=skill,
         dice=c.skill(skill),
+        dice_changes=ailments.attack_dice_changes(state, c),
         modifiers=all_mods,
         dl=dl,
         defense_skill=defense,
@@ -730,7 +732,7 @@ def _attack(
     spend(tx, c.id, major=1)
     tx.economy(c.id).attacked = True
     declared = tactics.declare(tx, c.id, called_shot, charge)
-    attack = roll(dice, plan.label, plan.dice, [*plan.modifiers, *tx.extra_attack_mods])
+    attack = roll(dice, plan.label, plan.dice, [*plan.modifiers, *tx.extra_attack_mods], plan.dice_changes)
     spec = attacks.AttackSpec(
         action=action,
         attacker=c.id,

@@ -102,3 +102,28 @@ class TableSettings(BaseModel):
     footprints: dict[int, list[Cell]] | None = Field(
         None, description="Footprint shapes by size, overriding the grid's defaults (§2.2, gap 3)."
     )
+    ailment_reduction: bool = Field(
+        True, description="When a turn ends, each reducible Ailment rolls its defense to lose a Tier (§5.1)."
+    )
+    ailment_defenses: dict[str, str] = Field(
+        default_factory=lambda: {"Muted": "Nature", "Slowed": "Zeal", "Unstable": "Endure"},
+        description="Defense skills of Ailments the newer revision does not show (older revision; §5.2, gap 18).",
+    )
+    unstable_defense_divisor: int = Field(
+        2, ge=1, description="Unstable: Tier / this on defenses against physical attacks (older Unsteady; gap 18)."
+    )
+    crowded_penalty_per_tier: int = Field(
+        1, ge=0, description="Crowded: this x Tier on attack rolls and on defenses that use limbs (§5.2, gap 18)."
+    )
+    limb_defenses: list[str] = Field(
+        default_factory=lambda: ["Athletics", "Elude", "Nimble"],
+        description="Defenses that use limbs, which Crowded lowers (§5.2, gap 18).",
+    )
+    prone_attack_dice: int = Field(-1, description="Prone: d12 changed on your physical attacks (§5.3, gap 17).")
+    prone_melee_against: int = Field(1, description="Prone: melee attackers against you get this (§5.3, gap 17).")
+    prone_ranged_against: int = Field(
+        -1, description="Prone: ranged attackers against you get this; no ranged attack exists yet (§5.3, gap 17)."
+    )
+    slowed_pips_divisor: int = Field(
+        2, ge=1, description="Slowed: Tier / this Movement Pips as your turn starts (older Slow; §5.2, gap 18)."
+    )

@@ -22,7 +22,7 @@ from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field
 
-from vtt.rules import attacks, tactics
+from vtt.rules import ailments, attacks, tactics
 from vtt.rules.checks import AttackResult
 from vtt.rules.conditions import attack_modifiers, limb_action_modifiers
 from vtt.rules.damage import DAMAGE_FACE, Hit, StrikeType, deal
@@ -71,6 +71,7 @@ class AttackPlan(BaseModel):
     label: str
     skill: str
     dice: int
+    dice_changes: list[DiceChange] = Field(default_factory=list)
     modifiers: list[Modifier] = Field(default_factory=list)
     dl: int
     defense_skill: str | None
@@ -196,11 +197,13 @@ def plan_creature_strike(
     mods += weapon_modifiers(state, c, arm, dist)
     mods += limb_action_modifiers(state, c)
     mods += attack_modifiers(state, c)
+    mods += ailments.against_target_modifiers(state, target)
     mods += tactics.declared_modifiers(state, c, called_shot, charge)
     return AttackPlan(
         label=f"{c.name}: Strike on {target.name} with {arm.name}",
         skill=s.strike_skill,
         dice=c.skill(s.strike_skill),
+        dice_changes=ailments.attack_dice_changes(state, c),
         modifiers=mods,
         dl=STRIKE_DL,
         defense_skill=defense,
@@ -265,6 +268,7 @@ def plan_surface_strike(
         label=f"{c.name}: Strike on the {surface} at {space} with {arm.name}",
         skill=s.strike_skill,
         dice=c.skill(s.strike_skill),
+        dice_changes=ailments.attack_dice_changes(state, c),
         modifiers=mods,
         dl=STRIKE_DL,
         defense_skill=None,
@@ -319,7 +323,7 @@ def strike(
     spend(tx, c.id, major=1)
     tx.economy(c.id).attacked = True
     declared = tactics.declare(tx, c.id, called_shot is not None, charge)
-    attack = roll(dice, plan.label, plan.dice, [*plan.modifiers, *tx.extra_attack_mods])
+    attack = roll(dice, plan.label, plan.dice, [*plan.modifiers, *tx.extra_attack_mods], plan.dice_changes)
     path_event = Event(
         kind="reach",
         text=f"{c.name} reaches {plan.distance} space(s) (Reach {plan.reach}) through {len(plan.path)} space(s).",

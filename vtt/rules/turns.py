@@ -10,6 +10,7 @@
 
 from __future__ import annotations
 
+from vtt.rules.ailments import reduce_at_turn_end, slowed_at_turn_start
 from vtt.rules.damage import continuing_damage, wake_roll
 from vtt.rules.dice import DiceSource, roll
 from vtt.rules.events import Event, RuleError
@@ -87,9 +88,11 @@ def start_turn(tx: Tx, dice: DiceSource) -> list[Event]:
     aged = [e.model_copy(update={"rounds": e.rounds - 1}) if e.creator in starting else e for e in state.effects]
     expired = [e for e in aged if e.rounds <= 0]
     state.effects = [e for e in aged if e.rounds > 0]
+    slowed: list[Event] = []
     for cid in active:
         state.economy[cid] = fresh_economy(state, state.creatures[cid])
         tx._economy.add(cid)
+        slowed += slowed_at_turn_start(state, cid)
     who = "the Soulweaver" if state.turn.current == SOULWEAVER else state.creatures[active[0]].name if active else "?"
     events = [
         Event(
@@ -108,6 +111,7 @@ def start_turn(tx: Tx, dice: DiceSource) -> list[Event]:
                 data={"effect": e.id},
             )
         )
+    events += slowed
     if state.turn.current == SOULWEAVER:
         events += continuing_damage(tx, dice)
     return events
@@ -122,6 +126,7 @@ def end_turn(tx: Tx, dice: DiceSource) -> list[Event]:
     ended = state.turn.current
     wake: list[Event] = []
     for cid in active_creatures(state):
+        wake += reduce_at_turn_end(tx, cid, dice)
         if state.creatures[cid].unconscious:
             wake += wake_roll(tx, cid, dice)
     events = [

@@ -16,6 +16,7 @@ def _clone_creature(c: Creature) -> Creature:
     out.limbs = list(c.limbs)
     out.weapons = list(c.weapons)
     out.ailments = dict(c.ailments)
+    out.ailment_failures = dict(c.ailment_failures)
     out.skills = dict(c.skills)
     out.parts = list(c.parts)
     out.continuing = list(c.continuing)
