@@ -147,22 +147,24 @@ class Roll(BaseModel):
         if not isinstance(data, dict):
             return data
         faces = tuple(data.get("faces", ()))
-        mods = data.get("modifiers", ())
-        total = sum(m.value if isinstance(m, Modifier) else int(m["value"]) for m in mods)
-        counts = Counter(faces)
-        doubles = tuple(Double(face=f, count=n) for f, n in sorted(counts.items(), reverse=True) if n >= 2)
-        return {
-            **data,
-            "dice": len(faces),
-            "result": (max(faces) if faces else 0) + total,
-            "doubles": doubles,
-            "highest_double": doubles[0].face if doubles else None,
-            "fumble": bool(faces) and 2 * faces.count(1) > len(faces),
-        }
+        total = sum(m.value if isinstance(m, Modifier) else int(m["value"]) for m in data.get("modifiers", ()))
+        return {**data, **_derived(faces, total)}
 
     def count_at_least(self, value: int) -> int:
         """How many faces reach `value` (damage, healing and Strike-type rules count faces)."""
         return sum(1 for f in self.faces if f >= value)
+
+
+def _derived(faces: tuple[int, ...], modifier_total: int) -> dict[str, Any]:
+    counts = Counter(faces)
+    doubles = tuple(Double.model_construct(face=f, count=n) for f, n in sorted(counts.items(), reverse=True) if n >= 2)
+    return {
+        "dice": len(faces),
+        "result": (max(faces) if faces else 0) + modifier_total,
+        "doubles": doubles,
+        "highest_double": doubles[0].face if doubles else None,
+        "fumble": bool(faces) and 2 * faces.count(1) > len(faces),
+    }
 
 
 def dice_count(base_dice: int, dice_changes: Iterable[DiceChange] = ()) -> int:
@@ -180,11 +182,14 @@ def roll(
     """Roll `base_dice` d12 changed by `dice_changes`, with flat `modifiers`."""
     changes = tuple(dice_changes)
     count = dice_count(base_dice, changes)
-    faces = source.faces(count, label) if count else []
-    return Roll(
+    faces = tuple(_check_faces(source.faces(count, label) if count else [], count, label))
+    mods = tuple(modifiers)
+    # Built without re-validation: the faces were checked above and the modifiers and changes are models.
+    return Roll.model_construct(
         label=label,
         base_dice=base_dice,
         dice_changes=changes,
-        faces=tuple(_check_faces(faces, count, label)),
-        modifiers=tuple(modifiers),
+        faces=faces,
+        modifiers=mods,
+        **_derived(faces, sum(m.value for m in mods)),
     )
