@@ -108,12 +108,23 @@ def attack_roll_modifiers(state: GameState, c: Creature) -> list[Modifier]:
     return mods + exhausted(c, "Skill rolls")
 
 
+EFFECT_ATTACK_DICE = "attack_dice"
+"""Effect.modifiers key: d12 changed on the subject's attack rolls (Flurry)."""
+EFFECT_DAMAGE_DICE = "damage_dice"
+"""Effect.modifiers key: d12 changed on the subject's damage rolls (Flurry)."""
+
+
 def attack_dice_changes(state: GameState, c: Creature, physical: bool = True) -> list[DiceChange]:
-    """Prone (ASSUMPTION): d12 changed on the creature's physical attacks."""
+    """Prone (ASSUMPTION): d12 changed on the creature's physical attacks; effects' d12 on any attack roll."""
+    out: list[DiceChange] = []
     n = state.settings.prone_attack_dice
     if c.prone and physical and n:
-        return [DiceChange(dice=n, reason=f"Prone: {n:+d}d12 on physical attacks")]
-    return []
+        out.append(DiceChange(dice=n, reason=f"Prone: {n:+d}d12 on physical attacks"))
+    for e in state.effects:
+        lost = e.modifiers.get(EFFECT_ATTACK_DICE, 0) if e.subject == c.id else 0
+        if lost:
+            out.append(DiceChange(dice=lost, reason=f"{e.name}: lose {-lost}d12 on attack rolls"))
+    return out
 
 
 def against_target_modifiers(state: GameState, target: Creature, melee: bool = True) -> list[Modifier]:

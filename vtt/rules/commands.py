@@ -69,6 +69,7 @@ class Strike(_Command):
     called_shot: str | None = Field(None, description="Called Shot: the id of the target's part aimed at.")
     as_trauma: bool = Field(False, description="Called Shot: replace each Wounded Tier with 2 Tiers of Trauma.")
     charge: bool = Field(False, description="Charge: after Dash and 2 consecutive spaces; the turn ends after.")
+    minor: bool = Field(False, description="Flurry: use it as a Minor Action while the Flurry has uses left.")
 
 
 class StrikeSpace(_Command):
@@ -100,6 +101,7 @@ class Disarm(_Command):
     weapon: str | None = None
     limb: str | None = None
     charge: bool = False
+    minor: bool = Field(False, description="Flurry: use it as a Minor Action while the Flurry has uses left.")
 
 
 class Impair(_Command):
@@ -112,6 +114,7 @@ class Impair(_Command):
     weapon: str | None = None
     limb: str | None = None
     charge: bool = False
+    minor: bool = Field(False, description="Flurry: use it as a Minor Action while the Flurry has uses left.")
 
 
 class Reposition(_Command):
@@ -124,6 +127,7 @@ class Reposition(_Command):
     weapon: str | None = None
     limb: str | None = None
     charge: bool = False
+    minor: bool = Field(False, description="Flurry: use it as a Minor Action while the Flurry has uses left.")
 
 
 class Grapple(_Command):
@@ -148,6 +152,28 @@ class BreakHold(_Command):
     limb: str | None = None
     free_part: str | None = Field(None, description="A part of `held` the Holder keeps from use: free it instead.")
     charge: bool = False
+
+
+class Flurry(_Command):
+    """Tactic (seed-000): declare a number; for 1 round lose that many d12 on attack rolls and half as many on
+    damage rolls; up to that many times this turn, a Strike or Overpower may be a Minor Action (`minor`)."""
+
+    type: Literal["flurry"] = "flurry"
+    creature: str
+    number: int = Field(ge=1)
+
+
+class Distract(_Command):
+    """Tactic (seed-000): attack the chosen Aware creatures; on success they are Focused on you (or on
+    `sound_at`, the space a sound at range came from) and cannot drop Focus until their next turn."""
+
+    type: Literal["distract"] = "distract"
+    creature: str
+    target: str | None = Field(None, description="One creature attacked (added to `targets`).")
+    targets: list[str] = Field(default_factory=list, description="The creatures attacked.")
+    action: Literal["major", "minor"] = Field("major", description="The action used: +2 for a Major, +1 for a Minor.")
+    expects: list[str] = Field(default_factory=list, description="Creatures that expect it: +6 on their defense.")
+    sound_at: Cell | None = Field(None, description="The space of a sound made at range: Focus goes there.")
 
 
 class DefensiveStance(_Command):
@@ -288,6 +314,8 @@ Command = Annotated[
     | Reposition
     | Grapple
     | BreakHold
+    | Flurry
+    | Distract
     | DefensiveStance
     | DropHold
     | Defend

@@ -91,12 +91,21 @@ def effect_modifiers(state: GameState, creature: Creature, key: str, what: str) 
     ]
 
 
-def attack_modifiers(state: GameState, creature: Creature) -> list[Modifier]:
+def focus_modifiers(state: GameState, creature: Creature, target: Creature | None) -> list[Modifier]:
+    """Focus (§5.3 ASSUMPTION, table setting `focus_bonus`): a bonus on your rolls against your Focus."""
+    bonus = state.settings.focus_bonus
+    if target is None or not bonus or creature.focus != target.id:
+        return []
+    return [Modifier(value=bonus, reason=f"Focused on {target.name}: {bonus:+d} on rolls against your Focus")]
+
+
+def attack_modifiers(state: GameState, creature: Creature, target: Creature | None = None) -> list[Modifier]:
     """Penalties and bonuses from effects and ailments (Dazzled, Crowded, Exhausted) on the creature's physical
-    attack rolls."""
+    attack rolls, and Focus on `target`."""
     return [
         *effect_modifiers(state, creature, PHYSICAL_ATTACK, "physical attack rolls"),
         *ailments.attack_roll_modifiers(state, creature),
+        *focus_modifiers(state, creature, target),
     ]
 
 

@@ -31,7 +31,7 @@ from vtt.rules import (
     turns,
 )
 from vtt.rules.abilities import LIBRARY, Ability
-from vtt.rules.attacks import answer_defense
+from vtt.rules.attacks import answer_defense, on_result
 from vtt.rules.commands import (
     Begin,
     BreakHold,
@@ -43,9 +43,11 @@ from vtt.rules.commands import (
     DefensiveStance,
     Disarm,
     Dismiss,
+    Distract,
     DropHold,
     EditCreature,
     EndTurn,
+    Flurry,
     Grab,
     Grapple,
     Harm,
@@ -70,6 +72,8 @@ from vtt.rules.model import Cell, Creature, GameState
 from vtt.rules.sizes import can_overpower
 from vtt.rules.space import Occupancy, footprint, grid_of, why_cannot_stand
 from vtt.rules.txn import Tx
+
+on_result("distract")(tactics.distract_result)
 
 Group = Literal["Move", "Strike", "Overpower", "Tactics", "Defense", "Manifest", "Turn"]
 
@@ -151,7 +155,7 @@ def _begin(tx: Tx, cmd: Command, dice: DiceSource) -> list[Event]:
 
 def _attacker(cmd: Command) -> str | None:
     """The creature a command makes attack, if it attacks."""
-    if isinstance(cmd, Strike | StrikeSpace | Grab | Disarm | Impair | Reposition | Grapple | BreakHold):
+    if isinstance(cmd, Strike | StrikeSpace | Grab | Disarm | Impair | Reposition | Grapple | BreakHold | Distract):
         return cmd.creature
     if isinstance(cmd, Move) and cmd.collide_with is not None:
         return cmd.creature
@@ -189,6 +193,7 @@ def _dispatch(tx: Tx, cmd: Command, dice: DiceSource) -> list[Event]:
                 cmd.called_shot,
                 cmd.as_trauma,
                 cmd.charge,
+                cmd.minor,
             )
         case StrikeSpace():
             return targeted.strike_space(tx, cmd.creature, cmd.space, cmd.weapon, cmd.limb, dice, cmd.strike_type)
@@ -198,12 +203,16 @@ def _dispatch(tx: Tx, cmd: Command, dice: DiceSource) -> list[Event]:
             return hold.drop_hold(tx, cmd.creature)
         case Disarm():
             return overpower.disarm(
-                tx, cmd.creature, cmd.target, cmd.item, cmd.to, cmd.weapon, cmd.limb, cmd.charge, dice
+                tx, cmd.creature, cmd.target, cmd.item, cmd.to, cmd.weapon, cmd.limb, cmd.charge, cmd.minor, dice
             )
         case Impair():
-            return overpower.impair(tx, cmd.creature, cmd.target, cmd.ailment, cmd.weapon, cmd.limb, cmd.charge, dice)
+            return overpower.impair(
+                tx, cmd.creature, cmd.target, cmd.ailment, cmd.weapon, cmd.limb, cmd.charge, cmd.minor, dice
+            )
         case Reposition():
-            return overpower.reposition(tx, cmd.creature, cmd.target, cmd.to, cmd.weapon, cmd.limb, cmd.charge, dice)
+            return overpower.reposition(
+                tx, cmd.creature, cmd.target, cmd.to, cmd.weapon, cmd.limb, cmd.charge, cmd.minor, dice
+            )
         case Grapple():
             return overpower.grapple(
                 tx, cmd.creature, cmd.target, cmd.limb, cmd.called_shot, cmd.suffocate, cmd.charge, dice
@@ -214,6 +223,11 @@ def _dispatch(tx: Tx, cmd: Command, dice: DiceSource) -> list[Event]:
             )
         case DefensiveStance():
             return stance.enter_stance(tx, cmd.creature)
+        case Flurry():
+            return tactics.flurry(tx, cmd.creature, cmd.number)
+        case Distract():
+            targets = [*([cmd.target] if cmd.target else []), *cmd.targets]
+            return tactics.distract(tx, cmd.creature, targets, cmd.action, cmd.expects, cmd.sound_at, dice)
         case Defend():
             return answer_defense(tx, _decision(tx, cmd.decision, "defense"), cmd.roll, dice)
         case React():
@@ -423,8 +437,94 @@ def _strike_options(
     return out
 
 
+def _flurried(option: ActionOption) -> ActionOption:
+    """The option as a Flurry's Minor Action (seed-000): the same command with `minor` set."""
+    return option.model_copy(
+        update={
+            "action": "flurry_attack",
+            "command": option.command or option.action,
+            "group": "Tactics",
+            "label": f"Flurry (Minor Action): {option.label}",
+            "cost": {"minor": 1},
+            "params": {**option.params, "minor": True},
+        }
+    )
+
+
+def _tactic_options(
+    state: GameState, occ: Occupancy, c: Creature, major_ok: bool, minor_ok: bool
+) -> list[ActionOption]:
+    """Declaring a Flurry, Distract, and the Minor Action Strikes and Overpowers of a Flurry (seed-000)."""
+    out: list[ActionOption] = []
+    s = state.settings
+    # Offered only while a Minor Action is left to use it with.
+    if tactics.flurry_effect(state, c.id) is None and minor_ok and (s.flurry_cost != "major" or major_ok):
+        out.append(
+            ActionOption(
+                action="flurry",
+                group="Tactics",
+                label="Flurry",
+                cost={} if s.flurry_cost == "none" else {s.flurry_cost: 1},
+                targets=[TargetOption(target=c.id, choices={"number": list(range(1, s.flurry_max + 1))})],
+                choose=["number"],
+            )
+        )
+    paid: list[tuple[Literal["major", "minor"], bool]] = [("major", major_ok), ("minor", minor_ok)]
+    actions = [a for a, ok in paid if ok]
+    aware = tactics.distract_targets(state, c) if actions else []
+    if aware:
+        preview = RollPreview(
+            label=f"{c.name}: {tactics.DISTRACT}",
+            skill=s.distract_skill,
+            dice=c.skill(s.distract_skill),
+            dice_changes=ailments.attack_dice_changes(state, c, physical=False),
+            modifiers=[tactics.distract_bonus(actions[0])],
+            dl=s.distract_dl,
+            defense_skill=s.distract_defense,
+        )
+        out.append(
+            ActionOption(
+                action="distract",
+                group="Tactics",
+                label="Distract",
+                cost={actions[0]: 1},
+                targets=[TargetOption(target=oid, preview=preview, choices={"action": actions}) for oid in aware],
+                reach=s.distract_range,
+                choose=["action"],
+            )
+        )
+    if not minor_ok or tactics.flurry_uses(state, c.id) <= 0:
+        return out
+    filled = state.board.filled()
+    grid = grid_of(state)
+    for arm in _arms(state, c):
+        rng = strike.arm_reach(state, c, arm)
+        in_reach = occ.occupants(list(grid.area_within(occ.cells[c.id], rng)), exclude=c.id)
+        targets: list[TargetOption] = []
+        for oid in in_reach:
+            try:
+                plan = strike.plan_creature_strike(state, occ, c, state.creatures[oid], arm, False, filled, minor=True)
+            except RuleError:
+                continue
+            targets.append(TargetOption(target=oid, preview=_preview(plan), path=plan.path))
+        if targets:
+            label = f"Strike with {arm.name}" if arm.weapon else "Unarmed Strike"
+            option = ActionOption(
+                action="strike", group="Strike", label=label, params=_arm_params(arm), targets=targets, reach=rng
+            )
+            out.append(_flurried(option))
+        out += [_flurried(o) for o in _weapon_overpower_options(state, occ, c, arm, in_reach, False, minor=True)]
+    return out
+
+
 def _weapon_overpower_options(
-    state: GameState, occ: Occupancy, c: Creature, arm: strike.Armament, area: list[str], charge: bool
+    state: GameState,
+    occ: Occupancy,
+    c: Creature,
+    arm: strike.Armament,
+    area: list[str],
+    charge: bool,
+    minor: bool = False,
 ) -> list[ActionOption]:
     """Disarm, Impair and Reposition with `arm`, each when it has a target."""
     filled = state.board.filled()
@@ -436,7 +536,7 @@ def _weapon_overpower_options(
         for oid in area:
             t = state.creatures[oid]
             try:
-                plan = overpower.plan_weapon_overpower(state, occ, c, t, action, arm, filled, charge)
+                plan = overpower.plan_weapon_overpower(state, occ, c, t, action, arm, filled, charge, minor)
             except RuleError:
                 continue
             choices: dict[str, list[Any]]
@@ -806,6 +906,8 @@ def legal_actions(state: GameState, creature_id: str) -> list[ActionOption]:
         out += _hold_options(state, occ, c, False)
         if charge_ok:
             out += _hold_options(state, occ, c, True)
+    if can_attack:
+        out += _tactic_options(state, occ, c, major_ok, econ.minor > 0 and not full_resolve)
     out += _manifest_options(state, occ, c, major_ok, econ.minor > 0 and not full_resolve)
     stance_cost = state.settings.defensive_stance_cost
     stance_paid = major_ok if stance_cost == "major" else econ.minor > 0 and not full_resolve

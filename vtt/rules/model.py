@@ -181,6 +181,9 @@ class Creature(BaseModel):
     movement_pool: int | None = Field(None, ge=0, description="Overrides the table's Movement Pool.")
     minor_actions: int | None = Field(None, ge=0, description="Overrides the table's Minor Actions.")
     abilities: list[str] = Field(default_factory=list, description="Ids of the Spells and Talents it knows.")
+    focus: str | None = Field(None, description="The creature it is Focused on (seed-000 Distract, §5.3).")
+    focus_space: Cell | None = Field(None, description="The space it is Focused on (a Distract's sound at range).")
+    focus_locked: bool = Field(False, description="Distract: it cannot drop its Focus until its next turn.")
 
     def skill(self, name: str) -> int:
         return self.skills.get(name, 0)
@@ -281,6 +284,7 @@ class Economy(BaseModel):
     words_spent: int = Field(0, ge=0, description="Words spent on Spells this turn (table setting words_per_turn).")
     charging: bool = Field(False, description="A Charge was declared: the turn ends when its attack is resolved.")
     major_unlocked: bool = Field(False, description="A DL 12 Zeal roll allows a Major Action on a full Resolve Pool.")
+    flurry_uses: int = Field(0, ge=0, description="Flurry: Strikes or Overpowers left to use as a Minor Action.")
 
     @property
     def movement_left(self) -> int:
@@ -298,6 +302,7 @@ class Effect(BaseModel):
     rounds: int = 1
     curse: bool = False
     ability: str | None = Field(None, description="The Spell or Talent this ongoing effect is, if any.")
+    limbs: list[str] = Field(default_factory=list, description="Flurry: the subject's limbs that cannot attack.")
 
 
 class PartLock(BaseModel):

@@ -64,8 +64,8 @@ from vtt.rules.obstruction import exposure
 from vtt.rules.reach import attack_path, best_limb, reach
 from vtt.rules.sizes import can_overpower, overpower_size_modifier
 from vtt.rules.space import Occupancy, footprint, footprint_offsets, grid_of, why_cannot_stand
-from vtt.rules.strike import Armament, AttackPlan, arm_reach, armament, weapon_modifiers
-from vtt.rules.turns import require_active, spend
+from vtt.rules.strike import Armament, AttackPlan, arm_reach, armament, attack_limbs, weapon_modifiers
+from vtt.rules.turns import require_active
 from vtt.rules.txn import Tx
 
 OverpowerAction = Literal["disarm", "impair", "reposition", "grapple", "break_hold"]
@@ -142,7 +142,7 @@ def _plan(
     size_mod = overpower_size_modifier(c.size, target.size)
     all_mods = [*([size_mod] if size_mod else []), *mods]
     all_mods += limb_action_modifiers(state, c)
-    all_mods += attack_modifiers(state, c)
+    all_mods += attack_modifiers(state, c, target)
     all_mods += ailments.against_target_modifiers(state, target)
     all_mods += tactics.declared_modifiers(state, c, called_shot, charge)
     return AttackPlan(
@@ -170,12 +170,16 @@ def plan_weapon_overpower(
     arm: Armament,
     filled: AbstractSet[Cell],
     charge: bool = False,
+    minor: bool = False,
 ) -> AttackPlan:
-    """Disarm, Impair or Reposition of `c` on `target` with `arm`; RuleError when it cannot be made."""
+    """Disarm, Impair or Reposition of `c` on `target` with `arm` (`minor`: as a Flurry's Minor Action);
+    RuleError when it cannot be made."""
     rng = arm_reach(state, c, arm)
     dist, path = _touch(state, occ, c, target, rng, filled, NAMES[action])
     mods = weapon_modifiers(state, c, arm, dist)
-    return _plan(state, c, target, action, rng, dist, path, mods, arm.name, False, charge)
+    plan = _plan(state, c, target, action, rng, dist, path, mods, arm.name, False, charge)
+    extra = tactics.flurry_weapon_changes(arm.weapon, minor)
+    return plan.model_copy(update={"dice_changes": [*plan.dice_changes, *extra]}) if extra else plan
 
 
 # --------------------------------------------------------------------------------------------------------
@@ -223,6 +227,7 @@ def disarm(
     weapon: str | None,
     limb: str | None,
     charge: bool,
+    minor: bool,
     dice: DiceSource,
 ) -> list[Event]:
     state = tx.state
@@ -237,9 +242,12 @@ def disarm(
     arm = armament(state, c, weapon, limb)
     if charge:
         tactics.require_charge(state, c)
-    plan = plan_weapon_overpower(state, occ, c, t, "disarm", arm, state.board.filled(), charge)
+    plan = plan_weapon_overpower(state, occ, c, t, "disarm", arm, state.board.filled(), charge, minor)
     params = {"item": item, "to": list(to)}
-    return _attack(tx, c, t, "disarm", plan, params, dice, charge=charge, defense_mods=grip_bonus(t, held))
+    limbs = attack_limbs(state, c, arm)
+    return _attack(
+        tx, c, t, "disarm", plan, params, dice, charge=charge, defense_mods=grip_bonus(t, held), flurry=(minor, limbs)
+    )
 
 
 @attacks.on_result("disarm")
@@ -279,6 +287,7 @@ def impair(
     weapon: str | None,
     limb: str | None,
     charge: bool,
+    minor: bool,
     dice: DiceSource,
 ) -> list[Event]:
     state = tx.state
@@ -289,8 +298,9 @@ def impair(
     arm = armament(state, c, weapon, limb)
     if charge:
         tactics.require_charge(state, c)
-    plan = plan_weapon_overpower(state, Occupancy(state), c, t, "impair", arm, state.board.filled(), charge)
-    return _attack(tx, c, t, "impair", plan, {"ailment": ailment}, dice, charge=charge)
+    plan = plan_weapon_overpower(state, Occupancy(state), c, t, "impair", arm, state.board.filled(), charge, minor)
+    flurry = (minor, attack_limbs(state, c, arm))
+    return _attack(tx, c, t, "impair", plan, {"ailment": ailment}, dice, charge=charge, flurry=flurry)
 
 
 @attacks.on_result("impair")
@@ -354,6 +364,7 @@ def reposition(
     weapon: str | None,
     limb: str | None,
     charge: bool,
+    minor: bool,
     dice: DiceSource,
 ) -> list[Event]:
     state = tx.state
@@ -364,10 +375,11 @@ def reposition(
         tactics.require_charge(state, c)
     occ = Occupancy(state)
     filled = state.board.filled()
-    plan = plan_weapon_overpower(state, occ, c, t, "reposition", arm, filled, charge)
+    plan = plan_weapon_overpower(state, occ, c, t, "reposition", arm, filled, charge, minor)
     if (why := why_not_destination(state, occ, c, t, plan.reach, to, filled)) is not None:
         raise RuleError(why)
-    return _attack(tx, c, t, "reposition", plan, {"to": list(to)}, dice, charge=charge)
+    flurry = (minor, attack_limbs(state, c, arm))
+    return _attack(tx, c, t, "reposition", plan, {"to": list(to)}, dice, charge=charge, flurry=flurry)
 
 
 def _cell(value: Any) -> Cell:
@@ -728,10 +740,11 @@ def _attack(
     called_shot: bool = False,
     charge: bool = False,
     defense_mods: list[Modifier] | None = None,
+    flurry: tuple[bool, list[str]] = (False, []),
 ) -> list[Event]:
-    spend(tx, c.id, major=1)
+    paid = tactics.pay_attack(tx, c.id, flurry[0], flurry[1])
     tx.economy(c.id).attacked = True
-    declared = tactics.declare(tx, c.id, called_shot, charge)
+    declared = [*paid, *tactics.declare(tx, c.id, called_shot, charge)]
     attack = roll(dice, plan.label, plan.dice, [*plan.modifiers, *tx.extra_attack_mods], plan.dice_changes)
     spec = attacks.AttackSpec(
         action=action,

@@ -127,3 +127,14 @@ class TableSettings(BaseModel):
     slowed_pips_divisor: int = Field(
         2, ge=1, description="Slowed: Tier / this Movement Pips as your turn starts (older Slow; §5.2, gap 18)."
     )
+    flurry_cost: Literal["none", "minor", "major"] = Field(
+        "none", description="Action declaring a Flurry (seed-000 names none; a declaration like Called Shot; gap)."
+    )
+    flurry_max: int = Field(6, ge=1, description="Largest number a Flurry may declare (seed-000 names none; gap).")
+    distract_skill: str = Field("Guile", description="Skill a Distract rolls (seed-000 names none; gap).")
+    distract_defense: str = Field("Observe", description="Skill a Distract attacks (seed-000 names none; gap).")
+    distract_dl: int = Field(0, ge=0, description="DL of Distract (seed-000 names none; gap).")
+    distract_range: int = Field(
+        6, ge=0, description="Distract: creatures within this many spaces, not Unaware or Unconscious, are Aware (gap)."
+    )
+    focus_bonus: int = Field(1, description="Focus: bonus on your rolls against your Focus (§5.3 ASSUMPTION).")

@@ -42,7 +42,7 @@ from vtt.rules.sizes import (
     strike_size_modifier,
 )
 from vtt.rules.space import Occupancy, grid_of
-from vtt.rules.turns import require_active, spend
+from vtt.rules.turns import require_active
 from vtt.rules.txn import Tx
 
 STRIKE_DL = 3
@@ -91,7 +91,8 @@ def armament(state: GameState, c: Creature, weapon_id: str | None, limb_id: str 
         weapon = c.weapon(weapon_id)
         if weapon is None:
             raise RuleError(f"{c.name} has no weapon {weapon_id!r}")
-        grips = [lb for lb in c.gripping_limbs(weapon_id) if lb.hold_id is None]
+        spent = tactics.spent_limbs(state, c.id)
+        grips = [lb for lb in c.gripping_limbs(weapon_id) if lb.hold_id is None and lb.id not in spent]
         need = state.settings.two_handed_grip if weapon.two_handed else 1
         if len(grips) < need:
             raise RuleError(f"{c.name} must grip {weapon.name} with {need} limb(s) to use it")
@@ -102,11 +103,21 @@ def armament(state: GameState, c: Creature, weapon_id: str | None, limb_id: str 
             raise RuleError(f"{c.name} has no limb {limb_id!r}")
         if not limb.free:
             raise RuleError(f"{c.name}'s {limb.name} is not free")
+        if limb.id in tactics.spent_limbs(state, c.id):
+            raise RuleError(f"{c.name}'s {limb.name} attacked in a Flurry: it cannot attack again for 1 round")
         return Armament(weapon=None, limb=limb)
-    free = [limb for limb in c.limbs if limb.free]
+    spent = tactics.spent_limbs(state, c.id)
+    free = [limb for limb in c.limbs if limb.free and limb.id not in spent]
     if not free:
         raise RuleError(f"{c.name} has no free limb to strike with")
     return Armament(weapon=None, limb=best_limb(c, free))
+
+
+def attack_limbs(state: GameState, c: Creature, arm: Armament) -> list[str]:
+    """The limbs an attack with `arm` uses: a weapon's gripping limbs, or the unarmed limb."""
+    if arm.weapon is not None:
+        return [lb.id for lb in c.gripping_limbs(arm.weapon.id) if lb.hold_id is None]
+    return [arm.limb.id] if arm.limb is not None else []
 
 
 def arm_reach(state: GameState, c: Creature, arm: Armament) -> int:
@@ -139,9 +150,10 @@ def weapon_modifiers(state: GameState, c: Creature, arm: Armament, distance: int
 
 
 def base_damage(state: GameState, c: Creature, arm: Armament) -> tuple[int, list[DiceChange]]:
+    flurry = tactics.flurry_damage_changes(state, c)
     if arm.weapon is None:
-        return state.settings.unarmed_damage, []
-    changes: list[DiceChange] = []
+        return state.settings.unarmed_damage, flurry
+    changes: list[DiceChange] = [*flurry]
     need = state.settings.two_handed_grip if arm.weapon.two_handed else 1
     if arm.grips > need:
         changes.append(DiceChange(dice=1, reason=f"{arm.weapon.name} gripped with more limbs than it needs"))
@@ -158,9 +170,10 @@ def plan_creature_strike(
     filled: AbstractSet[Cell],
     called_shot: bool = False,
     charge: bool = False,
+    minor: bool = False,
 ) -> AttackPlan:
-    """The Strike of `c` on `target` with `arm` (with a Called Shot or a Charge declared); RuleError when it
-    cannot be made."""
+    """The Strike of `c` on `target` with `arm` (with a Called Shot or a Charge declared, or as a Flurry's Minor
+    Action); RuleError when it cannot be made."""
     if target.id == c.id:
         raise RuleError(f"{c.name} cannot Strike itself")
     grid = grid_of(state)
@@ -196,14 +209,14 @@ def plan_creature_strike(
             mods.append(size_mod)
     mods += weapon_modifiers(state, c, arm, dist)
     mods += limb_action_modifiers(state, c)
-    mods += attack_modifiers(state, c)
+    mods += attack_modifiers(state, c, target)
     mods += ailments.against_target_modifiers(state, target)
     mods += tactics.declared_modifiers(state, c, called_shot, charge)
     return AttackPlan(
         label=f"{c.name}: Strike on {target.name} with {arm.name}",
         skill=s.strike_skill,
         dice=c.skill(s.strike_skill),
-        dice_changes=ailments.attack_dice_changes(state, c),
+        dice_changes=[*ailments.attack_dice_changes(state, c), *tactics.flurry_weapon_changes(arm.weapon, minor)],
         modifiers=mods,
         dl=STRIKE_DL,
         defense_skill=defense,
@@ -226,6 +239,7 @@ def plan_surface_strike(
     arm: Armament,
     filled: AbstractSet[Cell],
     charge: bool = False,
+    minor: bool = False,
 ) -> AttackPlan:
     grid = grid_of(state)
     if not grid.in_bounds(space, state.board.cols, state.board.rows):
@@ -268,7 +282,7 @@ def plan_surface_strike(
         label=f"{c.name}: Strike on the {surface} at {space} with {arm.name}",
         skill=s.strike_skill,
         dice=c.skill(s.strike_skill),
-        dice_changes=ailments.attack_dice_changes(state, c),
+        dice_changes=[*ailments.attack_dice_changes(state, c), *tactics.flurry_weapon_changes(arm.weapon, minor)],
         modifiers=mods,
         dl=STRIKE_DL,
         defense_skill=None,
@@ -298,6 +312,7 @@ def strike(
     called_shot: str | None = None,
     as_trauma: bool = False,
     charge: bool = False,
+    minor: bool = False,
 ) -> list[Event]:
     state = tx.state
     c = require_active(state, cmd_creature)
@@ -313,16 +328,18 @@ def strike(
     if target is not None:
         if called_shot is not None:
             offset = tactics.called_part(tx.get(target), called_shot).size_offset
-        plan = plan_creature_strike(state, occ, c, tx.get(target), arm, nimble, filled, called_shot is not None, charge)
+        plan = plan_creature_strike(
+            state, occ, c, tx.get(target), arm, nimble, filled, called_shot is not None, charge, minor
+        )
     elif space is not None and surface is not None:
         if called_shot is not None:
             raise RuleError("a Called Shot aims at a part of a single creature")
-        plan = plan_surface_strike(state, occ, c, space, surface, arm, filled, charge)
+        plan = plan_surface_strike(state, occ, c, space, surface, arm, filled, charge, minor)
     else:
         raise RuleError("a Strike needs a target creature, or a space and a surface (wall or ground)")
-    spend(tx, c.id, major=1)
+    paid = tactics.pay_attack(tx, c.id, minor, attack_limbs(state, c, arm))
     tx.economy(c.id).attacked = True
-    declared = tactics.declare(tx, c.id, called_shot is not None, charge)
+    declared = [*paid, *tactics.declare(tx, c.id, called_shot is not None, charge)]
     attack = roll(dice, plan.label, plan.dice, [*plan.modifiers, *tx.extra_attack_mods], plan.dice_changes)
     path_event = Event(
         kind="reach",

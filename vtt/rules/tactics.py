@@ -16,16 +16,41 @@
   attack is resolved: after a pending defense is answered, after every attack it leads to. A creature of the
   Soulweaver's acting on the Soulweaver's shared turn cannot end that turn for the others: its own actions and
   Movement for the turn are used up instead.
+- Flurry: "Declare a number. For 1 round, lose that number of d12 on attack rolls and half that number on damage
+  rolls. Up to the declared number times this turn, you can use any Strike or Overpower as a Minor Action. If you
+  do, limbs used to attack cannot be used to attack again for 1 round and if attacking with a weapon that is not
+  Lightweight, lose an additional 1d12 on that attack roll." The `flurry` command declares it (cost: the table
+  setting `flurry_cost`, no action by default, like Called Shot; the number from 1 to `flurry_max`; once per
+  round, as its effect lasts the round). The effect "Flurry" carries the d12 lost on every attack roll and on
+  damage (half, rounded down -- an ASSUMPTION) by the keys `attack_dice` and `damage_dice`. The `minor` flag of a
+  Strike, Disarm, Impair or Reposition pays a Minor Action instead of the Major while uses are left; the limbs
+  it used (the gripping limbs of a weapon, or the unarmed limb) go into the effect "Flurry: limbs used" and
+  cannot attack for 1 round.
+- Distract: "Create a diversion to draw attention to cause the creature to become Focused on you and they cannot
+  drop Focus until their next turn. After you use an action or speak, attack creatures that are Aware of that
+  action. Gain +1 on your roll if you used a Minor Action and +2 if you used a Major Action. If your action creates
+  a sound at range, creatures instead become Focused on the space where the sound was made. Creatures that expect
+  you to use this action gain +6 on their defense." The `distract` command pays the declared action and rolls
+  one attack (table settings: `distract_skill` Guile against `distract_defense` Observe, DL `distract_dl`)
+  against each chosen creature; a creature is Aware (ASSUMPTION) when it is not Unaware or Unconscious and is
+  within `distract_range` spaces. It is not a physical attack. On success the creature's `focus` (or
+  `focus_space`, for a sound at range) is set and `focus_locked` holds until its next turn starts. Focus gives
+  `focus_bonus` (+1) on its attack rolls against its Focus (`conditions.attack_modifiers`).
 """
 
 from __future__ import annotations
 
+from typing import Literal
+
+from vtt.rules.ailments import EFFECT_ATTACK_DICE, EFFECT_DAMAGE_DICE, attack_dice_changes
 from vtt.rules.checks import AttackResult
 from vtt.rules.conditions import PHYSICAL_ATTACK, PHYSICAL_DEFENSE
-from vtt.rules.dice import DiceSource, Modifier
+from vtt.rules.dice import DiceChange, DiceSource, Modifier, roll
 from vtt.rules.events import Event, RuleError
-from vtt.rules.model import BodyPart, Creature, Effect, GameState
-from vtt.rules.turns import end_turn
+from vtt.rules.grid import footprint_distance
+from vtt.rules.model import BodyPart, Cell, Creature, Effect, GameState, Weapon
+from vtt.rules.space import Occupancy, grid_of
+from vtt.rules.turns import end_turn, require_active, spend
 from vtt.rules.txn import Tx
 
 CALLED_SHOT = "Called Shot"
@@ -34,6 +59,14 @@ CHARGE = "Charge"
 CHARGE_ATTACK_BONUS = 1
 CHARGE_DEFENSE_PENALTY = -1
 CHARGE_SPACES = 2
+FLURRY = "Flurry"
+FLURRY_LIMBS = "Flurry: limbs used"
+FLURRY_WEAPON_DICE = -1
+"""seed-000 Flurry: a weapon that is not Lightweight loses an additional 1d12 on a Minor Action attack."""
+DISTRACT = "Distract"
+DISTRACT_BONUS = {"minor": 1, "major": 2}
+DISTRACT_EXPECTED = 6
+"""seed-000 Distract: "Creatures that expect you to use this action gain +6 on their defense"."""
 
 
 def called_shot_active(state: GameState, creature_id: str) -> bool:
@@ -149,5 +182,217 @@ def end_turn_of(tx: Tx, creature_id: str, dice: DiceSource) -> list[Event]:
             kind="turn_over",
             text=f"{tx.get(creature_id).name}'s turn ends after the Charge: no action or Movement is left to it.",
             actor=creature_id,
+        )
+    ]
+
+
+# --------------------------------------------------------------------------------------------------------
+# Flurry
+# --------------------------------------------------------------------------------------------------------
+
+
+def flurry_effect(state: GameState, creature_id: str) -> Effect | None:
+    return next((e for e in state.effects if e.name == FLURRY and e.subject == creature_id), None)
+
+
+def flurry_uses(state: GameState, creature_id: str) -> int:
+    econ = state.economy.get(creature_id)
+    return econ.flurry_uses if econ is not None and flurry_effect(state, creature_id) is not None else 0
+
+
+def flurry(tx: Tx, creature_id: str, number: int) -> list[Event]:
+    """seed-000 Flurry: declare a number; the effect lasts 1 round; uses as Minor Actions this turn."""
+    state = tx.state
+    c = require_active(state, creature_id)
+    s = state.settings
+    if not 1 <= number <= s.flurry_max:
+        raise RuleError(f"a Flurry declares a number from 1 to {s.flurry_max}")
+    if flurry_effect(state, creature_id) is not None:
+        raise RuleError(f"{c.name} has already declared a Flurry this round")
+    if s.flurry_cost == "major":
+        spend(tx, creature_id, major=1)
+    elif s.flurry_cost == "minor":
+        spend(tx, creature_id, minor=1)
+    mods = {EFFECT_ATTACK_DICE: -number}
+    if number // 2:
+        mods[EFFECT_DAMAGE_DICE] = -(number // 2)
+    state.effects.append(Effect(id=state.new_id("e"), name=FLURRY, creator=c.id, subject=c.id, modifiers=mods))
+    tx.economy(c.id).flurry_uses = number
+    return [
+        Event(
+            kind="effect",
+            text=f"{c.name} declares a Flurry of {number}: lose {number}d12 on attack rolls and {number // 2}d12 "
+            f"on damage rolls for 1 round; up to {number} Strike(s) or Overpower(s) as a Minor Action this turn.",
+            actor=c.id,
+            data={"effect": FLURRY, "number": number},
+        )
+    ]
+
+
+def flurry_damage_changes(state: GameState, c: Creature) -> list[DiceChange]:
+    """seed-000 Flurry: "lose ... half that number on damage rolls" for 1 round."""
+    return [
+        DiceChange(
+            dice=e.modifiers[EFFECT_DAMAGE_DICE],
+            reason=f"{e.name}: lose {-e.modifiers[EFFECT_DAMAGE_DICE]}d12 on damage rolls",
+        )
+        for e in state.effects
+        if e.subject == c.id and e.modifiers.get(EFFECT_DAMAGE_DICE)
+    ]
+
+
+def flurry_weapon_changes(weapon: Weapon | None, minor: bool) -> list[DiceChange]:
+    """seed-000 Flurry: a Minor Action attack with a weapon that is not Lightweight loses an additional 1d12."""
+    if not minor or weapon is None or weapon.lightweight:
+        return []
+    return [DiceChange(dice=FLURRY_WEAPON_DICE, reason=f"Flurry: {weapon.name} is not Lightweight, lose 1d12")]
+
+
+def spent_limbs(state: GameState, creature_id: str) -> set[str]:
+    """seed-000 Flurry: limbs that attacked as a Minor Action cannot attack again for 1 round."""
+    return {lid for e in state.effects if e.name == FLURRY_LIMBS and e.subject == creature_id for lid in e.limbs}
+
+
+def pay_attack(tx: Tx, creature_id: str, minor: bool, limbs: list[str]) -> list[Event]:
+    """Pay a Strike or an Overpower: a Major Action, or with `minor` a Minor Action of a Flurry, which keeps the
+    limbs used from attacking for 1 round."""
+    if not minor:
+        spend(tx, creature_id, major=1)
+        return []
+    state = tx.state
+    name = tx.get(creature_id).name
+    if flurry_uses(state, creature_id) <= 0:
+        raise RuleError(f"{name} has no Flurry use left this turn: the attack is a Major Action")
+    spend(tx, creature_id, minor=1)
+    econ = tx.economy(creature_id)
+    econ.flurry_uses -= 1
+    state.effects.append(
+        Effect(id=state.new_id("e"), name=FLURRY_LIMBS, creator=creature_id, subject=creature_id, limbs=list(limbs))
+    )
+    used = ", ".join(lid.replace("_", " ") for lid in limbs) or "no limb"
+    return [
+        Event(
+            kind="effect",
+            text=f"{name} attacks as a Minor Action (Flurry, {econ.flurry_uses} use(s) left): {used} cannot "
+            "attack again for 1 round.",
+            actor=creature_id,
+            data={"effect": FLURRY_LIMBS, "limbs": list(limbs), "uses_left": econ.flurry_uses},
+        )
+    ]
+
+
+# --------------------------------------------------------------------------------------------------------
+# Distract
+# --------------------------------------------------------------------------------------------------------
+
+
+def aware_of(state: GameState, c: Creature, other: Creature) -> bool:
+    """ASSUMPTION: `other` is Aware of `c`'s action when it is not Unaware or Unconscious and is within the
+    table's `distract_range`."""
+    if other.id == c.id or other.dead or other.unconscious or other.ailments.get("Unaware", 0) > 0:
+        return False
+    occ = Occupancy(state)
+    dist = footprint_distance(grid_of(state), occ.cells[c.id], occ.cells[other.id])
+    return dist <= state.settings.distract_range
+
+
+def distract_targets(state: GameState, c: Creature) -> list[str]:
+    return [oid for oid, o in state.creatures.items() if aware_of(state, c, o)]
+
+
+def distract_bonus(action: Literal["major", "minor"]) -> Modifier:
+    word = "Major" if action == "major" else "Minor"
+    return Modifier(value=DISTRACT_BONUS[action], reason=f"{DISTRACT}: {DISTRACT_BONUS[action]:+d} for a {word} Action")
+
+
+def distract(
+    tx: Tx,
+    creature_id: str,
+    targets: list[str],
+    action: Literal["major", "minor"],
+    expects: list[str],
+    sound_at: Cell | None,
+    dice: DiceSource,
+) -> list[Event]:
+    """seed-000 Distract: one attack roll against each chosen Aware creature; success makes it Focused."""
+    from vtt.rules import attacks
+
+    state = tx.state
+    c = require_active(state, creature_id)
+    chosen = list(dict.fromkeys(targets))
+    if not chosen:
+        raise RuleError("a Distract attacks at least one creature")
+    for tid in chosen:
+        t = tx.get(tid)
+        if not aware_of(state, c, t):
+            raise RuleError(f"{t.name} is not Aware of {c.name}'s action: a Distract cannot attack it")
+    for eid in expects:
+        tx.get(eid)
+    s = state.settings
+    if action == "major":
+        spend(tx, c.id, major=1)
+    else:
+        spend(tx, c.id, minor=1)
+    tx.economy(c.id).attacked = True
+    label = f"{c.name}: {DISTRACT}"
+    attack = roll(
+        dice,
+        label,
+        c.skill(s.distract_skill),
+        [distract_bonus(action), *tx.extra_attack_mods],
+        attack_dice_changes(state, c, physical=False),
+    )
+    events = [
+        Event(
+            kind="distract",
+            text=f"{c.name} creates a diversion ({'a Major' if action == 'major' else 'a Minor'} Action).",
+            actor=c.id,
+            data={"targets": chosen, "action": action, "sound_at": sound_at},
+        )
+    ]
+    for tid in chosen:
+        expected = (
+            [Modifier(value=DISTRACT_EXPECTED, reason=f"expects the {DISTRACT}: +{DISTRACT_EXPECTED}")]
+            if tid in expects
+            else []
+        )
+        spec = attacks.AttackSpec(
+            action="distract",
+            attacker=c.id,
+            target=tid,
+            dl=s.distract_dl,
+            defense_skill=s.distract_defense,
+            attack=attack,
+            defense_modifiers=expected,
+            physical=False,
+            params={"sound_at": list(sound_at) if sound_at is not None else None},
+        )
+        events += attacks.resolve(tx, spec, dice)
+    return events
+
+
+def distract_result(tx: Tx, spec: object, result: AttackResult, dice: DiceSource) -> list[Event]:
+    """On success the creature becomes Focused on the distracter (or the sound's space) until its next turn."""
+    from vtt.rules.attacks import AttackSpec
+
+    assert isinstance(spec, AttackSpec)
+    if not result.success:
+        return []
+    t = tx.creature(spec.target)
+    sound = spec.params.get("sound_at")
+    if sound is not None:
+        t.focus, t.focus_space = None, (int(sound[0]), int(sound[1]))
+        what = f"the space {t.focus_space}"
+    else:
+        t.focus, t.focus_space = spec.attacker, None
+        what = tx.get(spec.attacker).name
+    t.focus_locked = True
+    return [
+        Event(
+            kind="focused",
+            text=f"{t.name} is Focused on {what} and cannot drop Focus until its next turn.",
+            actor=spec.attacker,
+            target=t.id,
+            data={"focus": t.focus, "focus_space": t.focus_space},
         )
     ]

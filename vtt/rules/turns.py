@@ -91,6 +91,8 @@ def start_turn(tx: Tx, dice: DiceSource) -> list[Event]:
     slowed: list[Event] = []
     for cid in active:
         state.economy[cid] = fresh_economy(state, state.creatures[cid])
+        if state.creatures[cid].focus_locked:  # seed-000 Distract: "cannot drop Focus until their next turn"
+            tx.creature(cid).focus_locked = False
         tx._economy.add(cid)
         slowed += slowed_at_turn_start(state, cid)
     who = "the Soulweaver" if state.turn.current == SOULWEAVER else state.creatures[active[0]].name if active else "?"
