@@ -394,6 +394,13 @@ class TableView:
         if option.action in SELF_ACTIONS:
             await self.send({"type": option.action, "creature": cid})
             return
+        if option.choose and option.targets and all(t.target == cid for t in option.targets):
+            # An action on oneself (Flurry, Ready) needs no target click, only its choices.
+            params = {k: v for k, v in option.params.items() if v is not None}
+            self._choice_dialog(
+                option, option.targets[0], {"type": option.command or option.action, "creature": cid, **params}
+            )
+            return
         self.choosing = (cid, option)
         self.map.set_highlights(self._highlights(cid, option))
         what = "a space" if option.spaces and not option.targets else "a target"
