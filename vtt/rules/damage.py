@@ -39,7 +39,7 @@ from pydantic import BaseModel, ConfigDict, Field
 
 from vtt.rules.dice import DiceChange, DiceSource, Modifier, Roll, roll
 from vtt.rules.events import Event
-from vtt.rules.model import ContinuingDamage, Creature
+from vtt.rules.model import ContinuingDamage, Creature, Pool
 from vtt.rules.parts import roll_part
 from vtt.rules.sizes import half
 from vtt.rules.txn import Tx
@@ -244,6 +244,15 @@ def deal(tx: Tx, hit: Hit, dice: DiceSource) -> list[Event]:
     return events
 
 
+def _fill(c: Creature, pool: PoolName, amount: int, parts: list[str]) -> int:
+    """Add up to `amount` Pips to the pool (replacing the frozen Pool); note its level; return what did not fit."""
+    current: Pool = getattr(c, pool)
+    added = min(max(0, current.max - current.pips), amount)
+    setattr(c, pool, current.model_copy(update={"pips": current.pips + added}))
+    parts.append(f"{pool.title()} {current.pips + added}/{current.max}")
+    return amount - added
+
+
 def suffer_pips(tx: Tx, target_id: str, pool: PoolName, amount: int, what: str = "Pips") -> list[Event]:
     """Pips into a pool, spilling as the seed says: Grit -> Energy -> Exhausted; Resolve -> Exhausted."""
     if amount <= 0:
@@ -252,30 +261,16 @@ def suffer_pips(tx: Tx, target_id: str, pool: PoolName, amount: int, what: str =
     events: list[Event] = []
     grit_injury = pool == "grit" and what == "Injury"
     parts: list[str] = []
-    spill = amount
-    if pool == "grit":
-        to_grit = min(max(0, c.grit.max - c.grit.pips), spill)
-        c.grit = c.grit.model_copy(update={"pips": c.grit.pips + to_grit})
-        spill -= to_grit
-        parts.append(f"Grit {c.grit.pips}/{c.grit.max}")
-        if spill:
-            parts.append(f"{spill} past a full Grit Pool become Energy Pips")
-            pool = "energy"
-    if pool == "energy":
-        to_energy = min(max(0, c.energy.max - c.energy.pips), spill)
-        c.energy = c.energy.model_copy(update={"pips": c.energy.pips + to_energy})
-        spill -= to_energy
-        parts.append(f"Energy {c.energy.pips}/{c.energy.max}")
-        if spill:
-            c.ruptured_conduit_risk += spill
-            parts.append(f"{spill} past a full Energy Pool: Tier {spill} Exhausted and a risk of Ruptured Conduit")
-    elif pool == "resolve":
-        to_resolve = min(max(0, c.resolve.max - c.resolve.pips), spill)
-        c.resolve = c.resolve.model_copy(update={"pips": c.resolve.pips + to_resolve})
-        spill -= to_resolve
-        parts.append(f"Resolve {c.resolve.pips}/{c.resolve.max}")
-        if spill:
-            parts.append(f"{spill} past a full Resolve Pool: Tier {spill} Exhausted")
+    spill = _fill(c, pool, amount, parts)
+    if pool == "grit" and spill:
+        parts.append(f"{spill} past a full Grit Pool become Energy Pips")
+        pool = "energy"
+        spill = _fill(c, pool, spill, parts)
+    if spill and pool == "energy":
+        c.ruptured_conduit_risk += spill
+        parts.append(f"{spill} past a full Energy Pool: Tier {spill} Exhausted and a risk of Ruptured Conduit")
+    elif spill:
+        parts.append(f"{spill} past a full Resolve Pool: Tier {spill} Exhausted")
     if spill:
         c.ailments["Exhausted"] = c.ailments.get("Exhausted", 0) + spill
     events.append(
