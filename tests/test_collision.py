@@ -132,3 +132,27 @@ def test_collision_with_a_creature_not_in_the_entered_space_is_refused() -> None
     """seed-000 Collision: "As you move into an occupied space, ... attack a target in the space". m stops at
     (6, 5); t is at (7, 5)."""
     refused(field(), collide(to=(6, 5), path=[(6, 5)]))
+
+
+def test_focus_gives_plus_1_on_a_grab_and_a_collision_against_the_focus() -> None:
+    """reference §5.3 Focus (ASSUMPTION, setting `focus_bonus`): "+1 on rolls against your Focus" — for every
+    melee attack with limbs, Grab and Collision as much as a Strike. A size 1 grabber (Grab Reach 1) Focused on
+    an adjacent target: Athletics 2d12 [5, 3] = 5 +1 = 6 against Elude 2d12 [2, 1] = 2."""
+    s = on_turn(
+        state(creature("a", (0, 0), size=1, focus="t"), creature("t", (1, 0))),
+        "a",
+    )
+    _, events = run(s, {"type": "grab", "creature": "a", "target": "t"}, [5, 3, 2, 1])
+    attack = only(events, "attack")
+    assert [(m.value, m.reason) for m in attack.rolls[0].modifiers] == [
+        (1, "Focused on T: +1 on rolls against your Focus")
+    ]
+    assert attack.rolls[0].result == 6
+
+    s = on_turn(state(creature("a", (0, 0), focus="t"), creature("t", (2, 0))), "a")
+    # Collision: Athletics [9, 4] = 9 +1 = 10 against Athletics [3, 2] = 3, a hit; 1 damage die [1]: no Injury.
+    _, events = run(s, {"type": "move", "creature": "a", "to": [2, 0], "collide_with": "t"}, [9, 4, 3, 2, 1])
+    collision = only(events, "attack")
+    assert (1, "Focused on T: +1 on rolls against your Focus") in [
+        (m.value, m.reason) for m in collision.rolls[0].modifiers
+    ]

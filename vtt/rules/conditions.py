@@ -109,6 +109,16 @@ def attack_modifiers(state: GameState, creature: Creature, target: Creature | No
     ]
 
 
+def melee_attack_modifiers(state: GameState, creature: Creature, target: Creature) -> list[Modifier]:
+    """Everything about the attacker and its target that changes a melee attack made with limbs: Encumbered,
+    effects and ailments on the attacker, its Focus on the target, and a Prone target."""
+    return [
+        *limb_action_modifiers(state, creature),
+        *attack_modifiers(state, creature, target),
+        *ailments.against_target_modifiers(state, target),
+    ]
+
+
 def defense_modifiers(state: GameState, creature: Creature, skill: str, physical: bool = True) -> list[Modifier]:
     """Penalties and bonuses on a defense roll with `skill` (against a physical attack unless told)."""
     mods: list[Modifier] = []

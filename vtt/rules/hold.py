@@ -20,7 +20,11 @@ from collections.abc import Set as AbstractSet
 
 from vtt.rules import ailments, attacks
 from vtt.rules.checks import AttackResult
-from vtt.rules.conditions import HOLD_ENCUMBERED, attack_modifiers, holds_of, limb_action_modifiers
+from vtt.rules.conditions import (
+    HOLD_ENCUMBERED,
+    holds_of,
+    melee_attack_modifiers,
+)
 from vtt.rules.dice import DiceSource, Modifier, roll
 from vtt.rules.events import Event, RuleError
 from vtt.rules.grid import footprint_distance
@@ -88,9 +92,7 @@ def plan_grab(
     size_mod = strike_size_modifier(c.size, exp.size)
     if size_mod:
         mods.append(size_mod)
-    mods += limb_action_modifiers(state, c)
-    mods += attack_modifiers(state, c)
-    mods += ailments.against_target_modifiers(state, target)
+    mods += melee_attack_modifiers(state, c, target)
     return GrabPlan(limb, rng, dist, path, mods, exp.size)
 
 

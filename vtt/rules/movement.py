@@ -19,7 +19,7 @@ from collections.abc import Set as AbstractSet
 
 from vtt.rules import ailments, attacks
 from vtt.rules.checks import AttackResult
-from vtt.rules.conditions import attack_modifiers, holds_of, limb_action_modifiers
+from vtt.rules.conditions import holds_of, melee_attack_modifiers
 from vtt.rules.damage import Hit, deal
 from vtt.rules.dice import DiceChange, DiceSource, roll
 from vtt.rules.events import Event, RuleError
@@ -157,9 +157,7 @@ def _collide(tx: Tx, creature: str, target_id: str, dice: DiceSource) -> list[Ev
     size_mod = overpower_size_modifier(c.size, t.size)
     if size_mod:
         mods.append(size_mod)
-    mods += limb_action_modifiers(state, c)
-    mods += attack_modifiers(state, c)
-    mods += ailments.against_target_modifiers(state, t)
+    mods += melee_attack_modifiers(state, c, t)
     s = state.settings
     tx.economy(creature).attacked = True
     changes = ailments.attack_dice_changes(state, c)

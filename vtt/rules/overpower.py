@@ -54,7 +54,11 @@ from typing import Any, Literal
 
 from vtt.rules import ailments, attacks, tactics
 from vtt.rules.checks import AttackResult
-from vtt.rules.conditions import attack_modifiers, hold_encumbered, holds_of, limb_action_modifiers
+from vtt.rules.conditions import (
+    hold_encumbered,
+    holds_of,
+    melee_attack_modifiers,
+)
 from vtt.rules.dice import DiceSource, Modifier, roll
 from vtt.rules.events import Event, RuleError
 from vtt.rules.grid import footprint_distance
@@ -141,9 +145,7 @@ def _plan(
     skill, defense, dl = roll_terms(state, action)
     size_mod = overpower_size_modifier(c.size, target.size)
     all_mods = [*([size_mod] if size_mod else []), *mods]
-    all_mods += limb_action_modifiers(state, c)
-    all_mods += attack_modifiers(state, c, target)
-    all_mods += ailments.against_target_modifiers(state, target)
+    all_mods += melee_attack_modifiers(state, c, target)
     all_mods += tactics.declared_modifiers(state, c, called_shot, charge)
     return AttackPlan(
         label=f"{c.name}: {NAMES[action]} on {target.name} with {with_what}",

@@ -24,7 +24,7 @@ from pydantic import BaseModel, ConfigDict, Field
 
 from vtt.rules import ailments, attacks, tactics
 from vtt.rules.checks import AttackResult
-from vtt.rules.conditions import attack_modifiers, limb_action_modifiers
+from vtt.rules.conditions import attack_modifiers, limb_action_modifiers, melee_attack_modifiers
 from vtt.rules.damage import DAMAGE_FACE, Hit, StrikeType, deal
 from vtt.rules.dice import DiceChange, DiceSource, Modifier, Roll, roll
 from vtt.rules.events import Event, RuleError
@@ -208,9 +208,7 @@ def plan_creature_strike(
         if size_mod:
             mods.append(size_mod)
     mods += weapon_modifiers(state, c, arm, dist)
-    mods += limb_action_modifiers(state, c)
-    mods += attack_modifiers(state, c, target)
-    mods += ailments.against_target_modifiers(state, target)
+    mods += melee_attack_modifiers(state, c, target)
     mods += tactics.declared_modifiers(state, c, called_shot, charge)
     return AttackPlan(
         label=f"{c.name}: Strike on {target.name} with {arm.name}",
