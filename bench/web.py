@@ -860,7 +860,7 @@ def main(argv: list[str] | None = None) -> int:
         server = start_table(folder, big)
         print(f"   the big map's server listens after {time.perf_counter() - t0:.1f} s")
         try:
-            url_sw = f"{server.url}/table?as=soulweaver"
+            url_sw = server.url + server.seat("soulweaver")
             section(f"1. First paint: {BIG[0]}×{BIG[1]} hex, {BIG[2]} tokens, {BIG[3]} walls (ms from navigation)")
             with timed("section 1"):
                 cold, warm = bench_paint(browser, url_sw, big.creatures, cold_runs, profile=not args.quick)
@@ -870,7 +870,7 @@ def main(argv: list[str] | None = None) -> int:
                 f"(1 Soulweaver dragging, {n_clients - 1} players observing), {drops} drops"
             )
             with timed("section 2, app"):
-                urls = [url_sw] + [f"{server.url}/table?as=player&name=watcher{i}" for i in range(1, n_clients)]
+                urls = [url_sw] + [f"{server.url}/watch/1" for _ in range(1, n_clients)]
                 clients = open_clients(browser, urls, lambda p: wait_tokens(p, big.creatures), frames_of=1)
                 app = bench_drops(server, clients, big, drops)
             bare_server = AppServer(bare_script, port_env="BARE_PORT", cwd=folder).start()
@@ -897,7 +897,7 @@ def main(argv: list[str] | None = None) -> int:
 
         server = start_table(folder, small)
         try:
-            urls = [f"{server.url}/table?as=soulweaver", f"{server.url}/table?as=player&name=watcher1"]
+            urls = [server.url + server.seat("soulweaver"), f"{server.url}/watch/1"]
             with timed("section 3, small map"):
                 clients = open_clients(browser, urls, lambda p: wait_tokens(p, small.creatures), frames_of=1)
                 bytes_small = bench_bytes(clients[0].page, clients[1], small, bytes_moves)

@@ -131,6 +131,19 @@ class AppServer:
                 )
             time.sleep(0.05)
 
+    def seat(self, key: str) -> str:
+        """The path of a seat's secret link, as the table server printed it at start (`seat <key>: <url>`)."""
+        for line in self.output().splitlines():
+            head, _, url = line.strip().partition(": ")
+            if head == f"seat {key}":
+                return "/" + url.split("/", 3)[3]
+        raise LookupError(f"the server printed no seat {key!r}:\n{self.output()}")
+
+    def seat_path(self, query: str) -> str:
+        """The seat link for an old-style query (`as=soulweaver` or `as=player&name=alice`)."""
+        params = dict(p.split("=", 1) for p in query.split("&"))
+        return self.seat("soulweaver" if params.get("as") == "soulweaver" else params["name"])
+
     def output(self) -> str:
         if self._log is None:
             return ""

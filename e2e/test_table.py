@@ -107,7 +107,7 @@ def open_table(browser: Browser, server: AppServer, query: str) -> Page:
     longer timeouts a loaded CI machine needs)."""
     page = browser.new_context(viewport=VIEWPORT).new_page()
     page.set_default_timeout(TIMEOUT)
-    page.goto(f"{server.url}/table?{query}", timeout=LOAD_TIMEOUT)
+    page.goto(server.url + server.seat_path(query), timeout=LOAD_TIMEOUT)
     wait_ready(page, timeout=LOAD_TIMEOUT)
     page.wait_for_selector('[data-token-id="ogre"]')
     return page

@@ -37,7 +37,7 @@ def _start(tmp_path: Path, map_file: Path, seed: int | None = None) -> AppServer
 def _open(browser: Browser, server: AppServer, query: str) -> Page:
     page = browser.new_context(viewport=VIEWPORT).new_page()
     page.set_default_timeout(TIMEOUT)
-    page.goto(f"{server.url}/table?{query}", timeout=LOAD_TIMEOUT)
+    page.goto(server.url + server.seat_path(query), timeout=LOAD_TIMEOUT)
     wait_ready(page, timeout=LOAD_TIMEOUT)
     return page
 

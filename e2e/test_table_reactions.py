@@ -68,7 +68,7 @@ def _seed(start: GameState) -> int:
 def _open(browser: Browser, server: AppServer, query: str) -> Page:
     page = browser.new_context(viewport=VIEWPORT).new_page()
     page.set_default_timeout(TIMEOUT)
-    page.goto(f"{server.url}/table?{query}", timeout=LOAD_TIMEOUT)
+    page.goto(server.url + server.seat_path(query), timeout=LOAD_TIMEOUT)
     wait_ready(page, timeout=LOAD_TIMEOUT)
     return page
 

@@ -1034,8 +1034,9 @@ export default {
         const [q, r] = this.snapTarget(d.id, (p.x - d.start.x) / k, (p.y - d.start.y) / k);
         const [aq, ar] = t.cells[0];
         if (q === aq && r === ar) return;
+        const v = t.v;
         t.cells = t.cells.map(([cq, cr]) => [cq + q - aq, cr + r - ar]);
-        this.$emit("token_move", { id: d.id, q, r });
+        this.$emit("token_move", { id: d.id, q, r, v });
       } else if (d.mode === "pan" && !d.moved) {
         const w = this.toWorld(p);
         const [q, r] = this.geo.pixelToCell(w.x, w.y);

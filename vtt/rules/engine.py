@@ -277,6 +277,8 @@ EDITABLE = frozenset(
         "gear_bulk",
         "footprint",
         "abilities",
+        "hidden",
+        "notes",
     }
 )
 

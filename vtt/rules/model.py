@@ -144,6 +144,8 @@ class Creature(BaseModel):
         None, description="Its side; None: the players' creatures one, the Soulweaver's the other."
     )
     color: str = "#7a5c3e"
+    hidden: bool = Field(False, description="Known to the Soulweaver only: never shown or sent to anyone else.")
+    notes: str = Field("", description="The Soulweaver's notes; never sent to a player.")
     skills: dict[str, Annotated[int, Field(ge=0, le=99)]] = Field(default_factory=dict)
     grit: Pool = Field(default_factory=lambda: Pool(max=6))
     energy: Pool = Field(default_factory=lambda: Pool(max=6))

@@ -1,35 +1,95 @@
-"""Opening the database and reading and writing games.
+"""Opening the database and reading and writing games, seats, invitations, the command log and snapshots.
 
-SQLite (WAL) in a file by default, any SQLAlchemy URL (PostgreSQL) by `DATABASE_URL`. Every write is committed
-before the command's result is shown to anyone.
+SQLite (WAL) in a file by default, any SQLAlchemy URL (PostgreSQL) by `DATABASE_URL`. The schema is brought up to
+date by the Alembic migrations when the database is opened. Every write commits before it returns, so a command's
+result is shown to nobody before it is stored.
 """
 
 from __future__ import annotations
 
+import secrets
+from dataclasses import dataclass
+from datetime import datetime
+from pathlib import Path
 from typing import Any
 
-from sqlalchemy import event
+from alembic import command as alembic_command
+from alembic.config import Config
+from sqlalchemy import event, inspect
 from sqlalchemy.engine import Engine
-from sqlmodel import Session, SQLModel, col, create_engine, select
+from sqlmodel import Session, col, create_engine, func, select
 
-from vtt.store.models import CommandRow, GameRow
+from vtt.store.models import CommandRow, GameRow, InvitationRow, MembershipRow, SnapshotRow, UserRow
+
+MIGRATIONS = Path(__file__).resolve().parent / "migrations"
+FIRST_REVISION = "0001"
+
+
+@dataclass(frozen=True)
+class GameInfo:
+    id: int
+    name: str
+    map: str
+    created: datetime
+    commands: int
+
+
+@dataclass(frozen=True)
+class Seat:
+    """Someone's place at a game: their role, the key their creatures know them by, and their link's secret."""
+
+    game_id: int
+    role: str
+    key: str
+    name: str
+    secret: str
+
+
+def normalise_url(url: str) -> str:
+    """`postgresql://` URLs use the psycopg 3 driver that the project installs."""
+    for prefix in ("postgresql://", "postgres://"):
+        if url.startswith(prefix):
+            return "postgresql+psycopg://" + url[len(prefix) :]
+    return url
 
 
 def open_engine(url: str) -> Engine:
-    engine = create_engine(url)
+    engine = create_engine(normalise_url(url))
     if engine.dialect.name == "sqlite":
 
         @event.listens_for(engine, "connect")
         def _pragmas(conn: Any, _record: Any) -> None:
             cur = conn.cursor()
             cur.execute("PRAGMA journal_mode=WAL")
-            cur.execute("PRAGMA synchronous=NORMAL")
+            cur.execute("PRAGMA synchronous=FULL")
             cur.execute("PRAGMA busy_timeout=5000")
             cur.execute("PRAGMA foreign_keys=ON")
             cur.close()
 
-    SQLModel.metadata.create_all(engine)
+    migrate(engine)
     return engine
+
+
+def migrate(engine: Engine, revision: str = "head") -> None:
+    """Upgrade the schema to `revision`. A database made before migrations existed (the first schema, made by
+    `create_all`) is recognised and stamped with the first revision before upgrading."""
+    config = Config()
+    config.set_main_option("script_location", str(MIGRATIONS))
+    with engine.begin() as connection:
+        config.attributes["connection"] = connection
+        tables = set(inspect(connection).get_table_names())
+        if "game" in tables and "alembic_version" not in tables:
+            alembic_command.stamp(config, FIRST_REVISION)
+        alembic_command.upgrade(config, revision)
+
+
+def list_games(engine: Engine) -> list[GameInfo]:
+    with Session(engine) as session:
+        counts: dict[int, int] = dict(
+            session.exec(select(CommandRow.game_id, func.count()).group_by(col(CommandRow.game_id))).all()
+        )
+        rows = session.exec(select(GameRow).order_by(col(GameRow.created).desc())).all()
+        return [GameInfo(r.id or 0, r.name, r.map, r.created, counts.get(r.id or 0, 0)) for r in rows]
 
 
 def find_game(engine: Engine, name: str) -> tuple[int, dict[str, Any]] | None:
@@ -40,9 +100,15 @@ def find_game(engine: Engine, name: str) -> tuple[int, dict[str, Any]] | None:
         return row.id, dict(row.initial_state)
 
 
-def create_game(engine: Engine, name: str, initial_state: dict[str, Any]) -> int:
+def get_game(engine: Engine, game_id: int) -> tuple[str, dict[str, Any]] | None:
     with Session(engine) as session:
-        row = GameRow(name=name, initial_state=initial_state)
+        row = session.get(GameRow, game_id)
+        return None if row is None else (row.name, dict(row.initial_state))
+
+
+def create_game(engine: Engine, name: str, initial_state: dict[str, Any], map_name: str = "") -> int:
+    with Session(engine) as session:
+        row = GameRow(name=name, initial_state=initial_state, map=map_name)
         session.add(row)
         session.commit()
         session.refresh(row)
@@ -50,9 +116,95 @@ def create_game(engine: Engine, name: str, initial_state: dict[str, Any]) -> int
         return row.id
 
 
-def load_log(engine: Engine, game_id: int) -> list[dict[str, Any]]:
+def add_seat(engine: Engine, game_id: int, name: str, role: str, key: str | None = None) -> Seat:
+    """A new person at the game. Their key is their name, made unique within the game (`Sam`, `Sam 2`...)."""
     with Session(engine) as session:
-        rows = session.exec(select(CommandRow).where(CommandRow.game_id == game_id).order_by(col(CommandRow.seq))).all()
+        taken = set(session.exec(select(MembershipRow.key).where(MembershipRow.game_id == game_id)).all())
+        base = key or name
+        unique, n = base, 1
+        while unique in taken:
+            n += 1
+            unique = f"{base} {n}"
+        user = UserRow(name=name)
+        session.add(user)
+        session.flush()
+        assert user.id is not None
+        seat = MembershipRow(game_id=game_id, user_id=user.id, role=role, key=unique, secret=secrets.token_urlsafe(18))
+        session.add(seat)
+        session.commit()
+        return Seat(game_id, role, unique, name, seat.secret)
+
+
+def _seat(m: MembershipRow, u: UserRow) -> Seat:
+    return Seat(m.game_id, m.role, m.key, u.name, m.secret)
+
+
+def find_seat(engine: Engine, secret: str) -> Seat | None:
+    with Session(engine) as session:
+        row = session.exec(
+            select(MembershipRow, UserRow)
+            .join(UserRow, col(UserRow.id) == col(MembershipRow.user_id))
+            .where(MembershipRow.secret == secret)
+        ).first()
+        return None if row is None else _seat(*row)
+
+
+def seats(engine: Engine, game_id: int) -> list[Seat]:
+    with Session(engine) as session:
+        rows = session.exec(
+            select(MembershipRow, UserRow)
+            .join(UserRow, col(UserRow.id) == col(MembershipRow.user_id))
+            .where(MembershipRow.game_id == game_id)
+            .order_by(col(MembershipRow.id))
+        ).all()
+        return [_seat(m, u) for m, u in rows]
+
+
+def create_invitation(engine: Engine, game_id: int) -> str:
+    with Session(engine) as session:
+        row = InvitationRow(game_id=game_id, secret=secrets.token_urlsafe(12))
+        session.add(row)
+        session.commit()
+        return row.secret
+
+
+def open_invitations(engine: Engine, game_id: int) -> list[str]:
+    with Session(engine) as session:
+        rows = session.exec(
+            select(InvitationRow)
+            .where(InvitationRow.game_id == game_id, InvitationRow.revoked == False)  # noqa: E712
+            .order_by(col(InvitationRow.id))
+        ).all()
+        return [r.secret for r in rows]
+
+
+def invitation_game(engine: Engine, secret: str) -> int | None:
+    """The game an invitation is to, or None when it does not exist or was revoked."""
+    with Session(engine) as session:
+        row = session.exec(select(InvitationRow).where(InvitationRow.secret == secret)).first()
+        return None if row is None or row.revoked else row.game_id
+
+
+def revoke_invitation(engine: Engine, game_id: int, secret: str) -> bool:
+    with Session(engine) as session:
+        row = session.exec(
+            select(InvitationRow).where(InvitationRow.secret == secret, InvitationRow.game_id == game_id)
+        ).first()
+        if row is None or row.revoked:
+            return False
+        row.revoked = True
+        session.add(row)
+        session.commit()
+        return True
+
+
+def load_log(engine: Engine, game_id: int, after: int = 0) -> list[dict[str, Any]]:
+    with Session(engine) as session:
+        rows = session.exec(
+            select(CommandRow)
+            .where(CommandRow.game_id == game_id, CommandRow.seq > after)
+            .order_by(col(CommandRow.seq))
+        ).all()
         return [
             {"seq": r.seq, "sender": r.sender, "command": r.command, "faces": r.faces, "events": r.events} for r in rows
         ]
@@ -66,7 +218,19 @@ def append_command(
     command: dict[str, Any],
     faces: list[int],
     events: list[dict[str, Any]],
+    snapshot: dict[str, Any] | None = None,
 ) -> None:
+    """Store one command; with `snapshot`, also the state after it, in the same transaction."""
     with Session(engine) as session:
         session.add(CommandRow(game_id=game_id, seq=seq, sender=sender, command=command, faces=faces, events=events))
+        if snapshot is not None:
+            session.add(SnapshotRow(game_id=game_id, seq=seq, state=snapshot))
         session.commit()
+
+
+def latest_snapshot(engine: Engine, game_id: int) -> tuple[int, dict[str, Any]] | None:
+    with Session(engine) as session:
+        row = session.exec(
+            select(SnapshotRow).where(SnapshotRow.game_id == game_id).order_by(col(SnapshotRow.seq).desc())
+        ).first()
+        return None if row is None else (row.seq, dict(row.state))

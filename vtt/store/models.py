@@ -1,11 +1,16 @@
-"""The tables: a game with its starting state, and the append-only log of the commands played in it."""
+"""The tables: users, games and who sits at them, each game's starting state, the append-only log of the commands
+played in it, and snapshots of its state.
+
+The schema is created and upgraded by the migrations in `vtt/store/migrations/`; change a table here only together
+with a new migration.
+"""
 
 from __future__ import annotations
 
 from datetime import UTC, datetime
 from typing import Any
 
-from sqlalchemy import JSON, Column
+from sqlalchemy import JSON, Column, Index
 from sqlmodel import Field, SQLModel
 
 
@@ -13,11 +18,44 @@ def _now() -> datetime:
     return datetime.now(UTC)
 
 
+class UserRow(SQLModel, table=True):
+    """A person, known by the display name they gave when they took a seat."""
+
+    __tablename__ = "user"
+    id: int | None = Field(default=None, primary_key=True)
+    name: str
+    created: datetime = Field(default_factory=_now)
+
+
 class GameRow(SQLModel, table=True):
     __tablename__ = "game"
     id: int | None = Field(default=None, primary_key=True)
     name: str = Field(index=True, unique=True)
+    map: str = Field(default="", description="The map file the game was made from.")
     initial_state: dict[str, Any] = Field(sa_column=Column(JSON, nullable=False))
+    created: datetime = Field(default_factory=_now)
+
+
+class MembershipRow(SQLModel, table=True):
+    """A seat at a game: its role, the key its creatures are controlled by, and the secret in its link."""
+
+    __tablename__ = "membership"
+    __table_args__ = (Index("ux_membership_game_key", "game_id", "key", unique=True),)
+    id: int | None = Field(default=None, primary_key=True)
+    game_id: int = Field(foreign_key="game.id", index=True)
+    user_id: int = Field(foreign_key="user.id", index=True)
+    role: str
+    key: str = Field(description="The name the game's creatures and commands know this seat by.")
+    secret: str = Field(index=True, unique=True)
+    created: datetime = Field(default_factory=_now)
+
+
+class InvitationRow(SQLModel, table=True):
+    __tablename__ = "invitation"
+    id: int | None = Field(default=None, primary_key=True)
+    game_id: int = Field(foreign_key="game.id", index=True)
+    secret: str = Field(index=True, unique=True)
+    revoked: bool = False
     created: datetime = Field(default_factory=_now)
 
 
@@ -25,6 +63,7 @@ class CommandRow(SQLModel, table=True):
     """One command as it was played: who sent it, the dice faces it used and the events it gave."""
 
     __tablename__ = "command"
+    __table_args__ = (Index("ux_command_game_seq", "game_id", "seq", unique=True),)
     id: int | None = Field(default=None, primary_key=True)
     game_id: int = Field(foreign_key="game.id", index=True)
     seq: int = Field(index=True)
@@ -32,4 +71,16 @@ class CommandRow(SQLModel, table=True):
     command: dict[str, Any] = Field(sa_column=Column(JSON, nullable=False))
     faces: list[int] = Field(sa_column=Column(JSON, nullable=False))
     events: list[dict[str, Any]] = Field(sa_column=Column(JSON, nullable=False))
+    created: datetime = Field(default_factory=_now)
+
+
+class SnapshotRow(SQLModel, table=True):
+    """The game's state after the command `seq` (with the undos made up to then), so a restart need not replay
+    the whole log."""
+
+    __tablename__ = "snapshot"
+    id: int | None = Field(default=None, primary_key=True)
+    game_id: int = Field(foreign_key="game.id", index=True)
+    seq: int
+    state: dict[str, Any] = Field(sa_column=Column(JSON, nullable=False))
     created: datetime = Field(default_factory=_now)

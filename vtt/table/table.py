@@ -33,9 +33,10 @@ from vtt.rules.commands import (
 )
 from vtt.rules.dice import DiceSource, RandomDice, RecordingDice, ScriptedDice
 from vtt.rules.model import SOULWEAVER
+from vtt.rules.turns import is_active
 from vtt.store import db
 
-Role = Literal["soulweaver", "player"]
+Role = Literal["soulweaver", "player", "spectator"]
 TIME_LIMIT = "time limit"
 """The sender of the answers the table gives when a reaction's time runs out (with the Soulweaver's rights)."""
 
@@ -53,6 +54,10 @@ class Viewer:
     def is_soulweaver(self) -> bool:
         return self.role == "soulweaver"
 
+    @property
+    def is_spectator(self) -> bool:
+        return self.role == "spectator"
+
 
 @dataclass
 class LogRecord:
@@ -62,6 +67,19 @@ class LogRecord:
     faces: list[int]
     events: list[dict[str, Any]]
     time: str = field(default_factory=lambda: datetime.now(UTC).isoformat(timespec="seconds"))
+    undone: bool = False
+    """Taken back by an undo (and not redone): the game's state is as if it had never been played."""
+    before: GameState | None = field(default=None, repr=False, compare=False)
+    """The state this command was played on (kept in memory only; a restart rebuilds it by replaying)."""
+
+    @property
+    def kind(self) -> str:
+        return str(self.command.get("type", ""))
+
+    @property
+    def is_meta(self) -> bool:
+        """An undo or a redo: a record in the log, not a move in the game."""
+        return self.kind in META
 
 
 @dataclass
@@ -80,6 +98,9 @@ class Listener(Protocol):
     def table_changed(self, change: Change) -> None: ...
 
 
+META = frozenset({"undo", "redo"})
+
+
 @dataclass
 class Outcome:
     ok: bool
@@ -91,6 +112,20 @@ def _command_creature(cmd: Command) -> str | None:
     return getattr(cmd, "creature", None)
 
 
+def _mentioned(command: dict[str, Any]) -> set[str]:
+    """Every creature id a command names (its actor, target and lists of targets)."""
+    ids: set[str] = set()
+    for key in ("creature", "target", "collide_with"):
+        value = command.get(key)
+        if isinstance(value, str):
+            ids.add(value)
+    for key in ("targets", "expects"):
+        value = command.get(key)
+        if isinstance(value, list):
+            ids.update(v for v in value if isinstance(v, str))
+    return ids
+
+
 class Table:
     def __init__(
         self,
@@ -99,6 +134,7 @@ class Table:
         engine: Engine | None = None,
         game_id: int | None = None,
         dice: Callable[[], DiceSource] = RandomDice,
+        snapshot_every: int = 50,
     ) -> None:
         self.name = name
         self.initial = initial
@@ -106,6 +142,11 @@ class Table:
         self.log: list[LogRecord] = []
         self.engine = engine
         self.game_id = game_id
+        self.snapshot_every = snapshot_every
+        self.versions: dict[str, int] = {}
+        """Each creature's version: how many times it changed. A command from a browser names the version it
+        saw; a stale one is refused, so two people dragging one token end up agreeing."""
+        self._redo: list[list[int]] = []
         self._dice = dice()
         self._listeners: weakref.WeakSet[Any] = weakref.WeakSet()
         self._lock = asyncio.Lock()
@@ -120,12 +161,60 @@ class Table:
         if found is None:
             game_id = db.create_game(engine, name, initial.model_dump(mode="json"))
             return cls(name, initial, engine, game_id, dice)
-        game_id, start = found
+        return cls.load(engine, found[0], dice)
+
+    @classmethod
+    def load(cls, engine: Engine, game_id: int, dice: Callable[[], DiceSource] = RandomDice) -> Table:
+        """Rebuild a stored game: its starting state, then every command of its log with the dice faces it used,
+        undos and redos included (from the newest snapshot when the log after it allows)."""
+        found = db.get_game(engine, game_id)
+        if found is None:
+            raise KeyError(f"no game {game_id}")
+        name, start = found
         table = cls(name, GameState.model_validate(start), engine, game_id, dice)
-        for row in db.load_log(engine, game_id):
-            table.state, _ = apply(table.state, row["command"], ScriptedDice(row["faces"]))
-            table.log.append(LogRecord(row["seq"], row["sender"], row["command"], row["faces"], row["events"]))
+        rows = db.load_log(engine, game_id)
+        records = [LogRecord(r["seq"], r["sender"], r["command"], r["faces"], r["events"]) for r in rows]
+        snapshot = db.latest_snapshot(engine, game_id)
+        if snapshot is not None and not any(
+            r.is_meta and r.seq > snapshot[0] and min(r.command.get("seqs", [0])) <= snapshot[0] for r in records
+        ):
+            table._replay(records, GameState.model_validate(snapshot[1]), snapshot[0])
+        else:
+            table._replay(records, table.initial, 0)
         return table
+
+    def _replay(self, records: list[LogRecord], state: GameState, start_after: int) -> None:
+        """Fold the log into the state. Records up to `start_after` are already in `state` (a snapshot); their
+        undone marks are still worked out, for the log's display."""
+        by_seq = {r.seq: r for r in records}
+        for r in records:
+            if r.kind == "undo":
+                for seq in r.command["seqs"]:
+                    by_seq[seq].undone = True
+                self._redo.append(list(r.command["seqs"]))
+            elif r.kind == "redo":
+                for seq in r.command["seqs"]:
+                    by_seq[seq].undone = False
+                self._redo.pop()
+            else:
+                self._redo.clear()
+        self.log = records
+        for r in records:
+            if r.seq <= start_after or r.is_meta or r.undone:
+                continue
+            r.before = state
+            after, _ = apply(state, r.command, ScriptedDice(r.faces))
+            self._bump(state, after)
+            state = after
+        self.state = state
+
+    def _bump(self, before: GameState, after: GameState) -> None:
+        for cid in set(before.creatures) | set(after.creatures):
+            if before.creatures.get(cid) is not after.creatures.get(cid):
+                self.versions[cid] = self.versions.get(cid, 0) + 1
+
+    def version(self, creature_id: str) -> int:
+        return self.versions.get(creature_id, 0)
 
     def subscribe(self, listener: Listener) -> None:
         self._listeners.add(listener)
@@ -133,11 +222,22 @@ class Table:
     def unsubscribe(self, listener: Listener) -> None:
         self._listeners.discard(listener)
 
-    def permission_error(self, viewer: Viewer, cmd: Command) -> str | None:
-        """Why `viewer` may not send `cmd`, or None. The Soulweaver may send anything."""
+    # ---- who may do what ----------------------------------------------------------------------------------
+
+    def visible_to(self, viewer: Viewer, creature_id: str) -> bool:
+        """Hidden creatures exist only for the Soulweaver: nothing about them goes to anyone else."""
+        c = self.state.creatures.get(creature_id)
+        return c is not None and (viewer.is_soulweaver or not c.hidden)
+
+    def permission_error(self, viewer: Viewer, cmd: Command, raw: dict[str, Any] | None = None) -> str | None:
+        """Why `viewer` may not send `cmd`, or None. The Soulweaver may send anything; a spectator nothing."""
         if viewer.is_soulweaver:
             return None
+        if viewer.is_spectator:
+            return "spectators watch; they do not play"
         state = self.state
+        if any(not self.visible_to(viewer, cid) for cid in _mentioned(raw or cmd.model_dump()) if cid):
+            return "no such creature"
         if isinstance(cmd, Begin | Place | ChooseOrder | EditCreature | Harm | Heal):
             return "only the Soulweaver can do that"
         if isinstance(cmd, Defend | React):
@@ -155,20 +255,39 @@ class Table:
         c = state.creatures.get(cid or "")
         if c is None or c.controller != viewer.key:
             return "you can only act for your own creatures"
+        if state.turn.current is not None and not is_active(state, c.id):
+            return f"it is not {c.name}'s turn"
         return None
 
     def check(self, viewer: Viewer, command: dict[str, Any]) -> tuple[Command | None, str | None]:
+        if not isinstance(command, dict):
+            return None, "malformed command: not an object"
         try:
             cmd = parse_command(command)
         except ValidationError as exc:
             first = exc.errors()[0]
             where = ".".join(str(p) for p in first["loc"])
             return None, f"malformed command: {where}: {first['msg']}"
-        return cmd, self.permission_error(viewer, cmd)
+        return cmd, self.permission_error(viewer, cmd, command)
 
-    async def submit(self, viewer: Viewer, command: dict[str, Any]) -> Outcome:
+    def _stale(self, seen: dict[str, int] | None) -> str | None:
+        for cid, version in (seen or {}).items():
+            if self.version(cid) != version:
+                c = self.state.creatures.get(cid)
+                return f"{c.name if c else cid} changed meanwhile; your screen has been brought up to date"
+        return None
+
+    # ---- playing --------------------------------------------------------------------------------------------
+
+    async def submit(self, viewer: Viewer, command: dict[str, Any], seen: dict[str, int] | None = None) -> Outcome:
+        """Check, resolve, store, then tell everyone. `seen` maps creature ids to the versions the sender's screen
+        showed; a command sent from an out-of-date screen is refused."""
+        if isinstance(command, dict) and command.get("type") in META:
+            return await self._meta(viewer, str(command["type"]))
         async with self._lock:
             cmd, error = self.check(viewer, command)
+            if error is None:
+                error = self._stale(seen)
             if error or cmd is None:
                 return Outcome(False, error)
             dice = RecordingDice(self._dice)
@@ -182,27 +301,119 @@ class Table:
                 command=cmd.model_dump(mode="json"),
                 faces=list(dice.used),
                 events=[e.model_dump(mode="json") for e in events],
+                before=self.state,
             )
-            if self.engine is not None and self.game_id is not None:
-                loop = asyncio.get_running_loop()
-                await loop.run_in_executor(
-                    self._writer,
-                    db.append_command,
-                    self.engine,
-                    self.game_id,
-                    record.seq,
-                    record.sender,
-                    record.command,
-                    record.faces,
-                    record.events,
-                )
+            await self._store(record, after)
             change = Change(self.state, after, record)
+            self._bump(self.state, after)
             self.state = after
             self.log.append(record)
+            self._redo.clear()
+        self._tell(change)
+        return Outcome(True, None, record)
+
+    async def _store(self, record: LogRecord, after: GameState) -> None:
+        if self.engine is None or self.game_id is None:
+            return
+        snapshot = after.model_dump(mode="json") if record.seq % self.snapshot_every == 0 else None
+        loop = asyncio.get_running_loop()
+        await loop.run_in_executor(
+            self._writer,
+            db.append_command,
+            self.engine,
+            self.game_id,
+            record.seq,
+            record.sender,
+            record.command,
+            record.faces,
+            record.events,
+            snapshot,
+        )
+
+    def _tell(self, change: Change) -> None:
         for listener in list(self._listeners):
             listener.table_changed(change)
         self._arm_reaction_timers()
+
+    def undo_group(self) -> list[LogRecord]:
+        """What an undo takes back: the last command, and with it the commands before it back to the one that
+        started while nothing waited — so an attack goes with its defense, reactions and damage."""
+        played = [r for r in self.log if not r.is_meta and not r.undone]
+        group: list[LogRecord] = []
+        while played:
+            r = played.pop()
+            group.insert(0, r)
+            if r.before is None or not r.before.pending:
+                break
+        return group
+
+    def can_redo(self) -> bool:
+        return bool(self._redo)
+
+    async def _meta(self, viewer: Viewer, kind: str) -> Outcome:
+        if not viewer.is_soulweaver or viewer.name == TIME_LIMIT:
+            return Outcome(False, f"only the Soulweaver can {kind}")
+        async with self._lock:
+            if kind == "undo":
+                group = self.undo_group()
+                if not group:
+                    return Outcome(False, "there is nothing to undo")
+                if group[0].before is None:
+                    self._rebuild_before()
+                    group = self.undo_group()
+                after = group[0].before
+                assert after is not None
+                texts = [_summary(r) for r in group]
+                seqs = [r.seq for r in group]
+            else:
+                if not self._redo:
+                    return Outcome(False, "there is nothing to redo")
+                seqs = self._redo[-1]
+                after = self.state
+                for seq in seqs:
+                    r = self.log[seq - 1]
+                    after, _ = apply(after, r.command, ScriptedDice(r.faces))
+                texts = [_summary(self.log[seq - 1]) for seq in seqs]
+            verb = "takes back" if kind == "undo" else "plays again"
+            record = LogRecord(
+                seq=len(self.log) + 1,
+                sender=viewer.key,
+                command={"type": kind, "seqs": seqs},
+                faces=[],
+                events=[{"kind": kind, "text": f"The Soulweaver {verb}: " + " ".join(texts), "data": {"seqs": seqs}}],
+            )
+            await self._store(record, after)
+            change = Change(self.state, after, record)
+            if kind == "undo":
+                for seq in seqs:
+                    self.log[seq - 1].undone = True
+                self._redo.append(seqs)
+            else:
+                state = self.state
+                for seq in seqs:
+                    r = self.log[seq - 1]
+                    r.undone = False
+                    r.before = state
+                    state, _ = apply(state, r.command, ScriptedDice(r.faces))
+                self._redo.pop()
+            self._bump(self.state, after)
+            self.state = after
+            self.log.append(record)
+        for cid in list(self._timers):
+            if not any(d.id == cid for d in after.pending):
+                self._timers.pop(cid).cancel()
+        self._tell(change)
         return Outcome(True, None, record)
+
+    def _rebuild_before(self) -> None:
+        """Replay the whole log from the starting state, so every played command knows the state before it (a game
+        loaded from a snapshot does not until it needs to)."""
+        state = self.initial
+        for r in self.log:
+            if r.is_meta or r.undone:
+                continue
+            r.before = state
+            state, _ = apply(state, r.command, ScriptedDice(r.faces))
 
     def _arm_reaction_timers(self) -> None:
         """A reaction waits the table's `reaction_seconds`; then it gets the table's `reaction_timeout` answer,
@@ -234,3 +445,8 @@ class Table:
         for timer in self._timers.values():
             timer.cancel()
         self._writer.shutdown(wait=True)
+
+
+def _summary(record: LogRecord) -> str:
+    first = record.events[0]["text"] if record.events else record.kind
+    return str(first)

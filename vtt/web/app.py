@@ -1,12 +1,20 @@
-"""The NiceGUI application: the start page and the table page for the one game this server runs."""
+"""The NiceGUI application: the start page (games on this server, a new game), joining by an invitation, a seat's
+table page and the spectators' page.
+
+A seat is reached by a secret link (`/play/<secret>`); the server takes the role and the creatures it may act for
+from the seat, never from the browser.
+"""
 
 from __future__ import annotations
 
 from pathlib import Path
+from typing import Any
 
 from fastapi import Request
 from nicegui import app, ui
 
+from vtt.store.db import Seat
+from vtt.table.registry import GameError, Games, viewer_for
 from vtt.table.table import Table, Viewer
 from vtt.web.table_view import TableView
 
@@ -14,16 +22,16 @@ STATIC = Path(__file__).resolve().parents[2] / "static"
 STYLES = (STATIC / "utility.css", STATIC / "table.css")
 
 
-class Tables:
-    """The games this server runs (one until shared tables land)."""
+class Server:
+    """The games this process serves (set by `run`)."""
 
-    current: Table | None = None
+    games: Games | None = None
 
 
-def _table() -> Table:
-    if Tables.current is None:
-        raise RuntimeError("no game is loaded")
-    return Tables.current
+def _games() -> Games:
+    if Server.games is None:
+        raise RuntimeError("the server has no games directory")
+    return Server.games
 
 
 def _head() -> None:
@@ -31,39 +39,136 @@ def _head() -> None:
         ui.add_css(style.read_text())
 
 
+def _remember(seat: Seat) -> None:
+    """This browser holds the seat: the start page lists it under 'your seats'."""
+    held: list[str] = list(app.storage.user.get("seats", []))
+    if seat.secret not in held:
+        app.storage.user["seats"] = [*held, seat.secret]
+
+
+def _message(title: str, text: str) -> None:
+    with ui.column().classes("p-8 gap-3 max-w-xl mx-auto start-page"):
+        ui.label(title).classes("text-2xl font-bold text-stone-800")
+        ui.label(text).classes("text-stone-700 message")
+        ui.link("Back to the games on this server", "/")
+
+
 @ui.page("/")
 def index() -> None:
     _head()
-    table = _table()
-    players = sorted({c.controller for c in table.state.creatures.values() if c.controller})
-    with ui.column().classes("p-8 gap-3 max-w-xl mx-auto start-page"):
+    games = _games()
+    held = [s for s in (games.seat(x) for x in app.storage.user.get("seats", [])) if s is not None]
+    with ui.column().classes("p-8 gap-4 max-w-3xl mx-auto start-page"):
         ui.label("Soulshards VTT").classes("text-3xl font-bold text-stone-800")
-        ui.label(table.name).classes("text-xl text-stone-700")
-        ui.link("Open the table as the Soulweaver", "/table?as=soulweaver").classes("text-lg")
-        for player in players:
-            owned = ", ".join(c.name for c in table.state.creatures.values() if c.controller == player)
-            ui.link(f"Join as {player} ({owned})", f"/table?as=player&name={player}").classes("text-lg")
+        if held:
+            ui.label("Your seats").classes("text-xl text-stone-700")
+            for seat in held:
+                game = games.table(seat.game_id).name
+                role = "the Soulweaver" if seat.role == "soulweaver" else seat.name
+                ui.link(f"{game} — as {role}", f"/play/{seat.secret}").classes("text-lg your-seat")
+        ui.label("Games on this server").classes("text-xl text-stone-700")
+        listed = games.list()
+        if not listed:
+            ui.label("No games yet.").classes("text-stone-600")
+        for info in listed:
+            with ui.row().classes("items-center gap-3 game-row"):
+                ui.label(info.name).classes("font-bold")
+                ui.label(f"{info.map or 'custom map'} · {info.commands} commands").classes("text-sm text-stone-600")
+                ui.link("watch", f"/watch/{info.id}").classes("text-sm")
+        _new_game_form(games)
 
 
-@ui.page("/table")
-def table_page(request: Request) -> None:
+def _new_game_form(games: Games) -> None:
+    with ui.card().classes("p-4 gap-2 w-full new-game"):
+        ui.label("New game").classes("text-lg font-bold")
+        name = ui.input("Game name").props("outlined dense data-field=game-name").classes("w-full")
+        maps = games.map_files()
+        map_select = ui.select(maps, value=maps[0] if maps else None, label="Map").props(
+            "outlined dense data-field=map"
+        )
+        grid = ui.radio({"hex": "Hex grid", "square": "Square grid"}, value="hex").props("inline data-field=grid")
+        who = ui.input("Your name (you will be its Soulweaver)").props("outlined dense data-field=your-name")
+
+        def create() -> None:
+            try:
+                made = games.create(
+                    str(name.value or ""), str(map_select.value or ""), grid.value, str(who.value or "")
+                )
+            except GameError as exc:
+                ui.notify(str(exc), type="warning", position="top")
+                return
+            _remember(made.soulweaver)
+            ui.navigate.to(f"/play/{made.soulweaver.secret}")
+
+        ui.button("Create the game", on_click=create).props("color=primary data-action=create-game")
+
+
+@ui.page("/join/{invitation}")
+def join(invitation: str) -> None:
     _head()
-    table = _table()
-    role = request.query_params.get("as", "player")
-    name = request.query_params.get("name", "")
-    viewer = Viewer("soulweaver", "Soulweaver") if role == "soulweaver" else Viewer("player", name or "guest")
+    games = _games()
+    game_id = games.invited_to(invitation)
+    if game_id is None:
+        _message("Invitation not valid", "This invitation was revoked or mistyped. Ask the Soulweaver for a new one.")
+        return
+    table = games.table(game_id)
+    with ui.column().classes("p-8 gap-3 max-w-xl mx-auto start-page"):
+        ui.label(f"Join {table.name}").classes("text-2xl font-bold text-stone-800")
+        name = ui.input("Your display name").props("outlined dense autofocus data-field=display-name")
+
+        def go() -> None:
+            try:
+                seat = games.join(invitation, str(name.value or ""))
+            except GameError as exc:
+                ui.notify(str(exc), type="warning", position="top")
+                return
+            _remember(seat)
+            ui.navigate.to(f"/play/{seat.secret}")
+
+        name.on("keydown.enter", go)
+        ui.button("Take a seat", on_click=go).props("color=primary data-action=join")
+
+
+def _table_page(table: Table, viewer: Viewer, games: Games, request: Request) -> None:
     ui.query(".nicegui-content").classes("p-0 gap-0 h-screen")
     with ui.header().classes("bg-stone-800 text-stone-100 py-1 px-3 items-center"):
+        ui.link("Soulshards VTT", "/").classes("text-stone-300 text-sm")
         ui.label(table.name).classes("font-bold")
-        ui.label(f"· you are {viewer.name}").classes("text-stone-300")
-    view = TableView(table, viewer)
+        who = "the Soulweaver" if viewer.is_soulweaver else ("a spectator" if viewer.is_spectator else viewer.name)
+        ui.label(f"· you are {who}").classes("text-stone-300")
+    base = str(request.base_url).rstrip("/")
+    view = TableView(table, viewer, games=games, base_url=base)
     ui.context.client.on_delete(view.close)
     ui.keyboard(on_key=lambda e: view._cancel() if e.key == "Escape" and e.action.keydown else None)
 
 
-def run(table: Table, host: str, port: int) -> None:
-    Tables.current = table
-    app.on_shutdown(table.close)
+@ui.page("/play/{secret}")
+def play(secret: str, request: Request) -> None:
+    _head()
+    games = _games()
+    seat = games.seat(secret)
+    if seat is None:
+        _message("Seat not found", "This link does not open a seat at any game here.")
+        return
+    _remember(seat)
+    _table_page(games.table(seat.game_id), viewer_for(seat), games, request)
+
+
+@ui.page("/watch/{game_id}")
+def watch(game_id: str, request: Request) -> None:
+    _head()
+    games = _games()
+    try:
+        table = games.table(int(game_id))
+    except (KeyError, ValueError):
+        _message("No such game", f"There is no game {game_id!r} on this server.")
+        return
+    _table_page(table, Viewer("spectator", "spectator"), games, request)
+
+
+def run(games: Games, host: str, port: int, storage_secret: str, **extra: Any) -> None:
+    Server.games = games
+    app.on_shutdown(games.close)
     ui.run(
         tailwind=False,
         host=host,
@@ -73,4 +178,6 @@ def run(table: Table, host: str, port: int) -> None:
         title="Soulshards VTT",
         favicon="🎲",
         uvicorn_logging_level="warning",
+        storage_secret=storage_secret,
+        **extra,
     )

@@ -244,5 +244,7 @@ class MapView(ui.element, component="../../static/map_view.js"):
             self.snap_back(token_id)
             return
         e.args = {"id": token_id, "q": q, "r": r}
+        if isinstance(args.get("v"), int):
+            e.args["v"] = args["v"]
         self._dropped.add(token_id)
         self._dispatch("token_move", e)

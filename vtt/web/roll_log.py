@@ -5,6 +5,7 @@ Everything a user typed (names) is shown with `ui.label` (text), never as HTML.
 
 from __future__ import annotations
 
+from collections.abc import Set as AbstractSet
 from typing import Any
 
 from nicegui import ui
@@ -67,13 +68,24 @@ def render_roll(roll: dict[str, Any], dl: int | None = None, counted: tuple[int,
             ui.label(f"{_signed(mod['value'])} · {mod['reason']}").classes("text-xs text-amber-900")
 
 
-def render_record(record: LogRecord, creature_names: dict[str, str]) -> ui.element:
+def render_record(
+    record: LogRecord, creature_names: dict[str, str], hidden: AbstractSet[str] = frozenset()
+) -> ui.element | None:
+    """One log entry. Events about a creature in `hidden` are left out; an entry with nothing left is not drawn."""
+    shown = [e for e in record.events if e.get("actor") not in hidden and e.get("target") not in hidden]
+    if not shown or _mentions(record.command, hidden):
+        return None
     sender = SENDER_NAMES.get(record.sender, record.sender)
-    with ui.card().classes("w-full p-2 gap-1 log-entry").props(f"data-seq={record.seq}") as card:
+    classes = (
+        "w-full p-2 gap-1 log-entry"
+        + (" log-undone" if record.undone else "")
+        + (" log-meta" if record.is_meta else "")
+    )
+    with ui.card().classes(classes).props(f"data-seq={record.seq}") as card:
         ui.label(f"#{record.seq} · {sender} · {record.command.get('type', '').replace('_', ' ')}").classes(
             "text-xs text-stone-500"
         )
-        for event in record.events:
+        for event in shown:
             kind = event.get("kind", "")
             if kind in {"turn", "turn_end"} and not event.get("rolls"):
                 ui.label(event.get("text", "")).classes("text-xs text-stone-600")
@@ -89,3 +101,14 @@ def render_record(record: LogRecord, creature_names: dict[str, str]) -> ui.eleme
                     "text-xs text-indigo-800"
                 )
     return card
+
+
+def _mentions(command: dict[str, Any], ids: AbstractSet[str]) -> bool:
+    if not ids:
+        return False
+    named = {command.get(k) for k in ("creature", "target", "collide_with")}
+    for k in ("targets", "expects"):
+        value = command.get(k)
+        if isinstance(value, list):
+            named.update(value)
+    return bool(named & ids)

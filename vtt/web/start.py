@@ -1,15 +1,30 @@
-"""Start-up: read the encounter file, open the database, rebuild or create the game, serve it."""
+"""Start-up: open the database, make sure the starting encounter's game exists, print its links, serve."""
 
 from __future__ import annotations
 
 import json
+import os
+import secrets
 import sys
 from pathlib import Path
 
 from vtt.rules.dice import RandomDice
 from vtt.rules.scenario import ScenarioError, load_scenario
 from vtt.store.db import open_engine
-from vtt.table.table import Table
+from vtt.table.registry import Games
+
+MAPS = Path(__file__).resolve().parents[2] / "maps"
+SECRET_FILE = Path(".vtt-secret")
+
+
+def storage_secret() -> str:
+    """The key that signs browsers' cookies: `VTT_STORAGE_SECRET`, else one kept in `.vtt-secret` here."""
+    if os.environ.get("VTT_STORAGE_SECRET"):
+        return os.environ["VTT_STORAGE_SECRET"]
+    if not SECRET_FILE.exists():
+        SECRET_FILE.write_text(secrets.token_urlsafe(32))
+        SECRET_FILE.chmod(0o600)
+    return SECRET_FILE.read_text().strip()
 
 
 def start(host: str, port: int, database_url: str, map_file: Path, game: str | None, seed: int | None = None) -> int:
@@ -22,8 +37,18 @@ def start(host: str, port: int, database_url: str, map_file: Path, game: str | N
         print(f"error: {map_file}: {exc}", file=sys.stderr)
         return 2
     engine = open_engine(database_url)
-    table = Table.open(engine, game or scenario.name, scenario.state, dice=lambda: RandomDice(seed))
+    games = Games(engine, MAPS, dice=lambda: RandomDice(seed))
+    name = game or scenario.name
+    game_id, seats, invitation = games.ensure(name, scenario.state, map_file.name)
+    shown = "localhost" if host in ("0.0.0.0", "::") else host
+    base = f"http://{shown}:{port}"
+    print(f"Soulshards VTT: {base}/  (game {name!r}, #{game_id})")
+    for seat in seats:
+        print(f"  seat {seat.key}: {base}/play/{seat.secret}")
+    for inv in [invitation] if invitation else games.invitations(game_id):
+        print(f"  invitation: {base}/join/{inv}")
+    sys.stdout.flush()
     from vtt.web.app import run
 
-    run(table, host, port)
+    run(games, host, port, storage_secret())
     return 0

@@ -13,7 +13,9 @@ from vtt.rules.engine import ActionOption, RollPreview, TargetOption
 from vtt.rules.model import SOULWEAVER, Cell, Creature, GameState
 from vtt.rules.space import Occupancy, footprint, grid_of, why_cannot_stand
 from vtt.rules.turns import active_creatures, is_active
+from vtt.table.registry import Games
 from vtt.table.table import Change, LogRecord, Table, Viewer
+from vtt.web.gm_panel import render_gm_panel, render_sheet_controls
 from vtt.web.map_view import MapView
 from vtt.web.roll_log import render_record
 from vtt.web.tokens import token_for
@@ -67,14 +69,16 @@ def cost_text(cost: dict[str, int]) -> str:
 class TableView:
     """Built once per page; subscribes to the Table and patches what changed."""
 
-    def __init__(self, table: Table, viewer: Viewer) -> None:
+    def __init__(self, table: Table, viewer: Viewer, games: Games | None = None, base_url: str = "") -> None:
         self.table = table
         self.viewer = viewer
+        self.games = games
+        self.base_url = base_url
         self.selected: str | None = None
         self.choosing: tuple[str, ActionOption] | None = None
         state = table.state
         board = state.board
-        self.tokens = {cid: token_for(state, c, viewer) for cid, c in state.creatures.items()}
+        self.tokens = {cid: self._token(state, c) for cid, c in state.creatures.items() if self._sees(c)}
         with ui.row().classes("w-full h-full no-wrap gap-0 items-stretch"):
             # The menu sits beside the map, not in its slot: a slot would make every update of the menu (or of
             # anything on the page) re-render the whole map component.
@@ -95,6 +99,7 @@ class TableView:
                 with self.menu_anchor, ui.menu().props("no-parent-event") as self.menu:
                     self.menu_body = ui.column().classes("gap-0 p-1 min-w-64")
             with ui.column().classes("side-pane h-full no-wrap gap-2 p-2"):
+                self.gm_panel = ui.column().classes("w-full gap-1")
                 self.decisions = ui.column().classes("w-full gap-1")
                 self.turn_panel = ui.column().classes("w-full gap-1")
                 self.sheet = ui.column().classes("w-full gap-1")
@@ -109,6 +114,7 @@ class TableView:
         self._unrendered: list[LogRecord] = []
         self._flush_task: asyncio.Task[None] | None = None
         self._panel_keys: dict[str, object] = {}
+        self._cards: dict[int, ui.element] = {}
         self._render_panels()
         self._set_active()
         names = self._names()
@@ -117,7 +123,17 @@ class TableView:
         table.subscribe(self)
 
     def _names(self) -> dict[str, str]:
-        return {cid: c.name for cid, c in self.table.state.creatures.items()}
+        return {cid: c.name for cid, c in self.table.state.creatures.items() if self._sees(c)}
+
+    def _sees(self, creature: Creature) -> bool:
+        """Hidden creatures are the Soulweaver's alone: no token, name, menu entry or log line for anyone else."""
+        return self.viewer.is_soulweaver or not creature.hidden
+
+    def _hidden(self) -> set[str]:
+        return {cid for cid, c in self.table.state.creatures.items() if not self._sees(c)}
+
+    def _token(self, state: GameState, c: Creature) -> dict[str, Any]:
+        return token_for(state, c, self.viewer, self.table.version(c.id))
 
     # ---- permissions (the table re-checks every command) ------------------------------------------------
 
@@ -141,11 +157,11 @@ class TableView:
             ids = change.changed_creatures
         for cid in sorted(ids):
             c = state.creatures.get(cid)
-            if c is None:
+            if c is None or not self._sees(c):
                 if self.tokens.pop(cid, None) is not None:
                     self.map.remove_token(cid)
                 continue
-            token = token_for(state, c, self.viewer)
+            token = self._token(state, c)
             if token != self.tokens.get(cid):
                 self.tokens[cid] = token
                 self.map.patch_token(token)
@@ -161,7 +177,17 @@ class TableView:
         names = self._names()
         for record in records:
             self._add_to_log(record, names)
+            if record.is_meta:
+                self._mark_undone(record.command.get("seqs", []), record.kind == "undo")
         self._render_panels()
+
+    def _mark_undone(self, seqs: list[int], undone: bool) -> None:
+        for seq in seqs:
+            card = self._cards.get(seq)
+            if card is not None and undone:
+                card.classes(add="log-undone")
+            elif card is not None:
+                card.classes(remove="log-undone")
 
     def _add_to_log(self, record: LogRecord, names: dict[str, str]) -> None:
         """Newest first, in chunks, so a new entry re-sends one chunk's list of entries, not the whole log's."""
@@ -170,7 +196,10 @@ class TableView:
                 self._log_chunk = ui.column().classes("w-full gap-2")
             self._log_chunk.move(target_index=0)
         with self._log_chunk:
-            render_record(record, names).move(target_index=0)
+            card = render_record(record, names, self._hidden())
+            if card is not None:
+                card.move(target_index=0)
+                self._cards[record.seq] = card
 
     def _set_active(self) -> None:
         active = active_creatures(self.table.state)
@@ -188,12 +217,19 @@ class TableView:
         return outcome.ok
 
     async def _on_move(self, e: events.GenericEventArguments) -> None:
-        cid, to = str(e.args["id"]), (int(e.args["q"]), int(e.args["r"]))
+        try:
+            cid, to = str(e.args["id"]), (int(e.args["q"]), int(e.args["r"]))
+            seen = {cid: int(e.args["v"])}
+        except (KeyError, TypeError, ValueError):
+            ui.notify("Move rejected: a malformed drop", type="warning")
+            return
         state = self.table.state
         c = state.creatures.get(cid)
         ok = False
+        if c is not None and not self._sees(c):
+            c = None
         if c is not None and self._may_drag(state, c):
-            ok = await self._drag(state, c, to)
+            ok = await self._drag(state, c, to, seen)
         elif c is not None:
             ui.notify("Move rejected: you can only drag your own creature, on its turn", type="warning")
         if not ok:
@@ -202,7 +238,7 @@ class TableView:
     def _may_drag(self, state: GameState, c: Creature) -> bool:
         return self.viewer.is_soulweaver or (c.controller == self.viewer.key and is_active(state, c.id))
 
-    async def _drag(self, state: GameState, c: Creature, to: Cell) -> bool:
+    async def _drag(self, state: GameState, c: Creature, to: Cell, seen: dict[str, int]) -> bool:
         """A drop: a Move for a creature on its turn, the Soulweaver's free placement otherwise. Dropping a
         creature on its turn onto occupied spaces asks whether to collide (seed-000 Collision) or share."""
         if to == c.anchor:
@@ -210,16 +246,16 @@ class TableView:
         if is_active(state, c.id):
             occupants = self._occupants_at(state, c, to)
             if occupants:
-                self._ask_collision(state, c, to, occupants)
+                self._ask_collision(state, c, to, occupants, seen)
                 return True
-            outcome = await self.table.submit(self.viewer, {"type": "move", "creature": c.id, "to": list(to)})
+            outcome = await self.table.submit(self.viewer, {"type": "move", "creature": c.id, "to": list(to)}, seen)
             if outcome.ok:
                 self._show_where_it_is(c.id)
                 return True
             if not self.viewer.is_soulweaver:
                 ui.notify(f"Move rejected: {outcome.error}", type="warning", position="top")
                 return False
-        outcome = await self.table.submit(self.viewer, {"type": "place", "creature": c.id, "to": list(to)})
+        outcome = await self.table.submit(self.viewer, {"type": "place", "creature": c.id, "to": list(to)}, seen)
         if not outcome.ok:
             ui.notify(f"Move rejected: {outcome.error}", type="warning", position="top")
         return outcome.ok
@@ -232,9 +268,11 @@ class TableView:
 
     def _occupants_at(self, state: GameState, c: Creature, to: Cell) -> list[str]:
         occ = Occupancy(state)
-        return occ.occupants(footprint(state, c, to), exclude=c.id)
+        return [o for o in occ.occupants(footprint(state, c, to), exclude=c.id) if self._sees(state.creatures[o])]
 
-    def _ask_collision(self, state: GameState, c: Creature, to: Cell, occupants: list[str]) -> None:
+    def _ask_collision(
+        self, state: GameState, c: Creature, to: Cell, occupants: list[str], seen: dict[str, int]
+    ) -> None:
         fits = why_cannot_stand(state, c, to, Occupancy(state)) is None
 
         async def go(collide_with: str | None) -> None:
@@ -242,7 +280,7 @@ class TableView:
             cmd: dict[str, Any] = {"type": "move", "creature": c.id, "to": list(to)}
             if collide_with:
                 cmd["collide_with"] = collide_with
-            outcome = await self.table.submit(self.viewer, cmd)
+            outcome = await self.table.submit(self.viewer, cmd, seen)
             if not outcome.ok:
                 ui.notify(f"Move rejected: {outcome.error}", type="warning", position="top")
                 self._snap_back_everywhere(c.id)
@@ -544,8 +582,10 @@ class TableView:
                 tuple((cid, state.economy.get(cid)) for cid in active_creatures(state)),
             ),
             "sheet": (self.selected, state.creatures.get(self.selected or "")),
+            "gm": (len(self.table.log), self.table.can_redo()) if self.viewer.is_soulweaver else None,
         }
         for name, render in (
+            ("gm", self._render_gm),
             ("decisions", self._render_decisions),
             ("turn", self._render_turn),
             ("sheet", self._render_sheet),
@@ -553,6 +593,17 @@ class TableView:
             if self._panel_keys.get(name, object()) != keys[name]:
                 self._panel_keys[name] = keys[name]
                 render()
+
+    def _render_gm(self) -> None:
+        self.gm_panel.clear()
+        if self.viewer.is_soulweaver:
+            with self.gm_panel:
+                render_gm_panel(self.table, self.games, self.base_url, self.send)
+
+    def _players(self) -> dict[str, str]:
+        if self.games is None or self.table.game_id is None:
+            return {}
+        return self.games.players(self.table.game_id)
 
     def _render_decisions(self) -> None:
         state = self.table.state
@@ -625,6 +676,8 @@ class TableView:
                 return
             ui.label(f"Round {state.turn.round}").classes("font-bold text-sm")
             for i, entry in enumerate(state.turn.entries):
+                if entry != SOULWEAVER and entry not in names:
+                    continue
                 is_current = i == state.turn.index
                 name = "Soulweaver (all other creatures)" if entry == SOULWEAVER else names.get(entry, entry)
                 prio = state.turn.priority.get(entry)
@@ -632,7 +685,7 @@ class TableView:
                 ui.label(text).classes("text-sm " + ("font-bold text-amber-800" if is_current else "text-stone-700"))
             for cid in active_creatures(state):
                 econ = state.economy.get(cid)
-                if econ is None:
+                if econ is None or cid not in names:
                     continue
                 ui.label(
                     f"{names[cid]}: Major {econ.major} · Minor {econ.minor} · Movement {econ.movement_left}"
@@ -648,7 +701,7 @@ class TableView:
         state = self.table.state
         self.sheet.clear()
         c = state.creatures.get(self.selected or "")
-        if c is None:
+        if c is None or not self._sees(c):
             return
         gm = self.viewer.is_soulweaver
         with self.sheet, ui.card().classes("w-full p-2 gap-1 sheet"):
@@ -698,6 +751,8 @@ class TableView:
                     ui.label(
                         f"Continuing {cont.element or ''} damage {cont.amount} on the {cont.part.replace('_', ' ')}"
                     ).classes("text-xs text-amber-900")
+            if gm:
+                render_sheet_controls(c, self._players(), self.send)
 
     async def _edit(self, cid: str, pool_name: str, pips: int) -> None:
         c = self.table.state.creatures[cid]

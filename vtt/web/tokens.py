@@ -44,9 +44,11 @@ def ailment_list(state: GameState, creature: Creature) -> list[dict[str, Any]]:
     return out
 
 
-def token_for(state: GameState, creature: Creature, viewer: Viewer) -> dict[str, Any]:
+def token_for(state: GameState, creature: Creature, viewer: Viewer, version: int = 0) -> dict[str, Any]:
+    """`v` is the creature's version at the table: a drag sends it back, so a drag from a stale screen is refused."""
     return {
         "id": creature.id,
+        "v": version,
         "name": creature.name,
         "size": creature.size,
         "cells": [list(c) for c in footprint(state, creature)],

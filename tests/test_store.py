@@ -1,0 +1,157 @@
+"""Storage: the migrations build and upgrade the schema, games keep their seats, invitations and command log, a
+snapshot shortens a restart, and a reopened game is exactly the game that was played — on SQLite and PostgreSQL."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+from pathlib import Path
+from typing import Any
+
+import pytest
+from factories import creature, on_turn, state, weapon
+from sqlalchemy import create_engine, inspect, text
+
+from vtt.rules.model import GameState
+from vtt.store import db
+from vtt.store.db import migrate, open_engine
+from vtt.table.registry import GameError, Games
+from vtt.table.table import Table, Viewer
+
+MAPS = Path(__file__).resolve().parents[1] / "maps"
+SW = Viewer("soulweaver", "Soulweaver")
+ALICE = Viewer("player", "alice")
+
+
+def _game() -> GameState:
+    sword = weapon("sword", damage=2)
+    return on_turn(
+        state(
+            creature("ayla", (2, 2), controller="alice", weapons=[sword], grip={"right_arm": "sword"}),
+            creature("orc", (3, 2)),
+            creature("rat", (8, 8), size=-2),
+        ),
+        "ayla",
+    )
+
+
+def _submit(table: Table, viewer: Viewer, cmd: dict[str, Any]) -> Any:
+    out = asyncio.run(table.submit(viewer, cmd))
+    return out
+
+
+def test_the_migrations_make_every_table(database_url: str) -> None:
+    engine = open_engine(database_url)
+    tables = set(inspect(engine).get_table_names())
+    assert {"game", "command", "user", "membership", "invitation", "snapshot", "alembic_version"} <= tables
+    with engine.connect() as conn:
+        assert conn.execute(text("select version_num from alembic_version")).scalar() == "0002"
+
+
+def test_a_database_of_the_first_schema_is_upgraded_keeping_its_games(tmp_path: Path) -> None:
+    """A database made by the first release (game and command tables, no migrations record) is recognised,
+    stamped and upgraded; its games and logs survive."""
+    url = f"sqlite:///{tmp_path}/old.sqlite"
+    engine = create_engine(url)
+    migrate(engine, "0001")
+    with engine.begin() as conn:
+        conn.execute(text("drop table alembic_version"))
+        conn.execute(
+            text("insert into game (id, name, initial_state, created) values (1, 'old', :s, '2026-01-01')"),
+            {"s": json.dumps(_game().model_dump(mode="json"))},
+        )
+        conn.execute(
+            text(
+                "insert into command (game_id, seq, sender, command, faces, events, created) "
+                "values (1, 1, 'alice', :c, '[]', '[]', '2026-01-01')"
+            ),
+            {"c": json.dumps({"type": "move", "creature": "ayla", "to": [2, 3]})},
+        )
+    upgraded = open_engine(url)
+    table = Table.load(upgraded, 1)
+    assert table.state.creatures["ayla"].anchor == (2, 3)
+    assert db.list_games(upgraded)[0].commands == 1
+
+
+def test_a_game_is_rebuilt_from_its_log(database_url: str) -> None:
+    engine = open_engine(database_url)
+    table = Table.open(engine, "g", _game())
+    assert _submit(table, ALICE, {"type": "move", "creature": "ayla", "to": [2, 3]}).ok
+    assert _submit(table, ALICE, {"type": "strike", "creature": "ayla", "target": "orc", "weapon": "sword"}).ok
+    table.close()
+    again = Table.open(engine, "g", _game())
+    assert again.state.model_dump() == table.state.model_dump()
+    assert [r.events for r in again.log] == [r.events for r in table.log]
+
+
+def test_a_snapshot_is_stored_every_n_commands_and_used_on_reopening(database_url: str) -> None:
+    engine = open_engine(database_url)
+    game_id = db.create_game(engine, "g", _game().model_dump(mode="json"))
+    table = Table.load(engine, game_id)
+    table.snapshot_every = 2
+    for to in ([2, 3], [2, 4], [3, 4]):
+        assert _submit(table, SW, {"type": "place", "creature": "orc", "to": to}).ok
+    snap = db.latest_snapshot(engine, game_id)
+    assert snap is not None and snap[0] == 2
+    assert GameState.model_validate(snap[1]).creatures["orc"].anchor == (2, 4)
+    again = Table.load(engine, game_id)
+    assert again.state.model_dump() == table.state.model_dump()
+    assert again.log[0].before is None  # taken from the snapshot, not replayed
+
+
+def test_undo_across_a_snapshot_replays_from_the_start(database_url: str) -> None:
+    engine = open_engine(database_url)
+    game_id = db.create_game(engine, "g", _game().model_dump(mode="json"))
+    table = Table.load(engine, game_id)
+    table.snapshot_every = 1
+    assert _submit(table, SW, {"type": "place", "creature": "orc", "to": [5, 5]}).ok
+    again = Table.load(engine, game_id)
+    assert asyncio.run(again.submit(SW, {"type": "undo"})).ok
+    assert again.state.creatures["orc"].anchor == (3, 2)
+    third = Table.load(engine, game_id)
+    assert third.state.creatures["orc"].anchor == (3, 2)
+    assert third.log[0].undone
+
+
+def test_games_seats_and_invitations(database_url: str) -> None:
+    engine = open_engine(database_url)
+    games = Games(engine, MAPS)
+    made = games.create("Friday", "demo.json", "square", "Mira")
+    assert made.soulweaver.role == "soulweaver" and made.soulweaver.name == "Mira"
+    assert games.table(made.game_id).state.settings.grid == "square"
+    sam = games.join(made.invitation, "Sam")
+    sam2 = games.join(made.invitation, "Sam")
+    assert (sam.key, sam2.key) == ("Sam", "Sam 2")
+    assert games.seat(sam.secret) == sam
+    assert games.players(made.game_id) == {"Sam": "Sam", "Sam 2": "Sam"}
+    games.revoke(made.game_id, made.invitation)
+    with pytest.raises(GameError, match="revoked or mistyped"):
+        games.join(made.invitation, "Eve")
+    assert games.seat("not-a-secret") is None
+
+
+@pytest.mark.parametrize(
+    ("name", "map_name", "grid", "who", "error"),
+    [
+        ("", "demo.json", "hex", "Mira", "the game's name cannot be empty"),
+        ("x" * 61, "demo.json", "hex", "Mira", "longer than 60"),
+        ("G", "../secrets.json", "hex", "Mira", "no map"),
+        ("G", "demo.json", "round", "Mira", "hex or square"),
+        ("G", "demo.json", "hex", "   ", "your name cannot be empty"),
+    ],
+)
+def test_a_bad_new_game_form_is_refused_and_stores_nothing(
+    tmp_path: Path, name: str, map_name: str, grid: Any, who: str, error: str
+) -> None:
+    engine = open_engine(f"sqlite:///{tmp_path}/g.sqlite")
+    games = Games(engine, MAPS)
+    with pytest.raises(GameError, match=error):
+        games.create(name, map_name, grid, who)
+    assert games.list() == []
+
+
+def test_two_games_of_one_name_are_refused(tmp_path: Path) -> None:
+    games = Games(open_engine(f"sqlite:///{tmp_path}/g.sqlite"), MAPS)
+    games.create("G", "demo.json", "hex", "Mira")
+    with pytest.raises(GameError, match="already a game called"):
+        games.create("G", "demo.json", "hex", "Ann")

@@ -1,0 +1,17 @@
+"""Alembic's environment: always run from `vtt.store.db.migrate`, which hands over an open connection."""
+
+from __future__ import annotations
+
+from alembic import context
+from sqlmodel import SQLModel
+
+import vtt.store.models  # noqa: F401  (registers the tables on SQLModel.metadata)
+
+connection = context.config.attributes["connection"]
+context.configure(
+    connection=connection,
+    target_metadata=SQLModel.metadata,
+    render_as_batch=connection.dialect.name == "sqlite",
+)
+with context.begin_transaction():
+    context.run_migrations()

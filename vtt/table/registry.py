@@ -1,0 +1,141 @@
+"""The games a server runs: creating them from map files, the seats (Soulweaver, players) and invitations, and the
+live `Table` of each game, opened from the database when someone first comes to it."""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Callable
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Literal
+
+from sqlalchemy.engine import Engine
+
+from vtt.rules.dice import DiceSource, RandomDice
+from vtt.rules.model import SOULWEAVER, GameState
+from vtt.rules.scenario import ScenarioError, load_scenario
+from vtt.rules.settings import TableSettings
+from vtt.store import db
+from vtt.store.db import Seat
+from vtt.table.table import Table, Viewer
+
+Grid = Literal["hex", "square"]
+NAME_LIMIT = 60
+
+
+class GameError(ValueError):
+    """A request about games that cannot be done; nothing was changed."""
+
+
+@dataclass(frozen=True)
+class NewGame:
+    game_id: int
+    soulweaver: Seat
+    invitation: str
+
+
+def viewer_for(seat: Seat) -> Viewer:
+    if seat.role == "soulweaver":
+        return Viewer("soulweaver", seat.name)
+    return Viewer("player", seat.key)
+
+
+def clean_name(name: str, what: str) -> str:
+    name = " ".join(name.split())
+    if not name:
+        raise GameError(f"{what} cannot be empty")
+    if len(name) > NAME_LIMIT:
+        raise GameError(f"{what} is longer than {NAME_LIMIT} characters")
+    return name
+
+
+class Games:
+    def __init__(self, engine: Engine, maps: Path, dice: Callable[[], DiceSource] = RandomDice) -> None:
+        self.engine = engine
+        self.maps = maps
+        self.dice = dice
+        self._tables: dict[int, Table] = {}
+
+    def map_files(self) -> list[str]:
+        """The encounter maps a new game can start from: the `.json` files directly in `maps/`."""
+        return sorted(p.name for p in self.maps.glob("*.json"))
+
+    def table(self, game_id: int) -> Table:
+        table = self._tables.get(game_id)
+        if table is None:
+            table = self._tables[game_id] = Table.load(self.engine, game_id, self.dice)
+        return table
+
+    def create(self, name: str, map_name: str, grid: Grid, soulweaver_name: str) -> NewGame:
+        """A new game from a map file; its creator is its Soulweaver. Checks everything before writing."""
+        name = clean_name(name, "the game's name")
+        who = clean_name(soulweaver_name, "your name")
+        if grid not in ("hex", "square"):
+            raise GameError("the grid is hex or square")
+        if map_name not in self.map_files():
+            raise GameError(f"no map {map_name!r} in maps/")
+        if db.find_game(self.engine, name) is not None:
+            raise GameError(f"there is already a game called {name!r}")
+        try:
+            scenario = load_scenario(json.loads((self.maps / map_name).read_text()))
+        except (ScenarioError, json.JSONDecodeError) as exc:
+            raise GameError(f"{map_name}: {exc}") from None
+        settings = TableSettings.model_validate({**scenario.state.settings.model_dump(), "grid": grid})
+        state = scenario.state.model_copy(update={"settings": settings})
+        game_id = db.create_game(self.engine, name, state.model_dump(mode="json"), map_name)
+        seat = db.add_seat(self.engine, game_id, who, "soulweaver", key=SOULWEAVER)
+        return NewGame(game_id, seat, db.create_invitation(self.engine, game_id))
+
+    def invited_to(self, invitation: str) -> int | None:
+        return db.invitation_game(self.engine, invitation)
+
+    def ensure(self, name: str, state: GameState, map_name: str) -> tuple[int, list[Seat], str | None]:
+        """The game called `name`, created from `state` if there is none yet, with a seat for the Soulweaver and
+        one for each player its creatures name as controller. Returns the game, its seats and, for a new game, its
+        invitation."""
+        found = db.find_game(self.engine, name)
+        if found is not None:
+            if not any(s.role == "soulweaver" for s in self.seats(found[0])):
+                db.add_seat(self.engine, found[0], "Soulweaver", "soulweaver", key=SOULWEAVER)
+            return found[0], self.seats(found[0]), None
+        game_id = db.create_game(self.engine, name, state.model_dump(mode="json"), map_name)
+        db.add_seat(self.engine, game_id, "Soulweaver", "soulweaver", key=SOULWEAVER)
+        for key in sorted({c.controller for c in state.creatures.values() if c.controller}):
+            db.add_seat(self.engine, game_id, key, "player", key=key)
+        return game_id, self.seats(game_id), db.create_invitation(self.engine, game_id)
+
+    def join(self, invitation: str, name: str) -> Seat:
+        game_id = db.invitation_game(self.engine, invitation)
+        if game_id is None:
+            raise GameError("this invitation is not valid: it was revoked or mistyped")
+        who = clean_name(name, "your name")
+        if who.lower() in {SOULWEAVER, "time limit"}:
+            raise GameError(f"{who!r} is a name the table uses itself; pick another")
+        return db.add_seat(self.engine, game_id, who, "player")
+
+    def seat(self, secret: str) -> Seat | None:
+        return db.find_seat(self.engine, secret)
+
+    def seats(self, game_id: int) -> list[Seat]:
+        return db.seats(self.engine, game_id)
+
+    def players(self, game_id: int) -> dict[str, str]:
+        """Seat key → display name, for the players of a game."""
+        return {s.key: s.name for s in self.seats(game_id) if s.role == "player"}
+
+    def invitations(self, game_id: int) -> list[str]:
+        return db.open_invitations(self.engine, game_id)
+
+    def invite(self, game_id: int) -> str:
+        return db.create_invitation(self.engine, game_id)
+
+    def revoke(self, game_id: int, invitation: str) -> None:
+        if not db.revoke_invitation(self.engine, game_id, invitation):
+            raise GameError("no such open invitation")
+
+    def list(self) -> list[db.GameInfo]:
+        return db.list_games(self.engine)
+
+    def close(self) -> None:
+        for table in self._tables.values():
+            table.close()

@@ -1,0 +1,88 @@
+"""The Soulweaver's controls: undo and redo, the invitation links, who sits at the table, and on a creature's
+sheet who controls it, whether it is hidden and the Soulweaver's notes. Rendered for the Soulweaver only; the
+table re-checks every command anyway."""
+
+from __future__ import annotations
+
+from collections.abc import Awaitable, Callable
+from typing import Any
+
+from nicegui import ui
+
+from vtt.rules.model import Creature
+from vtt.table.registry import GameError, Games
+from vtt.table.table import Table
+
+Send = Callable[[dict[str, Any]], Awaitable[bool]]
+
+
+def render_gm_panel(table: Table, games: Games | None, base_url: str, send: Send) -> None:
+    with ui.card().classes("w-full p-2 gap-1 gm-panel"):
+        with ui.row().classes("gap-2 items-center"):
+            undo = table.undo_group()
+            ui.button("Undo", on_click=lambda: send({"type": "undo"})).props(
+                "dense outline icon=undo data-action=undo" + ("" if undo else " disable")
+            ).tooltip("Take back the last command for everyone" if undo else "Nothing to undo")
+            ui.button("Redo", on_click=lambda: send({"type": "redo"})).props(
+                "dense outline icon=redo data-action=redo" + ("" if table.can_redo() else " disable")
+            )
+        if games is None or table.game_id is None:
+            return
+        game_id = table.game_id
+        players = [s for s in games.seats(game_id) if s.role == "player"]
+        ui.label("Players: " + (", ".join(s.name for s in players) or "nobody yet")).classes("text-xs seats")
+        with ui.expansion("Invite players").props("dense").classes("w-full text-sm invitations"):
+            for inv in games.invitations(game_id):
+                link = f"{base_url}/join/{inv}"
+                ui.label(link).classes("seat-link invitation-link")
+                with ui.row().classes("gap-1"):
+                    ui.button("Copy", on_click=lambda _, x=link: ui.clipboard.write(x)).props("dense flat size=sm")
+                    ui.button("Revoke", on_click=lambda _, x=inv: _revoke(games, game_id, x)).props(
+                        "dense flat size=sm color=negative data-action=revoke"
+                    )
+            ui.button("New invitation", on_click=lambda: _invite(games, game_id)).props("dense flat size=sm")
+
+
+def _revoke(games: Games, game_id: int, invitation: str) -> None:
+    try:
+        games.revoke(game_id, invitation)
+    except GameError as exc:
+        ui.notify(str(exc), type="warning")
+        return
+    ui.notify("Invitation revoked: its link no longer lets anyone in.")
+    ui.navigate.reload()
+
+
+def _invite(games: Games, game_id: int) -> None:
+    games.invite(game_id)
+    ui.navigate.reload()
+
+
+def render_sheet_controls(c: Creature, players: dict[str, str], send: Send) -> None:
+    """Who controls the creature, whether the players see it, and notes only the Soulweaver reads."""
+    options: dict[str, str] = {"": "the Soulweaver"} | {k: name for k, name in players.items()}
+    if c.controller and c.controller not in options:
+        options[c.controller] = f"{c.controller} (no seat yet)"
+
+    async def assign(e: Any) -> None:
+        value = e.value or None
+        if value != c.controller:
+            await send({"type": "edit_creature", "creature": c.id, "changes": {"controller": value}})
+
+    async def hide(e: Any) -> None:
+        if bool(e.value) != c.hidden:
+            await send({"type": "edit_creature", "creature": c.id, "changes": {"hidden": bool(e.value)}})
+
+    async def note(e: Any) -> None:
+        text = str(e.sender.value or "")
+        if text != c.notes:
+            await send({"type": "edit_creature", "creature": c.id, "changes": {"notes": text}})
+
+    with ui.row().classes("gap-2 items-center no-wrap"):
+        ui.select(options, value=c.controller or "", label="Controlled by", on_change=assign).props(
+            "dense outlined options-dense data-field=controller"
+        ).classes("grow")
+        ui.checkbox("Hidden", value=c.hidden, on_change=hide).props("dense data-field=hidden")
+    ui.textarea("Soulweaver's notes", value=c.notes).props("dense outlined autogrow data-field=notes").classes(
+        "w-full"
+    ).on("blur", note)
