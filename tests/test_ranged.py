@@ -20,11 +20,14 @@ of 12 (no Serious Injury).
 
 from __future__ import annotations
 
+import json
+from pathlib import Path
 from typing import Any
 
 import pytest
 from factories import creature, mod_values, on_turn, only, refused, run, state, weapon
 
+from vtt.rules import scenario
 from vtt.rules.dice import ScriptedDice
 from vtt.rules.engine import ActionOption, apply, legal_actions
 from vtt.rules.events import RuleError
@@ -465,3 +468,27 @@ def test_legal_ranged_strike_absent_without_a_major_action_or_in_a_defensive_sta
     refused(s, shoot(), [7, 3, 5, 2, 3, 2])
     s, _ = run(field(), {"type": "defensive_stance", "creature": "a"}, [])
     assert options(s, "shoot") == []
+
+
+# --------------------------------------------------------------------------------------------------------
+# The example scenario
+# --------------------------------------------------------------------------------------------------------
+
+
+def test_long_shot_scenario_outcome_exactly() -> None:
+    """maps/scenarios/long_shot.json as its description works it out: Long Shot 1 is rejected (10 < 12), Long Shot
+    2 is -2 on Wren's Nimble roll (10 - 2 = 8 against 4), Kell's javelin at the Prone Goblin B is -1 (Long Shot)
+    -1 (Prone) and lands in its space; both goblins end at Grit 2/4."""
+    path = Path(__file__).resolve().parents[1] / "maps" / "scenarios" / "long_shot.json"
+    result = scenario.run(scenario.load_scenario(json.loads(path.read_text(encoding="utf-8"))))
+    events = result.events
+    (rejected,) = [e for e in events if e["kind"] == "rejected"]
+    assert rejected["command"] == 1
+    assert rejected["data"]["reason"].endswith("Long Shot 2 would reach it")
+    attacks = [e for e in events if e["kind"] == "attack"]
+    assert [(a["rolls"][0]["faces"], a["rolls"][0]["result"]) for a in attacks] == [([10, 6, 2], 8), ([9, 3], 7)]
+    assert [[m["value"] for m in a["rolls"][0]["modifiers"]] for a in attacks] == [[-2], [-1, -1]]
+    assert [a["data"]["success"] for a in attacks] == [True, True]
+    s = result.state
+    assert (s.creatures["goblin_a"].grit.pips, s.creatures["goblin_b"].grit.pips) == (2, 2)
+    assert [(i.weapon.id, i.cell, i.owner) for i in s.board.items] == [("javelin", (5, 4), "kell")]
