@@ -281,6 +281,19 @@ def test_ranged_target_behind_a_wall_is_not_offered() -> None:
     refused(s0, shoot(), [7, 3, 5, 2, 3, 2])
 
 
+def test_creatures_in_the_line_obstruct_a_shot_when_the_table_says_so() -> None:
+    """reference §2.6 / table setting `creatures_obstruct`: other creatures count as physical obstruction. u at
+    (4, 5) stands on the only line to t 4 spaces east: by default t is offered; with the setting on it is not."""
+    s0 = field(4)
+    s0.creatures["u"] = creature("u", (4, 5))
+    (option,) = options(s0, "shoot")
+    assert [t.target for t in option.targets] == ["t", "u"]
+    blocked = s0.model_copy(update={"settings": SETTINGS.model_copy(update={"creatures_obstruct": True})})
+    (option,) = options(blocked, "shoot")
+    assert [t.target for t in option.targets] == ["u"]
+    refused(blocked, shoot(), [7, 3, 5, 2, 3, 2])
+
+
 def test_prone_target_gives_ranged_attackers_minus_one() -> None:
     """reference §5.3 Prone ASSUMPTION: "Melee attackers against you get +1 and ranged attackers -1" (table
     setting `prone_ranged_against`). t is Prone: 8, 2 -> 8 - 1 = 7 against Elude 6, 6 -> 6: hit; damage 3, 1 -> 1
@@ -375,6 +388,24 @@ def test_called_shot_applies_to_a_ranged_strike_with_long_shot() -> None:
     attack = only(events, "attack")
     assert mod_values(attack) == [-2, -1]
     assert only(events, "called_shot").data == {"part": "torso", "needed": 2, "margin": 5, "struck": True}
+    assert s.creatures["t"].grit.pips == 2
+
+
+def test_hinder_attack_applies_to_a_ranged_strike() -> None:
+    """seed-000 Hinder Attack: "As a creature in your Reach attacks a target other than you, attack to cause -1 on
+    their attack roll, DL 3." Player p's archer shoots t; h next to it (sword, Reach 1) hinders: Martial 9, 1 -> 9
+    against the archer's Martial 4 defense 2, 2, 2, 2 -> 2 (table settings `hinder_attack_skill` and
+    `hinder_attack_defense`): success. The shot: 8, 1 -> 8 - 1 = 7 against Elude 5, 2 -> 5: hit; damage 3, 3 -> 2
+    Injury."""
+    s0 = field(4, settings=TableSettings(defense_prompts="nobody"), a_kw={"controller": "p"})
+    s0.creatures["h"] = creature("h", (1, 5), weapons=[weapon("sword")], grip={"right_arm": "sword"})
+    s, events = run(s0, shoot(), [])
+    assert only(events, "reaction_window").data["hinderers"] == ["h"]
+    (decision,) = s.pending
+    s, events = run(s, {"type": "react", "decision": decision.id, "hinder": True}, [9, 1, 2, 2, 2, 2, 8, 1, 5, 2, 3, 3])
+    attack = only(events, "attack")
+    assert reasons(attack) == ["Hindered by H"]
+    assert attack.rolls[0].result == 7
     assert s.creatures["t"].grit.pips == 2
 
 

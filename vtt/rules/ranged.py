@@ -22,7 +22,8 @@ seed-000 Long Shot, Strikes, Called Shot, Flurry).
   ailments, effects on physical attacks (Called Shot) and Focus count as for melee
   (`conditions.ranged_attack_modifiers`), and so do a Prone attacker's lost d12 and a Flurry's.
 - Tactics: a Called Shot ("a physical attack that has a single target") and a Flurry's Minor Action work as for
-  a melee Strike. A Charge is made in melee ("Strike or Overpower" after a Dash) and is refused here.
+  a melee Strike, and so does Hinder Attack by a creature with the attacker in its Reach. A Charge is made in
+  melee ("Strike or Overpower" after a Dash) and is refused here.
 - Throwing: the weapon leaves the hand as it is thrown, hit or miss. The gripping limbs let go and it lies as a
   loose item in the space it was aimed at, the target's exposed space nearest the thrower (table setting
   `thrown_weapon_drops`; off, it stays in hand).
