@@ -11,7 +11,7 @@
   Crowded (ASSUMPTION): `crowded_penalty_per_tier` x Tier on attack rolls and on the `limb_defenses`.
   Exhausted: Tier on Skill rolls (here: attacks, defenses, Manifest rolls and ailment defense rolls).
 - §5.3 Prone (ASSUMPTIONS): `prone_attack_dice` d12 on your physical attacks; melee attackers against you get
-  `prone_melee_against` (ranged attackers `prone_ranged_against`: no ranged attack exists yet).
+  `prone_melee_against` (ranged attackers `prone_ranged_against`).
 - Slowed (ASSUMPTION, the older Slow): as your turn starts, Tier / `slowed_pips_divisor` Movement Pips.
 
 Not done yet: Wounded on a part, Frightened, Strangled's breathing, Blinded/Deafened concealment, Enraged, and

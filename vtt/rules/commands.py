@@ -70,6 +70,8 @@ class Strike(_Command):
     as_trauma: bool = Field(False, description="Called Shot: replace each Wounded Tier with 2 Tiers of Trauma.")
     charge: bool = Field(False, description="Charge: after Dash and 2 consecutive spaces; the turn ends after.")
     minor: bool = Field(False, description="Flurry: use it as a Minor Action while the Flurry has uses left.")
+    ranged: bool = Field(False, description="Shoot or throw the ranged `weapon` at `target` (see `ranged`).")
+    long_shot: int = Field(0, ge=0, description="Long Shot: range increments added, -1 on the attack each.")
 
 
 class StrikeSpace(_Command):

@@ -119,6 +119,15 @@ def melee_attack_modifiers(state: GameState, creature: Creature, target: Creatur
     ]
 
 
+def ranged_attack_modifiers(state: GameState, creature: Creature, target: Creature) -> list[Modifier]:
+    """The same for a ranged attack: a Prone target gives ranged attackers a penalty instead of a bonus."""
+    return [
+        *limb_action_modifiers(state, creature),
+        *attack_modifiers(state, creature, target),
+        *ailments.against_target_modifiers(state, target, melee=False),
+    ]
+
+
 def defense_modifiers(state: GameState, creature: Creature, skill: str, physical: bool = True) -> list[Modifier]:
     """Penalties and bonuses on a defense roll with `skill` (against a physical attack unless told)."""
     mods: list[Modifier] = []

@@ -23,6 +23,7 @@ from vtt.rules import (
     manifest,
     movement,
     overpower,
+    ranged,
     reactions,
     stance,
     strike,
@@ -68,6 +69,7 @@ from vtt.rules.commands import (
 )
 from vtt.rules.dice import DiceChange, DiceSource, Modifier, ScriptedDice
 from vtt.rules.events import Event, RuleError
+from vtt.rules.grid import footprint_distance
 from vtt.rules.model import Cell, Creature, GameState
 from vtt.rules.sizes import can_overpower
 from vtt.rules.space import Occupancy, footprint, grid_of, why_cannot_stand
@@ -99,6 +101,9 @@ class TargetOption(BaseModel):
     )
     margins: dict[str, int] = Field(
         default_factory=dict, description="Called Shot: part id -> by how much the attack must beat the defense."
+    )
+    params: dict[str, Any] = Field(
+        default_factory=dict, description="Command fields sent with this target (a ranged Strike's `long_shot`)."
     )
 
 
@@ -177,6 +182,8 @@ def _dispatch(tx: Tx, cmd: Command, dice: DiceSource) -> list[Event]:
             return movement.place(tx, cmd.creature, cmd.to)
         case Dash():
             return movement.dash(tx, cmd.creature)
+        case Strike() if cmd.ranged or cmd.long_shot:
+            return ranged.ranged_strike(tx, cmd, dice)
         case Strike():
             return strike.strike(
                 tx,
@@ -439,6 +446,82 @@ def _strike_options(
     return out
 
 
+def _ranged_options(state: GameState, occ: Occupancy, c: Creature, minor: bool = False) -> list[ActionOption]:
+    """Shoot or Throw with each gripped ranged weapon, and its Called Shot unless `minor` (a Flurry's Minor
+    Action): every target in range or Long Shot range, with the fewest increments it needs (seed-000)."""
+    filled = state.board.filled()
+    grid = grid_of(state)
+    mine = occ.cells[c.id]
+    out: list[ActionOption] = []
+    for w in c.weapons:
+        if w.ranged is None:
+            continue
+        try:
+            arm = ranged.ranged_armament(state, c, w.id)
+        except RuleError:
+            continue
+        rng = ranged.weapon_range(state, w)
+        farthest = rng * (1 + ranged.LONG_SHOT_MAX[w.ranged])
+        plain: list[TargetOption] = []
+        called: list[TargetOption] = []
+        for oid, cells in occ.everyone().items():
+            dist = footprint_distance(grid, mine, cells)
+            if oid == c.id or dist > farthest:
+                continue
+            t = state.creatures[oid]
+            n = ranged.long_shot_needed(dist, rng)
+            extra = {"long_shot": n} if n else {}
+            try:
+                plan = ranged.plan_ranged_strike(state, occ, c, t, arm, n, filled, minor=minor)
+            except RuleError:
+                continue
+            plain.append(TargetOption(target=oid, preview=_preview(plan), path=plan.path, params=extra))
+            if minor:
+                continue
+            aimed = ranged.plan_ranged_strike(state, occ, c, t, arm, n, filled, called_shot=True)
+            parts = [p for p in t.parts if not p.severed]
+            called.append(
+                TargetOption(
+                    target=oid,
+                    preview=_preview(aimed),
+                    path=aimed.path,
+                    params=extra,
+                    choices={"called_shot": [p.id for p in parts], "as_trauma": [False, True]},
+                    margins={p.id: p.size_offset for p in parts},
+                )
+            )
+        label = f"{ranged.verb(w)} ({w.name})"
+        params = {"weapon": w.id, "ranged": True}
+        if plain:
+            out.append(
+                ActionOption(
+                    action=ranged.verb(w).lower(),
+                    command="strike",
+                    group="Strike",
+                    label=label,
+                    cost={"major": 1},
+                    params=params,
+                    targets=plain,
+                    reach=rng,
+                )
+            )
+        if called:
+            out.append(
+                ActionOption(
+                    action="called_shot",
+                    command="strike",
+                    group="Tactics",
+                    label=f"Called Shot: {label}",
+                    cost={"major": 1},
+                    params=params,
+                    targets=called,
+                    reach=rng,
+                    choose=["called_shot"],
+                )
+            )
+    return out
+
+
 def _flurried(option: ActionOption) -> ActionOption:
     """The option as a Flurry's Minor Action (seed-000): the same command with `minor` set."""
     return option.model_copy(
@@ -516,6 +599,7 @@ def _tactic_options(
             )
             out.append(_flurried(option))
         out += [_flurried(o) for o in _weapon_overpower_options(state, occ, c, arm, in_reach, False, minor=True)]
+    out += [_flurried(o) for o in _ranged_options(state, occ, c, minor=True)]
     return out
 
 
@@ -870,6 +954,7 @@ def legal_actions(state: GameState, creature_id: str) -> list[ActionOption]:
             out += _weapon_overpower_options(state, occ, c, arm, in_reach, False)
             if charge_ok:
                 out += _weapon_overpower_options(state, occ, c, arm, in_reach, True)
+        out += _ranged_options(state, occ, c)
         grab_targets: list[TargetOption] = []
         limbs = hold.grab_limbs(c)
         if limbs:

@@ -49,6 +49,12 @@ class Weapon(BaseModel):
         (), description="Strike types (seed-004): Bashing, Chopping, Flowing, Mystical, Stabbing; none by default."
     )
     element: str | None = Field(None, description="The weapon's Element (fire, water, earth, air...).")
+    ranged: Literal["thrown", "launched"] | None = Field(
+        None, description="A ranged weapon: thrown (may also be a melee weapon) or launched (not a melee weapon)."
+    )
+    range: int | None = Field(
+        None, ge=1, description="Range in spaces; None: the table's thrown or launched default (§6.3)."
+    )
 
 
 class Readied(BaseModel):

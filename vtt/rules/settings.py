@@ -43,6 +43,16 @@ class TableSettings(BaseModel):
     strike_defense: str = Field("Elude", description="Skill a Strike attacks (ASSUMPTION).")
     unarmed_damage: int = Field(1, ge=0, description="Damage dice of an unarmed limb (§6.3, gap 20).")
     two_handed_grip: int = Field(2, ge=1, description="Limbs needed to Grip a Two-handed weapon (§6.3).")
+    ranged_skill: str = Field("Nimble", description="Skill a ranged Strike rolls (§4.1).")
+    thrown_range_default: int = Field(
+        3, ge=1, description="Range of a thrown weapon whose data gives none (§6.3 Thrown / Launched ranges, gap)."
+    )
+    launched_range_default: int = Field(
+        10, ge=1, description="Range of a launched weapon whose data gives none (§6.3 Thrown / Launched ranges, gap)."
+    )
+    thrown_weapon_drops: bool = Field(
+        True, description="A thrown weapon leaves the hand and lies in the space it was thrown at (gap)."
+    )
     grab_dl: int = Field(0, ge=0, description="DL of Grab: the seed names none (seed-000 Grab).")
     collision_damage: int = Field(1, ge=0, description="Damage dice of a Collision before size (gap).")
     grab_skill: str = Field("Athletics", description="Skill Grab rolls (§1.3).")
@@ -121,9 +131,7 @@ class TableSettings(BaseModel):
     )
     prone_attack_dice: int = Field(-1, description="Prone: d12 changed on your physical attacks (§5.3, gap 17).")
     prone_melee_against: int = Field(1, description="Prone: melee attackers against you get this (§5.3, gap 17).")
-    prone_ranged_against: int = Field(
-        -1, description="Prone: ranged attackers against you get this; no ranged attack exists yet (§5.3, gap 17)."
-    )
+    prone_ranged_against: int = Field(-1, description="Prone: ranged attackers against you get this (§5.3, gap 17).")
     slowed_pips_divisor: int = Field(
         2, ge=1, description="Slowed: Tier / this Movement Pips as your turn starts (older Slow; §5.2, gap 18)."
     )

@@ -85,12 +85,14 @@ class AttackPlan(BaseModel):
     surface: Literal["wall", "ground"] | None = None
 
 
-def armament(state: GameState, c: Creature, weapon_id: str | None, limb_id: str | None) -> Armament:
-    """The weapon or limb an attack uses; RuleError when it cannot be used."""
+def armament(state: GameState, c: Creature, weapon_id: str | None, limb_id: str | None, melee: bool = True) -> Armament:
+    """The weapon or limb an attack uses (`melee`: a melee attack); RuleError when it cannot be used."""
     if weapon_id is not None:
         weapon = c.weapon(weapon_id)
         if weapon is None:
             raise RuleError(f"{c.name} has no weapon {weapon_id!r}")
+        if melee and weapon.ranged == "launched":
+            raise RuleError(f"{weapon.name} is a launched weapon, not a melee weapon: shoot it (`ranged`)")
         spent = tactics.spent_limbs(state, c.id)
         grips = [lb for lb in c.gripping_limbs(weapon_id) if lb.hold_id is None and lb.id not in spent]
         need = state.settings.two_handed_grip if weapon.two_handed else 1

@@ -496,7 +496,13 @@ class TableView:
         elif option.targets:
             t = self._target_option(option, target, None)
             if t is not None:
-                cmd = {"type": option.command or option.action, "creature": cid, "target": t.target, **params}
+                cmd = {
+                    "type": option.command or option.action,
+                    "creature": cid,
+                    "target": t.target,
+                    **params,
+                    **t.params,
+                }
                 if option.choose:
                     self._cancel()
                     self._choice_dialog(option, t, cmd)
