@@ -756,7 +756,7 @@ export default {
     highlights: { type: Array, default: () => [] },
     active: { type: String, default: null },
   },
-  emits: ["token_move", "token_click", "cell_click", "cancel"],
+  emits: ["token_move", "token_refused", "token_click", "cell_click", "cancel"],
   data() {
     return { local: {}, ids: [], hl: cloneJson(this.highlights) || [], activeId: this.active ?? null };
   },
@@ -1029,7 +1029,10 @@ export default {
           this.clickToken(d.id);
           return;
         }
-        if (!d.draggable) return;
+        if (!d.draggable) {
+          this.$emit("token_refused", { id: d.id });
+          return;
+        }
         const k = this.view.k;
         const [q, r] = this.snapTarget(d.id, (p.x - d.start.x) / k, (p.y - d.start.y) / k);
         const [aq, ar] = t.cells[0];

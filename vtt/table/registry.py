@@ -109,9 +109,16 @@ class Games:
         if game_id is None:
             raise GameError("this invitation is not valid: it was revoked or mistyped")
         who = clean_name(name, "your name")
-        if who.lower() in {SOULWEAVER, "time limit"}:
+        if who.lower() in {SOULWEAVER, "time limit", "spectator"}:
             raise GameError(f"{who!r} is a name the table uses itself; pick another")
-        return db.add_seat(self.engine, game_id, who, "player")
+        seat = db.add_seat(self.engine, game_id, who, "player")
+        self._seats_changed(game_id)
+        return seat
+
+    def _seats_changed(self, game_id: int) -> None:
+        table = self._tables.get(game_id)
+        if table is not None:
+            table.seats_changed()
 
     def seat(self, secret: str) -> Seat | None:
         return db.find_seat(self.engine, secret)
@@ -127,11 +134,14 @@ class Games:
         return db.open_invitations(self.engine, game_id)
 
     def invite(self, game_id: int) -> str:
-        return db.create_invitation(self.engine, game_id)
+        secret = db.create_invitation(self.engine, game_id)
+        self._seats_changed(game_id)
+        return secret
 
     def revoke(self, game_id: int, invitation: str) -> None:
         if not db.revoke_invitation(self.engine, game_id, invitation):
             raise GameError("no such open invitation")
+        self._seats_changed(game_id)
 
     def list(self) -> list[db.GameInfo]:
         return db.list_games(self.engine)

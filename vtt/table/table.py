@@ -216,6 +216,13 @@ class Table:
     def version(self, creature_id: str) -> int:
         return self.versions.get(creature_id, 0)
 
+    def seats_changed(self) -> None:
+        """Someone took a seat or an invitation changed: views that show seats redraw them."""
+        for listener in list(self._listeners):
+            redraw = getattr(listener, "seats_changed", None)
+            if redraw is not None:
+                redraw()
+
     def subscribe(self, listener: Listener) -> None:
         self._listeners.add(listener)
 

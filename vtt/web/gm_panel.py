@@ -50,12 +50,10 @@ def _revoke(games: Games, game_id: int, invitation: str) -> None:
         ui.notify(str(exc), type="warning")
         return
     ui.notify("Invitation revoked: its link no longer lets anyone in.")
-    ui.navigate.reload()
 
 
 def _invite(games: Games, game_id: int) -> None:
     games.invite(game_id)
-    ui.navigate.reload()
 
 
 def render_sheet_controls(c: Creature, players: dict[str, str], send: Send) -> None:
@@ -81,7 +79,7 @@ def render_sheet_controls(c: Creature, players: dict[str, str], send: Send) -> N
     with ui.row().classes("gap-2 items-center no-wrap"):
         ui.select(options, value=c.controller or "", label="Controlled by", on_change=assign).props(
             "dense outlined options-dense data-field=controller"
-        ).classes("grow")
+        ).classes("grow min-w-40")
         ui.checkbox("Hidden", value=c.hidden, on_change=hide).props("dense data-field=hidden")
     ui.textarea("Soulweaver's notes", value=c.notes).props("dense outlined autogrow data-field=notes").classes(
         "w-full"

@@ -87,6 +87,7 @@ class MapView(ui.element, component="../../static/map_view.js"):
         self._dropped: set[str] = set()
         self._handlers: dict[str, list[EventHandler]] = {
             "token_move": [],
+            "token_refused": [],
             "token_click": [],
             "cell_click": [],
             "cancel": [],
@@ -106,6 +107,7 @@ class MapView(ui.element, component="../../static/map_view.js"):
             # Listeners are registered once, here, so adding Python handlers later never changes the
             # client-side listener set (which would force NiceGUI to re-render the element).
             self.on("token_move", self._handle_move)
+            self.on("token_refused", lambda e: self._dispatch("token_refused", e))
             self.on("token_click", lambda e: self._dispatch("token_click", e))
             self.on("cell_click", lambda e: self._dispatch("cell_click", e))
             self.on("cancel", lambda e: self._dispatch("cancel", e))
@@ -209,6 +211,12 @@ class MapView(ui.element, component="../../static/map_view.js"):
         Drops of tokens this viewer may not drag are snapped back here and never reach the handler.
         """
         self._handlers["token_move"].append(handler)
+        return self
+
+    def on_refused(self, handler: EventHandler) -> Self:
+        """Register a handler for an attempt to drag a token this viewer may not drag: ``e.args == {'id': str}``.
+        The token never moved in the browser; the handler tells the user why."""
+        self._handlers["token_refused"].append(handler)
         return self
 
     def on_token_click(self, handler: EventHandler) -> Self:

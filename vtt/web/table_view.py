@@ -106,6 +106,7 @@ class TableView:
                 ui.label("Roll log").classes("text-sm font-bold text-stone-700 mt-1")
                 self.log = ui.column().classes("w-full gap-2 roll-log")
         self.map.on_move(self._on_move)
+        self.map.on_refused(lambda _: ui.notify(f"Move rejected: {self._why_not_drag()}", type="warning"))
         self.map.on_token_click(self._on_token_click)
         self.map.on_cell_click(self._on_cell_click)
         self.map.on_cancel(lambda _: self._cancel())
@@ -138,6 +139,8 @@ class TableView:
     # ---- permissions (the table re-checks every command) ------------------------------------------------
 
     def may_act_for(self, creature: Creature) -> bool:
+        if self.viewer.is_spectator:
+            return False
         return self.viewer.is_soulweaver or creature.controller == self.viewer.key
 
     # ---- the table changed --------------------------------------------------------------------------------
@@ -231,9 +234,14 @@ class TableView:
         if c is not None and self._may_drag(state, c):
             ok = await self._drag(state, c, to, seen)
         elif c is not None:
-            ui.notify("Move rejected: you can only drag your own creature, on its turn", type="warning")
+            ui.notify(f"Move rejected: {self._why_not_drag()}", type="warning")
         if not ok:
             self._snap_back_everywhere(cid)
+
+    def _why_not_drag(self) -> str:
+        if self.viewer.is_spectator:
+            return "spectators watch; they do not move tokens"
+        return "you can only drag your own creature, on its turn"
 
     def _may_drag(self, state: GameState, c: Creature) -> bool:
         return self.viewer.is_soulweaver or (c.controller == self.viewer.key and is_active(state, c.id))
@@ -599,6 +607,12 @@ class TableView:
             if self._panel_keys.get(name, object()) != keys[name]:
                 self._panel_keys[name] = keys[name]
                 render()
+
+    def seats_changed(self) -> None:
+        if self.viewer.is_soulweaver:
+            self._panel_keys.pop("gm", None)
+            self._panel_keys.pop("sheet", None)
+            self._render_panels()
 
     def _render_gm(self) -> None:
         self.gm_panel.clear()

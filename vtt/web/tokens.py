@@ -24,6 +24,8 @@ def may_drag(state: GameState, viewer: Viewer, creature: Creature) -> bool:
     """The Soulweaver drags any token; a player only their own creature, on its turn."""
     if viewer.is_soulweaver:
         return True
+    if viewer.is_spectator:
+        return False
     return creature.controller == viewer.key and is_active(state, creature.id)
 
 
