@@ -129,6 +129,9 @@ def wait_for_entries(table: Table, count: int) -> str:
 
 def test_grouped_menu_picks_a_weapon_then_a_target(table: Table) -> None:
     alice = table.alice
+    errors: list[str] = []
+    alice.on("console", lambda m: errors.append(m.text) if m.type == "error" else None)
+    alice.on("pageerror", lambda e: errors.append(str(e)))
     menu = open_menu(alice, "ayla", "Ayla")
     # every legal action is in the menu, exactly once...
     state = load_scenario(table.data).state
@@ -175,6 +178,7 @@ def test_grouped_menu_picks_a_weapon_then_a_target(table: Table) -> None:
     open_menu(alice, "ayla", "Ayla")
     alice.keyboard.press("Escape")
     expect(alice.locator(".q-menu")).to_have_count(0)
+    assert errors == []
 
 
 def _tick(dialog: Locator, what: str, creature: str) -> None:
@@ -185,10 +189,18 @@ def _tick(dialog: Locator, what: str, creature: str) -> None:
 
 def test_distract_two_creatures_from_the_dialog(table: Table) -> None:
     sw, alice = table.both
-    # a player ticks the creatures to attack; only the Soulweaver knows who expects it
+    # Escape closes the dialog and clears the map's highlights
     open_menu(alice, "ayla", "Ayla")
     choose_action(alice, "distract")
     dialog = alice.locator(".multi-target-dialog")
+    expect(dialog).to_be_visible()
+    expect(alice.locator('[data-highlight-kind="target"]').first).to_be_attached()
+    alice.keyboard.press("Escape")
+    expect(dialog).to_have_count(0)
+    expect(alice.locator("[data-highlight-kind]")).to_have_count(0)
+    # a player ticks the creatures to attack; only the Soulweaver knows who expects it
+    open_menu(alice, "ayla", "Ayla")
+    choose_action(alice, "distract")
     expect(dialog).to_be_visible()
     for creature in ("orc", "rat1", "rat2"):
         expect(dialog.locator(f"[data-attack={creature}]")).to_be_visible()

@@ -333,16 +333,18 @@ def multi_target_dialog(
         ui.card().classes("p-3 gap-2 choice-dialog multi-target-dialog"),
     ):
         ui.label((f"{actor.name}: " if actor else "") + option.label).classes("font-bold")
-        roll = ui.label().classes("text-xs text-stone-600 multi-roll")
+        if first_preview(option) is not None:
+            ui.label("One roll, against each creature ticked:").classes("text-xs text-stone-600")
+        roll = ui.label().classes("text-sm multi-roll")
         action = None
         if actions:
             action = ui.select(
                 {a: choice_label(state, "action", a, option.targets[0]) for a in actions},
                 value=actions[0],
                 label="action",
-                on_change=lambda e: roll.set_text(_roll_line(option, str(e.value))),
+                on_change=lambda e: roll.set_text(preview_text(action_preview(option, str(e.value)))),
             ).props("dense outlined data-choose=action")
-        roll.set_text(_roll_line(option, str(actions[0]) if actions else ""))
+        roll.set_text(preview_text(action_preview(option, str(actions[0]) if actions else "")))
         ui.label("Attack the creatures that are Aware of it:").classes("text-sm")
         with ui.grid(columns="auto auto" if soulweaver else "auto").classes("gap-1 items-center multi-targets"):
             for tid in targets:
@@ -373,8 +375,3 @@ def multi_target_dialog(
             ui.button("Cancel", on_click=dialog.close).props("flat dense")
     dialog.on_value_change(lambda e: None if e.value else on_close())
     dialog.open()
-
-
-def _roll_line(option: ActionOption, action: str) -> str:
-    text = preview_text(action_preview(option, action))
-    return f"One roll against each creature ticked: {text}" if text else ""
