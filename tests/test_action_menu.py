@@ -57,6 +57,11 @@ def test_the_weapons_and_the_free_limb_are_the_variants_of_a_strike() -> None:
         {"limb": None},
     ]
     assert strike.summary() == "Major · Sword, Dagger, Spear, Unarmed"
+    far = four_arms()
+    far.creatures["t"].anchor = (15, 15)
+    (strike, *_) = group_actions(far, "a", legal_actions(far, "a"))["Strike"]
+    assert (strike.label, strike.enabled) == ("Strike", [])
+    assert strike.summary() == "Major · Sword, Dagger, Spear, Unarmed · no target in reach"
     labels = {k.label: len(k.variants) for kinds in grouped.values() for k in kinds}
     assert labels["Impair"] == labels["Reposition"] == labels["Called Shot: Strike"] == 4
     assert labels["Distract"] == labels["Flurry"] == labels["Grab"] == 1

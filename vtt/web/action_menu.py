@@ -129,7 +129,8 @@ class ActionKind:
         """The line under a kind with several variants: the cost they share and what they are made with."""
         costs = {cost_text(v.option.cost) for v in self.variants}
         names = ", ".join(v.short for v in self.variants)
-        return f"{costs.pop()} · {names}" if len(costs) == 1 else names
+        text = f"{costs.pop()} · {names}" if len(costs) == 1 else names
+        return text if self.enabled else f"{text} · no target in reach"
 
 
 def _arm_names(state: GameState, c: Creature, params: dict[str, Any]) -> list[str]:
