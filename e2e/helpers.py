@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
-from playwright.sync_api import Page
+import json
+
+from playwright.sync_api import Locator, Page, expect
 
 Cell = tuple[int, int]
 
@@ -42,3 +44,30 @@ def drag(page: Page, start: tuple[float, float], end: tuple[float, float], steps
 def anchor_selector(token_id: str, cell: Cell) -> str:
     """CSS selector of a token whose anchor is ``cell``."""
     return f'[data-token-id="{token_id}"][data-q="{cell[0]}"][data-r="{cell[1]}"]'
+
+
+def menu_entry_selector(action: str, label: str | None = None) -> str:
+    """CSS selector of the token menu's entries for the rules ``action`` (and the rules ``label``, e.g. "Strike
+    with Sword"); an entry that is one variant of several sits, hidden until opened, in its kind's list."""
+    selector = f'.menu-action[data-action="{action}"]'
+    if label is not None:
+        selector += f"[data-label={json.dumps(label)}]"
+    return selector
+
+
+def menu_entry(page: Page, action: str, label: str | None = None) -> Locator:
+    """The open token menu's entries for ``action`` (and ``label``), in menu order."""
+    return page.locator(".q-menu").locator(menu_entry_selector(action, label))
+
+
+def choose_action(page: Page, action: str, label: str | None = None) -> None:
+    """Pick an entry of the open token menu: the first one for ``action`` (with the rules ``label``). When it is
+    one variant of a kind (one weapon of several), open the kind's list of variants first."""
+    selector = menu_entry_selector(action, label)
+    item = page.locator(".q-menu").locator(selector).first
+    item.wait_for(state="attached")
+    if not item.is_visible():
+        kind = page.locator(f".q-menu .menu-kind:has({selector})").first
+        kind.locator(".q-expansion-item__container > .q-item").first.click()
+        expect(item).to_be_visible()
+    item.click()

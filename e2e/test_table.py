@@ -18,7 +18,7 @@ import pytest
 from playwright.sync_api import Browser, Locator, Page, expect
 
 from e2e.conftest import ROOT, VIEWPORT, AppServer, screenshot, wait_ready
-from e2e.helpers import Cell, anchor_selector, cell_xy, drag, token_xy
+from e2e.helpers import Cell, anchor_selector, cell_xy, choose_action, drag, menu_entry, token_xy
 from vtt.rules import RandomDice, apply, legal_actions
 from vtt.rules.scenario import load_scenario
 
@@ -185,10 +185,10 @@ def open_menu(page: Page, token_id: str, name: str) -> Locator:
 
 
 def pick(page: Page, menu: Locator, action: str, label: str) -> None:
-    """Click a menu item by its rules action and label, and wait until the menu has closed."""
-    item = menu.locator(f'.menu-action[data-action="{action}"]', has=page.get_by_text(label, exact=True))
-    expect(item).to_have_count(1)
-    item.click()
+    """Click a menu item by its rules action and label (opening its kind's list of weapons or limbs when it is
+    one of several), and wait until the menu has closed."""
+    expect(menu_entry(page, action, label)).to_have_count(1)
+    choose_action(page, action, label)
     expect(page.locator(".q-menu")).to_have_count(0)
 
 
@@ -202,9 +202,10 @@ def expected_menu(arena: Path, *commands: dict[str, Any]) -> list[tuple[str, str
 
 
 def menu_items(menu: Locator) -> list[tuple[str, str]]:
+    """Every entry of the menu, with the variants in the (closed) lists of the kinds made with several weapons."""
     items = menu.locator(".menu-action")
     return sorted(
-        (item.get_attribute("data-action") or "", item.locator(".text-sm").inner_text()) for item in items.all()
+        (item.get_attribute("data-action") or "", item.get_attribute("data-label") or "") for item in items.all()
     )
 
 
@@ -292,7 +293,8 @@ def test_strike_from_token_menu(users: Users) -> None:
     menu = open_menu(alice, "ayla", "Ayla")
     assert menu_items(menu) == expected_menu(users.arena)
     for action in ("move", "dash", "strike", "strike_space", "grab", "end_turn"):
-        expect(menu.locator(f'[data-action="{action}"]').first).to_be_visible()
+        # a single entry, or the row of a kind made with several weapons or limbs
+        expect(menu.locator(f'[data-action="{action}"], [data-kind="{action}"]').first).to_be_visible()
     alice.wait_for_timeout(400)  # let the menu's fade-in transition finish
     screenshot(alice, "table_menu_alice")
     pick(alice, menu, "strike", "Strike with Sword")

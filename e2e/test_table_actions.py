@@ -11,6 +11,7 @@ from typing import Any
 from playwright.sync_api import Browser, Page, expect
 
 from e2e.conftest import ROOT, VIEWPORT, AppServer, screenshot, wait_ready
+from e2e.helpers import choose_action
 
 ARENA = ROOT / "e2e" / "maps" / "arena.json"
 TIMEOUT = 15_000
@@ -41,7 +42,7 @@ def test_impair_from_the_menu_asks_for_the_ailment_and_logs_it_for_everyone(brow
         gm.get_by_role("button", name="Begin: roll Priority").click()
         expect(alice.locator(".turn-panel")).to_contain_text("▶ Ayla")
         alice.locator('[data-token-id="ayla"] .vtt-body').click()
-        alice.locator('[data-action="impair"]').first.click()
+        choose_action(alice, "impair")
         alice.locator('[data-token-id="orc"] .vtt-body').click()
         dialog = alice.locator(".choice-dialog")
         expect(dialog).to_contain_text("Orc")

@@ -17,6 +17,7 @@ import pytest
 from playwright.sync_api import Browser, Page, expect
 
 from e2e.conftest import ROOT, VIEWPORT, AppServer, screenshot, wait_ready
+from e2e.helpers import choose_action
 from vtt.rules import RandomDice, apply
 from vtt.rules.scenario import load_scenario
 
@@ -87,7 +88,7 @@ def test_a_strike_that_knocks_a_creature_unconscious_shows_pips_token_and_log(
     gm.get_by_role("button", name="Begin: roll Priority").click()
     expect(alice.locator(".turn-panel")).to_contain_text("Round 1")
     alice.locator('[data-token-id="ayla"] .vtt-body').click()
-    alice.locator('[data-action="strike"]').first.click()
+    choose_action(alice, "strike", "Strike with Sword")
     alice.locator('[data-token-id="orc"] .vtt-body').click()
     for page in (gm, alice):
         expect(page.locator(".log-entry").first).to_contain_text("falls Unconscious and Prone")

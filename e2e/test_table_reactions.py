@@ -14,6 +14,7 @@ from typing import Any
 from playwright.sync_api import Browser, Page, expect
 
 from e2e.conftest import ROOT, VIEWPORT, AppServer, screenshot, wait_ready
+from e2e.helpers import choose_action
 from vtt.rules import RandomDice, apply
 from vtt.rules.model import SOULWEAVER, GameState
 from vtt.rules.scenario import load_scenario
@@ -95,7 +96,7 @@ def test_a_third_creatures_player_hinders_an_attack_and_every_log_shows_the_minu
             expect(gm.locator(".log-entry")).to_have_count(before + 1)
         expect(gm.locator(".turn-panel")).to_contain_text("▶ Soulweaver")
         gm.locator('[data-token-id="orc"] .vtt-body').click()
-        gm.locator('[data-action="strike"]').first.click()
+        choose_action(gm, "strike", "Strike with Sword")
         gm.locator('[data-token-id="ayla"] .vtt-body').click()
 
         card = bob.locator('[data-decision-kind="reaction"]')

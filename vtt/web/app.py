@@ -87,8 +87,10 @@ def _new_game_form(games: Games) -> None:
             "outlined dense data-field=map"
         )
         grid = ui.radio({"hex": "Hex grid", "square": "Square grid"}, value="hex").props("inline data-field=grid")
-        who = ui.input("Your name (you will be its Soulweaver)").props("outlined dense data-field=your-name").classes(
-            "w-full"
+        who = (
+            ui.input("Your name (you will be its Soulweaver)")
+            .props("outlined dense data-field=your-name")
+            .classes("w-full")
         )
 
         def create() -> None:

@@ -9,20 +9,25 @@ from typing import Any
 from nicegui import background_tasks, events, ui
 
 from vtt.rules import legal_actions
-from vtt.rules.engine import ActionOption, RollPreview, TargetOption
+from vtt.rules.engine import ActionOption, TargetOption
 from vtt.rules.model import SOULWEAVER, Cell, Creature, GameState
 from vtt.rules.space import Occupancy, footprint, grid_of, why_cannot_stand
 from vtt.rules.turns import active_creatures, is_active
 from vtt.table.registry import Games
 from vtt.table.table import Change, LogRecord, Table, Viewer
+from vtt.web.action_menu import (
+    MULTI_TARGET_ACTIONS,
+    SELF_ACTIONS,
+    choice_dialog,
+    group_actions,
+    multi_target_dialog,
+    render_menu,
+)
 from vtt.web.gm_panel import render_gm_panel, render_sheet_controls
 from vtt.web.map_view import MapView
 from vtt.web.roll_log import render_record
 from vtt.web.tokens import token_for
 
-GROUP_ORDER = ["Move", "Strike", "Overpower", "Tactics", "Defense", "Manifest", "Turn"]
-# Actions of the creature on itself: picking one sends its command at once, there is no target to choose.
-SELF_ACTIONS = frozenset({"dash", "drop_hold", "recover", "zeal_for_major", "defensive_stance"})
 CELL_PX = 26.0
 FLUSH_DELAY = 0.03
 """Seconds between a change's map patch and its log and panel updates."""
@@ -38,32 +43,6 @@ ELEMENTS = {
     "acid": "Acid",
     "lightning": "Lightning",
 }
-
-
-def preview_text(p: RollPreview | None) -> str:
-    if p is None:
-        return ""
-    mods = sum(m.value for m in p.modifiers)
-    dice = p.dice + sum(c.dice for c in p.dice_changes)
-    text = f"{max(dice, 0)}d12 {p.skill}"
-    if mods:
-        text += f" {'+' if mods > 0 else '−'}{abs(mods)}"
-    if p.dl is not None:
-        text += f" vs DL {p.dl}"
-    if p.defense_skill:
-        text += f" / {p.defense_skill}"
-    return text
-
-
-def cost_text(cost: dict[str, int]) -> str:
-    parts = []
-    if cost.get("major"):
-        parts.append("Major")
-    if cost.get("minor"):
-        parts.append("Minor")
-    if cost.get("movement"):
-        parts.append(f"{cost['movement']} Movement" if cost["movement"] > 1 else "Movement")
-    return " · ".join(parts) or "free"
 
 
 class TableView:
@@ -132,6 +111,13 @@ class TableView:
 
     def _hidden(self) -> set[str]:
         return {cid for cid, c in self.table.state.creatures.items() if not self._sees(c)}
+
+    def _without_hidden(self, actions: list[ActionOption]) -> list[ActionOption]:
+        """A player's menu offers no hidden creature as a target (the table refuses it anyway)."""
+        hidden = self._hidden()
+        if not hidden:
+            return actions
+        return [a.model_copy(update={"targets": [t for t in a.targets if t.target not in hidden]}) for a in actions]
 
     def _token(self, state: GameState, c: Creature) -> dict[str, Any]:
         return token_for(state, c, self.viewer, self.table.version(c.id))
@@ -339,19 +325,13 @@ class TableView:
         self.menu_body.clear()
         with self.menu_body:
             ui.label(c.name).classes("font-bold px-2 pt-1 menu-title")
-            actions = legal_actions(state, cid) if self.may_act_for(c) else []
+            actions = self._without_hidden(legal_actions(state, cid)) if self.may_act_for(c) else []
             if not actions:
                 why = "not its turn" if self.may_act_for(c) else "not your creature"
                 if state.pending:
                     why = "the table waits for a decision"
                 ui.label(f"No actions: {why}.").classes("text-xs text-stone-500 px-2 pb-1")
-            for group in GROUP_ORDER:
-                options = [a for a in actions if a.group == group]
-                if not options:
-                    continue
-                ui.label(group).classes("text-xs uppercase tracking-wide text-stone-500 px-2 pt-1")
-                for option in options:
-                    self._menu_item(cid, option)
+            render_menu(self.menu, group_actions(state, cid, actions), lambda option: self._choose(cid, option))
             if self.viewer.is_soulweaver:
                 ui.label("Soulweaver").classes("text-xs uppercase tracking-wide text-stone-500 px-2 pt-1")
                 for label, kind in (("Deal damage…", "harm"), ("Heal…", "heal")):
@@ -411,34 +391,27 @@ class TableView:
                 ui.button("Cancel", on_click=dialog.close).props("flat dense")
         dialog.open()
 
-    def _menu_item(self, cid: str, option: ActionOption) -> None:
-        preview = next((t.preview for t in option.targets if t.preview), None)
-        needs_target = option.action not in SELF_ACTIONS | {"end_turn"}
-        empty = needs_target and not option.targets and not option.spaces
-        detail = cost_text(option.cost)
-        if preview:
-            detail += " · " + preview_text(preview)
-        if empty:
-            detail += " · no target in reach"
-
-        async def chosen() -> None:
-            await self._choose(cid, option)
-
-        with (
-            ui.menu_item(on_click=chosen, auto_close=True)
-            .props(f"dense data-action={option.action}" + (" disable" if empty else ""))
-            .classes("menu-action"),
-            ui.column().classes("gap-0"),
-        ):
-            ui.label(option.label).classes("text-sm")
-            ui.label(detail).classes("text-xs text-stone-500")
-
     async def _choose(self, cid: str, option: ActionOption) -> None:
         if option.action == "end_turn":
             await self.send({"type": "end_turn"})
             return
         if option.action in SELF_ACTIONS:
             await self.send({"type": option.action, "creature": cid})
+            return
+        if option.action in MULTI_TARGET_ACTIONS:
+            # Several creatures at once (Distract): ticked in a dialog, their tokens highlighted meanwhile.
+            self.choosing = None
+            self.map.set_highlights(self._highlights(cid, option))
+            params = {k: v for k, v in option.params.items() if v is not None}
+            multi_target_dialog(
+                self.table.state,
+                option,
+                {"type": option.command or option.action, "creature": cid, **params},
+                self._names(),
+                self.viewer.is_soulweaver,
+                self.send,
+                self.map.clear_highlights,
+            )
             return
         if option.choose and option.targets and all(t.target == cid for t in option.targets):
             # An action on oneself (Flurry, Ready) needs no target click, only its choices.
@@ -522,49 +495,8 @@ class TableView:
         await self.send(cmd)
 
     def _choice_dialog(self, option: ActionOption, t: TargetOption, cmd: dict[str, Any]) -> None:
-        """The fields an action still needs (the object to Disarm, the ailment to Impair, the part of a Called
-        Shot...), each from the values the rules allow against this target."""
-        names = self._names()
-        target_name = names.get(t.target or "", t.target or "")
-        selects: dict[str, ui.select] = {}
-        with ui.dialog() as dialog, ui.card().classes("p-3 gap-2 choice-dialog"):
-            ui.label(f"{option.label}: {target_name}").classes("font-bold")
-            for field in option.choose:
-                values = t.choices.get(field, [])
-                labels = {i: self._choice_label(field, v, t) for i, v in enumerate(values)}
-                selects[field] = ui.select(labels, value=0 if values else None, label=field.replace("_", " ")).props(
-                    f"dense outlined data-choose={field}"
-                )
-
-            async def go() -> None:
-                for field, select in selects.items():
-                    values = t.choices.get(field, [])
-                    if select.value is None or not values:
-                        ui.notify(f"Choose the {field.replace('_', ' ')}", type="warning")
-                        return
-                    value = values[int(select.value)]
-                    cmd[field] = list(value) if isinstance(value, tuple) else value
-                dialog.close()
-                await self.send(cmd)
-
-            with ui.row().classes("gap-2"):
-                ui.button("Go", on_click=go).props("color=primary dense data-go=1")
-                ui.button("Cancel", on_click=dialog.close).props("flat dense")
-        dialog.open()
-
-    def _choice_label(self, field: str, value: Any, t: TargetOption) -> str:
-        if isinstance(value, bool):
-            return "yes" if value else "no"
-        if field == "called_shot" and isinstance(value, str):
-            margin = t.margins.get(value)
-            return value.replace("_", " ") + (f" (beat the defense by {margin})" if margin is not None else "")
-        if isinstance(value, list | tuple) and len(value) == 2:
-            return f"space {tuple(value)}"
-        if field == "item" and isinstance(value, str):
-            c = self.table.state.creatures.get(t.target or "")
-            w = c.weapon(value) if c else None
-            return w.name if w else value
-        return str(value)
+        target_name = self._names().get(t.target or "", t.target or "")
+        choice_dialog(self.table.state, option, t, cmd, target_name, self.send)
 
     def _cell_of(self, target: str | None) -> Cell | None:
         if target is None or target not in self.tokens:

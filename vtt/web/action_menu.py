@@ -1,0 +1,378 @@
+"""The token menu and the dialogs that ask what an action still needs.
+
+The menu is the rules' `legal_actions`, one row per kind of action in each group (Strike, Overpower, Tactics...).
+The rules list an action once per weapon or limb it can be made with; those options are the variants of one
+kind, and a kind with several opens a sub-list of them, each with its cost and roll preview. Picking a variant
+is exactly picking that option of the rules.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Awaitable, Callable, Iterable
+from dataclasses import dataclass, field
+from typing import Any
+
+from nicegui import ui
+
+from vtt.rules.dice import Modifier
+from vtt.rules.engine import ActionOption, RollPreview, TargetOption
+from vtt.rules.events import RuleError
+from vtt.rules.model import Creature, GameState
+from vtt.rules.strike import armament
+from vtt.rules.tactics import distract_bonus
+
+GROUP_ORDER = ["Move", "Strike", "Overpower", "Tactics", "Defense", "Manifest", "Turn"]
+# Actions of the creature on itself: picking one sends its command at once, there is no target to choose.
+SELF_ACTIONS = frozenset({"dash", "drop_hold", "recover", "zeal_for_major", "defensive_stance"})
+# Actions whose command attacks a list of creatures (`targets`), chosen together in a dialog (seed-000 Distract).
+MULTI_TARGET_ACTIONS = frozenset({"distract"})
+# Option params that name what an action is made with: options differing only in these are variants of one kind.
+VARIANT_PARAMS = ("weapon", "limb")
+UNARMED_STRIKE = "Unarmed Strike"
+ACTION_WORDS = {"major": "Major Action", "minor": "Minor Action"}
+
+Send = Callable[[dict[str, Any]], Awaitable[bool]]
+Pick = Callable[[ActionOption], Awaitable[None]]
+
+
+def preview_text(p: RollPreview | None) -> str:
+    if p is None:
+        return ""
+    mods = sum(m.value for m in p.modifiers)
+    dice = p.dice + sum(c.dice for c in p.dice_changes)
+    text = f"{max(dice, 0)}d12 {p.skill}"
+    if mods:
+        text += f" {'+' if mods > 0 else '−'}{abs(mods)}"
+    if p.dl is not None:
+        text += f" vs DL {p.dl}"
+    if p.defense_skill:
+        text += f" / {p.defense_skill}"
+    return text
+
+
+def cost_text(cost: dict[str, int]) -> str:
+    parts = []
+    if cost.get("major"):
+        parts.append("Major")
+    if cost.get("minor"):
+        parts.append("Minor")
+    if cost.get("movement"):
+        parts.append(f"{cost['movement']} Movement" if cost["movement"] > 1 else "Movement")
+    return " · ".join(parts) or "free"
+
+
+def first_preview(option: ActionOption) -> RollPreview | None:
+    return next((t.preview for t in option.targets if t.preview), None)
+
+
+def needs_target(option: ActionOption) -> bool:
+    return option.action not in SELF_ACTIONS | {"end_turn"}
+
+
+def has_no_target(option: ActionOption) -> bool:
+    """An action that needs a target or a space and has none now: shown, but it cannot be picked."""
+    return needs_target(option) and not option.targets and not option.spaces
+
+
+def option_detail(option: ActionOption, with_cost: bool = True) -> str:
+    """The small line under an action: its cost, the roll it makes, and why it cannot be picked."""
+    parts = [cost_text(option.cost)] if with_cost else []
+    if preview := preview_text(first_preview(option)):
+        parts.append(preview)
+    if has_no_target(option):
+        parts.append("no target in reach")
+    return " · ".join(parts)
+
+
+# ---- grouping -------------------------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Variant:
+    """One option of the rules as a choice within its kind: `name` is what it is made with ("Sword",
+    "Unarmed (left arm)"), or the option's whole label when it has no variants."""
+
+    option: ActionOption
+    name: str
+
+    @property
+    def short(self) -> str:
+        """The name in a kind's summary line: "Unarmed (left arm)" is just "Unarmed" there."""
+        return self.name.split(" (", 1)[0] if self.name.startswith("Unarmed (") else self.name
+
+
+@dataclass
+class ActionKind:
+    """One row of the menu: an action, made with one of its variants."""
+
+    label: str
+    variants: list[Variant] = field(default_factory=list)
+
+    @property
+    def first(self) -> ActionOption:
+        return self.variants[0].option
+
+    @property
+    def group(self) -> str:
+        return self.first.group
+
+    @property
+    def action(self) -> str:
+        return self.first.action
+
+    @property
+    def enabled(self) -> list[Variant]:
+        return [v for v in self.variants if not has_no_target(v.option)]
+
+    def summary(self) -> str:
+        """The line under a kind with several variants: the cost they share and what they are made with."""
+        costs = {cost_text(v.option.cost) for v in self.variants}
+        names = ", ".join(v.short for v in self.variants)
+        text = f"{costs.pop()} · {names}" if len(costs) == 1 else names
+        return text if self.enabled else f"{text} · no target in reach"
+
+
+def _arm_names(state: GameState, c: Creature, params: dict[str, Any]) -> list[str]:
+    """The names the rules' labels give to what an option is made with (`Armament.name`), longest first."""
+    if params.get("weapon"):
+        weapon = c.weapon(str(params["weapon"]))
+        return [weapon.name] if weapon is not None else []
+    if "limb" not in params:
+        return []
+    limb_id = params["limb"]
+    try:
+        name = armament(state, c, None, str(limb_id) if limb_id is not None else None).name
+    except RuleError:
+        return []
+    return [name, "unarmed"]
+
+
+def split_label(label: str, names: Iterable[str]) -> tuple[str, str] | None:
+    """("Impair with Sword", ["Sword"]) -> ("Impair", "Sword"); ("Charge: Unarmed Strike", ...) -> ("Charge:
+    Strike", "unarmed ..."). None when the label does not name what the option is made with."""
+    names = list(names)
+    for name in names:
+        for suffix in (f" with {name}", f" ({name})"):
+            if label.endswith(suffix) and len(label) > len(suffix):
+                return label[: -len(suffix)], name
+    if names and label.endswith(UNARMED_STRIKE) and names[-1] == "unarmed":
+        return label[: -len(UNARMED_STRIKE)] + "Strike", names[0]
+    return None
+
+
+def _display(name: str) -> str:
+    return name[:1].upper() + name[1:]
+
+
+def group_actions(state: GameState, creature_id: str, actions: Iterable[ActionOption]) -> dict[str, list[ActionKind]]:
+    """The menu's rows: for each group (in `GROUP_ORDER`), its kinds of action in the rules' order, each with
+    the options that differ only in the weapon or limb they are made with as its variants."""
+    c = state.creatures.get(creature_id)
+    kinds: dict[tuple[str, ...], ActionKind] = {}
+    for option in actions:
+        params = {k: v for k, v in option.params.items() if k not in VARIANT_PARAMS}
+        split = None
+        if c is not None and any(k in option.params for k in VARIANT_PARAMS):
+            split = split_label(option.label, _arm_names(state, c, option.params))
+        label, name = split if split is not None else (option.label, option.label)
+        if split is None:
+            params = dict(option.params)  # not a variant: only an identical option shares its row
+        key = (
+            option.group,
+            option.action,
+            option.command or "",
+            label,
+            json.dumps(params, sort_keys=True, default=str),
+        )
+        kinds.setdefault(key, ActionKind(label=label)).variants.append(Variant(option, _display(name)))
+    grouped: dict[str, list[ActionKind]] = {g: [] for g in GROUP_ORDER}
+    for kind in kinds.values():
+        grouped.setdefault(kind.group, []).append(kind)
+    return {g: ks for g, ks in grouped.items() if ks}
+
+
+# ---- the menu -------------------------------------------------------------------------------------------------
+
+
+def render_menu(menu: ui.menu, kinds: dict[str, list[ActionKind]], pick: Pick) -> None:
+    """The rows of the menu, in the current context (inside `menu`): a group's title, then its kinds. A kind
+    with one variant is picked by a click; one with several opens the list of its variants (one at a time)."""
+    for group, group_kinds in kinds.items():
+        ui.label(group).classes("text-xs uppercase tracking-wide text-stone-500 px-2 pt-1 menu-group")
+        for kind in group_kinds:
+            if len(kind.variants) == 1:
+                _action_item(kind.first, kind.first.label, option_detail(kind.first), pick)
+            else:
+                _kind_item(menu, kind, pick)
+
+
+def _action_item(option: ActionOption, label: str, detail: str, pick: Pick, variant: bool = False) -> None:
+    async def chosen() -> None:
+        await pick(option)
+
+    item = ui.menu_item(on_click=chosen, auto_close=True).props("dense" + (" disable" if has_no_target(option) else ""))
+    # set as values, not parsed from a props string: labels carry the names of weapons from the map file
+    item.props["data-action"] = option.action
+    item.props["data-label"] = option.label
+    with item.classes("menu-action" + (" menu-variant" if variant else "")), ui.column().classes("gap-0"):
+        ui.label(label).classes("text-sm")
+        if detail:
+            ui.label(detail).classes("text-xs text-stone-500 menu-detail")
+
+
+def _kind_item(menu: ui.menu, kind: ActionKind, pick: Pick) -> None:
+    """A kind with several variants: its row opens the list of variants, each with its cost and roll preview."""
+    disabled = not kind.enabled
+    expansion = (
+        ui.expansion(kind.label, caption=kind.summary(), group="menu-kinds")
+        .props("dense dense-toggle" + (" disable" if disabled else ""))
+        .classes("menu-kind w-full")
+    )
+    expansion.props.update({"data-kind": kind.action, "data-label": kind.label, "data-variants": len(kind.variants)})
+    # The menu grows downwards; have Quasar fit it in the window again once the list is open.
+    expansion.on("after-show", lambda: menu.run_method("updatePosition"))
+    with expansion:
+        for v in kind.variants:
+            _action_item(v.option, v.name, option_detail(v.option), pick, variant=True)
+
+
+# ---- dialogs --------------------------------------------------------------------------------------------------
+
+
+def choice_label(state: GameState, field_name: str, value: Any, t: TargetOption) -> str:
+    if isinstance(value, bool):
+        return "yes" if value else "no"
+    if field_name == "called_shot" and isinstance(value, str):
+        margin = t.margins.get(value)
+        return value.replace("_", " ") + (f" (beat the defense by {margin})" if margin is not None else "")
+    if field_name == "action" and value in ACTION_WORDS:
+        return ACTION_WORDS[str(value)]
+    if isinstance(value, list | tuple) and len(value) == 2:
+        return f"space {tuple(value)}"
+    if field_name == "item" and isinstance(value, str):
+        c = state.creatures.get(t.target or "")
+        w = c.weapon(value) if c else None
+        return w.name if w else value
+    return str(value)
+
+
+def choice_dialog(
+    state: GameState, option: ActionOption, t: TargetOption, cmd: dict[str, Any], target_name: str, send: Send
+) -> None:
+    """The fields an action still needs (the object to Disarm, the ailment to Impair, the part of a Called
+    Shot...), each from the values the rules allow against this target."""
+    selects: dict[str, ui.select] = {}
+    with ui.dialog() as dialog, ui.card().classes("p-3 gap-2 choice-dialog"):
+        ui.label(f"{option.label}: {target_name}").classes("font-bold")
+        for name in option.choose:
+            values = t.choices.get(name, [])
+            labels = {i: choice_label(state, name, v, t) for i, v in enumerate(values)}
+            selects[name] = ui.select(labels, value=0 if values else None, label=name.replace("_", " ")).props(
+                f"dense outlined data-choose={name}"
+            )
+
+        async def go() -> None:
+            for name, select in selects.items():
+                values = t.choices.get(name, [])
+                if select.value is None or not values:
+                    ui.notify(f"Choose the {name.replace('_', ' ')}", type="warning")
+                    return
+                value = values[int(select.value)]
+                cmd[name] = list(value) if isinstance(value, tuple) else value
+            dialog.close()
+            await send(cmd)
+
+        with ui.row().classes("gap-2"):
+            ui.button("Go", on_click=go).props("color=primary dense data-go=1")
+            ui.button("Cancel", on_click=dialog.close).props("flat dense")
+    dialog.open()
+
+
+def action_preview(option: ActionOption, action: str) -> RollPreview | None:
+    """The roll of a Distract made with the Action chosen: the rules preview it with the first Action they allow;
+    its bonus (+2 for a Major, +1 for a Minor) is swapped for the chosen Action's."""
+    preview = first_preview(option)
+    actions = option.targets[0].choices.get("action", []) if option.targets else []
+    if preview is None or option.action != "distract" or not actions:
+        return preview
+    given, chosen = _bonus(str(actions[0])), _bonus(action)
+    if given is None or chosen is None:
+        return preview
+    mods = [chosen if m == given else m for m in preview.modifiers]
+    return preview.model_copy(update={"modifiers": mods})
+
+
+def _bonus(action: str) -> Modifier | None:
+    if action == "major":
+        return distract_bonus("major")
+    if action == "minor":
+        return distract_bonus("minor")
+    return None
+
+
+def multi_target_dialog(
+    state: GameState,
+    option: ActionOption,
+    cmd: dict[str, Any],
+    names: dict[str, str],
+    soulweaver: bool,
+    send: Send,
+    on_close: Callable[[], None],
+) -> None:
+    """seed-000 Distract: "attack creatures that are Aware of that action ... Creatures that expect you to use
+    this action gain +6 on their defense." The creatures the rules allow are listed to tick; only the Soulweaver,
+    who knows who expects it, sees the "expects it" boxes (a player sends an empty list)."""
+    targets = [t.target for t in option.targets if t.target]
+    actions = option.targets[0].choices.get("action", []) if option.targets else []
+    attack: dict[str, ui.checkbox] = {}
+    expects: dict[str, ui.checkbox] = {}
+    actor = state.creatures.get(str(cmd.get("creature", "")))
+    # On the right, over the side panels: the creatures it may attack stay in sight, highlighted on the map.
+    with (
+        ui.dialog().props("position=right") as dialog,
+        ui.card().classes("p-3 gap-2 choice-dialog multi-target-dialog"),
+    ):
+        ui.label((f"{actor.name}: " if actor else "") + option.label).classes("font-bold")
+        if first_preview(option) is not None:
+            ui.label("One roll, against each creature ticked:").classes("text-xs text-stone-600")
+        roll = ui.label().classes("text-sm multi-roll")
+        action = None
+        if actions:
+            action = ui.select(
+                {a: choice_label(state, "action", a, option.targets[0]) for a in actions},
+                value=actions[0],
+                label="action",
+                on_change=lambda e: roll.set_text(preview_text(action_preview(option, str(e.value)))),
+            ).props("dense outlined data-choose=action")
+        roll.set_text(preview_text(action_preview(option, str(actions[0]) if actions else "")))
+        ui.label("Attack the creatures that are Aware of it:").classes("text-sm")
+        with ui.grid(columns="auto auto" if soulweaver else "auto").classes("gap-1 items-center multi-targets"):
+            for tid in targets:
+                attack[tid] = ui.checkbox(names.get(tid, tid)).props(f"dense data-attack={tid}")
+                if soulweaver:
+                    expects[tid] = (
+                        ui.checkbox("expects it (+6 defense)")
+                        .props(f"dense data-expects={tid}")
+                        .classes("text-xs text-stone-600")
+                    )
+                    expects[tid].bind_enabled_from(attack[tid], "value")
+
+        async def go() -> None:
+            chosen = [tid for tid in targets if attack[tid].value]
+            if not chosen:
+                ui.notify("Tick at least one creature to attack", type="warning")
+                return
+            full = dict(cmd)
+            full["targets"] = chosen
+            full["expects"] = [tid for tid in chosen if tid in expects and expects[tid].value]
+            if action is not None:
+                full["action"] = action.value
+            dialog.close()
+            await send(full)
+
+        with ui.row().classes("gap-2"):
+            ui.button("Go", on_click=go).props("color=primary dense data-go=1")
+            ui.button("Cancel", on_click=dialog.close).props("flat dense")
+    dialog.on_value_change(lambda e: None if e.value else on_close())
+    dialog.open()
