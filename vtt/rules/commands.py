@@ -274,6 +274,19 @@ class Harm(_Command):
     part: str | None = None
 
 
+class Afflict(_Command):
+    """The Soulweaver gives a creature Tiers of an Ailment (reference §5), from a source or not: `source` is a
+    creature (whom a Frightened creature fears), an ongoing effect or a Hold, by id or as "kind:id"; while an
+    ongoing source lasts the Tiers cannot be lowered, and with `ends_with_source` they go when it ends."""
+
+    type: Literal["afflict"] = "afflict"
+    target: str
+    ailment: str
+    tiers: int = Field(1, ge=1, le=99)
+    source: str | None = None
+    ends_with_source: bool = False
+
+
 class Heal(_Command):
     """The Soulweaver heals a creature: d12 equal to the amount, faces of 6 or more remove Pips."""
 
@@ -323,6 +336,7 @@ Command = Annotated[
     | ChooseOrder
     | EditCreature
     | Harm
+    | Afflict
     | Heal
     | ZealForMajor
     | Recover

@@ -33,6 +33,7 @@ from vtt.rules import (
 from vtt.rules.abilities import LIBRARY, Ability
 from vtt.rules.attacks import answer_defense, on_result
 from vtt.rules.commands import (
+    Afflict,
     Begin,
     BreakHold,
     ChooseOrder,
@@ -126,6 +127,7 @@ def apply(state: GameState, command: Command | dict[str, Any], dice: DiceSource)
         raise RuleError(f"the table waits for a decision first: {state.pending[0].prompt}")
     tx = Tx(state)
     events = _begin(tx, cmd, dice)
+    events += ailments.lapse_sources(tx, state)
     tx.state.version = state.version + 1
     return tx.state, events
 
@@ -234,6 +236,8 @@ def _dispatch(tx: Tx, cmd: Command, dice: DiceSource) -> list[Event]:
             return reactions.answer(tx, _decision(tx, cmd.decision, "reaction"), cmd.hinder, dice, _dispatch)
         case ChooseOrder():
             return targeted.choose_order(tx, _decision(tx, cmd.decision, "order"), cmd.order, dice)
+        case Afflict():
+            return ailments.afflict(tx, cmd.target, cmd.ailment, cmd.tiers, cmd.source, cmd.ends_with_source)
         case Harm():
             return care.harm(tx, cmd.target, cmd.amount, cmd.physical, cmd.element, cmd.pool, cmd.part, dice)
         case Heal():

@@ -20,6 +20,7 @@ from sqlalchemy.engine import Engine
 
 from vtt.rules import GameState, RuleError, apply, parse_command
 from vtt.rules.commands import (
+    Afflict,
     Begin,
     ChooseOrder,
     Command,
@@ -138,7 +139,7 @@ class Table:
         if viewer.is_soulweaver:
             return None
         state = self.state
-        if isinstance(cmd, Begin | Place | ChooseOrder | EditCreature | Harm | Heal):
+        if isinstance(cmd, Begin | Place | ChooseOrder | EditCreature | Harm | Heal | Afflict):
             return "only the Soulweaver can do that"
         if isinstance(cmd, Defend | React):
             decision = next((d for d in state.pending if d.id == cmd.decision), None)
