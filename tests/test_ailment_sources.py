@@ -166,7 +166,10 @@ def test_focused_is_a_condition_without_tiers_not_an_ailment() -> None:
 
 
 def test_records_of_an_ailment_edited_away_are_dropped() -> None:
-    """The Soulweaver edits Frightened away: its record of whom it feared goes with it."""
+    """The Soulweaver edits Frightened away: its record of whom it feared goes with it, so a later Frightened from
+    nobody fears nobody."""
     s, _ = run(field(), afflict("Frightened", 1, "a"), [])
     s, _ = run(s, {"type": "edit_creature", "creature": "d", "changes": {"ailments": {}}}, [])
     assert s.creatures["d"].ailment_sources == []
+    s, _ = run(s, afflict("Frightened", 1), [])
+    assert ailments.feared(s, s.creatures["d"]) == []

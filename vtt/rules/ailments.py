@@ -23,10 +23,14 @@
   the lock itself (`PartLock.strangled`) and ends with it (see `hold`); Encumbered from a Hold is never an entry:
   `conditions` works it out from the Hold while it lasts. The Soulweaver gives an Ailment, with a source or not,
   by the `afflict` command.
+- Frightened (ASSUMPTION, reference §5.2): `frightened_penalty_per_tier` x Tier on attack rolls against whom it
+  fears, and (`frightened_on_defense`) on its defense rolls against their attacks; (`frightened_no_approach`) it
+  cannot willingly move to a space closer to them than where it is.
+- Blinded, Deafened (and the older Anosmatic) give every target Concealment for one sense: see `senses`.
 - Focused (reference §5.3) is a condition without Tiers, not an Ailment: `Creature.focus` (see `tactics`).
 
-Not done yet: Frightened, Strangled's breathing, Blinded/Deafened concealment, the effect of Wounded on rolls,
-Enraged, Burning, Muted's speech, Trauma's rolls.
+Not done yet: Strangled's breathing, the effect of Wounded on rolls, Enraged, Burning, Muted's speech, Trauma's
+rolls, Concealment on Awareness (no Awareness roll exists yet).
 """
 
 from __future__ import annotations
@@ -36,9 +40,12 @@ from typing import Literal, NamedTuple
 
 from pydantic import BaseModel, ConfigDict
 
+from vtt.rules import senses
 from vtt.rules.dice import DiceChange, DiceSource, Modifier, roll
 from vtt.rules.events import Event, RuleError
-from vtt.rules.model import AilmentSource, Creature, GameState
+from vtt.rules.grid import footprint_distance
+from vtt.rules.model import AilmentSource, Cell, Creature, GameState
+from vtt.rules.space import Occupancy, footprint, grid_of
 from vtt.rules.txn import Tx
 
 Kind = Literal["roll", "concealment", "movement", "damage", "own_rules", "hold", "other"]
@@ -528,3 +535,78 @@ def afflict(
             data={"ailment": name, "tier": now, "source": key},
         )
     ]
+
+
+# --------------------------------------------------------------------------------------------------------
+# Frightened (reference §5.2, ASSUMPTION)
+# --------------------------------------------------------------------------------------------------------
+
+
+def feared(state: GameState, c: Creature) -> list[str]:
+    """The creatures `c` is Frightened of: the `creature:` sources of its Frightened, and the creators of the
+    effects that cause it while they last."""
+    if not tier(c, "Frightened"):
+        return []
+    out: list[str] = []
+    for r in sources(state, c):
+        if r.ailment != "Frightened":
+            continue
+        kind, ident = split_source(r.source)
+        who: str | None = None
+        if kind == "creature":
+            who = ident
+        elif kind == "effect":
+            who = next((e.creator for e in state.effects if e.id == ident), None)
+        if who is not None and who != c.id and who in state.creatures and who not in out:
+            out.append(who)
+    return out
+
+
+def frightened_modifiers(state: GameState, c: Creature, other: Creature | None, what: str = "rolls") -> list[Modifier]:
+    """Frightened: `frightened_penalty_per_tier` x Tier on `c`'s rolls against a creature it fears."""
+    if other is None or not tier(c, "Frightened") or other.id not in feared(state, c):
+        return []
+    t = tier(c, "Frightened")
+    value = t * state.settings.frightened_penalty_per_tier
+    return (
+        [Modifier(value=-value, reason=f"Frightened (Tier {t}) of {other.name}: on {what} against it")] if value else []
+    )
+
+
+def attack_against_modifiers(state: GameState, attacker: Creature, target: Creature | None) -> list[Modifier]:
+    """What the attacker's ailments do to an attack on this target: Concealment from its senses (see `senses`)
+    and Frightened of the target."""
+    return [
+        *senses.attack_concealment_modifiers(state, attacker),
+        *frightened_modifiers(state, attacker, target, "attack rolls"),
+    ]
+
+
+def defense_against_modifiers(state: GameState, defender: Creature, attacker: Creature | None) -> list[Modifier]:
+    """What the defender's ailments do to its defense against this attacker (None: several at once)."""
+    mods = senses.defense_concealment_modifiers(state, defender)
+    if state.settings.frightened_on_defense:
+        mods += frightened_modifiers(state, defender, attacker, "defense rolls")
+    return mods
+
+
+def approach_check(state: GameState, c: Creature) -> Callable[[Cell], str | None] | None:
+    """Frightened (`frightened_no_approach`): a check naming why `c` may not willingly move its anchor to a space,
+    one closer to a creature it fears than it is now; None when nothing holds it back."""
+    if not state.settings.frightened_no_approach:
+        return None
+    who = feared(state, c)
+    if not who:
+        return None
+    occ = Occupancy(state)
+    grid = grid_of(state)
+    now = {w: footprint_distance(grid, occ.cells[c.id], occ.cells[w]) for w in who}
+
+    def closer(anchor: Cell) -> str | None:
+        cells = footprint(state, c, anchor)
+        for w in who:
+            if footprint_distance(grid, cells, occ.cells[w]) < now[w]:
+                return f"{c.name} is Frightened of {state.creatures[w].name} and cannot move closer to it"
+        return None
+
+    return closer

@@ -39,12 +39,15 @@ def reachable(state: GameState, c: Creature, budget: int, filled: AbstractSet[Ce
     start = c.anchor
     paths: dict[Cell, list[Cell]] = {start: []}
     queue = deque([start])
+    keep_away = ailments.approach_check(state, c)
     while queue:
         cell = queue.popleft()
         if len(paths[cell]) >= budget:
             continue
         for nxt in grid.neighbours(cell):
             if nxt in paths or why_cannot_pass(state, c, nxt, filled) is not None:
+                continue
+            if keep_away is not None and keep_away(nxt) is not None:
                 continue
             paths[nxt] = [*paths[cell], nxt]
             queue.append(nxt)
@@ -56,6 +59,9 @@ def find_path(state: GameState, c: Creature, goal: Cell, budget: int, filled: Ab
     if goal not in paths:
         if (why := why_cannot_pass(state, c, goal, filled)) is not None:
             raise RuleError(why)
+        keep_away = ailments.approach_check(state, c)
+        if keep_away is not None and (why := keep_away(goal)) is not None:
+            raise RuleError(why)
         raise RuleError(f"{c.name} cannot reach {goal} with {budget} Movement left")
     return paths[goal]
 
@@ -63,10 +69,13 @@ def find_path(state: GameState, c: Creature, goal: Cell, budget: int, filled: Ab
 def check_path(state: GameState, c: Creature, path: list[Cell], filled: AbstractSet[Cell]) -> None:
     grid = grid_of(state)
     prev = c.anchor
+    keep_away = ailments.approach_check(state, c)
     for step in path:
         if grid.distance(prev, step) != 1:
             raise RuleError(f"the path jumps from {prev} to {step}")
         if (why := why_cannot_pass(state, c, step, filled)) is not None:
+            raise RuleError(why)
+        if keep_away is not None and (why := keep_away(step)) is not None:
             raise RuleError(why)
         prev = step
 

@@ -275,6 +275,7 @@ def plan_surface_strike(
     mods += weapon_modifiers(state, c, arm, dist)
     mods += limb_action_modifiers(state, c)
     mods += attack_modifiers(state, c)
+    mods += ailments.attack_against_modifiers(state, c, None)
     mods += tactics.declared_modifiers(state, c, False, charge)
     return AttackPlan(
         label=f"{c.name}: Strike on the {surface} at {space} with {arm.name}",
