@@ -26,11 +26,14 @@
 - Frightened (ASSUMPTION, reference §5.2): `frightened_penalty_per_tier` x Tier on attack rolls against whom it
   fears, and (`frightened_on_defense`) on its defense rolls against their attacks; (`frightened_no_approach`) it
   cannot willingly move to a space closer to them than where it is.
+- Strangled (ASSUMPTION, reference §5.2): no breathing: as its turn starts, `strangled_energy_per_tier` x Tier
+  Energy Pips (spilling into Exhausted on a full pool, seed-004); no speech (`strangled_silences`): it cannot pay
+  the words a Spell costs.
 - Blinded, Deafened (and the older Anosmatic) give every target Concealment for one sense: see `senses`.
 - Focused (reference §5.3) is a condition without Tiers, not an Ailment: `Creature.focus` (see `tactics`).
 
-Not done yet: Strangled's breathing, the effect of Wounded on rolls, Enraged, Burning, Muted's speech, Trauma's
-rolls, Concealment on Awareness (no Awareness roll exists yet).
+Not done yet: the effect of Wounded on rolls, Enraged, Burning, Muted's speech, Trauma's rolls, Concealment
+on Awareness (no Awareness roll exists yet).
 """
 
 from __future__ import annotations
@@ -41,6 +44,7 @@ from typing import Literal, NamedTuple
 from pydantic import BaseModel, ConfigDict
 
 from vtt.rules import senses
+from vtt.rules.damage import suffer_pips
 from vtt.rules.dice import DiceChange, DiceSource, Modifier, roll
 from vtt.rules.events import Event, RuleError
 from vtt.rules.grid import footprint_distance
@@ -73,7 +77,9 @@ AILMENTS: dict[str, AilmentInfo] = {
         AilmentInfo(name="Muted", defense=None, kind="other", effect="half Tier on the sound Tier you speak"),
         AilmentInfo(name="Slowed", defense=None, kind="movement", effect="Tier/2 Movement Pips as your turn starts"),
         AilmentInfo(name="Unstable", defense=None, kind="roll", effect="half Tier on defenses against physical"),
-        AilmentInfo(name="Strangled", defense=None, kind="hold", effect="no breathing or speech"),
+        AilmentInfo(
+            name="Strangled", defense=None, kind="hold", effect="no breathing or speech: Energy Pips each turn"
+        ),
         AilmentInfo(name="Crowded", defense=None, kind="roll", effect="Tier on attacks and limb defenses"),
         AilmentInfo(name="Unaware", defense=None, kind="own_rules", effect="not Aware of anyone"),
         AilmentInfo(name="Wounded", defense=None, kind="own_rules", effect="Tier on rolls using the part"),
@@ -610,3 +616,31 @@ def approach_check(state: GameState, c: Creature) -> Callable[[Cell], str | None
         return None
 
     return closer
+
+
+# --------------------------------------------------------------------------------------------------------
+# Strangled (reference §5.2, ASSUMPTION)
+# --------------------------------------------------------------------------------------------------------
+
+
+def strangled_at_turn_start(tx: Tx, creature_id: str) -> list[Event]:
+    """Strangled: no breathing; as its turn starts, `strangled_energy_per_tier` x Tier Energy Pips."""
+    c = tx.get(creature_id)
+    t = tier(c, "Strangled")
+    pips = t * tx.state.settings.strangled_energy_per_tier
+    if not pips or c.dead:
+        return []
+    return [
+        Event(
+            kind="strangled",
+            text=f"{c.name} is Strangled (Tier {t}) and cannot breathe: {pips} Energy Pip(s).",
+            target=creature_id,
+            data={"tier": t, "pips": pips},
+        ),
+        *suffer_pips(tx, creature_id, "energy", pips, "Energy Pip(s) for want of air"),
+    ]
+
+
+def can_speak(state: GameState, c: Creature) -> bool:
+    """Strangled (`strangled_silences`): no speech."""
+    return not (state.settings.strangled_silences and tier(c, "Strangled"))

@@ -141,6 +141,12 @@ class TableSettings(BaseModel):
     frightened_no_approach: bool = Field(
         True, description="Frightened: it cannot willingly move closer to its source (§5.2 ASSUMPTION, gap 18)."
     )
+    strangled_energy_per_tier: int = Field(
+        1, ge=0, description="Strangled: Energy Pips per Tier as its turn starts, once a round (§5.2 ASSUMPTION)."
+    )
+    strangled_silences: bool = Field(
+        True, description="Strangled: no breathing or speech, so no words for Spells (§5.2 ASSUMPTION)."
+    )
     attack_senses: list[Sense] = Field(
         default_factory=_sight,
         description="Senses an attacker finds its target with; its Concealment is the lowest among them (§2.6, gap 9).",
