@@ -30,10 +30,13 @@
   Energy Pips (spilling into Exhausted on a full pool, seed-004); no speech (`strangled_silences`): it cannot pay
   the words a Spell costs.
 - Blinded, Deafened (and the older Anosmatic) give every target Concealment for one sense: see `senses`.
+- Wounded (ASSUMPTION, reference §5.2) is kept per body part (`BodyPart.wounded`, `wounded_tiers`; the total is
+  `ailments["Wounded"]`): `wounded_penalty_per_tier` x the part's Tier on attack rolls made with that part, and
+  a part at `wounded_unusable_at` Tiers or more cannot be used to attack.
 - Focused (reference §5.3) is a condition without Tiers, not an Ailment: `Creature.focus` (see `tactics`).
 
-Not done yet: the effect of Wounded on rolls, Enraged, Burning, Muted's speech, Trauma's rolls, Concealment
-on Awareness (no Awareness roll exists yet).
+Not done: Enraged, Burning, Muted's speech, Trauma's rolls, Wounded on rolls other than attacks (legs on
+movement, defenses), Concealment on Awareness (no Awareness roll exists yet).
 """
 
 from __future__ import annotations
@@ -644,3 +647,39 @@ def strangled_at_turn_start(tx: Tx, creature_id: str) -> list[Event]:
 def can_speak(state: GameState, c: Creature) -> bool:
     """Strangled (`strangled_silences`): no speech."""
     return not (state.settings.strangled_silences and tier(c, "Strangled"))
+
+
+# --------------------------------------------------------------------------------------------------------
+# Wounded, per body part (seed-004 Serious Injury; reference §5.2 ASSUMPTION for its effect)
+# --------------------------------------------------------------------------------------------------------
+
+
+def wounded_tiers(c: Creature, part: str) -> int:
+    """Tiers of Wounded on one body part, e.g. the stomach a swallowed creature attacks (seed-000: "If there are 6
+    Tiers of Wounded to the stomach, they fall out"); 0 for a part the creature does not have."""
+    p = c.part(part)
+    return p.wounded if p is not None else 0
+
+
+def wounded_total(c: Creature) -> int:
+    return sum(p.wounded for p in c.parts)
+
+
+def wounded_use_modifiers(state: GameState, c: Creature, parts: list[str]) -> list[Modifier]:
+    """Wounded on the parts an attack is made with: `wounded_penalty_per_tier` x each part's Tier; RuleError when
+    one has `wounded_unusable_at` Tiers or more and cannot be used."""
+    s = state.settings
+    mods: list[Modifier] = []
+    for pid in parts:
+        t = wounded_tiers(c, pid)
+        if not t:
+            continue
+        p = c.part(pid)
+        name = p.name if p is not None else pid
+        if s.wounded_unusable_at and t >= s.wounded_unusable_at:
+            raise RuleError(f"{c.name}'s {name} has {t} Tiers of Wounded and cannot be used")
+        if s.wounded_penalty_per_tier:
+            mods.append(
+                Modifier(value=-t * s.wounded_penalty_per_tier, reason=f"{name} Wounded (Tier {t}): using the part")
+            )
+    return mods

@@ -160,6 +160,12 @@ class TableSettings(BaseModel):
         description="Concealment: this x Tier penalty on the defenses of a creature whose senses are "
         "concealed, e.g. Blinded (the reference is silent: GAP; 0 = none).",
     )
+    wounded_penalty_per_tier: int = Field(
+        1, ge=0, description="Wounded: this x the part's Tier on attack rolls made with that part (§5.2 ASSUMPTION)."
+    )
+    wounded_unusable_at: int = Field(
+        6, ge=0, description="Wounded: a part with this many Tiers cannot be used; 0: never (§5.2 ASSUMPTION)."
+    )
     flurry_cost: Literal["none", "minor", "major"] = Field(
         "none", description="Action declaring a Flurry (seed-000 names none; a declaration like Called Shot; gap)."
     )

@@ -125,7 +125,7 @@ def arm_reach(state: GameState, c: Creature, arm: Armament) -> int:
 
 
 def weapon_modifiers(state: GameState, c: Creature, arm: Armament, distance: int) -> list[Modifier]:
-    mods: list[Modifier] = []
+    mods = ailments.wounded_use_modifiers(state, c, attack_limbs(state, c, arm))
     w = arm.weapon
     skill = state.settings.strike_skill
     if w is None:
