@@ -287,6 +287,20 @@ class Afflict(_Command):
     ends_with_source: bool = False
 
 
+class StandUp(_Command):
+    """Stand up from Prone (reference §5.3; its cost is table setting `stand_up_cost`)."""
+
+    type: Literal["stand_up"] = "stand_up"
+    creature: str
+
+
+class DropProne(_Command):
+    """Drop Prone: No Action, declared at any time (reference §5.3)."""
+
+    type: Literal["drop_prone"] = "drop_prone"
+    creature: str
+
+
 class Heal(_Command):
     """The Soulweaver heals a creature: d12 equal to the amount, faces of 6 or more remove Pips."""
 
@@ -337,6 +351,8 @@ Command = Annotated[
     | EditCreature
     | Harm
     | Afflict
+    | StandUp
+    | DropProne
     | Heal
     | ZealForMajor
     | Recover

@@ -166,6 +166,12 @@ class TableSettings(BaseModel):
     wounded_unusable_at: int = Field(
         6, ge=0, description="Wounded: a part with this many Tiers cannot be used; 0: never (§5.2 ASSUMPTION)."
     )
+    stand_up_cost: Literal["half_movement", "minor", "major"] = Field(
+        "half_movement", description="Standing up from Prone: half your Movement Pool, or an action (§5.3, gap 17)."
+    )
+    prone_move_extra: int = Field(
+        1, ge=0, description="Prone: Movement added for each space moved while Prone (§5.3, gap 17)."
+    )
     flurry_cost: Literal["none", "minor", "major"] = Field(
         "none", description="Action declaring a Flurry (seed-000 names none; a declaration like Called Shot; gap)."
     )

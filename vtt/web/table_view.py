@@ -20,7 +20,7 @@ from vtt.web.tokens import token_for
 
 GROUP_ORDER = ["Move", "Strike", "Overpower", "Tactics", "Defense", "Manifest", "Turn"]
 # Actions of the creature on itself: picking one sends its command at once, there is no target to choose.
-SELF_ACTIONS = frozenset({"dash", "drop_hold", "recover", "zeal_for_major", "defensive_stance"})
+SELF_ACTIONS = frozenset({"dash", "drop_hold", "recover", "zeal_for_major", "defensive_stance", "stand_up"})
 CELL_PX = 26.0
 FLUSH_DELAY = 0.03
 """Seconds between a change's map patch and its log and panel updates."""
