@@ -13,20 +13,46 @@
 - §5.3 Prone (ASSUMPTIONS): `prone_attack_dice` d12 on your physical attacks; melee attackers against you get
   `prone_melee_against` (ranged attackers `prone_ranged_against`).
 - Slowed (ASSUMPTION, the older Slow): as your turn starts, Tier / `slowed_pips_divisor` Movement Pips.
+- §5.1 "An Ailment caused by an ongoing effect cannot be lowered while that effect lasts": Tiers a source caused
+  are recorded with it (`Creature.ailment_sources`, "kind:id"; `add_ailment`). While an ongoing source lasts
+  (`effect:` an Effect still in play, `hold:` a Hold the creature is still in, `head_lock:` a Grapple's lock on its
+  head, or a kind registered with `source_kind`), its Tiers are not rolled down; only Tiers beyond them are. When
+  it ends (checked after every command, `lapse_sources`), Tiers recorded `ends_with_source` go at once (a rule
+  saying "until" or "while"), the others stay and can be lowered from then on. `creature:` names whom a
+  Frightened creature fears and is not an ongoing effect. Strangled from a Grapple's head lock is recorded by
+  the lock itself (`PartLock.strangled`) and ends with it (see `hold`); Encumbered from a Hold is never an entry:
+  `conditions` works it out from the Hold while it lasts. The Soulweaver gives an Ailment, with a source or not,
+  by the `afflict` command.
+- Frightened (ASSUMPTION, reference §5.2): `frightened_penalty_per_tier` x Tier on attack rolls against whom it
+  fears, and (`frightened_on_defense`) on its defense rolls against their attacks; (`frightened_no_approach`) it
+  cannot willingly move to a space closer to them than where it is.
+- Strangled (ASSUMPTION, reference §5.2): no breathing: as its turn starts, `strangled_energy_per_tier` x Tier
+  Energy Pips (spilling into Exhausted on a full pool, seed-004); no speech (`strangled_silences`): it cannot pay
+  the words a Spell costs.
+- Blinded, Deafened (and the older Anosmatic) give every target Concealment for one sense: see `senses`.
+- Wounded (ASSUMPTION, reference §5.2) is kept per body part (`BodyPart.wounded`, `wounded_tiers`; the total is
+  `ailments["Wounded"]`): `wounded_penalty_per_tier` x the part's Tier on attack rolls made with that part, and
+  a part at `wounded_unusable_at` Tiers or more cannot be used to attack.
+- Focused (reference §5.3) is a condition without Tiers, not an Ailment: `Creature.focus` (see `tactics`).
 
-Not done yet: Wounded on a part, Frightened, Strangled's breathing, Blinded/Deafened concealment, Enraged, and
-"an Ailment caused by an ongoing effect cannot be lowered while that effect lasts" (no ailment records its source).
+Not done: Enraged, Burning, Muted's speech, Trauma's rolls, Wounded on rolls other than attacks (legs on
+movement, defenses), Concealment on Awareness (no Awareness roll exists yet).
 """
 
 from __future__ import annotations
 
-from typing import Literal
+from collections.abc import Callable
+from typing import Literal, NamedTuple
 
 from pydantic import BaseModel, ConfigDict
 
+from vtt.rules import senses
+from vtt.rules.damage import suffer_pips
 from vtt.rules.dice import DiceChange, DiceSource, Modifier, roll
-from vtt.rules.events import Event
-from vtt.rules.model import Creature, GameState
+from vtt.rules.events import Event, RuleError
+from vtt.rules.grid import footprint_distance
+from vtt.rules.model import AilmentSource, Cell, Creature, GameState
+from vtt.rules.space import Occupancy, footprint, grid_of
 from vtt.rules.txn import Tx
 
 Kind = Literal["roll", "concealment", "movement", "damage", "own_rules", "hold", "other"]
@@ -54,7 +80,9 @@ AILMENTS: dict[str, AilmentInfo] = {
         AilmentInfo(name="Muted", defense=None, kind="other", effect="half Tier on the sound Tier you speak"),
         AilmentInfo(name="Slowed", defense=None, kind="movement", effect="Tier/2 Movement Pips as your turn starts"),
         AilmentInfo(name="Unstable", defense=None, kind="roll", effect="half Tier on defenses against physical"),
-        AilmentInfo(name="Strangled", defense=None, kind="hold", effect="no breathing or speech"),
+        AilmentInfo(
+            name="Strangled", defense=None, kind="hold", effect="no breathing or speech: Energy Pips each turn"
+        ),
         AilmentInfo(name="Crowded", defense=None, kind="roll", effect="Tier on attacks and limb defenses"),
         AilmentInfo(name="Unaware", defense=None, kind="own_rules", effect="not Aware of anyone"),
         AilmentInfo(name="Wounded", defense=None, kind="own_rules", effect="Tier on rolls using the part"),
@@ -167,7 +195,7 @@ def observe_modifiers(c: Creature) -> list[Modifier]:
 
 def reduce_at_turn_end(tx: Tx, creature_id: str, dice: DiceSource) -> list[Event]:
     """reference §5.1: each reducible Ailment rolls its listed defense at DL 6 + Tier - earlier consecutive
-    failures; success lowers it by 1 Tier."""
+    failures; success lowers it by 1 Tier. One whose every Tier comes from a lasting ongoing source is not rolled."""
     state = tx.state
     if not state.settings.ailment_reduction:
         return []
@@ -179,6 +207,9 @@ def reduce_at_turn_end(tx: Tx, creature_id: str, dice: DiceSource) -> list[Event
         skill = defense_of(state, name)
         if skill is None or t <= 0 or (name == "Unaware" and c.unconscious):
             continue
+        if blocked_tiers(state, c, name) >= t:
+            events.append(_held_event(state, c, name, t))
+            continue
         failures = c.ailment_failures.get(name, 0)
         dl = REDUCTION_DL + t - failures
         r = roll(dice, f"{c.name}: {skill} against {name}", c.skill(skill), exhausted(c, "Skill rolls"))
@@ -186,10 +217,7 @@ def reduce_at_turn_end(tx: Tx, creature_id: str, dice: DiceSource) -> list[Event
         m = tx.creature(creature_id)
         if ok:
             m.ailment_failures.pop(name, None)
-            if t > 1:
-                m.ailments[name] = t - 1
-            else:
-                m.ailments.pop(name, None)
+            lower(state, m, name, 1)
             text = f"{c.name} rolls {skill} against {name} (DL {dl}): {r.result}, {name} drops to Tier {t - 1}."
         else:
             m.ailment_failures[name] = failures + 1
@@ -223,3 +251,435 @@ def slowed_at_turn_start(state: GameState, creature_id: str) -> list[Event]:
             data={"pips": pips, "movement_left": econ.movement_left},
         )
     ]
+
+
+# --------------------------------------------------------------------------------------------------------
+# Sources: "An Ailment caused by an ongoing effect cannot be lowered while that effect lasts" (§5.1)
+# --------------------------------------------------------------------------------------------------------
+
+SourceCheck = Callable[[GameState, Creature, str], bool]
+"""(state, the afflicted creature, the source's id) -> whether the source still lasts."""
+
+
+class SourceKind(NamedTuple):
+    lasts: SourceCheck
+    ongoing: bool
+    """An ongoing effect: the Tiers it causes cannot be lowered while it lasts."""
+
+
+HEAD = "head"
+SOURCE_KINDS: dict[str, SourceKind] = {}
+"""Kinds of source by the prefix of `AilmentSource.source`. A kind not registered lasts, as an ongoing effect,
+until `end_source` ends it."""
+
+
+def source_kind(prefix: str, ongoing: bool = True) -> Callable[[SourceCheck], SourceCheck]:
+    """Register how to tell whether sources `prefix:<id>` still last (e.g. being swallowed)."""
+
+    def register(fn: SourceCheck) -> SourceCheck:
+        SOURCE_KINDS[prefix] = SourceKind(fn, ongoing)
+        return fn
+
+    return register
+
+
+@source_kind("effect")
+def _effect_lasts(state: GameState, c: Creature, ident: str) -> bool:
+    return any(e.id == ident for e in state.effects)
+
+
+@source_kind("hold")
+def _hold_lasts(state: GameState, c: Creature, ident: str) -> bool:
+    hold = state.holds.get(ident)
+    return hold is not None and c.id in hold.members
+
+
+@source_kind("head_lock")
+def _head_lock_lasts(state: GameState, c: Creature, ident: str) -> bool:
+    hold_id, _, holder = ident.partition("/")
+    hold = state.holds.get(hold_id)
+    return hold is not None and any(x.held == c.id and x.part == HEAD and x.holder == holder for x in hold.locks)
+
+
+@source_kind("creature", ongoing=False)
+def _creature_lasts(state: GameState, c: Creature, ident: str) -> bool:
+    other = state.creatures.get(ident)
+    return other is not None and not other.dead
+
+
+def split_source(source: str) -> tuple[str, str]:
+    kind, _, ident = source.partition(":")
+    return kind, ident
+
+
+def source_lasts(state: GameState, c: Creature, source: str) -> bool:
+    kind, ident = split_source(source)
+    known = SOURCE_KINDS.get(kind)
+    return True if known is None else known.lasts(state, c, ident)
+
+
+def is_ongoing(source: str) -> bool:
+    known = SOURCE_KINDS.get(split_source(source)[0])
+    return True if known is None else known.ongoing
+
+
+def sources(state: GameState, c: Creature) -> list[AilmentSource]:
+    """Every recorded source of the creature's Ailments, with the Strangled each Grapple's head lock causes."""
+    out = list(c.ailment_sources)
+    for hold in state.holds.values() if state.holds else ():
+        for lock in hold.locks:
+            if lock.held == c.id and lock.strangled:
+                out.append(
+                    AilmentSource(
+                        ailment="Strangled",
+                        tiers=lock.strangled,
+                        source=f"head_lock:{hold.id}/{lock.holder}",
+                        ends_with_source=True,
+                    )
+                )
+    return out
+
+
+def blocks(state: GameState, c: Creature, record: AilmentSource) -> bool:
+    """The record's Tiers cannot be lowered now: its source is an ongoing effect that lasts."""
+    return is_ongoing(record.source) and source_lasts(state, c, record.source)
+
+
+def blocked_tiers(state: GameState, c: Creature, name: str) -> int:
+    """Tiers of `name` that cannot be lowered now (never more than the creature has)."""
+    if not c.ailment_sources and not state.holds:
+        return 0
+    n = sum(r.tiers for r in sources(state, c) if r.ailment == name and blocks(state, c, r))
+    return min(tier(c, name), n)
+
+
+def describe_source(state: GameState, source: str) -> str:
+    kind, ident = split_source(source)
+    if kind == "creature" and ident in state.creatures:
+        return state.creatures[ident].name
+    if kind == "effect":
+        e = next((e for e in state.effects if e.id == ident), None)
+        return f"the effect {e.name}" if e is not None else f"the effect {ident}"
+    if kind == "hold":
+        return f"the Hold {ident}"
+    if kind == "head_lock":
+        holder = ident.partition("/")[2]
+        return f"{state.creatures[holder].name}'s hold on its head" if holder in state.creatures else "a head lock"
+    return source
+
+
+def _held_event(state: GameState, c: Creature, name: str, t: int) -> Event:
+    why = sorted(
+        {describe_source(state, r.source) for r in sources(state, c) if r.ailment == name and blocks(state, c, r)}
+    )
+    return Event(
+        kind="ailment_held",
+        text=f"{c.name}'s {name} (Tier {t}) cannot be lowered while its source lasts: {', '.join(why)}.",
+        target=c.id,
+        data={"ailment": name, "tier": t},
+    )
+
+
+def add_ailment(
+    tx: Tx, creature_id: str, name: str, tiers: int, source: str | None = None, ends_with_source: bool = False
+) -> int:
+    """Give `tiers` Tiers of `name` (they add to those the creature has), recording their source if any; returns
+    the new Tier."""
+    m = tx.creature(creature_id)
+    m.ailments[name] = m.ailments.get(name, 0) + tiers
+    if source is not None:
+        same = next(
+            (
+                r
+                for r in m.ailment_sources
+                if (r.ailment, r.source, r.ends_with_source) == (name, source, ends_with_source)
+            ),
+            None,
+        )
+        record = AilmentSource(ailment=name, tiers=tiers, source=source, ends_with_source=ends_with_source)
+        if same is not None:
+            record = same.model_copy(update={"tiers": same.tiers + tiers})
+        m.ailment_sources = [r for r in m.ailment_sources if r is not same] + [record]
+    return m.ailments[name]
+
+
+def lower(state: GameState, m: Creature, name: str, by: int) -> None:
+    """Lower `name` by `by` Tiers on a creature being changed (from `Tx.creature`); records then hold no more Tiers
+    than it has, losing first those that do not block."""
+    left = m.ailments.get(name, 0) - by
+    if left > 0:
+        m.ailments[name] = left
+    else:
+        m.ailments.pop(name, None)
+        m.ailment_failures.pop(name, None)
+    records = [r for r in m.ailment_sources if r.ailment == name]
+    excess = sum(r.tiers for r in records) - max(0, left)
+    if excess <= 0:
+        return
+    kept: list[AilmentSource] = []
+    for r in sorted(records, key=lambda r: blocks(state, m, r)):
+        cut = min(excess, r.tiers)
+        excess -= cut
+        if r.tiers > cut:
+            kept.append(r.model_copy(update={"tiers": r.tiers - cut}))
+    m.ailment_sources = [r for r in m.ailment_sources if r.ailment != name] + kept
+
+
+def _sources_may_have_ended(tx: Tx, before: GameState) -> bool:
+    """Whether anything a source of another creature stands on changed: an effect or a Hold ended or changed, a
+    creature died or left."""
+    after = tx.state
+    return (
+        [e.id for e in before.effects] != [e.id for e in after.effects]
+        or before.holds != after.holds
+        or len(before.creatures) != len(after.creatures)
+        or any(after.creatures[cid].dead for cid in tx._creatures if cid in after.creatures)
+    )
+
+
+def lapse_sources(tx: Tx, before: GameState | None = None) -> list[Event]:
+    """Sources that have ended: Tiers recorded `ends_with_source` go; the others stay and can now be lowered.
+    Records of an Ailment the creature no longer has (edited away) go too. A corpse keeps its Ailments (seed-004
+    Dead). Given the state `before` the command, only the creatures it changed are looked at unless something a
+    source stands on changed."""
+    state = tx.state
+    events: list[Event] = []
+    ids = list(state.creatures) if before is None or _sources_may_have_ended(tx, before) else sorted(tx._creatures)
+    for cid in ids:
+        c = state.creatures.get(cid)
+        if c is None or not c.ailment_sources or c.dead:
+            continue
+        gone = [r for r in c.ailment_sources if not tier(c, r.ailment)]
+        ended = [r for r in c.ailment_sources if r not in gone and not source_lasts(state, c, r.source)]
+        if not gone and not ended:
+            continue
+        m = tx.creature(cid)
+        m.ailment_sources = [r for r in m.ailment_sources if r not in gone and r not in ended]
+        for r in ended:
+            what = describe_source(state, r.source)
+            if r.ends_with_source:
+                lower(state, m, r.ailment, r.tiers)
+                text = f"{c.name}'s {r.ailment} from {what} ends with it (Tier {tier(m, r.ailment)} left)."
+            elif is_ongoing(r.source):
+                text = f"{c.name}'s {r.ailment} can be lowered again: {what} has ended."
+            else:
+                continue
+            events.append(
+                Event(
+                    kind="ailment_source_ended", text=text, target=cid, data={"ailment": r.ailment, "source": r.source}
+                )
+            )
+    return events
+
+
+def end_source(tx: Tx, source: str) -> list[Event]:
+    """A source of a kind nobody can check (not in `SOURCE_KINDS`) ends now, as if `lapse_sources` found it over."""
+    events: list[Event] = []
+    for cid, c in list(tx.state.creatures.items()):
+        ended = [r for r in c.ailment_sources if r.source == source]
+        if not ended:
+            continue
+        m = tx.creature(cid)
+        m.ailment_sources = [r for r in m.ailment_sources if r.source != source]
+        for r in ended:
+            if r.ends_with_source:
+                lower(tx.state, m, r.ailment, r.tiers)
+            events.append(
+                Event(
+                    kind="ailment_source_ended",
+                    text=f"{c.name}'s {r.ailment} from {describe_source(tx.state, source)}: the source has ended"
+                    + (f" (Tier {tier(m, r.ailment)} left)." if r.ends_with_source else "; it can be lowered again."),
+                    target=cid,
+                    data={"ailment": r.ailment, "source": source},
+                )
+            )
+    return events
+
+
+def resolve_source(state: GameState, source: str) -> str:
+    """A source as "kind:id": a bare id names a creature, an Effect or a Hold; RuleError when it names nothing."""
+    kind, ident = split_source(source)
+    if not ident:
+        ident = kind
+        if ident in state.creatures:
+            return f"creature:{ident}"
+        if any(e.id == ident for e in state.effects):
+            return f"effect:{ident}"
+        if ident in state.holds:
+            return f"hold:{ident}"
+        raise RuleError(f"{source!r} names no creature, effect or Hold")
+    known = {"creature": ident in state.creatures, "effect": any(e.id == ident for e in state.effects)}
+    known["hold"] = ident in state.holds
+    if kind in known and not known[kind]:
+        raise RuleError(f"there is no {kind} {ident!r}")
+    return source
+
+
+PART_AILMENTS = frozenset({"Wounded", "Trauma"})
+
+
+def afflict(
+    tx: Tx, target: str, name: str, tiers: int, source: str | None, ends_with_source: bool = False
+) -> list[Event]:
+    """The Soulweaver gives a creature Tiers of an Ailment, from a source or not."""
+    c = tx.get(target)
+    if name not in AILMENTS:
+        raise RuleError(f"{name!r} is not an Ailment ({', '.join(sorted(AILMENTS))})")
+    if name in PART_AILMENTS:
+        raise RuleError(f"{name} is caused on a body part by Serious Injury: deal damage to the part instead")
+    key = resolve_source(tx.state, source) if source is not None else None
+    if key == f"creature:{target}":
+        raise RuleError(f"{c.name} cannot be its own source")
+    now = add_ailment(tx, target, name, tiers, key, ends_with_source)
+    text = f"The Soulweaver gives {c.name} Tier {tiers} {name} (now Tier {now})"
+    if key is not None:
+        text += f" from {describe_source(tx.state, key)}"
+        if is_ongoing(key):
+            text += "; it cannot be lowered while that lasts" + (" and ends with it" if ends_with_source else "")
+    return [
+        Event(
+            kind="ailment",
+            text=text + ".",
+            target=target,
+            data={"ailment": name, "tier": now, "source": key},
+        )
+    ]
+
+
+# --------------------------------------------------------------------------------------------------------
+# Frightened (reference §5.2, ASSUMPTION)
+# --------------------------------------------------------------------------------------------------------
+
+
+def feared(state: GameState, c: Creature) -> list[str]:
+    """The creatures `c` is Frightened of: the `creature:` sources of its Frightened, and the creators of the
+    effects that cause it while they last."""
+    if not tier(c, "Frightened"):
+        return []
+    out: list[str] = []
+    for r in sources(state, c):
+        if r.ailment != "Frightened":
+            continue
+        kind, ident = split_source(r.source)
+        who: str | None = None
+        if kind == "creature":
+            who = ident
+        elif kind == "effect":
+            who = next((e.creator for e in state.effects if e.id == ident), None)
+        if who is not None and who != c.id and who in state.creatures and who not in out:
+            out.append(who)
+    return out
+
+
+def frightened_modifiers(state: GameState, c: Creature, other: Creature | None, what: str = "rolls") -> list[Modifier]:
+    """Frightened: `frightened_penalty_per_tier` x Tier on `c`'s rolls against a creature it fears."""
+    if other is None or not tier(c, "Frightened") or other.id not in feared(state, c):
+        return []
+    t = tier(c, "Frightened")
+    value = t * state.settings.frightened_penalty_per_tier
+    return (
+        [Modifier(value=-value, reason=f"Frightened (Tier {t}) of {other.name}: on {what} against it")] if value else []
+    )
+
+
+def attack_against_modifiers(state: GameState, attacker: Creature, target: Creature | None) -> list[Modifier]:
+    """What the attacker's ailments do to an attack on this target: Concealment from its senses (see `senses`)
+    and Frightened of the target."""
+    return [
+        *senses.attack_concealment_modifiers(state, attacker),
+        *frightened_modifiers(state, attacker, target, "attack rolls"),
+    ]
+
+
+def defense_against_modifiers(state: GameState, defender: Creature, attacker: Creature | None) -> list[Modifier]:
+    """What the defender's ailments do to its defense against this attacker (None: several at once)."""
+    mods = senses.defense_concealment_modifiers(state, defender)
+    if state.settings.frightened_on_defense:
+        mods += frightened_modifiers(state, defender, attacker, "defense rolls")
+    return mods
+
+
+def approach_check(state: GameState, c: Creature) -> Callable[[Cell], str | None] | None:
+    """Frightened (`frightened_no_approach`): a check naming why `c` may not willingly move its anchor to a space,
+    one closer to a creature it fears than it is now; None when nothing holds it back."""
+    if not state.settings.frightened_no_approach:
+        return None
+    who = feared(state, c)
+    if not who:
+        return None
+    occ = Occupancy(state)
+    grid = grid_of(state)
+    now = {w: footprint_distance(grid, occ.cells[c.id], occ.cells[w]) for w in who}
+
+    def closer(anchor: Cell) -> str | None:
+        cells = footprint(state, c, anchor)
+        for w in who:
+            if footprint_distance(grid, cells, occ.cells[w]) < now[w]:
+                return f"{c.name} is Frightened of {state.creatures[w].name} and cannot move closer to it"
+        return None
+
+    return closer
+
+
+# --------------------------------------------------------------------------------------------------------
+# Strangled (reference §5.2, ASSUMPTION)
+# --------------------------------------------------------------------------------------------------------
+
+
+def strangled_at_turn_start(tx: Tx, creature_id: str) -> list[Event]:
+    """Strangled: no breathing; as its turn starts, `strangled_energy_per_tier` x Tier Energy Pips."""
+    c = tx.get(creature_id)
+    t = tier(c, "Strangled")
+    pips = t * tx.state.settings.strangled_energy_per_tier
+    if not pips or c.dead:
+        return []
+    return [
+        Event(
+            kind="strangled",
+            text=f"{c.name} is Strangled (Tier {t}) and cannot breathe: {pips} Energy Pip(s).",
+            target=creature_id,
+            data={"tier": t, "pips": pips},
+        ),
+        *suffer_pips(tx, creature_id, "energy", pips, "Energy Pip(s) for want of air"),
+    ]
+
+
+def can_speak(state: GameState, c: Creature) -> bool:
+    """Strangled (`strangled_silences`): no speech."""
+    return not (state.settings.strangled_silences and tier(c, "Strangled"))
+
+
+# --------------------------------------------------------------------------------------------------------
+# Wounded, per body part (seed-004 Serious Injury; reference §5.2 ASSUMPTION for its effect)
+# --------------------------------------------------------------------------------------------------------
+
+
+def wounded_tiers(c: Creature, part: str) -> int:
+    """Tiers of Wounded on one body part, e.g. the stomach a swallowed creature attacks (seed-000: "If there are 6
+    Tiers of Wounded to the stomach, they fall out"); 0 for a part the creature does not have."""
+    p = c.part(part)
+    return p.wounded if p is not None else 0
+
+
+def wounded_total(c: Creature) -> int:
+    return sum(p.wounded for p in c.parts)
+
+
+def wounded_use_modifiers(state: GameState, c: Creature, parts: list[str]) -> list[Modifier]:
+    """Wounded on the parts an attack is made with: `wounded_penalty_per_tier` x each part's Tier; RuleError when
+    one has `wounded_unusable_at` Tiers or more and cannot be used."""
+    s = state.settings
+    mods: list[Modifier] = []
+    for pid in parts:
+        t = wounded_tiers(c, pid)
+        if not t:
+            continue
+        p = c.part(pid)
+        name = p.name if p is not None else pid
+        if s.wounded_unusable_at and t >= s.wounded_unusable_at:
+            raise RuleError(f"{c.name}'s {name} has {t} Tiers of Wounded and cannot be used")
+        if s.wounded_penalty_per_tier:
+            mods.append(
+                Modifier(value=-t * s.wounded_penalty_per_tier, reason=f"{name} Wounded (Tier {t}): using the part")
+            )
+    return mods

@@ -14,7 +14,7 @@ from typing import Any
 
 from pydantic import BaseModel, Field
 
-from vtt.rules import tactics
+from vtt.rules import ailments, tactics
 from vtt.rules.checks import AttackResult, describe_attack
 from vtt.rules.conditions import defense_modifiers
 from vtt.rules.dice import DiceSource, Modifier, Roll, roll
@@ -91,6 +91,7 @@ def resolve(tx: Tx, spec: AttackSpec, dice: DiceSource) -> list[Event]:
 def roll_defense(tx: Tx, spec: AttackSpec, dice: DiceSource) -> Roll:
     defender = tx.get(spec.target)
     mods = [*defense_modifiers(tx.state, defender, spec.defense_skill, spec.physical), *spec.defense_modifiers]
+    mods += ailments.defense_against_modifiers(tx.state, defender, tx.state.creatures.get(spec.attacker))
     return roll(dice, f"{defender.name}: {spec.defense_skill} defense", defender.skill(spec.defense_skill), mods)
 
 

@@ -276,6 +276,33 @@ class Harm(_Command):
     part: str | None = None
 
 
+class Afflict(_Command):
+    """The Soulweaver gives a creature Tiers of an Ailment (reference §5), from a source or not: `source` is a
+    creature (whom a Frightened creature fears), an ongoing effect or a Hold, by id or as "kind:id"; while an
+    ongoing source lasts the Tiers cannot be lowered, and with `ends_with_source` they go when it ends."""
+
+    type: Literal["afflict"] = "afflict"
+    target: str
+    ailment: str
+    tiers: int = Field(1, ge=1, le=99)
+    source: str | None = None
+    ends_with_source: bool = False
+
+
+class StandUp(_Command):
+    """Stand up from Prone (reference §5.3; its cost is table setting `stand_up_cost`)."""
+
+    type: Literal["stand_up"] = "stand_up"
+    creature: str
+
+
+class DropProne(_Command):
+    """Drop Prone: No Action, declared at any time (reference §5.3)."""
+
+    type: Literal["drop_prone"] = "drop_prone"
+    creature: str
+
+
 class Heal(_Command):
     """The Soulweaver heals a creature: d12 equal to the amount, faces of 6 or more remove Pips."""
 
@@ -325,6 +352,9 @@ Command = Annotated[
     | ChooseOrder
     | EditCreature
     | Harm
+    | Afflict
+    | StandUp
+    | DropProne
     | Heal
     | ZealForMajor
     | Recover

@@ -116,6 +116,7 @@ def melee_attack_modifiers(state: GameState, creature: Creature, target: Creatur
         *limb_action_modifiers(state, creature),
         *attack_modifiers(state, creature, target),
         *ailments.against_target_modifiers(state, target),
+        *ailments.attack_against_modifiers(state, creature, target),
     ]
 
 

@@ -23,6 +23,7 @@ from vtt.rules import (
     manifest,
     movement,
     overpower,
+    prone,
     ranged,
     reactions,
     stance,
@@ -34,6 +35,7 @@ from vtt.rules import (
 from vtt.rules.abilities import LIBRARY, Ability
 from vtt.rules.attacks import answer_defense, on_result
 from vtt.rules.commands import (
+    Afflict,
     Begin,
     BreakHold,
     ChooseOrder,
@@ -46,6 +48,7 @@ from vtt.rules.commands import (
     Dismiss,
     Distract,
     DropHold,
+    DropProne,
     EditCreature,
     EndTurn,
     Flurry,
@@ -62,6 +65,7 @@ from vtt.rules.commands import (
     Recover,
     Reposition,
     Soothe,
+    StandUp,
     Strike,
     StrikeSpace,
     ZealForMajor,
@@ -131,6 +135,7 @@ def apply(state: GameState, command: Command | dict[str, Any], dice: DiceSource)
         raise RuleError(f"the table waits for a decision first: {state.pending[0].prompt}")
     tx = Tx(state)
     events = _begin(tx, cmd, dice)
+    events += ailments.lapse_sources(tx, state)
     tx.state.version = state.version + 1
     return tx.state, events
 
@@ -241,6 +246,12 @@ def _dispatch(tx: Tx, cmd: Command, dice: DiceSource) -> list[Event]:
             return reactions.answer(tx, _decision(tx, cmd.decision, "reaction"), cmd.hinder, dice, _dispatch)
         case ChooseOrder():
             return targeted.choose_order(tx, _decision(tx, cmd.decision, "order"), cmd.order, dice)
+        case Afflict():
+            return ailments.afflict(tx, cmd.target, cmd.ailment, cmd.tiers, cmd.source, cmd.ends_with_source)
+        case StandUp():
+            return prone.stand_up(tx, cmd.creature)
+        case DropProne():
+            return prone.drop_prone(tx, cmd.creature)
         case Harm():
             return care.harm(tx, cmd.target, cmd.amount, cmd.physical, cmd.element, cmd.pool, cmd.part, dice)
         case Heal():
@@ -863,10 +874,19 @@ def legal_actions(state: GameState, creature_id: str) -> list[ActionOption]:
     grid = grid_of(state)
     can_attack = not stance.in_stance(state, creature_id)
 
+    if c.prone:
+        why_not = prone.why_not_stand_up(state, c)
+        cost = state.settings.stand_up_cost
+        paid = {"half_movement": True, "minor": econ.minor > 0 and not turns.resolve_blocks(state, creature_id)}
+        paid["major"] = econ.major > 0 and (not turns.resolve_blocks(state, creature_id) or econ.major_unlocked)
+        if why_not is None and paid[cost]:
+            price = {"movement": prone.stand_up_movement(state, c)} if cost == "half_movement" else {cost: 1}
+            out.append(ActionOption(action="stand_up", group="Move", label="Stand up", cost=price))
     if econ.movement_left > 0:
-        paths = movement.reachable(state, c, econ.movement_left, filled)
+        paths = movement.reachable(state, c, prone.spaces_for(state, c, econ.movement_left), filled)
         spaces = [cell for cell, p in paths.items() if p and why_cannot_stand(state, c, cell, occ, filled) is None]
-        out.append(ActionOption(action="move", group="Move", label="Move", cost={"movement": 1}, spaces=spaces))
+        per_space = {"movement": prone.space_cost(state, c)}
+        out.append(ActionOption(action="move", group="Move", label="Move", cost=per_space, spaces=spaces))
         collide: list[TargetOption] = []
         for cell, p in paths.items():
             if not p:

@@ -93,6 +93,7 @@ def plan_grab(
     if size_mod:
         mods.append(size_mod)
     mods += melee_attack_modifiers(state, c, target)
+    mods += ailments.wounded_use_modifiers(state, c, [limb.id])
     return GrabPlan(limb, rng, dist, path, mods, exp.size)
 
 

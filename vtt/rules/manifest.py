@@ -96,6 +96,8 @@ def why_not_manifest(state: GameState, c: Creature, ab: Ability, boosted: bool, 
     if boosted and ab.boost <= 0:
         return f"{ab.name} cannot be Boosted"
     cost = ab.word_cost(boosted)
+    if cost and not ailments.can_speak(state, c):
+        return f"{c.name} is Strangled and cannot speak the words {ab.name} costs"
     if cost > words_left(state, c.id):
         return f"{ab.name} costs {cost} word(s) and {c.name} has {words_left(state, c.id)} left this turn"
     if (ab.is_spell or readying) and not free_limbs(c):

@@ -129,6 +129,20 @@ class ContinuingDamage(BaseModel):
     source: str | None = None
 
 
+class AilmentSource(BaseModel):
+    """Tiers of an Ailment that a source caused (reference §5.1: "An Ailment caused by an ongoing effect cannot be
+    lowered while that effect lasts"). `source` is "kind:id": `effect:<id>`, `hold:<id>`, `creature:<id>` (not
+    an ongoing effect: whom a Frightened creature fears)... see `ailments.SOURCE_KINDS`."""
+
+    model_config = ConfigDict(frozen=True, extra="forbid")
+    ailment: str
+    tiers: int = Field(ge=1)
+    source: str
+    ends_with_source: bool = Field(
+        False, description="The Tiers go when the source ends (an 'until' or 'while' rule); else they become reducible."
+    )
+
+
 def humanoid_limbs() -> list[Limb]:
     return [
         Limb(id="left_arm", name="left arm", kind="arm"),
@@ -163,6 +177,9 @@ class Creature(BaseModel):
     ailments: dict[str, int] = Field(default_factory=dict)
     ailment_failures: dict[str, int] = Field(
         default_factory=dict, description="Consecutive failed end-of-turn defense rolls per Ailment (§5.1)."
+    )
+    ailment_sources: list[AilmentSource] = Field(
+        default_factory=list, description="What caused some of the Ailments' Tiers (§5.1); the rest have no source."
     )
     severe_threshold: int | None = Field(None, description="None: the table's skill Tier (Endure).")
     reductions: dict[str, int] = Field(

@@ -17,7 +17,7 @@ from __future__ import annotations
 from collections import deque
 from collections.abc import Set as AbstractSet
 
-from vtt.rules import ailments, attacks
+from vtt.rules import ailments, attacks, prone
 from vtt.rules.checks import AttackResult
 from vtt.rules.conditions import holds_of, melee_attack_modifiers
 from vtt.rules.damage import Hit, deal
@@ -39,12 +39,15 @@ def reachable(state: GameState, c: Creature, budget: int, filled: AbstractSet[Ce
     start = c.anchor
     paths: dict[Cell, list[Cell]] = {start: []}
     queue = deque([start])
+    keep_away = ailments.approach_check(state, c)
     while queue:
         cell = queue.popleft()
         if len(paths[cell]) >= budget:
             continue
         for nxt in grid.neighbours(cell):
             if nxt in paths or why_cannot_pass(state, c, nxt, filled) is not None:
+                continue
+            if keep_away is not None and keep_away(nxt) is not None:
                 continue
             paths[nxt] = [*paths[cell], nxt]
             queue.append(nxt)
@@ -56,6 +59,9 @@ def find_path(state: GameState, c: Creature, goal: Cell, budget: int, filled: Ab
     if goal not in paths:
         if (why := why_cannot_pass(state, c, goal, filled)) is not None:
             raise RuleError(why)
+        keep_away = ailments.approach_check(state, c)
+        if keep_away is not None and (why := keep_away(goal)) is not None:
+            raise RuleError(why)
         raise RuleError(f"{c.name} cannot reach {goal} with {budget} Movement left")
     return paths[goal]
 
@@ -63,10 +69,13 @@ def find_path(state: GameState, c: Creature, goal: Cell, budget: int, filled: Ab
 def check_path(state: GameState, c: Creature, path: list[Cell], filled: AbstractSet[Cell]) -> None:
     grid = grid_of(state)
     prev = c.anchor
+    keep_away = ailments.approach_check(state, c)
     for step in path:
         if grid.distance(prev, step) != 1:
             raise RuleError(f"the path jumps from {prev} to {step}")
         if (why := why_cannot_pass(state, c, step, filled)) is not None:
+            raise RuleError(why)
+        if keep_away is not None and (why := keep_away(step)) is not None:
             raise RuleError(why)
         prev = step
 
@@ -93,16 +102,20 @@ def move(
     c = require_active(state, creature)
     econ = tx.economy(c.id)
     filled = state.board.filled()
+    per_space = prone.space_cost(state, c)
     if path is None:
-        path = find_path(state, c, to, econ.movement_left, filled)
+        path = find_path(state, c, to, econ.movement_left // per_space, filled)
     else:
         if not path or path[-1] != to:
             raise RuleError("the path must end at the destination")
         check_path(state, c, path, filled)
     if not path:
         raise RuleError(f"{c.name} is already there")
-    if len(path) > econ.movement_left:
-        raise RuleError(f"{c.name} has {econ.movement_left} Movement left, the move needs {len(path)}")
+    if len(path) * per_space > econ.movement_left:
+        crawl = f" ({per_space} a space while Prone)" if per_space > 1 else ""
+        raise RuleError(
+            f"{c.name} has {econ.movement_left} Movement left, the move needs {len(path) * per_space}{crawl}"
+        )
     if collide_with is not None:
         if resolve_blocks(state, c.id):
             raise RuleError(f"{c.name}'s Resolve Pool is full: only Recovery, or the DL 12 Zeal roll; no Collision")
@@ -132,7 +145,7 @@ def _do_move(tx: Tx, creature: str, path: list[Cell], collide_with: str | None, 
         if why_cannot_stand(state, c, final, occ, state.board.filled()) is not None:
             final = path[-2] if len(path) > 1 else start
     else:
-        econ.movement_spent += len(path)
+        econ.movement_spent += len(path) * prone.space_cost(state, c)
     c.anchor = final
     econ.consecutive_spaces += len(path)
     events.append(
@@ -207,7 +220,7 @@ def _collision_result(tx: Tx, spec: attacks.AttackSpec, result: AttackResult, di
 def _hold_move_result(tx: Tx, spec: attacks.AttackSpec, result: AttackResult, dice: DiceSource) -> list[Event]:
     name = tx.get(spec.attacker).name
     if not result.success:
-        spaces = len(spec.params["path"])
+        spaces = len(spec.params["path"]) * prone.space_cost(tx.state, tx.get(spec.attacker))
         tx.economy(spec.attacker).movement_spent += spaces
         return [
             Event(

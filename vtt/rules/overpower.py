@@ -520,7 +520,8 @@ def plan_grapple(
         limb = _choose_limb(c, limb_id, [*in_hold, *free], what)
     rng = reach(c, limb)
     dist, path = _touch(state, occ, c, target, rng, filled, "Grapple")
-    plan = _plan(state, c, target, "grapple", rng, dist, path, [], limb.name, called_shot is not None, charge)
+    wounded = ailments.wounded_use_modifiers(state, c, [limb.id])
+    plan = _plan(state, c, target, "grapple", rng, dist, path, wounded, limb.name, called_shot is not None, charge)
     return LimbPlan(hold=hold, held=target.id, limb=limb, plan=plan)
 
 
@@ -650,7 +651,8 @@ def plan_break_hold(
     limb = _choose_limb(c, limb_id, options, "a Free Limb or a part used in the Hold")
     rng = reach(c, limb)
     dist, path = _touch(state, occ, c, holder, rng, filled, "Break Hold")
-    plan = _plan(state, c, holder, "break_hold", rng, dist, path, [], limb.name, False, charge)
+    wounded = ailments.wounded_use_modifiers(state, c, [limb.id])
+    plan = _plan(state, c, holder, "break_hold", rng, dist, path, wounded, limb.name, False, charge)
     return LimbPlan(hold=hold, held=grabbed, limb=limb, plan=plan)
 
 

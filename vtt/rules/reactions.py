@@ -19,8 +19,11 @@ controller gets a reaction decision (hinder or pass). When the last one answers,
 the actor rolls one defense against all of them, and the command goes on: an attack (or a Manifest roll) with -1
 for each successful Hinder Attack (or Hinder Spell), a movement not at all if any Hinder Movement succeeded. Each
 reaction is used at most once per trigger (reference gap 12). Which skills roll and defend are table settings. A
-creature in a Defensive Stance cannot attack, so it cannot Hinder; effects on rolls (Called Shot on the hinderer's
-attack, Defensive Stance or Charge on the actor's defense) apply as to any physical attack.
+creature in a Defensive Stance cannot attack, so it cannot Hinder. Each Hinder is a physical melee attack on the
+actor and the actor's one defense is a defense against physical attacks, so everything that changes those applies:
+on the hinderer's roll effects (Called Shot), Encumbered, Dazzled, Crowded, Exhausted, Prone's d12, Concealment,
+Frightened of the actor, Focus on it, a Prone actor; on the actor's defense effects (Defensive Stance, Charge),
+Encumbered, Unstable, Crowded, Exhausted, Concealment; not Frightened, as one roll answers several hinderers.
 """
 
 from __future__ import annotations
@@ -30,6 +33,7 @@ from typing import Any, Literal
 
 from pydantic import BaseModel, Field
 
+from vtt.rules import ailments, prone
 from vtt.rules.abilities import LIBRARY
 from vtt.rules.checks import AttackResult
 from vtt.rules.commands import (
@@ -47,7 +51,7 @@ from vtt.rules.commands import (
     StrikeSpace,
     parse_command,
 )
-from vtt.rules.conditions import PHYSICAL_DEFENSE, attack_modifiers, effect_modifiers
+from vtt.rules.conditions import defense_modifiers, melee_attack_modifiers
 from vtt.rules.dice import DiceSource, Modifier, roll
 from vtt.rules.events import Event, RuleError
 from vtt.rules.grid import footprint_distance
@@ -134,7 +138,7 @@ def movement_path(state: GameState, cmd: Move) -> list[Cell]:
 
     c = state.creatures[cmd.creature]
     econ = state.economy.get(cmd.creature)
-    budget = econ.movement_left if econ else 0
+    budget = prone.spaces_for(state, c, econ.movement_left) if econ else 0
     return find_path(state, c, cmd.to, budget, state.board.filled())
 
 
@@ -255,14 +259,15 @@ def resolve(tx: Tx, group: ReactionGroup, dice: DiceSource, dispatch: Dispatch) 
                 size_mod = overpower_size_modifier(h.size, actor.size)
                 if size_mod:
                     mods.append(size_mod)
-            mods += attack_modifiers(state, h)
+            mods += melee_attack_modifiers(state, h, actor)
             label = LABELS[group.kind]
-            rolls.append((hid, roll(dice, f"{h.name}: {label} on {actor.name}", h.skill(skill), mods)))
+            changes = ailments.attack_dice_changes(state, h)
+            rolls.append((hid, roll(dice, f"{h.name}: {label} on {actor.name}", h.skill(skill), mods, changes)))
         defense = roll(
             dice,
             f"{actor.name}: one {defense_skill} defense against every Hinder",
             actor.skill(defense_skill),
-            effect_modifiers(state, actor, PHYSICAL_DEFENSE, "defenses against physical attacks"),
+            [*defense_modifiers(state, actor, defense_skill), *ailments.defense_against_modifiers(state, actor, None)],
         )
         for hid, r in rolls:
             result = AttackResult(

@@ -13,6 +13,11 @@ from pydantic import BaseModel, ConfigDict, Field
 from vtt.rules.grid import GridKind
 
 Cell = tuple[int, int]
+Sense = Literal["sight", "sound", "smell"]
+
+
+def _sight() -> list[Sense]:
+    return ["sight"]
 
 
 class TableSettings(BaseModel):
@@ -134,6 +139,46 @@ class TableSettings(BaseModel):
     prone_ranged_against: int = Field(-1, description="Prone: ranged attackers against you get this (§5.3, gap 17).")
     slowed_pips_divisor: int = Field(
         2, ge=1, description="Slowed: Tier / this Movement Pips as your turn starts (older Slow; §5.2, gap 18)."
+    )
+    frightened_penalty_per_tier: int = Field(
+        1, ge=0, description="Frightened: this x Tier on rolls against its source (§5.2 ASSUMPTION, gap 18)."
+    )
+    frightened_on_defense: bool = Field(
+        True, description="Frightened: the penalty is on defense rolls against the source's attacks too (ASSUMPTION)."
+    )
+    frightened_no_approach: bool = Field(
+        True, description="Frightened: it cannot willingly move closer to its source (§5.2 ASSUMPTION, gap 18)."
+    )
+    strangled_energy_per_tier: int = Field(
+        1, ge=0, description="Strangled: Energy Pips per Tier as its turn starts, once a round (§5.2 ASSUMPTION)."
+    )
+    strangled_silences: bool = Field(
+        True, description="Strangled: no breathing or speech, so no words for Spells (§5.2 ASSUMPTION)."
+    )
+    attack_senses: list[Sense] = Field(
+        default_factory=_sight,
+        description="Senses an attacker finds its target with; its Concealment is the lowest among them (§2.6, gap 9).",
+    )
+    concealment_attack_per_tier: int = Field(
+        1, ge=0, description="Concealment: this x Tier penalty on attacks against a concealed target (§2.6, gap 9)."
+    )
+    concealment_defense_per_tier: int = Field(
+        0,
+        ge=0,
+        description="Concealment: this x Tier penalty on the defenses of a creature whose senses are "
+        "concealed, e.g. Blinded (the reference is silent: GAP; 0 = none).",
+    )
+    wounded_penalty_per_tier: int = Field(
+        1, ge=0, description="Wounded: this x the part's Tier on attack rolls made with that part (§5.2 ASSUMPTION)."
+    )
+    wounded_unusable_at: int = Field(
+        6, ge=0, description="Wounded: a part with this many Tiers cannot be used; 0: never (§5.2 ASSUMPTION)."
+    )
+    stand_up_cost: Literal["half_movement", "minor", "major"] = Field(
+        "half_movement", description="Standing up from Prone: half your Movement Pool, or an action (§5.3, gap 17)."
+    )
+    prone_move_extra: int = Field(
+        1, ge=0, description="Prone: Movement added for each space moved while Prone (§5.3, gap 17)."
     )
     flurry_cost: Literal["none", "minor", "major"] = Field(
         "none", description="Action declaring a Flurry (seed-000 names none; a declaration like Called Shot; gap)."

@@ -127,7 +127,7 @@ def arm_reach(state: GameState, c: Creature, arm: Armament) -> int:
 
 
 def weapon_modifiers(state: GameState, c: Creature, arm: Armament, distance: int) -> list[Modifier]:
-    mods: list[Modifier] = []
+    mods = ailments.wounded_use_modifiers(state, c, attack_limbs(state, c, arm))
     w = arm.weapon
     skill = state.settings.strike_skill
     if w is None:
@@ -277,6 +277,7 @@ def plan_surface_strike(
     mods += weapon_modifiers(state, c, arm, dist)
     mods += limb_action_modifiers(state, c)
     mods += attack_modifiers(state, c)
+    mods += ailments.attack_against_modifiers(state, c, None)
     mods += tactics.declared_modifiers(state, c, False, charge)
     return AttackPlan(
         label=f"{c.name}: Strike on the {surface} at {space} with {arm.name}",

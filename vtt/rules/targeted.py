@@ -11,6 +11,10 @@ The number of d12 changes (each change is kept with its reason):
 - an Unarmed Strike: half your size;
 - half the target's size.
 Halves round toward zero. The attack is a Strike (DL 3, a Major Action) with its weapon's other modifiers.
+
+As the roll becomes the attack roll, the attacker's d12 on attack rolls change it too (Prone: -1d12; a Flurry),
+and so do the modifiers that are neither Concealment nor size, per occupant: +1 against a Prone one, the
+attacker's Frightened of one. Blinded's Concealment is not applied (see `senses`).
 """
 
 from __future__ import annotations
@@ -18,7 +22,7 @@ from __future__ import annotations
 from collections.abc import Set as AbstractSet
 from typing import Any
 
-from vtt.rules import attacks
+from vtt.rules import ailments, attacks
 from vtt.rules.checks import AttackResult
 from vtt.rules.conditions import attack_modifiers, limb_action_modifiers
 from vtt.rules.damage import deal
@@ -120,14 +124,15 @@ def strike_space(
         *tx.extra_attack_mods,
     ]
     hits: list[tuple[str, Roll]] = []
+    attacker_dice = ailments.attack_dice_changes(state, c)
     for oid in occupants:
         t = tx.get(oid)
         r = roll(
             dice,
             f"Soulweaver's roll for {t.name} in the space",
             SPACE_DICE,
-            mods,
-            space_dice_changes(c, arm, t),
+            [*mods, *ailments.against_target_modifiers(state, t), *ailments.frightened_modifiers(state, c, t)],
+            [*space_dice_changes(c, arm, t), *attacker_dice],
         )
         doubled = r.highest_double
         events.append(

@@ -10,7 +10,7 @@
 
 from __future__ import annotations
 
-from vtt.rules.ailments import reduce_at_turn_end, slowed_at_turn_start
+from vtt.rules.ailments import reduce_at_turn_end, slowed_at_turn_start, strangled_at_turn_start
 from vtt.rules.damage import continuing_damage, wake_roll
 from vtt.rules.dice import DiceSource, roll
 from vtt.rules.events import Event, RuleError
@@ -95,6 +95,7 @@ def start_turn(tx: Tx, dice: DiceSource) -> list[Event]:
             tx.creature(cid).focus_locked = False
         tx._economy.add(cid)
         slowed += slowed_at_turn_start(state, cid)
+        slowed += strangled_at_turn_start(tx, cid)
     who = "the Soulweaver" if state.turn.current == SOULWEAVER else state.creatures[active[0]].name if active else "?"
     events = [
         Event(

@@ -17,6 +17,7 @@ def _clone_creature(c: Creature) -> Creature:
     out.weapons = list(c.weapons)
     out.ailments = dict(c.ailments)
     out.ailment_failures = dict(c.ailment_failures)
+    out.ailment_sources = list(c.ailment_sources)
     out.skills = dict(c.skills)
     out.parts = list(c.parts)
     out.continuing = list(c.continuing)
