@@ -291,6 +291,8 @@ def aware_of(state: GameState, c: Creature, other: Creature) -> bool:
     table's `distract_range`."""
     if other.id == c.id or other.dead or other.unconscious or other.ailments.get("Unaware", 0) > 0:
         return False
+    if other.swallowed_by is not None or c.swallowed_by is not None:  # off the board (seed-000 swallowing)
+        return False
     occ = Occupancy(state)
     dist = footprint_distance(grid_of(state), occ.cells[c.id], occ.cells[other.id])
     return dist <= state.settings.distract_range

@@ -11,6 +11,11 @@ The number of d12 changes (each change is kept with its reason):
 - an Unarmed Strike: half your size;
 - half the target's size.
 Halves round toward zero. The attack is a Strike (DL 3, a Major Action) with its weapon's other modifiers.
+
+Being a Strike, it may be a Charge (`charge`: +1 on the roll, -1 on physical defenses for 1 round, the turn ends
+after the attack -- or after the rolls, when no occupant rolled doubles) or a Flurry's Minor Action (`minor`). The
+Soulweaver's 3d12 "becomes the attack roll", so a Flurry's lost d12 (and, as a Minor Action with a weapon that is
+not Lightweight, 1d12 more) are lost from it; a Flurry's lost damage dice come off the damage.
 """
 
 from __future__ import annotations
@@ -18,7 +23,8 @@ from __future__ import annotations
 from collections.abc import Set as AbstractSet
 from typing import Any
 
-from vtt.rules import attacks
+from vtt.rules import attacks, tactics
+from vtt.rules.ailments import EFFECT_ATTACK_DICE
 from vtt.rules.checks import AttackResult
 from vtt.rules.conditions import attack_modifiers, limb_action_modifiers
 from vtt.rules.damage import deal
@@ -34,12 +40,13 @@ from vtt.rules.strike import (
     Armament,
     arm_reach,
     armament,
+    attack_limbs,
     base_damage,
     choose_strike_type,
     strike_hit,
     weapon_modifiers,
 )
-from vtt.rules.turns import require_active, spend
+from vtt.rules.turns import require_active
 from vtt.rules.txn import Tx
 
 SPACE_DICE = 3
@@ -71,6 +78,16 @@ def space_dice_changes(attacker: Creature, arm: Armament, target: Creature) -> l
     return changes
 
 
+def flurry_dice(state: GameState, c: Creature, arm: Armament, minor: bool) -> list[DiceChange]:
+    """seed-000 Flurry: the d12 lost on attack rolls, and 1d12 more on a Minor Action with a weapon not Lightweight."""
+    lost: list[DiceChange] = []
+    for e in state.effects:
+        n = e.modifiers.get(EFFECT_ATTACK_DICE, 0) if e.subject == c.id else 0
+        if n:
+            lost.append(DiceChange(dice=n, reason=f"{e.name}: lose {-n}d12 on attack rolls"))
+    return [*lost, *tactics.flurry_weapon_changes(arm.weapon, minor)]
+
+
 def plan_space(
     state: GameState, occ: Occupancy, c: Creature, space: Cell, arm: Armament, filled: AbstractSet[Cell]
 ) -> tuple[int, list[Cell], list[str]]:
@@ -97,26 +114,35 @@ def strike_space(
     limb: str | None,
     dice: DiceSource,
     strike_type: str | None = None,
+    charge: bool = False,
+    minor: bool = False,
 ) -> list[Event]:
     state = tx.state
     c = require_active(state, creature)
     arm = armament(state, c, weapon, limb)
     occ = Occupancy(state)
+    if charge:
+        tactics.require_charge(state, c)
     dist, path, occupants = plan_space(state, occ, c, space, arm, state.board.filled())
-    spend(tx, c.id, major=1)
+    declared_mods = tactics.declared_modifiers(state, c, False, charge)
+    flurry = flurry_dice(state, c, arm, minor)
+    paid = tactics.pay_attack(tx, c.id, minor, attack_limbs(state, c, arm))
     tx.economy(c.id).attacked = True
     events = [
+        *paid,
+        *tactics.declare(tx, c.id, False, charge),
         Event(
             kind="reach",
             text=f"{c.name} attacks the space {space} with {arm.name}: {len(occupants)} occupant(s).",
             actor=c.id,
             data={"path": path, "space": space},
-        )
+        ),
     ]
     mods = [
         *weapon_modifiers(state, c, arm, dist),
         *limb_action_modifiers(state, c),
         *attack_modifiers(state, c),
+        *declared_mods,
         *tx.extra_attack_mods,
     ]
     hits: list[tuple[str, Roll]] = []
@@ -127,7 +153,7 @@ def strike_space(
             f"Soulweaver's roll for {t.name} in the space",
             SPACE_DICE,
             mods,
-            space_dice_changes(c, arm, t),
+            [*space_dice_changes(c, arm, t), *flurry],
         )
         doubled = r.highest_double
         events.append(
@@ -144,7 +170,8 @@ def strike_space(
         if doubled is not None:
             hits.append((oid, r))
     if not hits:
-        return [*events, Event(kind="space_miss", text=f"No occupant of {space} is attacked.", actor=c.id)]
+        events.append(Event(kind="space_miss", text=f"No occupant of {space} is attacked.", actor=c.id))
+        return events + tactics.after_attack(tx, c.id, dice)
     hits.sort(key=lambda h: -(h[1].highest_double or 0))
     damage, changes = base_damage(state, c, arm)
     base = {
