@@ -65,8 +65,13 @@ def focus_targets(state: GameState, occ: Occupancy, c: Creature) -> list[str]:
 
 
 def focus_spaces(state: GameState, occ: Occupancy, c: Creature) -> list[Cell]:
-    area = grid_of(state).area_within(occ.cells[c.id], state.settings.focus_range)
-    return sorted(cell for cell in area if why_not_focus(state, occ, c, None, cell) is None)
+    """The spaces `why_not_focus` allows, found directly (every space within range of the footprint, on the map)."""
+    if c.focus_locked:
+        return []
+    grid = grid_of(state)
+    cols, rows = state.board.cols, state.board.rows
+    area = grid.area_within(occ.cells[c.id], state.settings.focus_range)
+    return sorted(cell for cell in area if cell != c.focus_space and grid.in_bounds(cell, cols, rows))
 
 
 def set_focus(tx: Tx, creature: str, target: str | None, space: Cell | None) -> list[Event]:
