@@ -20,7 +20,7 @@ from vtt.web.tokens import token_for
 
 GROUP_ORDER = ["Move", "Strike", "Overpower", "Tactics", "Defense", "Manifest", "Turn"]
 # Actions of the creature on itself: picking one sends its command at once, there is no target to choose.
-SELF_ACTIONS = frozenset({"dash", "drop_hold", "recover", "zeal_for_major", "defensive_stance"})
+SELF_ACTIONS = frozenset({"dash", "drop_hold", "recover", "zeal_for_major", "defensive_stance", "drop_focus"})
 CELL_PX = 26.0
 FLUSH_DELAY = 0.03
 """Seconds between a change's map patch and its log and panel updates."""
@@ -437,9 +437,12 @@ class TableView:
         cid, option = self.choosing
         params = {k: v for k, v in option.params.items() if v is not None}
         cmd: dict[str, Any] | None = None
+        kind = option.command or option.action  # a Charge or a Flurry's Minor Action sends the same command
         if option.action == "move" and space is not None and space in option.spaces:
             cmd = {"type": "move", "creature": cid, "to": list(space)}
-        elif option.action == "collision":
+        elif option.action == "focus" and space is not None and space in option.spaces and target is None:
+            cmd = {"type": "focus", "creature": cid, "space": list(space)}
+        elif option.action == "collision" or kind == "move":
             t = self._target_option(option, target, None)
             if t is not None and t.space is not None:
                 cmd = {
@@ -448,8 +451,9 @@ class TableView:
                     "to": list(t.space),
                     "path": [list(p) for p in t.path],
                     "collide_with": t.target,
+                    **params,
                 }
-        elif option.action == "strike_space":
+        elif kind == "strike_space":
             cell = space if space is not None else self._cell_of(target)
             if cell is not None and cell in option.spaces:
                 cmd = {"type": "strike_space", "creature": cid, "space": list(cell), **params}
