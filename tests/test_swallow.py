@@ -20,7 +20,7 @@ from typing import Any
 from factories import creature, of_kind, on_turn, only, refused, run, state, weapon
 
 from vtt.rules.engine import ActionOption, legal_actions
-from vtt.rules.model import GameState, Hold
+from vtt.rules.model import Effect, GameState, Hold, Pool
 from vtt.rules.space import Occupancy
 from vtt.rules.swallow import cannot_breathe, no_light
 
@@ -184,3 +184,23 @@ def test_the_soulweaver_placing_a_swallowed_creature_takes_it_out() -> None:
     v = s.creatures["v"]
     assert (v.swallowed_by, v.anchor, v.ailments) == (None, (5, 20), {})
     assert only(events, "fell_out").actor == "v"
+
+
+def test_a_swallowed_creature_on_a_full_resolve_pool_may_still_recover() -> None:
+    """seed-004: "While your Resolve Pool is full, the only actions you can use are Recovery and roll Zeal as a Minor
+    Acton to be able to use a Major Action this turn, DL 12." Swallowed, v with a full Resolve Pool is offered
+    those two (and not the stomach attack) and may use Recovery."""
+    s = swallowed()
+    s.creatures["v"].resolve = Pool(max=6, pips=6)
+    assert {o.action for o in legal_actions(s, "v")} == {"zeal_for_major", "recover", "end_turn"}
+    s, _ = run(s, {"type": "recover", "creature": "v"}, [])
+    assert s.economy["v"].major == 0
+
+
+def test_a_swallowed_creature_may_dismiss_its_own_ongoing_ability() -> None:
+    """seed-000 Dismiss: "End an ongoing Spell or Talent you Manifested." Swallowed v ends its Stone Skin (a
+    Talent: no Free Limb needed), a Minor Action (table setting `dismiss_cost`)."""
+    s = swallowed()
+    s.effects.append(Effect(id="e9", name="Stone Skin", creator="v", subject="v", rounds=3, ability="stone_skin"))
+    s, _ = run(s, {"type": "dismiss", "creature": "v", "effect": "e9", "target": "v"}, [])
+    assert s.effects == [] and s.economy["v"].minor == 1

@@ -971,12 +971,22 @@ def _grapple_variant_options(
 
 def _swallowed_options(state: GameState, c: Creature, econ: Economy) -> list[ActionOption]:
     """seed-000: a swallowed creature can attack the stomach it is in (as a Major Action, or a Flurry's Minor
-    Action), declare a Flurry, drop its Focus and end its turn."""
+    Action), declare a Flurry, drop its Focus, use Recovery or the Zeal roll on a full Resolve Pool, and end its
+    turn. (Dismiss stays a command: the menu's Dismiss is built with the board in mind.)"""
     full = turns.resolve_blocks(state, c.id)
     major_ok = econ.major > 0 and (not full or econ.major_unlocked)
     minor_ok = econ.minor > 0 and not full
-    sw = state.creatures[c.swallowed_by or ""]
+    end = ActionOption(action="end_turn", group="Turn", label="End turn", cost={})
+    sw = state.creatures.get(c.swallowed_by or "")
+    if sw is None:
+        return [end]
     out: list[ActionOption] = []
+    if full and econ.minor > 0 and not econ.major_unlocked:
+        out.append(
+            ActionOption(action="zeal_for_major", group="Turn", label="Zeal roll to act (DL 12)", cost={"minor": 1})
+        )
+    if full and econ.major > 0:
+        out.append(ActionOption(action="recover", group="Turn", label="Recovery", cost={"major": 1}))
     skill = state.settings.strike_skill
     can_attack = not stance.in_stance(state, c.id)
     for arm in _arms(state, c) if can_attack else []:
@@ -1004,8 +1014,7 @@ def _swallowed_options(state: GameState, c: Creature, econ: Economy) -> list[Act
     if can_attack:
         out += _flurry_declaration(state, c, major_ok, minor_ok)
     out += [o for o in _focus_options(state, Occupancy(state), c, major_ok, minor_ok) if o.action == "drop_focus"]
-    out.append(ActionOption(action="end_turn", group="Turn", label="End turn", cost={}))
-    return out
+    return [*out, end]
 
 
 def _focus_options(state: GameState, occ: Occupancy, c: Creature, major_ok: bool, minor_ok: bool) -> list[ActionOption]:

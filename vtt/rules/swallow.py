@@ -20,7 +20,8 @@ and 0 Physical Reduction. If there are 6 Tiers of Wounded to the stomach, they f
   roll, so it is not lowered while swallowed. The ailments here keep no source: once they do, these 2 Tiers should
   carry "swallowed" as theirs.
 - "Their only target is the stomach": while swallowed a creature may attack the stomach (`strike_stomach`, a Strike:
-  a Major Action, or a Flurry's Minor Action), declare a Flurry, drop its Focus and end its turn; nothing else.
+  a Major Action, or a Flurry's Minor Action), declare a Flurry, drop its Focus, Dismiss its own ongoing abilities,
+  use Recovery or the Zeal roll on a full Resolve Pool, and end its turn; nothing else.
 - The stomach is "an unattended object with 2 Durability and 0 Physical Reduction": the attack is a Strike at DL 3
   with nobody defending (unattended). Its size is not given: table setting `stomach_size` (None: no size change on
   the roll or the damage). Damage is counted as for any Strike (faces of 3 or more; Chopping, Bashing, Devastating,
@@ -44,6 +45,7 @@ from vtt.rules.checks import AttackResult
 from vtt.rules.commands import (
     BreakHold,
     Command,
+    Dismiss,
     Distract,
     DropFocus,
     EditCreature,
@@ -52,7 +54,9 @@ from vtt.rules.commands import (
     Heal,
     PassTime,
     Place,
+    Recover,
     StrikeStomach,
+    ZealForMajor,
 )
 from vtt.rules.conditions import attack_modifiers, limb_action_modifiers
 from vtt.rules.damage import DAMAGE_FACE, strong_faces
@@ -353,12 +357,14 @@ def stomach_damage(
 # --------------------------------------------------------------------------------------------------------
 
 SOULWEAVER_COMMANDS = (Harm, Heal, EditCreature, Place, PassTime)
-WHILE_SWALLOWED = (StrikeStomach, Flurry, DropFocus)
+WHILE_SWALLOWED = (StrikeStomach, Flurry, DropFocus, Dismiss, Recover, ZealForMajor)
 
 
 def _named(cmd: Command) -> list[str]:
     """The creatures a command acts on, besides the one that acts."""
     out: list[str] = []
+    if isinstance(cmd, Dismiss):  # its `target` only names the subject of the caster's own effect
+        return out
     for field in ("target", "collide_with"):
         value = getattr(cmd, field, None)
         if isinstance(value, str):
