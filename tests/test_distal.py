@@ -120,3 +120,19 @@ def test_legal_actions_offer_the_distal_grapple_only_with_a_distal() -> None:
     assert option.choose == ["strike_type"]
     assert options(field(claws=False), "grapple_distal") == []
     assert [t.target for o in options(field(claws=False), "grapple") for t in o.targets] == ["t"]
+
+
+def test_distal_damage_strikes_the_part_a_called_shot_grapple_struck() -> None:
+    """seed-000 Called Shot: "If your attack succeeds and exceeds the defense by an amount based on the target, the
+    attack strikes the part and treats Severe Threshold as half." t has Severe Threshold 2. g Grapples t's torso (2
+    sizes smaller) with the Claws: Athletics 10, 1 -> 10 - 2 - 1 (Called Shot) = 7 against 4, 2 -> 2: beaten by 5.
+    The Claws' 2d12: 3, 4 -> 2 Injury, on the torso, over the halved Threshold 1 by 1: Tier 1 Wounded (a targeted
+    attack: no extra half), with no roll for a part."""
+    s0 = field()
+    s0.creatures["t"].severe_threshold = 2
+    s, events = run(s0, grapple(distal=True, called_shot="torso"), [10, 1, 4, 2, 3, 4])
+    assert only(events, "called_shot").data == {"part": "torso", "needed": 2, "margin": 5}
+    injury = only(events, "serious_injury")
+    assert injury.data == {"part": "torso", "wounded": 1} and injury.rolls == []
+    torso = s.creatures["t"].part("torso")
+    assert torso is not None and torso.wounded == 1
