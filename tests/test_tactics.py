@@ -223,7 +223,8 @@ def test_charge_needs_dash_and_2_consecutive_spaces() -> None:
     s, _ = run(s0, {"type": "dash", "creature": "a"}, [])
     s, _ = run(s, {"type": "move", "creature": "a", "to": (4, 5)}, [])
     refused(s, strike(charge=True))
-    assert [o for o in legal_actions(s, "a") if o.action == "charge"] == []
+    # A Collision into t would be the second consecutive space, so only that Charge is offered (test_charge_more).
+    assert [o.command for o in legal_actions(s, "a") if o.action == "charge"] == ["move"]
 
 
 def test_legal_charge_offers_strikes_and_overpowers_with_the_plus_1() -> None:
@@ -280,11 +281,12 @@ def _options(s: GameState, who: str, action: str) -> list[ActionOption]:
 
 def test_no_charge_option_without_a_major_action() -> None:
     """Charge is made with a Strike or Overpower, each a Major Action (reference §3): with the Major Action spent
-    (a Strike: Martial 2, 1 against 9, 9), no Charge is offered even after Dash and 2 spaces."""
+    (a Strike: Martial 2, 1 against 9, 9), no Charge is offered even after Dash and 2 spaces, but with a Collision,
+    which fills the Movement Pool instead of using a Major Action (see test_charge_more)."""
     settings = TableSettings(defense_prompts="nobody", reactions=False)
     a = creature("a", (4, 5), weapons=[weapon("sword")], grip={"right_arm": "sword"}, controller="p")
     s0 = on_turn(state(a, creature("t", (5, 5)), settings=settings), "a")
     s, _ = run(s0, strike(), [2, 1, 9, 9])
     s, _ = run(s, {"type": "dash", "creature": "a"}, [])
     s, _ = run(s, {"type": "move", "creature": "a", "to": (4, 7), "path": [(4, 6), (4, 7)]}, [])
-    assert _options(s, "a", "charge") == []
+    assert [o.command for o in _options(s, "a", "charge")] == ["move"]

@@ -13,6 +13,8 @@ words (a Spell, seed-000: 1, and 1 more when Boosted) and one effect:
 - `effect`: an ongoing Effect on a creature within `range` for `rounds` rounds, adding `modifiers` to its rolls
   (keys of `conditions`: `physical_attack`, `physical_defense`); its creator may Dismiss it.
 
+`needs_sight` False lets an ability reach a creature out of line of sight (table setting `manifest_needs_sight`).
+
 `boost` is what Boosting adds (damage or healing dice, or rounds); an ability with `boost` 0 cannot be Boosted.
 What Boosting does is not in the sources: it is a property of each ability here (ASSUMPTION).
 """
@@ -40,6 +42,7 @@ class AbilityEffect(BaseModel):
     rounds: int = Field(1, ge=1, description="How long an ongoing effect lasts.")
     modifiers: dict[str, int] = Field(default_factory=dict)
     self_only: bool = Field(False, description="The manifester is the only target.")
+    needs_sight: bool = Field(True, description="Another creature must be in line of sight (see `sight`).")
 
     @property
     def attacks(self) -> bool:

@@ -38,6 +38,7 @@ class Move(_Command):
     to: Cell
     path: list[Cell] | None = None
     collide_with: str | None = None
+    charge: bool = Field(False, description="Charge with the Collision: after Dash and 2 consecutive spaces.")
 
 
 class Place(_Command):
@@ -83,6 +84,8 @@ class StrikeSpace(_Command):
     weapon: str | None = None
     limb: str | None = None
     strike_type: Literal["B", "C", "F", "M", "S"] | None = None
+    charge: bool = Field(False, description="Charge: after Dash and 2 consecutive spaces; the turn ends after.")
+    minor: bool = Field(False, description="Flurry: use it as a Minor Action while the Flurry has uses left.")
 
 
 class Grab(_Command):
@@ -90,6 +93,8 @@ class Grab(_Command):
     creature: str
     target: str
     limb: str | None = None
+    charge: bool = Field(False, description="Charge: after Dash and 2 consecutive spaces; the turn ends after.")
+    minor: bool = Field(False, description="Flurry: use it as a Minor Action while the Flurry has uses left.")
 
 
 class Disarm(_Command):
@@ -142,6 +147,10 @@ class Grapple(_Command):
     called_shot: str | None = Field(None, description="Called Shot: the part kept from use while in the Hold.")
     suffocate: bool = Field(False, description="Suffocate through a head this creature keeps from use.")
     charge: bool = False
+    distal: bool = Field(False, description="Also deal the damage of the Distal on the limb used (seed-000).")
+    strike_type: Literal["B", "C", "F", "M", "S"] | None = Field(None, description="One of the Distal's types.")
+    swallow: bool = Field(False, description="Swallow a creature 6 or more sizes smaller that this Holder holds.")
+    minor: bool = Field(False, description="Flurry: use it as a Minor Action while the Flurry has uses left.")
 
 
 class BreakHold(_Command):
@@ -154,6 +163,7 @@ class BreakHold(_Command):
     limb: str | None = None
     free_part: str | None = Field(None, description="A part of `held` the Holder keeps from use: free it instead.")
     charge: bool = False
+    minor: bool = Field(False, description="Flurry: use it as a Minor Action while the Flurry has uses left.")
 
 
 class Flurry(_Command):
@@ -176,6 +186,42 @@ class Distract(_Command):
     action: Literal["major", "minor"] = Field("major", description="The action used: +2 for a Major, +1 for a Minor.")
     expects: list[str] = Field(default_factory=list, description="Creatures that expect it: +6 on their defense.")
     sound_at: Cell | None = Field(None, description="The space of a sound made at range: Focus goes there.")
+
+
+class StrikeStomach(_Command):
+    """A swallowed creature attacks the stomach it is in (seed-000): an unattended object, Durability 2."""
+
+    type: Literal["strike_stomach"] = "strike_stomach"
+    creature: str
+    target: str | None = Field(None, description="The swallower (the menu's target); None: the one it is in.")
+    weapon: str | None = Field(None, description="A gripped weapon's id; None strikes unarmed.")
+    limb: str | None = Field(None, description="For an unarmed Strike, the limb used.")
+    strike_type: Literal["B", "C", "F", "M", "S"] | None = None
+    max_dice: int | None = Field(None, ge=0, description="Roll at most this many damage dice.")
+    minor: bool = Field(False, description="Flurry: use it as a Minor Action while the Flurry has uses left.")
+
+
+class SetFocus(_Command):
+    """Focus (reference §5.3, a Minor Action): choose a creature (`target`) or a space as your Focus."""
+
+    type: Literal["focus"] = "focus"
+    creature: str
+    target: str | None = None
+    space: Cell | None = None
+
+
+class DropFocus(_Command):
+    """Drop your Focus (refused while a Distract keeps it until your next turn)."""
+
+    type: Literal["drop_focus"] = "drop_focus"
+    creature: str
+
+
+class PassTime(_Command):
+    """The Soulweaver lets minutes pass: each Readied ability rolls Manifest after each minute (seed-000 Ready)."""
+
+    type: Literal["pass_time"] = "pass_time"
+    minutes: int = Field(1, ge=1, le=600)
 
 
 class DefensiveStance(_Command):
@@ -359,6 +405,10 @@ Command = Annotated[
     | ZealForMajor
     | Recover
     | Soothe
+    | StrikeStomach
+    | SetFocus
+    | DropFocus
+    | PassTime
     | Manifest
     | Ready
     | CompleteReady

@@ -19,8 +19,10 @@ from pydantic import BaseModel, Field, ValidationError
 from vtt.rules import (
     ailments,
     care,
+    focus,
     hold,
     manifest,
+    minutes,
     movement,
     overpower,
     prone,
@@ -28,6 +30,7 @@ from vtt.rules import (
     reactions,
     stance,
     strike,
+    swallow,
     tactics,
     targeted,
     turns,
@@ -47,6 +50,7 @@ from vtt.rules.commands import (
     Disarm,
     Dismiss,
     Distract,
+    DropFocus,
     DropHold,
     DropProne,
     EditCreature,
@@ -59,22 +63,25 @@ from vtt.rules.commands import (
     Impair,
     Manifest,
     Move,
+    PassTime,
     Place,
     React,
     Ready,
     Recover,
     Reposition,
+    SetFocus,
     Soothe,
     StandUp,
     Strike,
     StrikeSpace,
+    StrikeStomach,
     ZealForMajor,
     parse_command,
 )
 from vtt.rules.dice import DiceChange, DiceSource, Modifier, ScriptedDice
 from vtt.rules.events import Event, RuleError
 from vtt.rules.grid import footprint_distance
-from vtt.rules.model import Cell, Creature, GameState
+from vtt.rules.model import Cell, Creature, Economy, GameState
 from vtt.rules.sizes import can_overpower
 from vtt.rules.space import Occupancy, footprint, grid_of, why_cannot_stand
 from vtt.rules.txn import Tx
@@ -167,6 +174,8 @@ def _attacker(cmd: Command) -> str | None:
     """The creature a command makes attack, if it attacks."""
     if isinstance(cmd, Strike | StrikeSpace | Grab | Disarm | Impair | Reposition | Grapple | BreakHold | Distract):
         return cmd.creature
+    if isinstance(cmd, StrikeStomach):
+        return cmd.creature
     if isinstance(cmd, Move) and cmd.collide_with is not None:
         return cmd.creature
     return None
@@ -176,15 +185,16 @@ def _dispatch(tx: Tx, cmd: Command, dice: DiceSource) -> list[Event]:
     attacker = _attacker(cmd)
     if attacker is not None and attacker in tx.state.creatures:
         stance.require_can_attack(tx.state, attacker)
+    swallow.check_command(tx.state, cmd)
     match cmd:
         case Begin():
             return turns.begin(tx, dice)
         case EndTurn():
             return turns.end_turn(tx, dice)
         case Move():
-            return movement.move(tx, cmd.creature, cmd.to, cmd.path, cmd.collide_with, dice)
+            return movement.move(tx, cmd.creature, cmd.to, cmd.path, cmd.collide_with, dice, cmd.charge)
         case Place():
-            return movement.place(tx, cmd.creature, cmd.to)
+            return [*swallow.release_for_place(tx, cmd.creature), *movement.place(tx, cmd.creature, cmd.to)]
         case Dash():
             return movement.dash(tx, cmd.creature)
         case Strike() if cmd.ranged or cmd.long_shot:
@@ -208,9 +218,11 @@ def _dispatch(tx: Tx, cmd: Command, dice: DiceSource) -> list[Event]:
                 cmd.minor,
             )
         case StrikeSpace():
-            return targeted.strike_space(tx, cmd.creature, cmd.space, cmd.weapon, cmd.limb, dice, cmd.strike_type)
+            return targeted.strike_space(
+                tx, cmd.creature, cmd.space, cmd.weapon, cmd.limb, dice, cmd.strike_type, cmd.charge, cmd.minor
+            )
         case Grab():
-            return hold.grab(tx, cmd.creature, cmd.target, cmd.limb, dice)
+            return hold.grab(tx, cmd.creature, cmd.target, cmd.limb, dice, cmd.charge, cmd.minor)
         case DropHold():
             return hold.drop_hold(tx, cmd.creature)
         case Disarm():
@@ -227,12 +239,33 @@ def _dispatch(tx: Tx, cmd: Command, dice: DiceSource) -> list[Event]:
             )
         case Grapple():
             return overpower.grapple(
-                tx, cmd.creature, cmd.target, cmd.limb, cmd.called_shot, cmd.suffocate, cmd.charge, dice
+                tx,
+                cmd.creature,
+                cmd.target,
+                cmd.limb,
+                cmd.called_shot,
+                cmd.suffocate,
+                cmd.charge,
+                dice,
+                cmd.distal,
+                cmd.strike_type,
+                cmd.swallow,
+                cmd.minor,
             )
         case BreakHold():
             return overpower.break_hold(
-                tx, cmd.creature, cmd.target, cmd.held, cmd.limb, cmd.free_part, cmd.charge, dice
+                tx, cmd.creature, cmd.target, cmd.held, cmd.limb, cmd.free_part, cmd.charge, dice, cmd.minor
             )
+        case StrikeStomach():
+            return swallow.strike_stomach(
+                tx, cmd.creature, cmd.target, cmd.weapon, cmd.limb, cmd.strike_type, cmd.max_dice, cmd.minor, dice
+            )
+        case SetFocus():
+            return focus.set_focus(tx, cmd.creature, cmd.target, cmd.space)
+        case DropFocus():
+            return focus.drop_focus(tx, cmd.creature)
+        case PassTime():
+            return minutes.pass_time(tx, cmd.minutes, dice)
         case DefensiveStance():
             return stance.enter_stance(tx, cmd.creature)
         case Flurry():
@@ -553,18 +586,7 @@ def _tactic_options(
     """Declaring a Flurry, Distract, and the Minor Action Strikes and Overpowers of a Flurry (seed-000)."""
     out: list[ActionOption] = []
     s = state.settings
-    # Offered only while a Minor Action is left to use it with.
-    if tactics.flurry_effect(state, c.id) is None and minor_ok and (s.flurry_cost != "major" or major_ok):
-        out.append(
-            ActionOption(
-                action="flurry",
-                group="Tactics",
-                label="Flurry",
-                cost={} if s.flurry_cost == "none" else {s.flurry_cost: 1},
-                targets=[TargetOption(target=c.id, choices={"number": list(range(1, s.flurry_max + 1))})],
-                choose=["number"],
-            )
-        )
+    out += _flurry_declaration(state, c, major_ok, minor_ok)
     paid: list[tuple[Literal["major", "minor"], bool]] = [("major", major_ok), ("minor", minor_ok)]
     actions = [a for a, ok in paid if ok]
     aware = tactics.distract_targets(state, c) if actions else []
@@ -611,7 +633,7 @@ def _tactic_options(
             out.append(_flurried(option))
         out += [_flurried(o) for o in _weapon_overpower_options(state, occ, c, arm, in_reach, False, minor=True)]
     out += [_flurried(o) for o in _ranged_options(state, occ, c, minor=True)]
-    return out
+    return out + _flurried_more(state, occ, c)
 
 
 def _weapon_overpower_options(
@@ -673,6 +695,8 @@ def _hold_options(state: GameState, occ: Occupancy, c: Creature, charge: bool) -
     out: list[ActionOption] = []
     grapple: list[TargetOption] = []
     called: list[TargetOption] = []
+    with_distal: list[TargetOption] = []
+    swallowing: list[TargetOption] = []
     for h in state.holds.values():
         for oid in h.held:
             if oid == c.id or oid not in state.creatures:
@@ -692,6 +716,8 @@ def _hold_options(state: GameState, occ: Occupancy, c: Creature, charge: bool) -
                         choices={"suffocate": [False, True]} if heads else {},
                     )
                 )
+            with_distal += _grapple_variant(state, occ, c, t, charge, with_distal=True)
+            swallowing += _grapple_variant(state, occ, c, t, charge, swallowing=True)
             parts: list[str] = []
             first: overpower.LimbPlan | None = None
             for p in [] if charge else t.parts:
@@ -734,6 +760,7 @@ def _hold_options(state: GameState, occ: Occupancy, c: Creature, charge: bool) -
     if grapple:
         option = ActionOption(action="grapple", group="Overpower", label="Grapple", cost={"major": 1}, targets=grapple)
         out.append(_charged(option) if charge else option)
+    out += _grapple_variant_options(with_distal, swallowing, charge)
     if called and not charge:
         out.append(
             ActionOption(
@@ -858,6 +885,265 @@ def _manifest_options(
     return out
 
 
+# --------------------------------------------------------------------------------------------------------
+# Grab, space attacks, Grapple and Break Hold as a Charge or a Flurry's Minor Action; a Charging Collision;
+# Grapple with a Distal or to swallow; the swallowed; Focus
+# --------------------------------------------------------------------------------------------------------
+
+
+def _flurry_declaration(state: GameState, c: Creature, major_ok: bool, minor_ok: bool) -> list[ActionOption]:
+    """Declaring a Flurry, offered only while a Minor Action is left to use it with."""
+    s = state.settings
+    if tactics.flurry_effect(state, c.id) is not None or not minor_ok or (s.flurry_cost == "major" and not major_ok):
+        return []
+    return [
+        ActionOption(
+            action="flurry",
+            group="Tactics",
+            label="Flurry",
+            cost={} if s.flurry_cost == "none" else {s.flurry_cost: 1},
+            targets=[TargetOption(target=c.id, choices={"number": list(range(1, s.flurry_max + 1))})],
+            choose=["number"],
+        )
+    ]
+
+
+def _grab_option(state: GameState, occ: Occupancy, c: Creature, charge: bool = False) -> ActionOption | None:
+    """Grab (a Strike): every target in its Reach - 1, with the roll's preview; None with no limb to Grab with."""
+    spent = tactics.spent_limbs(state, c.id)
+    limbs = [lb for lb in hold.grab_limbs(c) if lb.id not in spent]
+    if not limbs:
+        return None
+    s = state.settings
+    filled = state.board.filled()
+    rng = max(hold.grab_reach(c, lb) for lb in limbs)
+    targets: list[TargetOption] = []
+    for oid in occ.occupants(list(grid_of(state).area_within(occ.cells[c.id], max(rng, 0))), exclude=c.id):
+        try:
+            gp = hold.plan_grab(state, occ, c, state.creatures[oid], None, filled, charge)
+        except RuleError:
+            continue
+        preview = RollPreview(
+            label=f"{c.name}: Grab",
+            skill=s.grab_skill,
+            dice=c.skill(s.grab_skill),
+            dice_changes=ailments.attack_dice_changes(state, c),
+            modifiers=gp.modifiers,
+            dl=s.grab_dl,
+            defense_skill=s.grab_defense,
+        )
+        targets.append(TargetOption(target=oid, path=gp.path, preview=preview))
+    return ActionOption(action="grab", group="Strike", label="Grab", cost={"major": 1}, targets=targets, reach=rng)
+
+
+def _space_option(state: GameState, occ: Occupancy, c: Creature, arm: strike.Armament) -> ActionOption | None:
+    """A targeted attack on a space with `arm`: every open space in its Reach."""
+    grid = grid_of(state)
+    filled = state.board.filled()
+    rng = strike.arm_reach(state, c, arm)
+    area = grid.area_within(occ.cells[c.id], rng)
+    spaces = sorted(
+        cell for cell in area if cell not in filled and grid.in_bounds(cell, state.board.cols, state.board.rows)
+    )
+    if not spaces:
+        return None
+    return ActionOption(
+        action="strike_space",
+        group="Strike",
+        label=f"Strike a space ({arm.name})",
+        cost={"major": 1},
+        params=_arm_params(arm),
+        spaces=spaces,
+        reach=rng,
+    )
+
+
+def _charged_more(state: GameState, occ: Occupancy, c: Creature) -> list[ActionOption]:
+    """seed-000 Charge with a Grab or a targeted attack on a space (both Strikes)."""
+    out: list[ActionOption] = []
+    grab = _grab_option(state, occ, c, charge=True)
+    if grab is not None and grab.targets:
+        out.append(_charged(grab))
+    for arm in _arms(state, c):
+        option = _space_option(state, occ, c, arm)
+        if option is not None:
+            out.append(_charged(option))
+    return out
+
+
+def _flurried_more(state: GameState, occ: Occupancy, c: Creature) -> list[ActionOption]:
+    """seed-000 Flurry: a Grab or a targeted attack on a space (Strikes), a Grapple or a Break Hold (Overpowers) as
+    a Minor Action."""
+    out: list[ActionOption] = []
+    grab = _grab_option(state, occ, c)
+    if grab is not None and grab.targets:
+        out.append(_flurried(grab))
+    for arm in _arms(state, c):
+        option = _space_option(state, occ, c, arm)
+        if option is not None:
+            out.append(_flurried(option))
+    return out + [_flurried(o) for o in _hold_options(state, occ, c, False)]
+
+
+def _charged_collisions(
+    state: GameState, occ: Occupancy, c: Creature, paths: dict[Cell, list[Cell]]
+) -> list[ActionOption]:
+    """seed-000 Charge with a Collision: after Dash, a move that makes 2 consecutive spaces as it enters the space."""
+    econ = state.economy[c.id]
+    if not econ.dashed:
+        return []
+    targets: list[TargetOption] = []
+    for cell, p in paths.items():
+        if not p or econ.consecutive_spaces + len(p) < tactics.CHARGE_SPACES:
+            continue
+        for oid in occ.occupants(footprint(state, c, cell), exclude=c.id):
+            if can_overpower(c.size, state.creatures[oid].size) and not any(o.target == oid for o in targets):
+                targets.append(TargetOption(target=oid, space=cell, path=p))
+    if not targets:
+        return []
+    option = ActionOption(
+        action="collision",
+        command="move",
+        group="Overpower",
+        label="Collision (move into them)",
+        cost={"movement": econ.movement_left},
+        targets=targets,
+    )
+    return [_charged(option)]
+
+
+def _grapple_variant(
+    state: GameState,
+    occ: Occupancy,
+    c: Creature,
+    t: Creature,
+    charge: bool,
+    with_distal: bool = False,
+    swallowing: bool = False,
+) -> list[TargetOption]:
+    """The target of a Grapple dealing Distal damage, or of a Grapple to swallow, when it can be made."""
+    filled = state.board.filled()
+    try:
+        lp = overpower.plan_grapple(
+            state, occ, c, t, None, filled, charge=charge, with_distal=with_distal, swallowing=swallowing
+        )
+    except RuleError:
+        return []
+    choices: dict[str, list[Any]] = {}
+    if with_distal and lp.limb.distal is not None and len(lp.limb.distal.strike_types) > 1:
+        choices["strike_type"] = list(lp.limb.distal.strike_types)
+    note = f"with {lp.limb.distal.name}" if with_distal and lp.limb.distal is not None else ""
+    return [TargetOption(target=t.id, preview=_preview(lp.plan), path=lp.plan.path, note=note, choices=choices)]
+
+
+def _grapple_variant_options(
+    with_distal: list[TargetOption], swallowing: list[TargetOption], charge: bool
+) -> list[ActionOption]:
+    out: list[ActionOption] = []
+    if with_distal:
+        option = ActionOption(
+            action="grapple_distal",
+            command="grapple",
+            group="Overpower",
+            label="Grapple, dealing Distal damage",
+            cost={"major": 1},
+            params={"distal": True},
+            targets=with_distal,
+            choose=["strike_type"] if all("strike_type" in t.choices for t in with_distal) else [],
+        )
+        out.append(_charged(option) if charge else option)
+    if swallowing:
+        option = ActionOption(
+            action="swallow",
+            command="grapple",
+            group="Overpower",
+            label="Grapple: swallow",
+            cost={"major": 1},
+            params={"swallow": True},
+            targets=swallowing,
+        )
+        out.append(_charged(option) if charge else option)
+    return out
+
+
+def _swallowed_options(state: GameState, c: Creature, econ: Economy) -> list[ActionOption]:
+    """seed-000: a swallowed creature can attack the stomach it is in (as a Major Action, or a Flurry's Minor
+    Action), declare a Flurry, drop its Focus, use Recovery or the Zeal roll on a full Resolve Pool, and end its
+    turn. (Dismiss stays a command: the menu's Dismiss is built with the board in mind.)"""
+    full = turns.resolve_blocks(state, c.id)
+    major_ok = econ.major > 0 and (not full or econ.major_unlocked)
+    minor_ok = econ.minor > 0 and not full
+    end = ActionOption(action="end_turn", group="Turn", label="End turn", cost={})
+    sw = state.creatures.get(c.swallowed_by or "")
+    if sw is None:
+        return [end]
+    out: list[ActionOption] = []
+    if full and econ.minor > 0 and not econ.major_unlocked:
+        out.append(
+            ActionOption(action="zeal_for_major", group="Turn", label="Zeal roll to act (DL 12)", cost={"minor": 1})
+        )
+    if full and econ.major > 0:
+        out.append(ActionOption(action="recover", group="Turn", label="Recovery", cost={"major": 1}))
+    skill = state.settings.strike_skill
+    can_attack = not stance.in_stance(state, c.id)
+    for arm in _arms(state, c) if can_attack else []:
+        for minor in (False, True):
+            if not (minor_ok and tactics.flurry_uses(state, c.id) > 0) if minor else not major_ok:
+                continue
+            mods, changes = swallow.stomach_plan(state, c, sw, arm, minor)
+            preview = RollPreview(
+                label=f"{c.name}: Strike on {sw.name}'s stomach with {arm.name}",
+                skill=skill,
+                dice=c.skill(skill),
+                dice_changes=changes,
+                modifiers=mods,
+                dl=strike.STRIKE_DL,
+            )
+            option = ActionOption(
+                action="strike_stomach",
+                group="Strike",
+                label=f"Strike {sw.name}'s stomach ({arm.name})",
+                cost={"major": 1},
+                params=_arm_params(arm),
+                targets=[TargetOption(target=sw.id, preview=preview, note="an unattended object, Durability 2")],
+            )
+            out.append(_flurried(option) if minor else option)
+    if can_attack:
+        out += _flurry_declaration(state, c, major_ok, minor_ok)
+    out += [o for o in _focus_options(state, Occupancy(state), c, major_ok, minor_ok) if o.action == "drop_focus"]
+    return [*out, end]
+
+
+def _focus_options(state: GameState, occ: Occupancy, c: Creature, major_ok: bool, minor_ok: bool) -> list[ActionOption]:
+    """Focus on a creature or a space (a Minor Action), and dropping Focus, each when allowed."""
+    out: list[ActionOption] = []
+    s = state.settings
+    if minor_ok and not c.focus_locked and c.swallowed_by is None:
+        targets = [TargetOption(target=oid) for oid in focus.focus_targets(state, occ, c)]
+        spaces = focus.focus_spaces(state, occ, c)
+        if targets or spaces:
+            out.append(
+                ActionOption(
+                    action="focus",
+                    group="Tactics",
+                    label="Focus",
+                    cost={"minor": 1},
+                    targets=targets,
+                    spaces=spaces,
+                    reach=s.focus_range,
+                )
+            )
+    cost = s.drop_focus_cost
+    paid = cost == "none" or (cost == "major" and major_ok) or (cost == "minor" and minor_ok)
+    if paid and focus.why_not_drop(c) is None:
+        out.append(
+            ActionOption(
+                action="drop_focus", group="Tactics", label="Drop Focus", cost={} if cost == "none" else {cost: 1}
+            )
+        )
+    return out
+
+
 def legal_actions(state: GameState, creature_id: str) -> list[ActionOption]:
     """Every action `creature_id` may take now, with targets, costs and roll previews."""
     c = state.creatures.get(creature_id)
@@ -868,6 +1154,8 @@ def legal_actions(state: GameState, creature_id: str) -> list[ActionOption]:
         return []
     if not c.can_act:
         return [ActionOption(action="end_turn", group="Turn", label="End turn", cost={})]
+    if c.swallowed_by is not None:
+        return _swallowed_options(state, c, econ)
     occ = Occupancy(state)
     filled = state.board.filled()
     out: list[ActionOption] = []
@@ -905,6 +1193,7 @@ def legal_actions(state: GameState, creature_id: str) -> list[ActionOption]:
                     targets=collide,
                 )
             )
+            out += _charged_collisions(state, occ, c, paths)
     full_resolve = turns.resolve_blocks(state, creature_id)
     if full_resolve:
         if econ.minor > 0 and not econ.major_unlocked:
@@ -975,47 +1264,17 @@ def legal_actions(state: GameState, creature_id: str) -> list[ActionOption]:
             if charge_ok:
                 out += _weapon_overpower_options(state, occ, c, arm, in_reach, True)
         out += _ranged_options(state, occ, c)
-        grab_targets: list[TargetOption] = []
-        limbs = hold.grab_limbs(c)
-        if limbs:
-            rng = max(hold.grab_reach(c, lb) for lb in limbs)
-            for oid in occ.occupants(list(grid.area_within(occ.cells[c.id], max(rng, 0))), exclude=c.id):
-                try:
-                    gp = hold.plan_grab(state, occ, c, state.creatures[oid], None, filled)
-                except RuleError:
-                    continue
-                s = state.settings
-                grab_targets.append(
-                    TargetOption(
-                        target=oid,
-                        path=gp.path,
-                        preview=RollPreview(
-                            label=f"{c.name}: Grab",
-                            skill=s.grab_skill,
-                            dice=c.skill(s.grab_skill),
-                            dice_changes=ailments.attack_dice_changes(state, c),
-                            modifiers=gp.modifiers,
-                            dl=s.grab_dl,
-                            defense_skill=s.grab_defense,
-                        ),
-                    )
-                )
-            out.append(
-                ActionOption(
-                    action="grab",
-                    group="Strike",
-                    label="Grab",
-                    cost={"major": 1},
-                    targets=grab_targets,
-                    reach=rng,
-                )
-            )
+        grab_option = _grab_option(state, occ, c)
+        if grab_option is not None:
+            out.append(grab_option)
         out += _hold_options(state, occ, c, False)
         if charge_ok:
             out += _hold_options(state, occ, c, True)
+            out += _charged_more(state, occ, c)
     if can_attack:
         out += _tactic_options(state, occ, c, major_ok, econ.minor > 0 and not full_resolve)
     out += _manifest_options(state, occ, c, major_ok, econ.minor > 0 and not full_resolve)
+    out += _focus_options(state, occ, c, major_ok, econ.minor > 0 and not full_resolve)
     stance_cost = state.settings.defensive_stance_cost
     stance_paid = major_ok if stance_cost == "major" else econ.minor > 0 and not full_resolve
     if stance_paid and stance.why_no_stance(state, creature_id) is None:

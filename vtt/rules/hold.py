@@ -12,13 +12,15 @@
 - The Hold keeps the Encumbered Tiers each Holder causes each Held (`Hold.caused`: 2 from a Grab, +1 per
   Grapple, lowered by Break Hold) and the parts Grapples keep from use (`Hold.locks`, see `overpower`); a lock ends
   with its Holder's part in the Hold, or when the Held leaves, and takes its Strangled Tiers with it.
+- Grab is a Strike, so it may be declared as a Charge (`charge`: +1 on the roll, see `tactics`) or made as a
+  Flurry's Minor Action (`minor`); a limb that attacked in a Flurry cannot Grab for 1 round.
 """
 
 from __future__ import annotations
 
 from collections.abc import Set as AbstractSet
 
-from vtt.rules import ailments, attacks
+from vtt.rules import ailments, attacks, tactics
 from vtt.rules.checks import AttackResult
 from vtt.rules.conditions import (
     HOLD_ENCUMBERED,
@@ -33,7 +35,7 @@ from vtt.rules.obstruction import exposure
 from vtt.rules.reach import attack_path, reach
 from vtt.rules.sizes import strike_size_modifier
 from vtt.rules.space import Occupancy, grid_of
-from vtt.rules.turns import require_active, spend
+from vtt.rules.turns import require_active
 from vtt.rules.txn import Tx
 
 
@@ -62,13 +64,20 @@ class GrabPlan:
 
 
 def plan_grab(
-    state: GameState, occ: Occupancy, c: Creature, target: Creature, limb_id: str | None, filled: AbstractSet[Cell]
+    state: GameState,
+    occ: Occupancy,
+    c: Creature,
+    target: Creature,
+    limb_id: str | None,
+    filled: AbstractSet[Cell],
+    charge: bool = False,
 ) -> GrabPlan:
     if target.id == c.id:
         raise RuleError(f"{c.name} cannot Grab itself")
     if is_held(state, target.id):
         raise RuleError(f"{target.name} is already Held")
-    limbs = grab_limbs(c)
+    spent = tactics.spent_limbs(state, c.id)
+    limbs = [lb for lb in grab_limbs(c) if lb.id not in spent]
     if limb_id is not None:
         limbs = [limb for limb in limbs if limb.id == limb_id]
         if not limbs:
@@ -94,16 +103,28 @@ def plan_grab(
         mods.append(size_mod)
     mods += melee_attack_modifiers(state, c, target)
     mods += ailments.wounded_use_modifiers(state, c, [limb.id])
+    mods += tactics.declared_modifiers(state, c, False, charge)
     return GrabPlan(limb, rng, dist, path, mods, exp.size)
 
 
-def grab(tx: Tx, creature: str, target: str, limb_id: str | None, dice: DiceSource) -> list[Event]:
+def grab(
+    tx: Tx,
+    creature: str,
+    target: str,
+    limb_id: str | None,
+    dice: DiceSource,
+    charge: bool = False,
+    minor: bool = False,
+) -> list[Event]:
     state = tx.state
     c = require_active(state, creature)
     t = tx.get(target)
-    plan = plan_grab(state, Occupancy(state), c, t, limb_id, state.board.filled())
-    spend(tx, c.id, major=1)
+    if charge:
+        tactics.require_charge(state, c)
+    plan = plan_grab(state, Occupancy(state), c, t, limb_id, state.board.filled(), charge)
+    paid = tactics.pay_attack(tx, c.id, minor, [plan.limb.id])
     tx.economy(c.id).attacked = True
+    declared = [*paid, *tactics.declare(tx, c.id, False, charge)]
     s = state.settings
     mods = [*plan.modifiers, *tx.extra_attack_mods]
     changes = ailments.attack_dice_changes(state, c)
@@ -117,7 +138,7 @@ def grab(tx: Tx, creature: str, target: str, limb_id: str | None, dice: DiceSour
         attack=attack,
         params={"limb": plan.limb.id},
     )
-    return attacks.resolve(tx, spec, dice)
+    return declared + attacks.resolve(tx, spec, dice)
 
 
 @attacks.on_result("grab")

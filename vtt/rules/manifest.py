@@ -12,9 +12,11 @@
   as a Minor Action. If you pay Energy before completing it, lose the effect. After suffering Grit Injury, roll
   Manifest to not lose the effect, DL 3 + Injury." The Manifest roll is made (and may be Hindered) when Readying;
   the effect, with that roll's result, happens on completion, on a target chosen then. The limb keeping it is not
-  free. The roll after Grit Injury is hooked into `damage.deal`. Left out: "After each minute, roll Manifest to
-  not lose the effect, DL equal to the number of minutes you have had it Ready" (rounds are 5 s; a fight rarely
-  lasts a minute).
+  free. The roll after Grit Injury is hooked into `damage.deal`. "After each minute, roll Manifest to not lose the
+  effect, DL equal to the number of minutes you have had it Ready": the Soulweaver's `pass_time` (see `minutes`).
+- Line of sight: an ability on another creature needs it (table setting `manifest_needs_sight`; an ability's
+  `needs_sight` False does without), see `sight`. A swallowed creature is off the board: no ability reaches it.
+- A Flurry's lost damage dice ("half that number on damage rolls" for 1 round) come off an ability's damage.
 - Dismiss: "End an ongoing Spell or Talent you Manifested. Dismissing a Spell uses a Free Limb." The seed names no
   cost: table setting `dismiss_cost` (a Minor Action by default).
 
@@ -24,7 +26,7 @@ Table settings for what the sources leave open: `words_per_turn` (words a creatu
 
 from __future__ import annotations
 
-from vtt.rules import ailments, attacks
+from vtt.rules import ailments, attacks, sight, tactics
 from vtt.rules.abilities import Ability, ability
 from vtt.rules.checks import AttackResult
 from vtt.rules.damage import Hit, deal, heal, suffer_pips
@@ -117,9 +119,13 @@ def why_not_target(state: GameState, occ: Occupancy, c: Creature, ab: Ability, t
         return f"{c.name} cannot attack itself with {ab.name}"
     if t.dead:
         return f"{t.name} is dead"
+    if t.swallowed_by is not None and target_id != c.id:
+        return f"{t.name} has been swallowed: it is off the board"
     dist = footprint_distance(grid_of(state), occ.cells[c.id], occ.cells[target_id])
     if dist > eff.range:
         return f"{t.name} is {dist} space(s) away; {ab.name} reaches {eff.range}"
+    if state.settings.manifest_needs_sight and eff.needs_sight and not sight.in_sight(state, occ, c, t):
+        return f"{c.name} has no line of sight to {t.name}"
     return None
 
 
@@ -347,6 +353,7 @@ def _manifest_result(tx: Tx, spec: attacks.AttackSpec, result: AttackResult, dic
         amount=amount,
         attacker=spec.attacker,
         label=ab.name,
+        changes=tuple(tactics.flurry_damage_changes(tx.state, tx.get(spec.attacker))),
         physical=eff.physical,
         element=ab.element,
         strike_type=eff.strike_type,

@@ -65,6 +65,19 @@ class Readied(BaseModel):
     roll: Roll = Field(description="The Manifest roll made when it was Readied; its result is used on completion.")
     dl: int = Field(description="The DL that Manifest roll had to reach.")
     boosted: bool = False
+    minutes: int = Field(0, ge=0, description="Minutes it has been kept Ready (seed-000: a roll after each minute).")
+
+
+class Distal(BaseModel):
+    """A distal on a limb (reference §4.5: "distals attach to limbs"): a claw, fang or talon. A Grapple made with the
+    limb may also deal its damage (seed-000 Grapple)."""
+
+    model_config = ConfigDict(frozen=True, extra="forbid")
+    id: str
+    name: str
+    damage: int = Field(ge=0, description="Damage dice.")
+    strike_types: tuple[Literal["B", "C", "F", "M", "S"], ...] = Field((), description="Strike types (seed-004).")
+    element: str | None = None
 
 
 class Limb(BaseModel):
@@ -78,6 +91,7 @@ class Limb(BaseModel):
     holding: str | None = None
     hold_id: str | None = None
     readied: Readied | None = Field(None, description="A Readied Spell or Talent kept in this limb (seed-000).")
+    distal: Distal | None = Field(None, description="A claw, fang or talon on this limb (reference §4.5).")
 
     @property
     def grants_reach(self) -> bool:
@@ -209,6 +223,12 @@ class Creature(BaseModel):
     focus: str | None = Field(None, description="The creature it is Focused on (seed-000 Distract, §5.3).")
     focus_space: Cell | None = Field(None, description="The space it is Focused on (a Distract's sound at range).")
     focus_locked: bool = Field(False, description="Distract: it cannot drop its Focus until its next turn.")
+    swallowed_by: str | None = Field(
+        None, description="seed-000 Grapple: the creature whose stomach it is in; it is off the board meanwhile."
+    )
+    stomach_wounded: int = Field(
+        0, ge=0, description="Tiers of Wounded to its stomach from what it swallowed (see `swallow`; own count)."
+    )
 
     def skill(self, name: str) -> int:
         return self.skills.get(name, 0)

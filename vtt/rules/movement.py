@@ -7,7 +7,11 @@
   cause Collision, DL 3. Modify the damage dealt by the same way the attack roll is modified from size."
   Collision is an Overpower: the full size difference on the roll and on the damage, and no Collision with a
   creature 3 or more sizes larger. The mover ends in that space if it fits there, otherwise in the space before
-  it (ASSUMPTION).
+  it (ASSUMPTION). A Flurry's lost d12 come off its roll and its lost damage dice off its damage. Being an
+  Overpower it may be a Charge (`charge`): Dash used this turn and 2 consecutive spaces moved by the time it enters
+  the space (this move's spaces count), +1 on the roll, -1 on physical defenses for 1 round, and the turn ends after
+  it. It costs no Major Action (it fills the Movement Pool instead), so a Flurry has no Major Action to turn into a
+  Minor one for it: there is no Minor Action Collision.
 - A creature in a Hold that moves must first get out of it (see `hold`); a failed attempt still spends the
   Movement it tried to use (ASSUMPTION), so it cannot simply roll again for free.
 """
@@ -17,7 +21,7 @@ from __future__ import annotations
 from collections import deque
 from collections.abc import Set as AbstractSet
 
-from vtt.rules import ailments, attacks, prone
+from vtt.rules import ailments, attacks, prone, tactics
 from vtt.rules.checks import AttackResult
 from vtt.rules.conditions import holds_of, melee_attack_modifiers
 from vtt.rules.damage import Hit, deal
@@ -95,8 +99,23 @@ def _plan_collision(state: GameState, c: Creature, path: list[Cell], target_id: 
         raise RuleError(f"{target.name} is 3 or more sizes larger: a Collision cannot affect it")
 
 
+def require_charging_collision(state: GameState, c: Creature, path: list[Cell]) -> None:
+    """seed-000 Charge with a Collision: Dash used this turn, and 2 consecutive spaces moved as it enters the space."""
+    econ = state.economy.get(c.id)
+    if econ is None or not econ.dashed:
+        raise RuleError(f"{c.name} has not used Dash this turn: no Charge")
+    if econ.consecutive_spaces + len(path) < tactics.CHARGE_SPACES:
+        raise RuleError(f"{c.name} will not have moved {tactics.CHARGE_SPACES} consecutive spaces: no Charge")
+
+
 def move(
-    tx: Tx, creature: str, to: Cell, path: list[Cell] | None, collide_with: str | None, dice: DiceSource
+    tx: Tx,
+    creature: str,
+    to: Cell,
+    path: list[Cell] | None,
+    collide_with: str | None,
+    dice: DiceSource,
+    charge: bool = False,
 ) -> list[Event]:
     state = tx.state
     c = require_active(state, creature)
@@ -120,19 +139,25 @@ def move(
         if resolve_blocks(state, c.id):
             raise RuleError(f"{c.name}'s Resolve Pool is full: only Recovery, or the DL 12 Zeal roll; no Collision")
         _plan_collision(state, c, path, collide_with)
+        if charge:
+            require_charging_collision(state, c, path)
+    elif charge:
+        raise RuleError("a Charge needs an attack: a move charges only with a Collision")
     else:
         occ = Occupancy(state)
         if (why := why_cannot_stand(state, c, to, occ, filled)) is not None:
             raise RuleError(why)
-    params: dict[str, object] = {"path": path, "collide_with": collide_with}
+    params: dict[str, object] = {"path": path, "collide_with": collide_with, "charge": charge}
     if holds_of(state, c.id):
         specs = escape_roll_spec(tx, c.id, len(path), dice, params)
         if specs:
             return attacks.resolve(tx, specs[0], dice)
-    return _do_move(tx, c.id, path, collide_with, dice)
+    return _do_move(tx, c.id, path, collide_with, dice, charge)
 
 
-def _do_move(tx: Tx, creature: str, path: list[Cell], collide_with: str | None, dice: DiceSource) -> list[Event]:
+def _do_move(
+    tx: Tx, creature: str, path: list[Cell], collide_with: str | None, dice: DiceSource, charge: bool = False
+) -> list[Event]:
     state = tx.state
     econ = tx.economy(creature)
     c = tx.creature(creature)
@@ -159,11 +184,11 @@ def _do_move(tx: Tx, creature: str, path: list[Cell], collide_with: str | None, 
         )
     )
     if collide_with is not None:
-        events += _collide(tx, creature, collide_with, dice)
+        events += _collide(tx, creature, collide_with, dice, charge)
     return events + check_touch(tx)
 
 
-def _collide(tx: Tx, creature: str, target_id: str, dice: DiceSource) -> list[Event]:
+def _collide(tx: Tx, creature: str, target_id: str, dice: DiceSource, charge: bool = False) -> list[Event]:
     state = tx.state
     c, t = tx.get(creature), tx.get(target_id)
     mods = []
@@ -171,12 +196,15 @@ def _collide(tx: Tx, creature: str, target_id: str, dice: DiceSource) -> list[Ev
     if size_mod:
         mods.append(size_mod)
     mods += melee_attack_modifiers(state, c, t)
+    mods += tactics.declared_modifiers(state, c, False, charge)
     s = state.settings
     tx.economy(creature).attacked = True
+    declared = tactics.declare(tx, creature, False, charge)
     changes = ailments.attack_dice_changes(state, c)
     attack = roll(dice, f"{c.name}: Collision with {t.name}", c.skill(s.collision_skill), mods, changes)
     change = physical_damage_size_change(c.size, t.size)
     changes = [DiceChange(dice=change, reason="Collision damage modified by size like the roll")] if change else []
+    changes += tactics.flurry_damage_changes(state, c)
     spec = attacks.AttackSpec(
         action="collision",
         attacker=c.id,
@@ -187,6 +215,7 @@ def _collide(tx: Tx, creature: str, target_id: str, dice: DiceSource) -> list[Ev
         params={"damage": s.collision_damage, "changes": [ch.model_dump() for ch in changes]},
     )
     return [
+        *declared,
         Event(
             kind="collision",
             text=f"{c.name} fills its Movement Pool to collide with {t.name}.",
@@ -236,7 +265,7 @@ def _hold_move_result(tx: Tx, spec: attacks.AttackSpec, result: AttackResult, di
     path: list[Cell] = [(int(p[0]), int(p[1])) for p in spec.params["path"]]
     return [
         *leave_holds(tx, spec.attacker),
-        *_do_move(tx, spec.attacker, path, spec.params.get("collide_with"), dice),
+        *_do_move(tx, spec.attacker, path, spec.params.get("collide_with"), dice, bool(spec.params.get("charge"))),
     ]
 
 

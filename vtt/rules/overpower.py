@@ -35,8 +35,12 @@ roll and defend are table settings (Athletics against Athletics by default).
   way as the Free Limbs you used for the Hold, you must use a Free Limb for this attack." "While you have a head
   affected in this way, you can use Grapple to attempt to suffocate the subject. On success, cause Tier 1
   Strangled until the head is no longer affected." (setting `suffocate_also_grapples`: the suffocating Grapple
-  also adds its Encumbered Tier.) Not done: damage from a Distal (limbs have no Distals here) and swallowing a
-  creature 6 or more sizes smaller.
+  also adds its Encumbered Tier.) "If the part you use to Grapple has a Distal, you may have the attack also deal
+  damage from that Distal": the `distal` flag (see `distal`). Swallowing a creature 6 or more sizes smaller: the
+  `swallow` flag (see `swallow`); that Grapple adds no Encumbered Tier, as the creature leaves the Hold.
+- Grapple and Break Hold are Overpowers, so a Flurry may make them Minor Actions (`minor`); a limb that attacked in
+  a Flurry cannot be used for them for 1 round (seed-000 Flurry: "limbs used to attack cannot be used to attack
+  again for 1 round").
 - Break Hold: "Attack target Holder with a Free Limb or part you are using in the Hold to reduce the Tier of
   Encumbered they suffer and are causing to target Grabbed creature by 2. If this removes all Encumbered from the
   Grabbed creature, they are removed from the Grab. If the Holder has targeted a specific part, you can remove the
@@ -52,13 +56,14 @@ from collections.abc import Set as AbstractSet
 from dataclasses import dataclass
 from typing import Any, Literal
 
-from vtt.rules import ailments, attacks, tactics
+from vtt.rules import ailments, attacks, distal, swallow, tactics
 from vtt.rules.checks import AttackResult
 from vtt.rules.conditions import (
     hold_encumbered,
     holds_of,
     melee_attack_modifiers,
 )
+from vtt.rules.damage import deal
 from vtt.rules.dice import DiceSource, Modifier, roll
 from vtt.rules.events import Event, RuleError
 from vtt.rules.grid import footprint_distance
@@ -500,24 +505,40 @@ def plan_grapple(
     called_shot: str | None = None,
     suffocate: bool = False,
     charge: bool = False,
+    with_distal: bool = False,
+    swallowing: bool = False,
 ) -> LimbPlan:
     hold = held_hold(state, target)
     mine = [x for x in hold.locks if x.holder == c.id]
     in_hold = hold_limbs(c, hold)
-    free = [lb for lb in c.limbs if lb.free and lb.can_grip]
+    spent = tactics.spent_limbs(state, c.id)
+    free = [lb for lb in c.limbs if lb.free and lb.can_grip and lb.id not in spent]
     if called_shot is not None:
         part = tactics.called_part(target, called_shot)
         if any(x.held == target.id and x.part == part.id for x in hold.locks):
             raise RuleError(f"{target.name}'s {part.name} is already kept from use in the Hold")
         if len(mine) >= len(in_hold):
             in_hold = []
+    in_hold = [lb for lb in in_hold if lb.id not in spent]
     if suffocate and not any(x.held == target.id and x.part == HEAD for x in mine):
         raise RuleError(f"{c.name} does not keep {target.name}'s head from use: it cannot suffocate it")
-    if limb_id is None and in_hold:
+    if swallowing:
+        if called_shot is not None or suffocate:
+            raise RuleError("a Grapple to swallow goes with no Called Shot and no suffocating")
+        if (why := swallow.why_not_swallow(state, c, target)) is not None:
+            raise RuleError(why)
+    if with_distal and limb_id is None:
+        armed = distal.with_distal([*in_hold, *free])
+        if not armed:
+            raise RuleError(f"{c.name} has no Distal on a Free Limb or a part used in the Hold")
+        limb = armed[0]
+    elif limb_id is None and in_hold:
         limb = in_hold[0]
     else:
         what = "a Free Limb" if called_shot is not None and not in_hold else "a Free Limb or a part used in the Hold"
         limb = _choose_limb(c, limb_id, [*in_hold, *free], what)
+    if with_distal and limb.distal is None:
+        raise RuleError(f"{c.name}'s {limb.name} has no Distal")
     rng = reach(c, limb)
     dist, path = _touch(state, occ, c, target, rng, filled, "Grapple")
     wounded = ailments.wounded_use_modifiers(state, c, [limb.id])
@@ -534,17 +555,30 @@ def grapple(
     suffocate: bool,
     charge: bool,
     dice: DiceSource,
+    with_distal: bool = False,
+    strike_type: str | None = None,
+    swallowing: bool = False,
+    minor: bool = False,
 ) -> list[Event]:
     state = tx.state
     c = require_active(state, creature)
     t = tx.get(target)
     if charge:
         tactics.require_charge(state, c)
-    lp = plan_grapple(state, Occupancy(state), c, t, limb_id, state.board.filled(), called_shot, suffocate, charge)
-    params: dict[str, Any] = {"hold": lp.hold.id, "limb": lp.limb.id, "suffocate": suffocate}
+    if strike_type is not None and not with_distal:
+        raise RuleError("a Strike type is chosen only for the damage of a Distal")
+    filled = state.board.filled()
+    lp = plan_grapple(
+        state, Occupancy(state), c, t, limb_id, filled, called_shot, suffocate, charge, with_distal, swallowing
+    )
+    params: dict[str, Any] = {"hold": lp.hold.id, "limb": lp.limb.id, "suffocate": suffocate, "swallow": swallowing}
     if called_shot is not None:
         params.update({"called_part": called_shot, "part_offset": tactics.called_part(t, called_shot).size_offset})
-    return _attack(tx, c, t, "grapple", lp.plan, params, dice, called_shot=called_shot is not None, charge=charge)
+    if with_distal:
+        params["distal"] = distal.params(state, c, lp.limb, strike_type)
+    called = called_shot is not None
+    flurry = (minor, [lp.limb.id])
+    return _attack(tx, c, t, "grapple", lp.plan, params, dice, called_shot=called, charge=charge, flurry=flurry)
 
 
 def _join(tx: Tx, hold: Hold, creature: str, limb_id: str) -> None:
@@ -566,7 +600,8 @@ def _grapple_result(tx: Tx, spec: attacks.AttackSpec, result: AttackResult, dice
     c, t = tx.get(spec.attacker), tx.get(spec.target)
     limb_id: str = spec.params["limb"]
     events: list[Event] = []
-    if not spec.params["suffocate"] or tx.state.settings.suffocate_also_grapples:
+    swallowing = bool(spec.params.get("swallow"))
+    if not swallowing and (not spec.params["suffocate"] or tx.state.settings.suffocate_also_grapples):
         hold.caused.setdefault(c.id, {})[t.id] = caused_by(hold, c.id, t.id) + 1
         hold.extra_encumbered[t.id] = hold.extra_encumbered.get(t.id, 0) + 1
         _join(tx, hold, c.id, limb_id)
@@ -581,11 +616,13 @@ def _grapple_result(tx: Tx, spec: attacks.AttackSpec, result: AttackResult, dice
             )
         )
     part_id = spec.params.get("called_part")
+    struck: str | None = None
     if part_id is not None:
         offset = int(spec.params["part_offset"])
         part = t.part(part_id)
         name = part.name if part else part_id
         if tactics.part_struck(result, offset):
+            struck = part_id
             _join(tx, hold, c.id, limb_id)
             hold.locks.append(PartLock(held=t.id, part=part_id, holder=c.id, limb=limb_id))
             body = tx.creature(t.id, body=True).limb(part_id)
@@ -619,6 +656,10 @@ def _grapple_result(tx: Tx, spec: attacks.AttackSpec, result: AttackResult, dice
                     data={"ailment": "Strangled", "tier": m.ailments["Strangled"]},
                 )
             )
+    if spec.params.get("distal") is not None:
+        events += deal(tx, distal.hit(c, t.id, spec.params["distal"], spec.attack, struck), dice)
+    if swallowing:
+        events += swallow.swallow(tx, c.id, t.id)
     return events
 
 
@@ -633,6 +674,7 @@ def plan_break_hold(
     free_part: str | None = None,
     charge: bool = False,
 ) -> LimbPlan:
+    spent = tactics.spent_limbs(state, c.id)
     pairs = [(h, x) for h in state.holds.values() if holder.id in h.holders for x in h.held]
     if not pairs:
         raise RuleError(f"{holder.name} is not a Holder")
@@ -647,7 +689,7 @@ def plan_break_hold(
         x.holder == holder.id and x.held == grabbed and x.part == free_part for x in hold.locks
     ):
         raise RuleError(f"{holder.name} keeps no part {free_part!r} of the Grabbed creature from use")
-    options = [*hold_limbs(c, hold), *(lb for lb in c.limbs if lb.free)]
+    options = [lb for lb in [*hold_limbs(c, hold), *(lb for lb in c.limbs if lb.free)] if lb.id not in spent]
     limb = _choose_limb(c, limb_id, options, "a Free Limb or a part used in the Hold")
     rng = reach(c, limb)
     dist, path = _touch(state, occ, c, holder, rng, filled, "Break Hold")
@@ -665,6 +707,7 @@ def break_hold(
     free_part: str | None,
     charge: bool,
     dice: DiceSource,
+    minor: bool = False,
 ) -> list[Event]:
     state = tx.state
     c = require_active(state, creature)
@@ -673,7 +716,8 @@ def break_hold(
         tactics.require_charge(state, c)
     lp = plan_break_hold(state, Occupancy(state), c, holder, held, limb_id, state.board.filled(), free_part, charge)
     params = {"hold": lp.hold.id, "held": lp.held, "free_part": free_part}
-    return _attack(tx, c, holder, "break_hold", lp.plan, params, dice, charge=charge)
+    flurry = (minor, [lp.limb.id])
+    return _attack(tx, c, holder, "break_hold", lp.plan, params, dice, charge=charge, flurry=flurry)
 
 
 @attacks.on_result("break_hold")

@@ -159,7 +159,7 @@ def eligible(state: GameState, kind: ReactionKind, actor: str, target: str | Non
     if isinstance(cmd, StrikeSpace):
         targets |= set(occ.at(cmd.space))
     for hid, h in state.creatures.items():
-        if hid == actor or hid in targets or not h.can_act or in_stance(state, hid):
+        if hid == actor or hid in targets or not h.can_act or in_stance(state, hid) or h.swallowed_by is not None:
             continue
         if h.team == mover.team and not state.settings.hinder_allies:
             continue

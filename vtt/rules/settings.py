@@ -100,6 +100,23 @@ class TableSettings(BaseModel):
     suffocate_also_grapples: bool = Field(
         True, description="A Grapple made to suffocate also adds its Encumbered Tier (seed-000 is silent; gap)."
     )
+    stomach_threshold: int | None = Field(
+        None,
+        ge=0,
+        description="Severe Threshold of a stomach attacked from inside; None: its Durability 2 (seed-000 swallow; "
+        "ASSUMPTION: an object's Durability works as its Severe Threshold for Wounded).",
+    )
+    stomach_size: int | None = Field(
+        None,
+        description="Size a stomach attacked from inside counts as for the Strike size rules; None: size changes "
+        "neither the roll nor the damage (seed-000 gives the stomach no size; gap).",
+    )
+    swallowed_attack_penalty: int = Field(
+        0,
+        ge=0,
+        description="No light while swallowed (Blinded-like): penalty on attacks on the stomach; Concealment is not "
+        "modelled and the stomach touches the attacker, so 0 (gap 9).",
+    )
     defensive_stance_cost: Literal["major", "minor"] = Field(
         "major", description="Action that enters a Defensive Stance (seed-000 names none; gap)."
     )
@@ -108,6 +125,11 @@ class TableSettings(BaseModel):
     talent_skill: str = Field("Endure", description="Skill a Talent's Manifest roll uses (§4.1).")
     words_per_turn: int = Field(
         2, ge=0, description="Words a creature may spend on Spells each turn (seed-000 names the cost, no supply; gap)."
+    )
+    manifest_needs_sight: bool = Field(
+        True,
+        description="A Spell or Talent on another creature needs line of sight, unless the ability says otherwise: "
+        "walls and objects block it, creatures too with `creatures_obstruct` (gap).",
     )
     dismiss_cost: Literal["major", "minor", "none"] = Field(
         "minor", description="Action that Dismisses an ongoing Spell or Talent (seed-000 names none; gap)."
@@ -189,5 +211,11 @@ class TableSettings(BaseModel):
     distract_dl: int = Field(0, ge=0, description="DL of Distract (seed-000 names none; gap).")
     distract_range: int = Field(
         6, ge=0, description="Distract: creatures within this many spaces, not Unaware or Unconscious, are Aware (gap)."
+    )
+    focus_range: int = Field(
+        6, ge=0, description="Focus: a creature or space within this many spaces may be chosen (§5.3, truncated; gap)."
+    )
+    drop_focus_cost: Literal["none", "minor", "major"] = Field(
+        "none", description="Action that drops Focus (§5.3 names none; gap)."
     )
     focus_bonus: int = Field(1, description="Focus: bonus on your rolls against your Focus (§5.3 ASSUMPTION).")

@@ -70,6 +70,8 @@ class Occupancy:
             shapes: dict[int, tuple[Cell, ...]] = {}
             state = self._state
             for cid, c in state.creatures.items():
+                if c.swallowed_by is not None:  # seed-000: a swallowed creature is removed from the board
+                    continue
                 if c.footprint:
                     offsets = tuple(c.footprint)
                 else:

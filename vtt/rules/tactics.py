@@ -23,9 +23,10 @@
   setting `flurry_cost`, no action by default, like Called Shot; the number from 1 to `flurry_max`; once per
   round, as its effect lasts the round). The effect "Flurry" carries the d12 lost on every attack roll and on
   damage (half, rounded down -- an ASSUMPTION) by the keys `attack_dice` and `damage_dice`. The `minor` flag of a
-  Strike, Disarm, Impair or Reposition pays a Minor Action instead of the Major while uses are left; the limbs
-  it used (the gripping limbs of a weapon, or the unarmed limb) go into the effect "Flurry: limbs used" and
-  cannot attack for 1 round.
+  Strike, Disarm, Impair or Reposition (and of a Grab, a space attack, a Grapple, a Break Hold or an attack on a
+  stomach from inside) pays a Minor Action instead of the Major while uses are left; the limbs it used (the
+  gripping limbs of a weapon, or the unarmed limb) go into the effect "Flurry: limbs used" and cannot attack for
+  1 round. Collision uses no Major Action, so it has no Minor form; its roll and damage still lose the dice.
 - Distract: "Create a diversion to draw attention to cause the creature to become Focused on you and they cannot
   drop Focus until their next turn. After you use an action or speak, attack creatures that are Aware of that
   action. Gain +1 on your roll if you used a Minor Action and +2 if you used a Major Action. If your action creates
@@ -290,6 +291,8 @@ def aware_of(state: GameState, c: Creature, other: Creature) -> bool:
     """ASSUMPTION: `other` is Aware of `c`'s action when it is not Unaware or Unconscious and is within the
     table's `distract_range`."""
     if other.id == c.id or other.dead or other.unconscious or other.ailments.get("Unaware", 0) > 0:
+        return False
+    if other.swallowed_by is not None or c.swallowed_by is not None:  # off the board (seed-000 swallowing)
         return False
     occ = Occupancy(state)
     dist = footprint_distance(grid_of(state), occ.cells[c.id], occ.cells[other.id])

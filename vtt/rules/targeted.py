@@ -15,6 +15,11 @@ Halves round toward zero. The attack is a Strike (DL 3, a Major Action) with its
 As the roll becomes the attack roll, the attacker's d12 on attack rolls change it too (Prone: -1d12; a Flurry),
 and so do the modifiers that are neither Concealment nor size, per occupant: +1 against a Prone one, the
 attacker's Frightened of one. Blinded's Concealment is not applied (see `senses`).
+
+Being a Strike, it may be a Charge (`charge`: +1 on the roll, -1 on physical defenses for 1 round, the turn ends
+after the attack -- or after the rolls, when no occupant rolled doubles) or a Flurry's Minor Action (`minor`). The
+Soulweaver's 3d12 "becomes the attack roll", so a Flurry's lost d12 (and, as a Minor Action with a weapon that is
+not Lightweight, 1d12 more) are lost from it; a Flurry's lost damage dice come off the damage.
 """
 
 from __future__ import annotations
@@ -22,7 +27,7 @@ from __future__ import annotations
 from collections.abc import Set as AbstractSet
 from typing import Any
 
-from vtt.rules import ailments, attacks
+from vtt.rules import ailments, attacks, tactics
 from vtt.rules.checks import AttackResult
 from vtt.rules.conditions import attack_modifiers, limb_action_modifiers
 from vtt.rules.damage import deal
@@ -38,12 +43,13 @@ from vtt.rules.strike import (
     Armament,
     arm_reach,
     armament,
+    attack_limbs,
     base_damage,
     choose_strike_type,
     strike_hit,
     weapon_modifiers,
 )
-from vtt.rules.turns import require_active, spend
+from vtt.rules.turns import require_active
 from vtt.rules.txn import Tx
 
 SPACE_DICE = 3
@@ -75,6 +81,12 @@ def space_dice_changes(attacker: Creature, arm: Armament, target: Creature) -> l
     return changes
 
 
+def flurry_dice(state: GameState, c: Creature, arm: Armament, minor: bool) -> list[DiceChange]:
+    """The attacker's d12 changes on attack rolls (Prone, a Flurry's lost d12), and a Flurry's Minor Action with a
+    weapon that is not Lightweight: 1d12 more (seed-000 Flurry)."""
+    return [*ailments.attack_dice_changes(state, c), *tactics.flurry_weapon_changes(arm.weapon, minor)]
+
+
 def plan_space(
     state: GameState, occ: Occupancy, c: Creature, space: Cell, arm: Armament, filled: AbstractSet[Cell]
 ) -> tuple[int, list[Cell], list[str]]:
@@ -101,30 +113,38 @@ def strike_space(
     limb: str | None,
     dice: DiceSource,
     strike_type: str | None = None,
+    charge: bool = False,
+    minor: bool = False,
 ) -> list[Event]:
     state = tx.state
     c = require_active(state, creature)
     arm = armament(state, c, weapon, limb)
     occ = Occupancy(state)
+    if charge:
+        tactics.require_charge(state, c)
     dist, path, occupants = plan_space(state, occ, c, space, arm, state.board.filled())
-    spend(tx, c.id, major=1)
+    declared_mods = tactics.declared_modifiers(state, c, False, charge)
+    flurry = flurry_dice(state, c, arm, minor)
+    paid = tactics.pay_attack(tx, c.id, minor, attack_limbs(state, c, arm))
     tx.economy(c.id).attacked = True
     events = [
+        *paid,
+        *tactics.declare(tx, c.id, False, charge),
         Event(
             kind="reach",
             text=f"{c.name} attacks the space {space} with {arm.name}: {len(occupants)} occupant(s).",
             actor=c.id,
             data={"path": path, "space": space},
-        )
+        ),
     ]
     mods = [
         *weapon_modifiers(state, c, arm, dist),
         *limb_action_modifiers(state, c),
         *attack_modifiers(state, c),
+        *declared_mods,
         *tx.extra_attack_mods,
     ]
     hits: list[tuple[str, Roll]] = []
-    attacker_dice = ailments.attack_dice_changes(state, c)
     for oid in occupants:
         t = tx.get(oid)
         r = roll(
@@ -132,7 +152,7 @@ def strike_space(
             f"Soulweaver's roll for {t.name} in the space",
             SPACE_DICE,
             [*mods, *ailments.against_target_modifiers(state, t), *ailments.frightened_modifiers(state, c, t)],
-            [*space_dice_changes(c, arm, t), *attacker_dice],
+            [*space_dice_changes(c, arm, t), *flurry],
         )
         doubled = r.highest_double
         events.append(
@@ -149,7 +169,8 @@ def strike_space(
         if doubled is not None:
             hits.append((oid, r))
     if not hits:
-        return [*events, Event(kind="space_miss", text=f"No occupant of {space} is attacked.", actor=c.id)]
+        events.append(Event(kind="space_miss", text=f"No occupant of {space} is attacked.", actor=c.id))
+        return events + tactics.after_attack(tx, c.id, dice)
     hits.sort(key=lambda h: -(h[1].highest_double or 0))
     damage, changes = base_damage(state, c, arm)
     base = {

@@ -24,7 +24,9 @@ from vtt.rules.tactics import distract_bonus
 
 GROUP_ORDER = ["Move", "Strike", "Overpower", "Tactics", "Defense", "Manifest", "Turn"]
 # Actions of the creature on itself: picking one sends its command at once, there is no target to choose.
-SELF_ACTIONS = frozenset({"dash", "drop_hold", "recover", "zeal_for_major", "defensive_stance", "stand_up"})
+SELF_ACTIONS = frozenset(
+    {"dash", "drop_hold", "recover", "zeal_for_major", "defensive_stance", "stand_up", "drop_focus"}
+)
 # Actions whose command attacks a list of creatures (`targets`), chosen together in a dialog (seed-000 Distract).
 MULTI_TARGET_ACTIONS = frozenset({"distract"})
 # Option params that name what an action is made with: options differing only in these are variants of one kind.

@@ -456,9 +456,12 @@ class TableView:
         cid, option = self.choosing
         params = {k: v for k, v in option.params.items() if v is not None}
         cmd: dict[str, Any] | None = None
+        kind = option.command or option.action  # a Charge or a Flurry's Minor Action sends the same command
         if option.action == "move" and space is not None and space in option.spaces:
             cmd = {"type": "move", "creature": cid, "to": list(space)}
-        elif option.action == "collision":
+        elif option.action == "focus" and space is not None and space in option.spaces and target is None:
+            cmd = {"type": "focus", "creature": cid, "space": list(space)}
+        elif option.action == "collision" or kind == "move":
             t = self._target_option(option, target, None)
             if t is not None and t.space is not None:
                 cmd = {
@@ -467,8 +470,9 @@ class TableView:
                     "to": list(t.space),
                     "path": [list(p) for p in t.path],
                     "collide_with": t.target,
+                    **params,
                 }
-        elif option.action == "strike_space":
+        elif kind == "strike_space":
             cell = space if space is not None else self._cell_of(target)
             if cell is not None and cell in option.spaces:
                 cmd = {"type": "strike_space", "creature": cid, "space": list(cell), **params}

@@ -1,0 +1,206 @@
+"""Hand-worked tests of swallowing (seed-000 Grapple).
+
+seed-000: "If you are a Holder and the creature is at least 6 sizes smaller than you, you can use Grapple to attempt to
+swallow the creature. On success, they are removed from the and they enter your stomach. While swallowed, there is no
+light, they cannot breathe, and have Tier 2 Crowded. They can attack your stomach as an unattended object with 2
+Durability and 0 Physical Reduction. If there are 6 Tiers of Wounded to the stomach, they fall out."
+
+The wyrm w (size 6, 37 spaces around (10, 10), arms of Reach 4, Athletics 2) holds v (size 0, at (14, 10), next to
+w, Athletics 2, Martial 2, a Lightweight knife of 4 damage dice in its right arm) with its left arm in a Hold. Being 6
+sizes larger, w has no Encumbered from the Hold (2 - 6); v has 2 Tiers: -2 on its Athletics defense. Grapple is an
+Overpower: +6 on w's roll against a target 6 sizes smaller. Grapple rolls Athletics against Athletics at DL 0 (table
+settings). The creatures belong to the Soulweaver and act on its turn. Scripted faces: the attack roll, the defense
+roll, then damage dice; a roll is its highest face plus modifiers.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from factories import creature, of_kind, on_turn, only, refused, run, state, weapon
+
+from vtt.rules.engine import ActionOption, legal_actions
+from vtt.rules.model import Effect, GameState, Hold, Pool
+from vtt.rules.space import Occupancy
+from vtt.rules.swallow import cannot_breathe, no_light
+
+W_SKILLS = {"Athletics": 2, "Martial": 2, "Elude": 2}
+V_SKILLS = {"Athletics": 2, "Martial": 2, "Elude": 2}
+
+
+def field(w_size: int = 6, holder: str = "w", stomach_wounded: int = 0) -> GameState:
+    """w holding v; x, a size 6 onlooker that is not a Holder, at (10, 17) beside v's row."""
+    w = creature("w", (10, 10), size=w_size, skills=W_SKILLS, stomach_wounded=stomach_wounded)
+    v = creature(
+        "v",
+        (14, 10),
+        skills=V_SKILLS,
+        weapons=[weapon("knife", damage=4, lightweight=True)],
+        grip={"right_arm": "knife"},
+    )
+    x = creature("x", (14, 14), size=6, skills=W_SKILLS)
+    s = on_turn(state(w, v, x, cols=24, rows=24), "w")
+    s.holds["h0"] = Hold(id="h0", holders={holder: ["left_arm"]}, held=["v"])
+    arm = s.creatures[holder].limb("left_arm")
+    assert arm is not None
+    arm.hold_id = "h0"
+    return s
+
+
+def swallow(who: str = "w") -> dict[str, Any]:
+    return {"type": "grapple", "creature": who, "target": "v", "swallow": True}
+
+
+def swallowed() -> GameState:
+    """v swallowed by w: Athletics 5, 1 -> 5 + 6 = 11 against 9, 2 -> 9 - 2 = 7."""
+    s, _ = run(field(), swallow(), [5, 1, 9, 2])
+    return s
+
+
+def stomach(**kw: Any) -> dict[str, Any]:
+    return {"type": "strike_stomach", "creature": "v", "weapon": "knife", **kw}
+
+
+def options(s: GameState, who: str, action: str) -> list[ActionOption]:
+    return [o for o in legal_actions(s, who) if o.action == action]
+
+
+def test_a_holder_grapples_to_swallow_a_creature_6_sizes_smaller() -> None:
+    """seed-000: "If you are a Holder and the creature is at least 6 sizes smaller than you, you can use Grapple to
+    attempt to swallow the creature. On success, they are removed from the and they enter your stomach."
+    Athletics 5, 1 -> 5 + 6 = 11 against v's 9, 2 -> 9 - 2 = 7: success. v is in w's stomach, off the board (it is
+    in no space), out of the Hold, which ends (w's left arm is free again); no Encumbered Tier is added."""
+    s, events = run(field(), swallow(), [5, 1, 9, 2])
+    attack = only(events, "attack")
+    assert [m.value for m in attack.rolls[0].modifiers] == [6]
+    assert attack.data["success"] is True
+    assert only(events, "swallowed").data == {"swallower": "w", "crowded": 2}
+    assert s.creatures["v"].swallowed_by == "w"
+    assert s.holds == {}
+    assert all(lb.free for lb in s.creatures["w"].limbs)
+    assert "v" not in Occupancy(s).occupants([(14, 10)])
+
+
+def test_a_failed_swallow_leaves_the_creature_held() -> None:
+    """The swallow is an attack: Athletics 2, 1 -> 2 + 6 = 8 against 12, 2 -> 10: fails; v is still Held, on the
+    board, and no Encumbered Tier is added."""
+    s, events = run(field(), swallow(), [2, 1, 12, 2])
+    assert only(events, "attack").data["success"] is False
+    assert s.creatures["v"].swallowed_by is None
+    assert s.holds["h0"].held == ["v"] and s.holds["h0"].extra_encumbered == {}
+
+
+def test_swallowed_there_is_no_light_no_breath_and_tier_2_crowded() -> None:
+    """seed-000: "While swallowed, there is no light, they cannot breathe, and have Tier 2 Crowded." Crowded (table
+    setting `crowded_penalty_per_tier` 1) is -2 on v's attack rolls."""
+    s = swallowed()
+    v = s.creatures["v"]
+    assert v.ailments == {"Crowded": 2}
+    assert no_light(v) and cannot_breathe(v)
+    knife, unarmed = options(s, "v", "strike_stomach")
+    assert (knife.params, unarmed.params) == ({"weapon": "knife"}, {"limb": None})
+    (target,) = knife.targets
+    assert target.target == "w" and target.preview is not None
+    assert [(m.value, m.reason) for m in target.preview.modifiers] == [(-2, "Crowded (Tier 2) on attack rolls")]
+
+
+def test_swallowing_needs_a_holder_and_6_sizes() -> None:
+    """seed-000: "If you are a Holder and the creature is at least 6 sizes smaller than you". A size 5 w (5 sizes
+    larger) is refused; x, size 6 but not a Holder, is refused. Neither is offered "swallow"; w of size 6 is."""
+    refused(field(w_size=5), swallow(), [5, 1, 9, 2])
+    s = field()
+    s.creatures["x"].anchor = (16, 10)
+    refused(s, swallow("x"), [5, 1, 9, 2])
+    assert options(field(w_size=5), "w", "swallow") == []
+    assert options(s, "x", "swallow") == []
+    (option,) = options(field(), "w", "swallow")
+    assert option.command == "grapple" and option.params == {"swallow": True}
+    assert [t.target for t in option.targets] == ["v"]
+
+
+def test_a_stomach_with_6_wounded_swallows_nothing() -> None:
+    """seed-000: "If there are 6 Tiers of Wounded to the stomach, they fall out": a stomach already at 6 would let
+    it fall out at once, so the swallow is refused and not offered."""
+    s = field(stomach_wounded=6)
+    refused(s, swallow(), [5, 1, 9, 2])
+    assert options(s, "w", "swallow") == []
+
+
+def test_a_swallowed_creature_is_removed_from_the_board() -> None:
+    """seed-000: "they are removed from the [board]". x, next to where v was, cannot Strike or Grab it, and is not
+    offered it as a target; v cannot move or Strike x; its only target is the stomach."""
+    s = swallowed()
+    refused(s, {"type": "strike", "creature": "x", "target": "v"}, [9, 9, 9])
+    refused(s, {"type": "grab", "creature": "x", "target": "v"}, [9, 9, 9])
+    assert all(t.target != "v" for o in legal_actions(s, "x") for t in o.targets)
+    refused(s, {"type": "move", "creature": "v", "to": (15, 10)})
+    refused(s, {"type": "strike", "creature": "v", "target": "x", "weapon": "knife"}, [9, 9, 9])
+    assert {o.action for o in legal_actions(s, "v")} == {"strike_stomach", "flurry", "end_turn"}
+
+
+def test_the_stomach_is_attacked_as_an_unattended_object_at_dl_3() -> None:
+    """seed-000: "They can attack your stomach as an unattended object": a Strike (DL 3) that nobody defends.
+    Martial 4, 1 -> 4 - 2 (Crowded) = 2: short of DL 3, a miss, no damage roll."""
+    s, events = run(swallowed(), stomach(), [4, 1])
+    assert only(events, "attack").data == {"action": "strike_stomach", "dl": 3, "success": False}
+    assert of_kind(events, "damage") == []
+    assert s.economy["v"].major == 0
+
+
+def test_wounded_to_the_stomach_is_injury_beyond_durability_2() -> None:
+    """seed-000: "an unattended object with 2 Durability and 0 Physical Reduction"; Wounded Tiers are the Injury
+    beyond the Durability (ASSUMPTION, table setting `stomach_threshold`). Martial 8, 1 -> 6: hits. The knife's 4d12
+    with nothing changed (Physical Reduction 0: a face of 3 is enough): 3, 4, 1, 9 -> 3 Injury -> Tier 1 Wounded to
+    the stomach. The damage goes to the object: w takes no Grit Pip. v stays inside."""
+    s, events = run(swallowed(), stomach(), [8, 1, 3, 4, 1, 9])
+    damage = only(events, "damage")
+    assert (damage.data["injury"], damage.data["needed"]) == (3, 3)
+    assert only(events, "stomach_wounded").data == {"wounded": 1, "stomach_wounded": 1}
+    assert s.creatures["w"].stomach_wounded == 1
+    assert s.creatures["w"].grit.pips == 0
+    assert s.creatures["v"].swallowed_by == "w"
+
+
+def test_six_tiers_of_wounded_to_the_stomach_and_they_fall_out() -> None:
+    """seed-000: "If there are 6 Tiers of Wounded to the stomach, they fall out." w's stomach already has 4. Martial
+    8, 1 -> 6: hits; 4d12: 3, 4, 5, 9 -> 4 Injury -> 2 Wounded: 6. v falls out into the first free space next to w
+    in the grid's order: w fills the spaces within 3 of (10, 10), so the adjacent ones are 4 from it, and the first
+    of them is (6, 10). v loses the 2 Crowded Tiers and is on the board again."""
+    s = swallowed()
+    s.creatures["w"].stomach_wounded = 4
+    s, events = run(s, stomach(), [8, 1, 3, 4, 5, 9])
+    assert s.creatures["w"].stomach_wounded == 6
+    assert only(events, "fell_out").data == {"swallower": "w", "to": (6, 10)}
+    v = s.creatures["v"]
+    assert (v.swallowed_by, v.anchor, v.ailments) == (None, (6, 10), {})
+    assert Occupancy(s).occupants([(6, 10)]) == ["v"]
+    assert options(s, "v", "strike_stomach") == []
+
+
+def test_the_soulweaver_placing_a_swallowed_creature_takes_it_out() -> None:
+    """The Soulweaver's `place` sets a creature anywhere it fits: a swallowed one is out of the stomach, without
+    its 2 Crowded Tiers."""
+    s, events = run(swallowed(), {"type": "place", "creature": "v", "to": (5, 20)}, [])
+    v = s.creatures["v"]
+    assert (v.swallowed_by, v.anchor, v.ailments) == (None, (5, 20), {})
+    assert only(events, "fell_out").actor == "v"
+
+
+def test_a_swallowed_creature_on_a_full_resolve_pool_may_still_recover() -> None:
+    """seed-004: "While your Resolve Pool is full, the only actions you can use are Recovery and roll Zeal as a Minor
+    Acton to be able to use a Major Action this turn, DL 12." Swallowed, v with a full Resolve Pool is offered
+    those two (and not the stomach attack) and may use Recovery."""
+    s = swallowed()
+    s.creatures["v"].resolve = Pool(max=6, pips=6)
+    assert {o.action for o in legal_actions(s, "v")} == {"zeal_for_major", "recover", "end_turn"}
+    s, _ = run(s, {"type": "recover", "creature": "v"}, [])
+    assert s.economy["v"].major == 0
+
+
+def test_a_swallowed_creature_may_dismiss_its_own_ongoing_ability() -> None:
+    """seed-000 Dismiss: "End an ongoing Spell or Talent you Manifested." Swallowed v ends its Stone Skin (a
+    Talent: no Free Limb needed), a Minor Action (table setting `dismiss_cost`)."""
+    s = swallowed()
+    s.effects.append(Effect(id="e9", name="Stone Skin", creator="v", subject="v", rounds=3, ability="stone_skin"))
+    s, _ = run(s, {"type": "dismiss", "creature": "v", "effect": "e9", "target": "v"}, [])
+    assert s.effects == [] and s.economy["v"].minor == 1

@@ -1,0 +1,60 @@
+"""Time passing in minutes, told by the Soulweaver (`pass_time`).
+
+seed-000 Ready: "After each minute, roll Manifest to not lose the effect, DL equal to the number of minutes you have
+had it Ready." After each minute, every living creature keeping an ability Ready (`Limb.readied`) counts one more
+minute (`Readied.minutes`) and rolls Manifest for it (the ability's skill, Dazzled and Exhausted as on any Manifest
+roll) at DL equal to those minutes (+2 when Vulnerable to its type, seed-004); on failure the ability is lost.
+Creatures roll in the board's order, a creature's limbs in order, minute after minute.
+
+Nothing else is done per minute here: rounds, ongoing effects' durations and Overexertion after a minute in
+Conflict are not counted by it.
+"""
+
+from __future__ import annotations
+
+from vtt.rules import ailments
+from vtt.rules.abilities import ability
+from vtt.rules.dice import DiceSource, roll
+from vtt.rules.events import Event
+from vtt.rules.manifest import dl_of, readied_limbs, skill_of
+from vtt.rules.txn import Tx
+
+
+def pass_time(tx: Tx, minutes: int, dice: DiceSource) -> list[Event]:
+    state = tx.state
+    events = [Event(kind="time", text=f"{minutes} minute(s) pass.", data={"minutes": minutes})]
+    for _ in range(minutes):
+        for cid in list(state.creatures):
+            c = tx.get(cid)
+            if c.dead or not readied_limbs(c):
+                continue
+            for limb in readied_limbs(c):
+                readied = limb.readied
+                assert readied is not None
+                held = readied.minutes + 1
+                ab = ability(readied.ability)
+                dl, notes = dl_of(state, c, ab, held)
+                skill = skill_of(state, ab)
+                r = roll(
+                    dice,
+                    f"{c.name}: Manifest to keep {ab.name} Ready ({skill})",
+                    c.skill(skill),
+                    ailments.manifest_modifiers(c),
+                )
+                ok = r.result >= dl and not (state.settings.fumble_always_fails and r.fumble)
+                m = tx.creature(cid, body=True)
+                mine = m.limb(limb.id)
+                assert mine is not None
+                mine.readied = readied.model_copy(update={"minutes": held}) if ok else None
+                why = f" ({'; '.join(notes)})" if notes else ""
+                events.append(
+                    Event(
+                        kind="ready_check",
+                        text=f"{c.name} has kept {ab.name} Ready {held} minute(s): Manifest {r.result} against DL "
+                        f"{dl}{why}" + (": kept." if ok else ": lost."),
+                        target=cid,
+                        rolls=[r],
+                        data={"ability": ab.id, "dl": dl, "kept": ok, "minutes": held},
+                    )
+                )
+    return events

@@ -1,0 +1,393 @@
+"""Swallowing (seed-000 Grapple).
+
+"If you are a Holder and the creature is at least 6 sizes smaller than you, you can use Grapple to attempt to swallow
+the creature. On success, they are removed from the and they enter your stomach. While swallowed, there is no light,
+they cannot breathe, and have Tier 2 Crowded. They can attack your stomach as an unattended object with 2 Durability
+and 0 Physical Reduction. If there are 6 Tiers of Wounded to the stomach, they fall out."
+
+- The `swallow` flag of a Grapple (see `overpower.grapple`) is allowed when the grappler is a Holder of the target's
+  Hold, the target is at least 6 sizes smaller, and the stomach does not already hold 6 Tiers of Wounded (whatever
+  it swallowed would fall out at once). It goes with no Called Shot and no suffocating. On success the creature
+  leaves every Hold (it is no longer within touch: the Grapple adds no Encumbered Tier), `Creature.swallowed_by`
+  names the swallower, and it is off the board: `space.Occupancy` leaves it out, so nobody reaches, sees or
+  collides with it, it fills no space, and no command may name it as a target (`check_command`); the Soulweaver's
+  Harm, Heal, edits and `place` still may (placing it sets it down outside: it is no longer swallowed).
+- "there is no light": it is Blinded-like. The Blinded ailment has no effect on rolls yet (Concealment is not
+  modelled) and its only target, the stomach, touches it: table setting `swallowed_attack_penalty` (0).
+- "they cannot breathe": `cannot_breathe` says so; what not breathing does belongs with Strangled's effects, which
+  are not modelled here.
+- "Tier 2 Crowded": 2 Tiers are added, and taken away again when it falls out. Crowded has no end-of-turn defense
+  roll, so it is not lowered while swallowed. The ailments here keep no source: once they do, these 2 Tiers should
+  carry "swallowed" as theirs.
+- "Their only target is the stomach": while swallowed a creature may attack the stomach (`strike_stomach`, a Strike:
+  a Major Action, or a Flurry's Minor Action), declare a Flurry, drop its Focus, Dismiss its own ongoing abilities,
+  use Recovery or the Zeal roll on a full Resolve Pool, and end its turn; nothing else.
+- The stomach is "an unattended object with 2 Durability and 0 Physical Reduction": the attack is a Strike at DL 3
+  with nobody defending (unattended). Its size is not given: table setting `stomach_size` (None: no size change on
+  the roll or the damage). Damage is counted as for any Strike (faces of 3 or more; Chopping, Bashing, Devastating,
+  Flurry's lost dice; Physical Reduction 0, so Stabbing lowers nothing), and goes to the object, not to the
+  swallower's pools. Wounded Tiers follow the Serious Injury rule with the Durability standing for the Severe
+  Threshold (ASSUMPTION; table setting `stomach_threshold`): Injury beyond 2. It is a targeted attack, so there is no
+  extra half.
+- The Wounded Tiers are counted in `Creature.stomach_wounded` of the swallower, a count of its own: it should be
+  unified with per-part Wounded (`BodyPart.wounded` of the "stomach" part) once Wounded per part has its effects.
+- "If there are 6 Tiers of Wounded to the stomach, they fall out": every creature in that stomach is set down in a
+  free space adjacent to the swallower (the first, in the grid's order, where it can stand -- `why_cannot_stand`;
+  if none is free, the nearest farther out), loses the 2 Crowded Tiers, and is back on the board.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from vtt.rules import ailments, tactics
+from vtt.rules.checks import AttackResult
+from vtt.rules.commands import (
+    BreakHold,
+    Command,
+    Dismiss,
+    Distract,
+    DropFocus,
+    EditCreature,
+    Flurry,
+    Harm,
+    Heal,
+    PassTime,
+    Place,
+    Recover,
+    StrikeStomach,
+    ZealForMajor,
+)
+from vtt.rules.conditions import attack_modifiers, limb_action_modifiers
+from vtt.rules.damage import DAMAGE_FACE, strong_faces
+from vtt.rules.dice import DiceChange, DiceSource, Modifier, Roll, roll
+from vtt.rules.events import Event, RuleError
+from vtt.rules.hold import leave_holds
+from vtt.rules.model import Cell, Creature, GameState, Weapon
+from vtt.rules.sizes import physical_damage_size_change, strike_size_modifier
+from vtt.rules.space import Occupancy, grid_of, why_cannot_stand
+from vtt.rules.strike import (
+    STRIKE_DL,
+    Armament,
+    armament,
+    attack_limbs,
+    base_damage,
+    choose_strike_type,
+    weapon_changes,
+    weapon_modifiers,
+)
+from vtt.rules.turns import require_active
+from vtt.rules.txn import Tx
+
+SWALLOW_SIZES = 6
+"""seed-000: "at least 6 sizes smaller than you"."""
+SWALLOWED_CROWDED = 2
+"""seed-000: "have Tier 2 Crowded"."""
+STOMACH_DURABILITY = 2
+STOMACH_REDUCTION = 0
+"""seed-000: "an unattended object with 2 Durability and 0 Physical Reduction"."""
+FALL_OUT_WOUNDED = 6
+"""seed-000: "If there are 6 Tiers of Wounded to the stomach, they fall out"."""
+
+
+def swallower(state: GameState, c: Creature) -> Creature | None:
+    return state.creatures.get(c.swallowed_by) if c.swallowed_by is not None else None
+
+
+def cannot_breathe(c: Creature) -> bool:
+    """seed-000: while swallowed "they cannot breathe"."""
+    return c.swallowed_by is not None
+
+
+def no_light(c: Creature) -> bool:
+    """seed-000: while swallowed "there is no light"."""
+    return c.swallowed_by is not None
+
+
+def contents(state: GameState, swallower_id: str) -> list[str]:
+    """The creatures in this creature's stomach."""
+    return [cid for cid, c in state.creatures.items() if c.swallowed_by == swallower_id]
+
+
+def stomach_threshold(state: GameState) -> int:
+    t = state.settings.stomach_threshold
+    return STOMACH_DURABILITY if t is None else t
+
+
+def why_not_swallow(state: GameState, c: Creature, target: Creature) -> str | None:
+    """Why `c` cannot Grapple `target` to swallow it (the Grapple's own conditions aside); None when it can."""
+    hold = next((h for h in state.holds.values() if target.id in h.held), None)
+    if hold is None or c.id not in hold.holders:
+        return f"{c.name} is not a Holder of {target.name}: only its Holder can swallow it"
+    if c.size - target.size < SWALLOW_SIZES:
+        return f"{target.name} (size {target.size}) is not at least {SWALLOW_SIZES} sizes smaller than {c.name}"
+    if c.stomach_wounded >= FALL_OUT_WOUNDED:
+        return f"{c.name}'s stomach has {c.stomach_wounded} Tiers of Wounded: whatever it swallows falls out"
+    return None
+
+
+def swallow(tx: Tx, swallower_id: str, target_id: str) -> list[Event]:
+    """A successful Grapple to swallow: the creature leaves its Holds and the board and is in the stomach."""
+    events = leave_holds(tx, target_id)
+    t = tx.creature(target_id)
+    t.swallowed_by = swallower_id
+    t.ailments["Crowded"] = t.ailments.get("Crowded", 0) + SWALLOWED_CROWDED
+    sw = tx.get(swallower_id)
+    events.append(
+        Event(
+            kind="swallowed",
+            text=f"{sw.name} swallows {t.name}: it is off the board, in {sw.name}'s stomach, with no light and no "
+            f"breath, and Tier {SWALLOWED_CROWDED} Crowded (now Tier {t.ailments['Crowded']}).",
+            actor=swallower_id,
+            target=target_id,
+            data={"swallower": swallower_id, "crowded": t.ailments["Crowded"]},
+        )
+    )
+    return events
+
+
+def landing(state: GameState, sw: Creature, c: Creature) -> Cell | None:
+    """The space a creature falling out of `sw` lands in: the first free one adjacent, else the nearest farther."""
+    grid = grid_of(state)
+    occ = Occupancy(state)
+    mine = occ.cells[sw.id]
+    board = state.board
+    inner = set(mine)
+    for radius in range(1, board.cols + board.rows + 1):
+        area = grid.area_within(mine, radius)
+        ring = sorted(area - inner)
+        inner = area
+        for cell in ring:
+            if why_cannot_stand(state, c, cell, occ) is None:
+                return cell
+    return None
+
+
+def release(tx: Tx, creature_id: str, to: Cell | None) -> list[Event]:
+    """The creature is out of the stomach, back on the board at `to` (None: where it stands), without the Crowded
+    Tiers being swallowed gave it."""
+    c = tx.creature(creature_id)
+    if c.swallowed_by is None:
+        return []
+    sw = tx.get(c.swallowed_by)
+    c.swallowed_by = None
+    left = c.ailments.get("Crowded", 0) - SWALLOWED_CROWDED
+    if left > 0:
+        c.ailments["Crowded"] = left
+    else:
+        c.ailments.pop("Crowded", None)
+    if to is not None:
+        c.anchor = to
+    return [
+        Event(
+            kind="fell_out",
+            text=f"{c.name} is out of {sw.name}'s stomach, at {c.anchor}.",
+            actor=creature_id,
+            target=sw.id,
+            data={"swallower": sw.id, "to": c.anchor},
+        )
+    ]
+
+
+def fall_out(tx: Tx, swallower_id: str) -> list[Event]:
+    """seed-000: with 6 Tiers of Wounded to the stomach, everything swallowed falls out next to the swallower."""
+    events: list[Event] = []
+    for cid in contents(tx.state, swallower_id):
+        to = landing(tx.state, tx.get(swallower_id), tx.get(cid))
+        events += release(tx, cid, to)
+    return events
+
+
+def release_for_place(tx: Tx, creature_id: str) -> list[Event]:
+    """The Soulweaver places a swallowed creature: it is no longer in the stomach."""
+    return release(tx, creature_id, None)
+
+
+# --------------------------------------------------------------------------------------------------------
+# Attacking the stomach from inside
+# --------------------------------------------------------------------------------------------------------
+
+
+def stomach_plan(
+    state: GameState, c: Creature, sw: Creature, arm: Armament, minor: bool
+) -> tuple[list[Modifier], list[DiceChange]]:
+    """The modifiers and dice changes of a Strike on the stomach from inside (the preview is the roll's)."""
+    mods: list[Modifier] = []
+    size = state.settings.stomach_size
+    if size is not None:
+        size_mod = strike_size_modifier(c.size, size, " (the stomach)")
+        if size_mod:
+            mods.append(size_mod)
+    mods += weapon_modifiers(state, c, arm, 0)
+    mods += limb_action_modifiers(state, c)
+    mods += attack_modifiers(state, c)
+    penalty = state.settings.swallowed_attack_penalty
+    if penalty:
+        mods.append(Modifier(value=-penalty, reason="swallowed: there is no light"))
+    changes = [*ailments.attack_dice_changes(state, c), *tactics.flurry_weapon_changes(arm.weapon, minor)]
+    return mods, changes
+
+
+def strike_stomach(
+    tx: Tx,
+    creature: str,
+    target: str | None,
+    weapon: str | None,
+    limb: str | None,
+    strike_type: str | None,
+    max_dice: int | None,
+    minor: bool,
+    dice: DiceSource,
+) -> list[Event]:
+    state = tx.state
+    c = require_active(state, creature)
+    sw = swallower(state, c)
+    if sw is None:
+        raise RuleError(f"{c.name} is not swallowed: it has no stomach to attack from inside")
+    if target is not None and target != sw.id:
+        raise RuleError(f"{c.name} is in {sw.name}'s stomach: it can attack no other")
+    arm = armament(state, c, weapon, limb)
+    chosen = choose_strike_type(arm.weapon, strike_type)
+    mods, changes = stomach_plan(state, c, sw, arm, minor)
+    paid = tactics.pay_attack(tx, c.id, minor, attack_limbs(state, c, arm))
+    tx.economy(c.id).attacked = True
+    label = f"{c.name}: Strike on {sw.name}'s stomach with {arm.name}"
+    skill = state.settings.strike_skill
+    attack = roll(dice, label, c.skill(skill), [*mods, *tx.extra_attack_mods], changes)
+    s = state.settings
+    result = AttackResult(
+        attack=attack,
+        dl=STRIKE_DL,
+        defense_skill="none",
+        defense=None,
+        ties_to=s.ties_to,
+        fumble_fails=s.fumble_always_fails,
+    )
+    verdict = "hits" if result.success else "misses"
+    events = [
+        *paid,
+        Event(
+            kind="attack",
+            text=f"{c.name} rolled {attack.result} (DL {STRIKE_DL}; the stomach is unattended): the Strike {verdict} "
+            f"{sw.name}'s stomach.",
+            actor=c.id,
+            target=sw.id,
+            rolls=[attack],
+            data={"action": "strike_stomach", "dl": STRIKE_DL, "success": result.success},
+        ),
+    ]
+    if not result.success:
+        return events
+    damage, damage_changes = base_damage(state, c, arm)
+    params: dict[str, Any] = {
+        "damage": damage,
+        "changes": damage_changes,
+        "weapon": arm.weapon,
+        "strike_type": chosen,
+        "max_dice": max_dice,
+    }
+    return events + stomach_damage(tx, c, sw, params, attack, dice)
+
+
+def stomach_damage(
+    tx: Tx, c: Creature, sw: Creature, params: dict[str, Any], attack: Roll, dice: DiceSource
+) -> list[Event]:
+    """The damage roll against the stomach (an object: no pools), its Wounded Tiers, and falling out at 6."""
+    state = tx.state
+    weapon: Weapon | None = params["weapon"]
+    changes: list[DiceChange] = [*params["changes"], *weapon_changes(weapon, attack)]
+    strike_type = params["strike_type"]
+    strong = strong_faces(attack.faces)
+    if strike_type == "C" and strong:
+        changes.append(DiceChange(dice=strong, reason=f"Chopping: {strong} attack face(s) of 6 or more"))
+    size = state.settings.stomach_size
+    if size is not None:
+        change = physical_damage_size_change(c.size, size)
+        if change:
+            rel = "smaller" if change > 0 else "larger"
+            changes.append(DiceChange(dice=change, reason=f"physical damage against a {rel} subject (the stomach)"))
+    amount: int = params["damage"]
+    wanted = max(0, amount + sum(ch.dice for ch in changes))
+    max_dice: int | None = params["max_dice"]
+    if max_dice is not None and max_dice < wanted:
+        changes.append(DiceChange(dice=max_dice - wanted, reason="the roller chose to roll fewer dice"))
+    needed = DAMAGE_FACE + STOMACH_REDUCTION
+    dmg = roll(dice, f"{c.name}: damage to {sw.name}'s stomach", amount, dice_changes=changes)
+    injury = dmg.count_at_least(needed)
+    note = ""
+    if strike_type == "B":
+        larger = max(0, size - c.size) if size is not None else 0
+        floor = min(strong - larger, dmg.dice)
+        if floor > injury:
+            note = f" (Bashing raises the Injury to {floor})"
+            injury = floor
+    threshold = stomach_threshold(state)
+    wounded = max(0, injury - threshold)
+    events = [
+        Event(
+            kind="damage",
+            text=f"Damage {dmg.dice}d12, needing {needed}+: {injury} Injury to {sw.name}'s stomach{note}.",
+            actor=c.id,
+            target=sw.id,
+            rolls=[dmg],
+            data={"injury": injury, "needed": needed, "stomach": True},
+        )
+    ]
+    if wounded <= 0:
+        return events
+    m = tx.creature(sw.id)
+    m.stomach_wounded += wounded
+    events.append(
+        Event(
+            kind="stomach_wounded",
+            text=f"{injury} Injury exceeds the stomach's Durability {threshold} by {wounded}: Tier {wounded} Wounded "
+            f"to {sw.name}'s stomach (now {m.stomach_wounded} of {FALL_OUT_WOUNDED}).",
+            actor=c.id,
+            target=sw.id,
+            data={"wounded": wounded, "stomach_wounded": m.stomach_wounded},
+        )
+    )
+    if m.stomach_wounded >= FALL_OUT_WOUNDED:
+        events += fall_out(tx, sw.id)
+    return events
+
+
+# --------------------------------------------------------------------------------------------------------
+# What a swallowed creature may do, and who may name it
+# --------------------------------------------------------------------------------------------------------
+
+SOULWEAVER_COMMANDS = (Harm, Heal, EditCreature, Place, PassTime)
+WHILE_SWALLOWED = (StrikeStomach, Flurry, DropFocus, Dismiss, Recover, ZealForMajor)
+
+
+def _named(cmd: Command) -> list[str]:
+    """The creatures a command acts on, besides the one that acts."""
+    out: list[str] = []
+    if isinstance(cmd, Dismiss):  # its `target` only names the subject of the caster's own effect
+        return out
+    for field in ("target", "collide_with"):
+        value = getattr(cmd, field, None)
+        if isinstance(value, str):
+            out.append(value)
+    if isinstance(cmd, Distract):
+        out += cmd.targets
+    if isinstance(cmd, BreakHold) and cmd.held is not None:
+        out.append(cmd.held)
+    return out
+
+
+def check_command(state: GameState, cmd: Command) -> None:
+    """A swallowed creature may only attack the stomach (and declare a Flurry, drop its Focus); nobody else may
+    name it: it is off the board. The Soulweaver's own commands are not limited."""
+    if isinstance(cmd, SOULWEAVER_COMMANDS):
+        return
+    actor = getattr(cmd, "creature", None)
+    c = state.creatures.get(actor) if isinstance(actor, str) else None
+    if c is not None and c.swallowed_by is not None and not isinstance(cmd, WHILE_SWALLOWED):
+        sw = state.creatures.get(c.swallowed_by)
+        inside = f"{sw.name}'s stomach" if sw else "a stomach"
+        raise RuleError(f"{c.name} is inside {inside}: it can only attack the stomach")
+    for tid in _named(cmd):
+        t = state.creatures.get(tid)
+        if t is not None and t.swallowed_by is not None:
+            raise RuleError(f"{t.name} has been swallowed: it is off the board")
