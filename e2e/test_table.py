@@ -282,7 +282,9 @@ def test_illegal_drop_snaps_back_on_both_pages(users: Users) -> None:
         assert page.evaluate("window.seen") == []
         assert page.locator(anchor_selector("orc", ORC)).count() == 1
         assert page.locator(".log-entry").count() == 1
-    assert alice.get_by_text("Move rejected").count() == 0
+    # the dragger is told why; the Soulweaver is not
+    expect(alice.get_by_text("Move rejected: you can only drag your own creature, on its turn")).to_be_visible()
+    assert sw.get_by_text("Move rejected").count() == 0
     assert positions(sw) == positions(alice)
     screenshot(alice, "table_foreign_drag_alice")
 

@@ -310,6 +310,13 @@ class EditCreature(_Command):
     changes: dict[str, Any]
 
 
+class ChangeSettings(_Command):
+    """The Soulweaver changes table settings: `changes` maps setting names to new values (validated)."""
+
+    type: Literal["change_settings"] = "change_settings"
+    changes: dict[str, Any]
+
+
 class Harm(_Command):
     """The Soulweaver deals damage of a chosen type and amount to a creature."""
 
@@ -397,6 +404,7 @@ Command = Annotated[
     | React
     | ChooseOrder
     | EditCreature
+    | ChangeSettings
     | Harm
     | Afflict
     | StandUp

@@ -41,6 +41,7 @@ from vtt.rules.commands import (
     Afflict,
     Begin,
     BreakHold,
+    ChangeSettings,
     ChooseOrder,
     Command,
     CompleteReady,
@@ -297,6 +298,8 @@ def _dispatch(tx: Tx, cmd: Command, dice: DiceSource) -> list[Event]:
             return care.soothe(tx, cmd.creature, cmd.target, dice)
         case EditCreature():
             return edit_creature(tx, cmd.creature, cmd.changes)
+        case ChangeSettings():
+            return change_settings(tx, cmd.changes)
         case Manifest():
             return manifest.manifest(tx, cmd.creature, cmd.ability, cmd.target, cmd.boosted, cmd.limb, dice)
         case Ready():
@@ -332,6 +335,29 @@ EDITABLE = frozenset(
         "notes",
     }
 )
+
+
+def change_settings(tx: Tx, changes: dict[str, Any]) -> list[Event]:
+    """The Soulweaver changes table settings; every value is validated by `TableSettings`. The grid kind is fixed
+    once a game exists (its map was drawn for it)."""
+    if not changes:
+        raise RuleError("no settings to change")
+    current = tx.state.settings
+    unknown = sorted(set(changes) - set(type(current).model_fields))
+    if unknown:
+        raise RuleError(f"no such setting: {', '.join(unknown)}")
+    if "grid" in changes and changes["grid"] != current.grid:
+        raise RuleError("the grid cannot change during a game")
+    try:
+        settings = type(current).model_validate({**current.model_dump(), **changes})
+    except ValidationError as exc:
+        first = exc.errors()[0]
+        raise RuleError(f"{'.'.join(str(p) for p in first['loc'])}: {first['msg']}") from None
+    tx.state.settings = settings
+    shown = ", ".join(f"{k} = {v}" for k, v in sorted(changes.items()))
+    return [
+        Event(kind="settings", text=f"The Soulweaver changes the table settings: {shown}.", data={"changes": changes})
+    ]
 
 
 def edit_creature(tx: Tx, creature_id: str, changes: dict[str, Any]) -> list[Event]:

@@ -22,6 +22,7 @@ from vtt.rules import GameState, RuleError, apply, parse_command
 from vtt.rules.commands import (
     Afflict,
     Begin,
+    ChangeSettings,
     ChooseOrder,
     Command,
     Defend,
@@ -246,7 +247,7 @@ class Table:
         state = self.state
         if any(not self.visible_to(viewer, cid) for cid in _mentioned(raw or cmd.model_dump()) if cid):
             return "no such creature"
-        if isinstance(cmd, Begin | Place | ChooseOrder | EditCreature | Harm | Heal | Afflict):
+        if isinstance(cmd, Begin | Place | ChooseOrder | EditCreature | Harm | Heal | Afflict | ChangeSettings):
             return "only the Soulweaver can do that"
         if isinstance(cmd, Defend | React):
             decision = next((d for d in state.pending if d.id == cmd.decision), None)
