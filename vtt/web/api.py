@@ -188,6 +188,13 @@ def _events_for(table: Table, record: LogRecord, hidden: AbstractSet[str]) -> li
     return [e for e in record.events if e.get("actor") not in hidden and e.get("target") not in hidden]
 
 
+OTHER_FIELDS = tuple(name for name in GameState.model_fields if name != "creatures")
+
+
+def _differs(a: object, b: object) -> bool:
+    return a is not b and a != b
+
+
 def change_message(table: Table, change: Change, viewer: Viewer) -> Json:
     """One change of the table as `viewer` may see it: who sent what, the events, the creatures that changed
     (with their new versions), those it can no longer see (`gone`), and the other parts of the state that changed.
@@ -204,9 +211,7 @@ def change_message(table: Table, change: Change, viewer: Viewer) -> Json:
         was = before.creatures.get(cid)
         if was is not None and (viewer.is_soulweaver or not was.hidden):
             gone.append(cid)
-    others = {
-        name for name in GameState.model_fields if name != "creatures" and getattr(before, name) != getattr(after, name)
-    }
+    others = {name for name in OTHER_FIELDS if _differs(getattr(before, name), getattr(after, name))}
     shown_command = not _names_any(record.command, hidden)
     return {
         "kind": "change",
