@@ -297,7 +297,6 @@ def test_bad_commands_sent_to_the_table_change_nothing(game: Game) -> None:
     check()
 
 
-@pytest.mark.xfail(strict=True, reason="vtt/rules: Distract takes a sound_at off the map (found writing these tests)")
 def test_distract_refuses_a_sound_off_the_map(game: Game) -> None:
     while game.table.state.turn.current != "ayla":
         assert game.submit(SOULWEAVER, {"type": "end_turn"})[0]

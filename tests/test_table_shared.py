@@ -165,3 +165,18 @@ def test_a_malformed_command_is_not_an_object() -> None:
     table = Table("t", _game())
     out = asyncio.run(table.submit(SW, ["move"]))  # type: ignore[arg-type]
     assert out.error == "malformed command: not an object"
+
+
+def test_undo_further_back_than_the_kept_states_replays_the_log(monkeypatch: Any) -> None:
+    """Only the last few commands keep their earlier state in memory; undoing past them rebuilds it from the log."""
+    import vtt.table.table as table_module
+
+    monkeypatch.setattr(table_module, "KEEP_STATES", 1)
+    table = Table("t", _game())
+    for to in ([5, 5], [6, 6], [7, 7]):
+        assert _run(table, SW, {"type": "place", "creature": "orc", "to": to}).ok
+    assert table.log[0].before is None and table.log[1].before is None
+    for _ in range(3):
+        assert _run(table, SW, {"type": "undo"}).ok
+    assert table.state.creatures["orc"].anchor == (3, 2)
+    assert [r.undone for r in table.log[:3]] == [True, True, True]

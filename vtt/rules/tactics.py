@@ -331,6 +331,8 @@ def distract(
             raise RuleError(f"{t.name} is not Aware of {c.name}'s action: a Distract cannot attack it")
     for eid in expects:
         tx.get(eid)
+    if sound_at is not None and not grid_of(state).in_bounds(sound_at, state.board.cols, state.board.rows):
+        raise RuleError(f"a Distract's sound cannot be made at {sound_at}: it is off the map")
     s = state.settings
     if action == "major":
         spend(tx, c.id, major=1)

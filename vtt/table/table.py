@@ -101,6 +101,8 @@ class Listener(Protocol):
 
 
 META = frozenset({"undo", "redo"})
+KEEP_STATES = 200
+"""How many recent commands keep the state they were played on in memory (for undo without a replay)."""
 
 
 @dataclass
@@ -319,8 +321,16 @@ class Table:
             self.state = after
             self.log.append(record)
             self._redo.clear()
+            self._forget_old_states()
         self._tell(change)
         return Outcome(True, None, record)
+
+    def _forget_old_states(self) -> None:
+        """Keep the state before each command in memory for the last `KEEP_STATES` commands only; an undo further
+        back rebuilds them by replaying the log (`_rebuild_before`)."""
+        old = len(self.log) - KEEP_STATES - 1
+        if old >= 0 and not self.log[old].is_meta:
+            self.log[old].before = None
 
     async def _store(self, record: LogRecord, after: GameState) -> None:
         if self.engine is None or self.game_id is None:
