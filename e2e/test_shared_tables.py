@@ -146,6 +146,8 @@ def test_a_hidden_creature_is_absent_from_the_players_page(browser: Browser, ser
     expect(gm.locator(".roll-log")).to_contain_text("The Soulweaver edits Goblin: hidden.")
     expect(sam.locator('[data-token-id="goblin"]')).to_have_count(0)
     expect(gm.locator('[data-token-id="goblin"]')).to_have_count(1)
+    gm.get_by_role("button", name="Begin: roll Priority").click()
+    expect(sam.locator(".turn-panel")).to_contain_text("Round 1")
     sam.reload()
     wait_ready(sam, timeout=LOAD_TIMEOUT)
     sam.wait_for_selector('[data-token-id="ayla"]')

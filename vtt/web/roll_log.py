@@ -5,6 +5,7 @@ Everything a user typed (names) is shown with `ui.label` (text), never as HTML.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Set as AbstractSet
 from typing import Any
 
@@ -69,10 +70,21 @@ def render_roll(roll: dict[str, Any], dl: int | None = None, counted: tuple[int,
 
 
 def render_record(
-    record: LogRecord, creature_names: dict[str, str], hidden: AbstractSet[str] = frozenset()
+    record: LogRecord,
+    creature_names: dict[str, str],
+    hidden: AbstractSet[str] = frozenset(),
+    hidden_names: AbstractSet[str] = frozenset(),
 ) -> ui.element | None:
-    """One log entry. Events about a creature in `hidden` are left out; an entry with nothing left is not drawn."""
-    shown = [e for e in record.events if e.get("actor") not in hidden and e.get("target") not in hidden]
+    """One log entry. Events about a creature in `hidden`, or naming one of `hidden_names`, are left out; an entry
+    with nothing left is not drawn."""
+    named = re.compile("|".join(rf"\b{re.escape(n)}\b" for n in sorted(hidden_names))) if hidden_names else None
+    shown = [
+        e
+        for e in record.events
+        if e.get("actor") not in hidden
+        and e.get("target") not in hidden
+        and not (named and named.search(str(e.get("text", ""))))
+    ]
     if not shown or _mentions(record.command, hidden):
         return None
     sender = SENDER_NAMES.get(record.sender, record.sender)

@@ -109,6 +109,11 @@ class TableView:
         """Hidden creatures are the Soulweaver's alone: no token, name, menu entry or log line for anyone else."""
         return self.viewer.is_soulweaver or not creature.hidden
 
+    def _names_hidden(self, text: str) -> bool:
+        """Whether `text` names a creature this viewer may not see."""
+        state = self.table.state
+        return any(state.creatures[cid].name in text for cid in self._hidden())
+
     def _hidden(self) -> set[str]:
         return {cid for cid, c in self.table.state.creatures.items() if not self._sees(c)}
 
@@ -185,7 +190,9 @@ class TableView:
                 self._log_chunk = ui.column().classes("w-full gap-2")
             self._log_chunk.move(target_index=0)
         with self._log_chunk:
-            card = render_record(record, names, self._hidden())
+            hidden = self._hidden()
+            state = self.table.state
+            card = render_record(record, names, hidden, {state.creatures[cid].name for cid in hidden})
             if card is not None:
                 card.move(target_index=0)
                 self._cards[record.seq] = card
@@ -574,7 +581,8 @@ class TableView:
                     .props(f"data-decision-kind={d.kind}")
                 ):
                     if not mine:
-                        ui.label(f"The table waits for {who}: {d.prompt}").classes("text-sm")
+                        prompt = d.prompt if not self._names_hidden(d.prompt) else "a decision"
+                        ui.label(f"The table waits for {who}: {prompt}").classes("text-sm")
                         continue
                     ui.label(d.prompt).classes("text-sm")
                     if d.kind == "defense":
