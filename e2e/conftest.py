@@ -5,6 +5,7 @@ Run with ``.venv/bin/python -m pytest e2e -q -p no:asyncio`` (after ``bash e2e/e
 
 from __future__ import annotations
 
+import contextlib
 import os
 import socket
 import subprocess
@@ -17,7 +18,7 @@ from types import TracebackType
 from typing import IO, Any, Self
 
 import pytest
-from playwright.sync_api import Browser, Page, ViewportSize
+from playwright.sync_api import Browser, Page, ViewportSize, expect
 
 ROOT = Path(__file__).resolve().parent.parent
 E2E = Path(__file__).resolve().parent
@@ -170,18 +171,49 @@ class AppServer:
         self.stop()
 
 
-@pytest.fixture
-def harness_server() -> Iterator[AppServer]:
-    """A fresh ``e2e/map_harness.py`` per test (its game state is module-level)."""
-    server = AppServer(HARNESS).start()
+@contextlib.contextmanager
+def running(server: AppServer) -> Iterator[AppServer]:
+    """Start `server`; afterwards stop it, print its output (pytest shows it when a test fails) and fail the test
+    if it logged an exception."""
+    server.start()
     try:
         yield server
     finally:
         server.stop()
         output = server.output()
-        print(output)  # shown by pytest when the test fails
+        print(output)
         if "Traceback" in output:
-            pytest.fail(f"the harness server logged an exception:\n{output}")
+            pytest.fail(f"the server logged an exception:\n{output}")
+
+
+@pytest.fixture
+def harness_server() -> Iterator[AppServer]:
+    """A fresh ``e2e/map_harness.py`` per test (its game state is module-level)."""
+    with running(AppServer(HARNESS)) as server:
+        yield server
+
+
+TABLE_TIMEOUT = 15_000
+LOAD_TIMEOUT = 30_000
+"""Milliseconds: for an action on a table page, and for a page (re)load on a loaded CI machine."""
+
+
+@pytest.fixture
+def table_timeouts() -> Iterator[None]:
+    """`expect` waits `TABLE_TIMEOUT` in the tests that use this fixture."""
+    expect.set_options(timeout=TABLE_TIMEOUT)
+    yield
+    expect.set_options(timeout=None)
+
+
+def open_seat(browser: Browser, server: AppServer, key: str, ready: str = "[data-token-id]") -> Page:
+    """One user (a new browser context) at a seat's secret link, as the server printed it, once `ready` shows."""
+    page = browser.new_context(viewport=VIEWPORT).new_page()
+    page.set_default_timeout(TABLE_TIMEOUT)
+    page.goto(server.url + server.seat(key), timeout=LOAD_TIMEOUT)
+    wait_ready(page, timeout=LOAD_TIMEOUT)
+    page.wait_for_selector(ready)
+    return page
 
 
 def wait_ready(page: Page, timeout: float = 15_000) -> None:

@@ -19,6 +19,7 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import psycopg
+import pytest
 
 ENV = "VTT_TEST_POSTGRES_URL"
 
@@ -84,3 +85,22 @@ def fresh_database(server_url: str) -> str:
     base, _, query = server_url.partition("?")
     base = base.rsplit("/", 1)[0] + "/" + name
     return base + ("?" + query if query else "")
+
+
+@pytest.fixture(scope="session")
+def postgres() -> Iterator[str]:
+    """A PostgreSQL server for the session (see the module docstring); the test is skipped where there is none."""
+    why = available()
+    if why is not None:
+        pytest.skip(why)
+    with postgres_server() as url:
+        yield url
+
+
+@pytest.fixture(params=["sqlite", "postgresql"])
+def database_url(request: pytest.FixtureRequest, tmp_path: Path) -> str:
+    """A URL of an empty database, once on each kind of server."""
+    if request.param == "sqlite":
+        return f"sqlite:///{tmp_path}/game.sqlite"
+    server: str = request.getfixturevalue("postgres")
+    return fresh_database(server)

@@ -9,43 +9,19 @@ from __future__ import annotations
 
 import json
 import signal
-from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
 import pytest
 from playwright.sync_api import Browser, Page, expect
 
-from e2e.conftest import ROOT, VIEWPORT, AppServer, screenshot, wait_ready
+from e2e.conftest import LOAD_TIMEOUT, ROOT, AppServer, open_seat, running, screenshot, wait_ready
 from e2e.helpers import anchor_selector, cell_xy, token_xy
-from e2e.pg_server import available, fresh_database, postgres_server
+from e2e.pg_server import database_url, postgres
 
 ARENA = ROOT / "e2e" / "maps" / "arena.json"
-TIMEOUT = 15_000
-LOAD_TIMEOUT = 30_000
-
-
-@pytest.fixture(autouse=True)
-def _timeouts() -> Iterator[None]:
-    expect.set_options(timeout=TIMEOUT)
-    yield
-    expect.set_options(timeout=None)
-
-
-@pytest.fixture(scope="module")
-def postgres() -> Iterator[str]:
-    why = available()
-    if why is not None:
-        pytest.skip(why)
-    with postgres_server() as url:
-        yield url
-
-
-@pytest.fixture(params=["sqlite", "postgresql"])
-def database_url(request: pytest.FixtureRequest, tmp_path: Path) -> str:
-    if request.param == "sqlite":
-        return f"sqlite:///{tmp_path}/game.sqlite"
-    return fresh_database(request.getfixturevalue("postgres"))
+pytestmark = pytest.mark.usefixtures("table_timeouts")
+__all__ = ["database_url", "postgres"]  # fixtures
 
 
 @pytest.fixture
@@ -59,16 +35,7 @@ def arena(tmp_path: Path) -> Path:
 
 
 def _server(arena: Path, database_url: str) -> AppServer:
-    return AppServer(module="vtt.cli", args=["--map", str(arena), "--database", database_url, "--seed", "11"]).start()
-
-
-def _open(browser: Browser, server: AppServer, key: str) -> Page:
-    page = browser.new_context(viewport=VIEWPORT).new_page()
-    page.set_default_timeout(TIMEOUT)
-    page.goto(server.url + server.seat(key), timeout=LOAD_TIMEOUT)
-    wait_ready(page, timeout=LOAD_TIMEOUT)
-    page.wait_for_selector('[data-token-id="ogre"]')
-    return page
+    return AppServer(module="vtt.cli", args=["--map", str(arena), "--database", database_url, "--seed", "11"])
 
 
 def _screen(page: Page) -> dict[str, Any]:
@@ -88,9 +55,9 @@ def _screen(page: Page) -> dict[str, Any]:
 def test_kill_9_in_the_middle_of_play_loses_nothing_anyone_saw(
     browser: Browser, arena: Path, database_url: str
 ) -> None:
-    server = _server(arena, database_url)
+    server = _server(arena, database_url).start()
     try:
-        gm, alice = _open(browser, server, "soulweaver"), _open(browser, server, "alice")
+        gm, alice = open_seat(browser, server, "soulweaver"), open_seat(browser, server, "alice")
         # a pool changed by the Soulweaver
         gm.locator('[data-token-id="orc"] .vtt-body').click()
         gm.keyboard.press("Escape")
@@ -125,9 +92,8 @@ def test_kill_9_in_the_middle_of_play_loses_nothing_anyone_saw(
         server.stop()
         print(server.output())
 
-    again = _server(arena, database_url)
-    try:
-        gm, alice = _open(browser, again, "soulweaver"), _open(browser, again, "alice")
+    with running(_server(arena, database_url)) as again:
+        gm, alice = open_seat(browser, again, "soulweaver"), open_seat(browser, again, "alice")
         expect(gm.locator(".log-entry")).to_have_count(len(shown["gm"]["log"]))
         expect(gm.locator(".decision")).to_have_count(len(shown["gm"]["decisions"]))
         assert {"gm": _screen(gm), "alice": _screen(alice)} == shown
@@ -136,21 +102,14 @@ def test_kill_9_in_the_middle_of_play_loses_nothing_anyone_saw(
         gm.locator("[data-react=pass]").first.click()
         expect(gm.locator(".decision")).to_have_count(waiting - 1)
         screenshot(gm, "durability_after_restart")
-    finally:
-        again.stop()
-        output = again.output()
-        print(output)
-        if "Traceback" in output:
-            pytest.fail(f"the restarted server logged an exception:\n{output}")
 
 
 def test_two_drags_of_one_token_at_once_end_with_one_position_everywhere(
     browser: Browser, arena: Path, database_url: str
 ) -> None:
-    server = _server(arena, database_url)
-    try:
-        a, b = _open(browser, server, "soulweaver"), _open(browser, server, "soulweaver")
-        watcher = _open(browser, server, "alice")
+    with running(_server(arena, database_url)) as server:
+        a, b = open_seat(browser, server, "soulweaver"), open_seat(browser, server, "soulweaver")
+        watcher = open_seat(browser, server, "alice")
         start_a, start_b = token_xy(a, "ogre"), token_xy(b, "ogre")
         a.mouse.move(*start_a)
         a.mouse.down()
@@ -179,9 +138,3 @@ def test_two_drags_of_one_token_at_once_end_with_one_position_everywhere(
         wait_ready(watcher, timeout=LOAD_TIMEOUT)
         q, r = places["a"]
         watcher.wait_for_selector(anchor_selector("ogre", (int(q or -1), int(r or -1))))
-    finally:
-        server.stop()
-        output = server.output()
-        print(output)
-        if "Traceback" in output:
-            pytest.fail(f"the server logged an exception:\n{output}")

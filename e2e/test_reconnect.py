@@ -7,48 +7,24 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
-from playwright.sync_api import Browser, Page, expect
+from playwright.sync_api import Browser, expect
 
-from e2e.conftest import ROOT, VIEWPORT, AppServer, screenshot, wait_ready
+from e2e.conftest import LOAD_TIMEOUT, ROOT, AppServer, open_seat, running, screenshot, wait_ready
 from e2e.helpers import anchor_selector, cell_xy, drag, token_xy
 
 ARENA = ROOT / "e2e" / "maps" / "arena.json"
-TIMEOUT = 20_000
-LOAD_TIMEOUT = 30_000
-
-
-@pytest.fixture(autouse=True)
-def _timeouts() -> Iterator[None]:
-    expect.set_options(timeout=TIMEOUT)
-    yield
-    expect.set_options(timeout=None)
+pytestmark = pytest.mark.usefixtures("table_timeouts")
 
 
 @pytest.fixture
 def server(tmp_path: Path) -> Iterator[AppServer]:
-    server = AppServer(module="vtt.cli", args=["--map", str(ARENA), "--database", f"sqlite:///{tmp_path}/g.sqlite"])
-    server.start()
-    try:
+    args = ["--map", str(ARENA), "--database", f"sqlite:///{tmp_path}/g.sqlite"]
+    with running(AppServer(module="vtt.cli", args=args)) as server:
         yield server
-    finally:
-        server.stop()
-        output = server.output()
-        print(output)
-        if "Traceback" in output:
-            pytest.fail(f"the server logged an exception:\n{output}")
-
-
-def _open(browser: Browser, server: AppServer, key: str) -> Page:
-    page = browser.new_context(viewport=VIEWPORT).new_page()
-    page.set_default_timeout(TIMEOUT)
-    page.goto(server.url + server.seat(key), timeout=LOAD_TIMEOUT)
-    wait_ready(page, timeout=LOAD_TIMEOUT)
-    page.wait_for_selector('[data-token-id="ogre"]')
-    return page
 
 
 def test_a_dropped_connection_comes_back_to_the_current_state(browser: Browser, server: AppServer) -> None:
-    gm, alice = _open(browser, server, "soulweaver"), _open(browser, server, "alice")
+    gm, alice = open_seat(browser, server, "soulweaver"), open_seat(browser, server, "alice")
     alice.context.set_offline(True)
     alice.wait_for_timeout(1000)
     drag(gm, token_xy(gm, "ogre"), cell_xy(gm, (12, 3)))
@@ -61,7 +37,7 @@ def test_a_dropped_connection_comes_back_to_the_current_state(browser: Browser, 
 
 
 def test_a_reload_shows_the_current_state(browser: Browser, server: AppServer) -> None:
-    gm, alice = _open(browser, server, "soulweaver"), _open(browser, server, "alice")
+    gm, alice = open_seat(browser, server, "soulweaver"), open_seat(browser, server, "alice")
     drag(gm, token_xy(gm, "ogre"), cell_xy(gm, (12, 3)))
     alice.wait_for_selector(anchor_selector("ogre", (12, 3)))
     gm.locator("[data-action=undo]").click()

@@ -11,38 +11,23 @@ from pathlib import Path
 import pytest
 from playwright.sync_api import Browser, Page, expect
 
-from e2e.conftest import VIEWPORT, AppServer, screenshot, wait_ready
+from e2e.conftest import LOAD_TIMEOUT, TABLE_TIMEOUT, VIEWPORT, AppServer, running, screenshot, wait_ready
 from e2e.helpers import anchor_selector, cell_xy, drag, token_xy
 
-TIMEOUT = 15_000
-LOAD_TIMEOUT = 30_000
 AYLA, AYLA_STEP = (5, 14), (5, 13)
-
-
-@pytest.fixture(autouse=True)
-def _timeouts() -> Iterator[None]:
-    expect.set_options(timeout=TIMEOUT)
-    yield
-    expect.set_options(timeout=None)
+pytestmark = pytest.mark.usefixtures("table_timeouts")
 
 
 @pytest.fixture
 def server(tmp_path: Path) -> Iterator[AppServer]:
-    server = AppServer(module="vtt.cli", args=["--database", f"sqlite:///{tmp_path}/game.sqlite", "--seed", "5"])
-    server.start()
-    try:
+    args = ["--database", f"sqlite:///{tmp_path}/game.sqlite", "--seed", "5"]
+    with running(AppServer(module="vtt.cli", args=args)) as server:
         yield server
-    finally:
-        server.stop()
-        output = server.output()
-        print(output)
-        if "Traceback" in output:
-            pytest.fail(f"the server logged an exception:\n{output}")
 
 
 def _page(browser: Browser, url: str) -> Page:
     page = browser.new_context(viewport=VIEWPORT).new_page()
-    page.set_default_timeout(TIMEOUT)
+    page.set_default_timeout(TABLE_TIMEOUT)
     page.goto(url, timeout=LOAD_TIMEOUT)
     wait_ready(page, timeout=LOAD_TIMEOUT)
     return page
