@@ -142,6 +142,7 @@ def apply(state: GameState, command: Command | dict[str, Any], dice: DiceSource)
         raise RuleError(f"the table waits for a decision first: {state.pending[0].prompt}")
     tx = Tx(state)
     events = _begin(tx, cmd, dice)
+    events += swallow.spill(tx)
     events += ailments.lapse_sources(tx, state)
     tx.state.version = state.version + 1
     return tx.state, events
@@ -1077,6 +1078,7 @@ def _swallowed_options(state: GameState, c: Creature, econ: Economy) -> list[Act
     sw = state.creatures.get(c.swallowed_by or "")
     if sw is None:
         return [end]
+    stomach = swallow.has_stomach(sw)
     out: list[ActionOption] = []
     if full and econ.minor > 0 and not econ.major_unlocked:
         out.append(
@@ -1086,7 +1088,7 @@ def _swallowed_options(state: GameState, c: Creature, econ: Economy) -> list[Act
         out.append(ActionOption(action="recover", group="Turn", label="Recovery", cost={"major": 1}))
     skill = state.settings.strike_skill
     can_attack = not stance.in_stance(state, c.id)
-    for arm in _arms(state, c) if can_attack else []:
+    for arm in _arms(state, c) if can_attack and stomach else []:
         for minor in (False, True):
             if not (minor_ok and tactics.flurry_uses(state, c.id) > 0) if minor else not major_ok:
                 continue
