@@ -1206,6 +1206,8 @@ def legal_actions(state: GameState, creature_id: str) -> list[ActionOption]:
             out.append(ActionOption(action="recover", group="Turn", label="Recovery", cost={"major": 1}))
     if econ.minor > 0 and not econ.dashed and state.settings.dash_adds_pool and not full_resolve:
         out.append(ActionOption(action="dash", group="Move", label="Dash", cost={"minor": 1}))
+    if not c.prone:  # reference §5.3: No Action, at any time (here: offered on its turn)
+        out.append(ActionOption(action="drop_prone", group="Move", label="Drop Prone", cost={}))
 
     major_ok = econ.major > 0 and (not full_resolve or econ.major_unlocked)
     if major_ok and can_attack:
