@@ -140,9 +140,10 @@ def test_grouped_menu_picks_a_weapon_then_a_target(table: Table) -> None:
     items = menu.locator(".menu-action")
     shown = sorted((i.get_attribute("data-action") or "", i.get_attribute("data-label") or "") for i in items.all())
     assert shown == expected
-    # ... in one row per kind: the four Strikes (three weapons and unarmed) are one row, their list closed
+    # ... in one row per kind: the four Strikes (three weapons and unarmed) are one row, their list closed; the 30
+    # options fit in 15 rows
     rows = menu.locator(".menu-kind, .menu-action:not(.menu-variant)")
-    assert rows.count() < len(expected) // 2
+    assert rows.count() <= len(expected) // 2
     strike = menu.locator('.menu-kind[data-kind="strike"]')
     expect(strike).to_have_attribute("data-label", "Strike")
     expect(strike).to_contain_text("Major · Sword, Dagger, Spear, Unarmed")

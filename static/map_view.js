@@ -241,6 +241,7 @@ function injectStyles() {
 .vtt-badge { fill: #2a2118; font-weight: 700; }
 .vtt-ail-bg { fill: #6a2a58; stroke: #2c0f24; }
 .vtt-ail { fill: #fff; font-weight: 700; }
+.vtt-ailment-stomach .vtt-ail-bg { fill: #8a5a12; stroke: #3a2404; }
 .vtt-bar-bg { fill: rgba(20, 16, 12, 0.78); }
 .vtt-bar-grit { fill: #d8392b; }
 .vtt-bar-energy { fill: #2f86e6; }
@@ -612,7 +613,9 @@ const VttToken = {
         const nm = String((a && a.name) || "?");
         const tier = a && a.tier != null && a.tier !== "" ? String(a.tier) : "";
         const text = nm.slice(0, 3).toUpperCase() + tier;
-        const badge = { key: i, text, title: nm + (tier ? " " + tier : ""), x, y, w: text.length * fs * 0.66 + fs * 0.6, h, fs };
+        const title = a && a.title ? String(a.title) : nm + (tier ? " " + tier : "");
+        const kind = a && a.kind ? String(a.kind) : "";
+        const badge = { key: i, text, title, kind, x, y, w: text.length * fs * 0.66 + fs * 0.6, h, fs };
         y += h + fs * 0.15;
         return badge;
       });
@@ -693,7 +696,8 @@ const VttToken = {
               :font-size="fsName" :textLength="namePill.textLength"
               :lengthAdjust="namePill.textLength ? 'spacingAndGlyphs' : null">{{ name }}</text>
       </g>
-      <g v-for="a in ailments" :key="a.key" class="vtt-ailment">
+      <g v-for="a in ailments" :key="a.key" :class="['vtt-ailment', a.kind ? 'vtt-ailment-' + a.kind : '']"
+         :data-title="a.title">
         <title>{{ a.title }}</title>
         <rect class="vtt-ail-bg" :x="a.x" :y="a.y" :width="a.w" :height="a.h" :rx="a.h * 0.3" :stroke-width="ri * 0.025"/>
         <text class="vtt-ail" :x="a.x + a.w / 2" :y="a.y + a.h / 2" dy="0.36em" text-anchor="middle"

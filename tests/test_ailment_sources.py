@@ -108,13 +108,13 @@ def test_strangled_from_a_head_lock_cannot_be_lowered_while_the_lock_lasts() -> 
 
 
 def test_a_source_nobody_can_check_lasts_until_it_is_ended() -> None:
-    """A kind of source the rules cannot check (e.g. `swallowed:` before swallowing exists) lasts until
+    """A kind of source the rules cannot check (here `storm:`, which no rule registers) lasts until
     `end_source`: d's Dazzled 1 from it is not rolled; once ended, Tiers recorded `ends_with_source` go."""
-    s, _ = run(field(), afflict("Dazzled", 1, "swallowed:a", ends_with_source=True), [])
+    s, _ = run(field(), afflict("Dazzled", 1, "storm:a", ends_with_source=True), [])
     s, events = run(s, END, [])
-    assert only(events, "ailment_held").text.endswith("while its source lasts: swallowed:a.")
+    assert only(events, "ailment_held").text.endswith("while its source lasts: storm:a.")
     tx = Tx(s)
-    ended = ailments.end_source(tx, "swallowed:a")
+    ended = ailments.end_source(tx, "storm:a")
     assert [e.kind for e in ended] == ["ailment_source_ended"]
     assert tx.state.creatures["d"].ailments == {} and tx.state.creatures["d"].ailment_sources == []
     assert s.creatures["d"].ailments == {"Dazzled": 1}

@@ -87,12 +87,16 @@ def test_moving_while_prone_costs_1_more_per_space() -> None:
 
 
 def test_dropping_prone_is_no_action() -> None:
-    """reference §5.3: "Dropping Prone is No Action": the economy is untouched; dropping again is refused."""
+    """reference §5.3: "Dropping Prone is No Action": the menu offers it, free, in the Move group, to a standing
+    creature on its turn; the economy is untouched; dropping again is refused, and no longer offered."""
+    drop = option(field(a_prone=False), "drop_prone")
+    assert drop is not None and (drop.group, drop.label, drop.cost) == ("Move", "Drop Prone", {})
     s, events = run(field(a_prone=False), {"type": "drop_prone", "creature": "a"}, [])
     assert only(events, "drop_prone").text == "A drops Prone."
     assert s.creatures["a"].prone
     assert (s.economy["a"].major, s.economy["a"].minor, s.economy["a"].movement_left) == (1, 2, 5)
     refused(s, {"type": "drop_prone", "creature": "a"})
+    assert option(s, "drop_prone") is None
 
 
 def test_a_prone_attacker_loses_a_d12_on_a_targeted_attack_on_a_space() -> None:

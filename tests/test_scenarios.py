@@ -329,6 +329,8 @@ def broken(path: str, value: object) -> dict[str, Any]:
         ("creatures.0.weapons", [{"id": "axe"}], "creatures[0].weapons: list weapon ids"),
         ("creatures.0.grip", {"tail": "sword"}, 'creatures[0].grip.tail: Ayla has no limb "tail"'),
         ("creatures.0.grip", {"left_leg": "sword"}, "creatures[0].grip.left_leg: Ayla's left leg cannot grip"),
+        ("creatures.0.wounded", {"tail": 2}, 'creatures[0].wounded.tail: Ayla has no body part "tail"'),
+        ("creatures.0.wounded", {"stomach": -1}, "creatures[0].wounded.stomach: Input should be greater than"),
         ("creatures.1.anchor", [3, 3], "creatures[1].anchor: Goblin cannot stand in (3, 3)"),
         ("creatures.1.anchor", [40, 1], "creatures[1].anchor: Goblin would stand off the map"),
         ("creatures.1.id", "ayla", 'creatures[1].id: duplicate creature id "ayla"'),

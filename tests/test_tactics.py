@@ -266,13 +266,13 @@ def test_charge_turn_ends_only_when_the_pending_defense_is_answered() -> None:
 def test_charge_by_the_soulweavers_creature_ends_only_its_own_actions() -> None:
     """Charge: "Your turn ends after the attack." The Soulweaver's n acts on the Soulweaver's turn with its other
     creatures; its Charge (Martial 2, 1 against 9, 9: fails) leaves it no action or Movement, and the Soulweaver's
-    turn goes on."""
+    turn goes on. Dropping Prone, No Action (reference §5.3), is still offered."""
     s, events = run(_charging(a_controller=None), strike(charge=True), [2, 1, 9, 9])
     assert s.turn.current == SOULWEAVER
     econ = s.economy["a"]
     assert (econ.major, econ.minor, econ.movement_left) == (0, 0, 0)
     assert only(events, "turn_over").actor == "a"
-    assert {o.action for o in legal_actions(s, "a")} == {"end_turn"}
+    assert {o.action for o in legal_actions(s, "a")} == {"drop_prone", "end_turn"}
 
 
 def _options(s: GameState, who: str, action: str) -> list[ActionOption]:

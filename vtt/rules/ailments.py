@@ -16,9 +16,10 @@
 - §5.1 "An Ailment caused by an ongoing effect cannot be lowered while that effect lasts": Tiers a source caused
   are recorded with it (`Creature.ailment_sources`, "kind:id"; `add_ailment`). While an ongoing source lasts
   (`effect:` an Effect still in play, `hold:` a Hold the creature is still in, `head_lock:` a Grapple's lock on its
-  head, or a kind registered with `source_kind`), its Tiers are not rolled down; only Tiers beyond them are. When
-  it ends (checked after every command, `lapse_sources`), Tiers recorded `ends_with_source` go at once (a rule
-  saying "until" or "while"), the others stay and can be lowered from then on. `creature:` names whom a
+  head, or a kind registered with `source_kind`, such as `swallowed:` a stomach it is still in, see `swallow`), its
+  Tiers are not rolled down; only Tiers beyond them are. When it ends (checked after every command,
+  `lapse_sources`), Tiers recorded `ends_with_source` go at once (a rule saying "until" or "while"), the others
+  stay and can be lowered from then on. `creature:` names whom a
   Frightened creature fears and is not an ongoing effect. Strangled from a Grapple's head lock is recorded by
   the lock itself (`PartLock.strangled`) and ends with it (see `hold`); Encumbered from a Hold is never an entry:
   `conditions` works it out from the Hold while it lasts. The Soulweaver gives an Ailment, with a source or not,
@@ -261,10 +262,15 @@ SourceCheck = Callable[[GameState, Creature, str], bool]
 """(state, the afflicted creature, the source's id) -> whether the source still lasts."""
 
 
+SourceName = Callable[[GameState, str], str]
+"""(state, the source's id) -> how the log names the source."""
+
+
 class SourceKind(NamedTuple):
     lasts: SourceCheck
     ongoing: bool
     """An ongoing effect: the Tiers it causes cannot be lowered while it lasts."""
+    describe: SourceName | None = None
 
 
 HEAD = "head"
@@ -273,11 +279,14 @@ SOURCE_KINDS: dict[str, SourceKind] = {}
 until `end_source` ends it."""
 
 
-def source_kind(prefix: str, ongoing: bool = True) -> Callable[[SourceCheck], SourceCheck]:
-    """Register how to tell whether sources `prefix:<id>` still last (e.g. being swallowed)."""
+def source_kind(
+    prefix: str, ongoing: bool = True, describe: SourceName | None = None
+) -> Callable[[SourceCheck], SourceCheck]:
+    """Register how to tell whether sources `prefix:<id>` still last (e.g. being swallowed, see `swallow`), and
+    how the log names one."""
 
     def register(fn: SourceCheck) -> SourceCheck:
-        SOURCE_KINDS[prefix] = SourceKind(fn, ongoing)
+        SOURCE_KINDS[prefix] = SourceKind(fn, ongoing, describe)
         return fn
 
     return register
@@ -355,6 +364,9 @@ def blocked_tiers(state: GameState, c: Creature, name: str) -> int:
 
 def describe_source(state: GameState, source: str) -> str:
     kind, ident = split_source(source)
+    known = SOURCE_KINDS.get(kind)
+    if known is not None and known.describe is not None:
+        return known.describe(state, ident)
     if kind == "creature" and ident in state.creatures:
         return state.creatures[ident].name
     if kind == "effect":

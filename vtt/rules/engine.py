@@ -143,6 +143,7 @@ def apply(state: GameState, command: Command | dict[str, Any], dice: DiceSource)
         raise RuleError(f"the table waits for a decision first: {state.pending[0].prompt}")
     tx = Tx(state)
     events = _begin(tx, cmd, dice)
+    events += swallow.spill(tx)
     events += ailments.lapse_sources(tx, state)
     tx.state.version = state.version + 1
     return tx.state, events
@@ -1103,6 +1104,7 @@ def _swallowed_options(state: GameState, c: Creature, econ: Economy) -> list[Act
     sw = state.creatures.get(c.swallowed_by or "")
     if sw is None:
         return [end]
+    stomach = swallow.has_stomach(sw)
     out: list[ActionOption] = []
     if full and econ.minor > 0 and not econ.major_unlocked:
         out.append(
@@ -1112,7 +1114,7 @@ def _swallowed_options(state: GameState, c: Creature, econ: Economy) -> list[Act
         out.append(ActionOption(action="recover", group="Turn", label="Recovery", cost={"major": 1}))
     skill = state.settings.strike_skill
     can_attack = not stance.in_stance(state, c.id)
-    for arm in _arms(state, c) if can_attack else []:
+    for arm in _arms(state, c) if can_attack and stomach else []:
         for minor in (False, True):
             if not (minor_ok and tactics.flurry_uses(state, c.id) > 0) if minor else not major_ok:
                 continue
@@ -1230,6 +1232,8 @@ def legal_actions(state: GameState, creature_id: str) -> list[ActionOption]:
             out.append(ActionOption(action="recover", group="Turn", label="Recovery", cost={"major": 1}))
     if econ.minor > 0 and not econ.dashed and state.settings.dash_adds_pool and not full_resolve:
         out.append(ActionOption(action="dash", group="Move", label="Dash", cost={"minor": 1}))
+    if not c.prone:  # reference §5.3: No Action, at any time (here: offered on its turn)
+        out.append(ActionOption(action="drop_prone", group="Move", label="Drop Prone", cost={}))
 
     major_ok = econ.major > 0 and (not full_resolve or econ.major_unlocked)
     if major_ok and can_attack:

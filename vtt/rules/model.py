@@ -7,13 +7,15 @@ from __future__ import annotations
 
 from typing import Annotated, Any, Literal
 
-from pydantic import BaseModel, ConfigDict, Field, PrivateAttr, field_validator
+from pydantic import BaseModel, ConfigDict, Field, PrivateAttr, field_validator, model_validator
 
 from vtt.rules.dice import Roll
 from vtt.rules.settings import TableSettings
 
 Cell = tuple[int, int]
 SOULWEAVER = "soulweaver"
+STOMACH = "stomach"
+"""The body part a swallowed creature is in (seed-000 Grapple); its Wounded Tiers make them fall out."""
 
 LimbKind = Literal["arm", "leg", "tail", "tentacle", "wing", "head", "other"]
 REACH_LIMBS: frozenset[str] = frozenset({"arm", "leg", "tail", "tentacle", "wing"})
@@ -117,7 +119,7 @@ class BodyPart(BaseModel):
 def humanoid_parts() -> list[BodyPart]:
     return [
         BodyPart(id="torso", name="torso", size_offset=2),
-        BodyPart(id="stomach", name="stomach", size_offset=4),
+        BodyPart(id=STOMACH, name="stomach", size_offset=4),
         BodyPart(id="left_leg", name="left leg", size_offset=3),
         BodyPart(id="right_leg", name="right leg", size_offset=3),
         BodyPart(id="left_arm", name="left arm", size_offset=4),
@@ -145,8 +147,8 @@ class ContinuingDamage(BaseModel):
 
 class AilmentSource(BaseModel):
     """Tiers of an Ailment that a source caused (reference §5.1: "An Ailment caused by an ongoing effect cannot be
-    lowered while that effect lasts"). `source` is "kind:id": `effect:<id>`, `hold:<id>`, `creature:<id>` (not
-    an ongoing effect: whom a Frightened creature fears)... see `ailments.SOURCE_KINDS`."""
+    lowered while that effect lasts"). `source` is "kind:id": `effect:<id>`, `hold:<id>`, `swallowed:<swallower>`,
+    `creature:<id>` (not an ongoing effect: whom a Frightened creature fears)... see `ailments.SOURCE_KINDS`."""
 
     model_config = ConfigDict(frozen=True, extra="forbid")
     ailment: str
@@ -226,9 +228,31 @@ class Creature(BaseModel):
     swallowed_by: str | None = Field(
         None, description="seed-000 Grapple: the creature whose stomach it is in; it is off the board meanwhile."
     )
-    stomach_wounded: int = Field(
-        0, ge=0, description="Tiers of Wounded to its stomach from what it swallowed (see `swallow`; own count)."
-    )
+
+    @model_validator(mode="before")
+    @classmethod
+    def _stomach_wounded_was_a_count(cls, data: Any) -> Any:
+        """Games and scenarios saved before Wounded per part counted Wounded to a swallower's stomach apart, in
+        `stomach_wounded`: those Tiers are Wounded on its stomach part now (and in its Wounded total)."""
+        if not isinstance(data, dict) or "stomach_wounded" not in data:
+            return data
+        data = dict(data)
+        tiers = data.pop("stomach_wounded")
+        if not isinstance(tiers, int) or tiers <= 0:
+            return data
+        raw = data.get("parts")
+        parts = [
+            p.model_dump() if isinstance(p, BodyPart) else dict(p) if isinstance(p, dict) else p
+            for p in (raw if isinstance(raw, list) else [p.model_dump() for p in humanoid_parts()])
+        ]
+        stomach = next((p for p in parts if isinstance(p, dict) and p.get("id") == STOMACH), None)
+        if stomach is None:
+            raise ValueError("stomach_wounded: the creature has no stomach part")
+        stomach["wounded"] = int(stomach.get("wounded", 0)) + tiers
+        ailments = dict(data.get("ailments") or {})
+        ailments["Wounded"] = int(ailments.get("Wounded", 0)) + tiers
+        data["parts"], data["ailments"] = parts, ailments
+        return data
 
     def skill(self, name: str) -> int:
         return self.skills.get(name, 0)

@@ -21,7 +21,7 @@ from __future__ import annotations
 
 import json
 from collections.abc import Sequence
-from typing import Any
+from typing import Annotated, Any
 
 from pydantic import BaseModel, ConfigDict, Field, TypeAdapter, ValidationError
 
@@ -168,6 +168,7 @@ _WEAPON = TypeAdapter(Weapon)
 _CREATURE = TypeAdapter(Creature)
 _IDS = TypeAdapter(list[str])
 _GRIP = TypeAdapter(dict[str, str])
+_WOUNDED = TypeAdapter(dict[str, Annotated[int, Field(ge=0)]])
 
 
 def parse_scenario_text(text: str) -> Scenario:
@@ -279,8 +280,9 @@ def _load_creatures(problems: _Problems, raw: object, weapons: dict[str, Weapon]
         rest = dict(item)
         weapon_ids = _creature_weapon_ids(problems, path, rest.pop("weapons", []), weapons)
         grip = _validate(problems, f"{path}.grip", _GRIP, rest.pop("grip", {}))
+        wounded = _validate(problems, f"{path}.wounded", _WOUNDED, rest.pop("wounded", {}))
         c: Creature | None = _validate(problems, path, _CREATURE, rest)
-        if c is None or weapon_ids is None or grip is None:
+        if c is None or weapon_ids is None or grip is None or wounded is None:
             ok = False
             continue
         if c.id == SOULWEAVER:
@@ -290,6 +292,7 @@ def _load_creatures(problems: _Problems, raw: object, weapons: dict[str, Weapon]
         ids.add(c.id)
         c.weapons = [weapons[w] for w in weapon_ids]
         _apply_grip(problems, path, c, grip)
+        _apply_wounded(problems, path, c, wounded)
         creatures.append(c)
     return creatures if ok else None
 
@@ -325,6 +328,21 @@ def _apply_grip(problems: _Problems, path: str, c: Creature, grip: dict[str, str
     for j, limb in enumerate(c.limbs):
         if limb.holding is not None and c.weapon(limb.holding) is None:
             problems.add(f"{path}.limbs[{j}].holding", f"{c.name} does not carry weapon {_shown(limb.holding)}")
+
+
+def _apply_wounded(problems: _Problems, path: str, c: Creature, wounded: dict[str, int]) -> None:
+    """`"wounded": {"stomach": 5}`: Tiers of Wounded already on body parts, added to the Wounded total too."""
+    for part_id, tiers in wounded.items():
+        part = c.part(part_id)
+        if part is None:
+            where = json_path(f"{path}.wounded", [part_id])
+            problems.add(
+                where, f"{c.name} has no body part {_shown(part_id)} (parts: {', '.join(p.id for p in c.parts)})"
+            )
+            continue
+        part.wounded += tiers
+        if tiers:
+            c.ailments["Wounded"] = c.ailments.get("Wounded", 0) + tiers
 
 
 def _load_commands(

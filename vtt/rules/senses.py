@@ -10,6 +10,10 @@
   or size", so it takes no such penalty.
 - Defenses: the reference says nothing of a creature that cannot perceive its attacker (GAP): table setting
   `concealment_defense_per_tier` (0: nothing) x the same Tier on its defense rolls.
+- No light (seed-000 swallowing: "While swallowed, there is no light"): the swallowed creature's targets have the
+  Sight Concealment Blinded would give, at the Tier of table setting `swallowed_darkness` (3; GAP: the reference
+  gives darkness no Tier; 0 turns it off). Blinded in the dark sees no less than either alone would let it: the
+  higher of the two Tiers counts, not their sum (both hide the same sense).
 """
 
 from __future__ import annotations
@@ -22,16 +26,31 @@ SENSE_AILMENTS: dict[Sense, str] = {"sight": "Blinded", "sound": "Deafened", "sm
 SENSE_NAMES: dict[Sense, str] = {"sight": "Sight", "sound": "Sound", "smell": "Smell"}
 
 
-def concealment(observer: Creature, sense: Sense) -> int:
+def darkness(state: GameState, observer: Creature) -> int:
+    """The Sight Concealment no light gives: a swallowed creature's (seed-000), `swallowed_darkness`."""
+    return state.settings.swallowed_darkness if observer.swallowed_by is not None else 0
+
+
+def concealment_and_cause(state: GameState, observer: Creature, sense: Sense) -> tuple[int, str]:
+    """The Concealment Tier every target has for `sense`, counted from `observer`, and what causes it."""
+    name = SENSE_AILMENTS[sense]
+    t = observer.ailments.get(name, 0)
+    dark = darkness(state, observer) if sense == "sight" else 0
+    if dark > t:
+        return dark, "no light (swallowed)"
+    return t, f"{name} (Tier {t})"
+
+
+def concealment(state: GameState, observer: Creature, sense: Sense) -> int:
     """The Concealment Tier every target has for `sense`, counted from `observer`."""
-    return observer.ailments.get(SENSE_AILMENTS[sense], 0)
+    return concealment_and_cause(state, observer, sense)[0]
 
 
 def attack_concealment(state: GameState, attacker: Creature) -> tuple[int, Sense | None]:
     """The Concealment an attacker's targets have through its best sense among `attack_senses`, and that sense."""
     best: tuple[int, Sense | None] = (0, None)
     for i, sense in enumerate(state.settings.attack_senses):
-        t = concealment(attacker, sense)
+        t = concealment(state, attacker, sense)
         if i == 0 or t < best[0]:
             best = (t, sense)
     return best
@@ -41,11 +60,11 @@ def _modifier(state: GameState, c: Creature, per_tier: int, what: str) -> list[M
     t, sense = attack_concealment(state, c)
     if not t or not per_tier or sense is None:
         return []
-    name = SENSE_AILMENTS[sense]
+    cause = concealment_and_cause(state, c, sense)[1]
     return [
         Modifier(
             value=-t * per_tier,
-            reason=f"{name} (Tier {t}): every target has {SENSE_NAMES[sense]} Concealment {t}, on {what}",
+            reason=f"{cause}: every target has {SENSE_NAMES[sense]} Concealment {t}, on {what}",
         )
     ]
 

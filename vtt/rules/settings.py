@@ -6,9 +6,9 @@ reference's proposed defaults (reference §9).
 
 from __future__ import annotations
 
-from typing import Literal
+from typing import Any, Literal
 
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import BaseModel, ConfigDict, Field, model_validator
 
 from vtt.rules.grid import GridKind
 
@@ -22,6 +22,19 @@ def _sight() -> list[Sense]:
 
 class TableSettings(BaseModel):
     model_config = ConfigDict(extra="forbid", frozen=True)
+
+    @model_validator(mode="before")
+    @classmethod
+    def _older_swallow_setting(cls, data: Any) -> Any:
+        """Tables saved before "no light" was Concealment had a flat `swallowed_attack_penalty` (0 by default):
+        0 now means the new default, a penalty p the Concealment Tier p (the same penalty at 1 per Tier)."""
+        if not isinstance(data, dict) or "swallowed_attack_penalty" not in data:
+            return data
+        data = dict(data)
+        penalty = data.pop("swallowed_attack_penalty")
+        if isinstance(penalty, int) and penalty > 0:
+            data.setdefault("swallowed_darkness", penalty)
+        return data
 
     rules_version: str = Field("seeds", description="Rule revision followed: the seeds' newer one (§0).")
     grid: GridKind = Field(GridKind.HEX, description="Hex (axial) or square spaces (§2.1).")
@@ -111,11 +124,18 @@ class TableSettings(BaseModel):
         description="Size a stomach attacked from inside counts as for the Strike size rules; None: size changes "
         "neither the roll nor the damage (seed-000 gives the stomach no size; gap).",
     )
-    swallowed_attack_penalty: int = Field(
-        0,
+    swallowed_darkness: int = Field(
+        3,
         ge=0,
-        description="No light while swallowed (Blinded-like): penalty on attacks on the stomach; Concealment is not "
-        "modelled and the stomach touches the attacker, so 0 (gap 9).",
+        description="No light while swallowed (seed-000): every target has this Sight Concealment for a swallowed "
+        "creature, as Blinded gives (§2.6, §5.2); 0: none. The reference gives darkness no Tier (gap); ASSUMPTION "
+        "3: in the dark it finds what it attacks by touch, whose Awareness base DL (3) is 3 over sight's (0).",
+    )
+    swallowed_strangled: int = Field(
+        1,
+        ge=0,
+        description="A swallowed creature cannot breathe (seed-000): Tiers of Strangled it has while swallowed, "
+        "the Ailment of not breathing (§5.2 ASSUMPTION: no breathing or speech, Energy Pips each turn); 0: none.",
     )
     defensive_stance_cost: Literal["major", "minor"] = Field(
         "major", description="Action that enters a Defensive Stance (seed-000 names none; gap)."

@@ -6,34 +6,44 @@ they cannot breathe, and have Tier 2 Crowded. They can attack your stomach as an
 and 0 Physical Reduction. If there are 6 Tiers of Wounded to the stomach, they fall out."
 
 - The `swallow` flag of a Grapple (see `overpower.grapple`) is allowed when the grappler is a Holder of the target's
-  Hold, the target is at least 6 sizes smaller, and the stomach does not already hold 6 Tiers of Wounded (whatever
-  it swallowed would fall out at once). It goes with no Called Shot and no suffocating. On success the creature
-  leaves every Hold (it is no longer within touch: the Grapple adds no Encumbered Tier), `Creature.swallowed_by`
-  names the swallower, and it is off the board: `space.Occupancy` leaves it out, so nobody reaches, sees or
-  collides with it, it fills no space, and no command may name it as a target (`check_command`); the Soulweaver's
-  Harm, Heal, edits and `place` still may (placing it sets it down outside: it is no longer swallowed).
-- "there is no light": it is Blinded-like. The Blinded ailment has no effect on rolls yet (Concealment is not
-  modelled) and its only target, the stomach, touches it: table setting `swallowed_attack_penalty` (0).
-- "they cannot breathe": `cannot_breathe` says so; what not breathing does belongs with Strangled's effects, which
-  are not modelled here.
-- "Tier 2 Crowded": 2 Tiers are added, and taken away again when it falls out. Crowded has no end-of-turn defense
-  roll, so it is not lowered while swallowed. The ailments here keep no source: once they do, these 2 Tiers should
-  carry "swallowed" as theirs.
+  Hold, the target is at least 6 sizes smaller, and the grappler has a stomach (its "stomach" body part) without 6
+  Tiers of Wounded already (whatever it swallowed would fall out at once). It goes with no Called Shot and no
+  suffocating. On success the creature leaves every Hold (it is no longer within touch: the Grapple adds no
+  Encumbered Tier), `Creature.swallowed_by` names the swallower, and it is off the board: `space.Occupancy` leaves
+  it out, so nobody reaches, sees or collides with it, it fills no space, and no command may name it as a target
+  (`check_command`); the Soulweaver's Harm, Heal, Afflict, edits and `place` still may (placing it sets it down
+  outside: it is no longer swallowed).
+- What being swallowed causes are Ailments with a source (reference §5.1, `ailments.add_ailment`): "swallowed:<the
+  swallower's id>", a kind of source registered here that lasts while the creature's `swallowed_by` names that
+  swallower. Its Tiers cannot be lowered while it lasts and go with it (`ends_with_source`): when the creature falls
+  out or is placed out, `ailments.lapse_sources` takes them away after the command.
+  - "Tier 2 Crowded": 2 Tiers of Crowded from the source (Crowded's effect on rolls: see `ailments`).
+  - "they cannot breathe": the reference's Strangled is the Ailment of not breathing (§5.2 ASSUMPTION: no
+    breathing or speech; Energy Pips each turn): table setting `swallowed_strangled` (1) Tiers of Strangled from
+    the source, with Strangled's effects (`ailments.strangled_at_turn_start`, `can_speak`); 0 turns it off. The
+    seed gives no Tier; 1 is the Tier a Grapple's suffocating causes (seed-000), and the reference has no separate
+    suffocation rule.
+- "there is no light": not an Ailment but darkness: the Sight Concealment Blinded gives, at table setting
+  `swallowed_darkness` (3; 0: none), on the swallowed creature's attacks (`senses`). The reference gives darkness
+  no Tier (GAP, see the setting).
 - "Their only target is the stomach": while swallowed a creature may attack the stomach (`strike_stomach`, a Strike:
   a Major Action, or a Flurry's Minor Action), declare a Flurry, drop its Focus, Dismiss its own ongoing abilities,
   use Recovery or the Zeal roll on a full Resolve Pool, and end its turn; nothing else.
 - The stomach is "an unattended object with 2 Durability and 0 Physical Reduction": the attack is a Strike at DL 3
-  with nobody defending (unattended). Its size is not given: table setting `stomach_size` (None: no size change on
-  the roll or the damage). Damage is counted as for any Strike (faces of 3 or more; Chopping, Bashing, Devastating,
-  Flurry's lost dice; Physical Reduction 0, so Stabbing lowers nothing), and goes to the object, not to the
-  swallower's pools. Wounded Tiers follow the Serious Injury rule with the Durability standing for the Severe
-  Threshold (ASSUMPTION; table setting `stomach_threshold`): Injury beyond 2. It is a targeted attack, so there is no
-  extra half.
-- The Wounded Tiers are counted in `Creature.stomach_wounded` of the swallower, a count of its own: it should be
-  unified with per-part Wounded (`BodyPart.wounded` of the "stomach" part) once Wounded per part has its effects.
-- "If there are 6 Tiers of Wounded to the stomach, they fall out": every creature in that stomach is set down in a
-  free space adjacent to the swallower (the first, in the grid's order, where it can stand -- `why_cannot_stand`;
-  if none is free, the nearest farther out), loses the 2 Crowded Tiers, and is back on the board.
+  with nobody defending (unattended), taking the attacker's ailments (Crowded), the darkness's Concealment and
+  Frightened of the swallower as any attack on it would. Its size is not given: table setting `stomach_size` (None:
+  no size change on the roll or the damage). Damage is counted as for any Strike (faces of 3 or more; Chopping,
+  Bashing, Devastating, Flurry's lost dice; Physical Reduction 0, so Stabbing lowers nothing), and goes to the
+  object, not to the swallower's pools. Wounded Tiers follow the Serious Injury rule with the Durability standing
+  for the Severe Threshold (ASSUMPTION; table setting `stomach_threshold`): Injury beyond 2. It is a targeted
+  attack, so there is no extra half.
+- "Wounded to the stomach" is Wounded on the swallower's "stomach" body part (`BodyPart.wounded`, read with
+  `ailments.wounded_tiers`), counted in its Wounded total like any Wounded: the Tiers the swallowed creature cuts
+  and those a Serious Injury from outside lands on the stomach add up.
+- "If there are 6 Tiers of Wounded to the stomach, they fall out": checked after every command (`spill`), whatever
+  wounded the stomach: every creature in that stomach is set down in a free space adjacent to the swallower (the
+  first, in the grid's order, where it can stand -- `why_cannot_stand`; if none is free, the nearest farther out),
+  and is back on the board; what its source caused goes with it.
 """
 
 from __future__ import annotations
@@ -43,6 +53,7 @@ from typing import Any
 from vtt.rules import ailments, tactics
 from vtt.rules.checks import AttackResult
 from vtt.rules.commands import (
+    Afflict,
     BreakHold,
     Command,
     Dismiss,
@@ -63,7 +74,7 @@ from vtt.rules.damage import DAMAGE_FACE, strong_faces
 from vtt.rules.dice import DiceChange, DiceSource, Modifier, Roll, roll
 from vtt.rules.events import Event, RuleError
 from vtt.rules.hold import leave_holds
-from vtt.rules.model import Cell, Creature, GameState, Weapon
+from vtt.rules.model import STOMACH, Cell, Creature, GameState, Weapon
 from vtt.rules.sizes import physical_damage_size_change, strike_size_modifier
 from vtt.rules.space import Occupancy, grid_of, why_cannot_stand
 from vtt.rules.strike import (
@@ -88,6 +99,23 @@ STOMACH_REDUCTION = 0
 """seed-000: "an unattended object with 2 Durability and 0 Physical Reduction"."""
 FALL_OUT_WOUNDED = 6
 """seed-000: "If there are 6 Tiers of Wounded to the stomach, they fall out"."""
+SOURCE = "swallowed"
+"""The kind of Ailment source being swallowed is: "swallowed:<the swallower's id>"."""
+
+
+def source_of(swallower_id: str) -> str:
+    return f"{SOURCE}:{swallower_id}"
+
+
+def _inside_whom(state: GameState, swallower_id: str) -> str:
+    sw = state.creatures.get(swallower_id)
+    return f"being in {sw.name if sw is not None else swallower_id}'s stomach"
+
+
+@ailments.source_kind(SOURCE, describe=_inside_whom)
+def _still_inside(state: GameState, c: Creature, swallower_id: str) -> bool:
+    """Being swallowed lasts while the creature's `swallowed_by` names that swallower."""
+    return c.swallowed_by == swallower_id
 
 
 def swallower(state: GameState, c: Creature) -> Creature | None:
@@ -109,6 +137,16 @@ def contents(state: GameState, swallower_id: str) -> list[str]:
     return [cid for cid, c in state.creatures.items() if c.swallowed_by == swallower_id]
 
 
+def stomach_wounded(c: Creature) -> int:
+    """Tiers of Wounded to the creature's stomach (seed-000), Wounded on its stomach part."""
+    return ailments.wounded_tiers(c, STOMACH)
+
+
+def has_stomach(c: Creature) -> bool:
+    part = c.part(STOMACH)
+    return part is not None and not part.severed
+
+
 def stomach_threshold(state: GameState) -> int:
     t = state.settings.stomach_threshold
     return STOMACH_DURABILITY if t is None else t
@@ -121,8 +159,10 @@ def why_not_swallow(state: GameState, c: Creature, target: Creature) -> str | No
         return f"{c.name} is not a Holder of {target.name}: only its Holder can swallow it"
     if c.size - target.size < SWALLOW_SIZES:
         return f"{target.name} (size {target.size}) is not at least {SWALLOW_SIZES} sizes smaller than {c.name}"
-    if c.stomach_wounded >= FALL_OUT_WOUNDED:
-        return f"{c.name}'s stomach has {c.stomach_wounded} Tiers of Wounded: whatever it swallows falls out"
+    if not has_stomach(c):
+        return f"{c.name} has no stomach to swallow {target.name} into"
+    if (wounded := stomach_wounded(c)) >= FALL_OUT_WOUNDED:
+        return f"{c.name}'s stomach has {wounded} Tiers of Wounded: whatever it swallows falls out"
     return None
 
 
@@ -131,16 +171,25 @@ def swallow(tx: Tx, swallower_id: str, target_id: str) -> list[Event]:
     events = leave_holds(tx, target_id)
     t = tx.creature(target_id)
     t.swallowed_by = swallower_id
-    t.ailments["Crowded"] = t.ailments.get("Crowded", 0) + SWALLOWED_CROWDED
+    source = source_of(swallower_id)
+    crowded = ailments.add_ailment(tx, target_id, "Crowded", SWALLOWED_CROWDED, source, ends_with_source=True)
+    s = tx.state.settings
+    strangled = ailments.tier(t, "Strangled")
+    if s.swallowed_strangled:
+        strangled = ailments.add_ailment(
+            tx, target_id, "Strangled", s.swallowed_strangled, source, ends_with_source=True
+        )
     sw = tx.get(swallower_id)
+    dark = f"no light (Sight Concealment {s.swallowed_darkness})" if s.swallowed_darkness else "no light"
+    breath = f"no breath (Tier {s.swallowed_strangled} Strangled)" if s.swallowed_strangled else "no breath"
     events.append(
         Event(
             kind="swallowed",
-            text=f"{sw.name} swallows {t.name}: it is off the board, in {sw.name}'s stomach, with no light and no "
-            f"breath, and Tier {SWALLOWED_CROWDED} Crowded (now Tier {t.ailments['Crowded']}).",
+            text=f"{sw.name} swallows {t.name}: it is off the board, in {sw.name}'s stomach, with {dark}, {breath} "
+            f"and Tier {SWALLOWED_CROWDED} Crowded (now Tier {crowded}), until it is out.",
             actor=swallower_id,
             target=target_id,
-            data={"swallower": swallower_id, "crowded": t.ailments["Crowded"]},
+            data={"swallower": swallower_id, "crowded": crowded, "strangled": strangled},
         )
     )
     return events
@@ -164,18 +213,13 @@ def landing(state: GameState, sw: Creature, c: Creature) -> Cell | None:
 
 
 def release(tx: Tx, creature_id: str, to: Cell | None) -> list[Event]:
-    """The creature is out of the stomach, back on the board at `to` (None: where it stands), without the Crowded
-    Tiers being swallowed gave it."""
+    """The creature is out of the stomach, back on the board at `to` (None: where it stands). The Ailments being
+    swallowed caused end with it when the command is over (`ailments.lapse_sources`)."""
     c = tx.creature(creature_id)
     if c.swallowed_by is None:
         return []
     sw = tx.get(c.swallowed_by)
     c.swallowed_by = None
-    left = c.ailments.get("Crowded", 0) - SWALLOWED_CROWDED
-    if left > 0:
-        c.ailments["Crowded"] = left
-    else:
-        c.ailments.pop("Crowded", None)
     if to is not None:
         c.anchor = to
     return [
@@ -203,6 +247,17 @@ def release_for_place(tx: Tx, creature_id: str) -> list[Event]:
     return release(tx, creature_id, None)
 
 
+def spill(tx: Tx) -> list[Event]:
+    """After a command: every stomach the command changed that has 6 Tiers of Wounded lets what it holds fall out,
+    however it was wounded (from inside, or a Serious Injury from outside landing on the stomach)."""
+    events: list[Event] = []
+    for cid in sorted(tx._creatures):
+        c = tx.state.creatures.get(cid)
+        if c is not None and stomach_wounded(c) >= FALL_OUT_WOUNDED and contents(tx.state, cid):
+            events += fall_out(tx, cid)
+    return events
+
+
 # --------------------------------------------------------------------------------------------------------
 # Attacking the stomach from inside
 # --------------------------------------------------------------------------------------------------------
@@ -221,9 +276,7 @@ def stomach_plan(
     mods += weapon_modifiers(state, c, arm, 0)
     mods += limb_action_modifiers(state, c)
     mods += attack_modifiers(state, c)
-    penalty = state.settings.swallowed_attack_penalty
-    if penalty:
-        mods.append(Modifier(value=-penalty, reason="swallowed: there is no light"))
+    mods += ailments.attack_against_modifiers(state, c, sw)  # no light: Concealment (`senses`); Frightened of it
     changes = [*ailments.attack_dice_changes(state, c), *tactics.flurry_weapon_changes(arm.weapon, minor)]
     return mods, changes
 
@@ -246,6 +299,8 @@ def strike_stomach(
         raise RuleError(f"{c.name} is not swallowed: it has no stomach to attack from inside")
     if target is not None and target != sw.id:
         raise RuleError(f"{c.name} is in {sw.name}'s stomach: it can attack no other")
+    if not has_stomach(sw):
+        raise RuleError(f"{sw.name} has no stomach part left to attack: the Soulweaver may place {c.name} out")
     arm = armament(state, c, weapon, limb)
     chosen = choose_strike_type(arm.weapon, strike_type)
     mods, changes = stomach_plan(state, c, sw, arm, minor)
@@ -335,28 +390,38 @@ def stomach_damage(
     ]
     if wounded <= 0:
         return events
-    m = tx.creature(sw.id)
-    m.stomach_wounded += wounded
+    now = wound_stomach(tx, sw.id, wounded)
     events.append(
         Event(
             kind="stomach_wounded",
             text=f"{injury} Injury exceeds the stomach's Durability {threshold} by {wounded}: Tier {wounded} Wounded "
-            f"to {sw.name}'s stomach (now {m.stomach_wounded} of {FALL_OUT_WOUNDED}).",
+            f"to {sw.name}'s stomach (now {now} of {FALL_OUT_WOUNDED}).",
             actor=c.id,
             target=sw.id,
-            data={"wounded": wounded, "stomach_wounded": m.stomach_wounded},
+            data={"wounded": wounded, "stomach_wounded": now, "part": STOMACH},
         )
     )
-    if m.stomach_wounded >= FALL_OUT_WOUNDED:
+    if now >= FALL_OUT_WOUNDED:
         events += fall_out(tx, sw.id)
     return events
+
+
+def wound_stomach(tx: Tx, swallower_id: str, tiers: int) -> int:
+    """Tiers of Wounded on the swallower's stomach part (and in its Wounded total); returns the stomach's Tier."""
+    part = tx.part(swallower_id, STOMACH)
+    if part is None:
+        raise RuleError(f"{tx.get(swallower_id).name} has no stomach part")
+    part.wounded += tiers
+    m = tx.creature(swallower_id)
+    m.ailments["Wounded"] = m.ailments.get("Wounded", 0) + tiers
+    return part.wounded
 
 
 # --------------------------------------------------------------------------------------------------------
 # What a swallowed creature may do, and who may name it
 # --------------------------------------------------------------------------------------------------------
 
-SOULWEAVER_COMMANDS = (Harm, Heal, EditCreature, Place, PassTime)
+SOULWEAVER_COMMANDS = (Harm, Heal, Afflict, EditCreature, Place, PassTime)
 WHILE_SWALLOWED = (StrikeStomach, Flurry, DropFocus, Dismiss, Recover, ZealForMajor)
 
 

@@ -1,6 +1,6 @@
-"""The Soulweaver's controls: undo and redo, the invitation links, who sits at the table, and on a creature's
-sheet who controls it, whether it is hidden and the Soulweaver's notes. Rendered for the Soulweaver only; the
-table re-checks every command anyway."""
+"""The Soulweaver's controls: undo and redo, letting minutes pass (`pass_time`), the invitation links, who sits at
+the table, and on a creature's sheet who controls it, whether it is hidden and the Soulweaver's notes. Rendered for
+the Soulweaver only; the table re-checks every command anyway."""
 
 from __future__ import annotations
 
@@ -29,6 +29,7 @@ def render_gm_panel(table: Table, games: Games | None, base_url: str, send: Send
             ui.button("Settings…", on_click=lambda: _settings_dialog(table, send)).props(
                 "dense flat icon=tune data-action=settings"
             )
+        render_time_controls(send)
         if games is None or table.game_id is None:
             return
         game_id = table.game_id
@@ -44,6 +45,42 @@ def render_gm_panel(table: Table, games: Games | None, base_url: str, send: Send
                         "dense flat size=sm color=negative data-action=revoke"
                     )
             ui.button("New invitation", on_click=lambda: _invite(games, game_id)).props("dense flat size=sm")
+
+
+MAX_MINUTES = 600
+"""The most minutes one `pass_time` lets pass (its command's limit)."""
+
+
+def minutes_label(minutes: int) -> str:
+    return "A minute passes" if minutes == 1 else f"{minutes} minutes pass"
+
+
+def render_time_controls(send: Send) -> None:
+    """Minutes passing, told by the Soulweaver: each Readied ability rolls to stay Ready (seed-000 Ready)."""
+    with ui.row().classes("gap-2 items-center no-wrap time-controls"):
+        minutes = (
+            ui.number("Minutes", value=1, min=1, max=MAX_MINUTES, step=1, precision=0)
+            .props("dense outlined data-field=minutes")
+            .classes("w-24")
+        )
+
+        def count() -> int | None:
+            try:
+                n = int(minutes.value or 0)
+            except (TypeError, ValueError):
+                return None
+            return n if 1 <= n <= MAX_MINUTES else None
+
+        async def go() -> None:
+            n = count()
+            if n is None:
+                ui.notify(f"Minutes must be a whole number from 1 to {MAX_MINUTES}", type="warning")
+                return
+            await send({"type": "pass_time", "minutes": n})
+
+        button = ui.button(minutes_label(1), on_click=go).props("dense outline icon=schedule data-action=pass_time")
+        button.tooltip("Time passes: every Readied Spell or Talent rolls Manifest to stay Ready")
+        minutes.on_value_change(lambda: button.set_text(minutes_label(count() or 1)))
 
 
 def _revoke(games: Games, game_id: int, invitation: str) -> None:

@@ -9,6 +9,7 @@ from typing import Any
 from nicegui import background_tasks, events, ui
 
 from vtt.rules import legal_actions
+from vtt.rules.ailments import AILMENTS, PART_AILMENTS
 from vtt.rules.engine import ActionOption, TargetOption
 from vtt.rules.model import SOULWEAVER, Cell, Creature, GameState
 from vtt.rules.space import Occupancy, footprint, grid_of, why_cannot_stand
@@ -26,7 +27,7 @@ from vtt.web.action_menu import (
 from vtt.web.gm_panel import render_gm_panel, render_sheet_controls
 from vtt.web.map_view import MapView
 from vtt.web.roll_log import render_record
-from vtt.web.tokens import token_for
+from vtt.web.tokens import in_stomach, on_map, sees, token_for
 
 CELL_PX = 26.0
 FLUSH_DELAY = 0.03
@@ -43,6 +44,21 @@ ELEMENTS = {
     "acid": "Acid",
     "lightning": "Lightning",
 }
+AFFLICTIONS = sorted(name for name in AILMENTS if name not in PART_AILMENTS)
+"""The Ailments the Soulweaver's Afflict… gives (Wounded and Trauma come from Serious Injury on a part)."""
+MAX_AFFLICT_TIERS = 6
+
+
+def _swallowers(before: GameState, after: GameState, ids: set[str]) -> set[str]:
+    """The swallowers of these creatures, before and after a change: a creature swallowed, or out again, changes
+    its swallower's token too (its "Stomach" badge)."""
+    out: set[str] = set()
+    for cid in ids:
+        for s in (before, after):
+            c = s.creatures.get(cid)
+            if c is not None and c.swallowed_by is not None:
+                out.add(c.swallowed_by)
+    return out
 
 
 class TableView:
@@ -57,7 +73,7 @@ class TableView:
         self.choosing: tuple[str, ActionOption] | None = None
         state = table.state
         board = state.board
-        self.tokens = {cid: self._token(state, c) for cid, c in state.creatures.items() if self._sees(c)}
+        self.tokens = {cid: self._token(state, c) for cid, c in state.creatures.items() if self._shown(c)}
         with ui.row().classes("w-full h-full no-wrap gap-0 items-stretch"):
             # The menu sits beside the map, not in its slot: a slot would make every update of the menu (or of
             # anything on the page) re-render the whole map component.
@@ -107,7 +123,11 @@ class TableView:
 
     def _sees(self, creature: Creature) -> bool:
         """Hidden creatures are the Soulweaver's alone: no token, name, menu entry or log line for anyone else."""
-        return self.viewer.is_soulweaver or not creature.hidden
+        return sees(self.viewer, creature)
+
+    def _shown(self, creature: Creature) -> bool:
+        """Whether the creature has a token on this page: seen, and not in a stomach (off the board)."""
+        return self._sees(creature) and on_map(creature)
 
     def _names_hidden(self, text: str) -> bool:
         """Whether `text` names a creature this viewer may not see."""
@@ -149,9 +169,10 @@ class TableView:
             ids = set(state.creatures) | set(self.tokens)
         else:
             ids = change.changed_creatures
+        ids = ids | _swallowers(before, state, ids)
         for cid in sorted(ids):
             c = state.creatures.get(cid)
-            if c is None or not self._sees(c):
+            if c is None or not self._shown(c):
                 if self.tokens.pop(cid, None) is not None:
                     self.map.remove_token(cid)
                 continue
@@ -325,6 +346,8 @@ class TableView:
         self._open_menu(cid)
 
     def _open_menu(self, cid: str) -> None:
+        """The clicked creature's menu, then one for each creature in its stomach: a swallowed creature has no
+        token, so its player (and the Soulweaver) act for it from its swallower's token."""
         state = self.table.state
         c = state.creatures.get(cid)
         if c is None:
@@ -332,20 +355,64 @@ class TableView:
         self.menu_body.clear()
         with self.menu_body:
             ui.label(c.name).classes("font-bold px-2 pt-1 menu-title")
-            actions = self._without_hidden(legal_actions(state, cid)) if self.may_act_for(c) else []
-            if not actions:
-                why = "not its turn" if self.may_act_for(c) else "not your creature"
-                if state.pending:
-                    why = "the table waits for a decision"
-                ui.label(f"No actions: {why}.").classes("text-xs text-stone-500 px-2 pb-1")
-            render_menu(self.menu, group_actions(state, cid, actions), lambda option: self._choose(cid, option))
-            if self.viewer.is_soulweaver:
-                ui.label("Soulweaver").classes("text-xs uppercase tracking-wide text-stone-500 px-2 pt-1")
-                for label, kind in (("Deal damage…", "harm"), ("Heal…", "heal")):
-                    ui.menu_item(label, on_click=lambda _, k=kind: self._harm_dialog(cid, k)).props(
-                        f"dense data-action={kind}"
-                    ).classes("menu-action text-sm")
+            self._menu_section(state, c)
+            for inner in in_stomach(state, c, self.viewer):
+                with ui.element("div").classes("menu-stomach").props(f"data-creature={inner.id}"):
+                    ui.separator().classes("my-1")
+                    ui.label(f"In its stomach: {inner.name}").classes("font-bold px-2 pt-1 menu-title")
+                    self._menu_section(state, inner)
         self.menu.open()
+
+    def _menu_section(self, state: GameState, c: Creature) -> None:
+        """A creature's actions (when the viewer acts for it) and the Soulweaver's tools for it."""
+        cid = c.id
+        actions = self._without_hidden(legal_actions(state, cid)) if self.may_act_for(c) else []
+        if not actions:
+            why = "not its turn" if self.may_act_for(c) else "not your creature"
+            if state.pending:
+                why = "the table waits for a decision"
+            ui.label(f"No actions: {why}.").classes("text-xs text-stone-500 px-2 pb-1")
+        render_menu(self.menu, group_actions(state, cid, actions), lambda option: self._choose(cid, option))
+        if self.viewer.is_soulweaver:
+            ui.label("Soulweaver").classes("text-xs uppercase tracking-wide text-stone-500 px-2 pt-1")
+            for label, kind in (("Deal damage…", "harm"), ("Heal…", "heal")):
+                ui.menu_item(label, on_click=lambda _, k=kind: self._harm_dialog(cid, k)).props(
+                    f"dense data-action={kind}"
+                ).classes("menu-action text-sm")
+            ui.menu_item("Afflict…", on_click=lambda: self._afflict_dialog(cid)).props(
+                "dense data-action=afflict"
+            ).classes("menu-action text-sm")
+
+    def _afflict_dialog(self, cid: str) -> None:
+        """The Soulweaver gives Tiers of an Ailment (reference §5.2), with no source (the `afflict` command)."""
+        c = self.table.state.creatures.get(cid)
+        if c is None:
+            return
+        with ui.dialog() as dialog, ui.card().classes("p-3 gap-2 afflict-dialog"):
+            ui.label(f"Afflict {c.name}").classes("font-bold")
+            ailment = ui.select(AFFLICTIONS, value=AFFLICTIONS[0], label="Ailment").props(
+                "dense outlined options-dense data-field=ailment"
+            )
+            tiers = ui.number("Tiers", value=1, min=1, max=MAX_AFFLICT_TIERS, step=1, precision=0).props(
+                "dense outlined data-field=tiers"
+            )
+
+            async def go() -> None:
+                try:
+                    n = int(tiers.value or 0)
+                except (TypeError, ValueError):
+                    n = 0
+                if not 1 <= n <= MAX_AFFLICT_TIERS:
+                    ui.notify(f"Tiers must be a whole number from 1 to {MAX_AFFLICT_TIERS}", type="warning")
+                    return
+                cmd = {"type": "afflict", "target": cid, "ailment": str(ailment.value), "tiers": n}
+                if await self.send(cmd):
+                    dialog.close()
+
+            with ui.row().classes("gap-2"):
+                ui.button("Apply", on_click=go).props("color=primary dense data-apply=1")
+                ui.button("Cancel", on_click=dialog.close).props("flat dense")
+        dialog.open()
 
     def _harm_dialog(self, cid: str, kind: str) -> None:
         """The Soulweaver deals damage or healing of a chosen type and amount (seed-004 rules apply)."""
@@ -420,6 +487,11 @@ class TableView:
                 self.map.clear_highlights,
             )
             return
+        if option.action == "strike_stomach" and len(option.targets) == 1:
+            # A swallowed creature's only target is the stomach it is in: nothing to click (seed-000).
+            self.choosing = (cid, option)
+            await self._choose_target(target=option.targets[0].target)
+            return
         if option.choose and option.targets and all(t.target == cid for t in option.targets):
             # An action on oneself (Flurry, Ready) needs no target click, only its choices.
             params = {k: v for k, v in option.params.items() if v is not None}
@@ -435,7 +507,7 @@ class TableView:
     def _highlights(self, cid: str, option: ActionOption) -> list[dict[str, Any]]:
         state = self.table.state
         out: list[dict[str, Any]] = []
-        if option.reach is not None:
+        if option.reach is not None and cid in self.tokens:
             grid = grid_of(state)
             mine = self.tokens[cid]["cells"]
             area = grid.area_within([tuple(c) for c in mine], option.reach)
@@ -537,8 +609,9 @@ class TableView:
                 state.turn.index,
                 bool(state.pending),
                 tuple((cid, state.economy.get(cid)) for cid in active_creatures(state)),
+                tuple((cid, c.swallowed_by) for cid, c in state.creatures.items() if c.swallowed_by is not None),
             ),
-            "sheet": (self.selected, state.creatures.get(self.selected or "")),
+            "sheet": (self.selected, state.creatures.get(self.selected or ""), self._inside(self.selected)),
             "gm": (len(self.table.log), self.table.can_redo()) if self.viewer.is_soulweaver else None,
         }
         for name, render in (
@@ -550,6 +623,15 @@ class TableView:
             if self._panel_keys.get(name, object()) != keys[name]:
                 self._panel_keys[name] = keys[name]
                 render()
+
+    def _inside(self, cid: str | None) -> tuple[Creature, ...]:
+        c = self.table.state.creatures.get(cid or "")
+        return tuple(in_stomach(self.table.state, c, self.viewer)) if c is not None else ()
+
+    def _select(self, cid: str) -> None:
+        """Show this creature's sheet (a swallowed one has no token to click)."""
+        self.selected = cid
+        self._render_panels()
 
     def seats_changed(self) -> None:
         if self.viewer.is_soulweaver:
@@ -646,6 +728,8 @@ class TableView:
                 name = "Soulweaver (all other creatures)" if entry == SOULWEAVER else names.get(entry, entry)
                 prio = state.turn.priority.get(entry)
                 text = f"{'▶ ' if is_current else ''}{name}" + (f" · Priority {prio}" if prio is not None else "")
+                if (where := self._where_swallowed(entry)) is not None:
+                    text += f" · {where}"
                 ui.label(text).classes("text-sm " + ("font-bold text-amber-800" if is_current else "text-stone-700"))
             for cid in active_creatures(state):
                 econ = state.economy.get(cid)
@@ -671,6 +755,18 @@ class TableView:
         with self.sheet, ui.card().classes("w-full p-2 gap-1 sheet"):
             status = " · Dead" if c.dead else " · Unconscious" if c.unconscious else ""
             ui.label(f"{c.name} · size {c.size}{status}").classes("font-bold text-sm")
+            if (where := self._where_swallowed(c.id)) is not None:
+                ui.label(where[:1].upper() + where[1:] + ", off the board").classes(
+                    "text-xs text-amber-900 swallowed-in"
+                )
+            inside = in_stomach(state, c, self.viewer)
+            if inside:
+                with ui.row().classes("gap-1 items-center stomach-contents"):
+                    ui.label("In its stomach:").classes("text-xs font-bold text-amber-900")
+                    for inner in inside:
+                        ui.button(inner.name, on_click=lambda _, x=inner.id: self._select(x)).props(
+                            f"dense flat no-caps size=sm data-creature={inner.id}"
+                        ).classes("text-xs")
             with ui.row().classes("gap-1 flex-wrap items-center skills"):
                 for skill, tier in sorted(c.skills.items()):
                     if gm:
@@ -717,6 +813,15 @@ class TableView:
                     ).classes("text-xs text-amber-900")
             if gm:
                 render_sheet_controls(c, self._players(), self.send)
+
+    def _where_swallowed(self, cid: str) -> str | None:
+        """ "in the Wyrm's stomach" for a swallowed creature (its swallower as this viewer may know it)."""
+        state = self.table.state
+        c = state.creatures.get(cid)
+        sw = state.creatures.get(c.swallowed_by or "") if c is not None else None
+        if sw is None:
+            return None
+        return f"in {sw.name}'s stomach" if self._sees(sw) else "in a stomach"
 
     async def _edit(self, cid: str, pool_name: str, pips: int) -> None:
         c = self.table.state.creatures[cid]

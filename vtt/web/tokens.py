@@ -1,4 +1,8 @@
-"""What the map shows of a creature: its token dict, built from the rules state for one viewer."""
+"""What the map shows of a creature: its token dict, built from the rules state for one viewer.
+
+A swallowed creature (seed-000: "they are removed from the [board]") has no token: it is listed in its swallower's
+sheet, and the swallower's token carries a "Stomach" badge naming what it holds.
+"""
 
 from __future__ import annotations
 
@@ -46,6 +50,30 @@ def ailment_list(state: GameState, creature: Creature) -> list[dict[str, Any]]:
     return out
 
 
+def sees(viewer: Viewer, creature: Creature) -> bool:
+    """Hidden creatures are the Soulweaver's alone."""
+    return viewer.is_soulweaver or not creature.hidden
+
+
+def on_map(creature: Creature) -> bool:
+    """Whether the creature has a token: not while it is in a stomach, off the board."""
+    return creature.swallowed_by is None
+
+
+def in_stomach(state: GameState, creature: Creature, viewer: Viewer) -> list[Creature]:
+    """The creatures in this creature's stomach that the viewer may know of."""
+    return [c for c in state.creatures.values() if c.swallowed_by == creature.id and sees(viewer, c)]
+
+
+def stomach_badge(state: GameState, creature: Creature, viewer: Viewer) -> list[dict[str, Any]]:
+    """A badge like an ailment's on the swallower: "STO" and how many creatures are in its stomach."""
+    inside = in_stomach(state, creature, viewer)
+    if not inside:
+        return []
+    names = ", ".join(c.name for c in inside)
+    return [{"name": "Stomach", "tier": len(inside), "title": f"In its stomach: {names}", "kind": "stomach"}]
+
+
 def token_for(state: GameState, creature: Creature, viewer: Viewer, version: int = 0) -> dict[str, Any]:
     """`v` is the creature's version at the table: a drag sends it back, so a drag from a stale screen is refused."""
     return {
@@ -59,7 +87,7 @@ def token_for(state: GameState, creature: Creature, viewer: Viewer, version: int
         "grit": [creature.grit.pips, creature.grit.max],
         "energy": [creature.energy.pips, creature.energy.max],
         "resolve": [creature.resolve.pips, creature.resolve.max],
-        "ailments": ailment_list(state, creature),
+        "ailments": stomach_badge(state, creature, viewer) + ailment_list(state, creature),
         "draggable": may_drag(state, viewer, creature),
         "dead": creature.dead,
         "prone": creature.prone,
