@@ -7,7 +7,7 @@ import json
 from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Literal
+from typing import Any, Literal
 
 from sqlalchemy.engine import Engine
 
@@ -17,6 +17,7 @@ from vtt.rules.scenario import ScenarioError, load_scenario
 from vtt.rules.settings import TableSettings
 from vtt.store import db
 from vtt.store.db import Seat
+from vtt.table.archive import ArchiveError, check_archive, export_archive
 from vtt.table.table import Table, Viewer
 
 Grid = Literal["hex", "square"]
@@ -142,6 +143,39 @@ class Games:
         if not db.revoke_invitation(self.engine, game_id, invitation):
             raise GameError("no such open invitation")
         self._seats_changed(game_id)
+
+    def export_game(self, game_id: int) -> dict[str, Any]:
+        """The whole game as one JSON-ready archive (`vtt.table.archive`): its name, map, starting state and log."""
+        found = db.game_record(self.engine, game_id)
+        if found is None:
+            raise GameError(f"there is no game {game_id}")
+        name, map_name, initial = found
+        return export_archive(name, map_name, initial, db.load_log(self.engine, game_id))
+
+    def import_game(self, data: object, soulweaver_name: str) -> NewGame:
+        """A new game from an archive, its importer its Soulweaver; checked in full (replayed) before anything is
+        stored, and stored in one transaction. The name gets ` (2)`, ` (3)`... if it is taken."""
+        who = clean_name(soulweaver_name, "your name")
+        try:
+            archive = check_archive(data)
+        except ArchiveError as exc:
+            raise GameError(f"this is not a game archive that can be imported: {exc}") from None
+        base = clean_name(archive.name, "the game's name")
+        name, n = base, 1
+        while db.find_game(self.engine, name) is not None:
+            n += 1
+            suffix = f" ({n})"
+            name = base[: NAME_LIMIT - len(suffix)] + suffix
+        seats = [(who, "soulweaver", SOULWEAVER)] + [(key, "player", key) for key in archive.players()]
+        game_id, stored, invitation = db.store_imported_game(
+            self.engine,
+            name,
+            archive.initial_state.model_dump(mode="json"),
+            archive.map,
+            archive.log,
+            seats,
+        )
+        return NewGame(game_id, stored[0], invitation)
 
     def list(self) -> list[db.GameInfo]:
         return db.list_games(self.engine)
