@@ -12,8 +12,8 @@ from typing import Any, Literal
 from sqlalchemy.engine import Engine
 
 from vtt.rules.dice import DiceSource, RandomDice
+from vtt.rules.mapfile import MapError, load_map
 from vtt.rules.model import SOULWEAVER, GameState
-from vtt.rules.scenario import ScenarioError, load_scenario
 from vtt.rules.settings import TableSettings
 from vtt.store import db
 from vtt.store.db import Seat
@@ -68,7 +68,8 @@ class Games:
         return table
 
     def create(self, name: str, map_name: str, grid: Grid, soulweaver_name: str) -> NewGame:
-        """A new game from a map file; its creator is its Soulweaver. Checks everything before writing."""
+        """A new game from a map file (`docs/map-format.md`; a scenario file's starting state too); its creator is
+        its Soulweaver. Checks everything before writing."""
         name = clean_name(name, "the game's name")
         who = clean_name(soulweaver_name, "your name")
         if grid not in ("hex", "square"):
@@ -78,11 +79,11 @@ class Games:
         if db.find_game(self.engine, name) is not None:
             raise GameError(f"there is already a game called {name!r}")
         try:
-            scenario = load_scenario(json.loads((self.maps / map_name).read_text()))
-        except (ScenarioError, json.JSONDecodeError) as exc:
+            initial = load_map(json.loads((self.maps / map_name).read_text()))
+        except (MapError, json.JSONDecodeError) as exc:
             raise GameError(f"{map_name}: {exc}") from None
-        settings = TableSettings.model_validate({**scenario.state.settings.model_dump(), "grid": grid})
-        state = scenario.state.model_copy(update={"settings": settings})
+        settings = TableSettings.model_validate({**initial.settings.model_dump(), "grid": grid})
+        state = initial.model_copy(update={"settings": settings})
         game_id = db.create_game(self.engine, name, state.model_dump(mode="json"), map_name)
         seat = db.add_seat(self.engine, game_id, who, "soulweaver", key=SOULWEAVER)
         return NewGame(game_id, seat, db.create_invitation(self.engine, game_id))
