@@ -329,6 +329,7 @@ def _dispatch(tx: Tx, cmd: Command, dice: DiceSource) -> list[Event]:
 EDITABLE = frozenset(
     {
         "name",
+        "species",
         "size",
         "skills",
         "grit",
