@@ -23,6 +23,7 @@ from pydantic import BaseModel
 
 from vtt.rules.commands import Command, parse_command
 from vtt.rules.dice import RandomDice
+from vtt.rules.mapfile import MapError, load_map
 from vtt.rules.model import SOULWEAVER, Creature, Weapon
 from vtt.rules.scenario import REQUIRED_KEYS, ScenarioError, load_scenario
 from vtt.store import db
@@ -43,7 +44,24 @@ FEWER_EXAMPLES = settings(EXAMPLES, max_examples=60)
 """For the properties that make whole games in the database."""
 COMMAND_MODELS: tuple[type[BaseModel], ...] = typing.get_args(typing.get_args(Command)[0])
 COMMAND_TYPES = frozenset(str(m.model_fields["type"].default) for m in COMMAND_MODELS)
-SOULWEAVER_ONLY = frozenset({"begin", "place", "choose_order", "edit_creature", "harm", "heal"})
+SOULWEAVER_ONLY = frozenset(
+    {
+        "begin",
+        "place",
+        "choose_order",
+        "edit_creature",
+        "harm",
+        "heal",
+        "afflict",
+        "change_settings",
+        "pass_time",
+        "edit_board",
+        "set_background",
+        "add_creature",
+        "remove_creature",
+        "resize_board",
+    }
+)
 DECISIONS = frozenset({"defend", "react", "choose_order"})
 
 Json = Any
@@ -132,7 +150,7 @@ DEEP_TEXT = st.integers(min_value=1000, max_value=20_000).map(lambda n: b'{"comm
 
 def _sample(annotation: Any, name: str, actor: str, target: str) -> Json:
     """A schema-valid value for a required command field."""
-    if name == "creature":
+    if name == "creature" and annotation is str:
         return actor
     if name == "target":
         return target
@@ -498,12 +516,21 @@ def _stored(games: Games) -> tuple[object, ...]:
     return tuple(listed), tuple(tuple(db.seats(games.engine, g.id)) for g in listed)
 
 
+def _not_a_map(data: Json) -> bool:
+    """A broken scenario may still be a good map: a map file's reader takes the starting state, not the commands."""
+    try:
+        load_map(data)
+    except MapError:
+        return True
+    return False
+
+
 def test_a_new_game_from_a_broken_map_file_is_refused_and_stores_nothing(tmp_path: Path) -> None:
     games = _games_on(tmp_path)
     games.create("Existing", "demo.json", "hex", "Mira")
     before = _stored(games)
     files: st.SearchStrategy[bytes] = (
-        broken_scenarios().map(lambda d: json.dumps(d).encode())
+        broken_scenarios().filter(_not_a_map).map(lambda d: json.dumps(d).encode())
         | st.binary(max_size=100)
         | NESTED_JUNK.map(lambda v: json.dumps(v).encode())
         | st.just(b"\xff\xfe{ not utf-8")

@@ -53,6 +53,7 @@ from typing import Any
 from vtt.rules import ailments, tactics
 from vtt.rules.checks import AttackResult
 from vtt.rules.commands import (
+    BOARD_COMMANDS,
     Afflict,
     BreakHold,
     Command,
@@ -421,7 +422,7 @@ def wound_stomach(tx: Tx, swallower_id: str, tiers: int) -> int:
 # What a swallowed creature may do, and who may name it
 # --------------------------------------------------------------------------------------------------------
 
-SOULWEAVER_COMMANDS = (Harm, Heal, Afflict, EditCreature, Place, PassTime)
+SOULWEAVER_COMMANDS = (Harm, Heal, Afflict, EditCreature, Place, PassTime, *BOARD_COMMANDS)
 WHILE_SWALLOWED = (StrikeStomach, Flurry, DropFocus, Dismiss, Recover, ZealForMajor)
 
 

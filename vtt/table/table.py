@@ -20,6 +20,7 @@ from sqlalchemy.engine import Engine
 
 from vtt.rules import GameState, RuleError, apply, parse_command
 from vtt.rules.commands import (
+    BOARD_COMMANDS,
     Afflict,
     Begin,
     ChangeSettings,
@@ -30,6 +31,7 @@ from vtt.rules.commands import (
     EndTurn,
     Harm,
     Heal,
+    PassTime,
     Place,
     React,
 )
@@ -103,6 +105,19 @@ class Listener(Protocol):
 META = frozenset({"undo", "redo"})
 KEEP_STATES = 200
 """How many recent commands keep the state they were played on in memory (for undo without a replay)."""
+SOULWEAVER_ONLY: tuple[type, ...] = (
+    Begin,
+    Place,
+    ChooseOrder,
+    EditCreature,
+    Harm,
+    Heal,
+    Afflict,
+    ChangeSettings,
+    PassTime,
+    *BOARD_COMMANDS,
+)
+"""Commands only the Soulweaver may send: starting the fight, the GM's tools on creatures, and the map tools."""
 
 
 @dataclass
@@ -177,7 +192,7 @@ class Table:
         name, start = found
         table = cls(name, GameState.model_validate(start), engine, game_id, dice)
         rows = db.load_log(engine, game_id)
-        records = [LogRecord(r["seq"], r["sender"], r["command"], r["faces"], r["events"]) for r in rows]
+        records = [LogRecord(r["seq"], r["sender"], r["command"], r["faces"], r["events"], r["time"]) for r in rows]
         snapshot = db.latest_snapshot(engine, game_id)
         if snapshot is not None and not any(
             r.is_meta and r.seq > snapshot[0] and min(r.command.get("seqs", [0])) <= snapshot[0] for r in records
@@ -249,7 +264,7 @@ class Table:
         state = self.state
         if any(not self.visible_to(viewer, cid) for cid in _mentioned(raw or cmd.model_dump()) if cid):
             return "no such creature"
-        if isinstance(cmd, Begin | Place | ChooseOrder | EditCreature | Harm | Heal | Afflict | ChangeSettings):
+        if isinstance(cmd, SOULWEAVER_ONLY):
             return "only the Soulweaver can do that"
         if isinstance(cmd, Defend | React):
             decision = next((d for d in state.pending if d.id == cmd.decision), None)
