@@ -79,7 +79,7 @@ class AppServer:
         env: Mapping[str, str] | None = None,
         port_env: str = "VTT_PORT",
         cwd: Path = ROOT,
-        startup_timeout: float = 30.0,
+        startup_timeout: float = 90.0,
     ) -> None:
         if (script is None) == (module is None):
             raise ValueError("give exactly one of script or module")

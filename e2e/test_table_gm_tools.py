@@ -22,6 +22,7 @@ from vtt.rules.scenario import load_scenario
 ARENA = ROOT / "e2e" / "maps" / "arena.json"
 TIMEOUT = 15_000
 LOAD_TIMEOUT = 30_000
+pytestmark = pytest.mark.usefixtures("table_timeouts")
 
 STOMACH_MAP: dict[str, Any] = {
     "version": 1,
