@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import secrets
 from dataclasses import dataclass
-from datetime import datetime
+from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
@@ -19,7 +19,15 @@ from sqlalchemy import event, inspect
 from sqlalchemy.engine import Engine
 from sqlmodel import Session, col, create_engine, func, select
 
-from vtt.store.models import CommandRow, GameRow, InvitationRow, MembershipRow, SnapshotRow, UserRow
+from vtt.store.models import (
+    CommandRow,
+    GameRow,
+    InvitationRow,
+    MembershipRow,
+    SnapshotRow,
+    UploadRow,
+    UserRow,
+)
 
 MIGRATIONS = Path(__file__).resolve().parent / "migrations"
 FIRST_REVISION = "0001"
@@ -32,6 +40,13 @@ class GameInfo:
     map: str
     created: datetime
     commands: int
+
+
+@dataclass(frozen=True)
+class Upload:
+    content_type: str
+    data: bytes
+    created: datetime
 
 
 @dataclass(frozen=True)
@@ -234,3 +249,21 @@ def latest_snapshot(engine: Engine, game_id: int) -> tuple[int, dict[str, Any]] 
             select(SnapshotRow).where(SnapshotRow.game_id == game_id).order_by(col(SnapshotRow.seq).desc())
         ).first()
         return None if row is None else (row.seq, dict(row.state))
+
+
+def save_upload(engine: Engine, game_id: int, purpose: str, content_type: str, data: bytes) -> None:
+    """Store a game's file for `purpose`, replacing the one stored before."""
+    with Session(engine) as session:
+        row = session.exec(select(UploadRow).where(UploadRow.game_id == game_id, UploadRow.purpose == purpose)).first()
+        if row is None:
+            row = UploadRow(game_id=game_id, purpose=purpose, content_type=content_type, data=data, size=len(data))
+        else:
+            row.content_type, row.data, row.size, row.created = content_type, data, len(data), datetime.now(UTC)
+        session.add(row)
+        session.commit()
+
+
+def load_upload(engine: Engine, game_id: int, purpose: str) -> Upload | None:
+    with Session(engine) as session:
+        row = session.exec(select(UploadRow).where(UploadRow.game_id == game_id, UploadRow.purpose == purpose)).first()
+        return None if row is None else Upload(row.content_type, bytes(row.data), row.created)

@@ -10,7 +10,7 @@ from __future__ import annotations
 from datetime import UTC, datetime
 from typing import Any
 
-from sqlalchemy import JSON, Column, Index
+from sqlalchemy import JSON, Column, Index, LargeBinary
 from sqlmodel import Field, SQLModel
 
 
@@ -83,4 +83,19 @@ class SnapshotRow(SQLModel, table=True):
     game_id: int = Field(foreign_key="game.id", index=True)
     seq: int
     state: dict[str, Any] = Field(sa_column=Column(JSON, nullable=False))
+    created: datetime = Field(default_factory=_now)
+
+
+class UploadRow(SQLModel, table=True):
+    """A file the Soulweaver uploaded for a game, such as its map's background image; a new one of the same
+    purpose replaces the old."""
+
+    __tablename__ = "upload"
+    __table_args__ = (Index("ux_upload_game_purpose", "game_id", "purpose", unique=True),)
+    id: int | None = Field(default=None, primary_key=True)
+    game_id: int = Field(foreign_key="game.id", index=True)
+    purpose: str = Field(description="What the file is for: `background`.")
+    content_type: str
+    data: bytes = Field(sa_column=Column(LargeBinary, nullable=False))
+    size: int
     created: datetime = Field(default_factory=_now)

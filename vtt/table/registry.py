@@ -78,7 +78,7 @@ class Games:
             raise GameError(f"there is already a game called {name!r}")
         try:
             scenario = load_scenario(json.loads((self.maps / map_name).read_text()))
-        except (ScenarioError, json.JSONDecodeError) as exc:
+        except (ScenarioError, json.JSONDecodeError, UnicodeDecodeError, RecursionError) as exc:
             raise GameError(f"{map_name}: {exc}") from None
         settings = TableSettings.model_validate({**scenario.state.settings.model_dump(), "grid": grid})
         state = scenario.state.model_copy(update={"settings": settings})

@@ -291,8 +291,9 @@ class Table:
     async def submit(self, viewer: Viewer, command: dict[str, Any], seen: dict[str, int] | None = None) -> Outcome:
         """Check, resolve, store, then tell everyone. `seen` maps creature ids to the versions the sender's screen
         showed; a command sent from an out-of-date screen is refused."""
-        if isinstance(command, dict) and command.get("type") in META:
-            return await self._meta(viewer, str(command["type"]))
+        kind = command.get("type") if isinstance(command, dict) else None
+        if isinstance(kind, str) and kind in META:
+            return await self._meta(viewer, kind)
         async with self._lock:
             cmd, error = self.check(viewer, command)
             if error is None:

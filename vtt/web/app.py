@@ -16,6 +16,7 @@ from nicegui import app, ui
 from vtt.store.db import Seat
 from vtt.table.registry import GameError, Games, viewer_for
 from vtt.table.table import Table, Viewer
+from vtt.web.api import make_router
 from vtt.web.table_view import TableView
 
 STATIC = Path(__file__).resolve().parents[2] / "static"
@@ -172,6 +173,7 @@ def watch(game_id: str, request: Request) -> None:
 
 def run(games: Games, host: str, port: int, storage_secret: str, **extra: Any) -> None:
     Server.games = games
+    app.include_router(make_router(games))
     app.on_shutdown(games.close)
     ui.run(
         tailwind=False,

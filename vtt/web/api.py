@@ -1,0 +1,477 @@
+"""The JSON API of a seat, for programs (bots, other front ends, load tests) rather than browsers.
+
+The seat's secret in the path is the only credential: the role and the creatures a seat may act for come from the
+seat in the database, never from the request, and every command goes through `Table.submit`, with the same
+permission and legality checks as the table page.
+
+- `GET  /api/seat/{secret}/state`: what the seat may see (`seat_view`).
+- `POST /api/seat/{secret}/commands` with `{"command": {...}, "seen": {creature id: version}}` (`seen` optional):
+  `{"ok", "error", "seq"}`. A command the table refuses is a 200 answer with `ok: false` and the reason; a
+  malformed body is a 400 (a too big one a 413) with the reason in `error`.
+- `WS   /api/seat/{secret}/events`: first `{"kind": "state", ...}` (as `GET state`), then one `{"kind": "change",
+  ...}` per change of the table (`change_message`). A message `{"command", "seen", "id"}` sent on it is
+  answered with `{"kind": "outcome", "id", "ok", "error", "seq"}`, after the change it caused. An unknown
+  secret closes the socket with code 1008 and the reason.
+- `POST /api/seat/{secret}/background`: the Soulweaver's map background: the bytes of a PNG, JPEG or WebP image
+  as the body, with its `Content-Type`, at most `MAX_UPLOAD_BYTES`.
+- `GET  /api/games/{game_id}/background`: that image, with its content type.
+
+Hidden creatures exist only for the Soulweaver: for a player they are left out of everything sent (the state, the
+turn order, holds, effects, decisions, events), and so are the Soulweaver's notes.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+from collections.abc import Set as AbstractSet
+from dataclasses import dataclass
+from typing import Any
+
+from fastapi import APIRouter, Request, WebSocket, WebSocketDisconnect
+from fastapi.responses import JSONResponse, Response
+from starlette.concurrency import run_in_threadpool
+from starlette.status import WS_1008_POLICY_VIOLATION, WS_1013_TRY_AGAIN_LATER
+
+from vtt.rules.model import Creature, GameState
+from vtt.store import db
+from vtt.store.db import Seat
+from vtt.table.registry import Games, viewer_for
+from vtt.table.table import Change, LogRecord, Table, Viewer
+
+Json = dict[str, Any]
+
+MAX_UPLOAD_BYTES = 8 * 1024 * 1024
+MAX_COMMAND_BYTES = 64 * 1024
+QUEUE_LIMIT = 1000
+"""Messages a websocket may have waiting; a client further behind is disconnected (it can reconnect)."""
+BACKGROUND = "background"
+IMAGE_TYPES = ("image/png", "image/jpeg", "image/webp")
+NO_SEAT = "no seat has this secret"
+BODY_KEYS = frozenset({"command", "seen", "id"})
+
+
+# ---- what a seat may see ------------------------------------------------------------------------------------
+
+
+def hidden_from(state: GameState, viewer: Viewer) -> frozenset[str]:
+    """The creatures `viewer` may not know of."""
+    if viewer.is_soulweaver:
+        return frozenset()
+    return frozenset(cid for cid, c in state.creatures.items() if c.hidden)
+
+
+def _names_any(value: Any, ids: AbstractSet[str]) -> bool:
+    """Whether any string anywhere in a JSON value is one of `ids`."""
+    if isinstance(value, str):
+        return value in ids
+    if isinstance(value, dict):
+        return any(k in ids or _names_any(v, ids) for k, v in value.items())
+    if isinstance(value, list):
+        return any(_names_any(v, ids) for v in value)
+    return False
+
+
+def creature_json(c: Creature, viewer: Viewer, hidden: AbstractSet[str]) -> Json:
+    if viewer.is_soulweaver:
+        return c.model_dump(mode="json")
+    data = c.model_dump(mode="json", exclude={"notes"})
+    if data.get("focus") in hidden:
+        data["focus"] = None
+    return data
+
+
+def _scrub_turn(turn: Json, hidden: AbstractSet[str]) -> Json:
+    """The turn order without hidden creatures; `index` is -1 while a hidden creature has the turn."""
+    entries: list[str] = turn["entries"]
+    index: int = turn["index"]
+    started = turn["round"] > 0 and 0 <= index < len(entries)
+    out = {
+        **turn,
+        "entries": [e for e in entries if e not in hidden],
+        "priority": {k: v for k, v in turn["priority"].items() if k not in hidden},
+    }
+    if started:
+        out["index"] = -1 if entries[index] in hidden else sum(1 for e in entries[:index] if e not in hidden)
+    return out
+
+
+def _scrub_hold(hold: Json, hidden: AbstractSet[str]) -> Json | None:
+    holders = {k: v for k, v in hold["holders"].items() if k not in hidden}
+    held = [x for x in hold["held"] if x not in hidden]
+    if not holders and not held:
+        return None
+    return {
+        **hold,
+        "holders": holders,
+        "held": held,
+        "extra_encumbered": {k: v for k, v in hold["extra_encumbered"].items() if k not in hidden},
+        "caused": {
+            k: {x: n for x, n in v.items() if x not in hidden} for k, v in hold["caused"].items() if k not in hidden
+        },
+        "locks": [lk for lk in hold["locks"] if lk["held"] not in hidden and lk["holder"] not in hidden],
+    }
+
+
+def scrub(data: Json, hidden: AbstractSet[str]) -> Json:
+    """A (partial) dump of a `GameState` as a player may see it: `hidden` creatures removed wherever they are
+    named. Changes `data` in place and returns it. Creatures are dumped with `creature_json` instead."""
+    if not hidden:
+        return data
+    if "turn" in data:
+        data["turn"] = _scrub_turn(data["turn"], hidden)
+    if "economy" in data:
+        data["economy"] = {k: v for k, v in data["economy"].items() if k not in hidden}
+    if "holds" in data:
+        holds = {k: _scrub_hold(h, hidden) for k, h in data["holds"].items()}
+        data["holds"] = {k: h for k, h in holds.items() if h is not None}
+    if "effects" in data:
+        data["effects"] = [
+            {**e, "creator": None if e["creator"] in hidden else e["creator"]}
+            for e in data["effects"]
+            if e["subject"] not in hidden
+        ]
+    if "pending" in data:
+        data["pending"] = [
+            {**d, "payload": {} if _names_any(d["payload"], hidden) else d["payload"]}
+            for d in data["pending"]
+            if d["creature"] not in hidden and not any(o in hidden for o in d["options"])
+        ]
+    if "reactions" in data:
+        data["reactions"] = {k: v for k, v in data["reactions"].items() if not _names_any(v, hidden)}
+    if "board" in data:
+        for item in data["board"]["items"]:
+            if item["owner"] in hidden:
+                item["owner"] = None
+    return data
+
+
+def state_json(state: GameState, viewer: Viewer) -> Json:
+    hidden = hidden_from(state, viewer)
+    data = scrub(state.model_dump(mode="json", exclude={"creatures"}), hidden)
+    creatures = {cid: creature_json(c, viewer, hidden) for cid, c in state.creatures.items() if cid not in hidden}
+    return {"creatures": creatures, **data}
+
+
+def seat_view(table: Table, seat: Seat) -> Json:
+    """Everything the seat may know of its game: its state, each creature's version (to send as `seen`) and how
+    long the log is."""
+    viewer = viewer_for(seat)
+    state = state_json(table.state, viewer)
+    return {
+        "game": {"id": seat.game_id, "name": table.name},
+        "seat": {"role": seat.role, "key": seat.key, "name": seat.name},
+        "state": state,
+        "versions": {cid: table.version(cid) for cid in state["creatures"]},
+        "log_length": len(table.log),
+    }
+
+
+def _record_hides(record: LogRecord, hidden: AbstractSet[str]) -> bool:
+    return _names_any(record.command, hidden) or any(
+        e.get("actor") in hidden or e.get("target") in hidden for e in record.events
+    )
+
+
+def _events_for(table: Table, record: LogRecord, hidden: AbstractSet[str]) -> list[Json]:
+    if not hidden:
+        return record.events
+    if record.is_meta:
+        seqs = [s for s in record.command.get("seqs", []) if isinstance(s, int) and 0 < s <= len(table.log)]
+        if any(_record_hides(table.log[s - 1], hidden) for s in seqs):
+            verb = "takes back" if record.kind == "undo" else "plays again"
+            text = f"The Soulweaver {verb} {len(seqs)} command{'s' if len(seqs) != 1 else ''}."
+            return [{"kind": record.kind, "text": text, "actor": None, "target": None, "rolls": [], "data": {}}]
+        return record.events
+    if _names_any(record.command, hidden):
+        return []
+    return [e for e in record.events if e.get("actor") not in hidden and e.get("target") not in hidden]
+
+
+OTHER_FIELDS = tuple(name for name in GameState.model_fields if name != "creatures")
+
+
+def _differs(a: object, b: object) -> bool:
+    return a is not b and a != b
+
+
+def change_message(table: Table, change: Change, viewer: Viewer) -> Json:
+    """One change of the table as `viewer` may see it: who sent what, the events, the creatures that changed
+    (with their new versions), those it can no longer see (`gone`), and the other parts of the state that changed.
+    A command naming a hidden creature shows as `type` and `command` null with no events."""
+    record, before, after = change.record, change.before, change.after
+    hidden = hidden_from(after, viewer)
+    creatures: Json = {}
+    gone: list[str] = []
+    for cid in sorted(change.changed_creatures):
+        c = after.creatures.get(cid)
+        if c is not None and cid not in hidden:
+            creatures[cid] = creature_json(c, viewer, hidden)
+            continue
+        was = before.creatures.get(cid)
+        if was is not None and (viewer.is_soulweaver or not was.hidden):
+            gone.append(cid)
+    others = {name for name in OTHER_FIELDS if _differs(getattr(before, name), getattr(after, name))}
+    shown_command = not _names_any(record.command, hidden)
+    return {
+        "kind": "change",
+        "seq": record.seq,
+        "sender": record.sender,
+        "type": record.kind if shown_command else None,
+        "command": record.command if shown_command else None,
+        "events": _events_for(table, record, hidden),
+        "creatures": creatures,
+        "gone": gone,
+        "versions": {cid: table.version(cid) for cid in creatures},
+        "state": scrub(after.model_dump(mode="json", include=others), hidden) if others else {},
+        "log_length": len(table.log),
+    }
+
+
+# ---- request bodies -------------------------------------------------------------------------------------------
+
+
+class BadBody(ValueError):
+    def __init__(self, message: str, ident: str | int | None = None) -> None:
+        super().__init__(message)
+        self.ident = ident
+
+
+@dataclass(frozen=True)
+class CommandBody:
+    command: Json
+    seen: dict[str, int] | None
+    ident: str | int | None
+
+
+def _no_constants(name: str) -> Any:
+    raise ValueError(f"{name} is not JSON")
+
+
+def parse_body(raw: str | bytes) -> CommandBody:
+    """`{"command": {...}, "seen": {creature id: version}, "id": ...}`; anything else is a `BadBody` saying why.
+    Only the shape is checked here: the command itself is checked by the table."""
+    if len(raw) > MAX_COMMAND_BYTES:
+        raise BadBody(f"the message is longer than {MAX_COMMAND_BYTES} bytes")
+    try:
+        data = json.loads(raw, parse_constant=_no_constants)
+    except (ValueError, RecursionError):
+        raise BadBody("the body is not valid JSON") from None
+    if not isinstance(data, dict):
+        raise BadBody('the body must be a JSON object: {"command": {...}, "seen": {...}}')
+    raw_ident = data.get("id")
+    ident = raw_ident if isinstance(raw_ident, str | int) and not isinstance(raw_ident, bool) else None
+    if isinstance(ident, str) and len(ident) > 200:
+        ident = None
+    unknown = sorted(str(k) for k in data if k not in BODY_KEYS)
+    if unknown:
+        raise BadBody(f"unknown key {unknown[0]!r}; the body has command, seen and id", ident)
+    command = data.get("command")
+    if not isinstance(command, dict):
+        raise BadBody('"command" must be a JSON object with a "type"', ident)
+    seen = data.get("seen")
+    if seen is not None and (
+        not isinstance(seen, dict)
+        or not all(isinstance(v, int) and not isinstance(v, bool) and v >= 0 for v in seen.values())
+    ):
+        raise BadBody('"seen" must map creature ids to the versions seen (whole numbers)', ident)
+    return CommandBody(command, seen, ident)
+
+
+def _sniff(data: bytes) -> str | None:
+    """The image type the first bytes of a file say it is."""
+    if data.startswith(b"\x89PNG\r\n\x1a\n"):
+        return "image/png"
+    if data.startswith(b"\xff\xd8\xff"):
+        return "image/jpeg"
+    if data[:4] == b"RIFF" and data[8:12] == b"WEBP":
+        return "image/webp"
+    return None
+
+
+def _megabytes(n: int) -> str:
+    return f"{n / (1024 * 1024):g} MB"
+
+
+class TooBig(Exception):
+    pass
+
+
+async def _read_at_most(request: Request, limit: int) -> bytes:
+    """The body, read no further than `limit` bytes (`TooBig` past that, whatever Content-Length claims)."""
+    declared = request.headers.get("content-length", "")
+    if declared.isdigit() and int(declared) > limit:
+        raise TooBig
+    chunks: list[bytes] = []
+    size = 0
+    async for chunk in request.stream():
+        size += len(chunk)
+        if size > limit:
+            raise TooBig
+        chunks.append(chunk)
+    return b"".join(chunks)
+
+
+def _error(status: int, message: str, **extra: Any) -> JSONResponse:
+    return JSONResponse({"ok": False, "error": message, **extra}, status_code=status)
+
+
+# ---- websockets ---------------------------------------------------------------------------------------------
+
+
+class _Client:
+    def __init__(self, websocket: WebSocket, viewer: Viewer) -> None:
+        self.websocket = websocket
+        self.viewer = viewer
+        self.queue: asyncio.Queue[str | None] = asyncio.Queue()
+        self.lagging = False
+
+    def push(self, text: str) -> None:
+        if self.lagging:
+            return
+        if self.queue.qsize() >= QUEUE_LIMIT:
+            self.lagging = True
+            while not self.queue.empty():
+                self.queue.get_nowait()
+            self.queue.put_nowait(None)
+            return
+        self.queue.put_nowait(text)
+
+    async def write(self) -> None:
+        """Send the queued messages in order; `None` means the client fell too far behind."""
+        try:
+            while (text := await self.queue.get()) is not None:
+                await self.websocket.send_text(text)
+            await self.websocket.close(WS_1013_TRY_AGAIN_LATER, "too far behind: reconnect and start from the state")
+        except (WebSocketDisconnect, RuntimeError, OSError):
+            pass  # the connection is gone; the receiving side ends the session
+
+
+class _Hub:
+    """The websockets open on one game. A change is made into a message once per kind of view (the
+    Soulweaver's or the players') and queued to each socket."""
+
+    def __init__(self, table: Table) -> None:
+        self.table = table
+        self.clients: set[_Client] = set()
+        table.subscribe(self)
+
+    def table_changed(self, change: Change) -> None:
+        texts: dict[bool, str] = {}
+        for client in list(self.clients):
+            key = client.viewer.is_soulweaver
+            text = texts.get(key)
+            if text is None:
+                text = texts[key] = json.dumps(change_message(self.table, change, client.viewer))
+            client.push(text)
+
+
+# ---- the router -----------------------------------------------------------------------------------------------
+
+
+def make_router(games: Games, max_upload: int = MAX_UPLOAD_BYTES) -> APIRouter:
+    router = APIRouter()
+    hubs: dict[int, _Hub] = {}
+
+    async def find(secret: str) -> Seat | None:
+        return await run_in_threadpool(games.seat, secret)
+
+    async def submit(table: Table, viewer: Viewer, raw: str | bytes) -> tuple[int, Json]:
+        try:
+            body = parse_body(raw)
+        except BadBody as exc:
+            return 400, {"id": exc.ident, "ok": False, "error": str(exc), "seq": None}
+        outcome = await table.submit(viewer, body.command, body.seen)
+        seq = outcome.record.seq if outcome.record is not None else None
+        return 200, {"id": body.ident, "ok": outcome.ok, "error": outcome.error, "seq": seq}
+
+    @router.get("/api/seat/{secret}/state")
+    async def get_state(secret: str) -> JSONResponse:
+        seat = await find(secret)
+        if seat is None:
+            return _error(404, NO_SEAT)
+        return JSONResponse(seat_view(games.table(seat.game_id), seat))
+
+    @router.post("/api/seat/{secret}/commands")
+    async def post_command(secret: str, request: Request) -> JSONResponse:
+        seat = await find(secret)
+        if seat is None:
+            return _error(404, NO_SEAT, seq=None)
+        try:
+            raw = await _read_at_most(request, MAX_COMMAND_BYTES)
+        except TooBig:
+            return _error(413, f"the body is longer than {MAX_COMMAND_BYTES} bytes", seq=None)
+        status, answer = await submit(games.table(seat.game_id), viewer_for(seat), raw)
+        answer.pop("id")
+        return JSONResponse(answer, status_code=status)
+
+    @router.websocket("/api/seat/{secret}/events")
+    async def events(websocket: WebSocket, secret: str) -> None:
+        await websocket.accept()
+        seat = await find(secret)
+        if seat is None:
+            await websocket.close(WS_1008_POLICY_VIOLATION, NO_SEAT)
+            return
+        table = games.table(seat.game_id)
+        client = _Client(websocket, viewer_for(seat))
+        client.push(json.dumps({"kind": "state", **seat_view(table, seat)}))
+        hub = hubs.get(seat.game_id)
+        if hub is None:
+            hub = hubs[seat.game_id] = _Hub(table)
+        hub.clients.add(client)
+        writer = asyncio.create_task(client.write())
+        try:
+            while True:
+                message = await websocket.receive()
+                if message["type"] == "websocket.disconnect":
+                    break
+                raw = message.get("text")
+                if raw is None:
+                    raw = message.get("bytes") or b""
+                _, answer = await submit(table, client.viewer, raw)
+                client.push(json.dumps({"kind": "outcome", **answer}))
+        except (WebSocketDisconnect, RuntimeError):
+            pass
+        finally:
+            hub.clients.discard(client)
+            if not hub.clients:
+                table.unsubscribe(hub)
+                hubs.pop(seat.game_id, None)
+            writer.cancel()
+
+    @router.post("/api/seat/{secret}/background")
+    async def post_background(secret: str, request: Request) -> JSONResponse:
+        seat = await find(secret)
+        if seat is None:
+            return _error(404, NO_SEAT)
+        if seat.role != "soulweaver":
+            return _error(403, "only the Soulweaver can change the map's background")
+        declared = request.headers.get("content-type", "").split(";")[0].strip().lower()
+        if declared not in IMAGE_TYPES:
+            return _error(415, f"send a PNG, JPEG or WebP image (Content-Type {', '.join(IMAGE_TYPES)})")
+        try:
+            data = await _read_at_most(request, max_upload)
+        except TooBig:
+            return _error(413, f"the image is bigger than the limit of {_megabytes(max_upload)}")
+        if not data:
+            return _error(400, "the body is empty: send the image's bytes")
+        found = _sniff(data)
+        if found is None:
+            return _error(415, "the file is not a PNG, JPEG or WebP image")
+        if found != declared:
+            return _error(415, f"the file is {found}, not {declared} as its Content-Type says")
+        await run_in_threadpool(db.save_upload, games.engine, seat.game_id, BACKGROUND, found, data)
+        url = f"/api/games/{seat.game_id}/background"
+        return JSONResponse({"ok": True, "error": None, "content_type": found, "size": len(data), "url": url})
+
+    @router.get("/api/games/{game_id}/background")
+    async def get_background(game_id: str) -> Response:
+        upload = None
+        if game_id.isdigit() and len(game_id) < 19:
+            upload = await run_in_threadpool(db.load_upload, games.engine, int(game_id), BACKGROUND)
+        if upload is None:
+            return _error(404, "this game has no background image")
+        headers = {"X-Content-Type-Options": "nosniff", "Cache-Control": "no-cache"}
+        return Response(upload.data, media_type=upload.content_type, headers=headers)
+
+    return router
