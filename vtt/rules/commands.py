@@ -382,6 +382,66 @@ class Soothe(_Command):
     target: str
 
 
+class BoardObjectSpec(BaseModel):
+    """The object an `edit_board` paints (one object filling every painted space)."""
+
+    model_config = ConfigDict(extra="forbid", frozen=True)
+    name: str = Field(min_length=1, max_length=80)
+    size: int = Field(1, ge=-20, le=20, description="Its size on the creature scale (a whole-space wall is 1).")
+    durability: int | None = Field(None, ge=0, le=999, description="Its Durability (seed-000); None: not given.")
+    reduction: int = Field(0, ge=0, le=99, description="Its Physical Reduction.")
+    id: str | None = Field(None, description="Its id; None: made unique from the name.")
+
+
+class EditBoard(_Command):
+    """The Soulweaver paints or erases spaces of one layer of the map (see `board_edit`)."""
+
+    type: Literal["edit_board"] = "edit_board"
+    layer: Literal["wall", "water", "uneven", "conductive", "object"]
+    paint: list[Cell] = Field(default_factory=list, max_length=20_000)
+    erase: list[Cell] = Field(default_factory=list, max_length=20_000)
+    tier: int = Field(1, ge=1, le=99, description="The Tier painted Uneven Ground gets.")
+    object: BoardObjectSpec | None = Field(None, description="Layer object: the one object the painted spaces make.")
+
+
+class SetBackground(_Command):
+    """The Soulweaver sets the map's background image and how the grid lies on it; `image` None removes it."""
+
+    type: Literal["set_background"] = "set_background"
+    image: str | None = None
+    offset: tuple[float, float] = (0.0, 0.0)
+    cell_px: float = Field(70.0, gt=0, le=10_000)
+    opacity: float = Field(1.0, ge=0, le=1)
+
+
+class AddCreature(_Command):
+    """The Soulweaver puts a new creature on the map: `creature` holds `Creature` fields (`id` optional: made
+    unique from the name; `anchor` is `at`)."""
+
+    type: Literal["add_creature"] = "add_creature"
+    creature: dict[str, Any]
+    at: Cell
+
+
+class RemoveCreature(_Command):
+    """The Soulweaver takes a creature off the map and out of the game."""
+
+    type: Literal["remove_creature"] = "remove_creature"
+    creature: str
+
+
+class ResizeBoard(_Command):
+    """The Soulweaver changes the map's size; refused if a creature would be cut off."""
+
+    type: Literal["resize_board"] = "resize_board"
+    cols: int = Field(ge=1, le=1000)
+    rows: int = Field(ge=1, le=1000)
+
+
+BOARD_COMMANDS: tuple[type, ...] = (EditBoard, SetBackground, AddCreature, RemoveCreature, ResizeBoard)
+"""The Soulweaver's map tools: not creature actions, allowed at any time."""
+
+
 Command = Annotated[
     Begin
     | EndTurn
@@ -420,7 +480,12 @@ Command = Annotated[
     | Manifest
     | Ready
     | CompleteReady
-    | Dismiss,
+    | Dismiss
+    | EditBoard
+    | SetBackground
+    | AddCreature
+    | RemoveCreature
+    | ResizeBoard,
     Field(discriminator="type"),
 ]
 COMMAND_ADAPTER: TypeAdapter[Command] = TypeAdapter(Command)

@@ -18,6 +18,7 @@ from pydantic import BaseModel, Field, ValidationError
 
 from vtt.rules import (
     ailments,
+    board_edit,
     care,
     focus,
     hold,
@@ -38,6 +39,7 @@ from vtt.rules import (
 from vtt.rules.abilities import LIBRARY, Ability
 from vtt.rules.attacks import answer_defense, on_result
 from vtt.rules.commands import (
+    AddCreature,
     Afflict,
     Begin,
     BreakHold,
@@ -54,6 +56,7 @@ from vtt.rules.commands import (
     DropFocus,
     DropHold,
     DropProne,
+    EditBoard,
     EditCreature,
     EndTurn,
     Flurry,
@@ -69,7 +72,10 @@ from vtt.rules.commands import (
     React,
     Ready,
     Recover,
+    RemoveCreature,
     Reposition,
+    ResizeBoard,
+    SetBackground,
     SetFocus,
     Soothe,
     StandUp,
@@ -310,6 +316,16 @@ def _dispatch(tx: Tx, cmd: Command, dice: DiceSource) -> list[Event]:
             return manifest.complete_ready(tx, cmd.creature, cmd.target, cmd.limb, dice)
         case Dismiss():
             return manifest.dismiss(tx, cmd.creature, cmd.effect, cmd.limb, cmd.target)
+        case EditBoard():
+            return board_edit.edit_board(tx, cmd)
+        case SetBackground():
+            return board_edit.set_background(tx, cmd)
+        case AddCreature():
+            return board_edit.add_creature(tx, cmd)
+        case RemoveCreature():
+            return board_edit.remove_creature(tx, cmd.creature)
+        case ResizeBoard():
+            return board_edit.resize_board(tx, cmd)
     raise RuleError(f"unknown command {cmd!r}")
 
 
@@ -1197,7 +1213,7 @@ def legal_actions(state: GameState, creature_id: str) -> list[ActionOption]:
             price = {"movement": prone.stand_up_movement(state, c)} if cost == "half_movement" else {cost: 1}
             out.append(ActionOption(action="stand_up", group="Move", label="Stand up", cost=price))
     if econ.movement_left > 0:
-        paths = movement.reachable(state, c, prone.spaces_for(state, c, econ.movement_left), filled)
+        paths = movement.reachable(state, c, econ.movement_left, filled)
         spaces = [cell for cell, p in paths.items() if p and why_cannot_stand(state, c, cell, occ, filled) is None]
         per_space = {"movement": prone.space_cost(state, c)}
         out.append(ActionOption(action="move", group="Move", label="Move", cost=per_space, spaces=spaces))

@@ -5,6 +5,7 @@ Everything here is data; the rules that change it live in their own modules and 
 
 from __future__ import annotations
 
+import re
 from typing import Annotated, Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, PrivateAttr, field_validator
@@ -170,6 +171,7 @@ class Creature(BaseModel):
     model_config = ConfigDict(extra="forbid")
     id: str
     name: str
+    species: str | None = Field(None, description="What kind of creature it is (goblin, wolf...); shown, no rule.")
     size: int = 0
     anchor: Cell
     footprint: list[Cell] | None = Field(None, description="Offsets overriding the size's footprint shape.")
@@ -257,13 +259,20 @@ class Creature(BaseModel):
 
 
 class BoardObject(BaseModel):
-    """An object that fills spaces (a pillar, a crate); walls are simply filled spaces."""
+    """An object that fills spaces (a pillar, a crate); walls are simply filled spaces.
+
+    `size` is the object's size on the creature scale (a wall filling a whole space is a size 1 object, seed-000).
+    `durability` is its Durability (seed-000 names it for an unattended object, the stomach: Durability 2); None
+    when the map gives none. Like the stomach's (table setting `stomach_threshold`), it is kept as data for attacks on
+    objects; no rule reads it yet."""
 
     model_config = ConfigDict(extra="forbid")
     id: str
     name: str
-    cells: list[Cell]
+    cells: list[Cell] = Field(min_length=1)
     size: int = 1
+    durability: int | None = Field(None, ge=0, description="The object's Durability (seed-000); None: not given.")
+    reduction: int = Field(0, ge=0, description="Its Physical Reduction (seed-000: the stomach has 0).")
 
 
 class LooseItem(BaseModel):
@@ -275,7 +284,71 @@ class LooseItem(BaseModel):
     owner: str | None = None
 
 
+BACKGROUND_DATA_LIMIT = 8_000_000
+"""Longest `data:` URL a background may be (characters; about 6 MB of image). Larger images are uploaded and
+referred to by an `/api/...` path instead."""
+URL_LIMIT = 2048
+_DATA_URL = re.compile(r"data:image/(png|jpeg|webp);base64,[A-Za-z0-9+/]*={0,2}")
+_API_PATH = re.compile(r"/api/[A-Za-z0-9._~%/?&=+-]*")
+_HTTPS_URL = re.compile(r"https://[A-Za-z0-9.-]+(:[0-9]+)?(/[^\s\"'<>\\]*)?")
+
+
+def background_image_error(image: str) -> str | None:
+    """Why `image` cannot be a map's background, or None: it must be an `/api/...` path of this server, a
+    `data:image/png|jpeg|webp;base64,...` URL of at most `BACKGROUND_DATA_LIMIT` characters, or an https URL."""
+    if image.startswith("data:"):
+        if len(image) > BACKGROUND_DATA_LIMIT:
+            return f"the data URL is {len(image)} characters long; at most {BACKGROUND_DATA_LIMIT} (upload it instead)"
+        if not _DATA_URL.fullmatch(image):
+            return "a data URL must be data:image/png, image/jpeg or image/webp with ;base64, and base64 text"
+        return None
+    if len(image) > URL_LIMIT:
+        return f"the address is longer than {URL_LIMIT} characters"
+    if image.startswith("/api/"):
+        if ".." in image or not _API_PATH.fullmatch(image):
+            return "an /api/ path may not contain '..', spaces or unusual characters"
+        return None
+    if image.startswith("https://"):
+        return None if _HTTPS_URL.fullmatch(image) else "not a valid https URL"
+    return "the image must be an /api/... path, a data:image/png|jpeg|webp;base64 URL or an https:// URL"
+
+
+class Background(BaseModel):
+    """A map's background image and how the grid lies on it: the image's pixel `offset` [x, y] of the grid's
+    origin (the top-left corner of space (0, 0)'s bounding box), `cell_px` pixels of the image per space (a square's
+    side; for hexes, the distance between the centres of neighbouring hexes) and its `opacity`."""
+
+    model_config = ConfigDict(extra="forbid", frozen=True)
+    image: str
+    offset: tuple[float, float] = (0.0, 0.0)
+    cell_px: float = Field(70.0, gt=0, le=10_000)
+    opacity: float = Field(1.0, ge=0, le=1)
+
+    @field_validator("image")
+    @classmethod
+    def _image_ok(cls, v: str) -> str:
+        why = background_image_error(v)
+        if why is not None:
+            raise ValueError(why)
+        return v
+
+
+def _as_cell_key(key: Any) -> Any:
+    """A JSON object key "q,r" (how a dict keyed by spaces is written in JSON) as the space (q, r)."""
+    if isinstance(key, str) and "," in key:
+        q, _, r = key.partition(",")
+        try:
+            return (int(q), int(r))
+        except ValueError:
+            return key
+    return key
+
+
 class Board(BaseModel):
+    """The map: its size, what fills spaces (walls, objects), the terrain (Uneven Ground Tiers, water, conductive
+    material), things lying around and the background image. The rules replace these collections, never change
+    them in place (see `filled`)."""
+
     model_config = ConfigDict(extra="forbid")
     cols: int = Field(ge=1)
     rows: int = Field(ge=1)
@@ -286,6 +359,25 @@ class Board(BaseModel):
         default_factory=list, description="Connected pieces of conductive material, each a list of spaces."
     )
     water: set[Cell] = Field(default_factory=set, description="Spaces of water; touching spaces are connected.")
+    uneven: dict[Cell, Annotated[int, Field(ge=1, le=99)]] = Field(
+        default_factory=dict,
+        description="Uneven Ground: space -> its Tier (reference §2.5: marbles make Tier 2 Uneven Ground).",
+    )
+    background: Background | None = None
+
+    @field_validator("uneven", mode="before")
+    @classmethod
+    def _uneven_as_cells(cls, v: Any) -> Any:
+        if isinstance(v, dict):
+            return {_as_cell_key(k): t for k, t in v.items()}
+        if isinstance(v, list | tuple):  # [[q, r, tier], ...], the map file's form
+            out: dict[Any, Any] = {}
+            for item in v:
+                if not (isinstance(item, list | tuple) and len(item) == 3):
+                    raise ValueError("each Uneven Ground entry is [q, r, tier]")
+                out[(item[0], item[1])] = item[2]
+            return out
+        return v
 
     @field_validator("water", mode="before")
     @classmethod
@@ -330,6 +422,10 @@ class Economy(BaseModel):
     charging: bool = Field(False, description="A Charge was declared: the turn ends when its attack is resolved.")
     major_unlocked: bool = Field(False, description="A DL 12 Zeal roll allows a Major Action on a full Resolve Pool.")
     flurry_uses: int = Field(0, ge=0, description="Flurry: Strikes or Overpowers left to use as a Minor Action.")
+    balance: int | None = Field(
+        None, description="The Balance Mobility roll made this turn (Uneven Ground): it holds for the round (§2.5)."
+    )
+    balance_fumbled: bool = Field(False, description="That Balance roll was a Fumble: it holds as a failure.")
 
     @property
     def movement_left(self) -> int:

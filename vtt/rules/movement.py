@@ -18,10 +18,9 @@
 
 from __future__ import annotations
 
-from collections import deque
 from collections.abc import Set as AbstractSet
 
-from vtt.rules import ailments, attacks, prone, tactics
+from vtt.rules import ailments, attacks, prone, tactics, terrain
 from vtt.rules.checks import AttackResult
 from vtt.rules.conditions import holds_of, melee_attack_modifiers
 from vtt.rules.damage import Hit, deal
@@ -37,36 +36,28 @@ from vtt.rules.txn import Tx
 COLLISION_DL = 3
 
 
-def reachable(state: GameState, c: Creature, budget: int, filled: AbstractSet[Cell]) -> dict[Cell, list[Cell]]:
-    """Every anchor space the creature can move to within `budget` spaces, with a shortest path to each."""
-    grid = grid_of(state)
-    start = c.anchor
-    paths: dict[Cell, list[Cell]] = {start: []}
-    queue = deque([start])
+def reachable(state: GameState, c: Creature, movement: int, filled: AbstractSet[Cell]) -> dict[Cell, list[Cell]]:
+    """Every anchor space the creature can move to with `movement` Movement, with a cheapest path to each (each
+    space costs 1, more while Prone or onto Uneven Ground: see `terrain`)."""
     keep_away = ailments.approach_check(state, c)
-    while queue:
-        cell = queue.popleft()
-        if len(paths[cell]) >= budget:
-            continue
-        for nxt in grid.neighbours(cell):
-            if nxt in paths or why_cannot_pass(state, c, nxt, filled) is not None:
-                continue
-            if keep_away is not None and keep_away(nxt) is not None:
-                continue
-            paths[nxt] = [*paths[cell], nxt]
-            queue.append(nxt)
-    return paths
+
+    def can_pass(cell: Cell) -> bool:
+        if why_cannot_pass(state, c, cell, filled) is not None:
+            return False
+        return keep_away is None or keep_away(cell) is None
+
+    return terrain.reachable(state, c, movement, filled, can_pass)
 
 
-def find_path(state: GameState, c: Creature, goal: Cell, budget: int, filled: AbstractSet[Cell]) -> list[Cell]:
-    paths = reachable(state, c, budget, filled)
+def find_path(state: GameState, c: Creature, goal: Cell, movement: int, filled: AbstractSet[Cell]) -> list[Cell]:
+    paths = reachable(state, c, movement, filled)
     if goal not in paths:
         if (why := why_cannot_pass(state, c, goal, filled)) is not None:
             raise RuleError(why)
         keep_away = ailments.approach_check(state, c)
         if keep_away is not None and (why := keep_away(goal)) is not None:
             raise RuleError(why)
-        raise RuleError(f"{c.name} cannot reach {goal} with {budget} Movement left")
+        raise RuleError(f"{c.name} cannot reach {goal} with {movement} Movement left")
     return paths[goal]
 
 
@@ -123,18 +114,18 @@ def move(
     filled = state.board.filled()
     per_space = prone.space_cost(state, c)
     if path is None:
-        path = find_path(state, c, to, econ.movement_left // per_space, filled)
+        path = find_path(state, c, to, econ.movement_left, filled)
     else:
         if not path or path[-1] != to:
             raise RuleError("the path must end at the destination")
         check_path(state, c, path, filled)
     if not path:
         raise RuleError(f"{c.name} is already there")
-    if len(path) * per_space > econ.movement_left:
+    need = terrain.path_cost(state, c, path)
+    if need > econ.movement_left:
         crawl = f" ({per_space} a space while Prone)" if per_space > 1 else ""
-        raise RuleError(
-            f"{c.name} has {econ.movement_left} Movement left, the move needs {len(path) * per_space}{crawl}"
-        )
+        rough = " (Uneven Ground costs more)" if need > len(path) * per_space else ""
+        raise RuleError(f"{c.name} has {econ.movement_left} Movement left, the move needs {need}{crawl}{rough}")
     if collide_with is not None:
         if resolve_blocks(state, c.id):
             raise RuleError(f"{c.name}'s Resolve Pool is full: only Recovery, or the DL 12 Zeal roll; no Collision")
@@ -159,18 +150,21 @@ def _do_move(
     tx: Tx, creature: str, path: list[Cell], collide_with: str | None, dice: DiceSource, charge: bool = False
 ) -> list[Event]:
     state = tx.state
+    start = tx.get(creature).anchor
+    fell_at, balance = terrain.balance_along(tx, creature, start, path, dice)
+    if fell_at is not None:
+        return [*balance, *_fall_on_the_way(tx, creature, start, path[: fell_at + 1])]
     econ = tx.economy(creature)
     c = tx.creature(creature)
-    start = c.anchor
     final = path[-1]
-    events: list[Event] = []
+    events: list[Event] = list(balance)
     if collide_with is not None:
-        econ.movement_spent = max(econ.movement_spent + len(path), econ.movement_max)
+        econ.movement_spent = max(econ.movement_spent + terrain.path_cost(state, c, path, start), econ.movement_max)
         occ = Occupancy(state)
         if why_cannot_stand(state, c, final, occ, state.board.filled()) is not None:
             final = path[-2] if len(path) > 1 else start
     else:
-        econ.movement_spent += len(path) * prone.space_cost(state, c)
+        econ.movement_spent += terrain.path_cost(state, c, path, start)
     c.anchor = final
     econ.consecutive_spaces += len(path)
     events.append(
@@ -186,6 +180,35 @@ def _do_move(
     if collide_with is not None:
         events += _collide(tx, creature, collide_with, dice, charge)
     return events + check_touch(tx)
+
+
+def _fall_on_the_way(tx: Tx, creature: str, start: Cell, path: list[Cell]) -> list[Event]:
+    """A failed Balance roll (see `terrain`): the move ends Prone at the end of `path` (or in the last space of it
+    where the creature fits); it pays for the spaces moved; no Collision."""
+    state = tx.state
+    econ = tx.economy(creature)
+    c = tx.creature(creature)
+    occ = Occupancy(state)
+    filled = state.board.filled()
+    moved = list(path)
+    while moved and why_cannot_stand(state, c, moved[-1], occ, filled) is not None:
+        moved.pop()
+    econ.movement_spent += terrain.path_cost(state, c, moved, start)
+    final = moved[-1] if moved else start
+    c.anchor = final
+    c.prone = True
+    econ.consecutive_spaces = 0
+    return [
+        Event(
+            kind="move",
+            text=f"{c.name} moves {len(moved)} space(s) to {final} and falls Prone there "
+            f"(Movement {econ.movement_spent}/{econ.movement_max}).",
+            actor=creature,
+            data={"from": start, "to": final, "path": moved, "fell": True},
+        ),
+        Event(kind="prone", text=f"{c.name} falls Prone on the Uneven Ground.", actor=creature, data={"why": "uneven"}),
+        *check_touch(tx),
+    ]
 
 
 def _collide(tx: Tx, creature: str, target_id: str, dice: DiceSource, charge: bool = False) -> list[Event]:
@@ -249,7 +272,8 @@ def _collision_result(tx: Tx, spec: attacks.AttackSpec, result: AttackResult, di
 def _hold_move_result(tx: Tx, spec: attacks.AttackSpec, result: AttackResult, dice: DiceSource) -> list[Event]:
     name = tx.get(spec.attacker).name
     if not result.success:
-        spaces = len(spec.params["path"]) * prone.space_cost(tx.state, tx.get(spec.attacker))
+        tried = [(int(p[0]), int(p[1])) for p in spec.params["path"]]
+        spaces = terrain.path_cost(tx.state, tx.get(spec.attacker), tried)
         tx.economy(spec.attacker).movement_spent += spaces
         return [
             Event(

@@ -33,7 +33,7 @@ from typing import Any, Literal
 
 from pydantic import BaseModel, Field
 
-from vtt.rules import ailments, prone
+from vtt.rules import ailments
 from vtt.rules.abilities import LIBRARY
 from vtt.rules.checks import AttackResult
 from vtt.rules.commands import (
@@ -138,7 +138,7 @@ def movement_path(state: GameState, cmd: Move) -> list[Cell]:
 
     c = state.creatures[cmd.creature]
     econ = state.economy.get(cmd.creature)
-    budget = prone.spaces_for(state, c, econ.movement_left) if econ else 0
+    budget = econ.movement_left if econ else 0
     return find_path(state, c, cmd.to, budget, state.board.filled())
 
 

@@ -202,6 +202,16 @@ class TableSettings(BaseModel):
     prone_move_extra: int = Field(
         1, ge=0, description="Prone: Movement added for each space moved while Prone (§5.3, gap 17)."
     )
+    uneven_move_extra: int = Field(
+        1, ge=0, description="Uneven Ground: Movement added for a step into it, like difficult terrain (§2.5, gap 7)."
+    )
+    uneven_balance: bool = Field(
+        True, description="Uneven Ground: entering it calls for a Balance Mobility roll, Prone on failure (gap 7)."
+    )
+    uneven_balance_dl: int = Field(
+        3, ge=0, description="Uneven Ground of Tier T: the Balance roll's DL is this + T (§2.5 ASSUMPTION: 3 + T)."
+    )
+    balance_skill: str = Field("Athletics", description="Skill a Balance Mobility roll uses (§2.5, Balance).")
     flurry_cost: Literal["none", "minor", "major"] = Field(
         "none", description="Action declaring a Flurry (seed-000 names none; a declaration like Called Shot; gap)."
     )

@@ -43,6 +43,7 @@ from typing import Any
 from vtt.rules import ailments, tactics
 from vtt.rules.checks import AttackResult
 from vtt.rules.commands import (
+    BOARD_COMMANDS,
     BreakHold,
     Command,
     Dismiss,
@@ -356,7 +357,7 @@ def stomach_damage(
 # What a swallowed creature may do, and who may name it
 # --------------------------------------------------------------------------------------------------------
 
-SOULWEAVER_COMMANDS = (Harm, Heal, EditCreature, Place, PassTime)
+SOULWEAVER_COMMANDS = (Harm, Heal, EditCreature, Place, PassTime, *BOARD_COMMANDS)
 WHILE_SWALLOWED = (StrikeStomach, Flurry, DropFocus, Dismiss, Recover, ZealForMajor)
 
 

@@ -20,6 +20,7 @@ from sqlalchemy.engine import Engine
 
 from vtt.rules import GameState, RuleError, apply, parse_command
 from vtt.rules.commands import (
+    BOARD_COMMANDS,
     Afflict,
     Begin,
     ChangeSettings,
@@ -101,6 +102,18 @@ class Listener(Protocol):
 
 
 META = frozenset({"undo", "redo"})
+SOULWEAVER_ONLY: tuple[type, ...] = (
+    Begin,
+    Place,
+    ChooseOrder,
+    EditCreature,
+    Harm,
+    Heal,
+    Afflict,
+    ChangeSettings,
+    *BOARD_COMMANDS,
+)
+"""Commands only the Soulweaver may send: starting the fight, the GM's tools on creatures, and the map tools."""
 
 
 @dataclass
@@ -247,7 +260,7 @@ class Table:
         state = self.state
         if any(not self.visible_to(viewer, cid) for cid in _mentioned(raw or cmd.model_dump()) if cid):
             return "no such creature"
-        if isinstance(cmd, Begin | Place | ChooseOrder | EditCreature | Harm | Heal | Afflict | ChangeSettings):
+        if isinstance(cmd, SOULWEAVER_ONLY):
             return "only the Soulweaver can do that"
         if isinstance(cmd, Defend | React):
             decision = next((d for d in state.pending if d.id == cmd.decision), None)
