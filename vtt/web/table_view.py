@@ -24,6 +24,7 @@ from vtt.web.action_menu import (
     render_menu,
 )
 from vtt.web.gm_panel import render_gm_panel, render_sheet_controls
+from vtt.web.map_editor import MapEditor, background_of, board_patch, board_props
 from vtt.web.map_view import MapView
 from vtt.web.roll_log import render_record
 from vtt.web.tokens import token_for
@@ -67,17 +68,17 @@ class TableView:
                     cols=board.cols,
                     rows=board.rows,
                     cell=CELL_PX,
-                    walls=[list(c) for c in sorted(board.walls)],
-                    objects=[
-                        {"id": o.id, "name": o.name, "cells": [list(c) for c in o.cells], "kind": "object"}
-                        for o in board.objects
-                    ],
                     tokens=self.tokens,
+                    **board_props(board),
                 ).classes("w-full h-full")
                 self.menu_anchor = ui.element("div").classes("menu-anchor")
                 with self.menu_anchor, ui.menu().props("no-parent-event") as self.menu:
                     self.menu_body = ui.column().classes("gap-0 p-1 min-w-64")
             with ui.column().classes("side-pane h-full no-wrap gap-2 p-2"):
+                self.editor: MapEditor | None = None
+                if viewer.is_soulweaver:
+                    engine = games.engine if games is not None else table.engine
+                    self.editor = MapEditor(table, engine, self.map, self.send)
                 self.gm_panel = ui.column().classes("w-full gap-1")
                 self.decisions = ui.column().classes("w-full gap-1")
                 self.turn_panel = ui.column().classes("w-full gap-1")
@@ -135,6 +136,8 @@ class TableView:
         """Patch the tokens that changed at once; render the log and panels a moment later, so that the map's
         small patch goes out ahead of the page's element updates."""
         before, state = change.before, change.after
+        if before.board is not state.board:
+            self._board_changed(before, state)
         if (
             before.turn.index != state.turn.index
             or before.turn.round != state.turn.round
@@ -158,6 +161,16 @@ class TableView:
         self._unrendered.append(change.record)
         if self._flush_task is None:
             self._flush_task = background_tasks.create(self._flush(), name="table-view-flush")
+
+    def _board_changed(self, before: GameState, after: GameState) -> None:
+        patch = board_patch(before.board, after.board)
+        if patch:
+            self.map.set_board(**patch)
+        background = background_of(after.board)
+        if background != background_of(before.board):
+            self.map.set_background(background)
+        if self.editor is not None:
+            self.editor.board_changed(before.board, after.board)
 
     async def _flush(self) -> None:
         await asyncio.sleep(FLUSH_DELAY)
