@@ -1,0 +1,1 @@
+"""Importing maps from other tools' files (Universal VTT: `uvtt`)."""
