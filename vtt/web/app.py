@@ -14,9 +14,10 @@ from fastapi import Request
 from nicegui import app, ui
 
 from vtt.store.db import Seat
-from vtt.table.registry import GameError, Games, viewer_for
+from vtt.table.registry import GameError, Games, NewGame, viewer_for
 from vtt.table.table import Table, Viewer
 from vtt.web.api import make_router
+from vtt.web.game_files import render_uvtt_import
 from vtt.web.library_page import render_library
 from vtt.web.table_view import TableView
 
@@ -109,6 +110,12 @@ def _new_game_form(games: Games) -> None:
             ui.navigate.to(f"/play/{made.soulweaver.secret}")
 
         ui.button("Create the game", on_click=create).props("color=primary data-action=create-game")
+        render_uvtt_import(games, name, who, _open_new)
+
+
+def _open_new(made: NewGame) -> None:
+    _remember(made.soulweaver)
+    ui.navigate.to(f"/play/{made.soulweaver.secret}")
 
 
 @ui.page("/library")
