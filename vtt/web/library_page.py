@@ -588,6 +588,10 @@ class CreatureForm:
                 type="warning",
                 position="top",
             )
+            ui.run_javascript(
+                "document.querySelector('.creature-form .field-error:not(.hidden)')"
+                "?.scrollIntoView({block: 'center', behavior: 'smooth'})"
+            )
             return
         data, _ = self.gather()
         taken = [c.key for c in db.library_creatures(self.engine)]

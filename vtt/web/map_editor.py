@@ -323,8 +323,8 @@ class MapEditor:
     def toggle(self) -> None:
         self.active = not self.active
         self.body.set_visibility(self.active)
-        self.toggle_button.props(remove="outline unelevated color=primary")
-        self.toggle_button.props(add="unelevated color=primary" if self.active else "outline")
+        self.toggle_button.props(remove="outline unelevated")
+        self.toggle_button.props(add="unelevated" if self.active else "outline")
         self.toggle_button.text = "Done editing" if self.active else "Edit map"
         if not self.active:
             self.placing = None
@@ -344,8 +344,8 @@ class MapEditor:
     def _show_tool(self) -> None:
         for key, button in self._tool_buttons.items():
             on = key == self.tool and self.placing is None
-            button.props(remove="outline unelevated color=primary")
-            button.props(add="unelevated color=primary" if on else "outline")
+            button.props(remove="outline unelevated")
+            button.props(add="unelevated" if on else "outline")
         self.object_options.set_visibility(self.tool == "object")
         self.uneven_options.set_visibility(self.tool == "uneven")
 

@@ -1,0 +1,215 @@
+"""Issue 7's acceptance: the Soulweaver builds an encounter in the browser and it is played.
+
+On an empty map the Soulweaver paints walls and an object with the map editor (one stroke each), places two
+creatures from the library, gives one to a player who joined by invitation, begins the fight, and the player Strikes
+with it; both screens show the same map and log. And the creature library's form refuses a bad field, naming it next
+to the field, stores nothing, then stores the corrected creature, which the map editor then offers.
+
+Dice are real (random): the test asserts on what the pages show, never on a particular roll.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+from playwright.sync_api import Browser, Page, expect
+
+from e2e.conftest import VIEWPORT, AppServer, screenshot, wait_ready
+from e2e.helpers import anchor_selector, cell_xy, choose_action, drag, token_xy
+
+TIMEOUT = 20_000
+LOAD_TIMEOUT = 40_000
+WALL_FROM, WALL_TO = (3, 3), (8, 3)  # one row: six spaces
+ALTAR = [(10, 8), (11, 8)]
+SOLDIER, GOBLIN = (6, 6), (7, 6)  # neighbours
+
+
+@pytest.fixture(autouse=True)
+def _timeouts() -> Iterator[None]:
+    expect.set_options(timeout=TIMEOUT)
+    yield
+    expect.set_options(timeout=None)
+
+
+@pytest.fixture
+def server(tmp_path: Path) -> Iterator[AppServer]:
+    server = AppServer(module="vtt.cli", args=["--database", f"sqlite:///{tmp_path}/game.sqlite", "--seed", "7"])
+    server.start()
+    try:
+        yield server
+    finally:
+        server.stop()
+        output = server.output()
+        print(output)
+        if "Traceback" in output:
+            pytest.fail(f"the server logged an exception:\n{output}")
+
+
+def _page(browser: Browser, url: str) -> Page:
+    page = browser.new_context(viewport=VIEWPORT).new_page()
+    page.set_default_timeout(TIMEOUT)
+    page.goto(url, timeout=LOAD_TIMEOUT)
+    wait_ready(page, timeout=LOAD_TIMEOUT)
+    return page
+
+
+def _new_empty_game(browser: Browser, server: AppServer) -> Page:
+    gm = _page(browser, server.url + "/")
+    gm.locator("input[data-field=game-name]").fill("Crypt Ambush")
+    gm.locator("[data-field=map]").click()
+    gm.get_by_role("option", name="empty.json", exact=True).click()
+    gm.locator("input[data-field=your-name]").fill("Mira")
+    gm.locator("[data-action=create-game]").click()
+    gm.wait_for_url("**/play/**", timeout=LOAD_TIMEOUT)
+    wait_ready(gm, timeout=LOAD_TIMEOUT)
+    gm.wait_for_selector("svg.vtt-svg")
+    expect(gm.locator("[data-token-id]")).to_have_count(0)
+    return gm
+
+
+def _join(browser: Browser, server: AppServer, gm: Page, name: str) -> Page:
+    gm.locator(".invitations").get_by_text("Invite players").click()
+    link = gm.locator(".invitation-link").first
+    expect(link).to_contain_text("/join/")
+    invitation = link.inner_text().strip()
+    player = _page(browser, server.url + invitation[invitation.index("/join/") :])
+    player.locator("input[data-field=display-name]").fill(name)
+    player.locator("[data-action=join]").click()
+    player.wait_for_url("**/play/**", timeout=LOAD_TIMEOUT)
+    wait_ready(player, timeout=LOAD_TIMEOUT)
+    player.wait_for_selector("svg.vtt-svg")
+    expect(gm.locator(".gm-panel .seats")).to_contain_text(name)
+    return player
+
+
+def _place(gm: Page, entry: str, cell: tuple[int, int]) -> None:
+    """Pick a library entry, then click a space: the map editor sends one add_creature."""
+    gm.locator("[data-field=library-entry]").click()
+    gm.get_by_role("option", name=entry, exact=True).click()
+    expect(gm.locator(".library-hint")).to_contain_text(f"Click a space to place a {entry}")
+    gm.mouse.click(*cell_xy(gm, cell))
+
+
+def _to_turn_of(gm: Page, name: str) -> None:
+    panel = gm.locator(".turn-panel")
+    for _ in range(8):
+        expect(panel).to_contain_text("Round")
+        if f"▶ {name}" in panel.inner_text():
+            return
+        before = gm.locator(".log-entry").count()
+        panel.get_by_role("button", name="End turn").click()
+        expect(gm.locator(".log-entry")).to_have_count(before + 1)
+    raise AssertionError(f"never {name}'s turn")
+
+
+def test_the_soulweaver_builds_an_encounter_and_a_player_strikes_in_it(browser: Browser, server: AppServer) -> None:
+    gm = _new_empty_game(browser, server)
+    sam = _join(browser, server, gm, "Sam")
+
+    # walls: one stroke across six spaces is one edit_board
+    gm.locator("[data-action=edit-map]").click()
+    gm.locator("[data-tool=wall]").click()
+    expect(gm.locator("svg.vtt-svg[data-mode=paint]")).to_have_count(1)
+    drag(gm, cell_xy(gm, WALL_FROM), cell_xy(gm, WALL_TO), steps=20)
+    for page in (gm, sam):
+        expect(page.locator('[data-layer=wall][data-count="6"]')).to_have_count(1)
+    expect(gm.locator(".log-entry").first).to_contain_text("The Soulweaver paints 6 space(s) of wall.")
+
+    # an object: its name, size and Durability, painted over two spaces
+    gm.locator("[data-tool=object]").click()
+    gm.locator("input[data-field=object-name]").fill("Altar")
+    gm.locator("input[data-field=object-durability]").fill("5")
+    drag(gm, cell_xy(gm, ALTAR[0]), cell_xy(gm, ALTAR[1]), steps=10)
+    for page in (gm, sam):
+        expect(page.locator('[data-object-id=altar][data-cells="2"]')).to_have_count(1)
+    expect(gm.locator(".log-entry").first).to_contain_text("places the Altar (altar, size 1, Durability 5)")
+
+    # an illegal edit is refused by the table: a wall over the altar
+    gm.locator("[data-tool=wall]").click()
+    drag(gm, cell_xy(gm, (10, 7)), cell_xy(gm, ALTAR[0]), steps=10)
+    expect(gm.get_by_text("the Altar (altar) fills")).to_be_visible()
+    expect(sam.locator('[data-layer=wall][data-count="6"]')).to_have_count(1)
+
+    # two creatures from the library, each with a click on a space
+    gm.locator(".library-panel").get_by_text("Place creatures").click()
+    _place(gm, "Human Soldier", SOLDIER)
+    _place(gm, "Goblin", GOBLIN)
+    for page in (gm, sam):
+        page.wait_for_selector(anchor_selector("human_soldier", SOLDIER))
+        page.wait_for_selector(anchor_selector("goblin", GOBLIN))
+    gm.keyboard.press("Escape")
+    gm.locator("[data-action=edit-map]").click()  # done editing: the map is for play again
+    expect(gm.locator("svg.vtt-svg:not([data-mode])")).to_have_count(1)
+
+    # the soldier is Sam's
+    gm.locator('[data-token-id="human_soldier"] .vtt-body').click()
+    gm.keyboard.press("Escape")
+    gm.locator(".sheet [data-field=controller]").click()
+    gm.get_by_role("option", name="Sam", exact=True).click()
+    expect(gm.locator(".roll-log")).to_contain_text("The Soulweaver edits Human Soldier: controller.")
+
+    gm.get_by_role("button", name="Begin: roll Priority").click()
+    _to_turn_of(gm, "Human Soldier")
+    expect(sam.locator(".turn-panel")).to_contain_text("▶ Human Soldier")
+
+    # Sam Strikes the goblin from his soldier's menu
+    sam.mouse.click(*token_xy(sam, "human_soldier"))
+    choose_action(sam, "strike")
+    expect(sam.get_by_text(": choose a target")).to_be_visible()
+    expect(sam.locator(".q-menu")).to_have_count(0)  # the menu has faded out: it no longer covers the goblin
+    sam.mouse.click(*token_xy(sam, "goblin"))
+    strike = "Human Soldier: Strike on Goblin"
+    for _ in range(20):  # the goblin may Hinder the attack: the Soulweaver lets it pass
+        if gm.locator(".log-entry", has_text=strike).count():
+            break
+        answer = gm.locator('[data-decision-kind="reaction"] [data-react=pass]')
+        if answer.count():
+            answer.first.click()
+        gm.wait_for_timeout(500)
+    for page in (gm, sam):
+        entry = page.locator(".log-entry", has_text=strike).first
+        expect(entry).to_be_visible()
+        expect(entry.locator(".die").first).to_be_visible()
+    gm.wait_for_timeout(300)
+    screenshot(gm, "build_encounter_soulweaver")
+    screenshot(sam, "build_encounter_player")
+
+
+def test_the_library_form_refuses_a_bad_field_and_stores_a_good_creature(browser: Browser, server: AppServer) -> None:
+    page = _page(browser, server.url + "/")
+    page.locator(".library-link").click()
+    page.wait_for_url("**/library")
+    wait_ready(page, timeout=LOAD_TIMEOUT)
+    expect(page.locator(".form-title")).to_have_text("New creature")  # the page opens on a new creature
+    page.locator("input[data-field=name]").fill("Cave Bat")
+    page.locator("input[data-field=species]").fill("bat")
+    page.locator("input[data-field=skill-tier-0]").fill("150")  # Martial: Tiers go up to 99
+    page.locator("[data-action=save-creature]").click()
+
+    error = page.locator('[data-error-for="skills.Martial"]')
+    expect(error).to_be_visible()
+    expect(error).to_contain_text("less than or equal to 99")
+    expect(page.get_by_text("Not saved: 1 problem")).to_be_visible()
+    expect(page.locator('.library-item[data-key^="user:"]')).to_have_count(0)
+    expect(error).to_be_in_viewport()  # the page scrolled to the first problem
+    page.wait_for_timeout(300)
+    screenshot(page, "library_form_refused")
+
+    page.locator("input[data-field=skill-tier-0]").fill("3")
+    expect(error).to_be_hidden()  # once checked, the form checks again as it changes
+    page.locator("[data-action=save-creature]").click()
+    expect(page.locator('.library-item[data-key="user:cave_bat"]')).to_have_count(1)
+
+    page.reload()
+    wait_ready(page, timeout=LOAD_TIMEOUT)
+    expect(page.locator('.library-item[data-key="user:cave_bat"]')).to_contain_text("Cave Bat")
+
+    # the map editor offers it next to the starter library
+    gm = _page(browser, server.url + server.seat("soulweaver"))
+    gm.locator("[data-action=edit-map]").click()
+    gm.locator(".library-panel").get_by_text("Place creatures").click()
+    gm.locator("[data-field=library-entry]").click()
+    expect(gm.get_by_role("option", name="Cave Bat (yours)", exact=True)).to_be_visible()
+    expect(gm.get_by_role("option", name="Goblin", exact=True)).to_be_visible()
