@@ -7,12 +7,16 @@ it in x is marked too."""
 from __future__ import annotations
 
 import base64
+import itertools
 import json
+import math
 from pathlib import Path
 from typing import Any
 
 import pytest
 from factories import creature
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from vtt.maps.uvtt import UvttError, load_uvtt, read_uvtt, segment_cells, uvtt_to_map
 from vtt.rules.mapfile import load_map
@@ -162,3 +166,20 @@ def test_reading_a_file(tmp_path: Path) -> None:
         read_uvtt(bad)
     with pytest.raises(UvttError, match="a Universal VTT file is a JSON object"):
         uvtt_to_map([1, 2])
+
+
+quarter = st.integers(min_value=0, max_value=40).map(lambda n: n / 4)
+
+
+@settings(max_examples=300, deadline=None)
+@given(quarter, quarter, quarter, quarter)
+def test_a_wall_segment_is_a_4_connected_run_the_same_either_way(ax: float, ay: float, bx: float, by: float) -> None:
+    """Whatever the segment, its spaces run from one end to the other in steps of one space along x or y (nothing
+    slips through diagonally), and drawing it backwards marks the same spaces."""
+    cells = segment_cells((ax, ay), (bx, by))
+    assert cells == segment_cells((bx, by), (ax, ay))
+    for (x0, y0), (x1, y1) in itertools.pairwise(cells):
+        assert abs(x1 - x0) + abs(y1 - y0) == 1
+    if (ax, ay) != (bx, by):
+        mid = ((ax + bx) / 2, (ay + by) / 2)
+        assert (math.floor(mid[0]), math.floor(mid[1])) in cells or mid[0] == int(mid[0]) or mid[1] == int(mid[1])

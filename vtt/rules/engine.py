@@ -332,6 +332,7 @@ def _dispatch(tx: Tx, cmd: Command, dice: DiceSource) -> list[Event]:
 EDITABLE = frozenset(
     {
         "name",
+        "species",
         "size",
         "skills",
         "grit",

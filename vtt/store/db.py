@@ -8,6 +8,7 @@ result is shown to nobody before it is stored.
 from __future__ import annotations
 
 import secrets
+from collections.abc import Sequence
 from dataclasses import dataclass
 from datetime import UTC, datetime
 from pathlib import Path
@@ -224,7 +225,21 @@ def revoke_invitation(engine: Engine, game_id: int, secret: str) -> bool:
         return True
 
 
+def time_text(when: datetime) -> str:
+    """A stored time as ISO 8601 text in UTC, to the second (a database may keep it without its zone: UTC)."""
+    aware = when.replace(tzinfo=UTC) if when.tzinfo is None else when.astimezone(UTC)
+    return aware.isoformat(timespec="seconds")
+
+
+def parse_time(text: str) -> datetime:
+    """ISO 8601 text as a time in UTC (text without a zone is UTC); ValueError if it is not a time."""
+    when = datetime.fromisoformat(text)
+    return when.replace(tzinfo=UTC) if when.tzinfo is None else when.astimezone(UTC)
+
+
 def load_log(engine: Engine, game_id: int, after: int = 0) -> list[dict[str, Any]]:
+    """The game's commands after `after`, in order: seq, sender, command, faces, events and time (when it was
+    stored, ISO 8601 UTC)."""
     with Session(engine) as session:
         rows = session.exec(
             select(CommandRow)
@@ -232,8 +247,67 @@ def load_log(engine: Engine, game_id: int, after: int = 0) -> list[dict[str, Any
             .order_by(col(CommandRow.seq))
         ).all()
         return [
-            {"seq": r.seq, "sender": r.sender, "command": r.command, "faces": r.faces, "events": r.events} for r in rows
+            {
+                "seq": r.seq,
+                "sender": r.sender,
+                "command": r.command,
+                "faces": r.faces,
+                "events": r.events,
+                "time": time_text(r.created),
+            }
+            for r in rows
         ]
+
+
+def game_record(engine: Engine, game_id: int) -> tuple[str, str, dict[str, Any]] | None:
+    """The game's name, the map it was made from and its starting state."""
+    with Session(engine) as session:
+        row = session.get(GameRow, game_id)
+        return None if row is None else (row.name, row.map, dict(row.initial_state))
+
+
+def store_imported_game(
+    engine: Engine,
+    name: str,
+    initial_state: dict[str, Any],
+    map_name: str,
+    log: Sequence[dict[str, Any]],
+    seats: Sequence[tuple[str, str, str]],
+) -> tuple[int, list[Seat], str]:
+    """A whole game in one transaction: the game, its log (each command with its time), its seats (name, role, key)
+    and an invitation. Nothing is stored if any of it fails."""
+    with Session(engine) as session:
+        game = GameRow(name=name, initial_state=initial_state, map=map_name)
+        session.add(game)
+        session.flush()
+        assert game.id is not None
+        for r in log:
+            session.add(
+                CommandRow(
+                    game_id=game.id,
+                    seq=r["seq"],
+                    sender=r["sender"],
+                    command=r["command"],
+                    faces=r["faces"],
+                    events=r["events"],
+                    created=parse_time(r["time"]),
+                )
+            )
+        out: list[Seat] = []
+        for person, role, key in seats:
+            user = UserRow(name=person)
+            session.add(user)
+            session.flush()
+            assert user.id is not None
+            seat = MembershipRow(game_id=game.id, user_id=user.id, role=role, key=key, secret=secrets.token_urlsafe(18))
+            session.add(seat)
+            out.append(Seat(game.id, role, key, person, seat.secret))
+        invitation = InvitationRow(game_id=game.id, secret=secrets.token_urlsafe(12))
+        session.add(invitation)
+        secret = invitation.secret
+        game_id = game.id
+        session.commit()
+        return game_id, out, secret
 
 
 def append_command(

@@ -14,10 +14,10 @@ from sqlalchemy.engine import Engine
 from vtt.rules.dice import DiceSource, RandomDice
 from vtt.rules.mapfile import MapError, load_map
 from vtt.rules.model import SOULWEAVER, GameState
-from vtt.rules.scenario import ScenarioError, load_scenario
 from vtt.rules.settings import TableSettings
 from vtt.store import db
 from vtt.store.db import Seat
+from vtt.table.archive import ArchiveError, check_archive, export_archive
 from vtt.table.table import Table, Viewer
 
 Grid = Literal["hex", "square"]
@@ -68,7 +68,8 @@ class Games:
         return table
 
     def create(self, name: str, map_name: str, grid: Grid, soulweaver_name: str) -> NewGame:
-        """A new game from a map file; its creator is its Soulweaver. Checks everything before writing."""
+        """A new game from a map file (`docs/map-format.md`; a scenario file's starting state too); its creator is
+        its Soulweaver. Checks everything before writing."""
         name = clean_name(name, "the game's name")
         who = clean_name(soulweaver_name, "your name")
         if grid not in ("hex", "square"):
@@ -78,11 +79,11 @@ class Games:
         if db.find_game(self.engine, name) is not None:
             raise GameError(f"there is already a game called {name!r}")
         try:
-            scenario = load_scenario(json.loads((self.maps / map_name).read_text()))
-        except (ScenarioError, json.JSONDecodeError, UnicodeDecodeError, RecursionError) as exc:
+            initial = load_map(json.loads((self.maps / map_name).read_text()))
+        except (MapError, json.JSONDecodeError, UnicodeDecodeError, RecursionError) as exc:
             raise GameError(f"{map_name}: {exc}") from None
-        settings = TableSettings.model_validate({**scenario.state.settings.model_dump(), "grid": grid})
-        state = scenario.state.model_copy(update={"settings": settings})
+        settings = TableSettings.model_validate({**initial.settings.model_dump(), "grid": grid})
+        state = initial.model_copy(update={"settings": settings})
         game_id = db.create_game(self.engine, name, state.model_dump(mode="json"), map_name)
         seat = db.add_seat(self.engine, game_id, who, "soulweaver", key=SOULWEAVER)
         return NewGame(game_id, seat, db.create_invitation(self.engine, game_id))
@@ -143,6 +144,39 @@ class Games:
         if not db.revoke_invitation(self.engine, game_id, invitation):
             raise GameError("no such open invitation")
         self._seats_changed(game_id)
+
+    def export_game(self, game_id: int) -> dict[str, Any]:
+        """The whole game as one JSON-ready archive (`vtt.table.archive`): its name, map, starting state and log."""
+        found = db.game_record(self.engine, game_id)
+        if found is None:
+            raise GameError(f"there is no game {game_id}")
+        name, map_name, initial = found
+        return export_archive(name, map_name, initial, db.load_log(self.engine, game_id))
+
+    def import_game(self, data: object, soulweaver_name: str) -> NewGame:
+        """A new game from an archive, its importer its Soulweaver; checked in full (replayed) before anything is
+        stored, and stored in one transaction. The name gets ` (2)`, ` (3)`... if it is taken."""
+        who = clean_name(soulweaver_name, "your name")
+        try:
+            archive = check_archive(data)
+        except ArchiveError as exc:
+            raise GameError(f"this is not a game archive that can be imported: {exc}") from None
+        base = clean_name(archive.name, "the game's name")
+        name, n = base, 1
+        while db.find_game(self.engine, name) is not None:
+            n += 1
+            suffix = f" ({n})"
+            name = base[: NAME_LIMIT - len(suffix)] + suffix
+        seats = [(who, "soulweaver", SOULWEAVER)] + [(key, "player", key) for key in archive.players()]
+        game_id, stored, invitation = db.store_imported_game(
+            self.engine,
+            name,
+            archive.initial_state.model_dump(mode="json"),
+            archive.map,
+            archive.log,
+            seats,
+        )
+        return NewGame(game_id, stored[0], invitation)
 
     def list(self) -> list[db.GameInfo]:
         return db.list_games(self.engine)

@@ -188,7 +188,7 @@ class Table:
         name, start = found
         table = cls(name, GameState.model_validate(start), engine, game_id, dice)
         rows = db.load_log(engine, game_id)
-        records = [LogRecord(r["seq"], r["sender"], r["command"], r["faces"], r["events"]) for r in rows]
+        records = [LogRecord(r["seq"], r["sender"], r["command"], r["faces"], r["events"], r["time"]) for r in rows]
         snapshot = db.latest_snapshot(engine, game_id)
         if snapshot is not None and not any(
             r.is_meta and r.seq > snapshot[0] and min(r.command.get("seqs", [0])) <= snapshot[0] for r in records

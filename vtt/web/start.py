@@ -9,7 +9,7 @@ import sys
 from pathlib import Path
 
 from vtt.rules.dice import RandomDice
-from vtt.rules.scenario import ScenarioError, load_scenario
+from vtt.rules.mapfile import MapError, load_map, map_name
 from vtt.store.db import open_engine
 from vtt.table.registry import Games
 
@@ -29,17 +29,18 @@ def storage_secret() -> str:
 
 def start(host: str, port: int, database_url: str, map_file: Path, game: str | None, seed: int | None = None) -> int:
     try:
-        scenario = load_scenario(json.loads(map_file.read_text()))
+        data = json.loads(map_file.read_text())
+        initial = load_map(data)
     except FileNotFoundError:
         print(f"error: no map file {map_file}", file=sys.stderr)
         return 2
-    except (ScenarioError, json.JSONDecodeError) as exc:
+    except (MapError, json.JSONDecodeError) as exc:
         print(f"error: {map_file}: {exc}", file=sys.stderr)
         return 2
     engine = open_engine(database_url)
     games = Games(engine, MAPS, dice=lambda: RandomDice(seed))
-    name = game or scenario.name
-    game_id, seats, invitation = games.ensure(name, scenario.state, map_file.name)
+    name = game or map_name(data) or map_file.stem
+    game_id, seats, invitation = games.ensure(name, initial, map_file.name)
     shown = "localhost" if host in ("0.0.0.0", "::") else host
     base = f"http://{shown}:{port}"
     print(f"Soulshards VTT: {base}/  (game {name!r}, #{game_id})")

@@ -1,0 +1,189 @@
+"""Exporting and importing a whole game (`vtt/table/archive.py`, `Games.export_game` / `Games.import_game`): a
+game played with map edits, a fight, undo and redo is exported to JSON, imported into a FRESH database and comes
+back with the same state and the same log; a malformed archive is refused and stores nothing. On SQLite and
+PostgreSQL."""
+
+from __future__ import annotations
+
+import asyncio
+import copy
+import json
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from e2e.pg_server import fresh_database
+from vtt.library import library_creature
+from vtt.rules.dice import RandomDice
+from vtt.rules.engine import legal_actions
+from vtt.rules.turns import active_creatures
+from vtt.store import db
+from vtt.store.db import open_engine
+from vtt.table.archive import check_archive
+from vtt.table.registry import GameError, Games
+from vtt.table.table import Table, Viewer
+
+MAPS = Path(__file__).resolve().parents[1] / "maps"
+SW = Viewer("soulweaver", "Mira")
+PNG = "data:image/png;base64,iVBORw0KGgo="
+
+
+@pytest.fixture
+def fresh_url(database_url: str, tmp_path: Path, request: pytest.FixtureRequest) -> str:
+    """Another empty database on the same kind of server as `database_url`."""
+    if database_url.startswith("sqlite"):
+        return f"sqlite:///{tmp_path}/fresh.sqlite"
+    return fresh_database(request.getfixturevalue("postgres"))
+
+
+def _ok(table: Table, viewer: Viewer, cmd: dict[str, Any]) -> None:
+    out = asyncio.run(table.submit(viewer, cmd))
+    assert out.ok, (cmd, out.error)
+    _answer(table)
+
+
+def _answer(table: Table) -> None:
+    """Answer every decision that waits, as the Soulweaver may: Hinder, and roll defenses."""
+    while table.state.pending:
+        d = table.state.pending[0]
+        cmd: dict[str, Any] = {"type": "react", "decision": d.id, "hinder": True}
+        if d.kind == "defense":
+            cmd = {"type": "defend", "decision": d.id}
+        elif d.kind == "order":
+            cmd = {"type": "choose_order", "decision": d.id, "order": d.payload.get("order", [])}
+        assert asyncio.run(table.submit(SW, cmd)).ok
+
+
+def _play(games: Games, game_id: int) -> None:
+    table = games.table(game_id)
+    _ok(table, SW, {"type": "edit_board", "layer": "uneven", "paint": [[6, 12], [7, 12]], "tier": 2})
+    _ok(table, SW, {"type": "edit_board", "layer": "object", "paint": [[15, 17]], "object": {"name": "Crate"}})
+    _ok(table, SW, {"type": "set_background", "image": PNG, "offset": [3, 4], "cell_px": 48, "opacity": 0.7})
+    _ok(table, SW, library_creature("goblin", (20, 15)))
+    _ok(table, SW, library_creature("goblin", (20, 16)))
+    _ok(table, SW, {"type": "begin"})
+    for _ in range(8):
+        s = table.state
+        for cid in active_creatures(s)[:2]:
+            c = s.creatures[cid]
+            who = Viewer("player", c.controller) if c.controller else SW
+            options = legal_actions(table.state, cid)
+            strike = next((o for o in options if o.action == "strike" and o.targets), None)
+            move = next((o for o in options if o.action == "move" and o.spaces), None)
+            if strike is not None:
+                cmd = {"type": "strike", "creature": cid, "target": strike.targets[0].target, **strike.params}
+                _ok(table, who, cmd)
+            elif move is not None:
+                _ok(table, who, {"type": "move", "creature": cid, "to": list(move.spaces[0])})
+        current = table.state.turn.current
+        now = table.state.creatures.get(current or "")
+        _ok(table, Viewer("player", now.controller) if now and now.controller else SW, {"type": "end_turn"})
+    _ok(table, SW, {"type": "undo"})
+    _ok(table, SW, {"type": "undo"})
+    _ok(table, SW, {"type": "redo"})
+    _ok(table, SW, {"type": "remove_creature", "creature": "goblin_2"})
+    _ok(table, SW, {"type": "undo"})
+
+
+def _log(table: Table) -> list[tuple[Any, ...]]:
+    return [(r.seq, r.sender, r.command, r.faces, r.events, r.time, r.undone) for r in table.log]
+
+
+def test_an_exported_game_imports_into_a_fresh_database_the_same(database_url: str, fresh_url: str) -> None:
+    engine = open_engine(database_url)
+    games = Games(engine, MAPS, dice=lambda: RandomDice(11))
+    made = games.create("Skirmish at the Hall", "demo.json", "hex", "Mira")
+    _play(games, made.game_id)
+    games.close()
+    original = Table.load(engine, made.game_id)
+    kinds = [r.kind for r in original.log]
+    assert {"edit_board", "set_background", "add_creature", "begin", "end_turn", "undo", "redo"} <= set(kinds)
+    assert any(r.faces for r in original.log) and any(r.undone for r in original.log)
+    assert {r.sender for r in original.log} >= {"soulweaver"}
+
+    archive = json.loads(json.dumps(Games(engine, MAPS).export_game(made.game_id)))
+    assert archive["format"] == 1 and archive["name"] == "Skirmish at the Hall" and archive["map"] == "demo.json"
+    assert [e["seq"] for e in archive["log"]] == list(range(1, len(original.log) + 1))
+
+    other = open_engine(fresh_url)
+    assert db.list_games(other) == []
+    imported_games = Games(other, MAPS)
+    new = imported_games.import_game(archive, "Tam")
+    assert new.soulweaver.role == "soulweaver" and new.soulweaver.name == "Tam" and new.invitation
+    copy_ = Table.load(other, new.game_id)
+    assert copy_.name == "Skirmish at the Hall"
+    assert copy_.state.model_dump() == original.state.model_dump()
+    assert copy_.initial.model_dump() == original.initial.model_dump()
+    assert _log(copy_) == _log(original)
+    again = imported_games.export_game(new.game_id)
+    assert {k: v for k, v in again.items() if k != "exported"} == {k: v for k, v in archive.items() if k != "exported"}
+    players = {s.key for s in imported_games.seats(new.game_id) if s.role == "player"}
+    assert players >= {"alice", "bob"}  # the demo's controllers keep seats with their keys
+
+    # The name is taken now: a second import gets another one.
+    second = imported_games.import_game(archive, "Tam")
+    assert Table.load(other, second.game_id).name == "Skirmish at the Hall (2)"
+    imported_games.close()
+
+
+def _valid_archive() -> dict[str, Any]:
+    from factories import creature, state
+
+    s = state(creature("ayla", (2, 2), controller="alice"), creature("orc", (3, 2)))
+    entry = {"seq": 1, "sender": "soulweaver", "command": {"type": "place", "creature": "orc", "to": [5, 5]},
+             "faces": [], "events": [{"kind": "place", "text": "The Soulweaver places Orc at (5, 5)."}],
+             "time": "2026-05-01T12:00:00+00:00"}  # fmt: skip
+    undo = {"seq": 2, "sender": "soulweaver", "command": {"type": "undo", "seqs": [1]}, "faces": [], "events": [],
+            "time": "2026-05-01T12:00:05+00:00"}  # fmt: skip
+    return {"format": 1, "kind": "soulshards-vtt-game", "name": "Small", "map": "",
+            "initial_state": s.model_dump(mode="json"), "log": [entry, undo]}  # fmt: skip
+
+
+def test_the_small_archive_is_valid() -> None:
+    a = check_archive(_valid_archive())
+    assert a.final_state.creatures["orc"].anchor == (3, 2)  # the place was undone
+    assert a.players() == ["alice"]
+
+
+@pytest.mark.parametrize(
+    ("change", "expected"),
+    [
+        (lambda a: a.update(format=2), "format: must be 1"),
+        (lambda a: a.pop("initial_state"), "initial_state: missing"),
+        (lambda a: a["initial_state"]["board"].update(cols=0), "initial_state.board.cols: Input should be greater"),
+        (lambda a: a.update(name=" "), "name: must be a non-empty string"),
+        (lambda a: a.update(log={}), "log: must be a list"),
+        (lambda a: a["log"][0].update(faces=[13]), "log[0].faces[0]: 13 is not a d12 face"),
+        (lambda a: a["log"][0].update(seq=5), "log[0].seq: must be 1"),
+        (lambda a: a["log"][0].pop("sender"), "log[0].sender: missing"),
+        (lambda a: a["log"][0].update(time="yesterday"), "log[0].time: must be an ISO 8601 time"),
+        (lambda a: (a["log"].pop(), a["log"][0]["command"].update(creature="troll")), "log[0].command: the rules"),
+        (lambda a: a["log"][0]["command"].update(type="fly"), "log[0].command.type"),
+        (lambda a: (a["log"].pop(), a["log"][0].update(faces=[3])), "log[0].faces: 1 recorded face(s) left unused"),
+        (lambda a: a["log"][1]["command"].update(seqs=[2]), "log[1].command.seqs: [2] are not commands played"),
+        (lambda a: a["log"][1]["command"].update(type="redo"), "log[1].command.seqs: a redo plays the last undo"),
+        (lambda a: a.update(extra=1), "extra: unknown key"),
+    ],
+)
+def test_a_malformed_archive_is_refused_and_stores_nothing(database_url: str, change: Any, expected: str) -> None:
+    engine = open_engine(database_url)
+    games = Games(engine, MAPS)
+    archive = copy.deepcopy(_valid_archive())
+    change(archive)
+    with pytest.raises(GameError) as info:
+        games.import_game(archive, "Tam")
+    assert expected in str(info.value), str(info.value)
+    assert db.list_games(engine) == []
+    assert games.import_game(_valid_archive(), "Tam").game_id > 0  # the good one is taken
+    games.close()
+
+
+def test_an_archive_that_is_not_an_object_is_refused(tmp_path: Path) -> None:
+    games = Games(open_engine(f"sqlite:///{tmp_path}/g.sqlite"), MAPS)
+    bad: object
+    for bad in ([], "game", None):
+        with pytest.raises(GameError, match="archive: must be a JSON object"):
+            games.import_game(bad, "Tam")
+    with pytest.raises(GameError, match="there is no game 99"):
+        games.export_game(99)
