@@ -5,11 +5,17 @@ creatures from the library, gives one to a player who joined by invitation, begi
 with it; both screens show the same map and log. And the creature library's form refuses a bad field, naming it next
 to the field, stores nothing, then stores the corrected creature, which the map editor then offers.
 
+And maps and games go out and come back in: the map file and the game archive are downloaded from the
+Soulweaver's panel; the archive and a Universal VTT file each become a new game from the start page.
+
 Dice are real (random): the test asserts on what the pages show, never on a particular roll.
 """
 
 from __future__ import annotations
 
+import base64
+import json
+import re
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -213,3 +219,68 @@ def test_the_library_form_refuses_a_bad_field_and_stores_a_good_creature(browser
     gm.locator("[data-field=library-entry]").click()
     expect(gm.get_by_role("option", name="Cave Bat (yours)", exact=True)).to_be_visible()
     expect(gm.get_by_role("option", name="Goblin", exact=True)).to_be_visible()
+
+
+def _uvtt_file(path: Path) -> Path:
+    """A 6x5 Universal VTT map: a room's outline, and a picture of one flat colour."""
+    png = base64.b64encode(
+        bytes.fromhex(
+            "89504e470d0a1a0a0000000d4948445200000001000000010802000000907753de0000000c4944415408d763"
+            "f8cfc0f01f0005000201ea6c75d20000000049454e44ae426082"
+        )
+    ).decode()
+    room = [{"x": 1, "y": 1}, {"x": 4, "y": 1}, {"x": 4, "y": 3}, {"x": 1, "y": 3}, {"x": 1, "y": 1}]
+    data = {
+        "format": 0.3,
+        "resolution": {"map_origin": {"x": 0, "y": 0}, "map_size": {"x": 6, "y": 5}, "pixels_per_grid": 64},
+        "line_of_sight": [room],
+        "portals": [],
+        "image": png,
+    }
+    path.write_text(json.dumps(data))
+    return path
+
+
+def test_maps_and_games_go_out_and_come_back_in(browser: Browser, server: AppServer, tmp_path: Path) -> None:
+    """Export map file and Export game from the Soulweaver's panel; Import game and Import Universal VTT on the
+    start page each make a new game and open it as its Soulweaver."""
+    gm = _page(browser, server.url + server.seat("soulweaver"))
+    gm.wait_for_selector('[data-token-id="ayla"]')
+    with gm.expect_download() as got:
+        gm.locator("[data-action=export-map]").click()
+    exported = json.loads(Path(got.value.path()).read_text())
+    assert got.value.suggested_filename == "the-ruined-hall.map.json"
+    assert exported["format"] == 1 and exported["board"]["cols"] == 30
+    assert "ayla" in {c["id"] for c in exported["creatures"]}
+
+    gm.locator('[data-token-id="ayla"] .vtt-body').click()  # something in the log to carry over
+    gm.keyboard.press("Escape")
+    gm.get_by_role("button", name="Begin: roll Priority").click()
+    expect(gm.locator(".log-entry")).to_have_count(1)
+    with gm.expect_download() as got:
+        gm.locator("[data-action=export-game]").click()
+    archive = tmp_path / got.value.suggested_filename
+    got.value.save_as(archive)
+    assert json.loads(archive.read_text())["kind"] == "soulshards-vtt-game"
+
+    start = _page(browser, server.url + "/")
+    start.locator("input[data-field=import-your-name]").fill("Mira")
+    start.locator("[data-field=game-file] input[type=file]").set_input_files(str(archive))
+    start.wait_for_url("**/play/**", timeout=LOAD_TIMEOUT)
+    wait_ready(start, timeout=LOAD_TIMEOUT)
+    expect(start.locator("header")).to_contain_text("The Ruined Hall (2)")
+    start.wait_for_selector('[data-token-id="ayla"]')
+    expect(start.locator(".log-entry")).to_have_count(1)
+    expect(start.locator(".turn-panel")).to_contain_text("Round 1")
+
+    start.goto(server.url + "/", timeout=LOAD_TIMEOUT)
+    wait_ready(start, timeout=LOAD_TIMEOUT)
+    start.locator("input[data-field=your-name]").fill("Mira")
+    start.locator("[data-field=uvtt-file] input[type=file]").set_input_files(str(_uvtt_file(tmp_path / "vault.dd2vtt")))
+    start.wait_for_url("**/play/**", timeout=LOAD_TIMEOUT)
+    wait_ready(start, timeout=LOAD_TIMEOUT)
+    expect(start.locator("header")).to_contain_text("vault")
+    expect(start.locator("svg.vtt-svg[data-grid=square][data-cols='6'][data-rows='5']")).to_have_count(1)
+    expect(start.locator("[data-layer=wall]")).not_to_have_attribute("data-count", "0")
+    expect(start.locator("image[data-layer=background]")).to_have_attribute("href", re.compile(r"^/api/games/\d+/"))
+    screenshot(start, "build_uvtt_import")

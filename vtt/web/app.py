@@ -17,7 +17,7 @@ from vtt.store.db import Seat
 from vtt.table.registry import GameError, Games, NewGame, viewer_for
 from vtt.table.table import Table, Viewer
 from vtt.web.api import make_router
-from vtt.web.game_files import render_uvtt_import
+from vtt.web.game_files import render_game_import, render_uvtt_import
 from vtt.web.library_page import render_library
 from vtt.web.table_view import TableView
 
@@ -81,6 +81,7 @@ def index() -> None:
                 ui.label(f"{info.map or 'custom map'} · {info.commands} commands").classes("text-sm text-stone-600")
                 ui.link("watch", f"/watch/{info.id}").classes("text-sm")
         _new_game_form(games)
+        render_game_import(games, _open_new)
 
 
 def _new_game_form(games: Games) -> None:

@@ -1,5 +1,6 @@
 """Files in and out of the server from the pages: a new game from a Universal VTT map (`.dd2vtt`, `.uvtt`,
-`.df2vtt`) on the start page's New game form.
+`.df2vtt`) on the start page's New game form, and a whole game exported (the Soulweaver's panel) and imported (the
+start page) as one archive file (`vtt.table.archive`).
 
 An imported map's picture is not kept in the game's starting state (a few megabytes of `data:` URL would travel with
 every page load and every snapshot): it is stored as the game's background upload, and the game's first command is
@@ -12,11 +13,12 @@ from __future__ import annotations
 import base64
 import binascii
 import json
+import re
 from collections.abc import Callable
 from pathlib import PurePath
 from typing import Any
 
-from nicegui import events, ui
+from nicegui import events, run, ui
 
 from vtt.maps.uvtt import SUFFIXES, UvttError, uvtt_to_map
 from vtt.store import db
@@ -24,6 +26,7 @@ from vtt.table.registry import GameError, Games, NewGame, viewer_for
 from vtt.web.api import BACKGROUND, IMAGE_TYPES, _sniff
 
 MAX_UVTT_BYTES = 40 * 1024 * 1024
+MAX_ARCHIVE_BYTES = 50 * 1024 * 1024
 
 
 def _picture(background: dict[str, Any]) -> tuple[str, bytes] | None:
@@ -104,4 +107,64 @@ def render_uvtt_import(games: Games, name: ui.input, who: ui.input, opened: Call
         )
         ui.label("a .dd2vtt, .uvtt or .df2vtt map: a square-grid game with its walls and picture").classes(
             "text-xs text-stone-600"
+        )
+
+
+def game_file_name(name: str) -> str:
+    slug = re.sub(r"[^A-Za-z0-9]+", "-", name).strip("-").lower() or "game"
+    return f"{slug}.game.json"
+
+
+def export_game(games: Games, game_id: int, name: str) -> None:
+    """Download the whole game (`vtt.table.archive`): its starting state and its log."""
+    try:
+        archive = games.export_game(game_id)
+    except GameError as exc:
+        ui.notify(str(exc), type="warning")
+        return
+    ui.download.content(json.dumps(archive, indent=1), game_file_name(name), "application/json")
+
+
+def render_game_import(games: Games, opened: Callable[[NewGame], None]) -> None:
+    """The start page's Import game: a game archive (an exported `.game.json`) becomes a new game on this server,
+    checked by replaying it before anything is stored; the importer is its Soulweaver."""
+    with ui.card().classes("p-4 gap-2 w-full import-game"):
+        ui.label("Import a game").classes("text-lg font-bold")
+        ui.label("A whole game exported from a table (Export game): its map, creatures and log.").classes(
+            "text-xs text-stone-600"
+        )
+        who = (
+            ui.input("Your name (you will be its Soulweaver)")
+            .props("outlined dense data-field=import-your-name")
+            .classes("w-full")
+        )
+
+        async def upload(e: events.UploadEventArguments) -> None:
+            raw = await e.file.read()
+            picker.reset()
+            try:
+                data = json.loads(raw.decode("utf-8"))
+            except (UnicodeDecodeError, json.JSONDecodeError, RecursionError) as exc:
+                ui.notify(f"{e.file.name} is not a JSON file: {exc}", type="warning", position="top")
+                return
+            try:
+                made = await run.io_bound(games.import_game, data, str(who.value or ""))
+            except GameError as exc:
+                ui.notify(str(exc), type="warning", position="top", multi_line=True)
+                return
+            if made is not None:  # None: the server is shutting down
+                opened(made)
+
+        picker = (
+            ui.upload(
+                auto_upload=True,
+                max_file_size=MAX_ARCHIVE_BYTES,
+                on_upload=upload,
+                on_rejected=lambda: ui.notify(f"The file is bigger than {MAX_ARCHIVE_BYTES // (1024 * 1024)} MB"),
+            )
+            .props('accept=".json" data-field=game-file')
+            .classes("hidden")
+        )
+        ui.button("Import game…", on_click=lambda: picker.run_method("pickFiles")).props(
+            "outline no-caps icon=upload_file data-action=import-game"
         )

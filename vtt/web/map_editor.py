@@ -194,7 +194,14 @@ def _whole(value: Any) -> int | float | None:
 class MapEditor:
     """The editor's controls (built once per Soulweaver page) and its handlers on the map."""
 
-    def __init__(self, table: Table, engine: Engine | None, map_view: MapView, send: Send) -> None:
+    def __init__(
+        self,
+        table: Table,
+        engine: Engine | None,
+        map_view: MapView,
+        send: Send,
+        export_game: Callable[[], None] | None = None,
+    ) -> None:
         self.table = table
         self.engine = engine
         self.map = map_view
@@ -213,7 +220,11 @@ class MapEditor:
                 )
                 ui.button("Export map file", on_click=self.export_map).props(
                     "dense flat no-caps icon=download data-action=export-map"
-                )
+                ).tooltip("The board and the creatures as a map file (docs/map-format.md)")
+                if export_game is not None:
+                    ui.button("Export game", on_click=export_game).props(
+                        "dense flat no-caps icon=archive data-action=export-game"
+                    ).tooltip("The whole game, its log included, to import on a server")
             self.body = ui.column().classes("w-full gap-2")
             with self.body:
                 self._build_tools()

@@ -23,6 +23,7 @@ from vtt.web.action_menu import (
     multi_target_dialog,
     render_menu,
 )
+from vtt.web.game_files import export_game
 from vtt.web.gm_panel import render_gm_panel, render_sheet_controls
 from vtt.web.map_editor import MapEditor, background_of, board_patch, board_props
 from vtt.web.map_view import MapView
@@ -78,7 +79,8 @@ class TableView:
                 self.editor: MapEditor | None = None
                 if viewer.is_soulweaver:
                     engine = games.engine if games is not None else table.engine
-                    self.editor = MapEditor(table, engine, self.map, self.send)
+                    stored = games is not None and table.game_id is not None
+                    self.editor = MapEditor(table, engine, self.map, self.send, self._export_game if stored else None)
                 self.gm_panel = ui.column().classes("w-full gap-1")
                 self.decisions = ui.column().classes("w-full gap-1")
                 self.turn_panel = ui.column().classes("w-full gap-1")
@@ -102,6 +104,10 @@ class TableView:
         for record in table.log:
             self._add_to_log(record, names)
         table.subscribe(self)
+
+    def _export_game(self) -> None:
+        if self.games is not None and self.table.game_id is not None:
+            export_game(self.games, self.table.game_id, self.table.name)
 
     def _names(self) -> dict[str, str]:
         return {cid: c.name for cid, c in self.table.state.creatures.items() if self._sees(c)}
