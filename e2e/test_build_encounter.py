@@ -132,6 +132,12 @@ def test_the_soulweaver_builds_an_encounter_and_a_player_strikes_in_it(browser: 
         expect(page.locator('[data-object-id=altar][data-cells="2"]')).to_have_count(1)
     expect(gm.locator(".log-entry").first).to_contain_text("places the Altar (altar, size 1, Durability 5)")
 
+    # an edit is a command like any other: undo takes it back for everyone, redo plays it again
+    gm.locator("[data-action=undo]").click()
+    expect(sam.locator("[data-object-id=altar]")).to_have_count(0)
+    gm.locator("[data-action=redo]").click()
+    expect(sam.locator('[data-object-id=altar][data-cells="2"]')).to_have_count(1)
+
     # an illegal edit is refused by the table: a wall over the altar
     gm.locator("[data-tool=wall]").click()
     drag(gm, cell_xy(gm, (10, 7)), cell_xy(gm, ALTAR[0]), steps=10)

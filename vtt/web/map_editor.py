@@ -270,6 +270,7 @@ class MapEditor:
             self.library_hint = ui.label("Pick an entry, then click a space: each click places a copy.").classes(
                 "text-xs text-stone-600 library-hint"
             )
+            self.place_hidden = ui.checkbox("Place hidden (only you see them)").props("dense data-field=place-hidden")
             ui.link("Make or edit creatures in the library", "/library", new_tab=True).classes("text-xs")
         self._load_library()
 
@@ -439,6 +440,8 @@ class MapEditor:
         except (LibraryError, ValueError) as exc:
             ui.notify(f"{entry.name} cannot be placed: {exc}", type="warning", position="top")
             return
+        if self.place_hidden.value:
+            cmd["creature"]["hidden"] = True
         await self.send(cmd)
 
     # ---- background ------------------------------------------------------------------------------------------
