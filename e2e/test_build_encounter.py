@@ -151,6 +151,7 @@ def test_the_soulweaver_builds_an_encounter_and_a_player_strikes_in_it(browser: 
     for page in (gm, sam):
         page.wait_for_selector(anchor_selector("human_soldier", SOLDIER))
         page.wait_for_selector(anchor_selector("goblin", GOBLIN))
+    screenshot(gm, "build_encounter_editor")
     gm.keyboard.press("Escape")
     gm.locator("[data-action=edit-map]").click()  # done editing: the map is for play again
     expect(gm.locator("svg.vtt-svg:not([data-mode])")).to_have_count(1)

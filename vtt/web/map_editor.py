@@ -18,7 +18,7 @@ from dataclasses import dataclass
 from datetime import UTC, datetime
 from typing import Any
 
-from nicegui import events, ui
+from nicegui import events, run, ui
 from sqlalchemy.engine import Engine
 
 from vtt.library import LibraryError, creature_library, library_creature
@@ -455,7 +455,7 @@ class MapEditor:
             return
         game_id = self.table.game_id
         if self.engine is not None and game_id is not None:
-            db.save_upload(self.engine, game_id, BACKGROUND, kind, data)
+            await run.io_bound(db.save_upload, self.engine, game_id, BACKGROUND, kind, data)
             stamp = datetime.now(UTC).strftime("%Y%m%d%H%M%S%f")
             image = f"/api/games/{game_id}/background?v={stamp}"
         else:  # a table without a database (tests, demos): the image travels in the command
