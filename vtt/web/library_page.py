@@ -24,7 +24,7 @@ from vtt.library import creature_library, validate_creature, weapon_library
 from vtt.rules.abilities import LIBRARY as ABILITIES
 from vtt.rules.model import humanoid_limbs, humanoid_parts
 from vtt.store import db
-from vtt.web.map_editor import USER_PREFIX, LibraryEntry, library_entries
+from vtt.web.map_editor import USER_PREFIX, LibraryEntry, library_entries, whole_number
 
 SKILLS = ("Martial", "Athletics", "Elude", "Endure", "Nimble", "Guile", "Observe", "Poise", "Magic", "Zeal")
 DAMAGE_TYPES = ("physical", "magical", "fire", "water", "earth", "air", "heat", "cold", "acid", "lightning")
@@ -65,15 +65,6 @@ def user_key(name: str, taken: Iterable[str], current: str | None = None) -> str
     while key in used:
         key, n = f"{base}_{n}", n + 1
     return key
-
-
-def _number(value: Any) -> int | float | None:
-    """A number field's value: a whole number as an int, None when empty; a fraction stays a float, for the
-    validation to refuse."""
-    if value is None or value == "":
-        return None
-    number = float(value)
-    return int(number) if number.is_integer() else number
 
 
 def _blank_entry() -> dict[str, Any]:
@@ -246,7 +237,7 @@ class CreatureForm:
 
     def _row_number(self, row: dict[str, Any], key: str, label: str, field: str, classes: str = "w-24") -> ui.number:
         def set_value(e: Any) -> None:
-            row[key] = _number(e.value)
+            row[key] = whole_number(e.value)
             self._changed()
 
         return (
@@ -407,7 +398,7 @@ class CreatureForm:
             update()
 
         def set_damage(ev: Any) -> None:
-            holder["damage"] = _number(ev.value)
+            holder["damage"] = whole_number(ev.value)
             update()
 
         ui.input("Claw/fang", value=str(holder["name"]), on_change=set_name).props(
@@ -520,12 +511,12 @@ class CreatureForm:
             data.pop("description")
         data["color"] = str(f["color"].value or "")
         for key in ("size", "severe_threshold", "movement_pool", "bulk", "armor_reduction"):
-            data[key] = _number(f[key].value)
+            data[key] = whole_number(f[key].value)
         for key in ("severe_threshold", "movement_pool"):
             if data[key] is None:
                 data.pop(key)
         for pool in ("grit", "energy", "resolve"):
-            data[pool] = {**dict(self.entry.get(pool) or {}), "max": _number(f[f"{pool}.max"].value)}
+            data[pool] = {**dict(self.entry.get(pool) or {}), "max": whole_number(f[f"{pool}.max"].value)}
         skills: dict[str, Any] = {}
         for i, row in enumerate(self.skills):
             name = str(row.get("name") or "").strip()

@@ -182,7 +182,7 @@ def map_file(state: GameState, name: str) -> str:
     return json.dumps(map_json(state, name, f"Exported from the game {name!r}"), indent=1)
 
 
-def _whole(value: Any) -> int | float | None:
+def whole_number(value: Any) -> int | float | None:
     """A number input's value, as a whole number when it is one, None when empty. Anything else is sent as it is,
     for the table to refuse: nothing here decides what is legal."""
     if value is None or value == "":
@@ -375,9 +375,9 @@ class MapEditor:
         try:
             return {
                 "name": str(self.object_name.value or "").strip(),
-                "size": _whole(self.object_size.value),
-                "durability": _whole(self.object_durability.value),
-                "tier": _whole(self.uneven_tier.value),
+                "size": whole_number(self.object_size.value),
+                "durability": whole_number(self.object_durability.value),
+                "tier": whole_number(self.uneven_tier.value),
             }
         except (TypeError, ValueError):
             return {}
@@ -488,7 +488,9 @@ class MapEditor:
         await self.send({"type": "set_background", "image": None})
 
     async def _resize(self) -> None:
-        await self.send({"type": "resize_board", "cols": _whole(self.cols.value), "rows": _whole(self.rows.value)})
+        await self.send(
+            {"type": "resize_board", "cols": whole_number(self.cols.value), "rows": whole_number(self.rows.value)}
+        )
 
     # ---- the table changed ---------------------------------------------------------------------------------
 
