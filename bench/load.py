@@ -31,6 +31,9 @@ Figures:
    states it went through in memory, for undo).
 3. Commands lost: acknowledged `ok` but missing at one of the other clients of the game after the run and a
    2 s drain. Must be 0. Refused and unanswered commands are counted apart (both should be 0 too).
+4. For reference (where the time goes), once the server has stopped: the same load, with the same clients'
+   choices, straight into `Table.submit` in this process on the same database (no API, no websocket), with the
+   time of the database writes (`db.append_command`, timed by wrapping it).
 """
 
 from __future__ import annotations
@@ -60,8 +63,10 @@ from e2e.conftest import AppServer  # noqa: E402
 from vtt.rules.grid import make_grid  # noqa: E402
 from vtt.rules.model import SOULWEAVER, Cell  # noqa: E402
 from vtt.rules.scenario import load_scenario  # noqa: E402
+from vtt.store import db  # noqa: E402
 from vtt.store.db import open_engine  # noqa: E402
 from vtt.table.registry import Games  # noqa: E402
+from vtt.table.table import Change, Table, Viewer  # noqa: E402
 
 LATENCY_P95_TARGET_MS = 100.0
 RSS_PER_CLIENT_TARGET_MB = 2.0
@@ -248,6 +253,68 @@ async def act(game: Game, client: Client, start: float, stop: float, rng: random
         if answer is not None:
             sent.ok, sent.seq, sent.error = bool(answer["ok"]), answer["seq"], answer["error"]
         tick += 1.0
+
+
+class _Turns:
+    """Tells a game's clients whose turn it is, as their broadcasts would."""
+
+    def __init__(self, game: Game) -> None:
+        self.game = game
+
+    def table_changed(self, change: Change) -> None:
+        for client in self.game.clients:
+            client.turn = change.after.turn.current
+
+
+async def in_process(url: str, folder: Path, games: list[Game], seconds: float, seed: int) -> None:
+    """The same load straight into `Table.submit` in this process: no API, no websocket, the same database."""
+    registry = Games(open_engine(url), folder)
+    soulweaver = Viewer("soulweaver", "Soulweaver")
+    writes: list[float] = []
+    append = db.append_command
+
+    def timed_append(*args: Any, **kwargs: Any) -> None:
+        t0 = time.perf_counter()
+        append(*args, **kwargs)
+        writes.append((time.perf_counter() - t0) * 1000)
+
+    db.append_command = timed_append
+    turns = []
+    tables: dict[int, Table] = {}
+    for game in games:
+        tables[game.id] = table = registry.table(game.id)
+        turns.append(_Turns(game))
+        table.subscribe(turns[-1])
+        for client in game.clients:
+            client.turn = table.state.turn.current
+    submits: list[float] = []
+    refused: list[str] = []
+
+    async def act_here(game: Game, client: Client, start: float, stop: float, rng: random.Random) -> None:
+        tick = start + rng.random()
+        while tick < stop:
+            await asyncio.sleep(max(0.0, tick - time.perf_counter()))
+            via, command, _ = choose(game, client, rng)
+            viewer = soulweaver if via.index == 0 else Viewer("player", via.key)
+            t0 = time.perf_counter()
+            outcome = await tables[game.id].submit(viewer, command)
+            submits.append((time.perf_counter() - t0) * 1000)
+            if not outcome.ok:
+                refused.append(str(outcome.error))
+            tick += 1.0
+
+    rng = random.Random(seed)
+    start = time.perf_counter() + 0.5
+    await asyncio.gather(
+        *(act_here(g, c, start, start + seconds, random.Random(rng.random())) for g in games for c in g.clients)
+    )
+    db.append_command = append
+    registry.close()
+    print(
+        f"   Table.submit: p50 {statistics.median(submits):.1f} ms, p95 {pct(submits, 95):.1f} ms "
+        f"({len(submits)} commands, {len(refused)} refused); of which the database write "
+        f"(one thread per game): p50 {statistics.median(writes):.1f} ms, p95 {pct(writes, 95):.1f} ms"
+    )
 
 
 # ----------------------------------------------------------------------------------------------------------
@@ -437,6 +504,7 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--games", type=int, default=None, help=f"games, 6 clients each (default {GAMES})")
     ap.add_argument("--no-deflate", action="store_true", help="clients do not offer permessage-deflate")
     ap.add_argument("--seed", type=int, default=1)
+    ap.add_argument("--no-reference", action="store_true", help="skip the in-process Table.submit reference run")
     args = ap.parse_args(argv)
     seconds = args.seconds if args.seconds is not None else (QUICK_SECONDS if args.quick else SECONDS)
     n_games = args.games if args.games is not None else (QUICK_GAMES if args.quick else GAMES)
@@ -467,6 +535,9 @@ def main(argv: list[str] | None = None) -> int:
             if "Traceback" in out or "ERROR" in out:
                 print(f"!! the server logged errors:\n{textwrap.indent(out[-3000:], '   ')}")
         report(games, figures, seconds)
+        if not args.no_reference:
+            section(f"Reference: the same load without the API, into Table.submit in this process ({seconds:.0f} s)")
+            asyncio.run(in_process(url, folder, games, seconds, args.seed + 1))
     print(f"   total run time {time.perf_counter() - started:.0f} s; machine load average now {load_average()}")
     return 0
 

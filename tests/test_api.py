@@ -3,6 +3,7 @@ the websocket of changes, and the map background upload with its refusals."""
 
 from __future__ import annotations
 
+import asyncio
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -18,8 +19,8 @@ from vtt.rules.model import SOULWEAVER, Effect, GameState, Hold
 from vtt.store import db
 from vtt.store.db import Seat, open_engine
 from vtt.table.registry import Games
-from vtt.table.table import Viewer
-from vtt.web.api import make_router, scrub, state_json
+from vtt.table.table import Change, Table, Viewer
+from vtt.web.api import change_message, make_router, scrub, state_json
 
 UPLOAD_LIMIT = 1024
 PNG = b"\x89PNG\r\n\x1a\n" + b"\x00" * 40
@@ -288,6 +289,37 @@ def test_a_player_gets_nothing_about_a_hidden_creature(client: TestClient, seats
         assert "lurker" not in str(undo_place) and "Lurker" not in str(undo_place)
         assert soulweaver.receive_json()["seq"] == 3
         assert "Lurker" in soulweaver.receive_json()["events"][0]["text"]
+
+
+def test_events_naming_a_hidden_creature_in_their_data_or_text_are_left_out() -> None:
+    game = state(
+        creature("ayla", (2, 2), controller="alice"),
+        creature("lurker", (8, 8), controller="bob", hidden=True),
+    )
+    table = Table("t", game, dice=lambda: RandomDice(5))
+    changes: list[Change] = []
+
+    class Listener:
+        def table_changed(self, change: Change) -> None:
+            changes.append(change)
+
+    listener = Listener()
+    table.subscribe(listener)
+    assert asyncio.run(table.submit(Viewer("soulweaver", "Mira"), {"type": "begin"})).ok
+    full = change_message(table, changes[0], Viewer("soulweaver", "Mira"))
+    assert "lurker" in str(full["events"]) and "Lurker" in str(full["events"])
+    player = change_message(table, changes[0], Viewer("player", "alice"))
+    assert player["events"] and "lurker" not in str(player) and "Lurker" not in str(player)
+
+
+def test_a_version_seen_of_a_hidden_creature_is_ignored_and_tells_nothing(
+    client: TestClient, seats: dict[str, Seat]
+) -> None:
+    command = {"type": "move", "creature": "ayla", "to": [2, 3]}
+    got = _post(client, seats["alice"], {"command": command, "seen": {"lurker": 7, "nobody": 7}})
+    assert got.json() == {"ok": True, "error": None, "seq": 1}
+    stale = _post(client, seats[SOULWEAVER], {"command": {"type": "end_turn"}, "seen": {"lurker": 7}})
+    assert stale.json()["error"] == "Lurker changed meanwhile; your screen has been brought up to date"
 
 
 # ---- background -------------------------------------------------------------------------------------------------

@@ -24,6 +24,7 @@ from __future__ import annotations
 
 import asyncio
 import json
+from collections.abc import Sequence
 from collections.abc import Set as AbstractSet
 from dataclasses import dataclass
 from typing import Any
@@ -167,25 +168,33 @@ def seat_view(table: Table, seat: Seat) -> Json:
     }
 
 
-def _record_hides(record: LogRecord, hidden: AbstractSet[str]) -> bool:
-    return _names_any(record.command, hidden) or any(
-        e.get("actor") in hidden or e.get("target") in hidden for e in record.events
-    )
+def _event_hides(event: Json, hidden: AbstractSet[str], names: Sequence[str]) -> bool:
+    """Whether an event tells of a hidden creature: as its actor or target, in its data, or by name in its text."""
+    if event.get("actor") in hidden or event.get("target") in hidden or _names_any(event.get("data"), hidden):
+        return True
+    text = str(event.get("text", ""))
+    return any(name in text for name in names)
 
 
-def _events_for(table: Table, record: LogRecord, hidden: AbstractSet[str]) -> list[Json]:
+def _record_hides(record: LogRecord, hidden: AbstractSet[str], names: Sequence[str]) -> bool:
+    return _names_any(record.command, hidden) or any(_event_hides(e, hidden, names) for e in record.events)
+
+
+def _events_for(table: Table, record: LogRecord, hidden: AbstractSet[str], names: Sequence[str]) -> list[Json]:
+    """The events of a record that a seat kept from `hidden` creatures (called `names`) may see. An undo or redo
+    of commands about a hidden creature says only how many it took back or played again."""
     if not hidden:
         return record.events
     if record.is_meta:
         seqs = [s for s in record.command.get("seqs", []) if isinstance(s, int) and 0 < s <= len(table.log)]
-        if any(_record_hides(table.log[s - 1], hidden) for s in seqs):
+        if any(_record_hides(table.log[s - 1], hidden, names) for s in seqs):
             verb = "takes back" if record.kind == "undo" else "plays again"
             text = f"The Soulweaver {verb} {len(seqs)} command{'s' if len(seqs) != 1 else ''}."
             return [{"kind": record.kind, "text": text, "actor": None, "target": None, "rolls": [], "data": {}}]
         return record.events
     if _names_any(record.command, hidden):
         return []
-    return [e for e in record.events if e.get("actor") not in hidden and e.get("target") not in hidden]
+    return [e for e in record.events if not _event_hides(e, hidden, names)]
 
 
 OTHER_FIELDS = tuple(name for name in GameState.model_fields if name != "creatures")
@@ -201,6 +210,7 @@ def change_message(table: Table, change: Change, viewer: Viewer) -> Json:
     A command naming a hidden creature shows as `type` and `command` null with no events."""
     record, before, after = change.record, change.before, change.after
     hidden = hidden_from(after, viewer)
+    names = [after.creatures[cid].name for cid in sorted(hidden)]
     creatures: Json = {}
     gone: list[str] = []
     for cid in sorted(change.changed_creatures):
@@ -219,7 +229,7 @@ def change_message(table: Table, change: Change, viewer: Viewer) -> Json:
         "sender": record.sender,
         "type": record.kind if shown_command else None,
         "command": record.command if shown_command else None,
-        "events": _events_for(table, record, hidden),
+        "events": _events_for(table, record, hidden, names),
         "creatures": creatures,
         "gone": gone,
         "versions": {cid: table.version(cid) for cid in creatures},
@@ -381,7 +391,10 @@ def make_router(games: Games, max_upload: int = MAX_UPLOAD_BYTES) -> APIRouter:
             body = parse_body(raw)
         except BadBody as exc:
             return 400, {"id": exc.ident, "ok": False, "error": str(exc), "seq": None}
-        outcome = await table.submit(viewer, body.command, body.seen)
+        seen = body.seen
+        if seen is not None:  # a version of a creature the seat cannot see would tell its name in the refusal
+            seen = {cid: v for cid, v in seen.items() if table.visible_to(viewer, cid)}
+        outcome = await table.submit(viewer, body.command, seen)
         seq = outcome.record.seq if outcome.record is not None else None
         return 200, {"id": body.ident, "ok": outcome.ok, "error": outcome.error, "seq": seq}
 
