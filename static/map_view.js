@@ -208,6 +208,23 @@ function injectStyles() {
 .vtt-grid { fill: none; stroke: #8f7c5c; stroke-opacity: 0.55; stroke-width: 1; vector-effect: non-scaling-stroke; }
 .vtt-wall { fill: #4a423a; stroke: #231e19; stroke-width: 2; stroke-linejoin: round; vector-effect: non-scaling-stroke; }
 .vtt-wall-hatch { stroke: none; pointer-events: none; }
+.vtt-bg-image { pointer-events: none; }
+.vtt-water { fill: rgba(74, 136, 196, 0.55); stroke: #2f5f8f; stroke-width: 1.5; stroke-linejoin: round;
+  vector-effect: non-scaling-stroke; pointer-events: none; }
+.vtt-water-waves { stroke: none; pointer-events: none; }
+.vtt-uneven { fill: rgba(150, 112, 62, 0.28); stroke: #7a5a2c; stroke-width: 1; stroke-dasharray: 4 3;
+  stroke-linejoin: round; vector-effect: non-scaling-stroke; pointer-events: none; }
+.vtt-uneven-dots { stroke: none; pointer-events: none; }
+.vtt-uneven-tier { font-weight: 700; fill: #5a3d16; paint-order: stroke; stroke: rgba(246, 238, 218, 0.8);
+  stroke-linejoin: round; pointer-events: none; }
+.vtt-conductive { fill: rgba(214, 150, 60, 0.30); stroke: #b8741c; stroke-width: 2.5; stroke-linejoin: round;
+  vector-effect: non-scaling-stroke; pointer-events: none; }
+.vtt-conductive-zig { stroke: none; pointer-events: none; }
+.vtt-stroke-preview { fill: rgba(255, 214, 90, 0.35); stroke: #c98a00; stroke-width: 2; stroke-dasharray: 5 3;
+  vector-effect: non-scaling-stroke; pointer-events: none; }
+.vtt-stroke-preview.vtt-erasing { fill: rgba(220, 60, 60, 0.28); stroke: #b02020; }
+.vtt-map .vtt-svg.vtt-painting { cursor: crosshair; }
+.vtt-map .vtt-svg.vtt-placing { cursor: copy; }
 .vtt-object-shape { stroke-width: 2; stroke-linejoin: round; vector-effect: non-scaling-stroke; }
 .vtt-object-name { font-family: Georgia, "DejaVu Serif", serif; font-style: italic; fill: #2a2118;
   paint-order: stroke; stroke: rgba(246, 238, 218, 0.85); stroke-linejoin: round; pointer-events: none; }
@@ -255,7 +272,8 @@ function injectStyles() {
 .vtt-token.vtt-stacked .vtt-name-plate { display: none; }
 .vtt-svg:not(.vtt-lod-low) .vtt-token.vtt-stacked:hover .vtt-name-plate { display: inline; }
 .vtt-lod-low .vtt-name-plate, .vtt-lod-low .vtt-bar, .vtt-lod-low .vtt-ailment, .vtt-lod-low .vtt-size-badge,
-.vtt-lod-low .vtt-label, .vtt-lod-low .vtt-object-name { display: none; }
+.vtt-lod-low .vtt-label, .vtt-lod-low .vtt-object-name,
+.vtt-lod-low .vtt-uneven-tier { display: none; }
 @keyframes vtt-pulse { 0%, 100% { stroke-opacity: 1; } 50% { stroke-opacity: 0.55; } }
 `;
   const el = document.createElement("style");
@@ -266,9 +284,78 @@ function injectStyles() {
 
 // ---------------------------------------------------------------------------------------------------------
 // Static board: background, grid (one path), walls (one path), objects.
+// Terrain (water, Uneven Ground with its Tier, conductive material) lies under the grid; walls and objects over it.
+// The background image (`bg`: {image, offset: [x, y], cell_px, opacity}) is scaled so that `cell_px` image pixels
+// are one space (a square's side; for hexes the distance between neighbouring centres) and its pixel `offset` lies
+// on the grid's origin, the top-left corner of space (0, 0)'s bounding box; it is clipped to the map.
 const VttBoard = {
-  props: { geo: Object, cols: Number, rows: Number, walls: Array, objects: Array, uid: String },
+  props: {
+    geo: Object,
+    cols: Number,
+    rows: Number,
+    walls: Array,
+    objects: Array,
+    water: Array,
+    uneven: Array,
+    conductive: Array,
+    bg: Object,
+    uid: String,
+  },
+  data() {
+    return { natural: null };
+  },
+  watch: {
+    "bg.image": {
+      immediate: true,
+      handler(src) {
+        this.natural = null;
+        if (!src) return;
+        const img = new Image();
+        img.onload = () => {
+          if (this.bg && this.bg.image === src) this.natural = [img.naturalWidth, img.naturalHeight];
+        };
+        img.src = src;
+      },
+    },
+  },
   computed: {
+    bgBox() {
+      const bg = this.bg;
+      if (!bg || !bg.image || !this.natural) return null;
+      const spacing = this.geo.grid === "hex" ? this.geo.cell * SQRT3 : this.geo.cell;
+      const s = spacing / (Number(bg.cell_px) > 0 ? Number(bg.cell_px) : 70);
+      const [ox, oy] = Array.isArray(bg.offset) ? bg.offset : [0, 0];
+      const opacity = bg.opacity == null ? 1 : Number(bg.opacity);
+      return { href: bg.image, x: -ox * s, y: -oy * s, w: this.natural[0] * s, h: this.natural[1] * s, opacity };
+    },
+    waterCells() {
+      return (this.water || []).filter((c) => Array.isArray(c) && c.length >= 2);
+    },
+    waterPath() {
+      const cells = this.waterCells;
+      return cells.length ? outlinePath(this.geo, cells, cellSetOf(cells)) : "";
+    },
+    unevenCells() {
+      return (this.uneven || []).filter((c) => Array.isArray(c) && c.length >= 2);
+    },
+    unevenPath() {
+      const cells = this.unevenCells;
+      return cells.length ? outlinePath(this.geo, cells, cellSetOf(cells)) : "";
+    },
+    unevenTiers() {
+      const fs = this.geo.inner * 0.55;
+      return this.unevenCells.map(([q, r, t]) => {
+        const [x, y] = this.geo.center(q, r);
+        return { key: cellKey(q, r), x, y: y - this.geo.inner * 0.35, t: t == null ? 1 : t, fs };
+      });
+    },
+    conductiveCells() {
+      return (this.conductive || []).filter((c) => Array.isArray(c) && c.length >= 2);
+    },
+    conductivePath() {
+      const cells = this.conductiveCells;
+      return cells.length ? outlinePath(this.geo, cells, cellSetOf(cells)) : "";
+    },
     outline() {
       const { geo, cols, rows } = this;
       return outlinePath(geo, geo.cells(cols, rows, true), (q, r) => geo.inBounds(q, r, cols, rows));
@@ -314,6 +401,7 @@ const VttBoard = {
         return {
           key: o.id != null ? String(o.id) : "o" + i,
           id: o.id,
+          count: cells.length,
           kind: o.kind || "",
           name: o.name || "",
           d: cells.length ? outlinePath(geo, cells, cellSetOf(cells)) : "",
@@ -330,13 +418,40 @@ const VttBoard = {
     <g class="vtt-board">
       <path :d="outline" class="vtt-map-shadow" transform="translate(4 7)"/>
       <path :d="outline" :fill="'url(#vtt-parch-' + uid + ')'"/>
+      <clipPath :id="'vtt-clip-' + uid"><path :d="outline"/></clipPath>
+      <image v-if="bgBox" class="vtt-bg-image" data-layer="background" :href="bgBox.href" :x="bgBox.x" :y="bgBox.y"
+             :width="bgBox.w" :height="bgBox.h" :opacity="bgBox.opacity" preserveAspectRatio="none"
+             :clip-path="'url(#vtt-clip-' + uid + ')'"/>
+      <g class="vtt-terrain-water" data-layer="water" :data-count="waterCells.length">
+        <template v-if="waterPath">
+          <path :d="waterPath" class="vtt-water"/>
+          <path :d="waterPath" class="vtt-water-waves" :fill="'url(#vtt-waves-' + uid + ')'"/>
+        </template>
+      </g>
+      <g class="vtt-terrain-uneven" data-layer="uneven" :data-count="unevenCells.length">
+        <template v-if="unevenPath">
+          <path :d="unevenPath" class="vtt-uneven"/>
+          <path :d="unevenPath" class="vtt-uneven-dots" :fill="'url(#vtt-dots-' + uid + ')'"/>
+          <text v-for="u in unevenTiers" :key="u.key" class="vtt-uneven-tier" :x="u.x" :y="u.y" dy="0.35em"
+                text-anchor="middle" :font-size="u.fs" :stroke-width="u.fs * 0.25" :data-q="u.key">{{ u.t }}</text>
+        </template>
+      </g>
+      <g class="vtt-terrain-conductive" data-layer="conductive" :data-count="conductiveCells.length">
+        <template v-if="conductivePath">
+          <path :d="conductivePath" class="vtt-conductive"/>
+          <path :d="conductivePath" class="vtt-conductive-zig" :fill="'url(#vtt-zig-' + uid + ')'"/>
+        </template>
+      </g>
       <path :d="gridPath" class="vtt-grid"/>
       <path :d="outline" class="vtt-map-edge"/>
-      <g v-if="wallPath" class="vtt-walls">
-        <path :d="wallPath" class="vtt-wall"/>
-        <path :d="wallPath" class="vtt-wall-hatch" :fill="'url(#vtt-hatch-' + uid + ')'"/>
+      <g class="vtt-walls" data-layer="wall" :data-count="(walls || []).length">
+        <template v-if="wallPath">
+          <path :d="wallPath" class="vtt-wall"/>
+          <path :d="wallPath" class="vtt-wall-hatch" :fill="'url(#vtt-hatch-' + uid + ')'"/>
+        </template>
       </g>
-      <g v-for="o in shapes" :key="o.key" class="vtt-object" :data-object-id="o.id" :data-kind="o.kind">
+      <g v-for="o in shapes" :key="o.key" class="vtt-object" :data-object-id="o.id" :data-kind="o.kind"
+         :data-cells="o.count">
         <path :d="o.d" class="vtt-object-shape" :style="{ fill: o.fill, stroke: o.stroke }"/>
         <text :x="o.x" :y="o.y" dy="0.35em" text-anchor="middle" class="vtt-object-name"
               :font-size="o.fs" :stroke-width="o.fs * 0.3">{{ o.name }}</text>
@@ -746,6 +861,21 @@ function stackKeyOf(ids, local) {
 }
 
 let uidCounter = 0;
+const MAX_STROKE = 5000;
+
+// The board's parts, copied from the component's props (patched later by setBoard).
+function boardOf(props) {
+  const terrain = props.terrain || {};
+  return {
+    cols: props.cols,
+    rows: props.rows,
+    walls: cloneJson(props.walls) || [],
+    objects: cloneJson(props.objects) || [],
+    water: cloneJson(terrain.water) || [],
+    uneven: cloneJson(terrain.uneven) || [],
+    conductive: cloneJson(terrain.conductive) || [],
+  };
+}
 
 export default {
   components: { VttBoard, VttHighlights, VttToken },
@@ -756,13 +886,28 @@ export default {
     cell: { type: Number, default: 32 },
     walls: { type: Array, default: () => [] },
     objects: { type: Array, default: () => [] },
+    // {water: [[q, r], ...], uneven: [[q, r, tier], ...], conductive: [[q, r], ...]}
+    terrain: { type: Object, default: () => ({}) },
+    // {image, offset: [x, y], cell_px, opacity} or null
+    background: { type: Object, default: null },
     tokens: { type: Object, default: () => ({}) },
     highlights: { type: Array, default: () => [] },
     active: { type: String, default: null },
+    // null: play; "paint": a press and drag paints a stroke of spaces (emits paint_stroke); "place": clicks on
+    // spaces place something (cursor only: cell_click as usual)
+    mode: { type: String, default: null },
   },
-  emits: ["token_move", "token_refused", "token_click", "cell_click", "cancel"],
+  emits: ["token_move", "token_refused", "token_click", "cell_click", "cancel", "paint_stroke"],
   data() {
-    return { local: {}, ids: [], hl: cloneJson(this.highlights) || [], activeId: this.active ?? null };
+    return {
+      local: {},
+      ids: [],
+      hl: cloneJson(this.highlights) || [],
+      activeId: this.active ?? null,
+      bd: boardOf(this),
+      bg: cloneJson(this.background) || null,
+      editMode: this.mode || null,
+    };
   },
   created() {
     injectStyles();
@@ -783,6 +928,7 @@ export default {
       if (!this.userMoved) this.fit();
     });
     this.resizeObserver.observe(this.$el);
+    this.modeClasses();
     this.fit();
   },
   unmounted() {
@@ -808,6 +954,15 @@ export default {
       }
       return out;
     },
+    wavePath() {
+      const c = this.geo.cell;
+      return `M0 ${fmt(c * 0.2)} q${fmt(c * 0.2)} ${fmt(-c * 0.15)} ${fmt(c * 0.4)} 0 t${fmt(c * 0.4)} 0`;
+    },
+    zigPath() {
+      const c = this.geo.cell;
+      return `M0 ${fmt(c * 0.35)} L${fmt(c * 0.125)} ${fmt(c * 0.15)} L${fmt(c * 0.25)} ${fmt(c * 0.35)} ` +
+        `L${fmt(c * 0.375)} ${fmt(c * 0.15)} L${fmt(c * 0.5)} ${fmt(c * 0.35)}`;
+    },
     // Draw order: the active token last, so that its ring stays on top of its neighbours (in a shared space).
     order() {
       const a = this.activeId == null ? null : String(this.activeId);
@@ -828,11 +983,27 @@ export default {
     geo() {
       if (!this.userMoved) this.$nextTick(() => this.fit());
     },
+    // a full update of the props (a reconnect) brings the board and the background back in step
     cols() {
-      if (!this.userMoved) this.$nextTick(() => this.fit());
+      this.setBoard({ cols: this.cols });
     },
     rows() {
-      if (!this.userMoved) this.$nextTick(() => this.fit());
+      this.setBoard({ rows: this.rows });
+    },
+    walls(v) {
+      this.setBoard({ walls: v });
+    },
+    objects(v) {
+      this.setBoard({ objects: v });
+    },
+    terrain(v) {
+      this.setBoard({ terrain: v });
+    },
+    background(v) {
+      this.setBackground(v);
+    },
+    mode(v) {
+      this.setMode(v);
     },
   },
   methods: {
@@ -857,6 +1028,40 @@ export default {
     },
     setActive(id) {
       this.activeId = id ?? null;
+    },
+    // `patch` holds only the parts of the board that changed: cols, rows, walls, objects, terrain (a terrain
+    // patch names only the layers that changed)
+    setBoard(patch) {
+      if (!patch) return;
+      const bd = this.bd;
+      const resized = ("cols" in patch && patch.cols !== bd.cols) || ("rows" in patch && patch.rows !== bd.rows);
+      for (const key of ["cols", "rows", "walls", "objects"]) {
+        if (key in patch && !sameJson(bd[key], patch[key])) bd[key] = cloneJson(patch[key]);
+      }
+      const terrain = patch.terrain || {};
+      for (const key of ["water", "uneven", "conductive"]) {
+        if (key in terrain && !sameJson(bd[key], terrain[key])) bd[key] = cloneJson(terrain[key]) || [];
+      }
+      if (resized && !this.userMoved) this.$nextTick(() => this.fit());
+    },
+    setBackground(bg) {
+      if (!sameJson(this.bg, bg)) this.bg = cloneJson(bg) || null;
+    },
+    setMode(mode) {
+      mode = mode || null;
+      if (mode === this.editMode) return;
+      if (this.drag && this.drag.mode === "paint") this.abortGesture();
+      this.editMode = mode;
+      this.modeClasses();
+    },
+    // classes set on the DOM directly (like the pan and detail classes), never through a Vue class binding
+    modeClasses() {
+      const mode = this.editMode;
+      const svg = this.$refs.svg;
+      if (svg) {
+        svg.classList.toggle("vtt-painting", mode === "paint" || mode === "erase");
+        svg.classList.toggle("vtt-placing", mode === "place");
+      }
     },
 
     // ---- state sync (full prop updates) -----------------------------------------------------------------
@@ -889,7 +1094,7 @@ export default {
     fit() {
       const el = this.$el;
       if (!el || !el.clientWidth || !el.clientHeight) return;
-      const [mw, mh] = this.geo.size(this.cols, this.rows);
+      const [mw, mh] = this.geo.size(this.bd.cols, this.bd.rows);
       const pad = 24;
       const k = Math.max(MIN_ZOOM, Math.min(1.5, (el.clientWidth - 2 * pad) / mw, (el.clientHeight - 2 * pad) / mh));
       this.view = { k, x: (el.clientWidth - mw * k) / 2, y: (el.clientHeight - mh * k) / 2 };
@@ -931,7 +1136,10 @@ export default {
       this.zoomAt(this.screenPoint(e), Math.exp(-e.deltaY * step));
     },
     onDown(e) {
-      if (e.pointerType === "mouse" && e.button !== 0) return;
+      const painting = this.editMode === "paint" || this.editMode === "erase";
+      const otherButton = e.pointerType === "mouse" && e.button !== 0;
+      // while painting, the middle or right button pans (the left one paints)
+      if (otherButton && !(painting && (e.button === 1 || e.button === 2))) return;
       const p = this.screenPoint(e);
       this.pointers.set(e.pointerId, p);
       try {
@@ -951,6 +1159,15 @@ export default {
         return;
       }
       if (this.pointers.size > 2) return;
+      if (painting && otherButton) {
+        this.drag = { mode: "pan", start: p, moved: true, view0: { ...this.view } };
+        return;
+      }
+      if (painting) {
+        this.drag = { mode: "paint", cells: new Map(), last: null };
+        this.paintTo(p);
+        return;
+      }
       const g = e.target && e.target.closest ? e.target.closest("[data-token-id]") : null;
       const id = g ? g.getAttribute("data-token-id") : null;
       if (id != null && this.local[id]) {
@@ -979,6 +1196,10 @@ export default {
         this.view = { k, x: mid.x - wx * k, y: mid.y - wy * k };
         this.userMoved = true;
         this.applyView();
+        return;
+      }
+      if (d.mode === "paint") {
+        this.paintTo(p);
         return;
       }
       const dx = p.x - d.start.x;
@@ -1025,6 +1246,13 @@ export default {
       if (this.pointers.size > 0) return;
       this.drag = null;
       this.$refs.svg.classList.remove("vtt-panning");
+      if (d.mode === "paint") {
+        this.paintTo(p);
+        this.showStroke(null);
+        const cells = [...d.cells.values()];
+        if (cells.length) this.$emit("paint_stroke", { cells, erase: this.editMode === "erase" });
+        return;
+      }
       if (d.mode === "token") {
         this.clearDragVisual(d);
         const t = this.local[d.id];
@@ -1047,13 +1275,17 @@ export default {
       } else if (d.mode === "pan" && !d.moved) {
         const w = this.toWorld(p);
         const [q, r] = this.geo.pixelToCell(w.x, w.y);
-        if (this.geo.inBounds(q, r, this.cols, this.rows)) this.$emit("cell_click", { q, r });
+        if (this.geo.inBounds(q, r, this.bd.cols, this.bd.rows)) this.$emit("cell_click", { q, r });
         else this.$emit("cancel", {});
       }
     },
     onPointerCancel(e) {
       this.pointers.delete(e.pointerId);
       if (this.pointers.size === 0) this.abortGesture();
+    },
+    onContextMenu(e) {
+      // the right button pans while painting: no browser menu then
+      if (this.editMode) e.preventDefault();
     },
     handleKey(e) {
       if (e.key !== "Escape") return;
@@ -1066,6 +1298,7 @@ export default {
       const d = this.drag;
       this.drag = null;
       if (d && d.mode === "token") this.clearDragVisual(d);
+      if (d && d.mode === "paint") this.showStroke(null);
       if (this.$refs.svg) this.$refs.svg.classList.remove("vtt-panning");
     },
     clearDragVisual(d) {
@@ -1076,6 +1309,35 @@ export default {
       }
       if (this.$refs.dragTop) this.$refs.dragTop.setAttribute("href", "");
       this.showPreview(null, null);
+    },
+    // Add the spaces from the stroke's last point to screen point `p` (sampled every quarter space, so that a fast
+    // drag leaves no gaps) to the current paint stroke.
+    paintTo(p) {
+      const d = this.drag;
+      if (!d || d.mode !== "paint") return;
+      const w = this.toWorld(p);
+      const from = d.last || w;
+      const step = this.geo.inner * 0.5;
+      const n = Math.max(1, Math.ceil(Math.hypot(w.x - from.x, w.y - from.y) / step));
+      let added = false;
+      for (let i = 0; i <= n; i++) {
+        const x = from.x + ((w.x - from.x) * i) / n;
+        const y = from.y + ((w.y - from.y) * i) / n;
+        const [q, r] = this.geo.pixelToCell(x, y);
+        const k = cellKey(q, r);
+        if (!d.cells.has(k) && this.geo.inBounds(q, r, this.bd.cols, this.bd.rows) && d.cells.size < MAX_STROKE) {
+          d.cells.set(k, [q, r]);
+          added = true;
+        }
+      }
+      d.last = w;
+      if (added) this.showStroke([...d.cells.values()]);
+    },
+    showStroke(cells) {
+      const el = this.$refs.stroke;
+      if (!el) return;
+      el.classList.toggle("vtt-erasing", this.editMode === "erase");
+      el.setAttribute("d", cells && cells.length ? outlinePath(this.geo, cells, cellSetOf(cells)) : "");
     },
     snapTarget(id, wdx, wdy) {
       const t = this.local[id];
@@ -1116,9 +1378,10 @@ export default {
   },
   template: `
     <div class="vtt-map">
-      <svg ref="svg" class="vtt-svg" :data-grid="geo.grid" :data-cell="geo.cell" :data-cols="cols" :data-rows="rows"
+      <svg ref="svg" class="vtt-svg" :data-grid="geo.grid" :data-cell="geo.cell" :data-cols="bd.cols"
+           :data-rows="bd.rows" :data-mode="editMode"
            @pointerdown="onDown" @pointermove="onMove" @pointerup="onUp" @pointercancel="onPointerCancel"
-           @wheel.prevent="onWheel">
+           @wheel.prevent="onWheel" @contextmenu="onContextMenu">
         <defs>
           <radialGradient :id="'vtt-parch-' + uid" cx="50%" cy="45%" r="75%">
             <stop offset="0%" stop-color="#f5ecd3"/>
@@ -1129,13 +1392,29 @@ export default {
                    :height="geo.cell * 0.3" patternTransform="rotate(45)">
             <line x1="0" y1="0" x2="0" :y2="geo.cell * 0.3" stroke="#62584d" :stroke-width="geo.cell * 0.07"/>
           </pattern>
+          <pattern :id="'vtt-waves-' + uid" patternUnits="userSpaceOnUse" :width="geo.cell * 0.8"
+                   :height="geo.cell * 0.4">
+            <path :d="wavePath" fill="none" stroke="rgba(225, 240, 255, 0.75)" :stroke-width="geo.cell * 0.05"/>
+          </pattern>
+          <pattern :id="'vtt-dots-' + uid" patternUnits="userSpaceOnUse" :width="geo.cell * 0.32"
+                   :height="geo.cell * 0.32">
+            <circle :cx="geo.cell * 0.08" :cy="geo.cell * 0.08" :r="geo.cell * 0.045" fill="#6b4a1f"
+                    fill-opacity="0.6"/>
+            <circle :cx="geo.cell * 0.24" :cy="geo.cell * 0.24" :r="geo.cell * 0.03" fill="#6b4a1f"
+                    fill-opacity="0.45"/>
+          </pattern>
+          <pattern :id="'vtt-zig-' + uid" patternUnits="userSpaceOnUse" :width="geo.cell * 0.5"
+                   :height="geo.cell * 0.5">
+            <path :d="zigPath" fill="none" stroke="#a35f0c" stroke-opacity="0.7" :stroke-width="geo.cell * 0.05"/>
+          </pattern>
           <filter :id="'vtt-glow-' + uid" x="-50%" y="-50%" width="200%" height="200%">
             <feGaussianBlur stdDeviation="3" result="blur"/>
             <feMerge><feMergeNode in="blur"/><feMergeNode in="SourceGraphic"/></feMerge>
           </filter>
         </defs>
         <g ref="world" data-role="world">
-          <vtt-board :geo="geo" :cols="cols" :rows="rows" :walls="walls" :objects="objects" :uid="uid"/>
+          <vtt-board :geo="geo" :cols="bd.cols" :rows="bd.rows" :walls="bd.walls" :objects="bd.objects"
+                     :water="bd.water" :uneven="bd.uneven" :conductive="bd.conductive" :bg="bg" :uid="uid"/>
           <vtt-highlights :geo="geo" :items="hl"/>
           <g class="vtt-tokens">
             <vtt-token v-for="id in order" :key="id" :t="local[id]" :geo="geo" :active="id === activeId" :uid="uid"
@@ -1143,6 +1422,7 @@ export default {
           </g>
           <vtt-highlights :geo="geo" :items="hl" over/>
           <path ref="preview" class="vtt-drop-preview" d=""/>
+          <path ref="stroke" class="vtt-stroke-preview" d=""/>
           <use ref="dragTop" href="" pointer-events="none"/>
         </g>
       </svg>

@@ -25,7 +25,7 @@ from vtt.rules.commands import Command, parse_command
 from vtt.rules.dice import RandomDice
 from vtt.rules.mapfile import MapError, load_map
 from vtt.rules.model import SOULWEAVER, Creature, Weapon
-from vtt.rules.scenario import REQUIRED_KEYS, ScenarioError, load_scenario
+from vtt.rules.scenario import ScenarioError, load_scenario
 from vtt.store import db
 from vtt.store.db import Seat, open_engine
 from vtt.table.registry import GameError, Games, viewer_for
@@ -448,7 +448,7 @@ def _required(model: type[BaseModel]) -> list[str]:
 
 
 REQUIRED_PATHS: list[tuple[str | int, ...]] = [
-    *((k,) for k in REQUIRED_KEYS),
+    ("board",),  # games start from map files (format 1), whose other top-level keys are optional
     ("board", "cols"),
     ("board", "rows"),
     *(("creatures", i, k) for i in range(len(DEMO["creatures"])) for k in _required(Creature)),

@@ -43,9 +43,19 @@ def _submit(table: Table, viewer: Viewer, cmd: dict[str, Any]) -> Any:
 def test_the_migrations_make_every_table(database_url: str) -> None:
     engine = open_engine(database_url)
     tables = set(inspect(engine).get_table_names())
-    assert {"game", "command", "user", "membership", "invitation", "snapshot", "upload", "alembic_version"} <= tables
+    assert {
+        "game",
+        "command",
+        "user",
+        "membership",
+        "invitation",
+        "snapshot",
+        "upload",
+        "library_creature",
+        "alembic_version",
+    } <= tables
     with engine.connect() as conn:
-        assert conn.execute(text("select version_num from alembic_version")).scalar() == "0003"
+        assert conn.execute(text("select version_num from alembic_version")).scalar() == "0004"
 
 
 def test_a_database_of_the_first_schema_is_upgraded_keeping_its_games(tmp_path: Path) -> None:

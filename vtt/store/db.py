@@ -24,6 +24,7 @@ from vtt.store.models import (
     CommandRow,
     GameRow,
     InvitationRow,
+    LibraryCreatureRow,
     MembershipRow,
     SnapshotRow,
     UploadRow,
@@ -48,6 +49,16 @@ class Upload:
     content_type: str
     data: bytes
     created: datetime
+
+
+@dataclass(frozen=True)
+class LibraryCreature:
+    """A creature made in the library form: its library key (`user:<slug>`), name and entry data."""
+
+    key: str
+    name: str
+    data: dict[str, Any]
+    updated: datetime
 
 
 @dataclass(frozen=True)
@@ -341,3 +352,38 @@ def load_upload(engine: Engine, game_id: int, purpose: str) -> Upload | None:
     with Session(engine) as session:
         row = session.exec(select(UploadRow).where(UploadRow.game_id == game_id, UploadRow.purpose == purpose)).first()
         return None if row is None else Upload(row.content_type, bytes(row.data), row.created)
+
+
+def library_creatures(engine: Engine) -> list[LibraryCreature]:
+    """The creatures made in the library form, by name."""
+    with Session(engine) as session:
+        rows = session.exec(select(LibraryCreatureRow).order_by(col(LibraryCreatureRow.name))).all()
+        return [LibraryCreature(r.key, r.name, dict(r.data), r.updated) for r in rows]
+
+
+def library_creature(engine: Engine, key: str) -> LibraryCreature | None:
+    with Session(engine) as session:
+        row = session.exec(select(LibraryCreatureRow).where(LibraryCreatureRow.key == key)).first()
+        return None if row is None else LibraryCreature(row.key, row.name, dict(row.data), row.updated)
+
+
+def save_library_creature(engine: Engine, key: str, name: str, data: dict[str, Any]) -> None:
+    """Store a library creature under `key`, replacing the one stored there before."""
+    with Session(engine) as session:
+        row = session.exec(select(LibraryCreatureRow).where(LibraryCreatureRow.key == key)).first()
+        if row is None:
+            row = LibraryCreatureRow(key=key, name=name, data=data)
+        else:
+            row.name, row.data, row.updated = name, data, datetime.now(UTC)
+        session.add(row)
+        session.commit()
+
+
+def delete_library_creature(engine: Engine, key: str) -> bool:
+    with Session(engine) as session:
+        row = session.exec(select(LibraryCreatureRow).where(LibraryCreatureRow.key == key)).first()
+        if row is None:
+            return False
+        session.delete(row)
+        session.commit()
+        return True

@@ -99,3 +99,17 @@ class UploadRow(SQLModel, table=True):
     data: bytes = Field(sa_column=Column(LargeBinary, nullable=False))
     size: int
     created: datetime = Field(default_factory=_now)
+
+
+class LibraryCreatureRow(SQLModel, table=True):
+    """A creature a user made in the library form (`/library`): shared by every game on the server and offered in
+    the map editor next to the starter library. `data` is a library entry (`vtt.library`): Creature fields without
+    a place on a map."""
+
+    __tablename__ = "library_creature"
+    id: int | None = Field(default=None, primary_key=True)
+    key: str = Field(index=True, unique=True, description="The entry's id in the library (`user:<slug>`).")
+    name: str
+    data: dict[str, Any] = Field(sa_column=Column(JSON, nullable=False))
+    created: datetime = Field(default_factory=_now)
+    updated: datetime = Field(default_factory=_now)

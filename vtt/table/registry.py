@@ -184,3 +184,18 @@ class Games:
     def close(self) -> None:
         for table in self._tables.values():
             table.close()
+
+    def create_from_map(self, name: str, map_data: dict[str, Any], soulweaver_name: str, map_label: str) -> NewGame:
+        """A new game from decoded map file data (format 1: an imported Universal VTT map, say); its creator is its
+        Soulweaver. The whole map is checked before anything is written."""
+        name = clean_name(name, "the game's name")
+        who = clean_name(soulweaver_name, "your name")
+        if db.find_game(self.engine, name) is not None:
+            raise GameError(f"there is already a game called {name!r}")
+        try:
+            state = load_map(map_data)
+        except MapError as exc:
+            raise GameError(f"{map_label}: {exc}") from None
+        game_id = db.create_game(self.engine, name, state.model_dump(mode="json"), map_label)
+        seat = db.add_seat(self.engine, game_id, who, "soulweaver", key=SOULWEAVER)
+        return NewGame(game_id, seat, db.create_invitation(self.engine, game_id))

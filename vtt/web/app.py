@@ -14,9 +14,11 @@ from fastapi import Request
 from nicegui import app, ui
 
 from vtt.store.db import Seat
-from vtt.table.registry import GameError, Games, viewer_for
+from vtt.table.registry import GameError, Games, NewGame, viewer_for
 from vtt.table.table import Table, Viewer
 from vtt.web.api import make_router
+from vtt.web.game_files import render_game_import, render_uvtt_import
+from vtt.web.library_page import render_library
 from vtt.web.table_view import TableView
 
 STATIC = Path(__file__).resolve().parents[2] / "static"
@@ -60,7 +62,9 @@ def index() -> None:
     games = _games()
     held = [s for s in (games.seat(x) for x in app.storage.user.get("seats", [])) if s is not None]
     with ui.column().classes("p-8 gap-4 max-w-3xl mx-auto start-page"):
-        ui.label("Soulshards VTT").classes("text-3xl font-bold text-stone-800")
+        with ui.row().classes("w-full items-baseline gap-4"):
+            ui.label("Soulshards VTT").classes("text-3xl font-bold text-stone-800")
+            ui.link("Creature library", "/library").classes("text-base library-link")
         if held:
             ui.label("Your seats").classes("text-xl text-stone-700")
             for seat in held:
@@ -77,6 +81,7 @@ def index() -> None:
                 ui.label(f"{info.map or 'custom map'} · {info.commands} commands").classes("text-sm text-stone-600")
                 ui.link("watch", f"/watch/{info.id}").classes("text-sm")
         _new_game_form(games)
+        render_game_import(games, _open_new)
 
 
 def _new_game_form(games: Games) -> None:
@@ -106,6 +111,18 @@ def _new_game_form(games: Games) -> None:
             ui.navigate.to(f"/play/{made.soulweaver.secret}")
 
         ui.button("Create the game", on_click=create).props("color=primary data-action=create-game")
+        render_uvtt_import(games, name, who, _open_new)
+
+
+def _open_new(made: NewGame) -> None:
+    _remember(made.soulweaver)
+    ui.navigate.to(f"/play/{made.soulweaver.secret}")
+
+
+@ui.page("/library")
+def library() -> None:
+    _head()
+    render_library(_games().engine)
 
 
 @ui.page("/join/{invitation}")

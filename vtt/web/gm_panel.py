@@ -124,6 +124,9 @@ def render_sheet_controls(c: Creature, players: dict[str, str], send: Send) -> N
     ui.textarea("Soulweaver's notes", value=c.notes).props("dense outlined autogrow data-field=notes").classes(
         "w-full"
     ).on("blur", note)
+    ui.button("Remove from the map", on_click=lambda: send({"type": "remove_creature", "creature": c.id})).props(
+        "dense flat no-caps size=sm color=negative icon=delete data-action=remove-creature"
+    )
 
 
 SETTINGS_SHOWN: dict[str, str] = {

@@ -2,8 +2,9 @@
 
 The browser renders the SVG map (grid, walls, objects, tokens, highlights) from compact props and handles
 drag, zoom and pan on its own. Python only receives the resulting events (``token_move``, ``token_click``,
-``cell_click``, ``cancel``) and pushes small patches back with ``run_method``; it never re-sends the full
-props after construction (pitfall: nested writes into ``_props`` would trigger a full update, so every write
+``cell_click``, ``cancel``, and in the map editor's paint mode ``paint_stroke``) and pushes small patches back with
+``run_method`` (``patch_token``, ``set_board``, ``set_background``...); it never re-sends the full props after
+construction (pitfall: nested writes into ``_props`` would trigger a full update, so every write
 happens under ``suspend_updates()``).
 
 Coordinates: hex maps use pointy-top axial ``(q, r)`` on a ``cols x rows`` odd-r rectangle
@@ -22,6 +23,12 @@ EventHandler = events.Handler[events.GenericEventArguments]
 
 GRIDS = ("hex", "square")
 HIGHLIGHT_KINDS = ("reach", "target", "space", "path", "illegal")
+MODES = (None, "paint", "erase", "place")
+"""Map modes: play; paint or erase (a press and drag is a stroke of spaces: ``paint_stroke``); place (a click on a
+space places something: ``cell_click``, with a placing cursor)."""
+TERRAIN_LAYERS = ("water", "uneven", "conductive")
+MAX_STROKE = 5000
+"""Most spaces one paint stroke may name (the browser stops adding at this many)."""
 
 
 def _cells(cells: Iterable[Sequence[int]]) -> list[list[int]]:
@@ -65,6 +72,8 @@ class MapView(ui.element, component="../../static/map_view.js"):
         objects: list[dict[str, Any]],
         tokens: dict[str, dict[str, Any]],
         viewer_can_drag: Callable[[str], bool] | None = None,
+        terrain: Mapping[str, Any] | None = None,
+        background: Mapping[str, Any] | None = None,
     ) -> None:
         """Create the map.
 
@@ -77,6 +86,8 @@ class MapView(ui.element, component="../../static/map_view.js"):
         :param tokens: token id -> token dict (see ``patch_token``)
         :param viewer_can_drag: whether the viewer of this page may drag a token (by id); ``None`` = all.
             Combined with the token's own ``draggable`` flag; also enforced server-side on ``token_move``.
+        :param terrain: ``{water: [[q, r], ...], uneven: [[q, r, tier], ...], conductive: [[q, r], ...]}``
+        :param background: ``{image, offset: [x, y], cell_px, opacity}`` or ``None`` (see ``set_background``)
         """
         super().__init__()
         if grid not in GRIDS:
@@ -91,6 +102,7 @@ class MapView(ui.element, component="../../static/map_view.js"):
             "token_click": [],
             "cell_click": [],
             "cancel": [],
+            "paint_stroke": [],
         }
         with self._props.suspend_updates():
             self._props.update(
@@ -100,6 +112,9 @@ class MapView(ui.element, component="../../static/map_view.js"):
                 cell=float(cell),
                 walls=_cells(walls),
                 objects=[self._prepare_object(o) for o in objects],
+                terrain=self._prepare_terrain(terrain or {}),
+                background=self._prepare_background(background),
+                mode=None,
                 tokens={str(token_id): self._prepare_token(str(token_id), t) for token_id, t in tokens.items()},
                 highlights=[],
                 active=None,
@@ -111,6 +126,7 @@ class MapView(ui.element, component="../../static/map_view.js"):
             self.on("token_click", lambda e: self._dispatch("token_click", e))
             self.on("cell_click", lambda e: self._dispatch("cell_click", e))
             self.on("cancel", lambda e: self._dispatch("cancel", e))
+            self.on("paint_stroke", self._handle_stroke)
 
     # ---- data preparation ---------------------------------------------------------------------------------
 
@@ -119,6 +135,30 @@ class MapView(ui.element, component="../../static/map_view.js"):
         data = copy.deepcopy(dict(obj))
         data["cells"] = _cells(data.get("cells", []))
         return data
+
+    @staticmethod
+    def _prepare_terrain(terrain: Mapping[str, Any]) -> dict[str, list[list[int]]]:
+        out: dict[str, list[list[int]]] = {}
+        for layer in TERRAIN_LAYERS:
+            if layer not in terrain:
+                continue
+            if layer == "uneven":
+                out[layer] = [[int(c[0]), int(c[1]), int(c[2])] for c in terrain[layer]]
+            else:
+                out[layer] = _cells(terrain[layer])
+        return out
+
+    @staticmethod
+    def _prepare_background(background: Mapping[str, Any] | None) -> dict[str, Any] | None:
+        if background is None or not background.get("image"):
+            return None
+        offset = background.get("offset") or (0, 0)
+        return {
+            "image": str(background["image"]),
+            "offset": [float(offset[0]), float(offset[1])],
+            "cell_px": float(background.get("cell_px") or 70),
+            "opacity": float(1 if background.get("opacity") is None else background["opacity"]),
+        }
 
     def _prepare_token(self, token_id: str, token: Mapping[str, Any]) -> dict[str, Any]:
         data = copy.deepcopy(dict(token))
@@ -201,7 +241,61 @@ class MapView(ui.element, component="../../static/map_view.js"):
             self._props["active"] = value
         self.run_method("setActive", value)
 
+    def set_board(
+        self,
+        *,
+        cols: int | None = None,
+        rows: int | None = None,
+        walls: Iterable[Sequence[int]] | None = None,
+        objects: Iterable[Mapping[str, Any]] | None = None,
+        terrain: Mapping[str, Any] | None = None,
+    ) -> None:
+        """Patch the board: only the parts given (and, of ``terrain``, only the layers given) are sent."""
+        patch: dict[str, Any] = {}
+        if cols is not None:
+            patch["cols"] = int(cols)
+        if rows is not None:
+            patch["rows"] = int(rows)
+        if walls is not None:
+            patch["walls"] = _cells(walls)
+        if objects is not None:
+            patch["objects"] = [self._prepare_object(o) for o in objects]
+        if terrain is not None:
+            patch["terrain"] = self._prepare_terrain(terrain)
+        if not patch:
+            return
+        with self._props.suspend_updates():
+            for key in ("cols", "rows", "walls", "objects"):
+                if key in patch:
+                    self._props[key] = patch[key]
+            if "terrain" in patch:
+                self._props["terrain"] = {**self._props["terrain"], **patch["terrain"]}
+        self.run_method("setBoard", patch)
+
+    def set_background(self, background: Mapping[str, Any] | None) -> None:
+        """Show ``{image, offset: [x, y], cell_px, opacity}`` under the grid (``None`` removes it): ``cell_px``
+        image pixels make one space (a square's side; for hexes the distance between neighbouring centres), and
+        the image pixel ``offset`` lies on the top-left corner of space (0, 0)'s bounding box."""
+        data = self._prepare_background(background)
+        with self._props.suspend_updates():
+            self._props["background"] = data
+        self.run_method("setBackground", data)
+
+    def set_mode(self, mode: str | None) -> None:
+        """Switch between play (``None``), ``paint``/``erase`` strokes and ``place`` (see ``MODES``)."""
+        if mode not in MODES:
+            raise ValueError(f"mode must be one of {MODES}, not {mode!r}")
+        with self._props.suspend_updates():
+            self._props["mode"] = mode
+        self.run_method("setMode", mode)
+
     # ---- browser -> Python events ---------------------------------------------------------------------------
+
+    def on_paint(self, handler: EventHandler) -> Self:
+        """Register a handler for a finished paint stroke: ``e.args == {'cells': [[q, r], ...], 'erase': bool}``
+        (each space once, in stroke order, at most ``MAX_STROKE``; malformed strokes never reach the handler)."""
+        self._handlers["paint_stroke"].append(handler)
+        return self
 
     def on_move(self, handler: EventHandler) -> Self:
         """Register a handler for a drop: ``e.args == {'id': str, 'q': int, 'r': int}`` (the new anchor).
@@ -237,6 +331,22 @@ class MapView(ui.element, component="../../static/map_view.js"):
     def _dispatch(self, name: str, e: events.GenericEventArguments) -> None:
         for handler in list(self._handlers[name]):
             events.handle_event(handler, e)
+
+    def _handle_stroke(self, e: events.GenericEventArguments) -> None:
+        args = e.args if isinstance(e.args, dict) else {}
+        raw = args.get("cells")
+        if not isinstance(raw, list) or not raw or len(raw) > MAX_STROKE:
+            return
+        cells: list[list[int]] = []
+        seen: set[tuple[int, int]] = set()
+        for c in raw:
+            if not (isinstance(c, list) and len(c) == 2 and all(isinstance(v, int) for v in c)):
+                return
+            if (c[0], c[1]) not in seen:
+                seen.add((c[0], c[1]))
+                cells.append([c[0], c[1]])
+        e.args = {"cells": cells, "erase": bool(args.get("erase"))}
+        self._dispatch("paint_stroke", e)
 
     def _handle_move(self, e: events.GenericEventArguments) -> None:
         args = e.args if isinstance(e.args, dict) else {}

@@ -24,7 +24,9 @@ from vtt.web.action_menu import (
     multi_target_dialog,
     render_menu,
 )
+from vtt.web.game_files import export_game
 from vtt.web.gm_panel import render_gm_panel, render_sheet_controls
+from vtt.web.map_editor import MapEditor, background_of, board_patch, board_props
 from vtt.web.map_view import MapView
 from vtt.web.roll_log import render_record
 from vtt.web.tokens import in_stomach, on_map, sees, token_for
@@ -83,17 +85,18 @@ class TableView:
                     cols=board.cols,
                     rows=board.rows,
                     cell=CELL_PX,
-                    walls=[list(c) for c in sorted(board.walls)],
-                    objects=[
-                        {"id": o.id, "name": o.name, "cells": [list(c) for c in o.cells], "kind": "object"}
-                        for o in board.objects
-                    ],
                     tokens=self.tokens,
+                    **board_props(board),
                 ).classes("w-full h-full")
                 self.menu_anchor = ui.element("div").classes("menu-anchor")
                 with self.menu_anchor, ui.menu().props("no-parent-event") as self.menu:
                     self.menu_body = ui.column().classes("gap-0 p-1 min-w-64")
             with ui.column().classes("side-pane h-full no-wrap gap-2 p-2"):
+                self.editor: MapEditor | None = None
+                if viewer.is_soulweaver:
+                    engine = games.engine if games is not None else table.engine
+                    stored = games is not None and table.game_id is not None
+                    self.editor = MapEditor(table, engine, self.map, self.send, self._export_game if stored else None)
                 self.gm_panel = ui.column().classes("w-full gap-1")
                 self.decisions = ui.column().classes("w-full gap-1")
                 self.turn_panel = ui.column().classes("w-full gap-1")
@@ -117,6 +120,10 @@ class TableView:
         for record in table.log:
             self._add_to_log(record, names)
         table.subscribe(self)
+
+    def _export_game(self) -> None:
+        if self.games is not None and self.table.game_id is not None:
+            export_game(self.games, self.table.game_id, self.table.name)
 
     def _names(self) -> dict[str, str]:
         return {cid: c.name for cid, c in self.table.state.creatures.items() if self._sees(c)}
@@ -160,6 +167,8 @@ class TableView:
         """Patch the tokens that changed at once; render the log and panels a moment later, so that the map's
         small patch goes out ahead of the page's element updates."""
         before, state = change.before, change.after
+        if before.board is not state.board:
+            self._board_changed(before, state)
         if (
             before.turn.index != state.turn.index
             or before.turn.round != state.turn.round
@@ -184,6 +193,16 @@ class TableView:
         self._unrendered.append(change.record)
         if self._flush_task is None:
             self._flush_task = background_tasks.create(self._flush(), name="table-view-flush")
+
+    def _board_changed(self, before: GameState, after: GameState) -> None:
+        patch = board_patch(before.board, after.board)
+        if patch:
+            self.map.set_board(**patch)
+        background = background_of(after.board)
+        if background != background_of(before.board):
+            self.map.set_background(background)
+        if self.editor is not None:
+            self.editor.board_changed(before.board, after.board)
 
     async def _flush(self) -> None:
         await asyncio.sleep(FLUSH_DELAY)
