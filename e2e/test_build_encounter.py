@@ -191,7 +191,17 @@ def test_the_soulweaver_builds_an_encounter_and_a_player_strikes_in_it(browser: 
 
 
 def test_the_library_form_refuses_a_bad_field_and_stores_a_good_creature(browser: Browser, server: AppServer) -> None:
-    page = _page(browser, server.url + "/")
+    # a browser holding no Soulweaver's seat may read the library but not change it
+    stranger = _page(browser, server.url + "/library")
+    expect(stranger.locator(".read-only-note")).to_be_visible()
+    stranger.locator("input[data-field=name]").fill("Intruder")
+    stranger.locator("[data-action=save-creature]").click()
+    expect(stranger.locator(".q-notification").get_by_text("Only a Soulweaver changes the library")).to_be_visible()
+    expect(stranger.locator('.library-item[data-key^="user:"]')).to_have_count(0)
+
+    page = _page(browser, server.url + server.seat("soulweaver"))  # this browser now holds the Soulweaver's seat
+    page.goto(server.url + "/", timeout=LOAD_TIMEOUT)
+    wait_ready(page, timeout=LOAD_TIMEOUT)
     page.locator(".library-link").click()
     page.wait_for_url("**/library")
     wait_ready(page, timeout=LOAD_TIMEOUT)

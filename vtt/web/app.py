@@ -119,10 +119,16 @@ def _open_new(made: NewGame) -> None:
     ui.navigate.to(f"/play/{made.soulweaver.secret}")
 
 
+def _holds_a_soulweaver_seat() -> bool:
+    games = _games()
+    seats = (games.seat(secret) for secret in app.storage.user.get("seats", []))
+    return any(seat is not None and seat.role == "soulweaver" for seat in seats)
+
+
 @ui.page("/library")
 def library() -> None:
     _head()
-    render_library(_games().engine)
+    render_library(_games().engine, _holds_a_soulweaver_seat)
 
 
 @ui.page("/join/{invitation}")

@@ -85,9 +85,13 @@ def _blank_entry() -> dict[str, Any]:
 class CreatureForm:
     """The form: every field of a creature entry, with a place for each field's problems."""
 
-    def __init__(self, engine: Engine, saved: Callable[[str], None]) -> None:
+    def __init__(
+        self, engine: Engine, saved: Callable[[str], None], may_edit: Callable[[], bool] = lambda: True
+    ) -> None:
         self.engine = engine
         self.saved = saved
+        self.may_edit = may_edit
+        """Asked on every save and delete, on the server: only a Soulweaver changes the server's library."""
         self.key: str | None = None
         """The user entry being edited; None for a new one."""
         self.entry: dict[str, Any] = _blank_entry()
@@ -572,7 +576,15 @@ class CreatureForm:
             label.set_text("; ".join(messages))
             label.set_visibility(bool(messages))
 
+    def _refused(self) -> bool:
+        if self.may_edit():
+            return False
+        ui.notify(READ_ONLY, type="warning", position="top")
+        return True
+
     def save(self) -> None:
+        if self._refused():
+            return
         if not self.check():
             ui.notify(
                 f"Not saved: {len(self.errors)} problem{'s' if len(self.errors) != 1 else ''} (shown by the fields)",
@@ -596,7 +608,7 @@ class CreatureForm:
         self.saved(key)
 
     def delete(self) -> None:
-        if self.key is None:
+        if self.key is None or self._refused():
             return
         name = self.entry.get("name", self.key)
         db.delete_library_creature(self.engine, self.key)
@@ -605,8 +617,12 @@ class CreatureForm:
         self.saved("")
 
 
-def render_library(engine: Engine) -> None:
-    """The page: the library's list on the left, the form on the right."""
+READ_ONLY = "Only a Soulweaver changes the library: open one of your games as its Soulweaver in this browser first."
+
+
+def render_library(engine: Engine, may_edit: Callable[[], bool] = lambda: True) -> None:
+    """The page: the library's list on the left, the form on the right. `may_edit` says, on the server, whether
+    this browser may save and delete."""
     with ui.row().classes("w-full p-6 gap-6 items-start no-wrap library-page"):
         with ui.column().classes("w-80 gap-2 shrink-0"):
             ui.link("← Soulshards VTT", "/").classes("text-sm")
@@ -616,7 +632,9 @@ def render_library(engine: Engine) -> None:
             )
             listing = ui.column().classes("w-full gap-1 library-list")
         with ui.column().classes("grow gap-2 min-w-0"):
-            form = CreatureForm(engine, lambda _: show_list())
+            if not may_edit():
+                ui.label(READ_ONLY).classes("text-sm text-amber-900 read-only-note")
+            form = CreatureForm(engine, lambda _: show_list(), may_edit)
     new_button.on_click(lambda: form.load(None, _blank_entry()))
 
     def open_entry(entry: LibraryEntry) -> None:
