@@ -44,9 +44,16 @@ from vtt.rules.events import Event, RuleError
 from vtt.rules.grid import Grid, footprint_distance
 from vtt.rules.model import Cell, Creature, GameState, Weapon
 from vtt.rules.obstruction import exposure
-from vtt.rules.sizes import may_attack_nimble, strike_size_bonus, strike_size_modifier
 from vtt.rules.space import Occupancy, grid_of
-from vtt.rules.strike import STRIKE_DL, Armament, AttackPlan, armament, attack_limbs, choose_strike_type
+from vtt.rules.strike import (
+    STRIKE_DL,
+    Armament,
+    AttackPlan,
+    armament,
+    attack_limbs,
+    choose_strike_type,
+    strike_size_terms,
+)
 from vtt.rules.turns import require_active
 from vtt.rules.txn import Tx
 
@@ -164,21 +171,9 @@ def plan_ranged_strike(
         raise RuleError(f"{target.name} is wholly obstructed from {c.name}: no line of sight")
     aimed = min(exp.exposed, key=lambda t: (min(grid.distance(a, t) for a in mine), t))
     s = state.settings
-    mods: list[Modifier] = []
     changes: list[DiceChange] = tactics.flurry_damage_changes(state, c)
-    defense = s.strike_defense
-    if nimble:
-        if not may_attack_nimble(c.size, exp.size):
-            raise RuleError(f"{c.name} is not 4 or more sizes larger than {target.name}: it cannot attack Nimble")
-        defense = "Nimble"
-        moved = strike_size_bonus(c.size, exp.size)
-        if moved:
-            changes.append(DiceChange(dice=moved, reason="Strike size penalty moved to damage (attacking Nimble)"))
-    else:
-        note = f" ({len(exp.exposed)} of {exp.total} spaces unobstructed)" if exp.obstructed else ""
-        size_mod = strike_size_modifier(c.size, exp.size, note)
-        if size_mod:
-            mods.append(size_mod)
+    defense, mods, moved = strike_size_terms(state, c, target, exp, nimble)
+    changes += moved
     mods += ranged_weapon_modifiers(state, c, weapon)
     if long_shot:
         mods.append(long_shot_modifier(long_shot, rng))

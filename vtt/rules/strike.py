@@ -30,7 +30,7 @@ from vtt.rules.dice import DiceChange, DiceSource, Modifier, Roll, roll
 from vtt.rules.events import Event, RuleError
 from vtt.rules.grid import footprint_distance
 from vtt.rules.model import Cell, Creature, GameState, Limb, Weapon
-from vtt.rules.obstruction import exposure
+from vtt.rules.obstruction import Exposure, exposure
 from vtt.rules.reach import EXTEND_CLOSE_PENALTY, attack_path, best_limb, effective_extend, reach
 from vtt.rules.sizes import (
     GROUND_DEFENSE,
@@ -162,6 +162,22 @@ def base_damage(state: GameState, c: Creature, arm: Armament) -> tuple[int, list
     return arm.weapon.damage, changes
 
 
+def strike_size_terms(
+    state: GameState, c: Creature, target: Creature, exp: Exposure, nimble: bool
+) -> tuple[str, list[Modifier], list[DiceChange]]:
+    """A Strike's defense skill, size modifier and damage dice from the sizes (of the target's exposed part): the
+    size modifier on the attack; or, attacking Nimble (4 or more sizes larger), the size penalty moved to damage."""
+    if nimble:
+        if not may_attack_nimble(c.size, exp.size):
+            raise RuleError(f"{c.name} is not 4 or more sizes larger than {target.name}: it cannot attack Nimble")
+        moved = strike_size_bonus(c.size, exp.size)
+        reason = "Strike size penalty moved to damage (attacking Nimble)"
+        return "Nimble", [], [DiceChange(dice=moved, reason=reason)] if moved else []
+    note = f" ({len(exp.exposed)} of {exp.total} spaces unobstructed)" if exp.obstructed else ""
+    size_mod = strike_size_modifier(c.size, exp.size, note)
+    return state.settings.strike_defense, [size_mod] if size_mod else [], []
+
+
 def plan_creature_strike(
     state: GameState,
     occ: Occupancy,
@@ -194,21 +210,9 @@ def plan_creature_strike(
     if not exp.attackable:
         raise RuleError(f"{target.name} is wholly obstructed from {c.name}")
     s = state.settings
-    mods: list[Modifier] = []
-    note = f" ({len(exp.exposed)} of {exp.total} spaces unobstructed)" if exp.obstructed else ""
     damage, changes = base_damage(state, c, arm)
-    defense = s.strike_defense
-    if nimble:
-        if not may_attack_nimble(c.size, exp.size):
-            raise RuleError(f"{c.name} is not 4 or more sizes larger than {target.name}: it cannot attack Nimble")
-        defense = "Nimble"
-        moved = strike_size_bonus(c.size, exp.size)
-        if moved:
-            changes.append(DiceChange(dice=moved, reason="Strike size penalty moved to damage (attacking Nimble)"))
-    else:
-        size_mod = strike_size_modifier(c.size, exp.size, note)
-        if size_mod:
-            mods.append(size_mod)
+    defense, mods, moved = strike_size_terms(state, c, target, exp, nimble)
+    changes += moved
     mods += weapon_modifiers(state, c, arm, dist)
     mods += melee_attack_modifiers(state, c, target)
     mods += tactics.declared_modifiers(state, c, called_shot, charge)
