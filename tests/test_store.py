@@ -165,3 +165,11 @@ def test_two_games_of_one_name_are_refused(tmp_path: Path) -> None:
     games.create("G", "demo.json", "hex", "Mira")
     with pytest.raises(GameError, match="already a game called"):
         games.create("G", "demo.json", "hex", "Ann")
+
+
+def test_a_new_game_keeps_the_maps_own_grid_unless_told(tmp_path: Path) -> None:
+    games = Games(open_engine(f"sqlite:///{tmp_path}/g.sqlite"), MAPS)
+    drawn = games.create("As drawn", "demo.json", None, "Mira")
+    assert games.table(drawn.game_id).state.settings.grid == "hex"  # demo.json is drawn on hexes
+    told = games.create("On squares", "demo.json", "square", "Mira")
+    assert games.table(told.game_id).state.settings.grid == "square"

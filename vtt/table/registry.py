@@ -67,12 +67,12 @@ class Games:
             table = self._tables[game_id] = Table.load(self.engine, game_id, self.dice)
         return table
 
-    def create(self, name: str, map_name: str, grid: Grid, soulweaver_name: str) -> NewGame:
+    def create(self, name: str, map_name: str, grid: Grid | None, soulweaver_name: str) -> NewGame:
         """A new game from a map file (`docs/map-format.md`; a scenario file's starting state too); its creator is
-        its Soulweaver. Checks everything before writing."""
+        its Soulweaver. `grid` None keeps the map's own grid. Checks everything before writing."""
         name = clean_name(name, "the game's name")
         who = clean_name(soulweaver_name, "your name")
-        if grid not in ("hex", "square"):
+        if grid not in (None, "hex", "square"):
             raise GameError("the grid is hex or square")
         if map_name not in self.map_files():
             raise GameError(f"no map {map_name!r} in maps/")
@@ -82,8 +82,10 @@ class Games:
             initial = load_map(json.loads((self.maps / map_name).read_text()))
         except (MapError, json.JSONDecodeError, UnicodeDecodeError, RecursionError) as exc:
             raise GameError(f"{map_name}: {exc}") from None
-        settings = TableSettings.model_validate({**initial.settings.model_dump(), "grid": grid})
-        state = initial.model_copy(update={"settings": settings})
+        state = initial
+        if grid is not None:
+            settings = TableSettings.model_validate({**initial.settings.model_dump(), "grid": grid})
+            state = initial.model_copy(update={"settings": settings})
         game_id = db.create_game(self.engine, name, state.model_dump(mode="json"), map_name)
         seat = db.add_seat(self.engine, game_id, who, "soulweaver", key=SOULWEAVER)
         return NewGame(game_id, seat, db.create_invitation(self.engine, game_id))

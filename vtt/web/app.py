@@ -92,7 +92,9 @@ def _new_game_form(games: Games) -> None:
         map_select = ui.select(maps, value=maps[0] if maps else None, label="Map").props(
             "outlined dense data-field=map"
         )
-        grid = ui.radio({"hex": "Hex grid", "square": "Square grid"}, value="hex").props("inline data-field=grid")
+        grid = ui.radio({"map": "The map's own grid", "hex": "Hex grid", "square": "Square grid"}, value="map").props(
+            "inline data-field=grid"
+        )
         who = (
             ui.input("Your name (you will be its Soulweaver)")
             .props("outlined dense data-field=your-name")
@@ -102,7 +104,10 @@ def _new_game_form(games: Games) -> None:
         def create() -> None:
             try:
                 made = games.create(
-                    str(name.value or ""), str(map_select.value or ""), grid.value, str(who.value or "")
+                    str(name.value or ""),
+                    str(map_select.value or ""),
+                    None if grid.value == "map" else grid.value,
+                    str(who.value or ""),
                 )
             except GameError as exc:
                 ui.notify(str(exc), type="warning", position="top")
