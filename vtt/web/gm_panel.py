@@ -35,6 +35,15 @@ def render_gm_panel(table: Table, games: Games | None, base_url: str, send: Send
         game_id = table.game_id
         players = [s for s in games.seats(game_id) if s.role == "player"]
         ui.label("Players: " + (", ".join(s.name for s in players) or "nobody yet")).classes("text-xs seats")
+        if players:
+            with ui.expansion("Players' own links").props("dense").classes("w-full text-sm seat-links"):
+                ui.label("Each opens that player's seat: give it to them only.").classes("text-xs text-stone-600")
+                for seat in players:
+                    link = f"{base_url}/play/{seat.secret}"
+                    with ui.row().classes("items-center gap-1 no-wrap"):
+                        ui.label(seat.name).classes("text-xs font-bold")
+                        ui.label(link).classes("seat-link")
+                        ui.button("Copy", on_click=lambda _, x=link: ui.clipboard.write(x)).props("dense flat size=sm")
         with ui.expansion("Invite players").props("dense").classes("w-full text-sm invitations"):
             for inv in games.invitations(game_id):
                 link = f"{base_url}/join/{inv}"
