@@ -187,3 +187,51 @@ def test_an_archive_that_is_not_an_object_is_refused(tmp_path: Path) -> None:
             games.import_game(bad, "Tam")
     with pytest.raises(GameError, match="there is no game 99"):
         games.export_game(99)
+
+
+TINY_PNG = bytes.fromhex(
+    "89504e470d0a1a0a0000000d4948445200000001000000010802000000907753de0000000c4944415408d763f8cfc0000003010100"
+    "c9fe92ef0000000049454e44ae426082"
+)
+
+
+def test_the_maps_uploaded_picture_goes_with_the_game(tmp_path: Path) -> None:
+    """Export a game whose background is its uploaded picture; the imported game serves the same bytes at its own
+    path, and its state names that path."""
+    engine = open_engine(f"sqlite:///{tmp_path}/a.sqlite")
+    games = Games(engine, MAPS)
+    made = games.create("Pictured", "demo.json", None, "Mira")
+    db.save_upload(engine, made.game_id, "background", "image/png", TINY_PNG)
+    path = f"/api/games/{made.game_id}/background"
+    table = games.table(made.game_id)
+    _ok(table, SW, {"type": "set_background", "image": path, "offset": [0, 0], "cell_px": 40, "opacity": 1})
+    games.close()
+    archive = json.loads(json.dumps(Games(engine, MAPS).export_game(made.game_id)))
+    assert archive["uploads"]["background"]["path"] == path
+
+    other = open_engine(f"sqlite:///{tmp_path}/b.sqlite")
+    db.create_game(other, "Someone else's", {"board": {"cols": 1, "rows": 1}})  # the import gets another id
+    imported = Games(other, MAPS).import_game(archive, "Tam")
+    assert imported.game_id != made.game_id
+    picture = db.load_upload(other, imported.game_id, "background")
+    assert picture is not None and picture.data == TINY_PNG and picture.content_type == "image/png"
+    background = Table.load(other, imported.game_id).state.board.background
+    assert background is not None and background.image == f"/api/games/{imported.game_id}/background"
+
+
+@pytest.mark.parametrize(
+    ("upload", "expected"),
+    [
+        ({"path": "/api/games/1/background", "content_type": "image/gif", "data": ""}, "content_type: must be one of"),
+        ({"path": "/etc/passwd", "content_type": "image/png", "data": ""}, "path: must be the /api/games/"),
+        ({"path": "/api/games/1/background", "content_type": "image/png", "data": "%%%"}, "data: not base64"),
+        ({"path": "/api/games/1/background", "content_type": "image/jpeg", "data": "iVBORw0KGgo="}, "not a image/jpeg"),
+    ],
+)
+def test_a_bad_picture_in_an_archive_is_refused(tmp_path: Path, upload: dict[str, Any], expected: str) -> None:
+    engine = open_engine(f"sqlite:///{tmp_path}/g.sqlite")
+    archive = _valid_archive()
+    archive["uploads"] = {"background": upload}
+    with pytest.raises(GameError, match=expected):
+        Games(engine, MAPS).import_game(archive, "Tam")
+    assert db.list_games(engine) == []

@@ -28,9 +28,10 @@ from vtt.rules.model import SOULWEAVER, Creature, Weapon
 from vtt.rules.scenario import ScenarioError, load_scenario
 from vtt.store import db
 from vtt.store.db import Seat, open_engine
+from vtt.store.images import image_type
 from vtt.table.registry import GameError, Games, viewer_for
 from vtt.table.table import Table, Viewer
-from vtt.web.api import _sniff, make_router
+from vtt.web.api import make_router
 
 MAPS = Path(__file__).resolve().parents[1] / "maps"
 DEMO: dict[str, Any] = json.loads((MAPS / "demo.json").read_text())
@@ -409,7 +410,7 @@ def test_bad_uploads_are_refused_and_store_nothing(game: Game) -> None:
         @EXAMPLES
         @given(content_types, prefixes, st.binary(max_size=64))
         def check(content_type: str, prefix: bytes, rest: bytes) -> None:
-            assume(_sniff(prefix + rest) != content_type)  # random bytes may complete a real image's magic
+            assume(image_type(prefix + rest) != content_type)  # random bytes may complete a real image's magic
             got = client.post(
                 f"/api/seat/{sw}/background", content=prefix + rest, headers={"content-type": content_type}
             )

@@ -20,6 +20,7 @@ from sqlalchemy import event, inspect
 from sqlalchemy.engine import Engine
 from sqlmodel import Session, col, create_engine, func, select
 
+from vtt.store.images import BACKGROUND, background_path
 from vtt.store.models import (
     CommandRow,
     GameRow,
@@ -266,6 +267,20 @@ def game_record(engine: Engine, game_id: int) -> tuple[str, str, dict[str, Any]]
         return None if row is None else (row.name, row.map, dict(row.initial_state))
 
 
+def _renamed(value: dict[str, Any], old: str, new: str) -> dict[str, Any]:
+    """`value` with every string equal to `old` replaced by `new`."""
+
+    def walk(v: Any) -> Any:
+        if isinstance(v, dict):
+            return {k: walk(x) for k, x in v.items()}
+        if isinstance(v, list):
+            return [walk(x) for x in v]
+        return new if v == old else v
+
+    out: dict[str, Any] = walk(value)
+    return out
+
+
 def store_imported_game(
     engine: Engine,
     name: str,
@@ -273,21 +288,33 @@ def store_imported_game(
     map_name: str,
     log: Sequence[dict[str, Any]],
     seats: Sequence[tuple[str, str, str]],
+    background: tuple[str, str, bytes] | None = None,
 ) -> tuple[int, list[Seat], str]:
-    """A whole game in one transaction: the game, its log (each command with its time), its seats (name, role, key)
-    and an invitation. Nothing is stored if any of it fails."""
+    """A whole game in one transaction: the game, its log (each command with its time), its seats (name, role, key),
+    an invitation and its map's picture (`(path, type, bytes)`: the picture is served at the new game's own path,
+    and the starting state and commands that named the old path name the new one). Nothing is stored if any of it
+    fails."""
     with Session(engine) as session:
         game = GameRow(name=name, initial_state=initial_state, map=map_name)
         session.add(game)
         session.flush()
         assert game.id is not None
-        for r in log:
+        commands = [r["command"] for r in log]
+        if background is not None:
+            old, content_type, data = background
+            new = background_path(game.id)
+            game.initial_state = _renamed(initial_state, old, new)
+            commands = [_renamed(c, old, new) for c in commands]
+            session.add(
+                UploadRow(game_id=game.id, purpose=BACKGROUND, content_type=content_type, data=data, size=len(data))
+            )
+        for r, command in zip(log, commands, strict=True):
             session.add(
                 CommandRow(
                     game_id=game.id,
                     seq=r["seq"],
                     sender=r["sender"],
-                    command=r["command"],
+                    command=command,
                     faces=r["faces"],
                     events=r["events"],
                     created=parse_time(r["time"]),

@@ -18,6 +18,9 @@ The archive (format 1)::
   and every redo the last undo; then it replays the log: each command must be allowed by the rules again and use
   exactly its recorded faces. Any problem is an `ArchiveError` naming the field (`log[3].faces[0]: ...`) and
   nothing is stored. The events are kept as they were recorded (their wording may come from an older version).
+- `uploads` (optional): the map's picture, `{"background": {"path", "content_type", "data"}}` with the bytes in
+  base64, checked as an upload is (type by its bytes, 8 MB at most). The imported game serves it at its own path,
+  and its starting state and log name that path instead of the old one.
 - The imported game is a new game: its name is the archive's, or `Name (2)`, `Name (3)`... if that is taken. The
   importer takes the Soulweaver's seat; every player the game knows (its creatures' controllers and the senders of
   its commands) gets a seat with the same key, so the log's senders and the creatures' controllers still match
@@ -26,6 +29,8 @@ The archive (format 1)::
 
 from __future__ import annotations
 
+import base64
+import binascii
 from dataclasses import dataclass
 from datetime import UTC, datetime
 from typing import Any
@@ -39,11 +44,13 @@ from vtt.rules.mapfile import Problems
 from vtt.rules.model import SOULWEAVER
 from vtt.rules.paths import field_errors, shown
 from vtt.store.db import parse_time
+from vtt.store.images import BACKGROUND, IMAGE_TYPES, MAX_UPLOAD_BYTES, image_type
 from vtt.table.table import META, TIME_LIMIT
 
 ARCHIVE_FORMAT = 1
 KIND = "soulshards-vtt-game"
-KEYS = ("format", "kind", "exported", "name", "map", "initial_state", "log")
+KEYS = ("format", "kind", "exported", "name", "map", "initial_state", "log", "uploads")
+UPLOAD_KEYS = ("path", "content_type", "data")
 ENTRY_KEYS = ("seq", "sender", "command", "faces", "events", "time")
 
 
@@ -64,6 +71,8 @@ class Archive:
     initial_state: GameState
     log: list[dict[str, Any]]
     final_state: GameState
+    background: tuple[str, str, bytes] | None = None
+    """The map's picture: the path the game's state and log name it by, its type and its bytes."""
 
     def players(self) -> list[str]:
         """The player keys the game knows: its creatures' controllers and its commands' senders."""
@@ -73,10 +82,15 @@ class Archive:
 
 
 def export_archive(
-    name: str, map_name: str, initial_state: dict[str, Any], log: list[dict[str, Any]]
+    name: str,
+    map_name: str,
+    initial_state: dict[str, Any],
+    log: list[dict[str, Any]],
+    background: tuple[str, str, bytes] | None = None,
 ) -> dict[str, Any]:
-    """The archive of a stored game (its rows as `db.load_log` gives them)."""
-    return {
+    """The archive of a stored game (its rows as `db.load_log` gives them), with its map's picture (the path the
+    game names it by, its type, its bytes) if it has one."""
+    out: dict[str, Any] = {
         "format": ARCHIVE_FORMAT,
         "kind": KIND,
         "exported": datetime.now(UTC).isoformat(timespec="seconds"),
@@ -85,6 +99,44 @@ def export_archive(
         "initial_state": initial_state,
         "log": [{k: r[k] for k in ENTRY_KEYS} for r in log],
     }
+    if background is not None:
+        path, content_type, data = background
+        encoded = base64.b64encode(data).decode()
+        out["uploads"] = {BACKGROUND: {"path": path, "content_type": content_type, "data": encoded}}
+    return out
+
+
+def _background(raw: object, problems: list[str]) -> tuple[str, str, bytes] | None:
+    """`uploads`: `{"background": {"path", "content_type", "data" (base64)}}`, checked like an upload."""
+    if not isinstance(raw, dict) or set(raw) - {BACKGROUND}:
+        problems.append(f"uploads: must be an object with at most {BACKGROUND!r}")
+        return None
+    entry = raw.get(BACKGROUND)
+    if entry is None:
+        return None
+    where = f"uploads.{BACKGROUND}"
+    if not isinstance(entry, dict) or set(entry) != set(UPLOAD_KEYS):
+        problems.append(f"{where}: must have exactly {', '.join(UPLOAD_KEYS)}")
+        return None
+    path, content_type, encoded = entry["path"], entry["content_type"], entry["data"]
+    if not isinstance(path, str) or not path.startswith("/api/games/") or ".." in path:
+        problems.append(f"{where}.path: must be the /api/games/... path the game names its picture by")
+        return None
+    if content_type not in IMAGE_TYPES:
+        problems.append(f"{where}.content_type: must be one of {', '.join(IMAGE_TYPES)}")
+        return None
+    if not isinstance(encoded, str) or len(encoded) > MAX_UPLOAD_BYTES * 4 // 3 + 4:
+        problems.append(f"{where}.data: must be base64 of at most {MAX_UPLOAD_BYTES} bytes")
+        return None
+    try:
+        data = base64.b64decode(encoded, validate=True)
+    except (ValueError, binascii.Error):
+        problems.append(f"{where}.data: not base64")
+        return None
+    if image_type(data) != content_type:
+        problems.append(f"{where}.data: the bytes are not a {content_type} picture")
+        return None
+    return path, content_type, data
 
 
 def _entry_problems(i: int, r: object, expected_seq: int) -> list[str]:
@@ -208,8 +260,9 @@ def check_archive(data: object) -> Archive:
         log = []
     for i, r in enumerate(log):
         problems += _entry_problems(i, r, i + 1)
+    background = _background(data["uploads"], problems) if "uploads" in data else None
     if problems:
         raise ArchiveError(problems)
     assert initial is not None and isinstance(name, str) and isinstance(map_name, str)
     final = _replay(initial, log)
-    return Archive(name=name, map=map_name, initial_state=initial, log=log, final_state=final)
+    return Archive(name=name, map=map_name, initial_state=initial, log=log, final_state=final, background=background)

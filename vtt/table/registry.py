@@ -17,6 +17,7 @@ from vtt.rules.model import SOULWEAVER, GameState
 from vtt.rules.settings import TableSettings
 from vtt.store import db
 from vtt.store.db import Seat
+from vtt.store.images import BACKGROUND, background_path
 from vtt.table.archive import ArchiveError, check_archive, export_archive
 from vtt.table.table import Table, Viewer
 
@@ -153,7 +154,9 @@ class Games:
         if found is None:
             raise GameError(f"there is no game {game_id}")
         name, map_name, initial = found
-        return export_archive(name, map_name, initial, db.load_log(self.engine, game_id))
+        picture = db.load_upload(self.engine, game_id, BACKGROUND)
+        background = None if picture is None else (background_path(game_id), picture.content_type, picture.data)
+        return export_archive(name, map_name, initial, db.load_log(self.engine, game_id), background)
 
     def import_game(self, data: object, soulweaver_name: str) -> NewGame:
         """A new game from an archive, its importer its Soulweaver; checked in full (replayed) before anything is
@@ -177,6 +180,7 @@ class Games:
             archive.map,
             archive.log,
             seats,
+            archive.background,
         )
         return NewGame(game_id, stored[0], invitation)
 

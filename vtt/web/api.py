@@ -37,17 +37,15 @@ from starlette.status import WS_1008_POLICY_VIOLATION, WS_1013_TRY_AGAIN_LATER
 from vtt.rules.model import Creature, GameState
 from vtt.store import db
 from vtt.store.db import Seat
+from vtt.store.images import BACKGROUND, IMAGE_TYPES, MAX_UPLOAD_BYTES, background_path, image_type
 from vtt.table.registry import Games, viewer_for
 from vtt.table.table import Change, LogRecord, Table, Viewer
 
 Json = dict[str, Any]
 
-MAX_UPLOAD_BYTES = 8 * 1024 * 1024
 MAX_COMMAND_BYTES = 64 * 1024
 QUEUE_LIMIT = 1000
 """Messages a websocket may have waiting; a client further behind is disconnected (it can reconnect)."""
-BACKGROUND = "background"
-IMAGE_TYPES = ("image/png", "image/jpeg", "image/webp")
 NO_SEAT = "no seat has this secret"
 BODY_KEYS = frozenset({"command", "seen", "id"})
 
@@ -288,17 +286,6 @@ def parse_body(raw: str | bytes) -> CommandBody:
     return CommandBody(command, seen, ident)
 
 
-def _sniff(data: bytes) -> str | None:
-    """The image type the first bytes of a file say it is."""
-    if data.startswith(b"\x89PNG\r\n\x1a\n"):
-        return "image/png"
-    if data.startswith(b"\xff\xd8\xff"):
-        return "image/jpeg"
-    if data[:4] == b"RIFF" and data[8:12] == b"WEBP":
-        return "image/webp"
-    return None
-
-
 def _megabytes(n: int) -> str:
     return f"{n / (1024 * 1024):g} MB"
 
@@ -468,13 +455,13 @@ def make_router(games: Games, max_upload: int = MAX_UPLOAD_BYTES) -> APIRouter:
             return _error(413, f"the image is bigger than the limit of {_megabytes(max_upload)}")
         if not data:
             return _error(400, "the body is empty: send the image's bytes")
-        found = _sniff(data)
+        found = image_type(data)
         if found is None:
             return _error(415, "the file is not a PNG, JPEG or WebP image")
         if found != declared:
             return _error(415, f"the file is {found}, not {declared} as its Content-Type says")
         await run_in_threadpool(db.save_upload, games.engine, seat.game_id, BACKGROUND, found, data)
-        url = f"/api/games/{seat.game_id}/background"
+        url = background_path(seat.game_id)
         return JSONResponse({"ok": True, "error": None, "content_type": found, "size": len(data), "url": url})
 
     @router.get("/api/games/{game_id}/background")

@@ -22,8 +22,8 @@ from nicegui import events, run, ui
 
 from vtt.maps.uvtt import SUFFIXES, UvttError, uvtt_to_map
 from vtt.store import db
+from vtt.store.images import BACKGROUND, IMAGE_TYPES, image_type
 from vtt.table.registry import GameError, Games, NewGame, viewer_for
-from vtt.web.api import BACKGROUND, IMAGE_TYPES, _sniff
 
 MAX_UVTT_BYTES = 40 * 1024 * 1024
 MAX_ARCHIVE_BYTES = 50 * 1024 * 1024
@@ -39,7 +39,7 @@ def _picture(background: dict[str, Any]) -> tuple[str, bytes] | None:
         data = base64.b64decode(b64, validate=True)
     except (binascii.Error, ValueError):
         return None
-    kind = _sniff(data)
+    kind = image_type(data)
     return (kind, data) if kind in IMAGE_TYPES else None
 
 

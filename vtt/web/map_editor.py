@@ -25,8 +25,8 @@ from vtt.library import LibraryError, creature_library, library_creature
 from vtt.rules.mapfile import map_json
 from vtt.rules.model import Board, Cell, GameState
 from vtt.store import db
+from vtt.store.images import BACKGROUND, MAX_UPLOAD_BYTES, image_type
 from vtt.table.table import Table
-from vtt.web.api import BACKGROUND, MAX_UPLOAD_BYTES, _sniff
 from vtt.web.map_view import MapView
 
 Send = Callable[[dict[str, Any]], Awaitable[bool]]
@@ -448,7 +448,7 @@ class MapEditor:
 
     async def _on_upload(self, e: events.UploadEventArguments) -> None:
         data = await e.file.read()
-        kind = _sniff(data)
+        kind = image_type(data)
         if kind is None:
             ui.notify("That file is not a PNG, JPEG or WebP image", type="warning", position="top")
             self.upload.reset()
