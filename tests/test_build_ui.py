@@ -217,3 +217,17 @@ def test_a_game_from_a_map_checks_the_name_and_the_map(tmp_path: Path) -> None:
     with pytest.raises(GameError, match=r"bad\.json: board"):
         games.create_from_map("Other", {**empty, "board": {"cols": 0, "rows": 2}}, "Mira", "bad.json")
     assert [g.name for g in games.list()] == ["Built"]
+
+
+def test_an_exported_map_file_carries_the_uploaded_picture_as_a_data_url() -> None:
+    """A map file names its background by a data URL, not by this server's /api/ path, so it shows anywhere."""
+    s, _ = apply(
+        state(creature("a", (1, 1))),
+        {"type": "set_background", "image": "/api/games/3/background", "offset": [2, 3], "cell_px": 50},
+        RandomDice(1),
+    )
+    data = json.loads(map_file(s, "Pictured", ("image/png", PNG)))
+    background = data["board"]["background"]
+    assert background["image"] == "data:image/png;base64," + base64.b64encode(PNG).decode()
+    assert background["offset"] == [2, 3] and background["cell_px"] == 50
+    assert load_map(data).board.background is not None

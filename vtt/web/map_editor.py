@@ -177,9 +177,16 @@ def map_file_name(name: str) -> str:
     return f"{slug}.map.json"
 
 
-def map_file(state: GameState, name: str) -> str:
-    """The map file (format 1, `docs/map-format.md`) of the current board and creatures."""
-    return json.dumps(map_json(state, name, f"Exported from the game {name!r}"), indent=1)
+def map_file(state: GameState, name: str, picture: tuple[str, bytes] | None = None) -> str:
+    """The map file (format 1, `docs/map-format.md`) of the current board and creatures. `picture` (its type and
+    bytes) is the game's uploaded background: written into the file as a data URL in place of this server's
+    `/api/...` path, so the file shows it anywhere."""
+    data = map_json(state, name, f"Exported from the game {name!r}")
+    background = data.get("board", {}).get("background")
+    if picture is not None and background and str(background.get("image", "")).startswith("/api/"):
+        content_type, raw = picture
+        background["image"] = f"data:{content_type};base64,{base64.b64encode(raw).decode()}"
+    return json.dumps(data, indent=1)
 
 
 def whole_number(value: Any) -> int | float | None:
@@ -510,6 +517,10 @@ class MapEditor:
     # ---- export -------------------------------------------------------------------------------------------------
 
     def export_map(self) -> None:
+        stored = None
+        if self.table.engine is not None and self.table.game_id is not None:
+            stored = db.load_upload(self.table.engine, self.table.game_id, BACKGROUND)
+        picture = None if stored is None else (stored.content_type, stored.data)
         ui.download.content(
-            map_file(self.table.state, self.table.name), map_file_name(self.table.name), "application/json"
+            map_file(self.table.state, self.table.name, picture), map_file_name(self.table.name), "application/json"
         )
