@@ -308,9 +308,9 @@ class LooseItem(BaseModel):
     owner: str | None = None
 
 
-BACKGROUND_DATA_LIMIT = 8_000_000
-"""Longest `data:` URL a background may be (characters; about 6 MB of image). Larger images are uploaded and
-referred to by an `/api/...` path instead."""
+BACKGROUND_DATA_LIMIT = 11_200_000
+"""Longest `data:` URL a background may be (characters): an 8 MiB picture, the upload limit, in base64 with its
+prefix, so that a map file exported with its uploaded picture loads again."""
 URL_LIMIT = 2048
 _DATA_URL = re.compile(r"data:image/(png|jpeg|webp);base64,[A-Za-z0-9+/]*={0,2}")
 _API_PATH = re.compile(r"/api/[A-Za-z0-9._~%/?&=+-]*")
