@@ -142,8 +142,7 @@ class AppServer:
 
     def seat_path(self, query: str) -> str:
         """The seat link for an old-style query (`as=soulweaver` or `as=player&name=alice`)."""
-        params = dict(p.split("=", 1) for p in query.split("&"))
-        return self.seat("soulweaver" if params.get("as") == "soulweaver" else params["name"])
+        return self.seat(seat_key(query))
 
     def output(self) -> str:
         if self._log is None:
@@ -179,11 +178,17 @@ def running(server: AppServer) -> Iterator[AppServer]:
     try:
         yield server
     finally:
-        server.stop()
-        output = server.output()
-        print(output)
-        if "Traceback" in output:
-            pytest.fail(f"the server logged an exception:\n{output}")
+        stop_checked(server)
+
+
+def stop_checked(server: AppServer) -> None:
+    """Stop `server`, print its output (pytest shows it when a test fails) and fail the test if it logged an
+    exception."""
+    server.stop()
+    output = server.output()
+    print(output)
+    if "Traceback" in output:
+        pytest.fail(f"the server logged an exception:\n{output}")
 
 
 @pytest.fixture
@@ -206,14 +211,26 @@ def table_timeouts() -> Iterator[None]:
     expect.set_options(timeout=None)
 
 
-def open_seat(browser: Browser, server: AppServer, key: str, ready: str = "[data-token-id]") -> Page:
+def open_seat(browser: Browser, server: AppServer, key: str, ready: str | None = "[data-token-id]") -> Page:
     """One user (a new browser context) at a seat's secret link, as the server printed it, once `ready` shows."""
     page = browser.new_context(viewport=VIEWPORT).new_page()
     page.set_default_timeout(TABLE_TIMEOUT)
     page.goto(server.url + server.seat(key), timeout=LOAD_TIMEOUT)
     wait_ready(page, timeout=LOAD_TIMEOUT)
-    page.wait_for_selector(ready)
+    if ready is not None:
+        page.wait_for_selector(ready)
     return page
+
+
+def seat_key(query: str) -> str:
+    """The seat an old-style query names: `as=soulweaver`, or `as=player&name=alice`."""
+    params = dict(p.split("=", 1) for p in query.split("&"))
+    return "soulweaver" if params.get("as") == "soulweaver" else params["name"]
+
+
+def open_as(browser: Browser, server: AppServer, query: str) -> Page:
+    """`open_seat` for the seat an old-style query names, as soon as the page is ready for input."""
+    return open_seat(browser, server, seat_key(query), None)
 
 
 def wait_ready(page: Page, timeout: float = 15_000) -> None:

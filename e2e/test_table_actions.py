@@ -8,22 +8,12 @@ import json
 from pathlib import Path
 from typing import Any
 
-from playwright.sync_api import Browser, Page, expect
+from playwright.sync_api import Browser, expect
 
-from e2e.conftest import ROOT, VIEWPORT, AppServer, screenshot, wait_ready
+from e2e.conftest import ROOT, AppServer, open_as, screenshot
 from e2e.helpers import choose_action
 
 ARENA = ROOT / "e2e" / "maps" / "arena.json"
-TIMEOUT = 15_000
-LOAD_TIMEOUT = 30_000
-
-
-def _open(browser: Browser, server: AppServer, query: str) -> Page:
-    page = browser.new_context(viewport=VIEWPORT).new_page()
-    page.set_default_timeout(TIMEOUT)
-    page.goto(server.url + server.seat_path(query), timeout=LOAD_TIMEOUT)
-    wait_ready(page, timeout=LOAD_TIMEOUT)
-    return page
 
 
 def test_impair_from_the_menu_asks_for_the_ailment_and_logs_it_for_everyone(browser: Browser, tmp_path: Path) -> None:
@@ -37,8 +27,8 @@ def test_impair_from_the_menu_asks_for_the_ailment_and_logs_it_for_everyone(brow
         module="vtt.cli", args=["--map", str(path), "--database", f"sqlite:///{tmp_path}/game.sqlite"]
     ).start()
     try:
-        gm = _open(browser, server, "as=soulweaver")
-        alice = _open(browser, server, "as=player&name=alice")
+        gm = open_as(browser, server, "as=soulweaver")
+        alice = open_as(browser, server, "as=player&name=alice")
         gm.get_by_role("button", name="Begin: roll Priority").click()
         expect(alice.locator(".turn-panel")).to_contain_text("▶ Ayla")
         alice.locator('[data-token-id="ayla"] .vtt-body').click()

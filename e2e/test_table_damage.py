@@ -14,17 +14,15 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from playwright.sync_api import Browser, Page, expect
+from playwright.sync_api import Browser, expect
 
-from e2e.conftest import ROOT, VIEWPORT, AppServer, screenshot, wait_ready
+from e2e.conftest import ROOT, AppServer, open_as, screenshot, stop_checked
 from e2e.helpers import choose_action
 from vtt.rules import RandomDice, apply
 from vtt.rules.scenario import load_scenario
 
 ARENA = ROOT / "e2e" / "maps" / "arena.json"
 DEMO = ROOT / "maps" / "demo.json"
-TIMEOUT = 15_000
-LOAD_TIMEOUT = 30_000
 STRIKE = {"type": "strike", "creature": "ayla", "target": "orc", "weapon": "sword"}
 
 
@@ -33,22 +31,6 @@ def _start(tmp_path: Path, map_file: Path, seed: int | None = None) -> AppServer
     if seed is not None:
         args += ["--seed", str(seed)]
     return AppServer(module="vtt.cli", args=args).start()
-
-
-def _open(browser: Browser, server: AppServer, query: str) -> Page:
-    page = browser.new_context(viewport=VIEWPORT).new_page()
-    page.set_default_timeout(TIMEOUT)
-    page.goto(server.url + server.seat_path(query), timeout=LOAD_TIMEOUT)
-    wait_ready(page, timeout=LOAD_TIMEOUT)
-    return page
-
-
-def _stop(server: AppServer) -> None:
-    server.stop()
-    output = server.output()
-    print(output)
-    if "Traceback" in output:
-        pytest.fail(f"the table server logged an exception:\n{output}")
 
 
 def _knockout_map(tmp_path: Path) -> tuple[Path, int]:
@@ -75,7 +57,7 @@ def knockout(tmp_path: Path) -> Iterator[AppServer]:
     path, seed = _knockout_map(tmp_path)
     server = _start(tmp_path, path, seed)
     yield server
-    _stop(server)
+    stop_checked(server)
 
 
 def test_a_strike_that_knocks_a_creature_unconscious_shows_pips_token_and_log(
@@ -83,8 +65,8 @@ def test_a_strike_that_knocks_a_creature_unconscious_shows_pips_token_and_log(
 ) -> None:
     """seed-004: "After suffering Grit Injury, if your Grit Pool is full, fall Unconscious" — "fall Prone ...
     suffer Tier 12 Unaware". Both users see the full Grit Pool, the Unconscious, Prone token and the log."""
-    gm = _open(browser, knockout, "as=soulweaver")
-    alice = _open(browser, knockout, "as=player&name=alice")
+    gm = open_as(browser, knockout, "as=soulweaver")
+    alice = open_as(browser, knockout, "as=player&name=alice")
     gm.get_by_role("button", name="Begin: roll Priority").click()
     expect(alice.locator(".turn-panel")).to_contain_text("Round 1")
     alice.locator('[data-token-id="ayla"] .vtt-body').click()
@@ -110,7 +92,7 @@ def test_the_demo_table_a_group_would_play_on(browser: Browser, tmp_path: Path) 
     from size -1 to size 4 (one on several spaces), the token menu and the roll log (a screenshot at 1600×1000)."""
     server = _start(tmp_path, DEMO)
     try:
-        gm = _open(browser, server, "as=soulweaver")
+        gm = open_as(browser, server, "as=soulweaver")
         sizes = {int(s) for s in gm.locator("[data-token-id]").evaluate_all("els => els.map(e => e.dataset.size)")}
         assert {-1, 0, 1, 3, 4} <= sizes
         assert gm.locator('[data-token-id="drake"] polygon.vtt-foot').count() == 7
@@ -123,4 +105,4 @@ def test_the_demo_table_a_group_would_play_on(browser: Browser, tmp_path: Path) 
         gm.wait_for_timeout(400)
         screenshot(gm, "demo_table")
     finally:
-        _stop(server)
+        stop_checked(server)

@@ -14,14 +14,12 @@ from typing import Any
 import pytest
 from playwright.sync_api import Browser, Page, expect
 
-from e2e.conftest import ROOT, VIEWPORT, AppServer, screenshot, wait_ready
+from e2e.conftest import ROOT, AppServer, open_as, screenshot, stop_checked
 from e2e.helpers import choose_action
 from vtt.rules import RandomDice, apply
 from vtt.rules.scenario import load_scenario
 
 ARENA = ROOT / "e2e" / "maps" / "arena.json"
-TIMEOUT = 15_000
-LOAD_TIMEOUT = 30_000
 pytestmark = pytest.mark.usefixtures("table_timeouts")
 
 STOMACH_MAP: dict[str, Any] = {
@@ -91,36 +89,20 @@ def _seed_to_cut_out() -> int:
     raise AssertionError("no seed below 2000 lets Mira cut her way out at once")
 
 
-def _open(browser: Browser, server: AppServer, query: str) -> Page:
-    page = browser.new_context(viewport=VIEWPORT).new_page()
-    page.set_default_timeout(TIMEOUT)
-    page.goto(server.url + server.seat_path(query), timeout=LOAD_TIMEOUT)
-    wait_ready(page, timeout=LOAD_TIMEOUT)
-    return page
-
-
-def _stop(server: AppServer) -> None:
-    server.stop()
-    output = server.output()
-    print(output)
-    if "Traceback" in output:
-        pytest.fail(f"the table server logged an exception:\n{output}")
-
-
 @pytest.fixture
 def arena(tmp_path: Path) -> Iterator[AppServer]:
     data: dict[str, Any] = json.loads(ARENA.read_text())
     data["settings"] = {**data.get("settings", {}), "reactions": False}
     server = _start(tmp_path, data)
     yield server
-    _stop(server)
+    stop_checked(server)
 
 
 @pytest.fixture
 def stomach(tmp_path: Path) -> Iterator[AppServer]:
     server = _start(tmp_path, STOMACH_MAP, _seed_to_cut_out())
     yield server
-    _stop(server)
+    stop_checked(server)
 
 
 def _badges(page: Page, token: str) -> Any:
@@ -128,8 +110,8 @@ def _badges(page: Page, token: str) -> Any:
 
 
 def test_the_soulweaver_afflicts_from_the_menu_and_lets_a_minute_pass(browser: Browser, arena: AppServer) -> None:
-    gm = _open(browser, arena, "as=soulweaver")
-    alice = _open(browser, arena, "as=player&name=alice")
+    gm = open_as(browser, arena, "as=soulweaver")
+    alice = open_as(browser, arena, "as=player&name=alice")
     # a player's menu has no Soulweaver section
     alice.locator('[data-token-id="orc"] .vtt-body').click()
     expect(alice.locator(".q-menu .menu-title").first).to_have_text("Orc")
@@ -174,8 +156,8 @@ def test_the_soulweaver_afflicts_from_the_menu_and_lets_a_minute_pass(browser: B
 def test_a_swallowed_creature_is_off_the_map_and_acts_from_its_swallowers_token(
     browser: Browser, stomach: AppServer
 ) -> None:
-    gm = _open(browser, stomach, "as=soulweaver")
-    alice = _open(browser, stomach, "as=player&name=alice")
+    gm = open_as(browser, stomach, "as=soulweaver")
+    alice = open_as(browser, stomach, "as=player&name=alice")
     for page in (gm, alice):
         expect(page.locator('[data-token-id="wyrm"]')).to_have_count(1)
         expect(page.locator('[data-token-id="mira"]')).to_have_count(0)

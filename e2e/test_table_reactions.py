@@ -11,17 +11,15 @@ import json
 from pathlib import Path
 from typing import Any
 
-from playwright.sync_api import Browser, Page, expect
+from playwright.sync_api import Browser, expect
 
-from e2e.conftest import ROOT, VIEWPORT, AppServer, screenshot, wait_ready
+from e2e.conftest import ROOT, AppServer, open_as, screenshot
 from e2e.helpers import choose_action
 from vtt.rules import RandomDice, apply
 from vtt.rules.model import SOULWEAVER, GameState
 from vtt.rules.scenario import load_scenario
 
 ARENA = ROOT / "e2e" / "maps" / "arena.json"
-TIMEOUT = 15_000
-LOAD_TIMEOUT = 30_000
 STRIKE = {"type": "strike", "creature": "orc", "target": "ayla", "weapon": "sword"}
 
 
@@ -66,14 +64,6 @@ def _seed(start: GameState) -> int:
     raise AssertionError("no seed below 500 makes the Hinder succeed")
 
 
-def _open(browser: Browser, server: AppServer, query: str) -> Page:
-    page = browser.new_context(viewport=VIEWPORT).new_page()
-    page.set_default_timeout(TIMEOUT)
-    page.goto(server.url + server.seat_path(query), timeout=LOAD_TIMEOUT)
-    wait_ready(page, timeout=LOAD_TIMEOUT)
-    return page
-
-
 def test_a_third_creatures_player_hinders_an_attack_and_every_log_shows_the_minus_1(
     browser: Browser, tmp_path: Path
 ) -> None:
@@ -85,9 +75,9 @@ def test_a_third_creatures_player_hinders_an_attack_and_every_log_shows_the_minu
         args=["--map", str(path), "--database", f"sqlite:///{tmp_path}/game.sqlite", "--seed", str(_seed(start))],
     ).start()
     try:
-        gm = _open(browser, server, "as=soulweaver")
-        alice = _open(browser, server, "as=player&name=alice")
-        bob = _open(browser, server, "as=player&name=bob")
+        gm = open_as(browser, server, "as=soulweaver")
+        alice = open_as(browser, server, "as=player&name=alice")
+        bob = open_as(browser, server, "as=player&name=bob")
         gm.get_by_role("button", name="Begin: roll Priority").click()
         for _ in range(2):  # the players' creatures end their turns; the Soulweaver's turn comes last
             expect(gm.get_by_role("button", name="End turn")).to_be_visible()
