@@ -1,0 +1,134 @@
+"""Every size, count and length the table accepts, in one place, and the checked string types built on them.
+
+Identifiers (of creatures, limbs, parts, weapons, objects, abilities, skills) are kept to a safe set of characters;
+display names and notes are free text but bounded, and may not hold characters that cannot be sent as UTF-8 (a lone
+surrogate), NUL or other control characters. Each check raises `ValueError` with a sentence a person can act on:
+pydantic names the field it came from.
+
+The README's "Limits" section lists these numbers; change them here and there together.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from typing import Annotated
+
+from pydantic import AfterValidator
+
+# ---- creatures -------------------------------------------------------------------------------------------------
+
+CREATURE_SIZE_MIN = -4
+CREATURE_SIZE_MAX = 12
+"""A creature's size: from the smallest in the rules' examples (a rat-sized size -4) to a size 12 colossus, whose
+footprint (271 hexes, 324 squares) still fits the largest map many times over."""
+PART_SIZE_MIN = CREATURE_SIZE_MIN - 12
+PART_SIZE_MAX = CREATURE_SIZE_MAX
+"""A body part's size: the eyes and ears of a humanoid are 9 sizes smaller than it (seed-000), with room to spare."""
+CREATURES_MAX = 500
+LIMBS_MAX = 16
+PARTS_MAX = 32
+WEAPONS_MAX = 16
+SKILLS_MAX = 40
+ABILITIES_MAX = 64
+SKILL_TIER_MAX = 99
+POOL_MAX = 999
+
+# ---- maps ------------------------------------------------------------------------------------------------------
+
+MAP_SIDE_MAX = 200
+"""Columns and rows of a map. 200 × 200 is 40,000 spaces: more than a whole dungeon level at one space per 1.5 m."""
+MAP_CELLS_MAX = MAP_SIDE_MAX * MAP_SIDE_MAX
+WALLS_MAX = MAP_CELLS_MAX
+OBJECTS_MAX = 2_000
+OBJECT_CELLS_MAX = 400
+TERRAIN_CELLS_MAX = MAP_CELLS_MAX
+"""Spaces of each kind of terrain (water, Uneven Ground, conductive material)."""
+ITEMS_MAX = 1_000
+
+# ---- text ------------------------------------------------------------------------------------------------------
+
+ID_MAX = 64
+NAME_MAX = 80
+"""Creature, weapon, limb, part, object, map, game and display names."""
+NOTES_MAX = 5_000
+PROMPT_MAX = 1_000
+
+# ---- games, files and uploads ----------------------------------------------------------------------------------
+
+SEATS_MAX = 24
+"""Player seats in one game (the Soulweaver's not counted)."""
+INVITATIONS_MAX = 24
+ARCHIVE_BYTES_MAX = 24 * 1024 * 1024
+"""A whole-game archive: room for an 8 MiB picture in base64 and a long log."""
+ARCHIVE_COMMANDS_MAX = 20_000
+MAP_FILE_BYTES_MAX = 16 * 1024 * 1024
+UVTT_BYTES_MAX = 16 * 1024 * 1024
+UPLOAD_BYTES_MAX = 8 * 1024 * 1024
+IMAGE_SIDE_MAX = 8_192
+IMAGE_PIXELS_MAX = 40_000_000
+"""A picture's width and height each, and their product: a bigger image is refused before it is decoded."""
+COMMAND_BYTES_MAX = 64 * 1024
+
+
+# ---- checked strings -------------------------------------------------------------------------------------------
+
+_IDENT = re.compile(r"[A-Za-z0-9][A-Za-z0-9_.\-]*")
+_CONTROL = re.compile(r"[\x00-\x08\x0b-\x1f\x7f]")
+_CONTROL_ONE_LINE = re.compile(r"[\x00-\x1f\x7f]")
+
+
+def ident_error(value: str) -> str | None:
+    """Why `value` cannot be an identifier, or None."""
+    if not value:
+        return "an id may not be empty"
+    if len(value) > ID_MAX:
+        return f"an id is at most {ID_MAX} characters"
+    if not _IDENT.fullmatch(value):
+        return "an id may use only letters, digits, '-', '_' and '.', and must start with a letter or digit"
+    return None
+
+
+def check_ident(value: str) -> str:
+    why = ident_error(value)
+    if why is not None:
+        raise ValueError(why)
+    return value
+
+
+def text_error(value: str, limit: int, multiline: bool = False) -> str | None:
+    """Why `value` cannot be a name (or, `multiline`, notes) of at most `limit` characters, or None."""
+    if len(value) > limit:
+        return f"at most {limit} characters (this is {len(value)})"
+    try:
+        value.encode("utf-8")
+    except UnicodeEncodeError:
+        return "holds a broken character (a lone surrogate); type it again"
+    if (_CONTROL if multiline else _CONTROL_ONE_LINE).search(value):
+        return "holds a control character; use plain text"
+    return None
+
+
+def _text_checker(limit: int, multiline: bool = False) -> AfterValidator:
+    def check(value: str) -> str:
+        why = text_error(value, limit, multiline)
+        if why is not None:
+            raise ValueError(why)
+        return value
+
+    return AfterValidator(check)
+
+
+@dataclass(frozen=True)
+class CreatureRefMarker:
+    """Marks a command field (or list item) that names a creature: the table finds them from the command models."""
+
+
+CREATURE_REF = CreatureRefMarker()
+
+Ident = Annotated[str, AfterValidator(check_ident)]
+"""The id of a limb, part, weapon, object, ability, decision or skill."""
+CreatureRef = Annotated[str, AfterValidator(check_ident), CREATURE_REF]
+"""The id of a creature, named by a command."""
+Name = Annotated[str, _text_checker(NAME_MAX)]
+Notes = Annotated[str, _text_checker(NOTES_MAX, multiline=True)]
