@@ -424,10 +424,19 @@ def endure_roll(tx: Tx, target_id: str, dl: int, label: str, dice: DiceSource) -
     """An Endure roll; a Fumble while Exhausted is Tier 12 or more kills (seed-004 Dead)."""
     c = tx.get(target_id)
     r, ok = _check_roll(tx, c, "Endure", dl, label, dice)
-    events: list[Event] = []
-    if r.fumble and c.ailments.get("Exhausted", 0) >= DEATH_EXHAUSTED and not c.dead:
-        events += die(tx, target_id, f"Fumbled an Endure roll while Exhausted Tier {c.ailments['Exhausted']}")
-    return r, ok, events
+    return r, ok, exhaustion_death(tx, target_id, "Endure", r)
+
+
+def exhaustion_death(tx: Tx, creature_id: str, skill: str, r: Roll) -> list[Event]:
+    """seed-004 Dead: "Exhausted causes you to die if you Fumble an Endure roll while it is Tier 12 or higher."
+    Called after every roll a creature makes with a skill: a defense, an ailment's defense, a Talent's Manifest."""
+    c = tx.state.creatures.get(creature_id)
+    if c is None or skill != "Endure" or not r.fumble or c.dead:
+        return []
+    exhausted = c.ailments.get("Exhausted", 0)
+    if exhausted < DEATH_EXHAUSTED:
+        return []
+    return die(tx, creature_id, f"Fumbled an Endure roll while Exhausted Tier {exhausted}")
 
 
 def die(tx: Tx, target_id: str, why: str) -> list[Event]:

@@ -29,7 +29,7 @@ from __future__ import annotations
 from vtt.rules import ailments, attacks, sight, tactics
 from vtt.rules.abilities import Ability, ability
 from vtt.rules.checks import AttackResult
-from vtt.rules.damage import Hit, deal, heal, suffer_pips
+from vtt.rules.damage import Hit, deal, exhaustion_death, heal, suffer_pips
 from vtt.rules.dice import DiceSource, Modifier, Roll, roll
 from vtt.rules.events import Event, RuleError
 from vtt.rules.grid import footprint_distance
@@ -227,8 +227,8 @@ def manifest(
         require_can_attack(state, c.id)
     events = _pay(tx, c, ab, boosted)
     r, dl, ok, event = _manifest_roll(tx, c, ab, boosted, dice, "Manifests")
-    events.append(event)
-    if not ok:
+    events += [event, *exhaustion_death(tx, c.id, skill_of(state, ab), r)]
+    if not ok or tx.get(c.id).dead:
         return events
     return events + _effect(tx, c.id, ab, boosted, tid, r, dl, dice)
 
@@ -242,8 +242,8 @@ def ready(tx: Tx, creature: str, ability_id: str, boosted: bool, limb: str | Non
     kept_in = pick_free_limb(c, limb, "a Readied Spell or Talent is kept in a Free Limb").id
     events = _pay(tx, c, ab, boosted)
     r, dl, ok, event = _manifest_roll(tx, c, ab, boosted, dice, "readies")
-    events.append(event)
-    if ok:
+    events += [event, *exhaustion_death(tx, c.id, skill_of(state, ab), r)]
+    if ok and not tx.get(c.id).dead:
         m = tx.creature(c.id, body=True)
         held = m.limb(kept_in)
         assert held is not None
@@ -429,6 +429,7 @@ def after_grit_injury(tx: Tx, creature_id: str, injury: int, dice: DiceSource) -
                 data={"ability": ab.id, "dl": dl, "kept": ok},
             )
         )
+        events += exhaustion_death(tx, creature_id, skill, r)
         if not ok:
             m = tx.creature(creature_id, body=True)
             mine = m.limb(lb.id)

@@ -52,6 +52,7 @@ from vtt.rules.commands import (
     parse_command,
 )
 from vtt.rules.conditions import defense_modifiers, melee_attack_modifiers
+from vtt.rules.damage import exhaustion_death
 from vtt.rules.dice import DiceSource, Modifier, roll
 from vtt.rules.events import Event, RuleError
 from vtt.rules.grid import footprint_distance
@@ -269,6 +270,7 @@ def resolve(tx: Tx, group: ReactionGroup, dice: DiceSource, dispatch: Dispatch) 
             actor.skill(defense_skill),
             [*defense_modifiers(state, actor, defense_skill), *ailments.defense_against_modifiers(state, actor, None)],
         )
+        events += exhaustion_death(tx, group.actor, defense_skill, defense)
         for hid, r in rolls:
             result = AttackResult(
                 attack=r,
@@ -293,6 +295,8 @@ def resolve(tx: Tx, group: ReactionGroup, dice: DiceSource, dispatch: Dispatch) 
             )
             if result.success:
                 successes.append(hid)
+    if tx.get(group.actor).dead:
+        return events
     if group.kind == "hinder_movement" and successes:
         names = ", ".join(state.creatures[h].name for h in successes)
         return [

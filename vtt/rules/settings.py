@@ -162,6 +162,12 @@ class TableSettings(BaseModel):
     ailment_reduction: bool = Field(
         True, description="When a turn ends, each reducible Ailment rolls its defense to lose a Tier (§5.1)."
     )
+    trauma_energy_damage: bool = Field(
+        True,
+        description="Trauma: a failed Endure defense against it deals half its Tier as Energy damage. The newer "
+        "revision only says Trauma brings the Endure rolls that Exhaustion kills on (seed-004 Dead); the older one "
+        "gives this failure effect (reference §5.2, ASSUMPTION: keep it, else Trauma does nothing but roll).",
+    )
     ailment_defenses: dict[str, str] = Field(
         default_factory=lambda: {"Muted": "Nature", "Slowed": "Zeal", "Unstable": "Endure"},
         description="Defense skills of Ailments the newer revision does not show (older revision; §5.2, gap 18).",
