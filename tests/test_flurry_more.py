@@ -159,8 +159,8 @@ def test_flurry_loses_damage_dice_on_a_manifested_ability() -> None:
 
 def test_legal_actions_offer_grab_grapple_break_hold_and_space_attacks_as_flurry_minor_actions() -> None:
     """With a Flurry declared, the Minor Action forms are offered for Grab (g, in a's space), a space attack, Grapple
-    (t, Held by g) and Break Hold (g); Collision is not among them (it uses no Major Action). Before the Flurry none
-    is."""
+    (g the Holder and t, Held by g, both in the Hold) and Break Hold (g); Collision is not among them (it uses no
+    Major Action). Before the Flurry none is."""
     g = creature("g", (5, 5), skills=T_SKILLS)
     s0 = held_by_g(field(g))
     assert flurried(s0) == []
@@ -170,7 +170,7 @@ def test_legal_actions_offer_grab_grapple_break_hold_and_space_attacks_as_flurry
     assert "move" not in commands
     by_command = {o.command: o for o in flurried(s) if o.command in ("grab", "grapple", "break_hold")}
     assert [t.target for t in by_command["grab"].targets] == ["g"]
-    assert [t.target for t in by_command["grapple"].targets] == ["t"]
+    assert [t.target for t in by_command["grapple"].targets] == ["g", "t"]
     assert [t.target for t in by_command["break_hold"].targets] == ["g"]
     assert all(o.cost == {"minor": 1} and o.params.get("minor") is True for o in flurried(s))
 

@@ -741,10 +741,12 @@ def _hold_options(state: GameState, occ: Occupancy, c: Creature, charge: bool) -
     called: list[TargetOption] = []
     with_distal: list[TargetOption] = []
     swallowing: list[TargetOption] = []
+    seen: set[str] = set()
     for h in state.holds.values():
-        for oid in h.held:
-            if oid == c.id or oid not in state.creatures:
+        for oid in h.members:
+            if oid == c.id or oid not in state.creatures or oid in seen:
                 continue
+            seen.add(oid)
             t = state.creatures[oid]
             try:
                 lp = overpower.plan_grapple(state, occ, c, t, None, filled, charge=charge)

@@ -496,7 +496,7 @@ class Hold(BaseModel):
 
     @property
     def members(self) -> list[str]:
-        return [*self.holders, *self.held]
+        return list(dict.fromkeys([*self.holders, *self.held]))
 
 
 class TurnOrder(BaseModel):

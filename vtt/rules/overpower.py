@@ -28,7 +28,8 @@ roll and defend are table settings (Athletics against Athletics by default).
   creature making the Reposition does not resist its own effect (ASSUMPTION); with nobody else in the Hold the
   target moves and stays in it (the Holders then lose it if they can no longer touch it).
 - Grapple: "Attack target creature in a Hold with a Free Limb or a part used in the Hold to increase the Tier of
-  Encumbered they suffer from Hold by 1 and join the Hold as a Holder." The target is a Held creature; a Free
+  Encumbered they suffer from Hold by 1 and join the Hold as a Holder." The target is any creature in a Hold, Held
+  or Holder (a Grabbed creature can Grapple its Grabber; a third creature can pile on a Holder); a Free
   Limb that joins must be able to grip (as for Grab); no Reach change (Grab's -1 is Grab's). With a Called Shot on
   a part that succeeds by the part's offset, "the creature cannot use the targeted part while in the Hold" (a limb
   of that id is kept from use: not free and gripping nothing usable). "If you already affect as many parts this
@@ -488,11 +489,13 @@ def _choose_limb(c: Creature, limb_id: str | None, options: list[Limb], what: st
     return best
 
 
-def held_hold(state: GameState, target: Creature) -> Hold:
-    hold = next((h for h in state.holds.values() if target.id in h.held), None)
-    if hold is None:
-        raise RuleError(f"{target.name} is not Held: Grapple needs a creature in a Hold")
-    return hold
+def grapple_hold(state: GameState, c: Creature, target: Creature) -> Hold:
+    """The Hold a Grapple on `target` joins: "target creature in a Hold" is a Held creature or a Holder. Of several,
+    the one `c` is already in, else the one `target` is Held in."""
+    holds = [h for h in state.holds.values() if target.id in h.members]
+    if not holds:
+        raise RuleError(f"{target.name} is in no Hold: Grapple needs a creature in a Hold")
+    return next((h for h in holds if c.id in h.members), next((h for h in holds if target.id in h.held), holds[0]))
 
 
 def plan_grapple(
@@ -508,7 +511,9 @@ def plan_grapple(
     with_distal: bool = False,
     swallowing: bool = False,
 ) -> LimbPlan:
-    hold = held_hold(state, target)
+    if target.id == c.id:
+        raise RuleError(f"{c.name} cannot Grapple itself")
+    hold = grapple_hold(state, c, target)
     mine = [x for x in hold.locks if x.holder == c.id]
     in_hold = hold_limbs(c, hold)
     spent = tactics.spent_limbs(state, c.id)
@@ -595,7 +600,7 @@ def _grapple_result(tx: Tx, spec: attacks.AttackSpec, result: AttackResult, dice
     if not result.success:
         return []
     hold = tx.state.holds.get(spec.params["hold"])
-    if hold is None or spec.target not in hold.held:
+    if hold is None or spec.target not in hold.members:
         return []
     c, t = tx.get(spec.attacker), tx.get(spec.target)
     limb_id: str = spec.params["limb"]
