@@ -1181,7 +1181,8 @@ def _focus_options(state: GameState, occ: Occupancy, c: Creature, major_ok: bool
                 )
             )
     cost = s.drop_focus_cost
-    paid = cost == "none" or (cost == "major" and major_ok) or (cost == "minor" and minor_ok)
+    paid = (cost == "none" and not turns.resolve_blocks(state, c.id)) or (cost == "major" and major_ok)
+    paid = paid or (cost == "minor" and minor_ok)
     if paid and focus.why_not_drop(c) is None:
         out.append(
             ActionOption(
@@ -1209,15 +1210,17 @@ def legal_actions(state: GameState, creature_id: str) -> list[ActionOption]:
     grid = grid_of(state)
     can_attack = not stance.in_stance(state, creature_id)
 
+    full_resolve = turns.resolve_blocks(state, creature_id)
+    may_move = not full_resolve or state.settings.full_resolve_moves
     if c.prone:
         why_not = prone.why_not_stand_up(state, c)
         cost = state.settings.stand_up_cost
-        paid = {"half_movement": True, "minor": econ.minor > 0 and not turns.resolve_blocks(state, creature_id)}
+        paid = {"half_movement": may_move, "minor": econ.minor > 0 and not turns.resolve_blocks(state, creature_id)}
         paid["major"] = econ.major > 0 and (not turns.resolve_blocks(state, creature_id) or econ.major_unlocked)
         if why_not is None and paid[cost]:
             price = {"movement": prone.stand_up_movement(state, c)} if cost == "half_movement" else {cost: 1}
             out.append(ActionOption(action="stand_up", group="Move", label="Stand up", cost=price))
-    if econ.movement_left > 0:
+    if econ.movement_left > 0 and may_move:
         paths = movement.reachable(state, c, econ.movement_left, filled)
         spaces = [cell for cell, p in paths.items() if p and why_cannot_stand(state, c, cell, occ, filled) is None]
         per_space = {"movement": prone.space_cost(state, c)}
@@ -1241,7 +1244,6 @@ def legal_actions(state: GameState, creature_id: str) -> list[ActionOption]:
                 )
             )
             out += _charged_collisions(state, occ, c, paths)
-    full_resolve = turns.resolve_blocks(state, creature_id)
     if full_resolve:
         if econ.minor > 0 and not econ.major_unlocked:
             out.append(
@@ -1251,7 +1253,7 @@ def legal_actions(state: GameState, creature_id: str) -> list[ActionOption]:
             out.append(ActionOption(action="recover", group="Turn", label="Recovery", cost={"major": 1}))
     if econ.minor > 0 and not econ.dashed and state.settings.dash_adds_pool and not full_resolve:
         out.append(ActionOption(action="dash", group="Move", label="Dash", cost={"minor": 1}))
-    if not c.prone:  # reference §5.3: No Action, at any time (here: offered on its turn)
+    if not c.prone and not full_resolve:  # reference §5.3: No Action, at any time (here: offered on its turn)
         out.append(ActionOption(action="drop_prone", group="Move", label="Drop Prone", cost={}))
 
     major_ok = econ.major > 0 and (not full_resolve or econ.major_unlocked)
@@ -1330,7 +1332,7 @@ def legal_actions(state: GameState, creature_id: str) -> list[ActionOption]:
         out.append(
             ActionOption(action="defensive_stance", group="Defense", label="Defensive Stance", cost={stance_cost: 1})
         )
-    if any(creature_id in h.holders for h in state.holds.values()):
+    if any(creature_id in h.holders for h in state.holds.values()) and not full_resolve:
         out.append(ActionOption(action="drop_hold", group="Overpower", label="Stop holding", cost={}))
     out.append(ActionOption(action="end_turn", group="Turn", label="End turn", cost={}))
     return out

@@ -35,7 +35,7 @@ from vtt.rules.obstruction import exposure
 from vtt.rules.reach import attack_path, reach
 from vtt.rules.sizes import strike_size_modifier
 from vtt.rules.space import Occupancy, grid_of
-from vtt.rules.turns import require_active
+from vtt.rules.turns import refuse_on_full_resolve, require_active
 from vtt.rules.txn import Tx
 
 
@@ -246,6 +246,7 @@ def drop_hold(tx: Tx, creature: str) -> list[Event]:
     mine = [h for h in tx.state.holds.values() if creature in h.holders]
     if not mine:
         raise RuleError(f"{c.name} is not a Holder")
+    refuse_on_full_resolve(tx.state, creature, "stop holding")
     for hold in mine:
         _release_holder(tx, hold, creature)
     return [

@@ -60,6 +60,7 @@ from vtt.rules.model import SOULWEAVER, Cell, Decision, GameState
 from vtt.rules.sizes import can_overpower, overpower_size_modifier
 from vtt.rules.space import Occupancy, footprint, grid_of
 from vtt.rules.stance import in_stance
+from vtt.rules.turns import resolve_blocks
 from vtt.rules.txn import Tx
 
 HINDER_DL = 3
@@ -161,6 +162,8 @@ def eligible(state: GameState, kind: ReactionKind, actor: str, target: str | Non
         targets |= set(occ.at(cmd.space))
     for hid, h in state.creatures.items():
         if hid == actor or hid in targets or not h.can_act or in_stance(state, hid) or h.swallowed_by is not None:
+            continue
+        if resolve_blocks(state, hid):  # seed-004: on a full Resolve Pool, no action but Recovery and the Zeal roll
             continue
         if h.team == mover.team and not state.settings.hinder_allies:
             continue

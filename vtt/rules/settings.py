@@ -97,6 +97,13 @@ class TableSettings(BaseModel):
     hinder_attack_defense: str = Field("Martial", description="Skill the hindered attacker defends with (gap).")
     hinder_movement_skill: str = Field("Athletics", description="Skill a Hinder Movement rolls (gap).")
     hinder_movement_defense: str = Field("Athletics", description="Skill the hindered mover defends with (gap).")
+    full_resolve_moves: bool = Field(
+        False,
+        description="A creature whose Resolve Pool is full may still move, and stand up paying Movement. seed-004: "
+        '"the only actions you can use are Recovery and roll Zeal"; whether moving is an action is not said (gap). '
+        "ASSUMPTION False, the strict reading: moving is something a creature does with its turn, and the rule "
+        "leaves it only Recovery and the Zeal roll.",
+    )
     reaction_seconds: int = Field(30, ge=0, description="How long the table waits for a reaction (0: forever).")
     reaction_timeout: Literal["pass", "hinder"] = Field("pass", description="The answer when the time runs out.")
     disarm_skill: str = Field("Athletics", description="Skill Disarm rolls (seed-000 names none; gap).")

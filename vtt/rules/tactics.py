@@ -51,7 +51,7 @@ from vtt.rules.events import Event, RuleError
 from vtt.rules.grid import footprint_distance
 from vtt.rules.model import BodyPart, Cell, Creature, Effect, GameState, Weapon
 from vtt.rules.space import Occupancy, grid_of
-from vtt.rules.turns import end_turn, require_active, spend
+from vtt.rules.turns import end_turn, refuse_on_full_resolve, require_active, spend
 from vtt.rules.txn import Tx
 
 CALLED_SHOT = "Called Shot"
@@ -214,6 +214,8 @@ def flurry(tx: Tx, creature_id: str, number: int) -> list[Event]:
         spend(tx, creature_id, major=1)
     elif s.flurry_cost == "minor":
         spend(tx, creature_id, minor=1)
+    else:
+        refuse_on_full_resolve(state, creature_id, "declare a Flurry")
     mods = {EFFECT_ATTACK_DICE: -number}
     if number // 2:
         mods[EFFECT_DAMAGE_DICE] = -(number // 2)
