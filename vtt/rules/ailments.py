@@ -417,6 +417,33 @@ def _held_event(state: GameState, c: Creature, name: str, t: int) -> Event:
     )
 
 
+def immunity_to(c: Creature, name: str, *types: str) -> str | None:
+    """seed-004 Immunity: "Injury, Ailments, and effects of a given type are prevented and removed." The immunity
+    (an Ailment's name, or a type of the effect causing it, such as "physical") that prevents `name`, if any."""
+    mine = {i.lower(): i for i in c.immunities}
+    return next((mine[t.lower()] for t in (name, *types) if t.lower() in mine), None)
+
+
+def immune_event(c: Creature, name: str, immunity: str, actor: str | None = None) -> Event:
+    return Event(
+        kind="immune",
+        text=f"{c.name} is Immune to {immunity}: no {name}.",
+        actor=actor,
+        target=c.id,
+        data={"ailment": name, "immunity": immunity},
+    )
+
+
+def remove_immune(c: Creature) -> list[str]:
+    """seed-004 Immunity: Ailments a creature is Immune to are removed (with their sources); returns their names."""
+    gone = [name for name in c.ailments if immunity_to(c, name) is not None]
+    for name in gone:
+        del c.ailments[name]
+        c.ailment_failures.pop(name, None)
+    c.ailment_sources = [r for r in c.ailment_sources if r.ailment not in gone]
+    return gone
+
+
 def add_ailment(
     tx: Tx, creature_id: str, name: str, tiers: int, source: str | None = None, ends_with_source: bool = False
 ) -> int:
@@ -567,6 +594,9 @@ def afflict(
     key = resolve_source(tx.state, source) if source is not None else None
     if key == f"creature:{target}":
         raise RuleError(f"{c.name} cannot be its own source")
+    immunity = immunity_to(c, name)
+    if immunity is not None:
+        return [immune_event(c, name, immunity)]
     now = add_ailment(tx, target, name, tiers, key, ends_with_source)
     text = f"The Soulweaver gives {c.name} Tier {tiers} {name} (now Tier {now})"
     if key is not None:

@@ -389,6 +389,7 @@ def edit_creature(tx: Tx, creature_id: str, changes: dict[str, Any]) -> list[Eve
     except ValidationError as exc:
         first = exc.errors()[0]
         raise RuleError(f"{'.'.join(str(p) for p in first['loc'])}: {first['msg']}") from None
+    ailments.remove_immune(edited)
     if "size" in changes or "footprint" in changes:
         occ = Occupancy(tx.state)
         if (why := why_cannot_stand(tx.state, edited, edited.anchor, occ)) is not None:

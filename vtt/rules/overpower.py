@@ -316,6 +316,9 @@ def _impair_result(tx: Tx, spec: attacks.AttackSpec, result: AttackResult, dice:
     if not result.success:
         return []
     ailment = spec.params["ailment"]
+    immunity = ailments.immunity_to(tx.get(spec.target), ailment, "physical" if spec.physical else "magical")
+    if immunity is not None:
+        return [ailments.immune_event(tx.get(spec.target), ailment, immunity, spec.attacker)]
     t = tx.creature(spec.target)
     t.ailments[ailment] = t.ailments.get(ailment, 0) + 1
     return [
