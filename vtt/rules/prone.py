@@ -15,7 +15,7 @@ from __future__ import annotations
 
 from vtt.rules.events import Event, RuleError
 from vtt.rules.model import Creature, GameState
-from vtt.rules.turns import refuse_on_full_resolve, require_active, spend
+from vtt.rules.turns import break_moves, refuse_on_full_resolve, require_active, spend
 from vtt.rules.txn import Tx
 
 
@@ -66,6 +66,7 @@ def stand_up(tx: Tx, creature: str) -> list[Event]:
         spend(tx, creature, major=1 if cost == "major" else 0, minor=1 if cost == "minor" else 0)
         paid = f"a {cost.title()} Action"
     tx.creature(creature).prone = False
+    break_moves(tx, creature)
     return [Event(kind="stand_up", text=f"{c.name} stands up, paying {paid}.", actor=creature, data={"cost": cost})]
 
 
@@ -77,4 +78,5 @@ def drop_prone(tx: Tx, creature: str) -> list[Event]:
         raise RuleError(f"{c.name} is already Prone")
     refuse_on_full_resolve(tx.state, creature, "drop Prone")
     tx.creature(creature).prone = True
+    break_moves(tx, creature)
     return [Event(kind="drop_prone", text=f"{c.name} drops Prone.", actor=creature)]

@@ -51,7 +51,7 @@ from vtt.rules.events import Event, RuleError
 from vtt.rules.grid import footprint_distance
 from vtt.rules.model import BodyPart, Cell, Creature, Effect, GameState, Weapon
 from vtt.rules.space import Occupancy, grid_of
-from vtt.rules.turns import end_turn, refuse_on_full_resolve, require_active, spend
+from vtt.rules.turns import break_moves, end_turn, refuse_on_full_resolve, require_active, spend
 from vtt.rules.txn import Tx
 
 CALLED_SHOT = "Called Shot"
@@ -216,6 +216,7 @@ def flurry(tx: Tx, creature_id: str, number: int) -> list[Event]:
         spend(tx, creature_id, minor=1)
     else:
         refuse_on_full_resolve(state, creature_id, "declare a Flurry")
+        break_moves(tx, creature_id)
     mods = {EFFECT_ATTACK_DICE: -number}
     if number // 2:
         mods[EFFECT_DAMAGE_DICE] = -(number // 2)

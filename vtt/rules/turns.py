@@ -197,6 +197,15 @@ def spend(tx: Tx, creature_id: str, major: int = 0, minor: int = 0, on_full_reso
         raise RuleError(f"{tx.get(creature_id).name} has no Minor Action left this turn")
     econ.major -= major
     econ.minor -= minor
+    break_moves(tx, creature_id)
+
+
+def break_moves(tx: Tx, creature_id: str) -> None:
+    """seed-000 Charge: "After moving 2 consecutive spaces": an action between two moves makes them not
+    consecutive, so the count of spaces starts again."""
+    econ = tx.state.economy.get(creature_id)
+    if econ is not None and econ.consecutive_spaces:
+        tx.economy(creature_id).consecutive_spaces = 0
 
 
 def require_active(state: GameState, creature_id: str) -> Creature:
