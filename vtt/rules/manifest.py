@@ -185,7 +185,9 @@ def _manifest_roll(
     dl, notes = dl_of(state, c, ab)
     skill = skill_of(state, ab)
     mods: list[Modifier] = [*ailments.manifest_modifiers(c), *tx.extra_attack_mods]
-    r = roll(dice, f"{c.name}: Manifest {ab.name} ({skill})", c.skill(skill), mods)
+    # the roll is the attack roll of an ability that attacks (seed-000), so it loses d12 as attack rolls do (Flurry)
+    changes = ailments.attack_dice_changes(state, c, ab.effect.physical) if ab.effect.attacks else []
+    r = roll(dice, f"{c.name}: Manifest {ab.name} ({skill})", c.skill(skill), mods, changes)
     ok = r.result >= dl and not (state.settings.fumble_always_fails and r.fumble)
     why = f" ({'; '.join(notes)})" if notes else ""
     boost = " Boosted" if boosted else ""
