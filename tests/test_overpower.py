@@ -142,6 +142,32 @@ def test_disarm_defense_gains_1_for_each_gripping_limb_beyond_the_first() -> Non
     assert [lb.holding for lb in s.creatures["t"].limbs][:2] == ["greatsword", "greatsword"]
 
 
+def test_disarm_of_a_launched_weapon_defends_with_nimble() -> None:
+    """seed-000 Disarm: "If the targeted object is a weapon, the creature instead rolls defense of the skill used to
+    attack with it"; a sling attacks with Nimble (reference §4.1, table setting `ranged_skill`). t (Martial 1,
+    Nimble 3) grips a sling: a's Athletics 8, 2 -> 8 against Nimble 9, 2, 1 (three dice) -> 9: t keeps it."""
+    sling = weapon("sling", damage=1, ranged="launched")
+    skills = {"Martial": 1, "Nimble": 3, "Athletics": 2, "Elude": 2}
+    s0 = _disarm_field(weapons=[sling], grip={"right_arm": "sling"}, skills=skills)
+    s, events = run(s0, disarm(item="sling"), [8, 2, 9, 2, 1])
+    attack = only(events, "attack")
+    assert (attack.data["defense_skill"], attack.data["success"]) == ("Nimble", False)
+    assert attack.rolls[1].dice == 3
+    assert s.board.items == []
+
+
+def test_disarm_of_a_melee_weapon_defends_with_martial_not_another_skill() -> None:
+    """seed-000 Disarm: the defense is "the skill used to attack with" the weapon: a sword attacks with Martial
+    (`strike_skill`). t (Martial 3, Nimble 1, Athletics 1) grips a sword: a's Athletics 8, 2 -> 8 against Martial
+    4, 9, 1 (three dice) -> 9: t keeps it."""
+    s0 = _disarm_field(skills={"Martial": 3, "Nimble": 1, "Athletics": 1, "Elude": 1})
+    s, events = run(s0, disarm(), [8, 2, 4, 9, 1])
+    attack = only(events, "attack")
+    assert (attack.data["defense_skill"], attack.data["success"]) == ("Martial", False)
+    assert attack.rolls[1].dice == 3
+    assert s.board.items == []
+
+
 def test_disarm_needs_dl_3() -> None:
     """seed-000 Disarm: "..., DL 3." Athletics 2, 1 -> 2 is short of DL 3: it fails although t's Martial 1, 1
     Fumbles."""

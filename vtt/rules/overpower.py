@@ -15,8 +15,9 @@ roll and defend are table settings (Athletics against Athletics by default).
 - Disarm: "Attack target creature with a melee weapon to cause them to drop target object they are holding into
   target space adjacent to them, DL 3. If the object is Gripped by multiple limbs, they gain +1 on their defenses
   for each limb beyond the first. If the targeted object is a weapon, the creature instead rolls defense of the
-  skill used to attack with it." Every held object here is a weapon, so the defense is the skill melee weapons
-  attack with (setting `strike_skill`, Martial). The item lies in the space as a loose item.
+  skill used to attack with it." Every held object here is a weapon, so the defense is the skill it attacks with:
+  `ranged_skill` (Nimble) for a launched weapon, `strike_skill` (Martial) for any other (`disarm_defense`). The
+  item lies in the space as a loose item.
 - Impair: "Attack target creature with a melee weapon to cause Tier 1 of your choice of Blinded, Dazzled,
   Deafened, Muted, Slowed, or Unstable, DL 3." Tiers add to any the target has.
 - Reposition: "Attack a target with a melee weapon to move the target one space farther from you, DL 3. If not
@@ -218,6 +219,14 @@ def drop_spaces(state: GameState, occ: Occupancy, target: Creature) -> list[Cell
     )
 
 
+def disarm_defense(state: GameState, item: Weapon) -> str:
+    """seed-000 Disarm: "If the targeted object is a weapon, the creature instead rolls defense of the skill used to
+    attack with it": a launched weapon (a bow, a sling: no melee weapon) attacks with `ranged_skill` (Nimble), any
+    other with `strike_skill` (Martial; a thrown weapon is a melee weapon too)."""
+    s = state.settings
+    return s.ranged_skill if item.ranged == "launched" else s.strike_skill
+
+
 def grip_bonus(target: Creature, item: Weapon) -> list[Modifier]:
     """seed-000 Disarm: "+1 on their defenses for each limb beyond the first"."""
     extra = len(target.gripping_limbs(item.id)) - 1
@@ -251,6 +260,7 @@ def disarm(
     if charge:
         tactics.require_charge(state, c)
     plan = plan_weapon_overpower(state, occ, c, t, "disarm", arm, state.board.filled(), charge, minor)
+    plan = plan.model_copy(update={"defense_skill": disarm_defense(state, held)})
     params = {"item": item, "to": list(to)}
     limbs = attack_limbs(state, c, arm)
     return _attack(
