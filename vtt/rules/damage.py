@@ -82,6 +82,7 @@ class Hit(BaseModel):
     pool: PoolName = "grit"
     continuing: bool = False
     lightning_jump: bool = Field(False, description="Damage from a Lightning jump, which does not jump again itself.")
+    material: bool = Field(False, description="Of a Material Element: always physical (seed-004).")
 
     @property
     def effective_element(self) -> str | None:
@@ -91,7 +92,8 @@ class Hit(BaseModel):
 
     @property
     def is_physical(self) -> bool:
-        return self.physical and self.strike_type != "M"
+        """seed-004: "The Material Elements are always physical"; Mystical "Deals magical damage"."""
+        return self.material or (self.physical and self.strike_type != "M")
 
     def types(self) -> list[str]:
         out = ["physical" if self.is_physical else "magical"]
@@ -167,6 +169,8 @@ def needed_face(tx: Tx, hit: Hit, target: Creature, attacker: Creature | None) -
 
 def deal(tx: Tx, hit: Hit, dice: DiceSource) -> list[Event]:
     """Resolve one Hit on a creature: the damage roll, Injury, where it goes, and what follows."""
+    if hit.element is not None and hit.element in tx.state.settings.material_elements and not hit.material:
+        hit = hit.model_copy(update={"material": True})
     target = tx.get(hit.target)
     attacker = tx.get(hit.attacker) if hit.attacker and hit.attacker in tx.state.creatures else None
     immune = [t for t in hit.types() if t in target.immunities]
@@ -523,7 +527,13 @@ def element_effects(tx: Tx, hit: Hit, injury: int, dice: DiceSource) -> list[Eve
         part, rolls = (hit.part, []) if hit.part else roll_part(c, dice, tx.state.settings.part_table)
         m = tx.creature(hit.target)
         cont = ContinuingDamage(
-            id=tx.state.new_id("cd"), element="acid", amount=amount, part=part, rounds=1, source=hit.attacker
+            id=tx.state.new_id("cd"),
+            element="acid",
+            physical=hit.is_physical,
+            amount=amount,
+            part=part,
+            rounds=1,
+            source=hit.attacker,
         )
         m.continuing = [*m.continuing, cont]
         return [

@@ -170,6 +170,15 @@ def pay_energy(tx: Tx, creature_id: str) -> list[Event]:
     return events + lose_readied(tx, creature_id, "Energy was paid before completing it")
 
 
+def is_physical(state: GameState, ab: Ability) -> bool:
+    """seed-004: "Attacks made with a Might or Finesse Skill are physical attacks. The Material Elements are always
+    physical. Magical abilities that deal damage without requiring a Might or Finesse attack deal magical damage."
+    The attack is the Manifest roll: physical when its skill is one of `physical_skills` (a Talent's Endure), when
+    the ability is of a Material Element, or when the ability says so."""
+    s = state.settings
+    return ab.effect.physical or skill_of(state, ab) in s.physical_skills or ab.element in s.material_elements
+
+
 def _pay(tx: Tx, c: Creature, ab: Ability, boosted: bool) -> list[Event]:
     spend(tx, c.id, major=1)
     econ = tx.economy(c.id)
@@ -186,7 +195,7 @@ def _manifest_roll(
     skill = skill_of(state, ab)
     mods: list[Modifier] = [*ailments.manifest_modifiers(c), *tx.extra_attack_mods]
     # the roll is the attack roll of an ability that attacks (seed-000), so it loses d12 as attack rolls do (Flurry)
-    changes = ailments.attack_dice_changes(state, c, ab.effect.physical) if ab.effect.attacks else []
+    changes = ailments.attack_dice_changes(state, c, is_physical(state, ab)) if ab.effect.attacks else []
     r = roll(dice, f"{c.name}: Manifest {ab.name} ({skill})", c.skill(skill), mods, changes)
     ok = r.result >= dl and not (state.settings.fumble_always_fails and r.fumble)
     why = f" ({'; '.join(notes)})" if notes else ""
@@ -313,7 +322,7 @@ def _effect(
             dl=dl,
             defense_skill=eff.defense or "Elude",
             attack=r,
-            physical=eff.physical,
+            physical=is_physical(tx.state, ab),
             params={"ability": ab.id, "boosted": boosted},
         )
         return attacks.resolve(tx, spec, dice)
@@ -356,7 +365,7 @@ def _manifest_result(tx: Tx, spec: attacks.AttackSpec, result: AttackResult, dic
         attacker=spec.attacker,
         label=ab.name,
         changes=tuple(tactics.flurry_damage_changes(tx.state, tx.get(spec.attacker))),
-        physical=eff.physical,
+        physical=is_physical(tx.state, ab),
         element=ab.element,
         strike_type=eff.strike_type,
         from_spell=ab.is_spell,

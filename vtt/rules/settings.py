@@ -169,6 +169,19 @@ class TableSettings(BaseModel):
     ailment_reduction: bool = Field(
         True, description="When a turn ends, each reducible Ailment rolls its defense to lose a Tier (§5.1)."
     )
+    physical_skills: list[str] = Field(
+        default_factory=lambda: ["Athletics", "Endure", "Martial", "Elude", "Nimble"],
+        description="Might and Finesse Skills: an attack rolled with one is physical (seed-004 Damage and Strike "
+        "Types), a Talent's Manifest roll (Endure) too. Might: Athletics, Endure, Martial, Finesse: Elude (reference "
+        "§4.1 FACT); ASSUMPTION: Nimble is Finesse (the skill of ranged weapons, whose attacks are physical).",
+    )
+    material_elements: list[str] = Field(
+        default_factory=lambda: ["earth"],
+        description='Elements whose damage is always physical (seed-004: "The Material Elements are always '
+        'physical"; the seeds name no list: gap). ASSUMPTION earth: of the four Elements the seeds name, Earth '
+        "alone is solid matter that strikes by its mass; Fire, Water and Air act as Heat, Cold and Lightning when "
+        "they flow. A table reading Material as all four classical Elements lists them all.",
+    )
     trauma_energy_damage: bool = Field(
         True,
         description="Trauma: a failed Endure defense against it deals half its Tier as Energy damage. The newer "
