@@ -33,6 +33,7 @@ Unconscious and Dead
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Literal
 
 from pydantic import BaseModel, ConfigDict, Field
@@ -401,6 +402,16 @@ def serious_injury(tx: Tx, hit: Hit, injury: int, threshold: int, dice: DiceSour
     return events
 
 
+SeverHook = Callable[[Tx, str, str], list[Event]]
+AFTER_SEVER: list[SeverHook] = []
+"""Called with (tx, creature, part id) after a part is severed (a Hold lets go of it: see `hold`)."""
+
+
+def on_sever(fn: SeverHook) -> SeverHook:
+    AFTER_SEVER.append(fn)
+    return fn
+
+
 def sever_part(tx: Tx, target_id: str, part_id: str) -> list[Event]:
     c = tx.creature(target_id, body=True)
     part = c.part(part_id)
@@ -415,6 +426,8 @@ def sever_part(tx: Tx, target_id: str, part_id: str) -> list[Event]:
                 tx.drop(c.id, weapon, c.anchor)
         c.limbs = [lb for lb in c.limbs if lb.id != part_id]
         events.append(Event(kind="limb_lost", text=f"{c.name} loses the use of its {limb.name}.", target=target_id))
+    for hook in AFTER_SEVER:
+        events += hook(tx, target_id, part_id)
     return events
 
 
@@ -627,7 +640,10 @@ def lightning_jump(tx: Tx, hit: Hit, dice: DiceSource, damaged: set[str]) -> lis
             "max_dice": None,
         }
     )
-    events += deal(tx, jump, dice)
+    dealt = deal(tx, jump, dice)
+    events += dealt
+    if not any(e.kind == "damage" and e.target == chosen and e.data.get("injury", 0) > 0 for e in dealt):
+        return events  # seed-004: it jumps on only "After Lightning damages a target"
     return events + lightning_jump(tx, jump, dice, damaged | {chosen})
 
 
