@@ -147,12 +147,10 @@ def test_flurry_loses_damage_dice_on_a_collision() -> None:
 
 def test_flurry_loses_damage_dice_on_a_manifested_ability() -> None:
     """Flurry: "half that number on damage rolls" for 1 round, a Spell's damage too. Flurry of 2, then Firebolt
-    (3 fire damage) on t: Magic 6, 2, 1 -> 6 reaches DL 6 and attacks t's Elude 3, 2 -> 3: success. Damage 3 - 1 =
-    2d12: 3, 5 -> 2 Injury."""
+    (3 fire damage) on t: the Manifest roll is the attack roll, so it loses 2d12 too: Magic 3 - 2 = 1 die, 6
+    reaches DL 6 and attacks t's Elude 3, 2 -> 3: success. Damage 3 - 1 = 2d12: 3, 5 -> 2 Injury."""
     s, _ = run(field(abilities=["firebolt"]), flurry(2), [])
-    s, events = run(
-        s, {"type": "manifest", "creature": "a", "ability": "firebolt", "target": "t"}, [6, 2, 1, 3, 2, 3, 5]
-    )
+    s, events = run(s, {"type": "manifest", "creature": "a", "ability": "firebolt", "target": "t"}, [6, 3, 2, 3, 5])
     assert changes(only(events, "damage")) == [(-1, "Flurry: lose 1d12 on damage rolls")]
     assert s.creatures["t"].grit.pips == 2
 
