@@ -641,7 +641,7 @@ def _tactic_options(
             skill=s.distract_skill,
             dice=c.skill(s.distract_skill),
             dice_changes=ailments.attack_dice_changes(state, c, physical=False),
-            modifiers=[tactics.distract_bonus(actions[0])],
+            modifiers=[tactics.distract_bonus(actions[0]), *ailments.attack_roll_modifiers(state, c)],
             dl=s.distract_dl,
             defense_skill=s.distract_defense,
         )

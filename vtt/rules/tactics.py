@@ -43,7 +43,7 @@ from __future__ import annotations
 
 from typing import Literal
 
-from vtt.rules.ailments import EFFECT_ATTACK_DICE, EFFECT_DAMAGE_DICE, attack_dice_changes
+from vtt.rules.ailments import EFFECT_ATTACK_DICE, EFFECT_DAMAGE_DICE, attack_dice_changes, attack_roll_modifiers
 from vtt.rules.checks import AttackResult
 from vtt.rules.conditions import PHYSICAL_ATTACK, PHYSICAL_DEFENSE
 from vtt.rules.dice import DiceChange, DiceSource, Modifier, roll
@@ -347,7 +347,7 @@ def distract(
         dice,
         label,
         c.skill(s.distract_skill),
-        [distract_bonus(action), *tx.extra_attack_mods],
+        [distract_bonus(action), *attack_roll_modifiers(state, c), *tx.extra_attack_mods],
         attack_dice_changes(state, c, physical=False),
     )
     events = [
