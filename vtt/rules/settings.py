@@ -148,8 +148,8 @@ class TableSettings(BaseModel):
         description="No light while swallowed (seed-000): every target has this Sight Concealment for a swallowed "
         "creature, as Blinded gives (§2.6, §5.2); 0: none. The reference gives darkness no Tier (gap). ASSUMPTION 1: "
         "a creature with no light sees nothing, as a Blinded one does, and Tier 1 is the Blinded the seeds' own "
-        "action causes (Impair); a higher Tier would make the stomach, touching it on every side, harder to hit "
-        "than a creature it cannot see across a room.",
+        "action causes (Impair); the stomach it attacks touches it on every side, so a higher Tier, which would make "
+        "cutting its way out very hard, has no ground in the seeds.",
     )
     swallowed_strangled: int = Field(
         1,
