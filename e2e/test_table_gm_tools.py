@@ -29,7 +29,8 @@ STOMACH_MAP: dict[str, Any] = {
     "causes; an Orc looks on.",
     "settings": {"reactions": False},
     "board": {"cols": 18, "rows": 12, "walls": [], "objects": []},
-    "weapons": [{"id": "dagger", "name": "Dagger", "damage": 3, "lightweight": True}],
+    # 5 dice: 3 are left against the stomach, 2 sizes larger than Mira, enough for a Wounded Tier beyond Durability 2
+    "weapons": [{"id": "dagger", "name": "Dagger", "damage": 5, "lightweight": True}],
     "creatures": [
         {
             "id": "wyrm",

@@ -108,9 +108,9 @@ def test_distract_preview_follows_the_action_chosen() -> None:
     """Distract: +2 for a Major Action, +1 for a Minor."""
     s = four_arms()
     (option,) = [o for o in legal_actions(s, "a") if o.action == "distract"]
-    assert preview_text(action_preview(option, "major")) == "2d12 Guile +2 vs DL 0 / Observe"
-    assert preview_text(action_preview(option, "minor")) == "2d12 Guile +1 vs DL 0 / Observe"
-    assert option_detail(option) == "Major · 2d12 Guile +2 vs DL 0 / Observe"
+    assert preview_text(action_preview(option, "major")) == "2d12 Guile +2 vs DL 3 / Observe"
+    assert preview_text(action_preview(option, "minor")) == "2d12 Guile +1 vs DL 3 / Observe"
+    assert option_detail(option) == "Major · 2d12 Guile +2 vs DL 3 / Observe"
     assert [choice_label(s, "action", a, option.targets[0]) for a in ("major", "minor")] == [
         "Major Action",
         "Minor Action",

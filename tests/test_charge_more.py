@@ -123,3 +123,32 @@ def test_legal_actions_offer_the_charging_grab_space_attack_and_collision() -> N
     (collision,) = charged(s, "move")
     assert collision.params == {"charge": True}
     assert [(t.target, t.space, t.path) for t in collision.targets] == [("t", (4, 5), [(4, 5)])]
+
+
+def test_charge_an_action_between_two_moves_makes_them_not_consecutive() -> None:
+    """seed-000 Charge: "After moving 2 consecutive spaces". a Dashes, moves 1 space, Focuses on t (a Minor Action),
+    then moves 1 more into t's space: 2 spaces, but not consecutive: the Charging Grab is refused and not offered.
+    Without the Focus between them it is allowed (test_charge_with_a_grab_gains_1_and_ends_the_turn)."""
+    s, _ = run(field((4, 5)), {"type": "dash", "creature": "a"}, [])
+    s, _ = run(s, {"type": "move", "creature": "a", "to": (3, 5), "path": [(3, 5)]}, [])
+    s, _ = run(s, {"type": "focus", "creature": "a", "target": "t"}, [])
+    s, _ = run(s, {"type": "move", "creature": "a", "to": (4, 5), "path": [(4, 5)]}, [])
+    refused(s, {"type": "grab", "creature": "a", "target": "t", "charge": True}, [5, 2, 5, 1])
+    assert charged(s, "grab") == []
+
+
+def test_charge_an_action_after_the_moves_breaks_the_charge() -> None:
+    """seed-000 Charge: "After moving 2 consecutive spaces ... use an action that includes using a Strike": the
+    attack follows the moves. a Dashes, moves 2 spaces into t's space, then Focuses on t: the Charging Grab is
+    refused."""
+    s = dash_and_move(field((4, 5)), [(3, 5), (4, 5)])
+    s, _ = run(s, {"type": "focus", "creature": "a", "target": "t"}, [])
+    refused(s, {"type": "grab", "creature": "a", "target": "t", "charge": True}, [5, 2, 5, 1])
+
+
+def test_charge_without_dash_is_refused() -> None:
+    """seed-000 Charge: "if you have used Dash this turn". a moves 2 spaces into t's space without Dash: a Charging
+    Grab is refused and no Charge is offered."""
+    s, _ = run(field((4, 5)), {"type": "move", "creature": "a", "to": (4, 5), "path": [(3, 5), (4, 5)]}, [])
+    refused(s, {"type": "grab", "creature": "a", "target": "t", "charge": True}, [5, 2, 5, 1])
+    assert [o for o in legal_actions(s, "a") if o.action == "charge"] == []

@@ -147,20 +147,18 @@ def test_flurry_loses_damage_dice_on_a_collision() -> None:
 
 def test_flurry_loses_damage_dice_on_a_manifested_ability() -> None:
     """Flurry: "half that number on damage rolls" for 1 round, a Spell's damage too. Flurry of 2, then Firebolt
-    (3 fire damage) on t: Magic 6, 2, 1 -> 6 reaches DL 6 and attacks t's Elude 3, 2 -> 3: success. Damage 3 - 1 =
-    2d12: 3, 5 -> 2 Injury."""
+    (3 fire damage) on t: the Manifest roll is the attack roll, so it loses 2d12 too: Magic 3 - 2 = 1 die, 6
+    reaches DL 6 and attacks t's Elude 3, 2 -> 3: success. Damage 3 - 1 = 2d12: 3, 5 -> 2 Injury."""
     s, _ = run(field(abilities=["firebolt"]), flurry(2), [])
-    s, events = run(
-        s, {"type": "manifest", "creature": "a", "ability": "firebolt", "target": "t"}, [6, 2, 1, 3, 2, 3, 5]
-    )
+    s, events = run(s, {"type": "manifest", "creature": "a", "ability": "firebolt", "target": "t"}, [6, 3, 2, 3, 5])
     assert changes(only(events, "damage")) == [(-1, "Flurry: lose 1d12 on damage rolls")]
     assert s.creatures["t"].grit.pips == 2
 
 
 def test_legal_actions_offer_grab_grapple_break_hold_and_space_attacks_as_flurry_minor_actions() -> None:
     """With a Flurry declared, the Minor Action forms are offered for Grab (g, in a's space), a space attack, Grapple
-    (t, Held by g) and Break Hold (g); Collision is not among them (it uses no Major Action). Before the Flurry none
-    is."""
+    (g the Holder and t, Held by g, both in the Hold) and Break Hold (g); Collision is not among them (it uses no
+    Major Action). Before the Flurry none is."""
     g = creature("g", (5, 5), skills=T_SKILLS)
     s0 = held_by_g(field(g))
     assert flurried(s0) == []
@@ -170,7 +168,7 @@ def test_legal_actions_offer_grab_grapple_break_hold_and_space_attacks_as_flurry
     assert "move" not in commands
     by_command = {o.command: o for o in flurried(s) if o.command in ("grab", "grapple", "break_hold")}
     assert [t.target for t in by_command["grab"].targets] == ["g"]
-    assert [t.target for t in by_command["grapple"].targets] == ["t"]
+    assert [t.target for t in by_command["grapple"].targets] == ["g", "t"]
     assert [t.target for t in by_command["break_hold"].targets] == ["g"]
     assert all(o.cost == {"minor": 1} and o.params.get("minor") is True for o in flurried(s))
 

@@ -114,6 +114,29 @@ def test_the_manifest_roll_is_the_attack_when_the_ability_names_none() -> None:
     assert s.economy["m"].attacked
 
 
+def test_a_manifest_roll_used_as_an_attack_loses_its_flurry_d12() -> None:
+    """seed-000 Flurry: "Declare a number. For 1 round, lose that number of d12 on attack rolls and half that number
+    on damage rolls." With Manifest: "If the ability makes an attack without specifying the attack roll, use the
+    result of the Manifest roll": that roll is an attack roll. m (Magic 3) declares a Flurry of 2, then Manifests
+    Firebolt at t: Magic 3 - 2 = 1 die, 8 (DL 6) against t's Elude 5, 4 -> 5: hit; 3 - 1 = 2 damage dice 3, 9:
+    2 Injury."""
+    s, _ = run(field(), {"type": "flurry", "creature": "m", "number": 2}, [])
+    s, events = run(s, cast("firebolt", "t"), [8, 5, 4, 3, 9])
+    manifest_roll = only(events, "manifest").rolls[0]
+    assert manifest_roll.dice == 1
+    assert [d.dice for d in manifest_roll.dice_changes] == [-2]
+    assert only(events, "attack").data["success"] is True
+    assert s.creatures["t"].grit.pips == 2
+
+
+def test_a_manifest_roll_that_makes_no_attack_keeps_its_dice_in_a_flurry() -> None:
+    """seed-000 Flurry loses d12 "on attack rolls"; Ward makes no attack: its Manifest roll keeps Magic 3 dice
+    (6, 2, 3: DL 6 reached) after a Flurry of 2."""
+    s, _ = run(field(), {"type": "flurry", "creature": "m", "number": 2}, [])
+    s, events = run(s, cast("ward", "t"), [6, 2, 3])
+    assert only(events, "manifest").rolls[0].dice == 3
+
+
 def test_a_spell_makes_you_its_caster() -> None:
     """seed-000: Manifesting a Spell "makes you its caster": the Ward on t is m's (m created it)."""
     s, events = run(field(), cast("ward", "t"), [6, 2, 3])

@@ -142,6 +142,32 @@ def test_disarm_defense_gains_1_for_each_gripping_limb_beyond_the_first() -> Non
     assert [lb.holding for lb in s.creatures["t"].limbs][:2] == ["greatsword", "greatsword"]
 
 
+def test_disarm_of_a_launched_weapon_defends_with_nimble() -> None:
+    """seed-000 Disarm: "If the targeted object is a weapon, the creature instead rolls defense of the skill used to
+    attack with it"; a sling attacks with Nimble (reference §4.1, table setting `ranged_skill`). t (Martial 1,
+    Nimble 3) grips a sling: a's Athletics 8, 2 -> 8 against Nimble 9, 2, 1 (three dice) -> 9: t keeps it."""
+    sling = weapon("sling", damage=1, ranged="launched")
+    skills = {"Martial": 1, "Nimble": 3, "Athletics": 2, "Elude": 2}
+    s0 = _disarm_field(weapons=[sling], grip={"right_arm": "sling"}, skills=skills)
+    s, events = run(s0, disarm(item="sling"), [8, 2, 9, 2, 1])
+    attack = only(events, "attack")
+    assert (attack.data["defense_skill"], attack.data["success"]) == ("Nimble", False)
+    assert attack.rolls[1].dice == 3
+    assert s.board.items == []
+
+
+def test_disarm_of_a_melee_weapon_defends_with_martial_not_another_skill() -> None:
+    """seed-000 Disarm: the defense is "the skill used to attack with" the weapon: a sword attacks with Martial
+    (`strike_skill`). t (Martial 3, Nimble 1, Athletics 1) grips a sword: a's Athletics 8, 2 -> 8 against Martial
+    4, 9, 1 (three dice) -> 9: t keeps it."""
+    s0 = _disarm_field(skills={"Martial": 3, "Nimble": 1, "Athletics": 1, "Elude": 1})
+    s, events = run(s0, disarm(), [8, 2, 4, 9, 1])
+    attack = only(events, "attack")
+    assert (attack.data["defense_skill"], attack.data["success"]) == ("Martial", False)
+    assert attack.rolls[1].dice == 3
+    assert s.board.items == []
+
+
 def test_disarm_needs_dl_3() -> None:
     """seed-000 Disarm: "..., DL 3." Athletics 2, 1 -> 2 is short of DL 3: it fails although t's Martial 1, 1
     Fumbles."""
@@ -340,8 +366,8 @@ def _head_held() -> GameState:
     return s0
 
 
-def grapple(who: str = "h", **kw: Any) -> dict[str, Any]:
-    return {"type": "grapple", "creature": who, "target": "t", **kw}
+def grapple(who: str = "h", target: str = "t", **kw: Any) -> dict[str, Any]:
+    return {"type": "grapple", "creature": who, "target": target, **kw}
 
 
 def test_grapple_adds_a_tier_of_encumbered_and_joins_the_hold_as_holder() -> None:
@@ -438,16 +464,43 @@ def test_grapple_to_suffocate_without_a_held_head_is_refused() -> None:
     refused(_grapple_field(), grapple(suffocate=True))
 
 
-def test_legal_grapple_lists_held_creatures_in_reach() -> None:
-    """seed-000 Grapple: "Attack target creature in a Hold". h next to the Hold: Grapple t (Held), not g (the
-    Holder); a Called Shot Grapple lists t's parts with the margin each needs; Break Hold lists g."""
+def test_legal_grapple_lists_every_creature_in_a_hold_in_reach() -> None:
+    """seed-000 Grapple: "Attack target creature in a Hold". h next to the Hold: Grapple t (Held) and g (the
+    Holder, in the Hold too); a Called Shot Grapple lists t's parts with the margin each needs; Break Hold lists
+    g."""
     s0 = _grapple_field()
-    assert targets(s0, "h", "grapple") == ["t"]
+    assert targets(s0, "h", "grapple") == ["g", "t"]
     (called,) = [o for o in options(s0, "h", "called_shot") if o.command == "grapple"]
-    (target,) = called.targets
+    target = next(x for x in called.targets if x.target == "t")
     assert target.margins["head"] == 5 and target.margins["torso"] == 2
     assert target.preview is not None and [m.value for m in target.preview.modifiers] == [-1]
     assert targets(s0, "h", "break_hold") == ["g"]
+
+
+def test_grapple_a_held_creature_can_grapple_its_holder() -> None:
+    """seed-000 Grapple: "Attack target creature in a Hold with a Free Limb ... to increase the Tier of Encumbered
+    they suffer from Hold by 1 and join the Hold as a Holder." The Holder g is a creature in a Hold.
+    t (Held by g) Grapples g with its free right arm: Athletics 9, 1 -> 9 - 2 (its Hold's Encumbered) = 7 against
+    g's Athletics 4, 2 -> 4 - 2 = 2: success. g now suffers 3 Tiers from the Hold; t is a Holder with its right arm
+    (and still Held)."""
+    s, events = run(_grapple_field(), grapple(who="t", target="g", limb="right_arm"), [9, 1, 4, 2])
+    assert only(events, "attack").data["success"] is True
+    h = hold_of(s)
+    assert h.holders == {"g": ["left_arm"], "t": ["right_arm"]}
+    assert h.held == ["t"]
+    assert hold_encumbered(s, h, "g") == 3
+    assert hold_encumbered(s, h, "t") == 2
+
+
+def test_grapple_a_third_creature_can_pile_on_a_holder() -> None:
+    """seed-000 Grapple: "Attack target creature in a Hold". h Grapples the Holder g with a free arm: Athletics 8, 3
+    -> 8 against g's 4, 2 -> 4 - 2 = 2: success: g suffers 3 Tiers from the Hold; h joins it as a Holder."""
+    s, events = run(_grapple_field(), grapple(target="g"), [8, 3, 4, 2])
+    assert only(events, "attack").data["success"] is True
+    h = hold_of(s)
+    assert h.holders == {"g": ["left_arm"], "h": ["left_arm"]}
+    assert hold_encumbered(s, h, "g") == 3
+    assert hold_encumbered(s, h, "t") == 2
 
 
 # --------------------------------------------------------------------------------------------------------

@@ -21,7 +21,7 @@ from factories import creature, of_kind, on_turn, only, run, state, weapon
 from vtt.rules.damage import Hit, deal
 from vtt.rules.dice import ScriptedDice
 from vtt.rules.events import Event
-from vtt.rules.model import BodyPart, Creature, GameState, Weapon
+from vtt.rules.model import BodyPart, Creature, GameState, Hold, Weapon
 from vtt.rules.txn import Tx
 
 
@@ -205,6 +205,24 @@ def test_chopping_serious_injury_rolls_half_the_wounded_in_d12_and_doubles_sever
     assert left_arm is not None and left_arm.severed
     assert t.limb("left_arm") is None
     assert [(i.weapon.id, i.cell, i.owner) for i in s.board.items] == [("dagger", (6, 5), "t")]
+
+
+def test_a_holder_whose_holding_limb_is_severed_stops_being_a_holder_at_once() -> None:
+    """seed-000 Grab: "A creature stops being a Holder if they can no longer touch the other creature with parts
+    they used for the Hold." t holds h (in its space) with its left arm; "If there is no Holder or Held creature in
+    a Hold, the Hold ends." a chops t: Martial 6, 2 -> 6 against Elude 5, 1 -> 5 - 2 (t's Encumbered from the
+    Hold) = 3: hit; 4d12 3, 4, 5, 6 -> Injury 4 -> 4 Wounded; part roll 10 -> left arm; severing 7, 7: doubles.
+    t stops being a Holder in the same Strike, and the Hold ends: h is free."""
+    s0 = duel(AXE, 0)
+    s0.creatures["h"] = creature("h", (6, 5))
+    s0.holds["h0"] = Hold(id="h0", holders={"t": ["left_arm"]}, held=["h"])
+    arm = s0.creatures["t"].limb("left_arm")
+    assert arm is not None
+    arm.hold_id = "h0"
+    s, events = run(s0, strike(AXE), [6, 2, 5, 1, 3, 4, 5, 6, 10, 7, 7])
+    assert only(events, "sever").data["severed"] is True
+    assert of_kind(events, "hold_dropped")
+    assert s.holds == {}
 
 
 def test_chopping_without_doubles_severs_nothing() -> None:

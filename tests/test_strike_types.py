@@ -356,6 +356,20 @@ def test_lightnings_jump_is_lightning_damage_so_lightning_reduction_counts() -> 
     assert s.creatures["u"].grit.pips == 0
 
 
+def test_lightning_jumps_on_only_after_it_damaged() -> None:
+    """seed-004 Air: "After Lighting damages a target contacting conductive material or water, deal half damage to a
+    random target not already damaged by the lightning". Water fills (6, 5) to (8, 5): t, u (Lightning Reduction
+    9) and v stand in it. A shock of 4: hit (8, 2 against 4, 1); faces 3, 3, 3, 3 -> Injury 4 to t. Half, 2, jumps
+    to u or v: pick face 1 -> u; u's dice need 12: 11, 11 -> no Injury: it damaged nobody, so it jumps no further
+    and v takes nothing."""
+    shock = weapon("shock", damage=4, strike_types=("F",), element="air")
+    s0 = duel(shock, others=[("u", (7, 5)), ("v", (8, 5))], board={"water": {(6, 5), (7, 5), (8, 5)}})
+    s0.creatures["u"].reductions = {"lightning": 9}
+    s, events = run(s0, strike(shock), [8, 2, 4, 1, 3, 3, 3, 3, 1, 11, 11])
+    assert [e.target for e in of_kind(events, "lightning")] == ["u"]
+    assert {cid: c.grit.pips for cid, c in s.creatures.items()} == {"a": 0, "t": 4, "u": 0, "v": 0}
+
+
 # --------------------------------------------------------------------------------------------------------
 # Mystical
 # --------------------------------------------------------------------------------------------------------

@@ -8,15 +8,16 @@ Durability and 0 Physical Reduction. If there are 6 Tiers of Wounded to the stom
 The wyrm w (size 6, 37 spaces around (10, 10), arms of Reach 4, Athletics 2) holds v (size 0, at (14, 10), next to
 w, Athletics 2, Martial 2, a Lightweight knife of 4 damage dice in its right arm) with its left arm in a Hold. Being 6
 sizes larger, w has no Encumbered from the Hold (2 - 6); v has 2 Tiers: -2 on its Athletics defense. Grapple is an
-Overpower: +6 on w's roll against a target 6 sizes smaller. Grapple rolls Athletics against Athletics at DL 0 (table
+Overpower: +6 on w's roll against a target 6 sizes smaller. Grapple rolls Athletics against Athletics at DL 3 (table
 settings). The creatures belong to the Soulweaver and act on its turn. Scripted faces: the attack roll, the defense
 roll, then damage dice; a roll is its highest face plus modifiers.
 
 What being swallowed causes are Ailments from the source "swallowed:w" (reference §5.1): Tier 2 Crowded and, for
 "they cannot breathe", Tier 1 Strangled (table setting `swallowed_strangled`; the reference's Strangled is no
-breathing), both gone when v is out. "No light" is the Sight Concealment Blinded gives, Tier 3 (table setting
-`swallowed_darkness`): -3 on v's attacks (`concealment_attack_per_tier` 1). Wounded to the stomach is Wounded on w's
-"stomach" body part.
+breathing), both gone when v is out. "No light" is the Sight Concealment Blinded gives, Tier 1 (table setting
+`swallowed_darkness`): -1 on v's attacks (`concealment_attack_per_tier` 1). Wounded to the stomach is Wounded on w's
+"stomach" body part. The stomach counts as size 2 (w's 6 less the stomach part's 4, table setting `stomach_size`):
+v's Strike on it gains +1 (half of 2 sizes larger) and its damage loses 2d12 (2 sizes larger).
 """
 
 from __future__ import annotations
@@ -38,7 +39,8 @@ V_SKILLS = {"Athletics": 2, "Martial": 2, "Elude": 2}
 
 SWALLOWED = "swallowed:w"
 CROWDED = "Crowded (Tier 2) on attack rolls"
-DARK = "no light (swallowed): every target has Sight Concealment 3, on attack rolls"
+DARK = "no light (swallowed): every target has Sight Concealment 1, on attack rolls"
+SIZE = "Strike size: target size 2 (the stomach) is larger than size 0 (half the difference)"
 
 
 def wound_stomach(s: GameState, tiers: int, who: str = "w") -> None:
@@ -82,6 +84,12 @@ def swallowed(**kw: Any) -> GameState:
     return s
 
 
+def big_knife(s: GameState) -> GameState:
+    """v's knife with 6 damage dice, so that 4 are left against the stomach, 2 sizes larger."""
+    s.creatures["v"].weapons = [weapon("knife", damage=6, lightweight=True)]
+    return s
+
+
 def stomach(**kw: Any) -> dict[str, Any]:
     return {"type": "strike_stomach", "creature": "v", "weapon": "knife", **kw}
 
@@ -118,8 +126,8 @@ def test_a_failed_swallow_leaves_the_creature_held() -> None:
 def test_swallowed_there_is_no_light_no_breath_and_tier_2_crowded() -> None:
     """seed-000: "While swallowed, there is no light, they cannot breathe, and have Tier 2 Crowded." v has Tier 2
     Crowded and Tier 1 Strangled, both from "swallowed:w" and going with it. Crowded (table setting
-    `crowded_penalty_per_tier` 1) is -2 on v's attack rolls; no light gives every target Sight Concealment 3 as
-    Blinded 3 would: -3 more. The preview of the stomach attack shows both."""
+    `crowded_penalty_per_tier` 1) is -2 on v's attack rolls; no light gives every target Sight Concealment 1 as
+    Blinded 1 would: -1 more. The preview of the stomach attack shows both, after the stomach's size (+1)."""
     s = swallowed()
     v = s.creatures["v"]
     assert v.ailments == {"Crowded": 2, "Strangled": 1}
@@ -132,7 +140,7 @@ def test_swallowed_there_is_no_light_no_breath_and_tier_2_crowded() -> None:
     assert (knife.params, unarmed.params) == ({"weapon": "knife"}, {"limb": None})
     (target,) = knife.targets
     assert target.target == "w" and target.preview is not None
-    assert [(m.value, m.reason) for m in target.preview.modifiers] == [(-2, CROWDED), (-3, DARK)]
+    assert [(m.value, m.reason) for m in target.preview.modifiers] == [(1, SIZE), (-2, CROWDED), (-1, DARK)]
 
 
 def test_what_being_swallowed_causes_cannot_be_lowered_while_it_lasts() -> None:
@@ -163,17 +171,18 @@ def test_no_light_and_no_breath_can_be_turned_off() -> None:
     assert s.creatures["v"].ailments == {"Crowded": 2}
     (target,) = options(s, "v", "strike_stomach")[0].targets
     assert target.preview is not None
-    assert [(m.value, m.reason) for m in target.preview.modifiers] == [(-2, CROWDED)]
+    assert [(m.value, m.reason) for m in target.preview.modifiers] == [(1, SIZE), (-2, CROWDED)]
 
 
 def test_blinded_in_the_dark_counts_the_higher_concealment() -> None:
-    """Blinded and no light both conceal sight: the higher Tier counts, not their sum. Blinded 2 < 3: the darkness's
-    3; Blinded 4: its 4."""
-    s = swallowed()
+    """Blinded and no light both conceal sight: the higher Tier counts, not their sum. With the darkness at 3
+    (table setting): Blinded 2 < 3: the darkness's 3; Blinded 4: its 4."""
+    s = swallowed(swallowed_darkness=3)
     s.creatures["v"].ailments["Blinded"] = 2
     (target,) = options(s, "v", "strike_stomach")[0].targets
     assert target.preview is not None
-    assert [(m.value, m.reason) for m in target.preview.modifiers] == [(-2, CROWDED), (-3, DARK)]
+    dark3 = DARK.replace("Concealment 1", "Concealment 3")
+    assert [(m.value, m.reason) for m in target.preview.modifiers] == [(1, SIZE), (-2, CROWDED), (-3, dark3)]
     s.creatures["v"].ailments["Blinded"] = 4
     (target,) = options(s, "v", "strike_stomach")[0].targets
     assert target.preview is not None
@@ -222,7 +231,8 @@ def test_a_swallowed_creature_is_removed_from_the_board() -> None:
 
 def test_the_stomach_is_attacked_as_an_unattended_object_at_dl_3() -> None:
     """seed-000: "They can attack your stomach as an unattended object": a Strike (DL 3) that nobody defends.
-    Martial 4, 1 -> 4 - 2 (Crowded) - 3 (no light) = -1: short of DL 3, a miss, no damage roll."""
+    Martial 4, 1 -> 4 + 1 (the stomach's size) - 2 (Crowded) - 1 (no light) = 2: short of DL 3, a miss, no damage
+    roll."""
     s, events = run(swallowed(), stomach(), [4, 1])
     assert only(events, "attack").data == {"action": "strike_stomach", "dl": 3, "success": False}
     assert of_kind(events, "damage") == []
@@ -231,12 +241,12 @@ def test_the_stomach_is_attacked_as_an_unattended_object_at_dl_3() -> None:
 
 def test_wounded_to_the_stomach_is_injury_beyond_durability_2() -> None:
     """seed-000: "an unattended object with 2 Durability and 0 Physical Reduction"; Wounded Tiers are the Injury
-    beyond the Durability (ASSUMPTION, table setting `stomach_threshold`). Martial 8, 1 -> 8 - 2 (Crowded) - 3 (no
-    light) = 3: reaches DL 3, a hit. The knife's 4d12 with nothing changed (Physical Reduction 0: a face of 3 is
-    enough): 3, 4, 1, 9 -> 3 Injury -> Tier 1 Wounded on w's stomach part, in its Wounded total too. The damage goes
-    to the object: w takes no Grit Pip. v stays inside."""
-    s, events = run(swallowed(), stomach(), [8, 1, 3, 4, 1, 9])
-    assert only(events, "attack").rolls[0].result == 3
+    beyond the Durability (ASSUMPTION, table setting `stomach_threshold`). v's knife here has 6 damage dice. Martial
+    8, 1 -> 8 + 1 (size) - 2 (Crowded) - 1 (no light) = 6: a hit. 6d12 less 2 for the larger stomach = 4d12
+    (Physical Reduction 0: a face of 3 is enough): 3, 4, 1, 9 -> 3 Injury -> Tier 1 Wounded on w's stomach part, in
+    its Wounded total too. The damage goes to the object: w takes no Grit Pip. v stays inside."""
+    s, events = run(big_knife(swallowed()), stomach(), [8, 1, 3, 4, 1, 9])
+    assert only(events, "attack").rolls[0].result == 6
     damage = only(events, "damage")
     assert (damage.data["injury"], damage.data["needed"]) == (3, 3)
     assert only(events, "stomach_wounded").data == {"wounded": 1, "stomach_wounded": 1, "part": "stomach"}
@@ -248,11 +258,12 @@ def test_wounded_to_the_stomach_is_injury_beyond_durability_2() -> None:
 
 def test_six_tiers_of_wounded_to_the_stomach_and_they_fall_out() -> None:
     """seed-000: "If there are 6 Tiers of Wounded to the stomach, they fall out." w's stomach part already has 4.
-    Martial 8, 1 -> 3: hits; 4d12: 3, 4, 5, 9 -> 4 Injury -> 2 Wounded: 6. v falls out into the first free space
+    With a knife of 6: Martial 8, 1 -> 6: hits; 4d12: 3, 4, 5, 9 -> 4 Injury -> 2 Wounded: 6. v falls out into the
+    first free space
     next to w in the grid's order: w fills the spaces within 3 of (10, 10), so the adjacent ones are 4 from it, and
     the first of them is (6, 10). Its source over, v loses the 2 Crowded Tiers and the Strangled Tier, and is on
     the board again."""
-    s = swallowed()
+    s = big_knife(swallowed())
     wound_stomach(s, 4)
     s, events = run(s, stomach(), [8, 1, 3, 4, 5, 9])
     assert wounded_tiers(s.creatures["w"], "stomach") == 6
@@ -308,7 +319,7 @@ def test_a_game_saved_with_the_older_stomach_count_loads() -> None:
     humanoid = Creature.model_validate({**old, "ailments": {}})
     assert (wounded_tiers(humanoid, "stomach"), humanoid.ailments) == (5, {"Wounded": 5})
     assert "stomach_wounded" not in Creature.model_validate({**old, "stomach_wounded": 0}).model_dump()
-    assert TableSettings.model_validate({"swallowed_attack_penalty": 0}).swallowed_darkness == 3
+    assert TableSettings.model_validate({"swallowed_attack_penalty": 0}).swallowed_darkness == 1
     assert TableSettings.model_validate({"swallowed_attack_penalty": 2}).swallowed_darkness == 2
 
 

@@ -3,7 +3,9 @@
 - §5.1: "When your turn ends, each Ailment gets a defense roll with its listed skill; success drops it by 1 Tier,
   at DL 6 + Tier - 1 for each earlier consecutive failure." Failures are counted per ailment on the creature
   (`Creature.ailment_failures`); a success clears the count. Ailments without a listed defense, and those with
-  their own rules (Burning, Unaware while Unconscious, Wounded, Trauma), are not rolled for. Table setting
+  their own rules (Burning, Unaware while Unconscious, Wounded), are not rolled for. Trauma rolls Endure like
+  any other (seed-004: "The Endure roll commonly comes from Trauma"), and a failure deals half its Tier as Energy
+  damage (the older revision; `trauma_energy_damage`). Every Endure roll checks death by Exhaustion. Table setting
   `ailment_reduction` turns the rolls off.
 - §5.2 effects on rolls, each a Modifier with its reason:
   Dazzled: 1 + Tier/3 (rounded down) on attack, Manifest and Observe rolls.
@@ -36,8 +38,8 @@
   a part at `wounded_unusable_at` Tiers or more cannot be used to attack.
 - Focused (reference §5.3) is a condition without Tiers, not an Ailment: `Creature.focus` (see `tactics`).
 
-Not done: Enraged, Burning, Muted's speech, Trauma's rolls, Wounded on rolls other than attacks (legs on
-movement, defenses), Concealment on Awareness (no Awareness roll exists yet).
+Not done: Enraged, Burning, Muted's speech, Trauma lowered by recovering Grit, Wounded on rolls other than
+attacks (legs on movement, defenses), Concealment on Awareness (no Awareness roll exists yet).
 """
 
 from __future__ import annotations
@@ -48,7 +50,7 @@ from typing import Literal, NamedTuple
 from pydantic import BaseModel, ConfigDict
 
 from vtt.rules import senses
-from vtt.rules.damage import suffer_pips
+from vtt.rules.damage import Hit, deal, exhaustion_death, suffer_pips
 from vtt.rules.dice import DiceChange, DiceSource, Modifier, roll
 from vtt.rules.events import Event, RuleError
 from vtt.rules.grid import footprint_distance
@@ -87,7 +89,7 @@ AILMENTS: dict[str, AilmentInfo] = {
         AilmentInfo(name="Crowded", defense=None, kind="roll", effect="Tier on attacks and limb defenses"),
         AilmentInfo(name="Unaware", defense=None, kind="own_rules", effect="not Aware of anyone"),
         AilmentInfo(name="Wounded", defense=None, kind="own_rules", effect="Tier on rolls using the part"),
-        AilmentInfo(name="Trauma", defense="Endure", kind="own_rules", effect="older: half-Tier Energy damage"),
+        AilmentInfo(name="Trauma", defense="Endure", kind="other", effect="older: half-Tier Energy damage"),
         AilmentInfo(name="Sickened", defense="Endure", kind="other", effect="damages Minor Actions"),
         AilmentInfo(name="Clumsy", defense="Nimble", kind="roll", effect="half Tier on Might and Finesse attacks"),
         AilmentInfo(name="Stiff", defense="Nimble", kind="roll", effect="Tier on Mobility rolls"),
@@ -215,6 +217,7 @@ def reduce_at_turn_end(tx: Tx, creature_id: str, dice: DiceSource) -> list[Event
         dl = REDUCTION_DL + t - failures
         r = roll(dice, f"{c.name}: {skill} against {name}", c.skill(skill), exhausted(c, "Skill rolls"))
         ok = r.result >= dl and not (state.settings.fumble_always_fails and r.fumble)
+        death = exhaustion_death(tx, creature_id, skill, r)
         m = tx.creature(creature_id)
         if ok:
             m.ailment_failures.pop(name, None)
@@ -232,7 +235,29 @@ def reduce_at_turn_end(tx: Tx, creature_id: str, dice: DiceSource) -> list[Event
                 data={"ailment": name, "dl": dl, "success": ok, "tier": t - 1 if ok else t},
             )
         )
+        if death:
+            return events + death
+        if name == "Trauma" and not ok:
+            events += trauma_damage(tx, creature_id, t, dice)
     return events
+
+
+def trauma_damage(tx: Tx, creature_id: str, t: int, dice: DiceSource) -> list[Event]:
+    """Trauma (reference §5.2, older revision FACT): failing its Endure defense deals half its Tier as damage to
+    the Energy Pool; table setting `trauma_energy_damage`."""
+    amount = t // 2
+    if not tx.state.settings.trauma_energy_damage or amount <= 0:
+        return []
+    hit = Hit(
+        target=creature_id,
+        amount=amount,
+        label="Trauma",
+        physical=False,
+        apply_size=False,
+        targeted=False,
+        pool="energy",
+    )
+    return deal(tx, hit, dice)
 
 
 def slowed_at_turn_start(state: GameState, creature_id: str) -> list[Event]:
@@ -392,6 +417,33 @@ def _held_event(state: GameState, c: Creature, name: str, t: int) -> Event:
     )
 
 
+def immunity_to(c: Creature, name: str, *types: str) -> str | None:
+    """seed-004 Immunity: "Injury, Ailments, and effects of a given type are prevented and removed." The immunity
+    (an Ailment's name, or a type of the effect causing it, such as "physical") that prevents `name`, if any."""
+    mine = {i.lower(): i for i in c.immunities}
+    return next((mine[t.lower()] for t in (name, *types) if t.lower() in mine), None)
+
+
+def immune_event(c: Creature, name: str, immunity: str, actor: str | None = None) -> Event:
+    return Event(
+        kind="immune",
+        text=f"{c.name} is Immune to {immunity}: no {name}.",
+        actor=actor,
+        target=c.id,
+        data={"ailment": name, "immunity": immunity},
+    )
+
+
+def remove_immune(c: Creature) -> list[str]:
+    """seed-004 Immunity: Ailments a creature is Immune to are removed (with their sources); returns their names."""
+    gone = [name for name in c.ailments if immunity_to(c, name) is not None]
+    for name in gone:
+        del c.ailments[name]
+        c.ailment_failures.pop(name, None)
+    c.ailment_sources = [r for r in c.ailment_sources if r.ailment not in gone]
+    return gone
+
+
 def add_ailment(
     tx: Tx, creature_id: str, name: str, tiers: int, source: str | None = None, ends_with_source: bool = False
 ) -> int:
@@ -542,6 +594,9 @@ def afflict(
     key = resolve_source(tx.state, source) if source is not None else None
     if key == f"creature:{target}":
         raise RuleError(f"{c.name} cannot be its own source")
+    immunity = immunity_to(c, name)
+    if immunity is not None:
+        return [immune_event(c, name, immunity)]
     now = add_ailment(tx, target, name, tiers, key, ends_with_source)
     text = f"The Soulweaver gives {c.name} Tier {tiers} {name} (now Tier {now})"
     if key is not None:

@@ -17,6 +17,7 @@ from pydantic import BaseModel, Field
 from vtt.rules import ailments, tactics
 from vtt.rules.checks import AttackResult, describe_attack
 from vtt.rules.conditions import defense_modifiers
+from vtt.rules.damage import exhaustion_death
 from vtt.rules.dice import DiceSource, Modifier, Roll, roll
 from vtt.rules.events import Event, RuleError
 from vtt.rules.model import SOULWEAVER, Decision, GameState
@@ -134,5 +135,6 @@ def finish(tx: Tx, spec: AttackSpec, defense: Roll | None, dice: DiceSource, not
             "declined": defense is None,
         },
     )
-    events = [event, *HANDLERS[spec.action](tx, spec, result, dice)]
+    death = exhaustion_death(tx, spec.target, spec.defense_skill, defense) if defense is not None else []
+    events = [event, *death, *HANDLERS[spec.action](tx, spec, result, dice)]
     return events + tactics.after_attack(tx, spec.attacker, dice)

@@ -87,13 +87,22 @@ def zeal_for_major(tx: Tx, creature: str, dice: DiceSource) -> list[Event]:
 
 
 def recover(tx: Tx, creature: str) -> list[Event]:
+    """reference §4.3 Recovery: an action (a Major Action, ASSUMPTION) after which AP may be assigned; which Pips it
+    removes is a gap, left to the Soulweaver (ASSUMPTION). It counts on the sheet (`Creature.recoveries`) and the log
+    names the pools for the Soulweaver."""
     c = require_active(tx.state, creature)
     spend(tx, creature, major=1, on_full_resolve=True)
+    m = tx.creature(creature)
+    m.recoveries += 1
+    pools = f"Grit {c.grit.pips}/{c.grit.max}, Energy {c.energy.pips}/{c.energy.max}, Resolve {c.resolve.pips}/"
+    pools += f"{c.resolve.max}"
     return [
         Event(
             kind="recovery",
-            text=f"{c.name} uses Recovery; the Soulweaver removes the Pips it recovers.",
+            text=f"{c.name} uses Recovery (its Recovery number {m.recoveries}): AP may be assigned now, and the "
+            f"Soulweaver removes the Pips it recovers ({pools}).",
             actor=creature,
+            data={"recoveries": m.recoveries},
         )
     ]
 

@@ -33,6 +33,7 @@ Unconscious and Dead
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Literal
 
 from pydantic import BaseModel, ConfigDict, Field
@@ -82,6 +83,7 @@ class Hit(BaseModel):
     pool: PoolName = "grit"
     continuing: bool = False
     lightning_jump: bool = Field(False, description="Damage from a Lightning jump, which does not jump again itself.")
+    material: bool = Field(False, description="Of a Material Element: always physical (seed-004).")
 
     @property
     def effective_element(self) -> str | None:
@@ -91,7 +93,8 @@ class Hit(BaseModel):
 
     @property
     def is_physical(self) -> bool:
-        return self.physical and self.strike_type != "M"
+        """seed-004: "The Material Elements are always physical"; Mystical "Deals magical damage"."""
+        return self.material or (self.physical and self.strike_type != "M")
 
     def types(self) -> list[str]:
         out = ["physical" if self.is_physical else "magical"]
@@ -167,6 +170,8 @@ def needed_face(tx: Tx, hit: Hit, target: Creature, attacker: Creature | None) -
 
 def deal(tx: Tx, hit: Hit, dice: DiceSource) -> list[Event]:
     """Resolve one Hit on a creature: the damage roll, Injury, where it goes, and what follows."""
+    if hit.element is not None and hit.element in tx.state.settings.material_elements and not hit.material:
+        hit = hit.model_copy(update={"material": True})
     target = tx.get(hit.target)
     attacker = tx.get(hit.attacker) if hit.attacker and hit.attacker in tx.state.creatures else None
     immune = [t for t in hit.types() if t in target.immunities]
@@ -397,6 +402,16 @@ def serious_injury(tx: Tx, hit: Hit, injury: int, threshold: int, dice: DiceSour
     return events
 
 
+SeverHook = Callable[[Tx, str, str], list[Event]]
+AFTER_SEVER: list[SeverHook] = []
+"""Called with (tx, creature, part id) after a part is severed (a Hold lets go of it: see `hold`)."""
+
+
+def on_sever(fn: SeverHook) -> SeverHook:
+    AFTER_SEVER.append(fn)
+    return fn
+
+
 def sever_part(tx: Tx, target_id: str, part_id: str) -> list[Event]:
     c = tx.creature(target_id, body=True)
     part = c.part(part_id)
@@ -411,6 +426,8 @@ def sever_part(tx: Tx, target_id: str, part_id: str) -> list[Event]:
                 tx.drop(c.id, weapon, c.anchor)
         c.limbs = [lb for lb in c.limbs if lb.id != part_id]
         events.append(Event(kind="limb_lost", text=f"{c.name} loses the use of its {limb.name}.", target=target_id))
+    for hook in AFTER_SEVER:
+        events += hook(tx, target_id, part_id)
     return events
 
 
@@ -424,10 +441,19 @@ def endure_roll(tx: Tx, target_id: str, dl: int, label: str, dice: DiceSource) -
     """An Endure roll; a Fumble while Exhausted is Tier 12 or more kills (seed-004 Dead)."""
     c = tx.get(target_id)
     r, ok = _check_roll(tx, c, "Endure", dl, label, dice)
-    events: list[Event] = []
-    if r.fumble and c.ailments.get("Exhausted", 0) >= DEATH_EXHAUSTED and not c.dead:
-        events += die(tx, target_id, f"Fumbled an Endure roll while Exhausted Tier {c.ailments['Exhausted']}")
-    return r, ok, events
+    return r, ok, exhaustion_death(tx, target_id, "Endure", r)
+
+
+def exhaustion_death(tx: Tx, creature_id: str, skill: str, r: Roll) -> list[Event]:
+    """seed-004 Dead: "Exhausted causes you to die if you Fumble an Endure roll while it is Tier 12 or higher."
+    Called after every roll a creature makes with a skill: a defense, an ailment's defense, a Talent's Manifest."""
+    c = tx.state.creatures.get(creature_id)
+    if c is None or skill != "Endure" or not r.fumble or c.dead:
+        return []
+    exhausted = c.ailments.get("Exhausted", 0)
+    if exhausted < DEATH_EXHAUSTED:
+        return []
+    return die(tx, creature_id, f"Fumbled an Endure roll while Exhausted Tier {exhausted}")
 
 
 def die(tx: Tx, target_id: str, why: str) -> list[Event]:
@@ -514,7 +540,13 @@ def element_effects(tx: Tx, hit: Hit, injury: int, dice: DiceSource) -> list[Eve
         part, rolls = (hit.part, []) if hit.part else roll_part(c, dice, tx.state.settings.part_table)
         m = tx.creature(hit.target)
         cont = ContinuingDamage(
-            id=tx.state.new_id("cd"), element="acid", amount=amount, part=part, rounds=1, source=hit.attacker
+            id=tx.state.new_id("cd"),
+            element="acid",
+            physical=hit.is_physical,
+            amount=amount,
+            part=part,
+            rounds=1,
+            source=hit.attacker,
         )
         m.continuing = [*m.continuing, cont]
         return [
@@ -608,7 +640,10 @@ def lightning_jump(tx: Tx, hit: Hit, dice: DiceSource, damaged: set[str]) -> lis
             "max_dice": None,
         }
     )
-    events += deal(tx, jump, dice)
+    dealt = deal(tx, jump, dice)
+    events += dealt
+    if not any(e.kind == "damage" and e.target == chosen and e.data.get("injury", 0) > 0 for e in dealt):
+        return events  # seed-004: it jumps on only "After Lightning damages a target"
     return events + lightning_jump(tx, jump, dice, damaged | {chosen})
 
 

@@ -389,6 +389,7 @@ def edit_creature(tx: Tx, creature_id: str, changes: dict[str, Any]) -> list[Eve
     except ValidationError as exc:
         first = exc.errors()[0]
         raise RuleError(f"{'.'.join(str(p) for p in first['loc'])}: {first['msg']}") from None
+    ailments.remove_immune(edited)
     if "size" in changes or "footprint" in changes:
         occ = Occupancy(tx.state)
         if (why := why_cannot_stand(tx.state, edited, edited.anchor, occ)) is not None:
@@ -640,7 +641,7 @@ def _tactic_options(
             skill=s.distract_skill,
             dice=c.skill(s.distract_skill),
             dice_changes=ailments.attack_dice_changes(state, c, physical=False),
-            modifiers=[tactics.distract_bonus(actions[0])],
+            modifiers=[tactics.distract_bonus(actions[0]), *ailments.attack_roll_modifiers(state, c)],
             dl=s.distract_dl,
             defense_skill=s.distract_defense,
         )
@@ -741,10 +742,12 @@ def _hold_options(state: GameState, occ: Occupancy, c: Creature, charge: bool) -
     called: list[TargetOption] = []
     with_distal: list[TargetOption] = []
     swallowing: list[TargetOption] = []
+    seen: set[str] = set()
     for h in state.holds.values():
-        for oid in h.held:
-            if oid == c.id or oid not in state.creatures:
+        for oid in h.members:
+            if oid == c.id or oid not in state.creatures or oid in seen:
                 continue
+            seen.add(oid)
             t = state.creatures[oid]
             try:
                 lp = overpower.plan_grapple(state, occ, c, t, None, filled, charge=charge)
@@ -1179,7 +1182,8 @@ def _focus_options(state: GameState, occ: Occupancy, c: Creature, major_ok: bool
                 )
             )
     cost = s.drop_focus_cost
-    paid = cost == "none" or (cost == "major" and major_ok) or (cost == "minor" and minor_ok)
+    paid = (cost == "none" and not turns.resolve_blocks(state, c.id)) or (cost == "major" and major_ok)
+    paid = paid or (cost == "minor" and minor_ok)
     if paid and focus.why_not_drop(c) is None:
         out.append(
             ActionOption(
@@ -1207,15 +1211,17 @@ def legal_actions(state: GameState, creature_id: str) -> list[ActionOption]:
     grid = grid_of(state)
     can_attack = not stance.in_stance(state, creature_id)
 
+    full_resolve = turns.resolve_blocks(state, creature_id)
+    may_move = not full_resolve or state.settings.full_resolve_moves
     if c.prone:
         why_not = prone.why_not_stand_up(state, c)
         cost = state.settings.stand_up_cost
-        paid = {"half_movement": True, "minor": econ.minor > 0 and not turns.resolve_blocks(state, creature_id)}
+        paid = {"half_movement": may_move, "minor": econ.minor > 0 and not turns.resolve_blocks(state, creature_id)}
         paid["major"] = econ.major > 0 and (not turns.resolve_blocks(state, creature_id) or econ.major_unlocked)
         if why_not is None and paid[cost]:
             price = {"movement": prone.stand_up_movement(state, c)} if cost == "half_movement" else {cost: 1}
             out.append(ActionOption(action="stand_up", group="Move", label="Stand up", cost=price))
-    if econ.movement_left > 0:
+    if econ.movement_left > 0 and may_move:
         paths = movement.reachable(state, c, econ.movement_left, filled)
         spaces = [cell for cell, p in paths.items() if p and why_cannot_stand(state, c, cell, occ, filled) is None]
         per_space = {"movement": prone.space_cost(state, c)}
@@ -1239,7 +1245,6 @@ def legal_actions(state: GameState, creature_id: str) -> list[ActionOption]:
                 )
             )
             out += _charged_collisions(state, occ, c, paths)
-    full_resolve = turns.resolve_blocks(state, creature_id)
     if full_resolve:
         if econ.minor > 0 and not econ.major_unlocked:
             out.append(
@@ -1249,7 +1254,7 @@ def legal_actions(state: GameState, creature_id: str) -> list[ActionOption]:
             out.append(ActionOption(action="recover", group="Turn", label="Recovery", cost={"major": 1}))
     if econ.minor > 0 and not econ.dashed and state.settings.dash_adds_pool and not full_resolve:
         out.append(ActionOption(action="dash", group="Move", label="Dash", cost={"minor": 1}))
-    if not c.prone:  # reference §5.3: No Action, at any time (here: offered on its turn)
+    if not c.prone and not full_resolve:  # reference §5.3: No Action, at any time (here: offered on its turn)
         out.append(ActionOption(action="drop_prone", group="Move", label="Drop Prone", cost={}))
 
     major_ok = econ.major > 0 and (not full_resolve or econ.major_unlocked)
@@ -1328,7 +1333,7 @@ def legal_actions(state: GameState, creature_id: str) -> list[ActionOption]:
         out.append(
             ActionOption(action="defensive_stance", group="Defense", label="Defensive Stance", cost={stance_cost: 1})
         )
-    if any(creature_id in h.holders for h in state.holds.values()):
+    if any(creature_id in h.holders for h in state.holds.values()) and not full_resolve:
         out.append(ActionOption(action="drop_hold", group="Overpower", label="Stop holding", cost={}))
     out.append(ActionOption(action="end_turn", group="Turn", label="End turn", cost={}))
     return out

@@ -16,7 +16,7 @@ from vtt.rules.events import Event, RuleError
 from vtt.rules.grid import footprint_distance
 from vtt.rules.model import Cell, Creature, GameState
 from vtt.rules.space import Occupancy, grid_of
-from vtt.rules.turns import require_active, spend
+from vtt.rules.turns import refuse_on_full_resolve, require_active, spend
 from vtt.rules.txn import Tx
 
 LOCKED = "cannot drop Focus until its next turn (Distract)"
@@ -108,7 +108,9 @@ def drop_focus(tx: Tx, creature: str) -> list[Event]:
     if (why := why_not_drop(c)) is not None:
         raise RuleError(why)
     cost = state.settings.drop_focus_cost
-    if cost != "none":  # with no cost it is No Action, allowed even on a full Resolve Pool
+    if cost == "none":
+        refuse_on_full_resolve(state, c.id, "drop its Focus")
+    else:
         spend(tx, c.id, major=1 if cost == "major" else 0, minor=1 if cost == "minor" else 0)
     m = tx.creature(c.id)
     m.focus, m.focus_space = None, None

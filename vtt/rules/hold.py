@@ -27,6 +27,7 @@ from vtt.rules.conditions import (
     holds_of,
     melee_attack_modifiers,
 )
+from vtt.rules.damage import on_sever
 from vtt.rules.dice import DiceSource, Modifier, roll
 from vtt.rules.events import Event, RuleError
 from vtt.rules.grid import footprint_distance
@@ -35,7 +36,7 @@ from vtt.rules.obstruction import exposure
 from vtt.rules.reach import attack_path, reach
 from vtt.rules.sizes import strike_size_modifier
 from vtt.rules.space import Occupancy, grid_of
-from vtt.rules.turns import require_active
+from vtt.rules.turns import refuse_on_full_resolve, require_active
 from vtt.rules.txn import Tx
 
 
@@ -246,12 +247,36 @@ def drop_hold(tx: Tx, creature: str) -> list[Event]:
     mine = [h for h in tx.state.holds.values() if creature in h.holders]
     if not mine:
         raise RuleError(f"{c.name} is not a Holder")
+    refuse_on_full_resolve(tx.state, creature, "stop holding")
     for hold in mine:
         _release_holder(tx, hold, creature)
     return [
         Event(kind="hold_dropped", text=f"{c.name} stops being a Holder.", actor=creature),
         *end_empty_holds(tx),
     ]
+
+
+@on_sever
+def _let_go_of_severed(tx: Tx, creature_id: str, part_id: str) -> list[Event]:
+    """seed-000: "A creature stops being a Holder if they can no longer touch the other creature with parts they used
+    for the Hold": a severed part leaves every Hold at once, as a Holder's limb or as a Held creature's locked part."""
+    events: list[Event] = []
+    name = tx.get(creature_id).name
+    for hold in list(tx.state.holds.values()):
+        unlock(tx, hold, [x for x in hold.locks if x.held == creature_id and x.part == part_id])
+        if part_id not in hold.holders.get(creature_id, []):
+            continue
+        release_limb(tx, hold, creature_id, part_id)
+        if creature_id not in hold.holders:
+            events.append(
+                Event(
+                    kind="hold_dropped",
+                    text=f"{name} can no longer touch the Held creature with its severed part: it stops being a "
+                    "Holder.",
+                    actor=creature_id,
+                )
+            )
+    return events + end_empty_holds(tx)
 
 
 def check_touch(tx: Tx) -> list[Event]:

@@ -29,7 +29,7 @@ from __future__ import annotations
 from vtt.rules import ailments, attacks, sight, tactics
 from vtt.rules.abilities import Ability, ability
 from vtt.rules.checks import AttackResult
-from vtt.rules.damage import Hit, deal, heal, suffer_pips
+from vtt.rules.damage import Hit, deal, exhaustion_death, heal, suffer_pips
 from vtt.rules.dice import DiceSource, Modifier, Roll, roll
 from vtt.rules.events import Event, RuleError
 from vtt.rules.grid import footprint_distance
@@ -170,6 +170,15 @@ def pay_energy(tx: Tx, creature_id: str) -> list[Event]:
     return events + lose_readied(tx, creature_id, "Energy was paid before completing it")
 
 
+def is_physical(state: GameState, ab: Ability) -> bool:
+    """seed-004: "Attacks made with a Might or Finesse Skill are physical attacks. The Material Elements are always
+    physical. Magical abilities that deal damage without requiring a Might or Finesse attack deal magical damage."
+    The attack is the Manifest roll: physical when its skill is one of `physical_skills` (a Talent's Endure), when
+    the ability is of a Material Element, or when the ability says so."""
+    s = state.settings
+    return ab.effect.physical or skill_of(state, ab) in s.physical_skills or ab.element in s.material_elements
+
+
 def _pay(tx: Tx, c: Creature, ab: Ability, boosted: bool) -> list[Event]:
     spend(tx, c.id, major=1)
     econ = tx.economy(c.id)
@@ -185,7 +194,9 @@ def _manifest_roll(
     dl, notes = dl_of(state, c, ab)
     skill = skill_of(state, ab)
     mods: list[Modifier] = [*ailments.manifest_modifiers(c), *tx.extra_attack_mods]
-    r = roll(dice, f"{c.name}: Manifest {ab.name} ({skill})", c.skill(skill), mods)
+    # the roll is the attack roll of an ability that attacks (seed-000), so it loses d12 as attack rolls do (Flurry)
+    changes = ailments.attack_dice_changes(state, c, is_physical(state, ab)) if ab.effect.attacks else []
+    r = roll(dice, f"{c.name}: Manifest {ab.name} ({skill})", c.skill(skill), mods, changes)
     ok = r.result >= dl and not (state.settings.fumble_always_fails and r.fumble)
     why = f" ({'; '.join(notes)})" if notes else ""
     boost = " Boosted" if boosted else ""
@@ -227,8 +238,8 @@ def manifest(
         require_can_attack(state, c.id)
     events = _pay(tx, c, ab, boosted)
     r, dl, ok, event = _manifest_roll(tx, c, ab, boosted, dice, "Manifests")
-    events.append(event)
-    if not ok:
+    events += [event, *exhaustion_death(tx, c.id, skill_of(state, ab), r)]
+    if not ok or tx.get(c.id).dead:
         return events
     return events + _effect(tx, c.id, ab, boosted, tid, r, dl, dice)
 
@@ -242,8 +253,8 @@ def ready(tx: Tx, creature: str, ability_id: str, boosted: bool, limb: str | Non
     kept_in = pick_free_limb(c, limb, "a Readied Spell or Talent is kept in a Free Limb").id
     events = _pay(tx, c, ab, boosted)
     r, dl, ok, event = _manifest_roll(tx, c, ab, boosted, dice, "readies")
-    events.append(event)
-    if ok:
+    events += [event, *exhaustion_death(tx, c.id, skill_of(state, ab), r)]
+    if ok and not tx.get(c.id).dead:
         m = tx.creature(c.id, body=True)
         held = m.limb(kept_in)
         assert held is not None
@@ -311,7 +322,7 @@ def _effect(
             dl=dl,
             defense_skill=eff.defense or "Elude",
             attack=r,
-            physical=eff.physical,
+            physical=is_physical(tx.state, ab),
             params={"ability": ab.id, "boosted": boosted},
         )
         return attacks.resolve(tx, spec, dice)
@@ -354,7 +365,7 @@ def _manifest_result(tx: Tx, spec: attacks.AttackSpec, result: AttackResult, dic
         attacker=spec.attacker,
         label=ab.name,
         changes=tuple(tactics.flurry_damage_changes(tx.state, tx.get(spec.attacker))),
-        physical=eff.physical,
+        physical=is_physical(tx.state, ab),
         element=ab.element,
         strike_type=eff.strike_type,
         from_spell=ab.is_spell,
@@ -429,6 +440,7 @@ def after_grit_injury(tx: Tx, creature_id: str, injury: int, dice: DiceSource) -
                 data={"ability": ab.id, "dl": dl, "kept": ok},
             )
         )
+        events += exhaustion_death(tx, creature_id, skill, r)
         if not ok:
             m = tx.creature(creature_id, body=True)
             mine = m.limb(lb.id)

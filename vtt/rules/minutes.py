@@ -14,6 +14,7 @@ from __future__ import annotations
 
 from vtt.rules import ailments
 from vtt.rules.abilities import ability
+from vtt.rules.damage import exhaustion_death
 from vtt.rules.dice import DiceSource, roll
 from vtt.rules.events import Event
 from vtt.rules.manifest import dl_of, readied_limbs, skill_of
@@ -57,4 +58,7 @@ def pass_time(tx: Tx, minutes: int, dice: DiceSource) -> list[Event]:
                         data={"ability": ab.id, "dl": dl, "kept": ok, "minutes": held},
                     )
                 )
+                events += exhaustion_death(tx, cid, skill, r)
+                if tx.get(cid).dead:
+                    break
     return events

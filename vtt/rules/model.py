@@ -217,6 +217,9 @@ class Creature(BaseModel):
     prone: bool = False
     unconscious: bool = False
     wake_failures: int = Field(0, ge=0, description="Consecutive failed Endure rolls to wake.")
+    recoveries: int = Field(
+        0, ge=0, description="Recoveries used; AP may be assigned after each (reference §4.3, advancement)."
+    )
     dead: bool = False
     ruptured_conduit_risk: int = Field(
         0, ge=0, description="Energy Pips suffered on a full Energy Pool (may cause Ruptured Conduit)."
@@ -496,7 +499,7 @@ class Hold(BaseModel):
 
     @property
     def members(self) -> list[str]:
-        return [*self.holders, *self.held]
+        return list(dict.fromkeys([*self.holders, *self.held]))
 
 
 class TurnOrder(BaseModel):

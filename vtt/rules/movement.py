@@ -30,7 +30,7 @@ from vtt.rules.hold import check_touch, escape_roll_spec, leave_holds
 from vtt.rules.model import Cell, Creature, GameState
 from vtt.rules.sizes import can_overpower, overpower_size_modifier, physical_damage_size_change
 from vtt.rules.space import Occupancy, footprint, grid_of, why_cannot_pass, why_cannot_stand
-from vtt.rules.turns import require_active, resolve_blocks, spend
+from vtt.rules.turns import refuse_on_full_resolve, require_active, resolve_blocks, spend
 from vtt.rules.txn import Tx
 
 COLLISION_DL = 3
@@ -110,6 +110,7 @@ def move(
 ) -> list[Event]:
     state = tx.state
     c = require_active(state, creature)
+    refuse_on_full_resolve(state, c.id, "move", movement=True)
     econ = tx.economy(c.id)
     filled = state.board.filled()
     per_space = prone.space_cost(state, c)

@@ -15,8 +15,9 @@ roll and defend are table settings (Athletics against Athletics by default).
 - Disarm: "Attack target creature with a melee weapon to cause them to drop target object they are holding into
   target space adjacent to them, DL 3. If the object is Gripped by multiple limbs, they gain +1 on their defenses
   for each limb beyond the first. If the targeted object is a weapon, the creature instead rolls defense of the
-  skill used to attack with it." Every held object here is a weapon, so the defense is the skill melee weapons
-  attack with (setting `strike_skill`, Martial). The item lies in the space as a loose item.
+  skill used to attack with it." Every held object here is a weapon, so the defense is the skill it attacks with:
+  `ranged_skill` (Nimble) for a launched weapon, `strike_skill` (Martial) for any other (`disarm_defense`). The
+  item lies in the space as a loose item.
 - Impair: "Attack target creature with a melee weapon to cause Tier 1 of your choice of Blinded, Dazzled,
   Deafened, Muted, Slowed, or Unstable, DL 3." Tiers add to any the target has.
 - Reposition: "Attack a target with a melee weapon to move the target one space farther from you, DL 3. If not
@@ -28,7 +29,8 @@ roll and defend are table settings (Athletics against Athletics by default).
   creature making the Reposition does not resist its own effect (ASSUMPTION); with nobody else in the Hold the
   target moves and stays in it (the Holders then lose it if they can no longer touch it).
 - Grapple: "Attack target creature in a Hold with a Free Limb or a part used in the Hold to increase the Tier of
-  Encumbered they suffer from Hold by 1 and join the Hold as a Holder." The target is a Held creature; a Free
+  Encumbered they suffer from Hold by 1 and join the Hold as a Holder." The target is any creature in a Hold, Held
+  or Holder (a Grabbed creature can Grapple its Grabber; a third creature can pile on a Holder); a Free
   Limb that joins must be able to grip (as for Grab); no Reach change (Grab's -1 is Grab's). With a Called Shot on
   a part that succeeds by the part's offset, "the creature cannot use the targeted part while in the Hold" (a limb
   of that id is kept from use: not free and gripping nothing usable). "If you already affect as many parts this
@@ -217,6 +219,14 @@ def drop_spaces(state: GameState, occ: Occupancy, target: Creature) -> list[Cell
     )
 
 
+def disarm_defense(state: GameState, item: Weapon) -> str:
+    """seed-000 Disarm: "If the targeted object is a weapon, the creature instead rolls defense of the skill used to
+    attack with it": a launched weapon (a bow, a sling: no melee weapon) attacks with `ranged_skill` (Nimble), any
+    other with `strike_skill` (Martial; a thrown weapon is a melee weapon too)."""
+    s = state.settings
+    return s.ranged_skill if item.ranged == "launched" else s.strike_skill
+
+
 def grip_bonus(target: Creature, item: Weapon) -> list[Modifier]:
     """seed-000 Disarm: "+1 on their defenses for each limb beyond the first"."""
     extra = len(target.gripping_limbs(item.id)) - 1
@@ -250,6 +260,7 @@ def disarm(
     if charge:
         tactics.require_charge(state, c)
     plan = plan_weapon_overpower(state, occ, c, t, "disarm", arm, state.board.filled(), charge, minor)
+    plan = plan.model_copy(update={"defense_skill": disarm_defense(state, held)})
     params = {"item": item, "to": list(to)}
     limbs = attack_limbs(state, c, arm)
     return _attack(
@@ -315,6 +326,9 @@ def _impair_result(tx: Tx, spec: attacks.AttackSpec, result: AttackResult, dice:
     if not result.success:
         return []
     ailment = spec.params["ailment"]
+    immunity = ailments.immunity_to(tx.get(spec.target), ailment, "physical" if spec.physical else "magical")
+    if immunity is not None:
+        return [ailments.immune_event(tx.get(spec.target), ailment, immunity, spec.attacker)]
     t = tx.creature(spec.target)
     t.ailments[ailment] = t.ailments.get(ailment, 0) + 1
     return [
@@ -488,11 +502,13 @@ def _choose_limb(c: Creature, limb_id: str | None, options: list[Limb], what: st
     return best
 
 
-def held_hold(state: GameState, target: Creature) -> Hold:
-    hold = next((h for h in state.holds.values() if target.id in h.held), None)
-    if hold is None:
-        raise RuleError(f"{target.name} is not Held: Grapple needs a creature in a Hold")
-    return hold
+def grapple_hold(state: GameState, c: Creature, target: Creature) -> Hold:
+    """The Hold a Grapple on `target` joins: "target creature in a Hold" is a Held creature or a Holder. Of several,
+    the one `c` is already in, else the one `target` is Held in."""
+    holds = [h for h in state.holds.values() if target.id in h.members]
+    if not holds:
+        raise RuleError(f"{target.name} is in no Hold: Grapple needs a creature in a Hold")
+    return next((h for h in holds if c.id in h.members), next((h for h in holds if target.id in h.held), holds[0]))
 
 
 def plan_grapple(
@@ -508,7 +524,9 @@ def plan_grapple(
     with_distal: bool = False,
     swallowing: bool = False,
 ) -> LimbPlan:
-    hold = held_hold(state, target)
+    if target.id == c.id:
+        raise RuleError(f"{c.name} cannot Grapple itself")
+    hold = grapple_hold(state, c, target)
     mine = [x for x in hold.locks if x.holder == c.id]
     in_hold = hold_limbs(c, hold)
     spent = tactics.spent_limbs(state, c.id)
@@ -595,7 +613,7 @@ def _grapple_result(tx: Tx, spec: attacks.AttackSpec, result: AttackResult, dice
     if not result.success:
         return []
     hold = tx.state.holds.get(spec.params["hold"])
-    if hold is None or spec.target not in hold.held:
+    if hold is None or spec.target not in hold.members:
         return []
     c, t = tx.get(spec.attacker), tx.get(spec.target)
     limb_id: str = spec.params["limb"]

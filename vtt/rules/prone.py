@@ -15,7 +15,7 @@ from __future__ import annotations
 
 from vtt.rules.events import Event, RuleError
 from vtt.rules.model import Creature, GameState
-from vtt.rules.turns import require_active, spend
+from vtt.rules.turns import break_moves, refuse_on_full_resolve, require_active, spend
 from vtt.rules.txn import Tx
 
 
@@ -57,6 +57,7 @@ def stand_up(tx: Tx, creature: str) -> list[Event]:
         raise RuleError(why)
     cost = tx.state.settings.stand_up_cost
     if cost == "half_movement":
+        refuse_on_full_resolve(tx.state, creature, "stand up", movement=True)
         need = stand_up_movement(tx.state, c)
         econ = tx.economy(creature)
         econ.movement_spent += need
@@ -65,6 +66,7 @@ def stand_up(tx: Tx, creature: str) -> list[Event]:
         spend(tx, creature, major=1 if cost == "major" else 0, minor=1 if cost == "minor" else 0)
         paid = f"a {cost.title()} Action"
     tx.creature(creature).prone = False
+    break_moves(tx, creature)
     return [Event(kind="stand_up", text=f"{c.name} stands up, paying {paid}.", actor=creature, data={"cost": cost})]
 
 
@@ -74,5 +76,7 @@ def drop_prone(tx: Tx, creature: str) -> list[Event]:
         raise RuleError(f"{c.name} cannot act")
     if c.prone:
         raise RuleError(f"{c.name} is already Prone")
+    refuse_on_full_resolve(tx.state, creature, "drop Prone")
     tx.creature(creature).prone = True
+    break_moves(tx, creature)
     return [Event(kind="drop_prone", text=f"{c.name} drops Prone.", actor=creature)]

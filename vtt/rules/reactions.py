@@ -52,6 +52,7 @@ from vtt.rules.commands import (
     parse_command,
 )
 from vtt.rules.conditions import defense_modifiers, melee_attack_modifiers
+from vtt.rules.damage import exhaustion_death
 from vtt.rules.dice import DiceSource, Modifier, roll
 from vtt.rules.events import Event, RuleError
 from vtt.rules.grid import footprint_distance
@@ -59,6 +60,7 @@ from vtt.rules.model import SOULWEAVER, Cell, Decision, GameState
 from vtt.rules.sizes import can_overpower, overpower_size_modifier
 from vtt.rules.space import Occupancy, footprint, grid_of
 from vtt.rules.stance import in_stance
+from vtt.rules.turns import resolve_blocks
 from vtt.rules.txn import Tx
 
 HINDER_DL = 3
@@ -160,6 +162,8 @@ def eligible(state: GameState, kind: ReactionKind, actor: str, target: str | Non
         targets |= set(occ.at(cmd.space))
     for hid, h in state.creatures.items():
         if hid == actor or hid in targets or not h.can_act or in_stance(state, hid) or h.swallowed_by is not None:
+            continue
+        if resolve_blocks(state, hid):  # seed-004: on a full Resolve Pool, no action but Recovery and the Zeal roll
             continue
         if h.team == mover.team and not state.settings.hinder_allies:
             continue
@@ -269,6 +273,7 @@ def resolve(tx: Tx, group: ReactionGroup, dice: DiceSource, dispatch: Dispatch) 
             actor.skill(defense_skill),
             [*defense_modifiers(state, actor, defense_skill), *ailments.defense_against_modifiers(state, actor, None)],
         )
+        events += exhaustion_death(tx, group.actor, defense_skill, defense)
         for hid, r in rolls:
             result = AttackResult(
                 attack=r,
@@ -293,6 +298,8 @@ def resolve(tx: Tx, group: ReactionGroup, dice: DiceSource, dispatch: Dispatch) 
             )
             if result.success:
                 successes.append(hid)
+    if tx.get(group.actor).dead:
+        return events
     if group.kind == "hinder_movement" and successes:
         names = ", ".join(state.creatures[h].name for h in successes)
         return [

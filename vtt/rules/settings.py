@@ -16,6 +16,12 @@ Cell = tuple[int, int]
 Sense = Literal["sight", "sound", "smell"]
 
 
+CONFLICT_DL = (
+    "every conflict attack seed-000 gives a DL (Strike, Disarm, Impair, Reposition, Collision and the three Hinders) "
+    "has DL 3, so this attack of the same kind has DL 3 too (ASSUMPTION by analogy)"
+)
+
+
 def _sight() -> list[Sense]:
     return ["sight"]
 
@@ -71,7 +77,7 @@ class TableSettings(BaseModel):
     thrown_weapon_drops: bool = Field(
         True, description="A thrown weapon leaves the hand and lies in the space it was thrown at (gap)."
     )
-    grab_dl: int = Field(0, ge=0, description="DL of Grab: the seed names none (seed-000 Grab).")
+    grab_dl: int = Field(3, ge=0, description=f"DL of Grab: the seed names none (seed-000 Grab); {CONFLICT_DL}.")
     collision_damage: int = Field(1, ge=0, description="Damage dice of a Collision before size (gap).")
     grab_skill: str = Field("Athletics", description="Skill Grab rolls (§1.3).")
     grab_defense: str = Field("Elude", description="Skill Grab attacks (§1.3).")
@@ -97,6 +103,13 @@ class TableSettings(BaseModel):
     hinder_attack_defense: str = Field("Martial", description="Skill the hindered attacker defends with (gap).")
     hinder_movement_skill: str = Field("Athletics", description="Skill a Hinder Movement rolls (gap).")
     hinder_movement_defense: str = Field("Athletics", description="Skill the hindered mover defends with (gap).")
+    full_resolve_moves: bool = Field(
+        False,
+        description="A creature whose Resolve Pool is full may still move, and stand up paying Movement. seed-004: "
+        '"the only actions you can use are Recovery and roll Zeal"; whether moving is an action is not said (gap). '
+        "ASSUMPTION False, the strict reading: moving is something a creature does with its turn, and the rule "
+        "leaves it only Recovery and the Zeal roll.",
+    )
     reaction_seconds: int = Field(30, ge=0, description="How long the table waits for a reaction (0: forever).")
     reaction_timeout: Literal["pass", "hinder"] = Field("pass", description="The answer when the time runs out.")
     disarm_skill: str = Field("Athletics", description="Skill Disarm rolls (seed-000 names none; gap).")
@@ -108,8 +121,12 @@ class TableSettings(BaseModel):
     grapple_defense: str = Field("Athletics", description="Skill Grapple attacks (gap).")
     break_hold_skill: str = Field("Athletics", description="Skill Break Hold rolls (gap).")
     break_hold_defense: str = Field("Athletics", description="Skill Break Hold attacks (gap).")
-    grapple_dl: int = Field(0, ge=0, description="DL of Grapple: the seed names none (seed-000 Grapple).")
-    break_hold_dl: int = Field(0, ge=0, description="DL of Break Hold: the seed names none (seed-000 Break Hold).")
+    grapple_dl: int = Field(
+        3, ge=0, description=f"DL of Grapple: the seed names none (seed-000 Grapple); {CONFLICT_DL}."
+    )
+    break_hold_dl: int = Field(
+        3, ge=0, description=f"DL of Break Hold: the seed names none (seed-000 Break Hold); {CONFLICT_DL}."
+    )
     suffocate_also_grapples: bool = Field(
         True, description="A Grapple made to suffocate also adds its Encumbered Tier (seed-000 is silent; gap)."
     )
@@ -121,15 +138,18 @@ class TableSettings(BaseModel):
     )
     stomach_size: int | None = Field(
         None,
-        description="Size a stomach attacked from inside counts as for the Strike size rules; None: size changes "
-        "neither the roll nor the damage (seed-000 gives the stomach no size; gap).",
+        description="Size a stomach attacked from inside counts as for the Strike size rules. None: derived from the "
+        "swallower, its size less its stomach part's offset (seed-000 Called Shot: \"arms and stomach are 4 sizes "
+        "smaller\" than a standard humanoid), as a part's size is everywhere else in the seeds.",
     )
     swallowed_darkness: int = Field(
-        3,
+        1,
         ge=0,
         description="No light while swallowed (seed-000): every target has this Sight Concealment for a swallowed "
-        "creature, as Blinded gives (§2.6, §5.2); 0: none. The reference gives darkness no Tier (gap); ASSUMPTION "
-        "3: in the dark it finds what it attacks by touch, whose Awareness base DL (3) is 3 over sight's (0).",
+        "creature, as Blinded gives (§2.6, §5.2); 0: none. The reference gives darkness no Tier (gap). ASSUMPTION 1: "
+        "a creature with no light sees nothing, as a Blinded one does, and Tier 1 is the Blinded the seeds' own "
+        "action causes (Impair); the stomach it attacks touches it on every side, so a higher Tier, which would make "
+        "cutting its way out very hard, has no ground in the seeds.",
     )
     swallowed_strangled: int = Field(
         1,
@@ -161,6 +181,25 @@ class TableSettings(BaseModel):
     )
     ailment_reduction: bool = Field(
         True, description="When a turn ends, each reducible Ailment rolls its defense to lose a Tier (§5.1)."
+    )
+    physical_skills: list[str] = Field(
+        default_factory=lambda: ["Athletics", "Endure", "Martial", "Elude", "Nimble"],
+        description="Might and Finesse Skills: an attack rolled with one is physical (seed-004 Damage and Strike "
+        "Types), a Talent's Manifest roll (Endure) too. Might: Athletics, Endure, Martial, Finesse: Elude (reference "
+        "§4.1 FACT); ASSUMPTION: Nimble is Finesse (the skill of ranged weapons, whose attacks are physical).",
+    )
+    material_elements: list[str] = Field(
+        default_factory=lambda: ["earth"],
+        description='Elements whose damage is always physical (seed-004: "The Material Elements are always '
+        'physical"; the seeds name no list: gap). ASSUMPTION earth: of the four Elements the seeds name, Earth '
+        "alone is solid matter that strikes by its mass; Fire, Water and Air act as Heat, Cold and Lightning when "
+        "they flow. A table reading Material as all four classical Elements lists them all.",
+    )
+    trauma_energy_damage: bool = Field(
+        True,
+        description="Trauma: a failed Endure defense against it deals half its Tier as Energy damage. The newer "
+        "revision only says Trauma brings the Endure rolls that Exhaustion kills on (seed-004 Dead); the older one "
+        "gives this failure effect (reference §5.2, ASSUMPTION: keep it, else Trauma does nothing but roll).",
     )
     ailment_defenses: dict[str, str] = Field(
         default_factory=lambda: {"Muted": "Nature", "Slowed": "Zeal", "Unstable": "Endure"},
@@ -238,7 +277,7 @@ class TableSettings(BaseModel):
     flurry_max: int = Field(6, ge=1, description="Largest number a Flurry may declare (seed-000 names none; gap).")
     distract_skill: str = Field("Guile", description="Skill a Distract rolls (seed-000 names none; gap).")
     distract_defense: str = Field("Observe", description="Skill a Distract attacks (seed-000 names none; gap).")
-    distract_dl: int = Field(0, ge=0, description="DL of Distract (seed-000 names none; gap).")
+    distract_dl: int = Field(3, ge=0, description=f"DL of Distract (seed-000 names none; gap); {CONFLICT_DL}.")
     distract_range: int = Field(
         6, ge=0, description="Distract: creatures within this many spaces, not Unaware or Unconscious, are Aware (gap)."
     )

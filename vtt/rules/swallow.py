@@ -24,15 +24,16 @@ and 0 Physical Reduction. If there are 6 Tiers of Wounded to the stomach, they f
     seed gives no Tier; 1 is the Tier a Grapple's suffocating causes (seed-000), and the reference has no separate
     suffocation rule.
 - "there is no light": not an Ailment but darkness: the Sight Concealment Blinded gives, at table setting
-  `swallowed_darkness` (3; 0: none), on the swallowed creature's attacks (`senses`). The reference gives darkness
+  `swallowed_darkness` (1; 0: none), on the swallowed creature's attacks (`senses`). The reference gives darkness
   no Tier (GAP, see the setting).
 - "Their only target is the stomach": while swallowed a creature may attack the stomach (`strike_stomach`, a Strike:
   a Major Action, or a Flurry's Minor Action), declare a Flurry, drop its Focus, Dismiss its own ongoing abilities,
   use Recovery or the Zeal roll on a full Resolve Pool, and end its turn; nothing else.
 - The stomach is "an unattended object with 2 Durability and 0 Physical Reduction": the attack is a Strike at DL 3
   with nobody defending (unattended), taking the attacker's ailments (Crowded), the darkness's Concealment and
-  Frightened of the swallower as any attack on it would. Its size is not given: table setting `stomach_size` (None:
-  no size change on the roll or the damage). Damage is counted as for any Strike (faces of 3 or more; Chopping,
+  Frightened of the swallower as any attack on it would. Its size is the swallower's less its stomach part's offset
+  (`stomach_size`; seed-000: "arms and stomach are 4 sizes smaller"), unless table setting `stomach_size` gives
+  one. Damage is counted as for any Strike (faces of 3 or more; Chopping,
   Bashing, Devastating, Flurry's lost dice; Physical Reduction 0, so Stabbing lowers nothing), and goes to the
   object, not to the swallower's pools. Wounded Tiers follow the Serious Injury rule with the Durability standing
   for the Severe Threshold (ASSUMPTION; table setting `stomach_threshold`): Injury beyond 2. It is a targeted
@@ -146,6 +147,15 @@ def stomach_wounded(c: Creature) -> int:
 def has_stomach(c: Creature) -> bool:
     part = c.part(STOMACH)
     return part is not None and not part.severed
+
+
+def stomach_size(state: GameState, sw: Creature) -> int:
+    """The size the stomach counts as: table setting `stomach_size`, else the swallower's size less its stomach
+    part's offset (seed-000: the stomach is 4 sizes smaller than a standard humanoid)."""
+    if state.settings.stomach_size is not None:
+        return state.settings.stomach_size
+    part = sw.part(STOMACH)
+    return sw.size - (part.size_offset if part is not None else 0)
 
 
 def stomach_threshold(state: GameState) -> int:
@@ -269,11 +279,9 @@ def stomach_plan(
 ) -> tuple[list[Modifier], list[DiceChange]]:
     """The modifiers and dice changes of a Strike on the stomach from inside (the preview is the roll's)."""
     mods: list[Modifier] = []
-    size = state.settings.stomach_size
-    if size is not None:
-        size_mod = strike_size_modifier(c.size, size, " (the stomach)")
-        if size_mod:
-            mods.append(size_mod)
+    size_mod = strike_size_modifier(c.size, stomach_size(state, sw), " (the stomach)")
+    if size_mod:
+        mods.append(size_mod)
     mods += weapon_modifiers(state, c, arm, 0)
     mods += limb_action_modifiers(state, c)
     mods += attack_modifiers(state, c)
@@ -356,12 +364,10 @@ def stomach_damage(
     strong = strong_faces(attack.faces)
     if strike_type == "C" and strong:
         changes.append(DiceChange(dice=strong, reason=f"Chopping: {strong} attack face(s) of 6 or more"))
-    size = state.settings.stomach_size
-    if size is not None:
-        change = physical_damage_size_change(c.size, size)
-        if change:
-            rel = "smaller" if change > 0 else "larger"
-            changes.append(DiceChange(dice=change, reason=f"physical damage against a {rel} subject (the stomach)"))
+    change = physical_damage_size_change(c.size, stomach_size(state, sw))
+    if change:
+        rel = "smaller" if change > 0 else "larger"
+        changes.append(DiceChange(dice=change, reason=f"physical damage against a {rel} subject (the stomach)"))
     amount: int = params["damage"]
     wanted = max(0, amount + sum(ch.dice for ch in changes))
     max_dice: int | None = params["max_dice"]
@@ -372,7 +378,7 @@ def stomach_damage(
     injury = dmg.count_at_least(needed)
     note = ""
     if strike_type == "B":
-        larger = max(0, size - c.size) if size is not None else 0
+        larger = max(0, stomach_size(state, sw) - c.size)
         floor = min(strong - larger, dmg.dice)
         if floor > injury:
             note = f" (Bashing raises the Injury to {floor})"

@@ -43,7 +43,7 @@ from __future__ import annotations
 
 from typing import Literal
 
-from vtt.rules.ailments import EFFECT_ATTACK_DICE, EFFECT_DAMAGE_DICE, attack_dice_changes
+from vtt.rules.ailments import EFFECT_ATTACK_DICE, EFFECT_DAMAGE_DICE, attack_dice_changes, attack_roll_modifiers
 from vtt.rules.checks import AttackResult
 from vtt.rules.conditions import PHYSICAL_ATTACK, PHYSICAL_DEFENSE
 from vtt.rules.dice import DiceChange, DiceSource, Modifier, roll
@@ -51,7 +51,7 @@ from vtt.rules.events import Event, RuleError
 from vtt.rules.grid import footprint_distance
 from vtt.rules.model import BodyPart, Cell, Creature, Effect, GameState, Weapon
 from vtt.rules.space import Occupancy, grid_of
-from vtt.rules.turns import end_turn, require_active, spend
+from vtt.rules.turns import break_moves, end_turn, refuse_on_full_resolve, require_active, spend
 from vtt.rules.txn import Tx
 
 CALLED_SHOT = "Called Shot"
@@ -214,6 +214,9 @@ def flurry(tx: Tx, creature_id: str, number: int) -> list[Event]:
         spend(tx, creature_id, major=1)
     elif s.flurry_cost == "minor":
         spend(tx, creature_id, minor=1)
+    else:
+        refuse_on_full_resolve(state, creature_id, "declare a Flurry")
+        break_moves(tx, creature_id)
     mods = {EFFECT_ATTACK_DICE: -number}
     if number // 2:
         mods[EFFECT_DAMAGE_DICE] = -(number // 2)
@@ -344,7 +347,7 @@ def distract(
         dice,
         label,
         c.skill(s.distract_skill),
-        [distract_bonus(action), *tx.extra_attack_mods],
+        [distract_bonus(action), *attack_roll_modifiers(state, c), *tx.extra_attack_mods],
         attack_dice_changes(state, c, physical=False),
     )
     events = [

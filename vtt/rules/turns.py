@@ -165,6 +165,22 @@ def resolve_blocks(state: GameState, creature_id: str) -> bool:
     return c.resolve.full and c.resolve.max > 0
 
 
+def refuse_on_full_resolve(state: GameState, creature_id: str, what: str, movement: bool = False) -> None:
+    """seed-004 Resolve: "While your Resolve Pool is full, the only actions you can use are Recovery and roll Zeal
+    as a Minor Acton to be able to use a Major Action this turn": no action that costs nothing (Drop Prone, a
+    Hinder, dropping a Hold or Focus, a Flurry) either. Moving and standing up paid in Movement are refused too
+    unless table setting `full_resolve_moves` says moving is no action."""
+    if not resolve_blocks(state, creature_id):
+        return
+    if movement and state.settings.full_resolve_moves:
+        return
+    name = state.creatures[creature_id].name
+    raise RuleError(
+        f"{name}'s Resolve Pool is full: the only actions it can use are Recovery and the Zeal roll (DL 12) to use "
+        f"a Major Action, so it cannot {what}"
+    )
+
+
 def spend(tx: Tx, creature_id: str, major: int = 0, minor: int = 0, on_full_resolve: bool = False) -> None:
     """Pay a Major or Minor Action; the rules raise RuleError when it cannot be paid."""
     econ = tx.economy(creature_id)
@@ -181,6 +197,15 @@ def spend(tx: Tx, creature_id: str, major: int = 0, minor: int = 0, on_full_reso
         raise RuleError(f"{tx.get(creature_id).name} has no Minor Action left this turn")
     econ.major -= major
     econ.minor -= minor
+    break_moves(tx, creature_id)
+
+
+def break_moves(tx: Tx, creature_id: str) -> None:
+    """seed-000 Charge: "After moving 2 consecutive spaces": an action between two moves makes them not
+    consecutive, so the count of spaces starts again."""
+    econ = tx.state.economy.get(creature_id)
+    if econ is not None and econ.consecutive_spaces:
+        tx.economy(creature_id).consecutive_spaces = 0
 
 
 def require_active(state: GameState, creature_id: str) -> Creature:
