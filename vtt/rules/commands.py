@@ -96,22 +96,22 @@ _CREATURE_FIELD_LIMITS: dict[str, Any] = {
 
 
 @cache
-def _creature_field_checks(key: str) -> tuple[TypeAdapter[Any], ...]:
-    checks: list[TypeAdapter[Any]] = []
-    if key in _CREATURE_FIELD_LIMITS:
-        checks.append(TypeAdapter(_CREATURE_FIELD_LIMITS[key]))
-    info = Creature.model_fields.get(key)
-    if info is not None:
+def _creature_field_checks() -> dict[str, tuple[TypeAdapter[Any], ...]]:
+    """Each creature field's checks: the command's limits on it, then the `Creature` model's own field type."""
+    checks: dict[str, list[TypeAdapter[Any]]] = {}
+    for key, limit in _CREATURE_FIELD_LIMITS.items():
+        checks.setdefault(key, []).append(TypeAdapter(limit))
+    for key, info in Creature.model_fields.items():
         annotation: Any = Annotated[(info.annotation, *info.metadata)] if info.metadata else info.annotation
-        checks.append(TypeAdapter(annotation))
-    return tuple(checks)
+        checks.setdefault(key, []).append(TypeAdapter(annotation))
+    return {key: tuple(found) for key, found in checks.items()}
 
 
 def _check_creature_fields(data: dict[str, Any]) -> dict[str, Any]:
     """Each value of `data` checked against the type of the creature field its key names. Keys that name no field
     are left for the rules to refuse, in their own words."""
     for key, value in data.items():
-        for check in _creature_field_checks(key):
+        for check in _creature_field_checks().get(key, ()):
             try:
                 check.validate_python(value)
             except ValidationError as exc:
@@ -518,7 +518,9 @@ class Heal(_Command):
     SENT_BY = "soulweaver"
     target: CreatureRef
     amount: int = Field(ge=0, le=100)
-    kind: Ident | None = None
+    kind: Name | None = Field(
+        None, description="The type of healing, as typed; a creature Vulnerable to it gains none."
+    )
     pool: Literal["grit", "energy", "resolve"] = "grit"
 
 
