@@ -11,7 +11,16 @@ import typing
 from functools import cache
 from typing import Annotated, Any, ClassVar, Literal
 
-from pydantic import AfterValidator, BaseModel, ConfigDict, Field, TypeAdapter, ValidationError, field_validator
+from pydantic import (
+    AfterValidator,
+    BaseModel,
+    ConfigDict,
+    Field,
+    TypeAdapter,
+    ValidationError,
+    ValidationInfo,
+    field_validator,
+)
 from pydantic_core import PydanticCustomError
 
 from vtt.rules.limits import (
@@ -20,13 +29,15 @@ from vtt.rules.limits import (
     CREATURE_SIZE_MIN,
     CREATURES_MAX,
     ID_MAX,
+    MAP_FILE_BYTES_MAX,
     CreatureRef,
     Ident,
     Name,
     Notes,
     check_ident,
+    text_error,
 )
-from vtt.rules.model import Creature, background_image_error
+from vtt.rules.model import Creature
 from vtt.rules.paths import json_path
 
 Cell = tuple[int, int]
@@ -46,7 +57,7 @@ def _check_source(value: str) -> str:
 
 
 def _check_image(value: str) -> str:
-    why = background_image_error(value)
+    why = text_error(value, IMAGE_ADDRESS_MAX)
     if why is not None:
         raise ValueError(why)
     return value
@@ -56,8 +67,10 @@ SOURCE_MAX = 4 * ID_MAX
 SourceRef = Annotated[str, AfterValidator(_check_source)]
 """What caused an Ailment: the id of a creature, an ongoing effect or a Hold, bare or as "kind:id" (see
 `ailments.resolve_source`; some kinds name a path of ids, "head_lock:hold/holder")."""
+IMAGE_ADDRESS_MAX = MAP_FILE_BYTES_MAX
 BackgroundImage = Annotated[str, AfterValidator(_check_image)]
-"""A map background: an /api/ path of this server, a data:image URL or an https URL (see `background_image_error`)."""
+"""A map background's address as text (bounded, no control characters); the rules check its form: an /api/ path of
+this server, a data:image URL or an https URL (`model.background_image_error`)."""
 
 
 class _Command(BaseModel):
@@ -107,16 +120,17 @@ def _creature_field_checks() -> dict[str, tuple[TypeAdapter[Any], ...]]:
     return {key: tuple(found) for key, found in checks.items()}
 
 
-def _check_creature_fields(data: dict[str, Any]) -> dict[str, Any]:
+def _check_creature_fields(data: dict[str, Any], info: ValidationInfo) -> dict[str, Any]:
     """Each value of `data` checked against the type of the creature field its key names. Keys that name no field
-    are left for the rules to refuse, in their own words."""
+    are left for the rules to refuse, in their own words. The error's message starts with the path of the bad value
+    from the command (`creature.skills.Martial: ...`); its context holds that path (`where`) and the reason (`why`)."""
     for key, value in data.items():
         for check in _creature_field_checks().get(key, ()):
             try:
                 check.validate_python(value)
             except ValidationError as exc:
                 first = exc.errors(include_url=False)[0]
-                where = json_path(key, [p for p in first["loc"] if isinstance(p, str | int)])
+                where = json_path(f"{info.field_name}.{key}", [p for p in first["loc"] if isinstance(p, str | int)])
                 why = str(first["msg"]).removeprefix("Value error, ")
                 raise PydanticCustomError("creature_field", "{where}: {why}", {"where": where, "why": why}) from None
     return data

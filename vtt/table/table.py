@@ -249,9 +249,12 @@ class Table:
         try:
             cmd = parse_command(command)
         except ValidationError as exc:
-            first = exc.errors()[0]
+            first = exc.errors(include_url=False)[0]
             where = ".".join(str(p) for p in first["loc"])
             why = str(first["msg"]).removeprefix("Value error, ")
+            context = first.get("ctx", {})
+            if "where" in context and "why" in context:  # an error deep inside a field, that names its own path
+                where, why = f"{first['loc'][0]}.{context['where']}", str(context["why"])
             return None, f"malformed command: {where}: {why}"
         return cmd, self.permission_error(viewer, cmd)
 
