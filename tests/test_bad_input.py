@@ -164,7 +164,7 @@ def _sample(annotation: Any, name: str, actor: str, target: str) -> Json:
         return 1
     if "tuple[int, int]" in text:
         return [1, 1]
-    if text.startswith("list[str]"):
+    if text.startswith(("list[str]", "list[typing.Annotated[str,")):
         return [target]
     if text.startswith("dict"):
         return {"name": "X"}

@@ -9,7 +9,7 @@ from typing import Any
 
 from factories import creature, on_turn, state, weapon
 
-from vtt.rules.model import GameState
+from vtt.rules.model import GameState, Hold
 from vtt.rules.settings import TableSettings
 from vtt.store.db import open_engine
 from vtt.table.table import Outcome, Table, Viewer
@@ -122,6 +122,22 @@ def test_a_hidden_creature_does_not_exist_for_a_player() -> None:
     assert out.error == "no such creature"
     assert table.state.model_dump() == before
     assert not table.visible_to(ALICE, "rat") and table.visible_to(SW, "rat")
+
+
+def test_a_break_hold_naming_a_hidden_held_creature_is_refused_as_no_such_creature() -> None:
+    """The orc holds the hidden rat. Alice's Break Hold on the orc names the rat as `held`: for her the rat does not
+    exist, so the command is refused as naming no creature, and nothing changes (the table once checked only
+    `creature`, `target` and `collide_with`, and let this through to the rules)."""
+    s = _game()
+    s.holds["h0"] = Hold(id="h0", holders={"orc": ["left_arm"]}, held=["rat"])
+    arm = s.creatures["orc"].limb("left_arm")
+    assert arm is not None
+    arm.hold_id = "h0"
+    table = Table("t", s)
+    before = table.state.model_dump()
+    out = _run(table, ALICE, {"type": "break_hold", "creature": "ayla", "target": "orc", "held": "rat"})
+    assert (out.ok, out.error) == (False, "no such creature")
+    assert table.state.model_dump() == before and table.log == []
 
 
 def test_a_player_acts_only_on_their_creatures_turn() -> None:

@@ -11,8 +11,8 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
-from typing import Any, Literal
+from collections.abc import Callable, Iterable, Sequence
+from typing import Any, Literal, TypeVar
 
 from pydantic import BaseModel, Field, ValidationError
 
@@ -145,7 +145,7 @@ class ActionOption(BaseModel):
 def apply(state: GameState, command: Command | dict[str, Any], dice: DiceSource) -> tuple[GameState, list[Event]]:
     """Resolve one command; the given state is never changed."""
     cmd = parse_command(command) if isinstance(command, dict) else command
-    if state.pending and not isinstance(cmd, Defend | ChooseOrder | React):
+    if state.pending and not cmd.ANSWERS_DECISION:
         raise RuleError(f"the table waits for a decision first: {state.pending[0].prompt}")
     tx = Tx(state)
     events = _begin(tx, cmd, dice)
@@ -178,156 +178,294 @@ def _begin(tx: Tx, cmd: Command, dice: DiceSource) -> list[Event]:
     return _dispatch(tx, cmd, dice)
 
 
-def _attacker(cmd: Command) -> str | None:
-    """The creature a command makes attack, if it attacks."""
-    if isinstance(cmd, Strike | StrikeSpace | Grab | Disarm | Impair | Reposition | Grapple | BreakHold | Distract):
-        return cmd.creature
-    if isinstance(cmd, StrikeStomach):
-        return cmd.creature
-    if isinstance(cmd, Move) and cmd.collide_with is not None:
-        return cmd.creature
-    return None
-
-
 def _dispatch(tx: Tx, cmd: Command, dice: DiceSource) -> list[Event]:
-    attacker = _attacker(cmd)
+    attacker = cmd.attacker()
     if attacker is not None and attacker in tx.state.creatures:
         stance.require_can_attack(tx.state, attacker)
     swallow.check_command(tx.state, cmd)
-    match cmd:
-        case Begin():
-            return turns.begin(tx, dice)
-        case EndTurn():
-            return turns.end_turn(tx, dice)
-        case Move():
-            return movement.move(tx, cmd.creature, cmd.to, cmd.path, cmd.collide_with, dice, cmd.charge)
-        case Place():
-            return [*swallow.release_for_place(tx, cmd.creature), *movement.place(tx, cmd.creature, cmd.to)]
-        case Dash():
-            return movement.dash(tx, cmd.creature)
-        case Strike() if cmd.ranged or cmd.long_shot:
-            return ranged.ranged_strike(tx, cmd, dice)
-        case Strike():
-            return strike.strike(
-                tx,
-                cmd.creature,
-                cmd.target,
-                cmd.space,
-                cmd.surface,
-                cmd.weapon,
-                cmd.limb,
-                cmd.nimble,
-                dice,
-                cmd.strike_type,
-                cmd.max_dice,
-                cmd.called_shot,
-                cmd.as_trauma,
-                cmd.charge,
-                cmd.minor,
-            )
-        case StrikeSpace():
-            return targeted.strike_space(
-                tx, cmd.creature, cmd.space, cmd.weapon, cmd.limb, dice, cmd.strike_type, cmd.charge, cmd.minor
-            )
-        case Grab():
-            return hold.grab(tx, cmd.creature, cmd.target, cmd.limb, dice, cmd.charge, cmd.minor)
-        case DropHold():
-            return hold.drop_hold(tx, cmd.creature)
-        case Disarm():
-            return overpower.disarm(
-                tx, cmd.creature, cmd.target, cmd.item, cmd.to, cmd.weapon, cmd.limb, cmd.charge, cmd.minor, dice
-            )
-        case Impair():
-            return overpower.impair(
-                tx, cmd.creature, cmd.target, cmd.ailment, cmd.weapon, cmd.limb, cmd.charge, cmd.minor, dice
-            )
-        case Reposition():
-            return overpower.reposition(
-                tx, cmd.creature, cmd.target, cmd.to, cmd.weapon, cmd.limb, cmd.charge, cmd.minor, dice
-            )
-        case Grapple():
-            return overpower.grapple(
-                tx,
-                cmd.creature,
-                cmd.target,
-                cmd.limb,
-                cmd.called_shot,
-                cmd.suffocate,
-                cmd.charge,
-                dice,
-                cmd.distal,
-                cmd.strike_type,
-                cmd.swallow,
-                cmd.minor,
-            )
-        case BreakHold():
-            return overpower.break_hold(
-                tx, cmd.creature, cmd.target, cmd.held, cmd.limb, cmd.free_part, cmd.charge, dice, cmd.minor
-            )
-        case StrikeStomach():
-            return swallow.strike_stomach(
-                tx, cmd.creature, cmd.target, cmd.weapon, cmd.limb, cmd.strike_type, cmd.max_dice, cmd.minor, dice
-            )
-        case SetFocus():
-            return focus.set_focus(tx, cmd.creature, cmd.target, cmd.space)
-        case DropFocus():
-            return focus.drop_focus(tx, cmd.creature)
-        case PassTime():
-            return minutes.pass_time(tx, cmd.minutes, dice)
-        case DefensiveStance():
-            return stance.enter_stance(tx, cmd.creature)
-        case Flurry():
-            return tactics.flurry(tx, cmd.creature, cmd.number)
-        case Distract():
-            targets = [*([cmd.target] if cmd.target else []), *cmd.targets]
-            return tactics.distract(tx, cmd.creature, targets, cmd.action, cmd.expects, cmd.sound_at, dice)
-        case Defend():
-            return answer_defense(tx, _decision(tx, cmd.decision, "defense"), cmd.roll, dice)
-        case React():
-            return reactions.answer(tx, _decision(tx, cmd.decision, "reaction"), cmd.hinder, dice, _dispatch)
-        case ChooseOrder():
-            return targeted.choose_order(tx, _decision(tx, cmd.decision, "order"), cmd.order, dice)
-        case Afflict():
-            return ailments.afflict(tx, cmd.target, cmd.ailment, cmd.tiers, cmd.source, cmd.ends_with_source)
-        case StandUp():
-            return prone.stand_up(tx, cmd.creature)
-        case DropProne():
-            return prone.drop_prone(tx, cmd.creature)
-        case Harm():
-            return care.harm(tx, cmd.target, cmd.amount, cmd.physical, cmd.element, cmd.pool, cmd.part, dice)
-        case Heal():
-            return care.heal_by_hand(tx, cmd.target, cmd.amount, cmd.kind, cmd.pool, dice)
-        case ZealForMajor():
-            return care.zeal_for_major(tx, cmd.creature, dice)
-        case Recover():
-            return care.recover(tx, cmd.creature)
-        case Soothe():
-            return care.soothe(tx, cmd.creature, cmd.target, dice)
-        case EditCreature():
-            return edit_creature(tx, cmd.creature, cmd.changes)
-        case ChangeSettings():
-            return change_settings(tx, cmd.changes)
-        case Manifest():
-            return manifest.manifest(tx, cmd.creature, cmd.ability, cmd.target, cmd.boosted, cmd.limb, dice)
-        case Ready():
-            if cmd.target not in (None, cmd.creature):
-                raise RuleError("a Readied ability is kept in the creature's own limb: it has no target yet")
-            return manifest.ready(tx, cmd.creature, cmd.ability, cmd.boosted, cmd.limb, dice)
-        case CompleteReady():
-            return manifest.complete_ready(tx, cmd.creature, cmd.target, cmd.limb, dice)
-        case Dismiss():
-            return manifest.dismiss(tx, cmd.creature, cmd.effect, cmd.limb, cmd.target)
-        case EditBoard():
-            return board_edit.edit_board(tx, cmd)
-        case SetBackground():
-            return board_edit.set_background(tx, cmd)
-        case AddCreature():
-            return board_edit.add_creature(tx, cmd)
-        case RemoveCreature():
-            return board_edit.remove_creature(tx, cmd.creature)
-        case ResizeBoard():
-            return board_edit.resize_board(tx, cmd)
-    raise RuleError(f"unknown command {cmd!r}")
+    handler = HANDLERS.get(type(cmd))
+    if handler is None:
+        raise RuleError(f"unknown command {cmd!r}")
+    return handler(tx, cmd, dice)
+
+
+# ---- the registry: each kind of command and the rule that resolves it ---------------------------------------
+
+C = TypeVar("C", bound=BaseModel)
+Handler = Callable[[Tx, C, DiceSource], list[Event]]
+HANDLERS: dict[type[BaseModel], Handler[Any]] = {}
+"""Each command model -> the function that resolves a command of that kind."""
+
+
+def handles(kind: type[C]) -> Callable[[Handler[C]], Handler[C]]:
+    """Register the decorated function as the handler of `kind`."""
+
+    def register(handler: Handler[C]) -> Handler[C]:
+        if kind in HANDLERS:
+            raise ValueError(f"{kind.__name__} has a handler already")
+        HANDLERS[kind] = handler
+        return handler
+
+    return register
+
+
+@handles(Begin)
+def _begin_fight(tx: Tx, cmd: Begin, dice: DiceSource) -> list[Event]:
+    return turns.begin(tx, dice)
+
+
+@handles(EndTurn)
+def _end_turn(tx: Tx, cmd: EndTurn, dice: DiceSource) -> list[Event]:
+    return turns.end_turn(tx, dice)
+
+
+@handles(Move)
+def _move(tx: Tx, cmd: Move, dice: DiceSource) -> list[Event]:
+    return movement.move(tx, cmd.creature, cmd.to, cmd.path, cmd.collide_with, dice, cmd.charge)
+
+
+@handles(Place)
+def _place(tx: Tx, cmd: Place, dice: DiceSource) -> list[Event]:
+    return [*swallow.release_for_place(tx, cmd.creature), *movement.place(tx, cmd.creature, cmd.to)]
+
+
+@handles(Dash)
+def _dash(tx: Tx, cmd: Dash, dice: DiceSource) -> list[Event]:
+    return movement.dash(tx, cmd.creature)
+
+
+@handles(Strike)
+def _strike(tx: Tx, cmd: Strike, dice: DiceSource) -> list[Event]:
+    if cmd.ranged or cmd.long_shot:
+        return ranged.ranged_strike(tx, cmd, dice)
+    return strike.strike(
+        tx,
+        cmd.creature,
+        cmd.target,
+        cmd.space,
+        cmd.surface,
+        cmd.weapon,
+        cmd.limb,
+        cmd.nimble,
+        dice,
+        cmd.strike_type,
+        cmd.max_dice,
+        cmd.called_shot,
+        cmd.as_trauma,
+        cmd.charge,
+        cmd.minor,
+    )
+
+
+@handles(StrikeSpace)
+def _strike_space(tx: Tx, cmd: StrikeSpace, dice: DiceSource) -> list[Event]:
+    return targeted.strike_space(
+        tx, cmd.creature, cmd.space, cmd.weapon, cmd.limb, dice, cmd.strike_type, cmd.charge, cmd.minor
+    )
+
+
+@handles(Grab)
+def _grab(tx: Tx, cmd: Grab, dice: DiceSource) -> list[Event]:
+    return hold.grab(tx, cmd.creature, cmd.target, cmd.limb, dice, cmd.charge, cmd.minor)
+
+
+@handles(DropHold)
+def _drop_hold(tx: Tx, cmd: DropHold, dice: DiceSource) -> list[Event]:
+    return hold.drop_hold(tx, cmd.creature)
+
+
+@handles(Disarm)
+def _disarm(tx: Tx, cmd: Disarm, dice: DiceSource) -> list[Event]:
+    return overpower.disarm(
+        tx, cmd.creature, cmd.target, cmd.item, cmd.to, cmd.weapon, cmd.limb, cmd.charge, cmd.minor, dice
+    )
+
+
+@handles(Impair)
+def _impair(tx: Tx, cmd: Impair, dice: DiceSource) -> list[Event]:
+    return overpower.impair(
+        tx, cmd.creature, cmd.target, cmd.ailment, cmd.weapon, cmd.limb, cmd.charge, cmd.minor, dice
+    )
+
+
+@handles(Reposition)
+def _reposition(tx: Tx, cmd: Reposition, dice: DiceSource) -> list[Event]:
+    return overpower.reposition(tx, cmd.creature, cmd.target, cmd.to, cmd.weapon, cmd.limb, cmd.charge, cmd.minor, dice)
+
+
+@handles(Grapple)
+def _grapple(tx: Tx, cmd: Grapple, dice: DiceSource) -> list[Event]:
+    return overpower.grapple(
+        tx,
+        cmd.creature,
+        cmd.target,
+        cmd.limb,
+        cmd.called_shot,
+        cmd.suffocate,
+        cmd.charge,
+        dice,
+        cmd.distal,
+        cmd.strike_type,
+        cmd.swallow,
+        cmd.minor,
+    )
+
+
+@handles(BreakHold)
+def _break_hold(tx: Tx, cmd: BreakHold, dice: DiceSource) -> list[Event]:
+    return overpower.break_hold(
+        tx, cmd.creature, cmd.target, cmd.held, cmd.limb, cmd.free_part, cmd.charge, dice, cmd.minor
+    )
+
+
+@handles(StrikeStomach)
+def _strike_stomach(tx: Tx, cmd: StrikeStomach, dice: DiceSource) -> list[Event]:
+    return swallow.strike_stomach(
+        tx, cmd.creature, cmd.target, cmd.weapon, cmd.limb, cmd.strike_type, cmd.max_dice, cmd.minor, dice
+    )
+
+
+@handles(SetFocus)
+def _set_focus(tx: Tx, cmd: SetFocus, dice: DiceSource) -> list[Event]:
+    return focus.set_focus(tx, cmd.creature, cmd.target, cmd.space)
+
+
+@handles(DropFocus)
+def _drop_focus(tx: Tx, cmd: DropFocus, dice: DiceSource) -> list[Event]:
+    return focus.drop_focus(tx, cmd.creature)
+
+
+@handles(PassTime)
+def _pass_time(tx: Tx, cmd: PassTime, dice: DiceSource) -> list[Event]:
+    return minutes.pass_time(tx, cmd.minutes, dice)
+
+
+@handles(DefensiveStance)
+def _defensive_stance(tx: Tx, cmd: DefensiveStance, dice: DiceSource) -> list[Event]:
+    return stance.enter_stance(tx, cmd.creature)
+
+
+@handles(Flurry)
+def _flurry(tx: Tx, cmd: Flurry, dice: DiceSource) -> list[Event]:
+    return tactics.flurry(tx, cmd.creature, cmd.number)
+
+
+@handles(Distract)
+def _distract(tx: Tx, cmd: Distract, dice: DiceSource) -> list[Event]:
+    targets = [*([cmd.target] if cmd.target else []), *cmd.targets]
+    return tactics.distract(tx, cmd.creature, targets, cmd.action, cmd.expects, cmd.sound_at, dice)
+
+
+@handles(Defend)
+def _defend(tx: Tx, cmd: Defend, dice: DiceSource) -> list[Event]:
+    return answer_defense(tx, _decision(tx, cmd.decision, "defense"), cmd.roll, dice)
+
+
+@handles(React)
+def _react(tx: Tx, cmd: React, dice: DiceSource) -> list[Event]:
+    return reactions.answer(tx, _decision(tx, cmd.decision, "reaction"), cmd.hinder, dice, _dispatch)
+
+
+@handles(ChooseOrder)
+def _choose_order(tx: Tx, cmd: ChooseOrder, dice: DiceSource) -> list[Event]:
+    return targeted.choose_order(tx, _decision(tx, cmd.decision, "order"), cmd.order, dice)
+
+
+@handles(Afflict)
+def _afflict(tx: Tx, cmd: Afflict, dice: DiceSource) -> list[Event]:
+    return ailments.afflict(tx, cmd.target, cmd.ailment, cmd.tiers, cmd.source, cmd.ends_with_source)
+
+
+@handles(StandUp)
+def _stand_up(tx: Tx, cmd: StandUp, dice: DiceSource) -> list[Event]:
+    return prone.stand_up(tx, cmd.creature)
+
+
+@handles(DropProne)
+def _drop_prone(tx: Tx, cmd: DropProne, dice: DiceSource) -> list[Event]:
+    return prone.drop_prone(tx, cmd.creature)
+
+
+@handles(Harm)
+def _harm(tx: Tx, cmd: Harm, dice: DiceSource) -> list[Event]:
+    return care.harm(tx, cmd.target, cmd.amount, cmd.physical, cmd.element, cmd.pool, cmd.part, dice)
+
+
+@handles(Heal)
+def _heal(tx: Tx, cmd: Heal, dice: DiceSource) -> list[Event]:
+    return care.heal_by_hand(tx, cmd.target, cmd.amount, cmd.kind, cmd.pool, dice)
+
+
+@handles(ZealForMajor)
+def _zeal_for_major(tx: Tx, cmd: ZealForMajor, dice: DiceSource) -> list[Event]:
+    return care.zeal_for_major(tx, cmd.creature, dice)
+
+
+@handles(Recover)
+def _recover(tx: Tx, cmd: Recover, dice: DiceSource) -> list[Event]:
+    return care.recover(tx, cmd.creature)
+
+
+@handles(Soothe)
+def _soothe(tx: Tx, cmd: Soothe, dice: DiceSource) -> list[Event]:
+    return care.soothe(tx, cmd.creature, cmd.target, dice)
+
+
+@handles(EditCreature)
+def _edit_creature(tx: Tx, cmd: EditCreature, dice: DiceSource) -> list[Event]:
+    return edit_creature(tx, cmd.creature, cmd.changes)
+
+
+@handles(ChangeSettings)
+def _change_settings(tx: Tx, cmd: ChangeSettings, dice: DiceSource) -> list[Event]:
+    return change_settings(tx, cmd.changes)
+
+
+@handles(Manifest)
+def _manifest(tx: Tx, cmd: Manifest, dice: DiceSource) -> list[Event]:
+    return manifest.manifest(tx, cmd.creature, cmd.ability, cmd.target, cmd.boosted, cmd.limb, dice)
+
+
+@handles(Ready)
+def _ready(tx: Tx, cmd: Ready, dice: DiceSource) -> list[Event]:
+    if cmd.target not in (None, cmd.creature):
+        raise RuleError("a Readied ability is kept in the creature's own limb: it has no target yet")
+    return manifest.ready(tx, cmd.creature, cmd.ability, cmd.boosted, cmd.limb, dice)
+
+
+@handles(CompleteReady)
+def _complete_ready(tx: Tx, cmd: CompleteReady, dice: DiceSource) -> list[Event]:
+    return manifest.complete_ready(tx, cmd.creature, cmd.target, cmd.limb, dice)
+
+
+@handles(Dismiss)
+def _dismiss(tx: Tx, cmd: Dismiss, dice: DiceSource) -> list[Event]:
+    return manifest.dismiss(tx, cmd.creature, cmd.effect, cmd.limb, cmd.target)
+
+
+@handles(EditBoard)
+def _edit_board(tx: Tx, cmd: EditBoard, dice: DiceSource) -> list[Event]:
+    return board_edit.edit_board(tx, cmd)
+
+
+@handles(SetBackground)
+def _set_background(tx: Tx, cmd: SetBackground, dice: DiceSource) -> list[Event]:
+    return board_edit.set_background(tx, cmd)
+
+
+@handles(AddCreature)
+def _add_creature(tx: Tx, cmd: AddCreature, dice: DiceSource) -> list[Event]:
+    return board_edit.add_creature(tx, cmd)
+
+
+@handles(RemoveCreature)
+def _remove_creature(tx: Tx, cmd: RemoveCreature, dice: DiceSource) -> list[Event]:
+    return board_edit.remove_creature(tx, cmd.creature)
+
+
+@handles(ResizeBoard)
+def _resize_board(tx: Tx, cmd: ResizeBoard, dice: DiceSource) -> list[Event]:
+    return board_edit.resize_board(tx, cmd)
 
 
 EDITABLE = frozenset(

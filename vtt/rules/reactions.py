@@ -36,21 +36,7 @@ from pydantic import BaseModel, Field
 from vtt.rules import ailments
 from vtt.rules.abilities import LIBRARY
 from vtt.rules.checks import AttackResult
-from vtt.rules.commands import (
-    BreakHold,
-    Command,
-    Disarm,
-    Grab,
-    Grapple,
-    Impair,
-    Manifest,
-    Move,
-    Ready,
-    Reposition,
-    Strike,
-    StrikeSpace,
-    parse_command,
-)
+from vtt.rules.commands import Command, Move, StrikeSpace, parse_command
 from vtt.rules.conditions import defense_modifiers, melee_attack_modifiers
 from vtt.rules.damage import exhaustion_death
 from vtt.rules.dice import DiceSource, Modifier, roll
@@ -99,21 +85,17 @@ class ReactionGroup(BaseModel):
 
 
 def trigger(state: GameState, cmd: Command) -> tuple[ReactionKind, str, str | None] | None:
-    """What a command triggers: (kind, actor, attacked target) or None."""
-    if isinstance(cmd, Move):
-        return "hinder_movement", cmd.creature, None
-    if isinstance(cmd, Strike):
-        return "hinder_attack", cmd.creature, cmd.target
-    if isinstance(cmd, StrikeSpace | Grab):
-        target = cmd.target if isinstance(cmd, Grab) else None
-        return "hinder_attack", cmd.creature, target
-    if isinstance(cmd, Disarm | Impair | Reposition | Grapple | BreakHold):
-        return "hinder_attack", cmd.creature, cmd.target
-    if isinstance(cmd, Manifest | Ready):
-        ab = LIBRARY.get(cmd.ability)
-        if ab is not None and ab.is_spell:
-            return "hinder_spell", cmd.creature, None
-    return None
+    """What a command triggers (its model's `HINDERED_AS`): (kind, actor, attacked target) or None. A Manifest
+    triggers a Hinder only for a Spell."""
+    kind = cmd.HINDERED_AS
+    actor = getattr(cmd, "creature", None)
+    if kind is None or not isinstance(actor, str):
+        return None
+    if kind == "hinder_spell":
+        ab = LIBRARY.get(getattr(cmd, "ability", ""))
+        return (kind, actor, None) if ab is not None and ab.is_spell else None
+    target = getattr(cmd, "target", None) if kind == "hinder_attack" else None
+    return kind, actor, target
 
 
 def hinder_reach(state: GameState, creature_id: str) -> int:

@@ -53,24 +53,7 @@ from typing import Any
 
 from vtt.rules import ailments, tactics
 from vtt.rules.checks import AttackResult
-from vtt.rules.commands import (
-    BOARD_COMMANDS,
-    Afflict,
-    BreakHold,
-    Command,
-    Dismiss,
-    Distract,
-    DropFocus,
-    EditCreature,
-    Flurry,
-    Harm,
-    Heal,
-    PassTime,
-    Place,
-    Recover,
-    StrikeStomach,
-    ZealForMajor,
-)
+from vtt.rules.commands import Command, Dismiss, creature_refs
 from vtt.rules.conditions import attack_modifiers, limb_action_modifiers
 from vtt.rules.damage import DAMAGE_FACE, strong_faces
 from vtt.rules.dice import DiceChange, DiceSource, Modifier, Roll, roll
@@ -428,34 +411,22 @@ def wound_stomach(tx: Tx, swallower_id: str, tiers: int) -> int:
 # What a swallowed creature may do, and who may name it
 # --------------------------------------------------------------------------------------------------------
 
-SOULWEAVER_COMMANDS = (Harm, Heal, Afflict, EditCreature, Place, PassTime, *BOARD_COMMANDS)
-WHILE_SWALLOWED = (StrikeStomach, Flurry, DropFocus, Dismiss, Recover, ZealForMajor)
 
-
-def _named(cmd: Command) -> list[str]:
-    """The creatures a command acts on, besides the one that acts."""
-    out: list[str] = []
+def _named(cmd: Command) -> set[str]:
+    """The creatures a command names, besides the one that acts."""
     if isinstance(cmd, Dismiss):  # its `target` only names the subject of the caster's own effect
-        return out
-    for field in ("target", "collide_with"):
-        value = getattr(cmd, field, None)
-        if isinstance(value, str):
-            out.append(value)
-    if isinstance(cmd, Distract):
-        out += cmd.targets
-    if isinstance(cmd, BreakHold) and cmd.held is not None:
-        out.append(cmd.held)
-    return out
+        return set()
+    return creature_refs(cmd) - {getattr(cmd, "creature", None)}
 
 
 def check_command(state: GameState, cmd: Command) -> None:
     """A swallowed creature may only attack the stomach (and declare a Flurry, drop its Focus); nobody else may
     name it: it is off the board. The Soulweaver's own commands are not limited."""
-    if isinstance(cmd, SOULWEAVER_COMMANDS):
+    if cmd.SENT_BY == "soulweaver":
         return
     actor = getattr(cmd, "creature", None)
     c = state.creatures.get(actor) if isinstance(actor, str) else None
-    if c is not None and c.swallowed_by is not None and not isinstance(cmd, WHILE_SWALLOWED):
+    if c is not None and c.swallowed_by is not None and not cmd.WHILE_SWALLOWED:
         sw = state.creatures.get(c.swallowed_by)
         inside = f"{sw.name}'s stomach" if sw else "a stomach"
         raise RuleError(f"{c.name} is inside {inside}: it can only attack the stomach")

@@ -19,22 +19,7 @@ from pydantic import ValidationError
 from sqlalchemy.engine import Engine
 
 from vtt.rules import GameState, RuleError, apply, parse_command
-from vtt.rules.commands import (
-    BOARD_COMMANDS,
-    Afflict,
-    Begin,
-    ChangeSettings,
-    ChooseOrder,
-    Command,
-    Defend,
-    EditCreature,
-    EndTurn,
-    Harm,
-    Heal,
-    PassTime,
-    Place,
-    React,
-)
+from vtt.rules.commands import Command, creature_refs
 from vtt.rules.dice import DiceSource, RandomDice, RecordingDice, ScriptedDice
 from vtt.rules.model import SOULWEAVER
 from vtt.rules.turns import is_active
@@ -105,19 +90,6 @@ class Listener(Protocol):
 META = frozenset({"undo", "redo"})
 KEEP_STATES = 200
 """How many recent commands keep the state they were played on in memory (for undo without a replay)."""
-SOULWEAVER_ONLY: tuple[type, ...] = (
-    Begin,
-    Place,
-    ChooseOrder,
-    EditCreature,
-    Harm,
-    Heal,
-    Afflict,
-    ChangeSettings,
-    PassTime,
-    *BOARD_COMMANDS,
-)
-"""Commands only the Soulweaver may send: starting the fight, the GM's tools on creatures, and the map tools."""
 
 
 @dataclass
@@ -129,20 +101,6 @@ class Outcome:
 
 def _command_creature(cmd: Command) -> str | None:
     return getattr(cmd, "creature", None)
-
-
-def _mentioned(command: dict[str, Any]) -> set[str]:
-    """Every creature id a command names (its actor, target and lists of targets)."""
-    ids: set[str] = set()
-    for key in ("creature", "target", "collide_with"):
-        value = command.get(key)
-        if isinstance(value, str):
-            ids.add(value)
-    for key in ("targets", "expects"):
-        value = command.get(key)
-        if isinstance(value, list):
-            ids.update(v for v in value if isinstance(v, str))
-    return ids
 
 
 class Table:
@@ -255,23 +213,23 @@ class Table:
         c = self.state.creatures.get(creature_id)
         return c is not None and (viewer.is_soulweaver or not c.hidden)
 
-    def permission_error(self, viewer: Viewer, cmd: Command, raw: dict[str, Any] | None = None) -> str | None:
+    def permission_error(self, viewer: Viewer, cmd: Command) -> str | None:
         """Why `viewer` may not send `cmd`, or None. The Soulweaver may send anything; a spectator nothing."""
         if viewer.is_soulweaver:
             return None
         if viewer.is_spectator:
             return "spectators watch; they do not play"
         state = self.state
-        if any(not self.visible_to(viewer, cid) for cid in _mentioned(raw or cmd.model_dump()) if cid):
+        if any(not self.visible_to(viewer, cid) for cid in creature_refs(cmd)):
             return "no such creature"
-        if isinstance(cmd, SOULWEAVER_ONLY):
+        if cmd.SENT_BY == "soulweaver":
             return "only the Soulweaver can do that"
-        if isinstance(cmd, Defend | React):
-            decision = next((d for d in state.pending if d.id == cmd.decision), None)
+        if cmd.SENT_BY == "decision":
+            decision = next((d for d in state.pending if d.id == getattr(cmd, "decision", None)), None)
             if decision is None or decision.to != viewer.key:
                 return "that decision is not yours to answer"
             return None
-        if isinstance(cmd, EndTurn):
+        if cmd.SENT_BY == "turn":
             current = state.turn.current
             c = state.creatures.get(current or "")
             if c is None or c.controller != viewer.key:
@@ -291,10 +249,14 @@ class Table:
         try:
             cmd = parse_command(command)
         except ValidationError as exc:
-            first = exc.errors()[0]
+            first = exc.errors(include_url=False)[0]
             where = ".".join(str(p) for p in first["loc"])
-            return None, f"malformed command: {where}: {first['msg']}"
-        return cmd, self.permission_error(viewer, cmd, command)
+            why = str(first["msg"]).removeprefix("Value error, ")
+            context = first.get("ctx", {})
+            if "where" in context and "why" in context:  # an error deep inside a field, that names its own path
+                where, why = f"{first['loc'][0]}.{context['where']}", str(context["why"])
+            return None, f"malformed command: {where}: {why}"
+        return cmd, self.permission_error(viewer, cmd)
 
     def _stale(self, seen: dict[str, int] | None) -> str | None:
         for cid, version in (seen or {}).items():
