@@ -29,9 +29,10 @@ from vtt.rules.scenario import ScenarioError, load_scenario
 from vtt.store import db
 from vtt.store.db import Seat, open_engine
 from vtt.store.images import image_type
+from vtt.table.archive import check_archive
 from vtt.table.registry import GameError, Games, viewer_for
 from vtt.table.table import Table, Viewer
-from vtt.web.api import make_router
+from vtt.web.api import make_router, seat_view
 
 MAPS = Path(__file__).resolve().parents[1] / "maps"
 DEMO: dict[str, Any] = json.loads((MAPS / "demo.json").read_text())
@@ -606,5 +607,58 @@ def test_a_bad_new_game_form_is_refused_and_stores_nothing(tmp_path: Path) -> No
         with pytest.raises(GameError):
             games.create(name, map_name, typing.cast(Any, grid), who)
         assert _stored(games) == before
+
+    check()
+
+
+# ---- game archives --------------------------------------------------------------------------------------------
+
+
+def _played_archive(game: Game) -> Json:
+    """The fixture's game with a few more commands (a move, a hidden creature placed, an undo), exported."""
+    assert game.submit(SOULWEAVER, {"type": "place", "creature": "goblin", "to": [14, 8]})[0]
+    assert game.submit(SOULWEAVER, {"type": "place", "creature": HIDDEN, "to": [12, 3]})[0]
+    assert game.submit(SOULWEAVER, {"type": "undo"})[0]
+    return json.loads(json.dumps(game.games.export_game(game.game_id)))
+
+
+@st.composite
+def mutated_archives(draw: st.DrawFn, archive: Json) -> Json:
+    """The archive with a few parts removed or replaced by any JSON value; it may still be a good archive."""
+    data = copy.deepcopy(archive)
+    for _ in range(draw(st.integers(min_value=1, max_value=3))):
+        paths = [p for p in _paths(data) if p[0] != "initial_state" or len(p) < 6]
+        path = draw(st.sampled_from(paths))
+        parent = _get(data, path[:-1])
+        if draw(st.booleans()) and isinstance(parent, dict):
+            del parent[path[-1]]
+        else:
+            parent[path[-1]] = draw(JSON_VALUES | NESTED_JUNK)
+    return data
+
+
+def test_a_mutated_archive_is_imported_whole_and_playable_or_refused_and_stores_nothing(game: Game) -> None:
+    """Whatever an archive holds, the import is refused with a plain message and stores nothing, or it makes a game
+    that loads and shows: its stored events are the replay's, never the file's."""
+    archive = _played_archive(game)
+    games = game.games
+
+    @FEWER_EXAMPLES
+    @given(mutated_archives(archive) | st.binary(max_size=200))
+    def check(data: Json) -> None:
+        before = _stored(games)
+        try:
+            made = games.import_game(data if isinstance(data, bytes) else json.dumps(data).encode(), "Tam")
+        except GameError as exc:
+            assert str(exc).startswith("this is not a game archive that can be imported: ")
+            assert "Value error" not in str(exc) and "Traceback" not in str(exc)
+            assert _stored(games) == before
+            return
+        table = Table.load(games.engine, made.game_id)
+        replayed = check_archive(data if not isinstance(data, bytes) else json.loads(data))
+        assert [r.events for r in table.log] == [r["events"] for r in replayed.log]
+        alice = next(s for s in games.seats(made.game_id) if s.key == "alice")
+        json.dumps(seat_view(table, alice))
+        table.close()
 
     check()

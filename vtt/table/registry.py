@@ -3,6 +3,7 @@ live `Table` of each game, opened from the database when someone first comes to 
 
 from __future__ import annotations
 
+import asyncio
 import json
 from collections.abc import Callable
 from dataclasses import dataclass
@@ -18,7 +19,14 @@ from vtt.rules.settings import TableSettings
 from vtt.store import db
 from vtt.store.db import Seat
 from vtt.store.images import BACKGROUND, background_path
-from vtt.table.archive import ArchiveError, check_archive, export_archive
+from vtt.table.archive import (
+    Archive,
+    ArchiveError,
+    check_archive,
+    check_archive_offloaded,
+    export_archive,
+    read_archive,
+)
 from vtt.table.table import Table, Viewer
 
 Grid = Literal["hex", "square"]
@@ -159,13 +167,27 @@ class Games:
         return export_archive(name, map_name, initial, db.load_log(self.engine, game_id), background)
 
     def import_game(self, data: object, soulweaver_name: str) -> NewGame:
-        """A new game from an archive, its importer its Soulweaver; checked in full (replayed) before anything is
-        stored, and stored in one transaction. The name gets ` (2)`, ` (3)`... if it is taken."""
+        """A new game from an archive (decoded JSON, or the file's bytes), its importer its Soulweaver; checked in
+        full (replayed) before anything is stored, and stored in one transaction. Blocking, and on the calling
+        thread: the web uses `import_archive`."""
         who = clean_name(soulweaver_name, "your name")
         try:
-            archive = check_archive(data)
+            archive = read_archive(data) if isinstance(data, bytes) else check_archive(data)
         except ArchiveError as exc:
             raise GameError(f"this is not a game archive that can be imported: {exc}") from None
+        return self._store_archive(archive, who)
+
+    async def import_archive(self, raw: bytes, soulweaver_name: str) -> NewGame:
+        """`import_game` for an uploaded file, off the event loop: the check runs in a process of its own with a
+        time budget (`check_archive_offloaded`), the storing in a thread."""
+        who = clean_name(soulweaver_name, "your name")
+        try:
+            archive = await asyncio.to_thread(check_archive_offloaded, raw)
+        except ArchiveError as exc:
+            raise GameError(f"this is not a game archive that can be imported: {exc}") from None
+        return await asyncio.to_thread(self._store_archive, archive, who)
+
+    def _store_archive(self, archive: Archive, who: str) -> NewGame:
         base = clean_name(archive.name, "the game's name")
         name, n = base, 1
         while db.find_game(self.engine, name) is not None:
