@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import asyncio
 import json
+import secrets
 from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
@@ -30,7 +31,12 @@ from vtt.table.archive import (
 from vtt.table.table import Table, Viewer
 
 Grid = Literal["hex", "square"]
+Creators = Literal["anyone", "admin"]
+CREATORS: tuple[Creators, ...] = ("anyone", "admin")
 NAME_LIMIT = 60
+ADMIN_SECRET = "admin_secret"
+"""The server setting holding the admin secret: the browser that opens `/admin/<secret>` may make and import games
+when only admins may (`Creators` "admin")."""
 
 
 class GameError(ValueError):
@@ -59,12 +65,63 @@ def clean_name(name: str, what: str) -> str:
     return name
 
 
+def parse_game_id(text: str) -> int | None:
+    """A game id from a URL, or None when it cannot name a game (not digits, or out of the database's range)."""
+    if not text.isascii() or not text.isdigit() or len(text) > 10:
+        return None
+    number = int(text)
+    return number if 0 < number <= db.GAME_ID_MAX else None
+
+
 class Games:
-    def __init__(self, engine: Engine, maps: Path, dice: Callable[[], DiceSource] = RandomDice) -> None:
+    def __init__(
+        self,
+        engine: Engine,
+        maps: Path,
+        dice: Callable[[], DiceSource] = RandomDice,
+        creators: Creators = "anyone",
+    ) -> None:
         self.engine = engine
         self.maps = maps
         self.dice = dice
+        self.creators: Creators = creators
+        """Who may make and import games: anyone who opens the start page, or only browsers holding the admin
+        secret (`may_create`)."""
         self._tables: dict[int, Table] = {}
+
+    # ---- who may make games, who may watch -----------------------------------------------------------------
+
+    def admin_secret(self) -> str:
+        """The server's admin secret, made and stored in the database the first time it is asked for."""
+        return db.setting(self.engine, ADMIN_SECRET, lambda: secrets.token_urlsafe(24))
+
+    def is_admin_secret(self, token: object) -> bool:
+        return isinstance(token, str) and secrets.compare_digest(token.encode(), self.admin_secret().encode())
+
+    def may_create(self, token: object) -> bool:
+        """Whether a browser holding `token` (its stored admin secret, or None) may make and import games."""
+        return self.creators == "anyone" or self.is_admin_secret(token)
+
+    def watchable(self, game_id: int) -> bool | None:
+        """Whether spectators may watch the game; None when there is no such game."""
+        return db.game_watchable(self.engine, game_id)
+
+    def set_watchable(self, game_id: int, watchable: bool) -> None:
+        """The Soulweaver's switch: turned off, the open watch pages are closed."""
+        if not db.set_game_watchable(self.engine, game_id, watchable):
+            raise GameError(f"there is no game {game_id}")
+        self._seats_changed(game_id)
+
+    def replace_seat(self, game_id: int, key: str) -> Seat:
+        """Give a player's seat a new secret link: the old link opens nothing any more, and pages open on it are
+        closed. The seat keeps its creatures (they know it by its key)."""
+        seat = db.replace_seat_secret(self.engine, game_id, key)
+        if seat is None:
+            raise GameError("there is no such player seat at this game")
+        self._seats_changed(game_id)
+        return seat
+
+    # ---- games ----------------------------------------------------------------------------------------------
 
     def map_files(self) -> list[str]:
         """The encounter maps a new game can start from: the `.json` files directly in `maps/`."""
