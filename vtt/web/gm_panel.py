@@ -115,21 +115,25 @@ def render_watch_switch(games: Games, game_id: int, base_url: str) -> None:
 
 
 def _replace_seat(games: Games, game_id: int, key: str) -> None:
+    client = ui.context.client  # the panel (and the button clicked) is redrawn by the change
     try:
         seat = games.replace_seat(game_id, key)
     except GameError as exc:
         ui.notify(str(exc), type="warning")
         return
-    ui.notify(f"{seat.name}'s seat has a new link (under Players' own links); the old one no longer works.")
+    with client:
+        ui.notify(f"{seat.name}'s seat has a new link (under Players' own links); the old one no longer works.")
 
 
 def _revoke(games: Games, game_id: int, invitation: str) -> None:
+    client = ui.context.client  # the panel (and the button clicked) is redrawn by the change
     try:
         games.revoke(game_id, invitation)
     except GameError as exc:
         ui.notify(str(exc), type="warning")
         return
-    ui.notify("Invitation revoked: its link no longer lets anyone in.")
+    with client:
+        ui.notify("Invitation revoked: its link no longer lets anyone in.")
 
 
 def _invite(games: Games, game_id: int) -> None:
