@@ -2,7 +2,8 @@
 the admin link is refused the New game form, one that opened the printed link makes a game; a watch link shows the
 game only while its Soulweaver lets it be watched (and an open watch page closes when watching is turned off); a
 seat link the Soulweaver replaced stops working, the open page on it says so, and the new link opens the seat.
-Every page carries the security headers; a 20-digit game id is a 404."""
+Every page carries the security headers; a 20-digit game id is a 404; junk element events sent by a script in the
+page are dropped without a traceback."""
 
 from __future__ import annotations
 
@@ -58,6 +59,28 @@ def _open(page: Page, url: str) -> int:
     return response.status
 
 
+SEND_JUNK = """([mapEvents, keyEvents]) => {
+  const entries = Object.entries(mounted_app.elements);
+  const map = entries.find(([, el]) => el.props && "tokens" in el.props)[0];
+  const keyboard = entries.find(([, el]) => String(el.tag).includes("keyboard"))[0];
+  for (const [name, args] of mapEvents) getElement(map).$emit(name, args);
+  for (const args of keyEvents) getElement(keyboard).$emit("key", args);
+}"""
+HUGE = 10**30
+JUNK_MAP_EVENTS = [
+    ["token_move", {"id": "ayla", "q": "3", "r": 4}],
+    ["token_move", {"id": "ayla", "q": HUGE, "r": -HUGE}],
+    ["token_move", {"id": ["ayla"], "q": 1, "r": 1}],
+    ["token_move", "ayla"],
+    ["token_click", {"id": {"x": 1}, "x": "left", "y": None}],
+    ["token_click", None],
+    ["cell_click", {"q": "a", "r": HUGE}],
+    ["paint_stroke", {"cells": [[1, "2"], [HUGE, 1]], "erase": "yes"}],
+    ["token_refused", [1, 2, 3]],
+]
+JUNK_KEYS = [None, {"action": 5}, {"key": ["Escape"], "action": "keydown"}, "Escape"]
+
+
 def _admin_path(server: AppServer) -> str:
     for line in server.output().splitlines():
         head, _, rest = line.strip().partition(": ")
@@ -90,6 +113,12 @@ def test_admins_make_games_watching_is_the_soulweavers_and_a_replaced_seat_link_
     wait_ready(gm, timeout=LOAD_TIMEOUT)
     gm.wait_for_selector('[data-token-id="ayla"]')
 
+    # Junk events from a script in the page (strings, huge numbers, wrong shapes) do nothing: no traceback (the
+    # server's output is checked when it stops), nothing moves.
+    ayla = gm.locator('[data-token-id="ayla"]')
+    at = ayla.get_attribute("data-q"), ayla.get_attribute("data-r")
+    gm.evaluate(SEND_JUNK, [JUNK_MAP_EVENTS, JUNK_KEYS])
+
     # Watching: off until the Soulweaver turns it on; turned off, the open watch page closes.
     watching = gm.locator(".gm-panel [data-field=watchable]")
     watching.click()
@@ -107,6 +136,7 @@ def test_admins_make_games_watching_is_the_soulweavers_and_a_replaced_seat_link_
     assert _open(stranger, server.url + watch_path) == 200
     stranger.wait_for_selector('[data-token-id="ayla"]')
     expect(stranger.locator("header")).to_contain_text("you are a spectator")
+    assert (ayla.get_attribute("data-q"), ayla.get_attribute("data-r")) == at
     gm.locator(".gm-panel [data-field=watchable]").click()
     expect(stranger.get_by_text("Watching is off")).to_be_visible()
     expect(stranger.locator("[data-token-id]")).to_have_count(0)

@@ -16,7 +16,7 @@ from typing import Any
 
 from fastapi import Request
 from fastapi.responses import RedirectResponse
-from nicegui import Client, app, ui
+from nicegui import Client, app, events, ui
 
 from vtt.store.db import Seat
 from vtt.table.registry import GameError, Games, NewGame, parse_game_id, viewer_for
@@ -211,6 +211,21 @@ def join(invitation: str) -> None:
         ui.button("Take a seat", on_click=go).props("color=primary data-action=join")
 
 
+KEY_FIELDS = ("action", "repeat", "altKey", "ctrlKey", "metaKey", "shiftKey", "key", "code", "location")
+
+
+class Keyboard(ui.keyboard):
+    """`ui.keyboard` that drops a malformed key event (sent by a script, not the page) instead of raising."""
+
+    def _handle_key(self, e: events.GenericEventArguments) -> None:
+        args = e.args
+        if not isinstance(args, dict) or any(k not in args for k in KEY_FIELDS):
+            return
+        if not all(isinstance(args[k], str) for k in ("action", "key", "code")):
+            return
+        super()._handle_key(e)
+
+
 class _AccessGuard:
     """Closes a table page when its access is taken away (a seat link replaced, watching turned off): the page's
     view stops listening to the table, its elements (and their handlers) are removed, and it says why. Checked
@@ -251,7 +266,7 @@ def _table_page(
     view = TableView(table, viewer, games=games, base_url=base)
     ui.context.client.on_delete(view.close)
     _AccessGuard(table, view, ui.context.client, lost)
-    ui.keyboard(on_key=lambda e: view._cancel() if e.key == "Escape" and e.action.keydown else None)
+    Keyboard(on_key=lambda e: view._cancel() if e.key == "Escape" and e.action.keydown else None)
 
 
 @ui.page("/play/{secret}")
