@@ -33,6 +33,7 @@ from vtt.table.archive import check_archive
 from vtt.table.registry import GameError, Games, viewer_for
 from vtt.table.table import Table, Viewer
 from vtt.web.api import make_router, seat_view
+from vtt.web.map_view import COORD_MAX, clean_event
 
 MAPS = Path(__file__).resolve().parents[1] / "maps"
 DEMO: dict[str, Any] = json.loads((MAPS / "demo.json").read_text())
@@ -662,3 +663,40 @@ def test_a_mutated_archive_is_imported_whole_and_playable_or_refused_and_stores_
         table.close()
 
     check()
+
+
+# ---- browser events -------------------------------------------------------------------------------------------
+
+EVENT_KEYS = ["id", "q", "r", "v", "x", "y", "cells", "erase"]
+EVENT_ARGS = JSON_VALUES | st.dictionaries(
+    st.sampled_from(EVENT_KEYS),
+    JSON_VALUES | HUGE | st.sampled_from(["ayla", 3, -2]) | st.lists(st.lists(st.integers(), max_size=3), max_size=4),
+    max_size=6,
+)
+PROMISED: dict[str, dict[str, type | tuple[type, ...]]] = {
+    "token_move": {"id": str, "q": int, "r": int},
+    "token_click": {"id": str},
+    "token_refused": {"id": str},
+    "cell_click": {"q": int, "r": int},
+    "paint_stroke": {"cells": list, "erase": bool},
+    "cancel": {},
+}
+OPTIONAL: dict[str, dict[str, type]] = {"token_move": {"v": int}, "token_click": {"x": float, "y": float}}
+
+
+@EXAMPLES
+@given(st.sampled_from(sorted(PROMISED)), EVENT_ARGS)
+def test_a_random_browser_event_is_dropped_or_reaches_its_handler_in_its_promised_shape(name: str, args: Json) -> None:
+    """Whatever a script sends as an element event, the map's handlers get the shape they are promised or nothing."""
+    out = clean_event(name, args)
+    if out is None:
+        return
+    required, optional = PROMISED[name], OPTIONAL.get(name, {})
+    assert set(required) <= set(out) <= set(required) | set(optional), out
+    for key, value in out.items():
+        kind = required.get(key) or optional[key]
+        assert isinstance(value, kind) and (kind is bool or not isinstance(value, bool)), (key, value)
+        if isinstance(value, int) and key != "v":
+            assert abs(value) <= COORD_MAX
+    for cell in out.get("cells", []):
+        assert len(cell) == 2 and all(type(v) is int and abs(v) <= COORD_MAX for v in cell)
