@@ -18,6 +18,7 @@ from e2e.pg_server import fresh_database
 from vtt.library import library_creature
 from vtt.rules.dice import RandomDice
 from vtt.rules.engine import legal_actions
+from vtt.rules.limits import CREATURE_SIZE_MAX
 from vtt.rules.turns import active_creatures
 from vtt.store import db
 from vtt.store.db import open_engine
@@ -178,6 +179,14 @@ def test_the_small_archive_is_valid() -> None:
         (lambda a: a["log"][1].update(sender="alice"), "only the Soulweaver undoes and redoes"),
         (lambda a: a.update(extra=1), '"extra": not part of a game archive'),
         (
+            lambda a: a["initial_state"]["creatures"]["orc"].update(size=2000),
+            "initial_state: Orc has size 2000; a size is -4 to 12",
+        ),
+        (
+            lambda a: a["initial_state"]["board"].update(cols=1000, rows=1000),
+            "initial_state: the map is 1000 by 1000 spaces; at most 200 by 200",
+        ),
+        (
             lambda a: a["initial_state"]["creatures"]["orc"].update(controller="time limit"),
             'player "time limit": a name the table uses itself',
         ),
@@ -331,3 +340,18 @@ def test_a_check_over_its_time_budget_is_stopped() -> None:
     with pytest.raises(ArchiveError, match=re.escape("took longer than 0.001 seconds; it was stopped")):
         check_archive_offloaded(raw, seconds=0.001)
     assert check_archive_offloaded(raw).final_state.creatures["orc"].anchor == (3, 2)
+
+
+def test_a_command_that_takes_a_creature_past_its_size_limit_is_refused(tmp_path: Path) -> None:
+    """The size limit holds for the states the log goes through, not only the first: checked after each command
+    (by the command's own model, or by the replay after it), before the next can cost time or memory."""
+    archive = _valid_archive()
+    archive["initial_state"]["board"].update(cols=120, rows=120)
+    archive["initial_state"]["creatures"]["orc"]["anchor"] = [60, 60]  # room for the largest footprint
+    edit = {"type": "edit_creature", "creature": "orc", "changes": {"size": CREATURE_SIZE_MAX + 1}}
+    archive["log"][0]["command"] = edit
+    engine = open_engine(f"sqlite:///{tmp_path}/g.sqlite")
+    with pytest.raises(GameError) as info:
+        Games(engine, MAPS).import_game(archive, "Tam")
+    assert "log entry 1 (seq 1)" in str(info.value) and "size" in str(info.value)
+    assert db.list_games(engine) == []

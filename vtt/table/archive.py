@@ -40,6 +40,7 @@ import binascii
 import json
 import multiprocessing
 import re
+import resource
 import threading
 from dataclasses import dataclass
 from datetime import UTC, datetime
@@ -51,7 +52,19 @@ from pydantic import ValidationError
 from vtt.rules import GameState, RuleError, apply, parse_command
 from vtt.rules.commands import Command
 from vtt.rules.dice import DiceScriptExhausted, ScriptedDice
-from vtt.rules.limits import ARCHIVE_BYTES_MAX, ARCHIVE_COMMANDS_MAX, NAME_MAX, SEATS_MAX, text_error
+from vtt.rules.limits import (
+    ARCHIVE_BYTES_MAX,
+    ARCHIVE_COMMANDS_MAX,
+    CREATURE_SIZE_MAX,
+    CREATURE_SIZE_MIN,
+    CREATURES_MAX,
+    MAP_SIDE_MAX,
+    NAME_MAX,
+    OBJECTS_MAX,
+    SEATS_MAX,
+    WALLS_MAX,
+    text_error,
+)
 from vtt.rules.mapfile import Problems
 from vtt.rules.model import SOULWEAVER
 from vtt.rules.paths import field_errors, shown
@@ -262,6 +275,26 @@ class _Played:
         return {k: getattr(self, k) for k in ENTRY_KEYS}
 
 
+def _size_problem(before: GameState | None, state: GameState) -> str | None:
+    """The first limit a state is over that would make replaying the rest of the log costly (the map's size, how
+    many walls, objects and creatures, a creature's size), or None. The models check every limit too; this is
+    checked after each command (on the creatures it changed), before the next one can take the time or memory."""
+    board = state.board
+    if before is None or board is not before.board:
+        if board.cols > MAP_SIDE_MAX or board.rows > MAP_SIDE_MAX:
+            return f"the map is {board.cols} by {board.rows} spaces; at most {MAP_SIDE_MAX} by {MAP_SIDE_MAX}"
+        if len(board.walls) > WALLS_MAX or len(board.objects) > OBJECTS_MAX:
+            return f"the map has more than {WALLS_MAX} walls or {OBJECTS_MAX} objects"
+    if len(state.creatures) > CREATURES_MAX:
+        return f"{len(state.creatures)} creatures; a game has at most {CREATURES_MAX}"
+    for cid, c in state.creatures.items():
+        if before is not None and before.creatures.get(cid) is c:
+            continue
+        if not CREATURE_SIZE_MIN <= c.size <= CREATURE_SIZE_MAX:
+            return f"{c.name} has size {c.size}; a size is {CREATURE_SIZE_MIN} to {CREATURE_SIZE_MAX}"
+    return None
+
+
 def _apply(state: GameState, cmd: Command, faces: list[int], where: str) -> tuple[GameState, list[dict[str, Any]]]:
     dice = ScriptedDice(faces)
     try:
@@ -274,6 +307,8 @@ def _apply(state: GameState, cmd: Command, faces: list[int], where: str) -> tupl
         raise ArchiveError([f"{where}: its command ({cmd.type}) cannot be played on the game as it is then"]) from None
     if dice.remaining:
         raise ArchiveError([f"{where}: {dice.remaining} of its recorded faces are left over on replay"])
+    if (problem := _size_problem(state, after)) is not None:
+        raise ArchiveError([f"{where}: after it, {problem}"])
     return after, [e.model_dump(mode="json") for e in events]
 
 
@@ -400,6 +435,8 @@ def check_archive(data: object) -> Archive:
         raise ArchiveError(
             ["initial_state: is not a game's starting state (a part of it has the wrong shape)"]
         ) from None
+    if (problem := _size_problem(None, initial)) is not None:
+        raise ArchiveError([f"initial_state: {problem}"])
     log = data.get("log")
     if not isinstance(log, list):
         raise ArchiveError(["log: must be a list of the commands played"])
@@ -451,11 +488,18 @@ _ONE_AT_A_TIME = threading.BoundedSemaphore(1)
 """Archives are checked one at a time: a second import waits for the first (within its own budget)."""
 
 
+CHECK_MEMORY_BYTES = 4 * 1024**3
+"""The address space the checking process may use: a crafted archive cannot take the server's memory."""
+
+
 def _worker(conn: Connection, raw: bytes) -> None:
     try:
+        resource.setrlimit(resource.RLIMIT_AS, (CHECK_MEMORY_BYTES, CHECK_MEMORY_BYTES))
         conn.send(("ok", read_archive(raw)))
     except ArchiveError as exc:
         conn.send(("error", exc.problems))
+    except MemoryError:
+        conn.send(("error", [f"checking the archive needs more than {CHECK_MEMORY_BYTES // 1024**3} GB of memory"]))
     except Exception as exc:
         conn.send(("error", [f"the archive could not be checked ({type(exc).__name__})"]))
     finally:
