@@ -152,7 +152,9 @@ def make_encounter(folder: Path, cols: int, rows: int, n_creatures: int, n_walls
 def start_table(folder: Path, enc: Encounter) -> AppServer:
     db = folder / f"{enc.path.stem}.sqlite"
     return AppServer(
-        module="vtt.cli", args=["--map", str(enc.path), "--database", f"sqlite:///{db}"], startup_timeout=90
+        module="vtt.cli",
+        args=["--map", str(enc.path), "--database", f"sqlite:///{db}", "--watchable"],
+        startup_timeout=90,
     ).start()
 
 

@@ -66,8 +66,9 @@ class AppServer:
     """Runs a Python script (or ``-m`` module) as a subprocess on a free port and waits until it listens.
 
     The child gets a clean environment (no ``PYTEST_*``/``NICEGUI_*`` variables, which make NiceGUI think
-    it runs inside its own screen tests), the repository root on ``PYTHONPATH`` and the port in
-    ``port_env``. Output (stdout and stderr) goes to a temporary file, see ``output()``.
+    it runs inside its own screen tests), the repository root on ``PYTHONPATH``, the port in ``port_env`` and
+    ``VTT_CREATORS=anyone`` (anyone may make games; ``env`` may say otherwise). Output (stdout and stderr) goes
+    to a temporary file, see ``output()``.
     """
 
     def __init__(
@@ -99,6 +100,7 @@ class AppServer:
 
     def _env(self) -> dict[str, str]:
         env = {k: v for k, v in os.environ.items() if not k.startswith(("PYTEST_", "NICEGUI_"))}
+        env["VTT_CREATORS"] = "anyone"  # the tests make games freely; e2e/test_open_surface.py sets "admin"
         env.update(self.extra_env)
         env[self.port_env] = str(self.port)
         env["PYTHONPATH"] = os.pathsep.join(p for p in (str(ROOT), env.get("PYTHONPATH", "")) if p)

@@ -8,6 +8,7 @@ from __future__ import annotations
 import asyncio
 import copy
 import json
+import re
 from pathlib import Path
 from typing import Any
 
@@ -17,10 +18,11 @@ from e2e.pg_server import fresh_database
 from vtt.library import library_creature
 from vtt.rules.dice import RandomDice
 from vtt.rules.engine import legal_actions
+from vtt.rules.limits import CREATURE_SIZE_MAX
 from vtt.rules.turns import active_creatures
 from vtt.store import db
 from vtt.store.db import open_engine
-from vtt.table.archive import check_archive
+from vtt.table.archive import ArchiveError, check_archive, check_archive_offloaded
 from vtt.table.registry import GameError, Games
 from vtt.table.table import Table, Viewer
 
@@ -153,17 +155,41 @@ def test_the_small_archive_is_valid() -> None:
         (lambda a: a.pop("initial_state"), "initial_state: missing"),
         (lambda a: a["initial_state"]["board"].update(cols=0), "initial_state.board.cols: Input should be greater"),
         (lambda a: a.update(name=" "), "name: must be a non-empty string"),
+        (lambda a: a.update(name="Small\x00game"), "name: holds a control character"),
+        (lambda a: a.update(name="x" * 81), "name: at most 80 characters"),
+        (lambda a: a.update(map="\ud800"), "map: holds a broken character"),
         (lambda a: a.update(log={}), "log: must be a list"),
-        (lambda a: a["log"][0].update(faces=[13]), "log[0].faces[0]: 13 is not a d12 face"),
-        (lambda a: a["log"][0].update(seq=5), "log[0].seq: must be 1"),
-        (lambda a: a["log"][0].pop("sender"), "log[0].sender: missing"),
-        (lambda a: a["log"][0].update(time="yesterday"), "log[0].time: must be an ISO 8601 time"),
-        (lambda a: (a["log"].pop(), a["log"][0]["command"].update(creature="troll")), "log[0].command: the rules"),
-        (lambda a: a["log"][0]["command"].update(type="fly"), "log[0].command.type"),
-        (lambda a: (a["log"].pop(), a["log"][0].update(faces=[3])), "log[0].faces: 1 recorded face(s) left unused"),
-        (lambda a: a["log"][1]["command"].update(seqs=[2]), "log[1].command.seqs: [2] are not commands played"),
-        (lambda a: a["log"][1]["command"].update(type="redo"), "log[1].command.seqs: a redo plays the last undo"),
-        (lambda a: a.update(extra=1), "extra: unknown key"),
+        (lambda a: a["log"][0].update(faces=[13]), "log entry 1 (seq 1): its face 1 (13) is not a d12 face"),
+        (lambda a: a["log"][0].update(seq=5), "log entry 1 (seq 5): its seq must be 1"),
+        (lambda a: a["log"][0].pop("sender"), "log entry 1 (seq 1): its sender is missing"),
+        (lambda a: a["log"][0].update(sender="al\x07ice"), "its sender holds a control character"),
+        (lambda a: a["log"][0].update(sender="alice"), 'its sender "alice" may not send it: only the Soulweaver'),
+        (lambda a: a["log"][0].update(sender="time limit"), "the time limit only answers reactions, not place"),
+        (lambda a: a["log"][0].update(time="yesterday"), "log entry 1 (seq 1): its time must be an ISO 8601 time"),
+        (lambda a: a["log"][0].update(events={}), "log entry 1 (seq 1): its events must be a list"),
+        (lambda a: a["log"][0].update(extra=1), 'log entry 1 (seq 1): "extra" is not part of a log entry'),
+        (
+            lambda a: (a["log"].pop(), a["log"][0]["command"].update(creature="troll")),
+            "log entry 1 (seq 1): the rules do not allow its command (place) there",
+        ),
+        (lambda a: a["log"][0]["command"].update(type="fly"), "log entry 1 (seq 1), its command.type: unknown command"),
+        (lambda a: (a["log"].pop(), a["log"][0].update(faces=[3])), "1 of its recorded faces are left over"),
+        (lambda a: a["log"][1]["command"].update(seqs=[2]), "this undo takes back [2], but Undo there takes back [1]"),
+        (lambda a: a["log"][1]["command"].update(type="redo"), "a redo plays the last undo again, and [1] is not it"),
+        (lambda a: a["log"][1].update(sender="alice"), "only the Soulweaver undoes and redoes"),
+        (lambda a: a.update(extra=1), '"extra": not part of a game archive'),
+        (
+            lambda a: a["initial_state"]["creatures"]["orc"].update(size=2000),
+            "initial_state: Orc has size 2000; a size is -4 to 12",
+        ),
+        (
+            lambda a: a["initial_state"]["board"].update(cols=1000, rows=1000),
+            "initial_state: the map is 1000 by 1000 spaces; at most 200 by 200",
+        ),
+        (
+            lambda a: a["initial_state"]["creatures"]["orc"].update(controller="time limit"),
+            'player "time limit": a name the table uses itself',
+        ),
     ],
 )
 def test_a_malformed_archive_is_refused_and_stores_nothing(database_url: str, change: Any, expected: str) -> None:
@@ -234,4 +260,98 @@ def test_a_bad_picture_in_an_archive_is_refused(tmp_path: Path, upload: dict[str
     archive["uploads"] = {"background": upload}
     with pytest.raises(GameError, match=expected):
         Games(engine, MAPS).import_game(archive, "Tam")
+    assert db.list_games(engine) == []
+
+
+def test_the_archives_events_are_never_stored_the_replay_gives_them(tmp_path: Path) -> None:
+    """A tampered event (a roll `result` that is markup, an event the rules never make) is not what the imported
+    game shows: its log holds the events the replay gave, the same as a game that played the command."""
+    archive = _valid_archive()
+    archive["log"][0]["events"] = [{"kind": 5, "rolls": [{"result": '<img src=x onerror="alert(1)">'}]}, "junk"]
+    engine = open_engine(f"sqlite:///{tmp_path}/g.sqlite")
+    games = Games(engine, MAPS)
+    made = games.import_game(archive, "Tam")
+    stored = db.load_log(engine, made.game_id)
+    played = Table("Small", check_archive(_valid_archive()).initial_state)
+    _ok(played, SW, {"type": "place", "creature": "orc", "to": [5, 5]})
+    assert stored[0]["events"] == played.log[0].events and "onerror" not in json.dumps(stored)
+    assert stored[1]["events"][0]["text"] == "The Soulweaver takes back: " + played.log[0].events[0]["text"]
+    assert Table.load(engine, made.game_id).state.creatures["orc"].anchor == (3, 2)
+    played.close()
+    games.close()
+
+
+@pytest.mark.parametrize(
+    ("limit", "value", "change", "expected"),
+    [
+        ("ARCHIVE_COMMANDS_MAX", 1, lambda a: None, "log: 2 commands; a game archive holds at most 1"),
+        (
+            "SEATS_MAX",
+            1,
+            lambda a: a["initial_state"]["creatures"]["orc"].update(controller="bob"),
+            "players: 2 players; a game has at most 1 player seats",
+        ),
+    ],
+)
+def test_an_archive_over_a_limit_is_refused(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, limit: str, value: int, change: Any, expected: str
+) -> None:
+    """`vtt/rules/limits.py`'s limits, lowered here so that a small archive is over them."""
+    monkeypatch.setattr(f"vtt.table.archive.{limit}", value)
+    archive = _valid_archive()
+    change(archive)
+    engine = open_engine(f"sqlite:///{tmp_path}/g.sqlite")
+    with pytest.raises(GameError, match=re.escape(expected)):
+        Games(engine, MAPS).import_game(archive, "Tam")
+    assert db.list_games(engine) == []
+
+
+def test_an_archive_file_too_big_or_not_json_is_refused(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    engine = open_engine(f"sqlite:///{tmp_path}/g.sqlite")
+    games = Games(engine, MAPS)
+    raw = json.dumps(_valid_archive()).encode()
+    monkeypatch.setattr("vtt.table.archive.ARCHIVE_BYTES_MAX", len(raw) - 1)
+    with pytest.raises(GameError, match="the file is bigger than"):
+        games.import_game(raw, "Tam")
+    monkeypatch.undo()
+    for bad, expected in ((b"\xff\xfe", "not text"), (b"[" * 100_000, "not JSON"), (b'{"format": NaN}', "not JSON")):
+        with pytest.raises(GameError, match=expected):
+            games.import_game(bad, "Tam")
+    assert db.list_games(engine) == []
+    assert games.import_game(raw, "Tam").game_id > 0
+
+
+def test_the_web_import_checks_the_file_in_another_process_and_stores_it(tmp_path: Path) -> None:
+    engine = open_engine(f"sqlite:///{tmp_path}/g.sqlite")
+    games = Games(engine, MAPS)
+    bad = _valid_archive()
+    bad["log"][0]["faces"] = [0]
+    with pytest.raises(GameError, match="its face 1 \\(0\\) is not a d12 face"):
+        asyncio.run(games.import_archive(json.dumps(bad).encode(), "Tam"))
+    assert db.list_games(engine) == []
+    made = asyncio.run(games.import_archive(json.dumps(_valid_archive()).encode(), "Tam"))
+    assert [g.id for g in db.list_games(engine)] == [made.game_id]
+    assert Table.load(engine, made.game_id).state.creatures["orc"].anchor == (3, 2)
+    games.close()
+
+
+def test_a_check_over_its_time_budget_is_stopped() -> None:
+    raw = json.dumps(_valid_archive()).encode()
+    with pytest.raises(ArchiveError, match=re.escape("took longer than 0.001 seconds; it was stopped")):
+        check_archive_offloaded(raw, seconds=0.001)
+    assert check_archive_offloaded(raw).final_state.creatures["orc"].anchor == (3, 2)
+
+
+def test_a_command_that_takes_a_creature_past_its_size_limit_is_refused(tmp_path: Path) -> None:
+    """The size limit holds for the states the log goes through, not only the first: checked after each command
+    (by the command's own model, or by the replay after it), before the next can cost time or memory."""
+    archive = _valid_archive()
+    archive["initial_state"]["board"].update(cols=120, rows=120)
+    archive["initial_state"]["creatures"]["orc"]["anchor"] = [60, 60]  # room for the largest footprint
+    edit = {"type": "edit_creature", "creature": "orc", "changes": {"size": CREATURE_SIZE_MAX + 1}}
+    archive["log"][0]["command"] = edit
+    engine = open_engine(f"sqlite:///{tmp_path}/g.sqlite")
+    with pytest.raises(GameError) as info:
+        Games(engine, MAPS).import_game(archive, "Tam")
+    assert "log entry 1 (seq 1)" in str(info.value) and "size" in str(info.value)
     assert db.list_games(engine) == []

@@ -29,9 +29,11 @@ from vtt.rules.scenario import ScenarioError, load_scenario
 from vtt.store import db
 from vtt.store.db import Seat, open_engine
 from vtt.store.images import image_type
+from vtt.table.archive import check_archive
 from vtt.table.registry import GameError, Games, viewer_for
 from vtt.table.table import Table, Viewer
-from vtt.web.api import make_router
+from vtt.web.api import make_router, seat_view
+from vtt.web.map_view import COORD_MAX, clean_event
 
 MAPS = Path(__file__).resolve().parents[1] / "maps"
 DEMO: dict[str, Any] = json.loads((MAPS / "demo.json").read_text())
@@ -608,3 +610,93 @@ def test_a_bad_new_game_form_is_refused_and_stores_nothing(tmp_path: Path) -> No
         assert _stored(games) == before
 
     check()
+
+
+# ---- game archives --------------------------------------------------------------------------------------------
+
+
+def _played_archive(game: Game) -> Json:
+    """The fixture's game with a few more commands (a move, a hidden creature placed, an undo), exported."""
+    assert game.submit(SOULWEAVER, {"type": "place", "creature": "goblin", "to": [14, 8]})[0]
+    assert game.submit(SOULWEAVER, {"type": "place", "creature": HIDDEN, "to": [12, 3]})[0]
+    assert game.submit(SOULWEAVER, {"type": "undo"})[0]
+    return json.loads(json.dumps(game.games.export_game(game.game_id)))
+
+
+@st.composite
+def mutated_archives(draw: st.DrawFn, archive: Json) -> Json:
+    """The archive with a few parts removed or replaced by any JSON value; it may still be a good archive."""
+    data = copy.deepcopy(archive)
+    for _ in range(draw(st.integers(min_value=1, max_value=3))):
+        paths = [p for p in _paths(data) if p[0] != "initial_state" or len(p) < 6]
+        path = draw(st.sampled_from(paths))
+        parent = _get(data, path[:-1])
+        if draw(st.booleans()) and isinstance(parent, dict):
+            del parent[path[-1]]
+        else:
+            parent[path[-1]] = draw(JSON_VALUES | NESTED_JUNK)
+    return data
+
+
+def test_a_mutated_archive_is_imported_whole_and_playable_or_refused_and_stores_nothing(game: Game) -> None:
+    """Whatever an archive holds, the import is refused with a plain message and stores nothing, or it makes a game
+    that loads and shows: its stored events are the replay's, never the file's."""
+    archive = _played_archive(game)
+    games = game.games
+
+    @FEWER_EXAMPLES
+    @given(mutated_archives(archive) | st.binary(max_size=200))
+    def check(data: Json) -> None:
+        before = _stored(games)
+        try:
+            made = games.import_game(data if isinstance(data, bytes) else json.dumps(data).encode(), "Tam")
+        except GameError as exc:
+            assert str(exc).startswith("this is not a game archive that can be imported: ")
+            assert "Value error" not in str(exc) and "Traceback" not in str(exc)
+            assert _stored(games) == before
+            return
+        table = Table.load(games.engine, made.game_id)
+        replayed = check_archive(data if not isinstance(data, bytes) else json.loads(data))
+        assert [r.events for r in table.log] == [r["events"] for r in replayed.log]
+        alice = next(s for s in games.seats(made.game_id) if s.key == "alice")
+        json.dumps(seat_view(table, alice))
+        table.close()
+
+    check()
+
+
+# ---- browser events -------------------------------------------------------------------------------------------
+
+EVENT_KEYS = ["id", "q", "r", "v", "x", "y", "cells", "erase"]
+EVENT_ARGS = JSON_VALUES | st.dictionaries(
+    st.sampled_from(EVENT_KEYS),
+    JSON_VALUES | HUGE | st.sampled_from(["ayla", 3, -2]) | st.lists(st.lists(st.integers(), max_size=3), max_size=4),
+    max_size=6,
+)
+PROMISED: dict[str, dict[str, type | tuple[type, ...]]] = {
+    "token_move": {"id": str, "q": int, "r": int},
+    "token_click": {"id": str},
+    "token_refused": {"id": str},
+    "cell_click": {"q": int, "r": int},
+    "paint_stroke": {"cells": list, "erase": bool},
+    "cancel": {},
+}
+OPTIONAL: dict[str, dict[str, type]] = {"token_move": {"v": int}, "token_click": {"x": float, "y": float}}
+
+
+@EXAMPLES
+@given(st.sampled_from(sorted(PROMISED)), EVENT_ARGS)
+def test_a_random_browser_event_is_dropped_or_reaches_its_handler_in_its_promised_shape(name: str, args: Json) -> None:
+    """Whatever a script sends as an element event, the map's handlers get the shape they are promised or nothing."""
+    out = clean_event(name, args)
+    if out is None:
+        return
+    required, optional = PROMISED[name], OPTIONAL.get(name, {})
+    assert set(required) <= set(out) <= set(required) | set(optional), out
+    for key, value in out.items():
+        kind = required.get(key) or optional[key]
+        assert isinstance(value, kind) and (kind is bool or not isinstance(value, bool)), (key, value)
+        if isinstance(value, int) and key != "v":
+            assert abs(value) <= COORD_MAX
+    for cell in out.get("cells", []):
+        assert len(cell) == 2 and all(type(v) is int and abs(v) <= COORD_MAX for v in cell)

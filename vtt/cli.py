@@ -7,6 +7,8 @@ import os
 import sys
 from pathlib import Path
 
+from vtt.table.registry import CREATORS
+
 DEFAULT_MAP = Path(__file__).resolve().parents[1] / "maps" / "demo.json"
 
 
@@ -33,6 +35,19 @@ def build_parser() -> argparse.ArgumentParser:
         default=int(os.environ["VTT_SEED"]) if os.environ.get("VTT_SEED") else None,
         help="seed the dice, for a repeatable demo or test (default: $VTT_SEED, else unseeded)",
     )
+    p.add_argument(
+        "--creators",
+        choices=CREATORS,
+        default=os.environ.get("VTT_CREATORS") or "admin",
+        help="who may make and import games: 'admin' (browsers that opened the admin link printed at start-up) or "
+        "'anyone' who opens the start page (default: $VTT_CREATORS, else admin)",
+    )
+    p.add_argument(
+        "--watchable",
+        action="store_true",
+        help="let spectators watch the start-up game (its Soulweaver can turn it off; every other game starts "
+        "unwatched)",
+    )
     sub = p.add_subparsers(dest="command")
     sc = sub.add_parser("scenario", help="run a scenario file through the rules and print its events as JSON")
     sc.add_argument("file")
@@ -42,7 +57,10 @@ def build_parser() -> argparse.ArgumentParser:
 
 
 def main(argv: list[str] | None = None) -> int:
-    args = build_parser().parse_args(argv)
+    parser = build_parser()
+    args = parser.parse_args(argv)
+    if args.creators not in CREATORS:  # from $VTT_CREATORS: argparse checks only what is typed
+        parser.error(f"VTT_CREATORS must be one of {', '.join(CREATORS)}, not {args.creators!r}")
     if args.command == "scenario":
         from vtt.rules.__main__ import main as scenario_main
 
@@ -50,7 +68,8 @@ def main(argv: list[str] | None = None) -> int:
         return scenario_main(flags)
     from vtt.web.start import start
 
-    return start(args.host, args.port, args.database or "sqlite:///vtt.sqlite", args.map, args.game, args.seed)
+    database = args.database or "sqlite:///vtt.sqlite"
+    return start(args.host, args.port, database, args.map, args.game, args.seed, args.creators, args.watchable)
 
 
 if __name__ == "__main__":

@@ -8,7 +8,7 @@ result is shown to nobody before it is stored.
 from __future__ import annotations
 
 import secrets
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from datetime import UTC, datetime
 from pathlib import Path
@@ -18,6 +18,7 @@ from alembic import command as alembic_command
 from alembic.config import Config
 from sqlalchemy import event, inspect
 from sqlalchemy.engine import Engine
+from sqlalchemy.exc import IntegrityError
 from sqlmodel import Session, col, create_engine, func, select
 
 from vtt.store.images import BACKGROUND, background_path
@@ -27,6 +28,7 @@ from vtt.store.models import (
     InvitationRow,
     LibraryCreatureRow,
     MembershipRow,
+    ServerSettingRow,
     SnapshotRow,
     UploadRow,
     UserRow,
@@ -34,6 +36,8 @@ from vtt.store.models import (
 
 MIGRATIONS = Path(__file__).resolve().parent / "migrations"
 FIRST_REVISION = "0001"
+GAME_ID_MAX = 2**31 - 1
+"""The largest game id a database stores (PostgreSQL's `integer`); a bigger number names no game."""
 
 
 @dataclass(frozen=True)
@@ -43,6 +47,7 @@ class GameInfo:
     map: str
     created: datetime
     commands: int
+    watchable: bool = False
 
 
 @dataclass(frozen=True)
@@ -117,7 +122,7 @@ def list_games(engine: Engine) -> list[GameInfo]:
             session.exec(select(CommandRow.game_id, func.count()).group_by(col(CommandRow.game_id))).all()
         )
         rows = session.exec(select(GameRow).order_by(col(GameRow.created).desc())).all()
-        return [GameInfo(r.id or 0, r.name, r.map, r.created, counts.get(r.id or 0, 0)) for r in rows]
+        return [GameInfo(r.id or 0, r.name, r.map, r.created, counts.get(r.id or 0, 0), r.watchable) for r in rows]
 
 
 def find_game(engine: Engine, name: str) -> tuple[int, dict[str, Any]] | None:
@@ -129,6 +134,8 @@ def find_game(engine: Engine, name: str) -> tuple[int, dict[str, Any]] | None:
 
 
 def get_game(engine: Engine, game_id: int) -> tuple[str, dict[str, Any]] | None:
+    if not 0 < game_id <= GAME_ID_MAX:
+        return None
     with Session(engine) as session:
         row = session.get(GameRow, game_id)
         return None if row is None else (row.name, dict(row.initial_state))
@@ -262,6 +269,8 @@ def load_log(engine: Engine, game_id: int, after: int = 0) -> list[dict[str, Any
 
 def game_record(engine: Engine, game_id: int) -> tuple[str, str, dict[str, Any]] | None:
     """The game's name, the map it was made from and its starting state."""
+    if not 0 < game_id <= GAME_ID_MAX:
+        return None
     with Session(engine) as session:
         row = session.get(GameRow, game_id)
         return None if row is None else (row.name, row.map, dict(row.initial_state))
@@ -376,6 +385,8 @@ def save_upload(engine: Engine, game_id: int, purpose: str, content_type: str, d
 
 
 def load_upload(engine: Engine, game_id: int, purpose: str) -> Upload | None:
+    if not 0 < game_id <= GAME_ID_MAX:
+        return None
     with Session(engine) as session:
         row = session.exec(select(UploadRow).where(UploadRow.game_id == game_id, UploadRow.purpose == purpose)).first()
         return None if row is None else Upload(row.content_type, bytes(row.data), row.created)
@@ -414,3 +425,57 @@ def delete_library_creature(engine: Engine, key: str) -> bool:
         session.delete(row)
         session.commit()
         return True
+
+
+def setting(engine: Engine, key: str, make: Callable[[], str]) -> str:
+    """The server setting `key`, made by `make` and stored the first time it is asked for."""
+    with Session(engine) as session:
+        row = session.get(ServerSettingRow, key)
+        if row is not None:
+            return row.value
+        session.add(ServerSettingRow(key=key, value=make()))
+        try:
+            session.commit()
+        except IntegrityError:  # another process made it first
+            session.rollback()
+        row = session.get(ServerSettingRow, key)
+        assert row is not None
+        return row.value
+
+
+def game_watchable(engine: Engine, game_id: int) -> bool | None:
+    """Whether spectators may watch the game; None when there is no such game."""
+    if not 0 < game_id <= GAME_ID_MAX:
+        return None
+    with Session(engine) as session:
+        row = session.get(GameRow, game_id)
+        return None if row is None else row.watchable
+
+
+def set_game_watchable(engine: Engine, game_id: int, watchable: bool) -> bool:
+    with Session(engine) as session:
+        row = session.get(GameRow, game_id)
+        if row is None:
+            return False
+        row.watchable = watchable
+        session.add(row)
+        session.commit()
+        return True
+
+
+def replace_seat_secret(engine: Engine, game_id: int, key: str) -> Seat | None:
+    """Give the game's player seat `key` a new secret (its old link opens nothing any more); None if there is no
+    such player seat."""
+    with Session(engine) as session:
+        row = session.exec(
+            select(MembershipRow, UserRow)
+            .join(UserRow, col(UserRow.id) == col(MembershipRow.user_id))
+            .where(MembershipRow.game_id == game_id, MembershipRow.key == key, MembershipRow.role == "player")
+        ).first()
+        if row is None:
+            return None
+        seat, user = row
+        seat.secret = secrets.token_urlsafe(18)
+        session.add(seat)
+        session.commit()
+        return _seat(seat, user)

@@ -32,6 +32,7 @@ class GameRow(SQLModel, table=True):
     id: int | None = Field(default=None, primary_key=True)
     name: str = Field(index=True, unique=True)
     map: str = Field(default="", description="The map file the game was made from.")
+    watchable: bool = Field(default=False, description="Spectators may watch it: the Soulweaver's switch.")
     initial_state: dict[str, Any] = Field(sa_column=Column(JSON, nullable=False))
     created: datetime = Field(default_factory=_now)
 
@@ -113,3 +114,12 @@ class LibraryCreatureRow(SQLModel, table=True):
     data: dict[str, Any] = Field(sa_column=Column(JSON, nullable=False))
     created: datetime = Field(default_factory=_now)
     updated: datetime = Field(default_factory=_now)
+
+
+class ServerSettingRow(SQLModel, table=True):
+    """A setting of the whole server, such as the admin secret (`admin_secret`) that lets a browser make games."""
+
+    __tablename__ = "server_setting"
+    key: str = Field(primary_key=True)
+    value: str
+    created: datetime = Field(default_factory=_now)

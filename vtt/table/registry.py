@@ -3,7 +3,9 @@ live `Table` of each game, opened from the database when someone first comes to 
 
 from __future__ import annotations
 
+import asyncio
 import json
+import secrets
 from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
@@ -18,11 +20,23 @@ from vtt.rules.settings import TableSettings
 from vtt.store import db
 from vtt.store.db import Seat
 from vtt.store.images import BACKGROUND, background_path
-from vtt.table.archive import ArchiveError, check_archive, export_archive
+from vtt.table.archive import (
+    Archive,
+    ArchiveError,
+    check_archive,
+    check_archive_offloaded,
+    export_archive,
+    read_archive,
+)
 from vtt.table.table import Table, Viewer
 
 Grid = Literal["hex", "square"]
+Creators = Literal["anyone", "admin"]
+CREATORS: tuple[Creators, ...] = ("anyone", "admin")
 NAME_LIMIT = 60
+ADMIN_SECRET = "admin_secret"
+"""The server setting holding the admin secret: the browser that opens `/admin/<secret>` may make and import games
+when only admins may (`Creators` "admin")."""
 
 
 class GameError(ValueError):
@@ -51,12 +65,63 @@ def clean_name(name: str, what: str) -> str:
     return name
 
 
+def parse_game_id(text: str) -> int | None:
+    """A game id from a URL, or None when it cannot name a game (not digits, or out of the database's range)."""
+    if not text.isascii() or not text.isdigit() or len(text) > 10:
+        return None
+    number = int(text)
+    return number if 0 < number <= db.GAME_ID_MAX else None
+
+
 class Games:
-    def __init__(self, engine: Engine, maps: Path, dice: Callable[[], DiceSource] = RandomDice) -> None:
+    def __init__(
+        self,
+        engine: Engine,
+        maps: Path,
+        dice: Callable[[], DiceSource] = RandomDice,
+        creators: Creators = "anyone",
+    ) -> None:
         self.engine = engine
         self.maps = maps
         self.dice = dice
+        self.creators: Creators = creators
+        """Who may make and import games: anyone who opens the start page, or only browsers holding the admin
+        secret (`may_create`)."""
         self._tables: dict[int, Table] = {}
+
+    # ---- who may make games, who may watch -----------------------------------------------------------------
+
+    def admin_secret(self) -> str:
+        """The server's admin secret, made and stored in the database the first time it is asked for."""
+        return db.setting(self.engine, ADMIN_SECRET, lambda: secrets.token_urlsafe(24))
+
+    def is_admin_secret(self, token: object) -> bool:
+        return isinstance(token, str) and secrets.compare_digest(token.encode(), self.admin_secret().encode())
+
+    def may_create(self, token: object) -> bool:
+        """Whether a browser holding `token` (its stored admin secret, or None) may make and import games."""
+        return self.creators == "anyone" or self.is_admin_secret(token)
+
+    def watchable(self, game_id: int) -> bool | None:
+        """Whether spectators may watch the game; None when there is no such game."""
+        return db.game_watchable(self.engine, game_id)
+
+    def set_watchable(self, game_id: int, watchable: bool) -> None:
+        """The Soulweaver's switch: turned off, the open watch pages are closed."""
+        if not db.set_game_watchable(self.engine, game_id, watchable):
+            raise GameError(f"there is no game {game_id}")
+        self._seats_changed(game_id)
+
+    def replace_seat(self, game_id: int, key: str) -> Seat:
+        """Give a player's seat a new secret link: the old link opens nothing any more, and pages open on it are
+        closed. The seat keeps its creatures (they know it by its key)."""
+        seat = db.replace_seat_secret(self.engine, game_id, key)
+        if seat is None:
+            raise GameError("there is no such player seat at this game")
+        self._seats_changed(game_id)
+        return seat
+
+    # ---- games ----------------------------------------------------------------------------------------------
 
     def map_files(self) -> list[str]:
         """The encounter maps a new game can start from: the `.json` files directly in `maps/`."""
@@ -159,13 +224,27 @@ class Games:
         return export_archive(name, map_name, initial, db.load_log(self.engine, game_id), background)
 
     def import_game(self, data: object, soulweaver_name: str) -> NewGame:
-        """A new game from an archive, its importer its Soulweaver; checked in full (replayed) before anything is
-        stored, and stored in one transaction. The name gets ` (2)`, ` (3)`... if it is taken."""
+        """A new game from an archive (decoded JSON, or the file's bytes), its importer its Soulweaver; checked in
+        full (replayed) before anything is stored, and stored in one transaction. Blocking, and on the calling
+        thread: the web uses `import_archive`."""
         who = clean_name(soulweaver_name, "your name")
         try:
-            archive = check_archive(data)
+            archive = read_archive(data) if isinstance(data, bytes) else check_archive(data)
         except ArchiveError as exc:
             raise GameError(f"this is not a game archive that can be imported: {exc}") from None
+        return self._store_archive(archive, who)
+
+    async def import_archive(self, raw: bytes, soulweaver_name: str) -> NewGame:
+        """`import_game` for an uploaded file, off the event loop: the check runs in a process of its own with a
+        time budget (`check_archive_offloaded`), the storing in a thread."""
+        who = clean_name(soulweaver_name, "your name")
+        try:
+            archive = await asyncio.to_thread(check_archive_offloaded, raw)
+        except ArchiveError as exc:
+            raise GameError(f"this is not a game archive that can be imported: {exc}") from None
+        return await asyncio.to_thread(self._store_archive, archive, who)
+
+    def _store_archive(self, archive: Archive, who: str) -> NewGame:
         base = clean_name(archive.name, "the game's name")
         name, n = base, 1
         while db.find_game(self.engine, name) is not None:

@@ -38,7 +38,7 @@ from vtt.rules.model import Creature, GameState
 from vtt.store import db
 from vtt.store.db import Seat
 from vtt.store.images import BACKGROUND, IMAGE_TYPES, MAX_UPLOAD_BYTES, background_path, image_type
-from vtt.table.registry import Games, viewer_for
+from vtt.table.registry import Games, parse_game_id, viewer_for
 from vtt.table.table import Change, LogRecord, Table, Viewer
 
 Json = dict[str, Any]
@@ -47,6 +47,8 @@ MAX_COMMAND_BYTES = 64 * 1024
 QUEUE_LIMIT = 1000
 """Messages a websocket may have waiting; a client further behind is disconnected (it can reconnect)."""
 NO_SEAT = "no seat has this secret"
+TOO_FAR_BEHIND = "too far behind: reconnect and start from the state"
+SEAT_REPLACED = "this seat link was replaced: ask the Soulweaver for the new one"
 BODY_KEYS = frozenset({"command", "seen", "id"})
 
 
@@ -317,11 +319,20 @@ def _error(status: int, message: str, **extra: Any) -> JSONResponse:
 
 
 class _Client:
-    def __init__(self, websocket: WebSocket, viewer: Viewer) -> None:
+    def __init__(self, websocket: WebSocket, viewer: Viewer, secret: str) -> None:
         self.websocket = websocket
         self.viewer = viewer
+        self.secret = secret
         self.queue: asyncio.Queue[str | None] = asyncio.Queue()
         self.lagging = False
+        self.replaced = False
+        """The seat's link was replaced: nothing more is sent or accepted, and the socket is closed."""
+
+    def close_replaced(self) -> None:
+        self.replaced = self.lagging = True
+        while not self.queue.empty():
+            self.queue.get_nowait()
+        self.queue.put_nowait(None)
 
     def push(self, text: str) -> None:
         if self.lagging:
@@ -339,7 +350,12 @@ class _Client:
         try:
             while (text := await self.queue.get()) is not None:
                 await self.websocket.send_text(text)
-            await self.websocket.close(WS_1013_TRY_AGAIN_LATER, "too far behind: reconnect and start from the state")
+            if self.replaced:
+                await self.websocket.close(WS_1008_POLICY_VIOLATION, SEAT_REPLACED)
+            else:
+                await self.websocket.close(
+                    WS_1013_TRY_AGAIN_LATER, "too far behind: reconnect and start from the state"
+                )
         except (WebSocketDisconnect, RuntimeError, OSError):
             pass  # the connection is gone; the receiving side ends the session
 
@@ -348,10 +364,17 @@ class _Hub:
     """The websockets open on one game. A change is made into a message once per kind of view (the
     Soulweaver's or the players') and queued to each socket."""
 
-    def __init__(self, table: Table) -> None:
+    def __init__(self, table: Table, games: Games) -> None:
         self.table = table
+        self.games = games
         self.clients: set[_Client] = set()
         table.subscribe(self)
+
+    def seats_changed(self) -> None:
+        """A seat's link may have been replaced: its sockets are closed."""
+        for client in list(self.clients):
+            if not client.replaced and self.games.seat(client.secret) is None:
+                client.close_replaced()
 
     def table_changed(self, change: Change) -> None:
         texts: dict[bool, str] = {}
@@ -413,17 +436,19 @@ def make_router(games: Games, max_upload: int = MAX_UPLOAD_BYTES) -> APIRouter:
             await websocket.close(WS_1008_POLICY_VIOLATION, NO_SEAT)
             return
         table = games.table(seat.game_id)
-        client = _Client(websocket, viewer_for(seat))
+        client = _Client(websocket, viewer_for(seat), secret)
         client.push(json.dumps({"kind": "state", **seat_view(table, seat)}))
         hub = hubs.get(seat.game_id)
         if hub is None:
-            hub = hubs[seat.game_id] = _Hub(table)
+            hub = hubs[seat.game_id] = _Hub(table, games)
         hub.clients.add(client)
         writer = asyncio.create_task(client.write())
         try:
             while True:
                 message = await websocket.receive()
                 if message["type"] == "websocket.disconnect":
+                    break
+                if client.replaced:
                     break
                 raw = message.get("text")
                 if raw is None:
@@ -467,8 +492,9 @@ def make_router(games: Games, max_upload: int = MAX_UPLOAD_BYTES) -> APIRouter:
     @router.get("/api/games/{game_id}/background")
     async def get_background(game_id: str) -> Response:
         upload = None
-        if game_id.isdigit() and len(game_id) < 19:
-            upload = await run_in_threadpool(db.load_upload, games.engine, int(game_id), BACKGROUND)
+        number = parse_game_id(game_id)
+        if number is not None:
+            upload = await run_in_threadpool(db.load_upload, games.engine, number, BACKGROUND)
         if upload is None:
             return _error(404, "this game has no background image")
         headers = {"X-Content-Type-Options": "nosniff", "Cache-Control": "no-cache"}

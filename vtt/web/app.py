@@ -2,27 +2,45 @@
 table page and the spectators' page.
 
 A seat is reached by a secret link (`/play/<secret>`); the server takes the role and the creatures it may act for
-from the seat, never from the browser.
+from the seat, never from the browser. Who may make and import games is the server's setting (`Games.creators`):
+anyone, or only browsers that opened the admin link (`/admin/<secret>`, printed at start-up). A game is watched
+(`/watch/<id>`) only while its Soulweaver lets it be. A page whose seat link was replaced, or a watch page whose game
+stopped being watchable, is closed.
 """
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
 from fastapi import Request
-from nicegui import app, ui
+from fastapi.responses import RedirectResponse
+from nicegui import Client, app, events, ui
 
 from vtt.store.db import Seat
-from vtt.table.registry import GameError, Games, NewGame, viewer_for
-from vtt.table.table import Table, Viewer
+from vtt.table.registry import GameError, Games, NewGame, parse_game_id, viewer_for
+from vtt.table.table import Change, Table, Viewer
 from vtt.web.api import make_router
 from vtt.web.game_files import render_game_import, render_uvtt_import
+from vtt.web.headers import SecurityHeaders
 from vtt.web.library_page import render_library
 from vtt.web.table_view import TableView
 
 STATIC = Path(__file__).resolve().parents[2] / "static"
 STYLES = (STATIC / "utility.css", STATIC / "table.css")
+NOT_AN_ADMIN = (
+    "Only this server's admins make and import games here. Whoever runs the server has its admin link (printed "
+    "when it starts): opening it lets that browser make games."
+)
+SEAT_REPLACED = (
+    "This seat link was replaced",
+    "The Soulweaver gave this seat a new link, so this one opens nothing any more. Ask them for the new one.",
+)
+WATCHING_OFF = (
+    "Watching is off",
+    "This game's Soulweaver has not let spectators watch it. Ask them to turn watching on, or for a seat.",
+)
 
 
 class Server:
@@ -47,6 +65,15 @@ def _remember(seat: Seat) -> None:
     held: list[str] = list(app.storage.user.get("seats", []))
     if seat.secret not in held:
         app.storage.user["seats"] = [*held, seat.secret]
+
+
+def _may_create() -> bool:
+    """Whether this browser may make and import games (checked on the server at each request)."""
+    return _games().may_create(app.storage.user.get("admin"))
+
+
+def _not_found() -> None:
+    ui.context.client.status_code = 404
 
 
 def _message(title: str, text: str) -> None:
@@ -79,9 +106,15 @@ def index() -> None:
             with ui.row().classes("items-center gap-3 game-row"):
                 ui.label(info.name).classes("font-bold")
                 ui.label(f"{info.map or 'custom map'} · {info.commands} commands").classes("text-sm text-stone-600")
-                ui.link("watch", f"/watch/{info.id}").classes("text-sm")
-        _new_game_form(games)
-        render_game_import(games, _open_new)
+                if info.watchable:
+                    ui.link("watch", f"/watch/{info.id}").classes("text-sm")
+        if _may_create():
+            _new_game_form(games)
+            render_game_import(games, _open_new, _may_create)
+        else:
+            with ui.card().classes("p-4 gap-2 w-full no-create"):
+                ui.label("New game").classes("text-lg font-bold")
+                ui.label(NOT_AN_ADMIN).classes("text-stone-700")
 
 
 def _new_game_form(games: Games) -> None:
@@ -102,6 +135,9 @@ def _new_game_form(games: Games) -> None:
         )
 
         def create() -> None:
+            if not _may_create():
+                ui.notify(NOT_AN_ADMIN, type="warning", position="top", multi_line=True)
+                return
             try:
                 made = games.create(
                     str(name.value or ""),
@@ -116,7 +152,7 @@ def _new_game_form(games: Games) -> None:
             ui.navigate.to(f"/play/{made.soulweaver.secret}")
 
         ui.button("Create the game", on_click=create).props("color=primary data-action=create-game")
-        render_uvtt_import(games, name, who, _open_new)
+        render_uvtt_import(games, name, who, _open_new, _may_create)
 
 
 def _open_new(made: NewGame) -> None:
@@ -136,12 +172,25 @@ def library() -> None:
     render_library(_games().engine, _holds_a_soulweaver_seat)
 
 
+@ui.page("/admin/{secret}")
+def admin(secret: str) -> RedirectResponse | None:
+    """The admin link: this browser may make and import games from now on (it keeps the secret in its storage)."""
+    _head()
+    if not _games().is_admin_secret(secret):
+        _not_found()
+        _message("Admin link not valid", "This link does not open this server's admin rights: it may be mistyped.")
+        return None
+    app.storage.user["admin"] = secret
+    return RedirectResponse("/", status_code=303)
+
+
 @ui.page("/join/{invitation}")
 def join(invitation: str) -> None:
     _head()
     games = _games()
     game_id = games.invited_to(invitation)
     if game_id is None:
+        _not_found()
         _message("Invitation not valid", "This invitation was revoked or mistyped. Ask the Soulweaver for a new one.")
         return
     table = games.table(game_id)
@@ -162,7 +211,51 @@ def join(invitation: str) -> None:
         ui.button("Take a seat", on_click=go).props("color=primary data-action=join")
 
 
-def _table_page(table: Table, viewer: Viewer, games: Games, request: Request) -> None:
+KEY_FIELDS = ("action", "repeat", "altKey", "ctrlKey", "metaKey", "shiftKey", "key", "code", "location")
+
+
+class Keyboard(ui.keyboard):
+    """`ui.keyboard` that drops a malformed key event (sent by a script, not the page) instead of raising."""
+
+    def _handle_key(self, e: events.GenericEventArguments) -> None:
+        args = e.args
+        if not isinstance(args, dict) or any(k not in args for k in KEY_FIELDS):
+            return
+        if not all(isinstance(args[k], str) for k in ("action", "key", "code")):
+            return
+        super()._handle_key(e)
+
+
+class _AccessGuard:
+    """Closes a table page when its access is taken away (a seat link replaced, watching turned off): the page's
+    view stops listening to the table, its elements (and their handlers) are removed, and it says why. Checked
+    whenever the game's seats or settings change (`Table.seats_changed`)."""
+
+    def __init__(self, table: Table, view: TableView, client: Client, lost: Callable[[], tuple[str, str] | None]):
+        self.table, self.view, self.client, self.lost = table, view, client, lost
+        table.subscribe(self)
+        client.on_delete(self.close)
+
+    def table_changed(self, change: Change) -> None:
+        pass
+
+    def seats_changed(self) -> None:
+        why = self.lost()
+        if why is None or self.client.is_deleted:
+            return
+        self.close()
+        self.view.close()
+        with self.client.content:
+            self.client.content.clear()
+            _message(*why)
+
+    def close(self) -> None:
+        self.table.unsubscribe(self)
+
+
+def _table_page(
+    table: Table, viewer: Viewer, games: Games, request: Request, lost: Callable[[], tuple[str, str] | None]
+) -> None:
     ui.query(".nicegui-content").classes("p-0 gap-0 h-screen")
     with ui.header().classes("bg-stone-800 text-stone-100 py-1 px-3 items-center"):
         ui.link("Soulshards VTT", "/").classes("text-stone-300 text-sm")
@@ -172,7 +265,8 @@ def _table_page(table: Table, viewer: Viewer, games: Games, request: Request) ->
     base = str(request.base_url).rstrip("/")
     view = TableView(table, viewer, games=games, base_url=base)
     ui.context.client.on_delete(view.close)
-    ui.keyboard(on_key=lambda e: view._cancel() if e.key == "Escape" and e.action.keydown else None)
+    _AccessGuard(table, view, ui.context.client, lost)
+    Keyboard(on_key=lambda e: view._cancel() if e.key == "Escape" and e.action.keydown else None)
 
 
 @ui.page("/play/{secret}")
@@ -181,26 +275,39 @@ def play(secret: str, request: Request) -> None:
     games = _games()
     seat = games.seat(secret)
     if seat is None:
-        _message("Seat not found", "This link does not open a seat at any game here.")
+        _not_found()
+        _message(
+            "Seat not found",
+            "This link does not open a seat at any game here: it is mistyped, or the Soulweaver replaced it.",
+        )
         return
     _remember(seat)
-    _table_page(games.table(seat.game_id), viewer_for(seat), games, request)
+    table = games.table(seat.game_id)
+    _table_page(table, viewer_for(seat), games, request, lambda: None if games.seat(secret) else SEAT_REPLACED)
 
 
 @ui.page("/watch/{game_id}")
 def watch(game_id: str, request: Request) -> None:
     _head()
     games = _games()
-    try:
-        table = games.table(int(game_id))
-    except (KeyError, ValueError):
-        _message("No such game", f"There is no game {game_id!r} on this server.")
+    number = parse_game_id(game_id)
+    watchable = None if number is None else games.watchable(number)
+    if number is None or watchable is None:
+        _not_found()
+        _message("No such game", "There is no game with this number on this server.")
         return
-    _table_page(table, Viewer("spectator", "spectator"), games, request)
+    if not watchable:
+        ui.context.client.status_code = 403
+        _message(*WATCHING_OFF)
+        return
+    table = games.table(number)
+    spectator = Viewer("spectator", "spectator")
+    _table_page(table, spectator, games, request, lambda: None if games.watchable(number) else WATCHING_OFF)
 
 
 def run(games: Games, host: str, port: int, storage_secret: str, **extra: Any) -> None:
     Server.games = games
+    app.add_middleware(SecurityHeaders)
     app.include_router(make_router(games))
     app.on_shutdown(games.close)
     ui.run(

@@ -18,15 +18,15 @@ from collections.abc import Callable
 from pathlib import PurePath
 from typing import Any
 
-from nicegui import events, run, ui
+from nicegui import events, ui
 
 from vtt.maps.uvtt import SUFFIXES, UvttError, uvtt_to_map
+from vtt.rules.limits import ARCHIVE_BYTES_MAX
 from vtt.store import db
 from vtt.store.images import BACKGROUND, IMAGE_TYPES, image_type
 from vtt.table.registry import GameError, Games, NewGame, viewer_for
 
 MAX_UVTT_BYTES = 40 * 1024 * 1024
-MAX_ARCHIVE_BYTES = 50 * 1024 * 1024
 
 
 def _picture(background: dict[str, Any]) -> tuple[str, bytes] | None:
@@ -77,13 +77,22 @@ async def import_uvtt(games: Games, raw: bytes, filename: str, game_name: str, w
     return made
 
 
-def render_uvtt_import(games: Games, name: ui.input, who: ui.input, opened: Callable[[NewGame], None]) -> None:
+NOT_ALLOWED = "Only this server's admins make and import games here."
+
+
+def render_uvtt_import(
+    games: Games, name: ui.input, who: ui.input, opened: Callable[[NewGame], None], allowed: Callable[[], bool]
+) -> None:
     """The New game form's Universal VTT import: a button opening the file dialog; the game takes the form's name
-    (or the file's) and its creator's name, and `opened` takes the creator to it."""
+    (or the file's) and its creator's name, and `opened` takes the creator to it. `allowed` says, at the upload,
+    whether this browser may make games."""
 
     async def upload(e: events.UploadEventArguments) -> None:
         raw = await e.file.read()
         picker.reset()
+        if not allowed():
+            ui.notify(NOT_ALLOWED, type="warning", position="top")
+            return
         try:
             made = await import_uvtt(games, raw, e.file.name, str(name.value or ""), str(who.value or ""))
         except GameError as exc:
@@ -125,9 +134,10 @@ def export_game(games: Games, game_id: int, name: str) -> None:
     ui.download.content(json.dumps(archive, indent=1), game_file_name(name), "application/json")
 
 
-def render_game_import(games: Games, opened: Callable[[NewGame], None]) -> None:
+def render_game_import(games: Games, opened: Callable[[NewGame], None], allowed: Callable[[], bool]) -> None:
     """The start page's Import game: a game archive (an exported `.game.json`) becomes a new game on this server,
-    checked by replaying it before anything is stored; the importer is its Soulweaver."""
+    checked in full (off the event loop) before anything is stored; the importer is its Soulweaver. `allowed`
+    says, at the upload, whether this browser may make games."""
     with ui.card().classes("p-4 gap-2 w-full import-game"):
         ui.label("Import a game").classes("text-lg font-bold")
         ui.label("A whole game exported from a table (Export game): its map, creatures and log.").classes(
@@ -142,25 +152,22 @@ def render_game_import(games: Games, opened: Callable[[NewGame], None]) -> None:
         async def upload(e: events.UploadEventArguments) -> None:
             raw = await e.file.read()
             picker.reset()
-            try:
-                data = json.loads(raw.decode("utf-8"))
-            except (UnicodeDecodeError, json.JSONDecodeError, RecursionError) as exc:
-                ui.notify(f"{e.file.name} is not a JSON file: {exc}", type="warning", position="top")
+            if not allowed():
+                ui.notify(NOT_ALLOWED, type="warning", position="top")
                 return
             try:
-                made = await run.io_bound(games.import_game, data, str(who.value or ""))
+                made = await games.import_archive(raw, str(who.value or ""))
             except GameError as exc:
                 ui.notify(str(exc), type="warning", position="top", multi_line=True)
                 return
-            if made is not None:  # None: the server is shutting down
-                opened(made)
+            opened(made)
 
         picker = (
             ui.upload(
                 auto_upload=True,
-                max_file_size=MAX_ARCHIVE_BYTES,
+                max_file_size=ARCHIVE_BYTES_MAX,
                 on_upload=upload,
-                on_rejected=lambda: ui.notify(f"The file is bigger than {MAX_ARCHIVE_BYTES // (1024 * 1024)} MB"),
+                on_rejected=lambda: ui.notify(f"The file is bigger than {ARCHIVE_BYTES_MAX // (1024 * 1024)} MB"),
             )
             .props('accept=".json" data-field=game-file')
             .classes("hidden")

@@ -1,5 +1,6 @@
 """The Soulweaver's controls: undo and redo, letting minutes pass (`pass_time`), the invitation links, who sits at
-the table, and on a creature's sheet who controls it, whether it is hidden and the Soulweaver's notes. Rendered for
+the table (each player's own link, which the Soulweaver can replace), whether spectators may watch, and on a
+creature's sheet who controls it, whether it is hidden and the Soulweaver's notes. Rendered for
 the Soulweaver only; the table re-checks every command anyway."""
 
 from __future__ import annotations
@@ -33,6 +34,7 @@ def render_gm_panel(table: Table, games: Games | None, base_url: str, send: Send
         if games is None or table.game_id is None:
             return
         game_id = table.game_id
+        render_watch_switch(games, game_id, base_url)
         players = [s for s in games.seats(game_id) if s.role == "player"]
         ui.label("Players: " + (", ".join(s.name for s in players) or "nobody yet")).classes("text-xs seats")
         if players:
@@ -40,10 +42,13 @@ def render_gm_panel(table: Table, games: Games | None, base_url: str, send: Send
                 ui.label("Each opens that player's seat: give it to them only.").classes("text-xs text-stone-600")
                 for seat in players:
                     link = f"{base_url}/play/{seat.secret}"
-                    with ui.row().classes("items-center gap-1 no-wrap"):
+                    with ui.row().classes("items-center gap-1 no-wrap player-link"):
                         ui.label(seat.name).classes("text-xs font-bold")
                         ui.label(link).classes("seat-link")
                         ui.button("Copy", on_click=lambda _, x=link: ui.clipboard.write(x)).props("dense flat size=sm")
+                        ui.button("New link", on_click=lambda _, k=seat.key: _replace_seat(games, game_id, k)).props(
+                            "dense flat size=sm color=negative data-action=replace-seat"
+                        ).tooltip("Give this seat a new link: the old one stops working at once")
         with ui.expansion("Invite players").props("dense").classes("w-full text-sm invitations"):
             for inv in games.invitations(game_id):
                 link = f"{base_url}/join/{inv}"
@@ -92,13 +97,43 @@ def render_time_controls(send: Send) -> None:
         minutes.on_value_change(lambda: button.set_text(minutes_label(count() or 1)))
 
 
+def render_watch_switch(games: Games, game_id: int, base_url: str) -> None:
+    """Whether spectators may watch the game (`/watch/<id>`, the public view): off until the Soulweaver turns it on;
+    turning it off closes the watch pages that are open."""
+    watchable = bool(games.watchable(game_id))
+
+    def change(e: Any) -> None:
+        try:
+            games.set_watchable(game_id, bool(e.value))
+        except GameError as exc:
+            ui.notify(str(exc), type="warning")
+
+    with ui.row().classes("items-center gap-2 no-wrap watching"):
+        ui.switch("Let spectators watch", value=watchable, on_change=change).props("dense data-field=watchable")
+        if watchable:
+            ui.label(f"{base_url}/watch/{game_id}").classes("seat-link watch-link")
+
+
+def _replace_seat(games: Games, game_id: int, key: str) -> None:
+    client = ui.context.client  # the panel (and the button clicked) is redrawn by the change
+    try:
+        seat = games.replace_seat(game_id, key)
+    except GameError as exc:
+        ui.notify(str(exc), type="warning")
+        return
+    with client:
+        ui.notify(f"{seat.name}'s seat has a new link (under Players' own links); the old one no longer works.")
+
+
 def _revoke(games: Games, game_id: int, invitation: str) -> None:
+    client = ui.context.client  # the panel (and the button clicked) is redrawn by the change
     try:
         games.revoke(game_id, invitation)
     except GameError as exc:
         ui.notify(str(exc), type="warning")
         return
-    ui.notify("Invitation revoked: its link no longer lets anyone in.")
+    with client:
+        ui.notify("Invitation revoked: its link no longer lets anyone in.")
 
 
 def _invite(games: Games, game_id: int) -> None:

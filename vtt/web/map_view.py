@@ -14,10 +14,13 @@ Coordinates: hex maps use pointy-top axial ``(q, r)`` on a ``cols x rows`` odd-r
 from __future__ import annotations
 
 import copy
+import math
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from typing import Any, Self
 
 from nicegui import events, ui
+
+from vtt.rules.limits import MAP_SIDE_MAX
 
 EventHandler = events.Handler[events.GenericEventArguments]
 
@@ -29,6 +32,82 @@ space places something: ``cell_click``, with a placing cursor)."""
 TERRAIN_LAYERS = ("water", "uneven", "conductive")
 MAX_STROKE = 5000
 """Most spaces one paint stroke may name (the browser stops adding at this many)."""
+
+
+COORD_MAX = 4 * MAP_SIDE_MAX
+"""The largest space coordinate (either sign) a browser event may name: any space of the largest map, with room
+for hex offsets; a bigger number is junk."""
+SCREEN_MAX = 1e6
+"""The largest pixel position (either sign) a click may report."""
+ID_TEXT_MAX = 200
+VERSION_MAX = 2**53
+
+
+def _whole(value: object, limit: int) -> int | None:
+    """`value` if it is a whole number within ±`limit` (never a bool), else None."""
+    if isinstance(value, bool) or not isinstance(value, int) or not -limit <= value <= limit:
+        return None
+    return value
+
+
+def _token_id(value: object) -> str | None:
+    return value if isinstance(value, str) and 0 < len(value) <= ID_TEXT_MAX else None
+
+
+def _space(args: Mapping[str, Any]) -> tuple[int, int] | None:
+    q, r = _whole(args.get("q"), COORD_MAX), _whole(args.get("r"), COORD_MAX)
+    return None if q is None or r is None else (q, r)
+
+
+def clean_event(name: str, args: object) -> dict[str, Any] | None:
+    """A browser event's arguments in the shape its handlers are promised (see `on_move`, `on_token_click`...), or
+    None for junk: the event is then dropped without a word (the page only sends well-formed events, so a malformed
+    one comes from a script, and no handler ever sees it)."""
+    if name == "cancel":
+        return {}
+    if not isinstance(args, dict):
+        return None
+    if name in ("token_click", "token_refused"):
+        token = _token_id(args.get("id"))
+        if token is None:
+            return None
+        out: dict[str, Any] = {"id": token}
+        x, y = args.get("x"), args.get("y")
+        if name == "token_click" and all(
+            isinstance(v, int | float) and not isinstance(v, bool) and math.isfinite(v) and abs(v) <= SCREEN_MAX
+            for v in (x, y)
+        ):
+            out["x"], out["y"] = float(x), float(y)  # type: ignore[arg-type]
+        return out
+    if name == "cell_click":
+        space = _space(args)
+        return None if space is None else {"q": space[0], "r": space[1]}
+    if name == "token_move":
+        token, space = _token_id(args.get("id")), _space(args)
+        if token is None or space is None:
+            return None
+        out = {"id": token, "q": space[0], "r": space[1]}
+        version = _whole(args.get("v"), VERSION_MAX)
+        if version is not None and version >= 0:
+            out["v"] = version
+        return out
+    if name == "paint_stroke":
+        raw = args.get("cells")
+        if not isinstance(raw, list) or not raw or len(raw) > MAX_STROKE:
+            return None
+        cells: list[list[int]] = []
+        seen: set[tuple[int, int]] = set()
+        for c in raw:
+            if not (isinstance(c, list) and len(c) == 2):
+                return None
+            q, r = _whole(c[0], COORD_MAX), _whole(c[1], COORD_MAX)
+            if q is None or r is None:
+                return None
+            if (q, r) not in seen:
+                seen.add((q, r))
+                cells.append([q, r])
+        return {"cells": cells, "erase": args.get("erase") is True}
+    return None
 
 
 def _cells(cells: Iterable[Sequence[int]]) -> list[list[int]]:
@@ -329,40 +408,30 @@ class MapView(ui.element, component="../../static/map_view.js"):
         return self
 
     def _dispatch(self, name: str, e: events.GenericEventArguments) -> None:
+        """Hand a browser event to its handlers, its arguments checked first (`clean_event`)."""
+        args = clean_event(name, e.args)
+        if args is None:
+            return
+        e.args = args
         for handler in list(self._handlers[name]):
             events.handle_event(handler, e)
 
     def _handle_stroke(self, e: events.GenericEventArguments) -> None:
-        args = e.args if isinstance(e.args, dict) else {}
-        raw = args.get("cells")
-        if not isinstance(raw, list) or not raw or len(raw) > MAX_STROKE:
-            return
-        cells: list[list[int]] = []
-        seen: set[tuple[int, int]] = set()
-        for c in raw:
-            if not (isinstance(c, list) and len(c) == 2 and all(isinstance(v, int) for v in c)):
-                return
-            if (c[0], c[1]) not in seen:
-                seen.add((c[0], c[1]))
-                cells.append([c[0], c[1]])
-        e.args = {"cells": cells, "erase": bool(args.get("erase"))}
         self._dispatch("paint_stroke", e)
 
     def _handle_move(self, e: events.GenericEventArguments) -> None:
-        args = e.args if isinstance(e.args, dict) else {}
-        token_id = str(args.get("id", ""))
-        try:
-            q, r = int(args["q"]), int(args["r"])
-        except (KeyError, TypeError, ValueError):
-            if token_id:
+        args = clean_event("token_move", e.args)
+        if args is None:
+            token_id = _token_id(e.args.get("id")) if isinstance(e.args, dict) else None
+            if token_id is not None and token_id in self._tokens():
                 self.snap_back(token_id)
             return
+        token_id = args["id"]
         stored = self._tokens().get(token_id)
         if stored is None or not stored.get("draggable"):
             self.snap_back(token_id)
             return
-        e.args = {"id": token_id, "q": q, "r": r}
-        if isinstance(args.get("v"), int):
-            e.args["v"] = args["v"]
+        e.args = args
         self._dropped.add(token_id)
-        self._dispatch("token_move", e)
+        for handler in list(self._handlers["token_move"]):
+            events.handle_event(handler, e)

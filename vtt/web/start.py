@@ -1,4 +1,5 @@
-"""Start-up: open the database, make sure the starting encounter's game exists, print its links, serve."""
+"""Start-up: open the database, make sure the starting encounter's game exists, print its links (and, when only
+admins make games, the admin link), serve."""
 
 from __future__ import annotations
 
@@ -11,7 +12,7 @@ from pathlib import Path
 from vtt.rules.dice import RandomDice
 from vtt.rules.mapfile import MapError, load_map, map_name
 from vtt.store.db import open_engine
-from vtt.table.registry import Games
+from vtt.table.registry import Creators, Games
 
 MAPS = Path(__file__).resolve().parents[2] / "maps"
 SECRET_FILE = Path(".vtt-secret")
@@ -27,7 +28,16 @@ def storage_secret() -> str:
     return SECRET_FILE.read_text().strip()
 
 
-def start(host: str, port: int, database_url: str, map_file: Path, game: str | None, seed: int | None = None) -> int:
+def start(
+    host: str,
+    port: int,
+    database_url: str,
+    map_file: Path,
+    game: str | None,
+    seed: int | None = None,
+    creators: Creators = "admin",
+    watchable: bool = False,
+) -> int:
     try:
         data = json.loads(map_file.read_text())
         initial = load_map(data)
@@ -38,12 +48,18 @@ def start(host: str, port: int, database_url: str, map_file: Path, game: str | N
         print(f"error: {map_file}: {exc}", file=sys.stderr)
         return 2
     engine = open_engine(database_url)
-    games = Games(engine, MAPS, dice=lambda: RandomDice(seed))
+    games = Games(engine, MAPS, dice=lambda: RandomDice(seed), creators=creators)
     name = game or map_name(data) or map_file.stem
     game_id, seats, invitation = games.ensure(name, initial, map_file.name)
+    if watchable:
+        games.set_watchable(game_id, True)
     shown = "localhost" if host in ("0.0.0.0", "::") else host
     base = f"http://{shown}:{port}"
     print(f"Soulshards VTT: {base}/  (game {name!r}, #{game_id})")
+    if creators == "admin":
+        print(f"  admin: {base}/admin/{games.admin_secret()}   <- open it to make and import games in that browser")
+    else:
+        print("  anyone who opens the start page may make and import games (--creators anyone)")
     for seat in seats:
         print(f"  seat {seat.key}: {base}/play/{seat.secret}")
     for inv in [invitation] if invitation else games.invitations(game_id):
