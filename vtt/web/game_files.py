@@ -98,9 +98,10 @@ def render_uvtt_import(games: Games, name: ui.input, who: ui.input, opened: Call
             on_upload=upload,
             on_rejected=lambda: ui.notify(f"The file is bigger than {MAX_UVTT_BYTES // (1024 * 1024)} MB"),
         )
-        .props(f'accept="{",".join(SUFFIXES)}" data-field=uvtt-file')
+        .props("data-field=uvtt-file")
         .classes("hidden")
     )
+    picker.props["accept"] = ",".join(SUFFIXES)
     with ui.row().classes("items-center gap-2"):
         ui.button("Import Universal VTT…", on_click=lambda: picker.run_method("pickFiles")).props(
             "outline no-caps icon=map data-action=import-uvtt"

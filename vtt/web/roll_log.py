@@ -12,6 +12,7 @@ from typing import Any
 from nicegui import ui
 
 from vtt.table.table import LogRecord
+from vtt.web.attrs import with_data
 
 SENDER_NAMES = {"soulweaver": "Soulweaver", "time limit": "the time limit (in the Soulweaver's name)"}
 
@@ -37,20 +38,19 @@ def render_roll(roll: dict[str, Any], dl: int | None = None, counted: tuple[int,
     faces: list[int] = roll.get("faces", [])
     fumble = bool(roll.get("fumble")) and counted is None and not str(roll.get("label", "")).startswith("part roll")
     doubled = {d["face"] for d in roll.get("doubles", [])}
-    with ui.column().classes("gap-0 w-full roll").props(f"data-result={roll.get('result')}"):
+    with with_data(ui.column().classes("gap-0 w-full roll"), result=roll.get("result")):
         ui.label(roll.get("label", "")).classes("text-xs text-stone-500")
         with ui.row().classes("items-center gap-1 flex-wrap"):
             if not faces:
                 ui.label("no dice").classes("text-xs italic text-stone-500")
             for face in faces:
-                cls = "die"
+                die = ui.label(str(face)).classes("die")
                 if face in doubled:
-                    cls += " die-double"
+                    die.classes("die-double")
                 if face == 1 and fumble:
-                    cls += " die-fumble"
+                    die.classes("die-fumble")
                 if counted is not None and face < counted[0]:
-                    cls += " die-miss"
-                ui.label(str(face)).classes(cls)
+                    die.classes("die-miss")
             outcome = counted[1] if counted is not None else roll.get("result")
             ui.label(f"= {outcome}").classes("font-bold ml-1")
             if dl is not None:
@@ -88,12 +88,11 @@ def render_record(
     if not shown or _mentions(record.command, hidden):
         return None
     sender = SENDER_NAMES.get(record.sender, record.sender)
-    classes = (
-        "w-full p-2 gap-1 log-entry"
-        + (" log-undone" if record.undone else "")
-        + (" log-meta" if record.is_meta else "")
-    )
-    with ui.card().classes(classes).props(f"data-seq={record.seq}") as card:
+    with with_data(ui.card().classes("w-full p-2 gap-1 log-entry"), seq=record.seq) as card:
+        if record.undone:
+            card.classes("log-undone")
+        if record.is_meta:
+            card.classes("log-meta")
         ui.label(f"#{record.seq} · {sender} · {record.command.get('type', '').replace('_', ' ')}").classes(
             "text-xs text-stone-500"
         )
