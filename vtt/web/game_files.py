@@ -24,6 +24,7 @@ from vtt.maps.uvtt import SUFFIXES, UvttError, uvtt_to_map
 from vtt.store import db
 from vtt.store.images import BACKGROUND, IMAGE_TYPES, image_type
 from vtt.table.registry import GameError, Games, NewGame, viewer_for
+from vtt.web.api import utf8_text
 
 MAX_UVTT_BYTES = 40 * 1024 * 1024
 MAX_ARCHIVE_BYTES = 50 * 1024 * 1024
@@ -54,6 +55,8 @@ async def import_uvtt(games: Games, raw: bytes, filename: str, game_name: str, w
         data = json.loads(raw.decode("utf-8"))
     except (UnicodeDecodeError, json.JSONDecodeError, RecursionError) as exc:
         raise GameError(f"{filename} is not a JSON file: {exc}") from None
+    if not utf8_text(data):
+        raise GameError(f"{filename} holds a broken character (half of a UTF-16 surrogate pair)")
     name = game_name.strip() or PurePath(filename).stem
     try:
         map_data = uvtt_to_map(data, name, grid="square")
@@ -147,6 +150,13 @@ def render_game_import(games: Games, opened: Callable[[NewGame], None]) -> None:
                 data = json.loads(raw.decode("utf-8"))
             except (UnicodeDecodeError, json.JSONDecodeError, RecursionError) as exc:
                 ui.notify(f"{e.file.name} is not a JSON file: {exc}", type="warning", position="top")
+                return
+            if not utf8_text(data):
+                ui.notify(
+                    f"{e.file.name} holds a broken character (half of a UTF-16 surrogate pair)",
+                    type="warning",
+                    position="top",
+                )
                 return
             try:
                 made = await run.io_bound(games.import_game, data, str(who.value or ""))
