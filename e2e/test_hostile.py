@@ -499,12 +499,13 @@ def test_game_archives_with_the_strings_in_every_name_and_every_id(
         imported.append(text)
         _check_shown(gm, SOULWEAVER, [(f, text) for f in ARCHIVE_NAMES] + [("archive: game name", text)])
 
-    # every string as an id
-    message = _import(gm, server, _archive("Hostile ids", list(HOSTILE.values()), in_ids=True), "ids")
+    # every string as an id (but the lone surrogate, which no file brings in: see above)
+    ids = [text for label, text in HOSTILE.items() if label != "lone-surrogate"]
+    message = _import(gm, server, _archive("Hostile ids", ids, in_ids=True), "ids")
     if message is not None:
         _refused(message, "archive: ids")
     else:
-        _check_shown(gm, SOULWEAVER, [(f, t) for t in HOSTILE.values() for f in ARCHIVE_IDS])
+        _check_shown(gm, SOULWEAVER, [(f, t) for t in ids for f in ARCHIVE_IDS])
 
     gm.open(server.url + "/")
     _check_shown(gm, START, [(f, t) for t in imported for f in ("archive: game name", "archive: map name")])
@@ -585,7 +586,9 @@ def _save_creature(page: Page, fields: dict[str, str]) -> str | None:
         expect(title).to_have_text("New creature")
     for field, value in fields.items():
         page.locator(f"input[data-field={field}]").fill(value)
-    page.locator("[data-action=save-creature]").click()
+    save = page.locator("[data-action=save-creature]")
+    save.evaluate("(b) => b.scrollIntoView({block: 'center'})")  # clear of the messages at the top of the window
+    save.click()
     stored = page.locator(".form-title").filter(has_text=re.compile("^Edit "))
     refused = page.locator(".creature-form .field-error:visible")
     expect(stored.or_(refused).first).to_be_visible()
@@ -622,6 +625,8 @@ def test_typed_library_entries_and_map_editor_object_names(
         _refused(problems, "library: limb id")
     else:
         CHECKED.add(("library: limb id", LIBRARY))
+    problems = _save_creature(page, {"name": " "})  # a creature with no name is not stored (it would be "creature")
+    assert problems is not None and "give the creature a name" in problems, problems
     for where in (LIBRARY, LIBRARY + " (loaded afresh)"):
         if where != LIBRARY:
             page.reload()

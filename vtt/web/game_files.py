@@ -28,6 +28,7 @@ from vtt.web.api import utf8_text
 
 MAX_UVTT_BYTES = 40 * 1024 * 1024
 MAX_ARCHIVE_BYTES = 50 * 1024 * 1024
+BROKEN_TEXT = "holds a broken character that cannot be shown; save it again from the program that made it"
 
 
 def _picture(background: dict[str, Any]) -> tuple[str, bytes] | None:
@@ -56,7 +57,7 @@ async def import_uvtt(games: Games, raw: bytes, filename: str, game_name: str, w
     except (UnicodeDecodeError, json.JSONDecodeError, RecursionError) as exc:
         raise GameError(f"{filename} is not a JSON file: {exc}") from None
     if not utf8_text(data):
-        raise GameError(f"{filename} holds a broken character (half of a UTF-16 surrogate pair)")
+        raise GameError(f"{filename} {BROKEN_TEXT}")
     name = game_name.strip() or PurePath(filename).stem
     try:
         map_data = uvtt_to_map(data, name, grid="square")
@@ -153,7 +154,7 @@ def render_game_import(games: Games, opened: Callable[[NewGame], None]) -> None:
                 return
             if not utf8_text(data):
                 ui.notify(
-                    f"{e.file.name} holds a broken character (half of a UTF-16 surrogate pair)",
+                    f"{e.file.name} {BROKEN_TEXT}",
                     type="warning",
                     position="top",
                 )

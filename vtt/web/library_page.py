@@ -511,6 +511,8 @@ class CreatureForm:
         f = self._fields
         for key in ("name", "species", "description"):
             data[key] = str(f[key].value or "").strip()
+        if not data["name"]:
+            problems.append("name: give the creature a name")
         if not data["species"]:
             data["species"] = None
         if not data["description"]:
