@@ -151,7 +151,7 @@ def _post(server: AppServer, secret: str, command: dict[str, Any]) -> dict[str, 
         f"{server.url}/api/seat/{secret}/commands", data=body, headers={"Content-Type": "application/json"}
     )
     try:
-        with urllib.request.urlopen(request, timeout=30) as answer:
+        with urllib.request.urlopen(request, timeout=120) as answer:
             result: dict[str, Any] = json.loads(answer.read())
             return result
     except urllib.error.HTTPError as exc:
@@ -313,36 +313,35 @@ def _check_shown(user: User, where: str, texts: list[tuple[str, str]]) -> None:
 def test_map_file_and_seat_api_strings_on_the_table_for_soulweaver_player_and_spectator(
     browser: Browser, server: AppServer, users: list[User]
 ) -> None:
+    """The Soulweaver's page is open while the seat API sends the strings (each arrives as a change); the player's
+    and the spectator's pages are opened afterwards (everything drawn at once)."""
     gm = _user(users, browser)
-    alice = _user(users, browser)
-    watcher = _user(users, browser)
     gm.open(server.url + server.seat("soulweaver")).wait_for_selector("[data-token-id]")
-    alice.open(server.url + server.seat("alice")).wait_for_selector("[data-token-id]")
-    watcher.open(server.url + "/watch/1").wait_for_selector("[data-token-id]")
-
     names = ("map file: creature name", "map file: object name")
     from_map = [(f, HOSTILE[label]) for label in NAME_SAFE for f in names]
     from_map.append(("map file: map name", HOSTILE["vue-prop"]))
-    for user, where in ((gm, SOULWEAVER), (alice, PLAYER), (watcher, SPECTATOR)):
-        _check_shown(user, where, from_map)
-        # the sheet: limb and weapon names ("right arm: holds ..."); all on one page, one on the others
-        for label in NAME_SAFE if user is gm else ("vue-template",):
-            text = HOSTILE[label]
-            _open_sheet(user.page, f"h{NAME_SAFE.index(label)}", [f"{text}: holds {text}"])
-            CHECKED.update({("map file: limb name", where), ("map file: weapon name", where)})
-        user.check(where)
-    _open_sheet(gm.page, "h0", [HOSTILE[NAME_SAFE[0]]])  # the notes, the Soulweaver's alone
-    CHECKED.add(("map file: notes", SOULWEAVER))
+    _check_shown(gm, SOULWEAVER, from_map)
+    for i, label in enumerate(NAME_SAFE):  # the sheet: limb and weapon names ("right arm: holds ...")
+        text = HOSTILE[label]
+        _open_sheet(gm.page, f"h{i}", [f"{text}: holds {text}", text])
+    CHECKED.update((f, SOULWEAVER) for f in ("map file: limb name", "map file: weapon name", "map file: notes"))
 
     placed = _through_the_api(server)
-    for user, where in ((gm, SOULWEAVER), (alice, PLAYER), (watcher, SPECTATOR)):
-        _check_shown(user, where, placed.on_map)  # every accepted string arrives as a change to the open pages
+    _check_shown(gm, SOULWEAVER, placed.on_map)
     for cid, group, text in placed.sheets:
         _open_sheet(gm.page, cid, _sheet_texts(group, text))
         CHECKED.update((field, SOULWEAVER) for field in group)
     gm.check(SOULWEAVER)
-    watcher.open(server.url + "/watch/1").wait_for_selector("[data-token-id]")  # a page loaded afresh draws them all
-    _check_shown(watcher, SPECTATOR + " (loaded afresh)", placed.on_map)
+
+    alice = _user(users, browser)
+    watcher = _user(users, browser)
+    alice.open(server.url + server.seat("alice")).wait_for_selector("[data-token-id]")
+    watcher.open(server.url + "/watch/1").wait_for_selector("[data-token-id]")
+    for user, where in ((alice, PLAYER), (watcher, SPECTATOR)):
+        _check_shown(user, where, from_map + placed.on_map)
+        text = HOSTILE["vue-template"]
+        _open_sheet(user.page, f"h{NAME_SAFE.index('vue-template')}", [f"{text}: holds {text}"])
+        CHECKED.update({("map file: limb name", where), ("map file: weapon name", where)})
     for cid, group, text in placed.sheets:
         if group == SHEET_IDS:  # a spectator's sheet shows a skill as text ("<skill> 2"), not as a number field
             _open_sheet(watcher.page, cid, [f"{text} 2"])
