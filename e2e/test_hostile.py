@@ -14,6 +14,7 @@ The number of (field, page) pairs checked is printed at the end.
 
 from __future__ import annotations
 
+import contextlib
 import json
 import re
 import urllib.error
@@ -42,9 +43,9 @@ CHECKED: set[tuple[str, str]] = set()
 @pytest.fixture(scope="module", autouse=True)
 def _report(request: pytest.FixtureRequest) -> Iterator[None]:
     yield
-    reporter = request.config.pluginmanager.get_plugin("terminalreporter")
-    if reporter is not None:
-        reporter.write_line(f"hostile strings: {len(CHECKED)} (field, page) pairs checked")
+    capture = request.config.pluginmanager.get_plugin("capturemanager")
+    with capture.global_and_fixture_disabled() if capture is not None else contextlib.nullcontext():
+        print(f"\nhostile strings: {len(CHECKED)} (field, page) pairs checked")
 
 
 @pytest.fixture(autouse=True)
