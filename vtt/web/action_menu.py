@@ -21,6 +21,7 @@ from vtt.rules.events import RuleError
 from vtt.rules.model import Creature, GameState
 from vtt.rules.strike import armament
 from vtt.rules.tactics import distract_bonus
+from vtt.web.attrs import with_data
 
 GROUP_ORDER = ["Move", "Strike", "Overpower", "Tactics", "Defense", "Manifest", "Turn"]
 # Actions of the creature on itself: picking one sends its command at once, there is no target to choose.
@@ -270,9 +271,8 @@ def choice_dialog(
         for name in option.choose:
             values = t.choices.get(name, [])
             labels = {i: choice_label(state, name, v, t) for i, v in enumerate(values)}
-            selects[name] = ui.select(labels, value=0 if values else None, label=name.replace("_", " ")).props(
-                f"dense outlined data-choose={name}"
-            )
+            select = ui.select(labels, value=0 if values else None, label=name.replace("_", " "))
+            selects[name] = with_data(select.props("dense outlined"), choose=name)
 
         async def go() -> None:
             for name, select in selects.items():
@@ -351,12 +351,11 @@ def multi_target_dialog(
         ui.label("Attack the creatures that are Aware of it:").classes("text-sm")
         with ui.grid(columns="auto auto" if soulweaver else "auto").classes("gap-1 items-center multi-targets"):
             for tid in targets:
-                attack[tid] = ui.checkbox(names.get(tid, tid)).props(f"dense data-attack={tid}")
+                attack[tid] = with_data(ui.checkbox(names.get(tid, tid)).props("dense"), attack=tid)
                 if soulweaver:
-                    expects[tid] = (
-                        ui.checkbox("expects it (+6 defense)")
-                        .props(f"dense data-expects={tid}")
-                        .classes("text-xs text-stone-600")
+                    expects[tid] = with_data(
+                        ui.checkbox("expects it (+6 defense)").props("dense").classes("text-xs text-stone-600"),
+                        expects=tid,
                     )
                     expects[tid].bind_enabled_from(attack[tid], "value")
 

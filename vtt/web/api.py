@@ -254,6 +254,16 @@ class CommandBody:
     ident: str | int | None
 
 
+def utf8_text(data: object) -> bool:
+    """Whether every string in decoded JSON can be sent on as UTF-8: JSON's `\\ud800` escape decodes to half of a
+    UTF-16 pair, which no page, database or websocket message can carry."""
+    try:
+        json.dumps(data, ensure_ascii=False).encode("utf-8")
+    except UnicodeEncodeError:
+        return False
+    return True
+
+
 def _no_constants(name: str) -> Any:
     raise ValueError(f"{name} is not JSON")
 
@@ -269,6 +279,8 @@ def parse_body(raw: str | bytes) -> CommandBody:
         raise BadBody("the body is not valid JSON") from None
     if not isinstance(data, dict):
         raise BadBody('the body must be a JSON object: {"command": {...}, "seen": {...}}')
+    if not utf8_text(data):
+        raise BadBody("the body holds a broken character (half of a UTF-16 surrogate pair); send whole characters")
     raw_ident = data.get("id")
     ident = raw_ident if isinstance(raw_ident, str | int) and not isinstance(raw_ident, bool) else None
     if isinstance(ident, str) and len(ident) > 200:

@@ -25,8 +25,10 @@ from vtt.rules.limits import ARCHIVE_BYTES_MAX
 from vtt.store import db
 from vtt.store.images import BACKGROUND, IMAGE_TYPES, image_type
 from vtt.table.registry import GameError, Games, NewGame, viewer_for
+from vtt.web.api import utf8_text
 
 MAX_UVTT_BYTES = 40 * 1024 * 1024
+BROKEN_TEXT = "holds a broken character that cannot be shown; save it again from the program that made it"
 
 
 def _picture(background: dict[str, Any]) -> tuple[str, bytes] | None:
@@ -54,6 +56,8 @@ async def import_uvtt(games: Games, raw: bytes, filename: str, game_name: str, w
         data = json.loads(raw.decode("utf-8"))
     except (UnicodeDecodeError, json.JSONDecodeError, RecursionError) as exc:
         raise GameError(f"{filename} is not a JSON file: {exc}") from None
+    if not utf8_text(data):
+        raise GameError(f"{filename} {BROKEN_TEXT}")
     name = game_name.strip() or PurePath(filename).stem
     try:
         map_data = uvtt_to_map(data, name, grid="square")
@@ -107,9 +111,10 @@ def render_uvtt_import(
             on_upload=upload,
             on_rejected=lambda: ui.notify(f"The file is bigger than {MAX_UVTT_BYTES // (1024 * 1024)} MB"),
         )
-        .props(f'accept="{",".join(SUFFIXES)}" data-field=uvtt-file')
+        .props("data-field=uvtt-file")
         .classes("hidden")
     )
+    picker.props["accept"] = ",".join(SUFFIXES)
     with ui.row().classes("items-center gap-2"):
         ui.button("Import Universal VTT…", on_click=lambda: picker.run_method("pickFiles")).props(
             "outline no-caps icon=map data-action=import-uvtt"

@@ -24,6 +24,7 @@ from vtt.library import creature_library, validate_creature, weapon_library
 from vtt.rules.abilities import LIBRARY as ABILITIES
 from vtt.rules.model import humanoid_limbs, humanoid_parts
 from vtt.store import db
+from vtt.web.attrs import with_data
 from vtt.web.map_editor import USER_PREFIX, LibraryEntry, library_entries, whole_number
 
 SKILLS = ("Martial", "Athletics", "Elude", "Endure", "Nimble", "Guile", "Observe", "Poise", "Magic", "Zeal")
@@ -145,23 +146,27 @@ class CreatureForm:
         e = self.entry
         with self.body:
             with ui.row().classes("w-full gap-3 items-start"):
-                self._text("name", "Name", e.get("name", ""), "grow")
-                self._text("species", "Species", e.get("species") or "", "w-48")
-                self._num("size", "Size", e.get("size", 0), "w-24")
+                self._text("name", "Name", e.get("name", "")).classes("grow")
+                self._text("species", "Species", e.get("species") or "").classes("w-48")
+                self._num("size", "Size", e.get("size", 0)).classes("w-24")
                 with ui.column().classes("gap-0"):
                     self._fields["color"] = ui.color_input("Colour", value=str(e.get("color") or "#7a5c3e")).props(
                         "dense outlined data-field=color"
                     )
                     self._slot("color")
-            self._text("description", "Description (a line for the library list)", e.get("description", ""), "w-full")
+            self._text("description", "Description (a line for the library list)", e.get("description", "")).classes(
+                "w-full"
+            )
             self._section("Skills and their Tiers", self._skills_section)
             with ui.row().classes("w-full gap-3 items-start"):
                 for pool in ("grit", "energy", "resolve"):
                     value = dict(e.get(pool) or {}).get("max", 6)
-                    self._num(f"{pool}.max", f"{pool.title()} Pool", value, "w-32")
-                self._num("severe_threshold", "Severe Threshold", e.get("severe_threshold"), "w-36", clearable=True)
-                self._num("movement_pool", "Movement Pool", e.get("movement_pool"), "w-36", clearable=True)
-                self._num("bulk", "Bulk", e.get("bulk", 0), "w-24")
+                    self._num(f"{pool}.max", f"{pool.title()} Pool", value).classes("w-32")
+                self._num("severe_threshold", "Severe Threshold", e.get("severe_threshold"), clearable=True).classes(
+                    "w-36"
+                )
+                self._num("movement_pool", "Movement Pool", e.get("movement_pool"), clearable=True).classes("w-36")
+                self._num("bulk", "Bulk", e.get("bulk", 0)).classes("w-24")
             ui.label(
                 "Empty Severe Threshold: the table's rule (the Endure Tier); empty Movement Pool: the table's."
             ).classes("text-xs text-stone-500 -mt-2")
@@ -192,35 +197,35 @@ class CreatureForm:
     # ---- field helpers -------------------------------------------------------------------------------------
 
     def _slot(self, key: str) -> ui.label:
-        label = ui.label("").classes("text-xs text-red-700 field-error").props(f'data-error-for="{key}"')
+        label = with_data(ui.label("").classes("text-xs text-red-700 field-error"), error_for=key)
         label.set_visibility(False)
         self._slots[key] = label
         return label
 
-    def _text(self, key: str, label: str, value: Any, classes: str) -> None:
-        with ui.column().classes(f"gap-0 {classes}"):
-            self._fields[key] = (
-                ui.input(label, value=str(value or ""), on_change=self._changed)
-                .props(f"dense outlined data-field={key}")
-                .classes("w-full")
-            )
+    def _text(self, key: str, label: str, value: Any) -> ui.column:
+        """A text field and the place for its problems, in a column the caller sizes."""
+        with ui.column().classes("gap-0") as column:
+            field = ui.input(label, value=str(value or ""), on_change=self._changed).props("dense outlined")
+            self._fields[key] = with_data(field, field=key).classes("w-full")
             self._slot(key)
+        return column
 
-    def _num(self, key: str, label: str, value: Any, classes: str, clearable: bool = False) -> None:
-        with ui.column().classes(f"gap-0 {classes}"):
-            self._fields[key] = (
-                ui.number(label, value=value, on_change=self._changed)
-                .props(f"dense outlined data-field={key}" + (" clearable" if clearable else ""))
-                .classes("w-full")
-            )
+    def _num(self, key: str, label: str, value: Any, clearable: bool = False) -> ui.column:
+        """A number field and the place for its problems, in a column the caller sizes."""
+        with ui.column().classes("gap-0") as column:
+            field = ui.number(label, value=value, on_change=self._changed).props("dense outlined")
+            if clearable:
+                field.props("clearable")
+            self._fields[key] = with_data(field, field=key).classes("w-full")
             self._slot(key)
+        return column
 
     @contextmanager
-    def _row(self, marker: str, slot: str) -> Iterator[None]:
+    def _row(self, slot: str) -> Iterator[ui.row]:
         """A row of fields with the place for its problems under it."""
         with ui.column().classes("gap-0"):
-            with ui.row().classes(f"gap-1 items-center no-wrap {marker}"):
-                yield
+            with ui.row().classes("gap-1 items-center no-wrap") as row:
+                yield row
             self._slot(slot)
 
     def _section(self, title: str, body: Callable[[], None]) -> None:
@@ -228,27 +233,20 @@ class CreatureForm:
             ui.label(title).classes("text-sm font-bold text-stone-700")
             body()
 
-    def _row_input(self, row: dict[str, Any], key: str, label: str, field: str, classes: str = "w-32") -> ui.input:
+    def _row_input(self, row: dict[str, Any], key: str, label: str, field: str) -> ui.input:
         def set_value(e: Any) -> None:
             row[key] = e.value
             self._changed()
 
-        return (
-            ui.input(label, value=str(row.get(key) or ""), on_change=set_value)
-            .props(f"dense outlined data-field={field}")
-            .classes(classes)
-        )
+        element = ui.input(label, value=str(row.get(key) or ""), on_change=set_value).props("dense outlined")
+        return with_data(element, field=field)
 
-    def _row_number(self, row: dict[str, Any], key: str, label: str, field: str, classes: str = "w-24") -> ui.number:
+    def _row_number(self, row: dict[str, Any], key: str, label: str, field: str) -> ui.number:
         def set_value(e: Any) -> None:
             row[key] = whole_number(e.value)
             self._changed()
 
-        return (
-            ui.number(label, value=row.get(key), on_change=set_value)
-            .props(f"dense outlined data-field={field}")
-            .classes(classes)
-        )
+        return with_data(ui.number(label, value=row.get(key), on_change=set_value).props("dense outlined"), field=field)
 
     # ---- sections with rows --------------------------------------------------------------------------------
 
@@ -257,17 +255,19 @@ class CreatureForm:
         with ui.row().classes("w-full gap-2 flex-wrap items-start skills-rows"):
             for i, row in enumerate(self.skills):
                 name = str(row.get("name") or "")
-                with self._row("skill-row", f"skills.{name}" if name else f"skills[{i}]"):
+                with self._row(f"skills.{name}" if name else f"skills[{i}]") as row_element:
+                    row_element.classes("skill-row")
                     options = sorted({*SKILLS, name} - {""})
 
                     def set_name(e: Any, r: dict[str, Any] = row) -> None:
                         r["name"] = e.value or ""
                         self._changed()
 
-                    ui.select(
+                    select = ui.select(
                         options, value=name or None, with_input=True, new_value_mode="add-unique", on_change=set_name
-                    ).props(f"dense outlined data-field=skill-name-{i}").classes("w-36")
-                    self._row_number(row, "tier", "Tier", f"skill-tier-{i}", "w-20")
+                    )
+                    with_data(select.props("dense outlined").classes("w-36"), field=f"skill-name-{i}")
+                    self._row_number(row, "tier", "Tier", f"skill-tier-{i}").classes("w-20")
                     ui.button(
                         icon="close", on_click=lambda _, j=i: self._drop(self.skills, j, self._skills_section)
                     ).props("dense flat round size=sm")
@@ -292,7 +292,7 @@ class CreatureForm:
     def _damage_section(self) -> None:
         e = self.entry
         with ui.row().classes("w-full gap-3 items-start"):
-            self._num("armor_reduction", "Armour (physical Reduction)", e.get("armor_reduction", 0), "w-56")
+            self._num("armor_reduction", "Armour (physical Reduction)", e.get("armor_reduction", 0)).classes("w-56")
             for key, label in (("immunities", "Immune to"), ("vulnerabilities", "Vulnerable to")):
                 with ui.column().classes("gap-0 grow"):
                     values = [v for v in e.get(key) or [] if isinstance(v, str)]
@@ -305,28 +305,31 @@ class CreatureForm:
                             new_value_mode="add-unique",
                             on_change=self._changed,
                         )
-                        .props(f"dense outlined use-chips use-input data-field={key}")
+                        .props("dense outlined use-chips use-input")
                         .classes("w-full min-w-40")
                     )
+                    with_data(self._fields[key], field=key)
                     self._slot(key)
         ui.label("Reductions by damage type").classes("text-xs text-stone-600")
         with ui.row().classes("w-full gap-2 flex-wrap items-start"):
             for i, row in enumerate(self.reductions):
                 kind = str(row.get("type") or "")
-                with self._row("reduction-row", f"reductions.{kind}" if kind else f"reductions[{i}]"):
+                with self._row(f"reductions.{kind}" if kind else f"reductions[{i}]") as row_element:
+                    row_element.classes("reduction-row")
 
                     def set_type(ev: Any, r: dict[str, Any] = row) -> None:
                         r["type"] = ev.value or ""
                         self._changed()
 
-                    ui.select(
+                    kinds = ui.select(
                         sorted({*DAMAGE_TYPES, kind} - {""}),
                         value=kind or None,
                         with_input=True,
                         new_value_mode="add-unique",
                         on_change=set_type,
-                    ).props(f"dense outlined data-field=reduction-type-{i}").classes("w-32")
-                    self._row_number(row, "amount", "Reduction", f"reduction-amount-{i}", "w-24")
+                    )
+                    with_data(kinds.props("dense outlined").classes("w-32"), field=f"reduction-type-{i}")
+                    self._row_number(row, "amount", "Reduction", f"reduction-amount-{i}").classes("w-24")
                     ui.button(
                         icon="close", on_click=lambda _, j=i: self._drop(self.reductions, j, self._damage_section)
                     ).props("dense flat round size=sm")
@@ -349,9 +352,10 @@ class CreatureForm:
         ui.label("Limbs").classes("text-xs text-stone-600")
         for i, limb in enumerate(self.limbs):
             distal = limb.get("distal") if isinstance(limb.get("distal"), dict) else None
-            with self._row("limb-row", f"limbs[{i}]"):
-                self._row_input(limb, "id", "Id", f"limb-id-{i}", "w-28")
-                self._row_input(limb, "name", "Name", f"limb-name-{i}", "w-32")
+            with self._row(f"limbs[{i}]") as row_element:
+                row_element.classes("limb-row")
+                self._row_input(limb, "id", "Id", f"limb-id-{i}").classes("w-28")
+                self._row_input(limb, "name", "Name", f"limb-name-{i}").classes("w-32")
 
                 def set_kind(ev: Any, r: dict[str, Any] = limb) -> None:
                     r["kind"] = ev.value
@@ -362,21 +366,20 @@ class CreatureForm:
                     self._weapons_section.refresh()
                     self._changed()
 
-                ui.select(list(LIMB_KINDS), value=limb.get("kind", "arm"), label="Kind", on_change=set_kind).props(
-                    f"dense outlined data-field=limb-kind-{i}"
-                ).classes("w-24")
-                ui.checkbox("grips", value=bool(limb.get("can_grip", True)), on_change=set_grip).props(
-                    f"dense data-field=limb-grip-{i}"
-                )
+                kind = ui.select(list(LIMB_KINDS), value=limb.get("kind", "arm"), label="Kind", on_change=set_kind)
+                with_data(kind.props("dense outlined").classes("w-24"), field=f"limb-kind-{i}")
+                grips = ui.checkbox("grips", value=bool(limb.get("can_grip", True)), on_change=set_grip)
+                with_data(grips.props("dense"), field=f"limb-grip-{i}")
                 self._distal_fields(limb, distal, i)
                 ui.button(icon="close", on_click=lambda _, j=i: self._drop_limb(j)).props("dense flat round size=sm")
         ui.button("Add a limb", icon="add", on_click=self._add_limb).props("dense flat no-caps")
         ui.label("Body parts (sizes smaller than the creature)").classes("text-xs text-stone-600")
         with ui.row().classes("w-full gap-2 flex-wrap"):
             for i, part in enumerate(self.parts):
-                with self._row("part-row", f"parts[{i}]"):
-                    self._row_input(part, "name", "Part", f"part-name-{i}", "w-28")
-                    self._row_number(part, "size_offset", "Smaller by", f"part-offset-{i}", "w-20")
+                with self._row(f"parts[{i}]") as row_element:
+                    row_element.classes("part-row")
+                    self._row_input(part, "name", "Part", f"part-name-{i}").classes("w-28")
+                    self._row_number(part, "size_offset", "Smaller by", f"part-offset-{i}").classes("w-20")
                     ui.button(
                         icon="close", on_click=lambda _, j=i: self._drop(self.parts, j, self._body_section)
                     ).props("dense flat round size=sm")
@@ -405,12 +408,10 @@ class CreatureForm:
             holder["damage"] = whole_number(ev.value)
             update()
 
-        ui.input("Claw/fang", value=str(holder["name"]), on_change=set_name).props(
-            f"dense outlined data-field=distal-name-{i}"
-        ).classes("w-28")
-        ui.number("Dice", value=holder["damage"], on_change=set_damage).props(
-            f"dense outlined data-field=distal-damage-{i}"
-        ).classes("w-16")
+        name = ui.input("Claw/fang", value=str(holder["name"]), on_change=set_name)
+        with_data(name.props("dense outlined").classes("w-28"), field=f"distal-name-{i}")
+        dice = ui.number("Dice", value=holder["damage"], on_change=set_damage)
+        with_data(dice.props("dense outlined").classes("w-16"), field=f"distal-damage-{i}")
 
     def _body_plan(self, e: Any) -> None:
         entry = creature_library().get(str(e.value)) if e.value else None
@@ -482,12 +483,13 @@ class CreatureForm:
                     self._changed()
 
                 with ui.column().classes("gap-0"):
-                    ui.select(
+                    holds = ui.select(
                         held,
                         value=self.grip.get(limb_id, "") if self.grip.get(limb_id) in held else "",
                         label=f"{limb.get('name') or limb_id} holds",
                         on_change=set_grip,
-                    ).props(f"dense outlined data-field=grip-{limb_id}").classes("w-44")
+                    )
+                    with_data(holds.props("dense outlined").classes("w-44"), field=f"grip-{limb_id}")
                     self._slot(f"grip.{limb_id}")
         self._slot("grip")
         self._show_errors()
@@ -509,6 +511,8 @@ class CreatureForm:
         f = self._fields
         for key in ("name", "species", "description"):
             data[key] = str(f[key].value or "").strip()
+        if not data["name"]:
+            problems.append("name: give the creature a name")
         if not data["species"]:
             data["species"] = None
         if not data["description"]:
@@ -655,12 +659,8 @@ def render_library(engine: Engine, may_edit: Callable[[], bool] = lambda: True) 
                 if not shown:
                     ui.label("None yet: save one with the form.").classes("text-xs text-stone-500")
                 for entry in shown:
-                    with (
-                        ui.card()
-                        .classes("w-full p-2 gap-0 cursor-pointer library-item")
-                        .props(f'data-key="{entry.key}"')
-                        .on("click", lambda _, x=entry: open_entry(x))
-                    ):
+                    card = ui.card().classes("w-full p-2 gap-0 cursor-pointer library-item")
+                    with with_data(card, key=entry.key).on("click", lambda _, x=entry: open_entry(x)):
                         ui.label(entry.name).classes("font-bold text-sm")
                         if entry.description:
                             ui.label(entry.description).classes("text-xs text-stone-600")

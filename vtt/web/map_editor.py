@@ -27,6 +27,7 @@ from vtt.rules.model import Board, Cell, GameState
 from vtt.store import db
 from vtt.store.images import BACKGROUND, MAX_UPLOAD_BYTES, image_type
 from vtt.table.table import Table
+from vtt.web.attrs import with_data
 from vtt.web.map_view import MapView
 
 Send = Callable[[dict[str, Any]], Awaitable[bool]]
@@ -249,9 +250,8 @@ class MapEditor:
         ui.label("Paint: press and drag across spaces (right button pans)").classes("text-xs text-stone-600")
         with ui.row().classes("gap-1 flex-wrap tools"):
             for key, (label, icon) in TOOLS.items():
-                self._tool_buttons[key] = ui.button(
-                    label, icon=icon, on_click=lambda _, k=key: self.choose_tool(k)
-                ).props(f"dense no-caps size=sm data-tool={key}")
+                button = ui.button(label, icon=icon, on_click=lambda _, k=key: self.choose_tool(k))
+                self._tool_buttons[key] = with_data(button.props("dense no-caps size=sm"), tool=key)
         with ui.row().classes("gap-1 items-end no-wrap object-options") as self.object_options:
             self.object_name = ui.input("Object", value="Crate").props("dense outlined data-field=object-name")
             self.object_size = ui.number("Size", value=1, step=1).props("dense outlined data-field=object-size")

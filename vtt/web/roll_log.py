@@ -12,12 +12,26 @@ from typing import Any
 from nicegui import ui
 
 from vtt.table.table import LogRecord
+from vtt.web.attrs import with_data
 
 SENDER_NAMES = {"soulweaver": "Soulweaver", "time limit": "the time limit (in the Soulweaver's name)"}
 
 
-def _signed(n: int) -> str:
+def _signed(n: object) -> str:
+    """`+2`, `−1`; anything but a whole number (an imported log's events are shown as they were recorded) as
+    its text."""
+    if not isinstance(n, int) or isinstance(n, bool):
+        return str(n)
     return f"+{n}" if n >= 0 else f"−{-n}"
+
+
+def _dicts(value: object) -> list[dict[str, Any]]:
+    """The objects in a list of a recorded event (an imported game's events are kept as they came)."""
+    return [v for v in value if isinstance(v, dict)] if isinstance(value, list) else []
+
+
+def _whole(value: object) -> int | None:
+    return value if isinstance(value, int) and not isinstance(value, bool) else None
 
 
 def counted_outcome(kind: str, data: dict[str, Any]) -> tuple[int, str] | None:
@@ -34,23 +48,23 @@ def counted_outcome(kind: str, data: dict[str, Any]) -> tuple[int, str] | None:
 
 
 def render_roll(roll: dict[str, Any], dl: int | None = None, counted: tuple[int, str] | None = None) -> None:
-    faces: list[int] = roll.get("faces", [])
+    raw_faces = roll.get("faces")
+    faces: list[object] = raw_faces if isinstance(raw_faces, list) else []
     fumble = bool(roll.get("fumble")) and counted is None and not str(roll.get("label", "")).startswith("part roll")
-    doubled = {d["face"] for d in roll.get("doubles", [])}
-    with ui.column().classes("gap-0 w-full roll").props(f"data-result={roll.get('result')}"):
-        ui.label(roll.get("label", "")).classes("text-xs text-stone-500")
+    doubled = {f for d in _dicts(roll.get("doubles")) if (f := _whole(d.get("face"))) is not None}
+    with with_data(ui.column().classes("gap-0 w-full roll"), result=roll.get("result")):
+        ui.label(str(roll.get("label", ""))).classes("text-xs text-stone-500")
         with ui.row().classes("items-center gap-1 flex-wrap"):
             if not faces:
                 ui.label("no dice").classes("text-xs italic text-stone-500")
             for face in faces:
-                cls = "die"
+                die = ui.label(str(face)).classes("die")
                 if face in doubled:
-                    cls += " die-double"
+                    die.classes("die-double")
                 if face == 1 and fumble:
-                    cls += " die-fumble"
-                if counted is not None and face < counted[0]:
-                    cls += " die-miss"
-                ui.label(str(face)).classes(cls)
+                    die.classes("die-fumble")
+                if counted is not None and isinstance(face, int) and face < counted[0]:
+                    die.classes("die-miss")
             outcome = counted[1] if counted is not None else roll.get("result")
             ui.label(f"= {outcome}").classes("font-bold ml-1")
             if dl is not None:
@@ -63,10 +77,12 @@ def render_roll(roll: dict[str, Any], dl: int | None = None, counted: tuple[int,
                 ui.label(f"counting faces of {counted[0]}+").classes("text-xs text-stone-600")
             elif fumble:
                 ui.label("Fumble").classes("badge badge-fumble")
-        for change in roll.get("dice_changes", []):
-            ui.label(f"{_signed(change['dice'])}d12 · {change['reason']}").classes("text-xs text-indigo-800")
-        for mod in roll.get("modifiers", []):
-            ui.label(f"{_signed(mod['value'])} · {mod['reason']}").classes("text-xs text-amber-900")
+        for change in _dicts(roll.get("dice_changes")):
+            ui.label(f"{_signed(change.get('dice'))}d12 · {change.get('reason', '')}").classes(
+                "text-xs text-indigo-800"
+            )
+        for mod in _dicts(roll.get("modifiers")):
+            ui.label(f"{_signed(mod.get('value'))} · {mod.get('reason', '')}").classes("text-xs text-amber-900")
 
 
 def render_record(
@@ -80,39 +96,43 @@ def render_record(
     named = re.compile("|".join(rf"\b{re.escape(n)}\b" for n in sorted(hidden_names))) if hidden_names else None
     shown = [
         e
-        for e in record.events
-        if e.get("actor") not in hidden
-        and e.get("target") not in hidden
+        for e in _dicts(record.events)
+        if not _one_of(e.get("actor"), hidden)
+        and not _one_of(e.get("target"), hidden)
         and not (named and named.search(str(e.get("text", ""))))
     ]
     if not shown or _mentions(record.command, hidden):
         return None
     sender = SENDER_NAMES.get(record.sender, record.sender)
-    classes = (
-        "w-full p-2 gap-1 log-entry"
-        + (" log-undone" if record.undone else "")
-        + (" log-meta" if record.is_meta else "")
-    )
-    with ui.card().classes(classes).props(f"data-seq={record.seq}") as card:
+    with with_data(ui.card().classes("w-full p-2 gap-1 log-entry"), seq=record.seq) as card:
+        if record.undone:
+            card.classes("log-undone")
+        if record.is_meta:
+            card.classes("log-meta")
         ui.label(f"#{record.seq} · {sender} · {record.command.get('type', '').replace('_', ' ')}").classes(
             "text-xs text-stone-500"
         )
         for event in shown:
-            kind = event.get("kind", "")
+            kind = str(event.get("kind", ""))
             if kind in {"turn", "turn_end"} and not event.get("rolls"):
-                ui.label(event.get("text", "")).classes("text-xs text-stone-600")
+                ui.label(str(event.get("text", ""))).classes("text-xs text-stone-600")
                 continue
-            ui.label(event.get("text", "")).classes("text-sm log-text")
-            data = event.get("data", {})
-            dl = data.get("dl")
+            ui.label(str(event.get("text", ""))).classes("text-sm log-text")
+            found = event.get("data")
+            data: dict[str, Any] = found if isinstance(found, dict) else {}
+            dl = _whole(data.get("dl"))
             counted = counted_outcome(kind, data)
-            for i, roll in enumerate(event.get("rolls", [])):
+            for i, roll in enumerate(_dicts(event.get("rolls"))):
                 render_roll(roll, dl if i == 0 and kind == "attack" else None, counted if i == 0 else None)
-            for change in data.get("needed_changes", []):
-                ui.label(f"needed face {_signed(change['value'])} · {change['reason']}").classes(
+            for change in _dicts(data.get("needed_changes")):
+                ui.label(f"needed face {_signed(change.get('value'))} · {change.get('reason', '')}").classes(
                     "text-xs text-indigo-800"
                 )
     return card
+
+
+def _one_of(value: object, ids: AbstractSet[str]) -> bool:
+    return isinstance(value, str) and value in ids
 
 
 def _mentions(command: dict[str, Any], ids: AbstractSet[str]) -> bool:

@@ -24,6 +24,7 @@ from vtt.web.action_menu import (
     multi_target_dialog,
     render_menu,
 )
+from vtt.web.attrs import with_data
 from vtt.web.game_files import export_game
 from vtt.web.gm_panel import render_gm_panel, render_sheet_controls
 from vtt.web.map_editor import MapEditor, background_of, board_patch, board_props
@@ -338,9 +339,8 @@ class TableView:
             with ui.row().classes("gap-2"):
                 for oid in occupants:
                     name = state.creatures[oid].name
-                    ui.button(f"Collide with {name}", on_click=lambda _, o=oid: go(o)).props(
-                        f"color=negative dense data-collide={oid}"
-                    )
+                    collide = ui.button(f"Collide with {name}", on_click=lambda _, o=oid: go(o))
+                    with_data(collide.props("color=negative dense"), collide=oid)
                 if fits:
                     ui.button("Just move in", on_click=lambda: go(None)).props("dense outline")
                 ui.button("Cancel", on_click=cancel).props("flat dense")
@@ -361,7 +361,7 @@ class TableView:
         self.selected = cid
         self._render_panels()
         if "x" in e.args and "y" in e.args:
-            self.menu_anchor.style(f"left: {float(e.args['x'])}px; top: {float(e.args['y'])}px")
+            self.menu_anchor.style(f"left: {float(e.args['x']):.1f}px; top: {float(e.args['y']):.1f}px")
         self._open_menu(cid)
 
     def _open_menu(self, cid: str) -> None:
@@ -376,7 +376,7 @@ class TableView:
             ui.label(c.name).classes("font-bold px-2 pt-1 menu-title")
             self._menu_section(state, c)
             for inner in in_stomach(state, c, self.viewer):
-                with ui.element("div").classes("menu-stomach").props(f"data-creature={inner.id}"):
+                with with_data(ui.element("div").classes("menu-stomach"), creature=inner.id):
                     ui.separator().classes("my-1")
                     ui.label(f"In its stomach: {inner.name}").classes("font-bold px-2 pt-1 menu-title")
                     self._menu_section(state, inner)
@@ -395,9 +395,8 @@ class TableView:
         if self.viewer.is_soulweaver:
             ui.label("Soulweaver").classes("text-xs uppercase tracking-wide text-stone-500 px-2 pt-1")
             for label, kind in (("Deal damage…", "harm"), ("Heal…", "heal")):
-                ui.menu_item(label, on_click=lambda _, k=kind: self._harm_dialog(cid, k)).props(
-                    f"dense data-action={kind}"
-                ).classes("menu-action text-sm")
+                item = ui.menu_item(label, on_click=lambda _, k=kind: self._harm_dialog(cid, k))
+                with_data(item.props("dense").classes("menu-action text-sm"), action=kind)
             ui.menu_item("Afflict…", on_click=lambda: self._afflict_dialog(cid)).props(
                 "dense data-action=afflict"
             ).classes("menu-action text-sm")
@@ -676,11 +675,8 @@ class TableView:
             for d in state.pending:
                 mine = self.viewer.is_soulweaver or d.to == self.viewer.key
                 who = "the Soulweaver" if d.to == SOULWEAVER else d.to
-                with (
-                    ui.card()
-                    .classes("w-full p-2 decision " + ("decision-mine" if mine else "decision-wait"))
-                    .props(f"data-decision-kind={d.kind}")
-                ):
+                card = ui.card().classes("w-full p-2 decision " + ("decision-mine" if mine else "decision-wait"))
+                with with_data(card, decision_kind=d.kind):
                     if not mine:
                         prompt = d.prompt if not self._names_hidden(d.prompt) else "a decision"
                         ui.label(f"The table waits for {who}: {prompt}").classes("text-sm")
@@ -783,15 +779,15 @@ class TableView:
                 with ui.row().classes("gap-1 items-center stomach-contents"):
                     ui.label("In its stomach:").classes("text-xs font-bold text-amber-900")
                     for inner in inside:
-                        ui.button(inner.name, on_click=lambda _, x=inner.id: self._select(x)).props(
-                            f"dense flat no-caps size=sm data-creature={inner.id}"
-                        ).classes("text-xs")
+                        button = ui.button(inner.name, on_click=lambda _, x=inner.id: self._select(x))
+                        with_data(button.props("dense flat no-caps size=sm").classes("text-xs"), creature=inner.id)
             with ui.row().classes("gap-1 flex-wrap items-center skills"):
                 for skill, tier in sorted(c.skills.items()):
                     if gm:
-                        ui.number(skill, value=tier, min=0, max=12, step=1, precision=0).props(
-                            f"dense outlined data-skill={skill}"
-                        ).classes("skill-input").on("change", lambda e, k=skill: self._edit_skill(c.id, k, e.args))
+                        tier_input = ui.number(skill, value=tier, min=0, max=12, step=1, precision=0)
+                        with_data(tier_input.props("dense outlined").classes("skill-input"), skill=skill).on(
+                            "change", lambda e, k=skill: self._edit_skill(c.id, k, e.args)
+                        )
                     else:
                         ui.label(f"{skill} {tier}").classes("text-xs skill")
             for pool_name in ("grit", "energy", "resolve"):
@@ -799,8 +795,11 @@ class TableView:
                 with ui.row().classes("items-center gap-1 no-wrap"):
                     ui.label(f"{pool_name.title()} {pool.pips}/{pool.max}").classes("text-xs w-24")
                     share = min(100, round(100 * pool.pips / pool.max)) if pool.max else 0
-                    with ui.element("div").classes(f"pool-bar pool-{pool_name}"):
-                        ui.element("div").classes("pool-fill").style(f"width: {share}%")
+                    bar = ui.element("div").classes("pool-bar")
+                    with bar.classes(
+                        {"grit": "pool-grit", "energy": "pool-energy", "resolve": "pool-resolve"}[pool_name]
+                    ):
+                        ui.element("div").classes("pool-fill").style(f"width: {int(share)}%")
                     if gm:
                         ui.button(
                             "−", on_click=lambda _, p=pool_name, v=pool.pips: self._edit(c.id, p, max(0, v - 1))
