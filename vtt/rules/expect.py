@@ -29,6 +29,7 @@ from pydantic import BaseModel, ConfigDict, Field
 
 from vtt.rules.engine import legal_actions
 from vtt.rules.mapfile import Problems, json_type
+from vtt.rules.menu_text import why_no_options
 from vtt.rules.model import GameState
 from vtt.rules.paths import shown
 
@@ -251,6 +252,10 @@ def _json(value: Any) -> str:
     return text if len(text) <= SHOWN_CHARS else text[: SHOWN_CHARS - 3] + "..."
 
 
+def _same_kinds(expected: list[Any], got: list[Any]) -> bool:
+    return all(isinstance(e, bool) == isinstance(g, bool) for e, g in zip(expected, got, strict=True))
+
+
 def _join(path: str, key: str | int) -> str:
     if isinstance(key, int):
         return f"{path}[{key}]"
@@ -277,6 +282,11 @@ def match(expected: Any, got: Any, path: str = "", key: str | None = None) -> Mi
     if isinstance(expected, list):
         if not isinstance(got, list) or len(got) != len(expected):
             return Miss(path=path, expected=expected, got=got)
+        if key not in TEXT_KEYS and not any(isinstance(e, dict | list) for e in expected):
+            # a list of plain values (faces, a space) is shown whole
+            return (
+                None if expected == got and _same_kinds(expected, got) else Miss(path=path, expected=expected, got=got)
+            )
         for i, (e, g) in enumerate(zip(expected, got, strict=True)):
             miss = match(e, g, _join(path, i), key)
             if miss is not None:
@@ -442,7 +452,7 @@ def _check_menus(expect: Expect, states: list[GameState], final: GameState) -> s
                 continue
             near = next((o for o in options if o["action"] == pattern.get("action")), None)
             if near is None:
-                listed = ", ".join(o["label"] for o in options) or f"nothing ({_why_no_menu(state, menu.creature)})"
+                listed = ", ".join(o["label"] for o in options) or f"nothing ({why_no_options(state, menu.creature)})"
                 return (
                     f"{here}: {name} is not offered {_json(pattern.get('action', pattern))} {when}; offered: {listed}"
                 )
@@ -459,14 +469,6 @@ def _check_menus(expect: Expect, states: list[GameState], final: GameState) -> s
                     "expected it not to be"
                 )
     return None
-
-
-def _why_no_menu(state: GameState, creature_id: str) -> str:
-    if state.pending:
-        return f"the table waits for decision {state.pending[0].id}"
-    if not state.turn.started:
-        return "the fight has not begun"
-    return "it is not its turn, or it cannot act"
 
 
 def _option_miss(pattern: dict[str, Any], option: dict[str, Any]) -> Miss | None:

@@ -17,7 +17,7 @@ def menu_lines(state: GameState, creature_id: str) -> list[str]:
     options = legal_actions(state, creature_id)
     head = f"{c.name} ({creature_id}), {_when(state)}:"
     if not options:
-        return [head, f"  no options: {_why_none(state, creature_id)}"]
+        return [head, f"  no options: {why_no_options(state, creature_id)}"]
     lines = [head]
     groups = dict.fromkeys(o.group for o in options)
     for group in groups:
@@ -40,7 +40,8 @@ def _when(state: GameState) -> str:
     return f"round {turn.round}, {who}"
 
 
-def _why_none(state: GameState, creature_id: str) -> str:
+def why_no_options(state: GameState, creature_id: str) -> str:
+    """Why `legal_actions` offers the creature nothing, in words."""
     if state.pending:
         d = state.pending[0]
         answer = '"type": "defend"' if d.kind == "defense" else '"type": "choose_order"'
