@@ -223,3 +223,12 @@ def test_cli_menu_says_why_there_is_none(capsys: pytest.CaptureFixture[str]) -> 
 def test_cli_menu_bad_arguments_exit_2(args: list[str], error: str, capsys: pytest.CaptureFixture[str]) -> None:
     assert main([str(REACH), *args]) == EXIT_BAD_INPUT
     assert capsys.readouterr().err.startswith(error)
+
+
+def test_vtt_scenario_passes_check_and_menu_through(capsys: pytest.CaptureFixture[str]) -> None:
+    from vtt.cli import main as vtt_main
+
+    assert vtt_main(["scenario", str(REACH), "--check"]) == EXIT_OK
+    assert capsys.readouterr().out.startswith("ok: the run meets every expectation")
+    assert vtt_main(["scenario", str(REACH), "--menu", "kell", "--after", "3"]) == EXIT_OK
+    assert capsys.readouterr().out.startswith("Kell (kell), after commands[3], round 1, Kell's turn:")
