@@ -232,3 +232,18 @@ def test_vtt_scenario_passes_check_and_menu_through(capsys: pytest.CaptureFixtur
     assert capsys.readouterr().out.startswith("ok: the run meets every expectation")
     assert vtt_main(["scenario", str(REACH), "--menu", "kell", "--after", "3"]) == EXIT_OK
     assert capsys.readouterr().out.startswith("Kell (kell), after commands[3], round 1, Kell's turn:")
+
+
+def test_a_refusal_and_a_short_script_keep_their_details_when_copied() -> None:
+    """The code of a RuleError and the roll, faces wanted and faces left of an exhausted script survive pickling
+    (as an error sent between processes would be)."""
+    import pickle
+
+    from vtt.rules.dice import DiceScriptExhausted
+    from vtt.rules.events import RuleError
+
+    refusal = pickle.loads(pickle.dumps(RuleError("too far", code="reach.out_of_reach")))
+    assert (str(refusal), refusal.code) == ("too far", "reach.out_of_reach")
+    short = pickle.loads(pickle.dumps(DiceScriptExhausted("Mira: Elude defense", 2, 1, 5)))
+    assert (short.purpose, short.wanted, short.left) == ("Mira: Elude defense", 2, 1)
+    assert str(short) == "Mira: Elude defense: needs 2 d12 but the script has 1 left (used 5 of 6)"

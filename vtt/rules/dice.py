@@ -33,6 +33,10 @@ class DiceScriptExhausted(DiceError):
         self.purpose = purpose
         self.wanted = wanted
         self.left = left
+        self.used = used
+
+    def __reduce__(self) -> tuple[type[DiceScriptExhausted], tuple[str, int, int, int]]:
+        return (type(self), (self.purpose, self.wanted, self.left, self.used))
 
 
 class DiceSource(Protocol):

@@ -27,3 +27,6 @@ class RuleError(ValueError):
     def __init__(self, message: str, code: str | None = None) -> None:
         super().__init__(message)
         self.code = code
+
+    def __reduce__(self) -> tuple[type[RuleError], tuple[str, str | None]]:
+        return (type(self), (str(self), self.code))

@@ -10,7 +10,8 @@ expected outcome and running it prints every event with its rolls. The format (v
      "weapons": [{...Weapon...}, ...],
      "creatures": [{...Creature, but "weapons": ["id" or {...Weapon...}, ...], "grip": {"limb": "weapon_id"}}, ...],
      "commands": [{"type": "begin"}, ...],
-     "dice": [9, 2, 5, ...]}          # or "seed": 0 for seeded random dice
+     "dice": [9, 2, 5, ...],          # or "seed": 0 for seeded random dice
+     "expect": {...}}                 # optional: what the run must show (`vtt.rules.expect`)
 
 Everything here is pure: `load_scenario` takes already-decoded JSON data (or `parse_scenario_text` a string)
 and validates it, `run_scenario` runs it and returns JSON-ready dicts. Reading files and printing belong to
