@@ -344,7 +344,9 @@ def test_hinder_spell_one_defense_for_all_and_minus_1_per_success() -> None:
     4, 2, 1 -> 4: h1 succeeds, h2 fails (3 < 4). m's Firebolt: Magic 7, 3, 2 -> 7 - 1 = 6, still DL 6; it attacks
     t's Elude (2, 2) and deals 3 damage dice 3, 3, 3 -> 3 Injury."""
     s, events = run(hinder_field(), cast("firebolt", "t"), [])
-    assert only(events, "reaction_window").data["hinderers"] == ["h1", "h2"]
+    window = only(events, "reaction_window").data
+    assert window["hinderers"] == ["h1", "h2"]
+    assert window["decisions"] == [d.id for d in s.pending] == ["d2", "d3"], "one decision per hinderer, after r1"
     s, _ = answer(s, True, [])
     s, events = answer(s, True, [6, 2, 3, 3, 4, 2, 1, 7, 3, 2, 2, 2, 3, 3, 3])
     hinders = of_kind(events, "hinder")

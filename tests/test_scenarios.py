@@ -7,13 +7,21 @@ import copy
 import json
 import subprocess
 import sys
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
 import pytest
 
 from vtt.rules.engine import replay
-from vtt.rules.scenario import ScenarioError, load_scenario, parse_scenario_text, run, run_scenario
+from vtt.rules.scenario import (
+    ScenarioError,
+    check_expectations,
+    load_scenario,
+    parse_scenario_text,
+    run,
+    run_scenario,
+)
 
 ROOT = Path(__file__).resolve().parent.parent
 SCENARIOS = ROOT / "maps" / "scenarios"
@@ -104,6 +112,84 @@ def test_example_runs_as_described(path: Path) -> None:
     # The log of applied commands with their faces rebuilds the same final state.
     replayed, _ = replay(scenario.state, result.log)
     assert replayed.model_dump() == result.state.model_dump()
+
+
+@pytest.mark.parametrize("path", FILES, ids=[f.stem for f in FILES])
+def test_example_meets_its_expectations(path: Path) -> None:
+    """Each example carries an `expect` block worked out by hand from the rules (its description says how);
+    the run meets every expectation in it."""
+    scenario = parse_scenario_text(path.read_text(encoding="utf-8"))
+    assert scenario.expect is not None, "every example states its expectations"
+    assert scenario.expect.rejected is not None, "every example says which commands are refused (or none)"
+    assert scenario.expect.summary is not None and scenario.expect.menus
+    assert check_expectations(scenario, run(scenario)) is None
+
+
+def wrong(name: str, change: Callable[[dict[str, Any]], None]) -> str | None:
+    """The first mismatch of example `name` after `change` edits its expect block."""
+    data = read(name)
+    change(data["expect"])
+    scenario = load_scenario(data)
+    return check_expectations(scenario, run(scenario))
+
+
+@pytest.mark.parametrize(
+    ("name", "change", "expected"),
+    [
+        (
+            "collision",
+            lambda e: e["rolls"][1].update(result=10),
+            'expect.rolls[1]: the roll "Bram: Collision with Goblin" of commands[1]: result: expected 10, got 9',
+        ),
+        (
+            "reach",
+            lambda e: e["rolls"][5]["modifiers"][0].update(value=-1),
+            'expect.rolls[5]: the roll "Kell: Strike on Goblin B with Spear" of commands[4]: modifiers[0].value: '
+            "expected -1, got -2",
+        ),
+        (
+            "giant_strike",
+            lambda e: e["events"][5]["data"].update(part="head"),
+            """expect.events[5]: the serious_injury event of commands[3] ("Serious Injury to Wren's torso""",
+        ),
+        (
+            "hold",
+            lambda e: e["summary"]["creatures"]["pip"].update(anchor=[5, 1]),
+            "the summary: expect.summary.creatures.pip.anchor: expected [5, 1], got [6, 1]",
+        ),
+        (
+            "serious_injury",
+            lambda e: e["rejected"].update({"3": "reach.out_of_reach"}),
+            'expect.rejected["3"]: commands[3] (strike) was refused with the code "weapon.not_gripped", expected '
+            '"reach.out_of_reach"',
+        ),
+        (
+            "targeted_space",
+            lambda e: e["kinds"]["5"].pop(),
+            'expect.kinds["5"]: commands[5] (choose_order) made the events order, attack, attack, attack, damage, '
+            "pips; expected order, attack, attack, attack, damage",
+        ),
+        (
+            "reach",
+            lambda e: e["menus"][0]["not_offered"][0].update(targets=["goblin_a"]),
+            'expect.menus[0].not_offered[0]: Torva is offered "Unarmed Strike" (targets: goblin_a, kell, goblin_b) '
+            "after commands[0], expected it not to be",
+        ),
+        (
+            "swallow",
+            lambda e: e["summary"]["creatures"]["mira"].update(ailments={"Crowded": 2}),
+            "the summary: expect.summary.creatures.mira.ailments.Crowded: expected 2, got nothing",
+        ),
+    ],
+    ids=["roll-result", "modifier-value", "event-data", "summary-anchor", "refusal-code", "kinds", "menu", "ailments"],
+)
+def test_a_wrong_expectation_fails_naming_it(
+    name: str, change: Callable[[dict[str, Any]], None], expected: str
+) -> None:
+    """A deliberately wrong expectation in an example is reported: which one, what was expected and what came."""
+    found = wrong(name, change)
+    assert found is not None
+    assert found.startswith(expected), found
 
 
 def test_collision_outcome_exactly() -> None:
@@ -283,7 +369,19 @@ def test_unused_faces_are_listed_in_the_summary() -> None:
 def test_running_out_of_scripted_dice_names_the_command() -> None:
     data = minimal()
     data["dice"] = data["dice"][:3]
-    with pytest.raises(ScenarioError, match=r"dice: the script ran out at commands\[1\] \(strike\)"):
+    with pytest.raises(ScenarioError) as info:
+        run_scenario(load_scenario(data))
+    # Priority takes 5, the Strike 9, 4; the Goblin's Elude defense (1 die) finds the script empty.
+    assert info.value.problems == [
+        'dice: the script ran out at commands[1] (strike): the roll "Goblin: Elude defense" wanted 1 face and none '
+        "was left (3 of the 3 scripted faces were used before it)"
+    ]
+
+
+def test_running_out_names_how_many_faces_the_roll_wanted() -> None:
+    data = minimal()
+    data["dice"] = data["dice"][:2]
+    with pytest.raises(ScenarioError, match='the roll "Ayla: Strike on Goblin with Sword" wanted 2 faces and only 1'):
         run_scenario(load_scenario(data))
 
 

@@ -53,6 +53,9 @@ def build_parser() -> argparse.ArgumentParser:
     sc.add_argument("file")
     sc.add_argument("--pretty", action="store_true")
     sc.add_argument("--text", action="store_true")
+    sc.add_argument("--check", action="store_true")
+    sc.add_argument("--menu", metavar="CREATURE")
+    sc.add_argument("--after", metavar="N")
     return p
 
 
@@ -64,7 +67,13 @@ def main(argv: list[str] | None = None) -> int:
     if args.command == "scenario":
         from vtt.rules.__main__ import main as scenario_main
 
-        flags = [args.file] + (["--pretty"] if args.pretty else []) + (["--text"] if args.text else [])
+        flags = [args.file] + [f"--{name}" for name in ("pretty", "text", "check") if getattr(args, name)]
+        flags += [
+            x
+            for name in ("menu", "after")
+            if getattr(args, name) is not None
+            for x in (f"--{name}", getattr(args, name))
+        ]
         return scenario_main(flags)
     from vtt.web.start import start
 

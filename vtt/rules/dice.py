@@ -26,7 +26,17 @@ class DiceError(ValueError):
 
 
 class DiceScriptExhausted(DiceError):
-    """A scripted source ran out of faces."""
+    """A scripted source ran out of faces: `purpose` names the roll, which `wanted` faces with `left` remaining."""
+
+    def __init__(self, purpose: str, wanted: int, left: int, used: int) -> None:
+        super().__init__(f"{purpose}: needs {wanted} d12 but the script has {left} left (used {used} of {used + left})")
+        self.purpose = purpose
+        self.wanted = wanted
+        self.left = left
+        self.used = used
+
+    def __reduce__(self) -> tuple[type[DiceScriptExhausted], tuple[str, int, int, int]]:
+        return (type(self), (self.purpose, self.wanted, self.left, self.used))
 
 
 class DiceSource(Protocol):
@@ -68,10 +78,7 @@ class ScriptedDice:
 
     def faces(self, count: int, purpose: str) -> list[int]:
         if count > self.remaining:
-            raise DiceScriptExhausted(
-                f"{purpose}: needs {count} d12 but the script has {self.remaining} left "
-                f"(used {self._next} of {len(self._faces)})"
-            )
+            raise DiceScriptExhausted(purpose, count, self.remaining, self._next)
         out = self._faces[self._next : self._next + count]
         self._next += count
         return out

@@ -146,7 +146,9 @@ def apply(state: GameState, command: Command | dict[str, Any], dice: DiceSource)
     """Resolve one command; the given state is never changed."""
     cmd = parse_command(command) if isinstance(command, dict) else command
     if state.pending and not cmd.ANSWERS_DECISION:
-        raise RuleError(f"the table waits for a decision first: {state.pending[0].prompt}")
+        raise RuleError(
+            f"the table waits for a decision first: {state.pending[0].prompt}", code="turn.decision_pending"
+        )
     tx = Tx(state)
     events = _begin(tx, cmd, dice)
     events += swallow.spill(tx)

@@ -19,4 +19,14 @@ class Event(BaseModel):
 
 
 class RuleError(ValueError):
-    """A command that the rules do not allow now; the state is left exactly as it was."""
+    """A command that the rules do not allow now; the state is left exactly as it was.
+
+    `code` is a stable name for the rule that refused (`reach.out_of_reach`), for scenario expectations and
+    clients; the sentence is for people and may change. Not every refusal has one yet."""
+
+    def __init__(self, message: str, code: str | None = None) -> None:
+        super().__init__(message)
+        self.code = code
+
+    def __reduce__(self) -> tuple[type[RuleError], tuple[str, str | None]]:
+        return (type(self), (str(self), self.code))

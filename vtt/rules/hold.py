@@ -91,10 +91,13 @@ def plan_grab(
     rng = grab_reach(c, limb)
     dist = footprint_distance(grid, mine, theirs)
     if dist > rng:
-        raise RuleError(f"{target.name} is {dist} spaces away, beyond {c.name}'s Grab Reach {rng} (Reach - 1)")
+        raise RuleError(
+            f"{target.name} is {dist} spaces away, beyond {c.name}'s Grab Reach {rng} (Reach - 1)",
+            code="reach.out_of_reach",
+        )
     path = attack_path(grid, mine, theirs, filled)
     if path is None:
-        raise RuleError(f"a wall blocks {c.name}'s Grab")
+        raise RuleError(f"a wall blocks {c.name}'s Grab", code="reach.wall_blocks")
     exp = exposure(grid, mine, theirs, target.size, filled)
     if not exp.attackable:
         raise RuleError(f"{target.name} is wholly obstructed from {c.name}")

@@ -49,7 +49,7 @@ MAP_KEYS: tuple[str, ...] = (
     "weapons",
     "creatures",
 )
-SCENARIO_KEYS: tuple[str, ...] = ("commands", "dice", "seed")
+SCENARIO_KEYS: tuple[str, ...] = ("commands", "dice", "seed", "expect")
 """Keys of a scenario file that a map reader skips."""
 
 
@@ -383,7 +383,8 @@ def parse_json_text(text: str) -> Any:
 
 def load_map(data: object) -> GameState:
     """Validate decoded JSON data as a map file and return its starting state (the fight not begun); `MapError`
-    names every bad field by its JSON path. A scenario file loads too: its commands and dice are ignored."""
+    names every bad field by its JSON path. A scenario file loads too: its commands, dice and expectations are
+    ignored."""
     problems = Problems()
     if not isinstance(data, dict):
         raise MapError([f"map: must be a JSON object, not {json_type(data)}"])

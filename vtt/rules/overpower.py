@@ -127,10 +127,12 @@ def _touch(
     mine, theirs = occ.cells[c.id], occ.cells[target.id]
     dist = footprint_distance(grid, mine, theirs)
     if dist > rng:
-        raise RuleError(f"{target.name} is {dist} spaces away, beyond {c.name}'s Reach {rng}")
+        raise RuleError(
+            f"{target.name} is {dist} spaces away, beyond {c.name}'s Reach {rng}", code="reach.out_of_reach"
+        )
     path = attack_path(grid, mine, theirs, filled)
     if path is None:
-        raise RuleError(f"a wall blocks {c.name}'s {name} on {target.name}")
+        raise RuleError(f"a wall blocks {c.name}'s {name} on {target.name}", code="reach.wall_blocks")
     if not exposure(grid, mine, theirs, target.size, filled).attackable:
         raise RuleError(f"{target.name} is wholly obstructed from {c.name}")
     return dist, path

@@ -161,7 +161,8 @@ def plan_ranged_strike(
         hint = f"Long Shot {needed} would reach it" if needed <= most else f"beyond even Long Shot {most}"
         raise RuleError(
             f"{target.name} is {dist} spaces away, beyond the range {extended} of {weapon.name} "
-            f"(Long Shot {long_shot}): {hint}"
+            f"(Long Shot {long_shot}): {hint}",
+            code="range.out_of_range",
         )
     others: set[Cell] | None = None
     if state.settings.creatures_obstruct:

@@ -194,7 +194,7 @@ def open_group(tx: Tx, cmd: Command, kind: ReactionKind, actor: str, hinderers: 
             kind="reaction_window",
             text=f"{name} {what}: {names} may {label}.",
             actor=actor,
-            data={"group": gid, "hinderers": sorted(hinderers)},
+            data={"group": gid, "hinderers": sorted(hinderers), "decisions": list(group.waiting)},
         )
     ]
 

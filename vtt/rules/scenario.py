@@ -10,7 +10,8 @@ expected outcome and running it prints every event with its rolls. The format (v
      "weapons": [{...Weapon...}, ...],
      "creatures": [{...Creature, but "weapons": ["id" or {...Weapon...}, ...], "grip": {"limb": "weapon_id"}}, ...],
      "commands": [{"type": "begin"}, ...],
-     "dice": [9, 2, 5, ...]}          # or "seed": 0 for seeded random dice
+     "dice": [9, 2, 5, ...],          # or "seed": 0 for seeded random dice
+     "expect": {...}}                 # optional: what the run must show (`vtt.rules.expect`)
 
 Everything here is pure: `load_scenario` takes already-decoded JSON data (or `parse_scenario_text` a string)
 and validates it, `run_scenario` runs it and returns JSON-ready dicts. Reading files and printing belong to
@@ -28,6 +29,7 @@ from vtt.rules.conditions import encumbered_tier
 from vtt.rules.dice import DiceScriptExhausted, DiceSource, RandomDice, RecordingDice, ScriptedDice
 from vtt.rules.engine import LogEntry, apply
 from vtt.rules.events import Event, RuleError
+from vtt.rules.expect import Expect, check, read_expect
 from vtt.rules.mapfile import (
     MAP_FORMAT,
     MapError,
@@ -58,6 +60,7 @@ TOP_KEYS: tuple[str, ...] = (
     "commands",
     "dice",
     "seed",
+    "expect",
 )
 REQUIRED_KEYS: tuple[str, ...] = ("version", "name", "description", "board", "creatures")
 CREATURE_REF_FIELDS: tuple[str, ...] = ("creature", "target", "collide_with")
@@ -78,6 +81,7 @@ class Scenario(BaseModel):
     commands: list[Command] = Field(default_factory=list)
     dice: list[int] | None = Field(None, description="Scripted d12 faces, used in order; None rolls `seed`.")
     seed: int = 0
+    expect: Expect | None = Field(None, description="What the run must show (`vtt.rules.expect`).")
 
 
 class RunResult(BaseModel):
@@ -87,6 +91,9 @@ class RunResult(BaseModel):
     events: list[dict[str, Any]]
     log: list[LogEntry] = Field(description="Each applied command with the faces it used (rejected ones left out).")
     unused_dice: list[int] | None = Field(description="Scripted faces no command used; None with random dice.")
+    states: list[GameState] = Field(
+        default_factory=list, description="The state after each command, by its index (a refused one: unchanged)."
+    )
 
 
 # --------------------------------------------------------------------------------------------------------
@@ -118,12 +125,20 @@ def load_scenario(data: object) -> Scenario:
     creatures = parts.creatures if "creatures" in data else []
     commands = _load_commands(problems, data.get("commands", []), creatures, parts.weapons)
     dice, seed = _load_dice(problems, data)
+    expect = None
+    if "expect" in data:
+        ids = [c.id for c in creatures] if creatures is not None else []
+        raw_commands = data.get("commands", [])
+        count = len(raw_commands) if isinstance(raw_commands, list) else 0
+        expect = read_expect(problems, data["expect"], ids, count)
 
     problems.raise_if_any()
     assert parts.settings is not None and parts.board is not None and creatures is not None
     state = initial_state(problems, parts.settings, parts.board, creatures)
     problems.raise_if_any()
-    return Scenario(name=name, description=description, state=state, commands=commands, dice=dice, seed=seed)
+    return Scenario(
+        name=name, description=description, state=state, commands=commands, dice=dice, seed=seed, expect=expect
+    )
 
 
 def _load_commands(
@@ -202,6 +217,7 @@ def run(scenario: Scenario) -> RunResult:
     state = scenario.state
     events: list[dict[str, Any]] = []
     log: list[LogEntry] = []
+    states: list[GameState] = []
     script = scenario.dice
     used = 0
     random_dice = RandomDice(scenario.seed) if script is None else None
@@ -219,20 +235,39 @@ def run(scenario: Scenario) -> RunResult:
                     "actor": None,
                     "target": None,
                     "rolls": [],
-                    "data": {"command": cmd.model_dump(mode="json"), "reason": str(exc)},
+                    "data": {"command": cmd.model_dump(mode="json"), "reason": str(exc), "code": exc.code},
                 }
             )
+            states.append(state)
             continue
         except DiceScriptExhausted as exc:
-            raise ScenarioError(
-                [f"dice: the script ran out at commands[{i}] ({cmd.type}) after {used} face(s): {exc}"]
-            ) from None
+            raise ScenarioError([_ran_out(i, cmd.type, exc, len(script or []))]) from None
         used += len(dice.used)
         log.append(LogEntry(command=cmd.model_dump(mode="json"), faces=dice.used))
         events += [event_json(e, i) for e in evs]
+        states.append(state)
     unused = None if script is None else script[used:]
     events.append(summary(state, unused))
-    return RunResult(state=state, events=events, log=log, unused_dice=unused)
+    return RunResult(state=state, events=events, log=log, unused_dice=unused, states=states)
+
+
+def _ran_out(index: int, kind: str, exc: DiceScriptExhausted, total: int) -> str:
+    """Which roll wanted more scripted faces than were left."""
+    wanted = f"{exc.wanted} face" if exc.wanted == 1 else f"{exc.wanted} faces"
+    left = {0: "none was left", 1: "only 1 was left"}.get(exc.left, f"only {exc.left} were left")
+    return (
+        f"dice: the script ran out at commands[{index}] ({kind}): the roll {shown(exc.purpose)} wanted {wanted} "
+        f"and {left} ({total - exc.left} of the {total} scripted faces were used before it)"
+    )
+
+
+def check_expectations(scenario: Scenario, result: RunResult) -> str | None:
+    """The first expectation of the scenario's `expect` block that the run does not meet, in words; None when
+    it meets them all or has none."""
+    if scenario.expect is None:
+        return None
+    types: list[str] = [c.type for c in scenario.commands]
+    return check(scenario.expect, result.events, result.states, result.state, types)
 
 
 def run_scenario(scenario: Scenario) -> list[dict[str, Any]]:

@@ -90,14 +90,16 @@ def armament(state: GameState, c: Creature, weapon_id: str | None, limb_id: str 
     if weapon_id is not None:
         weapon = c.weapon(weapon_id)
         if weapon is None:
-            raise RuleError(f"{c.name} has no weapon {weapon_id!r}")
+            raise RuleError(f"{c.name} has no weapon {weapon_id!r}", code="weapon.not_carried")
         if melee and weapon.ranged == "launched":
             raise RuleError(f"{weapon.name} is a launched weapon, not a melee weapon: shoot it (`ranged`)")
         spent = tactics.spent_limbs(state, c.id)
         grips = [lb for lb in c.gripping_limbs(weapon_id) if lb.hold_id is None and lb.id not in spent]
         need = state.settings.two_handed_grip if weapon.two_handed else 1
         if len(grips) < need:
-            raise RuleError(f"{c.name} must grip {weapon.name} with {need} limb(s) to use it")
+            raise RuleError(
+                f"{c.name} must grip {weapon.name} with {need} limb(s) to use it", code="weapon.not_gripped"
+            )
         return Armament(weapon=weapon, limb=best_limb(c, grips), grips=len(grips))
     if limb_id is not None:
         limb = c.limb(limb_id)
@@ -199,16 +201,19 @@ def plan_creature_strike(
     rng = arm_reach(state, c, arm)
     dist = footprint_distance(grid, mine, theirs)
     if dist > rng:
-        raise RuleError(f"{target.name} is {dist} spaces away, beyond {c.name}'s Reach {rng} with {arm.name}")
+        raise RuleError(
+            f"{target.name} is {dist} spaces away, beyond {c.name}'s Reach {rng} with {arm.name}",
+            code="reach.out_of_reach",
+        )
     path = attack_path(grid, mine, theirs, filled)
     if path is None:
-        raise RuleError(f"a wall blocks {c.name}'s Strike on {target.name}")
+        raise RuleError(f"a wall blocks {c.name}'s Strike on {target.name}", code="reach.wall_blocks")
     others: set[Cell] | None = None
     if state.settings.creatures_obstruct:
         others = {cell for cid, cells in occ.everyone().items() if cid not in (c.id, target.id) for cell in cells}
     exp = exposure(grid, mine, theirs, target.size, filled, others)
     if not exp.attackable:
-        raise RuleError(f"{target.name} is wholly obstructed from {c.name}")
+        raise RuleError(f"{target.name} is wholly obstructed from {c.name}", code="reach.obstructed")
     s = state.settings
     damage, changes = base_damage(state, c, arm)
     defense, mods, moved = strike_size_terms(state, c, target, exp, nimble)
@@ -257,10 +262,10 @@ def plan_surface_strike(
     rng = arm_reach(state, c, arm)
     dist = footprint_distance(grid, mine, (space,))
     if dist > rng:
-        raise RuleError(f"{space} is {dist} spaces away, beyond {c.name}'s Reach {rng}")
+        raise RuleError(f"{space} is {dist} spaces away, beyond {c.name}'s Reach {rng}", code="reach.out_of_reach")
     path = attack_path(grid, mine, (space,), filled - {space})
     if path is None:
-        raise RuleError(f"a wall blocks {c.name}'s Strike on {space}")
+        raise RuleError(f"a wall blocks {c.name}'s Strike on {space}", code="reach.wall_blocks")
     s = state.settings
     mods: list[Modifier] = []
     target_size: int | None = None

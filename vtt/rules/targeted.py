@@ -98,10 +98,10 @@ def plan_space(
     rng = arm_reach(state, c, arm)
     dist = footprint_distance(grid, occ.cells[c.id], (space,))
     if dist > rng:
-        raise RuleError(f"{space} is {dist} spaces away, beyond {c.name}'s Reach {rng}")
+        raise RuleError(f"{space} is {dist} spaces away, beyond {c.name}'s Reach {rng}", code="reach.out_of_reach")
     path = attack_path(grid, occ.cells[c.id], (space,), filled)
     if path is None:
-        raise RuleError(f"a wall blocks {c.name}'s attack on {space}")
+        raise RuleError(f"a wall blocks {c.name}'s attack on {space}", code="reach.wall_blocks")
     return dist, path, [o for o in occ.at(space) if o != c.id]
 
 

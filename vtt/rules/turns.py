@@ -51,7 +51,7 @@ def fresh_economy(state: GameState, creature: Creature) -> Economy:
 def begin(tx: Tx, dice: DiceSource) -> list[Event]:
     state = tx.state
     if state.turn.started:
-        raise RuleError("the fight has already begun")
+        raise RuleError("the fight has already begun", code="turn.already_begun")
     events: list[Event] = []
     priority: dict[str, int] = {}
     for cid, c in state.creatures.items():
@@ -123,9 +123,9 @@ def start_turn(tx: Tx, dice: DiceSource) -> list[Event]:
 def end_turn(tx: Tx, dice: DiceSource) -> list[Event]:
     state = tx.state
     if not state.turn.started:
-        raise RuleError("the fight has not begun")
+        raise RuleError("the fight has not begun", code="turn.not_begun")
     if state.pending:
-        raise RuleError("the table waits for a decision first")
+        raise RuleError("the table waits for a decision first", code="turn.decision_pending")
     ended = state.turn.current
     wake: list[Event] = []
     for cid in active_creatures(state):
@@ -192,9 +192,9 @@ def spend(tx: Tx, creature_id: str, major: int = 0, minor: int = 0, on_full_reso
                 "Major Action this turn"
             )
     if major and econ.major < major:
-        raise RuleError(f"{tx.get(creature_id).name} has no Major Action left this turn")
+        raise RuleError(f"{tx.get(creature_id).name} has no Major Action left this turn", code="turn.no_major_action")
     if minor and econ.minor < minor:
-        raise RuleError(f"{tx.get(creature_id).name} has no Minor Action left this turn")
+        raise RuleError(f"{tx.get(creature_id).name} has no Minor Action left this turn", code="turn.no_minor_action")
     econ.major -= major
     econ.minor -= minor
     break_moves(tx, creature_id)
@@ -211,13 +211,13 @@ def break_moves(tx: Tx, creature_id: str) -> None:
 def require_active(state: GameState, creature_id: str) -> Creature:
     c = state.creatures.get(creature_id)
     if c is None:
-        raise RuleError(f"there is no creature {creature_id!r}")
+        raise RuleError(f"there is no creature {creature_id!r}", code="turn.no_such_creature")
     if not state.turn.started:
-        raise RuleError("the fight has not begun: start it first")
+        raise RuleError("the fight has not begun: start it first", code="turn.not_begun")
     if not c.can_act:
-        raise RuleError(f"{c.name} cannot act")
+        raise RuleError(f"{c.name} cannot act", code="turn.cannot_act")
     if not is_active(state, creature_id):
-        raise RuleError(f"it is not {c.name}'s turn")
+        raise RuleError(f"it is not {c.name}'s turn", code="turn.not_your_turn")
     return c
 
 
