@@ -13,7 +13,7 @@ import pytest
 from playwright.sync_api import Browser, Page, WebSocket, expect
 
 from e2e.conftest import SCREENSHOTS, VIEWPORT, AppServer, open_page, screenshot, wait_ready, wait_until
-from e2e.helpers import Cell, anchor_selector, cell_xy, drag, token_xy
+from e2e.helpers import Cell, anchor_selector, cell_xy, drag, hex_inner_radius, screen_to_world, token_xy
 from vtt.web.map_view import token_changes
 
 # Harness positions (axial q, r), see e2e/map_harness.py.
@@ -33,12 +33,6 @@ SHARED: dict[Cell, list[str]] = {
 CROWD_EMPTY = (12, 9)
 
 pytestmark = pytest.mark.usefixtures("table_timeouts")
-
-SCREEN_TO_WORLD = """([x, y]) => {
-  const m = document.querySelector('svg.vtt-svg [data-role=world]').getScreenCTM().inverse();
-  const p = new DOMPoint(x, y).matrixTransform(m);
-  return [p.x, p.y];
-}"""
 
 
 @pytest.fixture
@@ -190,7 +184,7 @@ def test_wheel_zoom_pan_and_drop_after_zoom(pages: tuple[Page, Page]) -> None:
     a, b = pages
     x0, y0, k0 = world_transform(a)
     px, py = cell_xy(a, KIRA_TARGET)
-    world_before = a.evaluate(SCREEN_TO_WORLD, [px, py])
+    world_before = screen_to_world(a, (px, py))
     a.mouse.move(px, py)
     a.mouse.wheel(0, -400)
     a.wait_for_function(
@@ -198,7 +192,7 @@ def test_wheel_zoom_pan_and_drop_after_zoom(pages: tuple[Page, Page]) -> None:
     )
     _, _, k1 = world_transform(a)
     assert k1 > k0 * 1.3
-    world_after = a.evaluate(SCREEN_TO_WORLD, [px, py])
+    world_after = screen_to_world(a, (px, py))
     assert abs(world_after[0] - world_before[0]) < 1 and abs(world_after[1] - world_before[1]) < 1  # zoom at pointer
     # pan by dragging empty space
     x1, y1, _ = world_transform(a)
@@ -425,10 +419,7 @@ BODIES = """(ids) => ids.map((id) => {
 def test_tokens_sharing_a_space_are_side_by_side(browser: Browser, harness_server: AppServer) -> None:
     a = open_page(browser, f"{harness_server.url}/crowd")
     a.wait_for_selector('[data-token-id="sprite-4"]')
-    ri = a.evaluate(
-        "() => { const svg = document.querySelector('svg.vtt-svg'); const c = Number(svg.dataset.cell);"
-        " return c * Math.sqrt(3) / 2 * svg.querySelector('[data-role=world]').getScreenCTM().a; }"
-    )
+    ri = hex_inner_radius(a)
     for cell, ids in SHARED.items():
         cx, cy = cell_xy(a, cell)
         bodies: list[dict[str, Any]] = a.evaluate(BODIES, ids)
