@@ -11,8 +11,11 @@ import contextlib
 import os
 import signal
 import time
+from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
+
+import pytest
 
 PROC = Path("/proc")
 GRACE_SECONDS = 10.0
@@ -99,3 +102,14 @@ def end(left: list[Leftover]) -> None:
     for item in left:
         with contextlib.suppress(ProcessLookupError):
             os.kill(item.pid, signal.SIGKILL)
+
+
+@pytest.fixture(scope="session", autouse=True)
+def no_processes_left() -> Iterator[None]:
+    """After the session's last test, once the browser and every server have stopped: fails the run if a
+    process the tests started (a browser, a server, PostgreSQL) is still running, and ends it."""
+    yield
+    left = wait_for_none_left()
+    if left:
+        end(left)
+        pytest.fail("still running after the tests, now ended: " + "; ".join(map(str, left)), pytrace=False)

@@ -43,10 +43,10 @@ from typing import IO, Any, Self
 import pytest
 from playwright.sync_api import Browser, Page, ViewportSize, expect
 
-from e2e import child_processes
+from e2e.child_processes import no_processes_left
 from e2e.pg_server import database_url, postgres, postgres_databases
 
-__all__ = ["database_url", "postgres", "postgres_databases"]  # fixtures for every e2e file
+__all__ = ["database_url", "no_processes_left", "postgres", "postgres_databases"]  # fixtures for every e2e file
 
 ROOT = Path(__file__).resolve().parent.parent
 E2E = Path(__file__).resolve().parent
@@ -231,17 +231,6 @@ def close_browser_contexts(request: pytest.FixtureRequest) -> Iterator[None]:
     yield
     for context in list(browser.contexts):
         context.close()
-
-
-@pytest.fixture(scope="session", autouse=True)
-def no_processes_left() -> Iterator[None]:
-    """After the session's last test, once the browser and every server have stopped: fails the run if a
-    process the tests started (a browser, a server, PostgreSQL) is still running, and ends it."""
-    yield
-    left = child_processes.wait_for_none_left()
-    if left:
-        child_processes.end(left)
-        pytest.fail("still running after the tests, now ended: " + "; ".join(map(str, left)), pytrace=False)
 
 
 @pytest.fixture
