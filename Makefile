@@ -3,7 +3,7 @@ VENV ?= .venv
 PY := $(VENV)/bin/python
 STAMP := $(VENV)/.installed
 
-.PHONY: run test lint unit e2e bench clean
+.PHONY: run test lint unit e2e fuzz bench clean
 
 $(STAMP): pyproject.toml
 	test -x $(PY) || python3 -m venv $(VENV)
@@ -27,6 +27,10 @@ e2e: $(STAMP)
 	$(PY) -m pytest e2e -q -p no:asyncio -W ignore::pytest.PytestConfigWarning
 
 test: lint unit e2e
+
+# The unit tests' properties with ten times the examples of `make test` (Hypothesis profile `thorough`).
+fuzz: $(STAMP)
+	$(PY) -m pytest tests -q -p no:playwright --hypothesis-profile=thorough
 
 bench: $(STAMP)
 	$(PY) bench/rules.py

@@ -521,7 +521,18 @@ def main(argv: list[str] | None = None) -> int:
         games = create_games(url, encounter, n_games)
         server = AppServer(
             module="vtt.cli",
-            args=["--host", "127.0.0.1", "--database", url, "--map", str(encounter.path), "--game", "Load 1"],
+            args=[
+                "--host",
+                "127.0.0.1",
+                "--database",
+                url,
+                "--map",
+                str(encounter.path),
+                "--game",
+                "Load 1",
+                "--seed",
+                str(args.seed),
+            ],
             env={"VTT_STORAGE_SECRET": "bench-load"},
         )
         t0 = time.perf_counter()

@@ -45,8 +45,9 @@ import textwrap
 import time
 from collections import Counter
 from collections.abc import Callable, Iterator, Sequence
-from contextlib import contextmanager
+from contextlib import ExitStack, contextmanager
 from dataclasses import dataclass, field
+from functools import partial
 from pathlib import Path
 from typing import Any
 
@@ -149,13 +150,10 @@ def make_encounter(folder: Path, cols: int, rows: int, n_creatures: int, n_walls
     return Encounter(path, n_creatures, a, b)
 
 
-def start_table(folder: Path, enc: Encounter) -> AppServer:
+def start_table(folder: Path, enc: Encounter, seed: int) -> AppServer:
     db = folder / f"{enc.path.stem}.sqlite"
-    return AppServer(
-        module="vtt.cli",
-        args=["--map", str(enc.path), "--database", f"sqlite:///{db}", "--watchable"],
-        startup_timeout=90,
-    ).start()
+    args = ["--map", str(enc.path), "--database", f"sqlite:///{db}", "--watchable", "--seed", str(seed)]
+    return AppServer(module="vtt.cli", args=args, startup_timeout=90).start()
 
 
 BARE_APP = '''
@@ -317,33 +315,33 @@ def reload_warning(index: int) -> Callable[[ConsoleMessage], None]:
     return warn
 
 
+@contextmanager
 def open_clients(
     browser: Browser, urls: Sequence[str], ready: Callable[[Page], None], frames_of: int | None
-) -> list[Client]:
+) -> Iterator[list[Client]]:
     """One context per user, opened one after the other (with 8 big pages loading at once on 2 cores, one of them
-    once reloaded itself mid-run). The client at index `frames_of` records every websocket frame it receives
-    (CDP Network domain enabled before it navigates)."""
+    once reloaded itself mid-run), and closed at the end of the block. The client at index `frames_of` records
+    every websocket frame it receives (CDP Network domain enabled before it navigates)."""
     clients: list[Client] = []
-    for i, url in enumerate(urls):
-        page = new_context(browser).new_page()
-        client = Client(page, page.context.new_cdp_session(page))
-        client.cdp.send("Performance.enable")
-        if i == frames_of:
-            client.cdp.send("Network.enable")
-            client.cdp.on(
-                "Network.webSocketFrameReceived",
-                lambda ev, c=client: c.frames.append(str(ev["response"]["payloadData"])),
-            )
-        page.on("console", reload_warning(i))
-        page.goto(url, wait_until="commit")
-        ready(page)
-        clients.append(client)
-    return clients
-
-
-def close_clients(clients: Sequence[Client]) -> None:
-    for client in clients:
-        client.page.context.close()
+    try:
+        for i, url in enumerate(urls):
+            page = new_context(browser).new_page()
+            client = Client(page, page.context.new_cdp_session(page))
+            clients.append(client)
+            client.cdp.send("Performance.enable")
+            if i == frames_of:
+                client.cdp.send("Network.enable")
+                client.cdp.on(
+                    "Network.webSocketFrameReceived",
+                    lambda ev, c=client: c.frames.append(str(ev["response"]["payloadData"])),
+                )
+            page.on("console", reload_warning(i))
+            page.goto(url, wait_until="commit")
+            ready(page)
+        yield clients
+    finally:
+        for client in clients:
+            client.page.context.close()
 
 
 # ----------------------------------------------------------------------------------------------------------
@@ -437,31 +435,29 @@ def bench_paint(
     cold: list[Load] = []
     warm: list[Load] = []
     for i in range(0 if warmup else 1, runs + 1):
-        context = new_context(browser)
-        context.add_init_script(script=probe)
-        page = context.new_page()
-        cdp = context.new_cdp_session(page)
-        cdp.send("Performance.enable")
-        first = measure_load(page, cdp, url, f"cold #{i}" if i else "first load after start")
-        print_load(first)
-        if i:
-            second = measure_load(page, cdp, url, f"warm #{i}")
-            print_load(second)
-            cold.append(first)
-            warm.append(second)
-        context.close()
+        with new_context(browser) as context:
+            context.add_init_script(script=probe)
+            page = context.new_page()
+            cdp = context.new_cdp_session(page)
+            cdp.send("Performance.enable")
+            first = measure_load(page, cdp, url, f"cold #{i}" if i else "first load after start")
+            print_load(first)
+            if i:
+                second = measure_load(page, cdp, url, f"warm #{i}")
+                print_load(second)
+                cold.append(first)
+                warm.append(second)
     x = cold[0]
     print(f"   initial HTML: {x.html_decoded / 1024:.0f} KB ({x.html_encoded / 1024:.0f} KB on the wire)")
     if profile:
-        context = new_context(browser)
-        context.add_init_script(script=probe)
-        page = context.new_page()
-        cdp = context.new_cdp_session(page)
-        cdp.send("Performance.enable")
-        start_js_profile(cdp)
-        load = measure_load(page, cdp, url, "cold, JS profiler on")
-        by_script = stop_js_profile(cdp)
-        context.close()
+        with new_context(browser) as context:
+            context.add_init_script(script=probe)
+            page = context.new_page()
+            cdp = context.new_cdp_session(page)
+            cdp.send("Performance.enable")
+            start_js_profile(cdp)
+            load = measure_load(page, cdp, url, "cold, JS profiler on")
+            by_script = stop_js_profile(cdp)
         print_load(load)
         print_profile("   its main thread up to the paint, by script", by_script, top=8)
     return cold, warm
@@ -669,8 +665,7 @@ def bench_bare(browser: Browser, server: AppServer, n_clients: int, clicks: int,
         page.wait_for_function("window.did_handshake === true", timeout=TIMEOUT_MS)
         page.wait_for_selector(".bare-label")
 
-    clients = open_clients(browser, [server.url] * n_clients, ready, frames_of=None)
-    try:
+    with open_clients(browser, [server.url] * n_clients, ready, frames_of=None) as clients:
         sender = clients[0].page
         sender.evaluate(SENDER_PROBE)
         for client in clients[1:]:
@@ -680,8 +675,6 @@ def bench_bare(browser: Browser, server: AppServer, n_clients: int, clicks: int,
             raise RuntimeError("the bare app's button is not rendered")
         x, y = box["x"] + box["width"] / 2, box["y"] + box["height"] / 2
         return run_changes(server, clients, lambda _: sender.mouse.click(x, y), clicks, warmup, is_update)
-    finally:
-        close_clients(clients)
 
 
 def server_pieces(enc: Encounter, n_views: int, reps: int = 20) -> None:
@@ -840,7 +833,7 @@ def print_bytes(label: str, b: Bytes) -> None:
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--quick", action="store_true", help=f"fewer repetitions and {QUICK_CLIENTS} clients (a smoke run)")
-    ap.add_argument("--seed", type=int, default=1, help="placement seed of the generated maps")
+    ap.add_argument("--seed", type=int, default=1, help="seed of the generated maps' placement and the server's dice")
     args = ap.parse_args(argv)
     cold_runs, drops, bytes_moves = (1, 6, 3) if args.quick else (3, 30, 8)
     n_clients = QUICK_CLIENTS if args.quick else CLIENTS
@@ -859,7 +852,7 @@ def main(argv: list[str] | None = None) -> int:
         browser = pw.chromium.launch(executable_path=CHROMIUM, headless=True, args=CHROMIUM_ARGS)
 
         t0 = time.perf_counter()
-        server = start_table(folder, big)
+        server = start_table(folder, big, args.seed)
         print(f"   the big map's server listens after {time.perf_counter() - t0:.1f} s")
         try:
             url_sw = server.url + server.seat("soulweaver")
@@ -871,39 +864,41 @@ def main(argv: list[str] | None = None) -> int:
                 f"2. Drop -> other client's DOM, {n_clients} clients "
                 f"(1 Soulweaver dragging, {n_clients - 1} players observing), {drops} drops"
             )
-            with timed("section 2, app"):
-                urls = [url_sw] + [f"{server.url}/watch/1" for _ in range(1, n_clients)]
-                clients = open_clients(browser, urls, lambda p: wait_tokens(p, big.creatures), frames_of=1)
-                app = bench_drops(server, clients, big, drops)
-            bare_server = AppServer(bare_script, port_env="BARE_PORT", cwd=folder).start()
-            try:
-                with timed("section 2, bare NiceGUI"):
-                    bare = bench_bare(browser, bare_server, n_clients, drops)
-            finally:
-                bare_server.stop()
-                report_server(bare_server, "bare NiceGUI")
-            print_latency("app ", app, "patchToken")
-            server_pieces(big, n_clients)
-            print_latency("bare", bare, "label update")
-            ratio_med = statistics.median(app.dom) / statistics.median(bare.dom)
-            ratio_p95 = pct(app.dom, 95) / pct(bare.dom, 95)
-            print(f"   ratio app / bare: median {ratio_med:.2f}×, p95 {ratio_p95:.2f}×")
+            with ExitStack() as opened:
+                with timed("section 2, app"):
+                    urls = [url_sw] + [f"{server.url}/watch/1" for _ in range(1, n_clients)]
+                    ready = partial(wait_tokens, n=big.creatures)
+                    clients = opened.enter_context(open_clients(browser, urls, ready, frames_of=1))
+                    app = bench_drops(server, clients, big, drops)
+                bare_server = AppServer(bare_script, port_env="BARE_PORT", cwd=folder).start()
+                try:
+                    with timed("section 2, bare NiceGUI"):
+                        bare = bench_bare(browser, bare_server, n_clients, drops)
+                finally:
+                    bare_server.stop()
+                    report_server(bare_server, "bare NiceGUI")
+                print_latency("app ", app, "patchToken")
+                server_pieces(big, n_clients)
+                print_latency("bare", bare, "label update")
+                ratio_med = statistics.median(app.dom) / statistics.median(bare.dom)
+                ratio_p95 = pct(app.dom, 95) / pct(bare.dom, 95)
+                print(f"   ratio app / bare: median {ratio_med:.2f}×, p95 {ratio_p95:.2f}×")
 
-            section("3. Websocket bytes per move received by an observing player")
-            with timed("section 3, big map"):
-                bytes_big = bench_bytes(clients[0].page, clients[1], big, bytes_moves)
-                close_clients(clients)
+                section("3. Websocket bytes per move received by an observing player")
+                with timed("section 3, big map"):
+                    bytes_big = bench_bytes(clients[0].page, clients[1], big, bytes_moves)
         finally:
             server.stop()
             report_server(server, "big map")
 
-        server = start_table(folder, small)
+        server = start_table(folder, small, args.seed)
         try:
             urls = [server.url + server.seat("soulweaver"), f"{server.url}/watch/1"]
-            with timed("section 3, small map"):
-                clients = open_clients(browser, urls, lambda p: wait_tokens(p, small.creatures), frames_of=1)
+            with (
+                timed("section 3, small map"),
+                open_clients(browser, urls, lambda p: wait_tokens(p, small.creatures), frames_of=1) as clients,
+            ):
                 bytes_small = bench_bytes(clients[0].page, clients[1], small, bytes_moves)
-                close_clients(clients)
             print_bytes(f"{SMALL[0]}×{SMALL[1]} map, {SMALL[2]} tokens  ", bytes_small)
             print_bytes(f"{BIG[0]}×{BIG[1]} map, {BIG[2]} tokens", bytes_big)
             if not args.quick:

@@ -1,6 +1,29 @@
 """Playwright e2e infrastructure: Debian chromium launch args, an app-server subprocess helper, fixtures.
 
-Run with ``.venv/bin/python -m pytest e2e -q -p no:asyncio`` (after ``bash e2e/ensure_chromium.sh``).
+Run with ``.venv/bin/python -m pytest e2e -q -p no:asyncio`` (after ``bash e2e/ensure_chromium.sh``); run one
+file while working on it, the whole suite takes minutes.
+
+What a test file uses (see each one's docstring):
+
+- ``browser`` (pytest-playwright; Debian's chromium). Open pages with ``open_page(browser, url)``,
+  ``open_seat(browser, server, "alice")`` or ``open_as(browser, server, "as=soulweaver")``: each is one user (a
+  new browser context) with the screenshot viewport, ready for input. Every context a test opens, with these or
+  with ``browser.new_context()``, is closed by the autouse fixture ``close_browser_contexts`` when the test ends
+  (a page left open keeps reconnecting to its stopped server and costs a renderer process), so a test needs no
+  ``finally`` for its pages; close one earlier with ``page.context.close()``.
+- ``AppServer(module="vtt.cli", args=["--map", ..., "--database", ..., "--seed", "7"])``: an app on a free
+  port; a table server is always started with ``--seed`` (repeatable dice), ``AppServer`` refuses it without.
+  ``with running(server):`` (or the ``harness_server`` fixture) starts it and afterwards stops it, prints its
+  output and fails the test if it logged an exception; ``stop_checked(server)`` does the second half.
+- ``database_url`` (SQLite, and PostgreSQL where available; see ``e2e/pg_server.py``): a PostgreSQL database a
+  test makes is dropped after it.
+- Waiting is on conditions, never on time: ``expect(...)``, ``page.wait_for_selector``,
+  ``page.wait_for_function``; ``wait_until(page, condition, what)`` for a condition over several pages or over
+  what Python recorded. ``screenshot(page, name)`` stops CSS transitions at their end, so no wait for a menu's
+  fade-in is needed before it. ``table_timeouts`` gives ``expect`` the table's longer timeout.
+- Hex and square geometry (a cell's screen position, drags, token selectors) is in ``e2e/helpers.py``.
+- At the end of the session ``no_processes_left`` fails the run if a browser, server or PostgreSQL process the
+  tests started is still running (and ends it).
 """
 
 from __future__ import annotations
@@ -12,13 +35,18 @@ import subprocess
 import sys
 import tempfile
 import time
-from collections.abc import Iterator, Mapping, Sequence
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from pathlib import Path
 from types import TracebackType
 from typing import IO, Any, Self
 
 import pytest
 from playwright.sync_api import Browser, Page, ViewportSize, expect
+
+from e2e.child_processes import no_processes_left
+from e2e.pg_server import database_url, postgres, postgres_databases
+
+__all__ = ["database_url", "no_processes_left", "postgres", "postgres_databases"]  # fixtures for every e2e file
 
 ROOT = Path(__file__).resolve().parent.parent
 E2E = Path(__file__).resolve().parent
@@ -84,6 +112,8 @@ class AppServer:
     ) -> None:
         if (script is None) == (module is None):
             raise ValueError("give exactly one of script or module")
+        if module == "vtt.cli" and "--seed" not in args:
+            raise ValueError("start the table server with --seed N, so that its dice are the same on every run")
         target = ["-m", module] if module is not None else [str(script)]
         self.command = [sys.executable, *target, *args]
         self.extra_env = dict(env or {})
@@ -193,6 +223,18 @@ def stop_checked(server: AppServer) -> None:
         pytest.fail(f"the server logged an exception:\n{output}")
 
 
+@pytest.fixture(autouse=True)
+def close_browser_contexts(request: pytest.FixtureRequest) -> Iterator[None]:
+    """Closes every browser context the test left open (its pages with it), once the test is over."""
+    if "browser" not in request.fixturenames:
+        yield
+        return
+    browser: Browser = request.getfixturevalue("browser")
+    yield
+    for context in list(browser.contexts):
+        context.close()
+
+
 @pytest.fixture
 def harness_server() -> Iterator[AppServer]:
     """A fresh ``e2e/map_harness.py`` per test (its game state is module-level)."""
@@ -213,15 +255,28 @@ def table_timeouts() -> Iterator[None]:
     expect.set_options(timeout=None)
 
 
-def open_seat(browser: Browser, server: AppServer, key: str, ready: str | None = "[data-token-id]") -> Page:
-    """One user (a new browser context) at a seat's secret link, as the server printed it, once `ready` shows."""
+def open_page(
+    browser: Browser,
+    url: str,
+    ready: str | None = None,
+    *,
+    timeout: float = TABLE_TIMEOUT,
+    load_timeout: float = LOAD_TIMEOUT,
+) -> Page:
+    """One user (a new browser context, the screenshot viewport) at `url`, once NiceGUI's handshake is done and
+    `ready` (a selector) shows. `timeout`: the page's default for actions, in ms; `load_timeout`: for the load."""
     page = browser.new_context(viewport=VIEWPORT).new_page()
-    page.set_default_timeout(TABLE_TIMEOUT)
-    page.goto(server.url + server.seat(key), timeout=LOAD_TIMEOUT)
-    wait_ready(page, timeout=LOAD_TIMEOUT)
+    page.set_default_timeout(timeout)
+    page.goto(url, timeout=load_timeout)
+    wait_ready(page, timeout=load_timeout)
     if ready is not None:
         page.wait_for_selector(ready)
     return page
+
+
+def open_seat(browser: Browser, server: AppServer, key: str, ready: str | None = "[data-token-id]") -> Page:
+    """One user at a seat's secret link, as the server printed it (`soulweaver`, or a player's name)."""
+    return open_page(browser, server.url + server.seat(key), ready)
 
 
 def seat_key(query: str) -> str:
@@ -230,26 +285,31 @@ def seat_key(query: str) -> str:
     return "soulweaver" if params.get("as") == "soulweaver" else params["name"]
 
 
-def open_as(browser: Browser, server: AppServer, query: str) -> Page:
-    """`open_seat` for the seat an old-style query names, as soon as the page is ready for input."""
-    return open_seat(browser, server, seat_key(query), None)
+def open_as(browser: Browser, server: AppServer, query: str, ready: str | None = None) -> Page:
+    """`open_seat` for the seat an old-style query names (by default as soon as the page is ready for input)."""
+    return open_seat(browser, server, seat_key(query), ready)
 
 
-def wait_ready(page: Page, timeout: float = 15_000) -> None:
+def wait_ready(page: Page, timeout: float = TABLE_TIMEOUT) -> None:
     """Wait until NiceGUI's websocket handshake is done, so events reach the server."""
     page.wait_for_function("window.did_handshake === true", timeout=timeout)
 
 
-def open_page(browser: Browser, url: str) -> Page:
-    """A new browser context (= one user) with the screenshot viewport, opened at ``url`` and ready."""
-    context = browser.new_context(viewport=VIEWPORT)
-    page = context.new_page()
-    page.goto(url)
-    wait_ready(page)
-    return page
+def wait_until(page: Page, condition: Callable[[], bool], what: str, timeout: float = TABLE_TIMEOUT) -> None:
+    """Wait until `condition()` holds: for a condition over several pages, or over what Python recorded (a
+    condition in one page is `expect` or `page.wait_for_function`). It is checked every 100 ms while `page`
+    delivers Playwright's events (websocket frames, console messages); after `timeout` ms the test fails with
+    `what`."""
+    deadline = time.monotonic() + timeout / 1000
+    while not condition():
+        if time.monotonic() > deadline:
+            pytest.fail(f"waited {timeout / 1000:.0f} s for {what}")
+        page.wait_for_timeout(100)
 
 
 def screenshot(page: Page, name: str) -> Path:
+    """A screenshot in `e2e/screenshots/`; CSS transitions and animations are first run to their end (a menu's
+    fade-in, a notification's slide), so none has to be waited for."""
     path = SCREENSHOTS / f"{name}.png"
-    page.screenshot(path=path)
+    page.screenshot(path=path, animations="disabled")
     return path

@@ -1,4 +1,5 @@
-"""Shared Playwright helpers for the map: cell and token screen positions, drags, token selectors."""
+"""Shared Playwright helpers for the map: cell and token screen positions (the one place the e2e tests hold the map's
+hex and square geometry), drags, token selectors."""
 
 from __future__ import annotations
 
@@ -20,10 +21,35 @@ CELL_TO_SCREEN = """([q, r]) => {
 }"""
 
 
+# World (map SVG) coordinates of a viewport position, through the current zoom and pan.
+SCREEN_TO_WORLD = """([x, y]) => {
+  const m = document.querySelector('svg.vtt-svg [data-role=world]').getScreenCTM().inverse();
+  const p = new DOMPoint(x, y).matrixTransform(m);
+  return [p.x, p.y];
+}"""
+
+# Viewport pixels from a hex cell's centre to the middle of its edges (the radius of its inscribed circle).
+HEX_INNER_RADIUS = """() => {
+  const svg = document.querySelector('svg.vtt-svg');
+  return Number(svg.dataset.cell) * Math.sqrt(3) / 2 * svg.querySelector('[data-role=world]').getScreenCTM().a;
+}"""
+
+
 def cell_xy(page: Page, cell: Cell) -> tuple[float, float]:
     """The viewport position of the centre of ``cell``."""
     x, y = page.evaluate(CELL_TO_SCREEN, list(cell))
     return float(x), float(y)
+
+
+def screen_to_world(page: Page, xy: tuple[float, float]) -> tuple[float, float]:
+    """The map (world) coordinates under the viewport position ``xy``."""
+    x, y = page.evaluate(SCREEN_TO_WORLD, list(xy))
+    return float(x), float(y)
+
+
+def hex_inner_radius(page: Page) -> float:
+    """Viewport pixels from a hex cell's centre to the middle of its edges, at the current zoom."""
+    return float(page.evaluate(HEX_INNER_RADIUS))
 
 
 def token_xy(page: Page, token_id: str) -> tuple[float, float]:

@@ -13,25 +13,12 @@ from typing import Any
 
 from nicegui import events, ui
 
+from vtt.rules.grid import make_grid
 from vtt.web.map_view import MapView
 
 CELL = 32
-HEX_DIRS = ((1, 0), (0, 1), (-1, 1), (-1, 0), (0, -1), (1, -1))
-
-
-def axial(col: int, row: int) -> tuple[int, int]:
-    """Odd-r offset (col, row) -> axial (q, r)."""
-    return col - (row - (row & 1)) // 2, row
-
-
-def hex_distance(a: tuple[int, int], b: tuple[int, int]) -> int:
-    dq, dr = a[0] - b[0], a[1] - b[1]
-    return (abs(dq) + abs(dr) + abs(dq + dr)) // 2
-
-
-def within(center: tuple[int, int], n: int) -> list[tuple[int, int]]:
-    q0, r0 = center
-    return [(q0 + dq, r0 + dr) for dq in range(-n, n + 1) for dr in range(-n, n + 1) if abs(dq + dr) <= n]
+HEX = make_grid("hex")
+axial = HEX.from_offset  # odd-r offset (col, row) -> axial (q, r)
 
 
 def token(
@@ -71,12 +58,10 @@ class Game:
         self.objects = objects
         self.tokens = {t["id"]: t for t in tokens}
         self.views: weakref.WeakSet[MapView] = weakref.WeakSet()
+        self.geometry = make_grid(grid)
 
     def in_bounds(self, q: int, r: int) -> bool:
-        if self.grid == "square":
-            return 0 <= q < self.cols and 0 <= r < self.rows
-        col = q + (r - (r & 1)) // 2
-        return 0 <= r < self.rows and 0 <= col < self.cols
+        return self.geometry.in_bounds((q, r), self.cols, self.rows)
 
     def live_views(self) -> list[MapView]:
         return [v for v in list(self.views) if not v.is_deleted]
@@ -110,11 +95,7 @@ class Game:
 
     def reach(self, token_id: str, n: int) -> list[list[int]]:
         foot = {(c[0], c[1]) for c in self.tokens[token_id]["cells"]}
-        if self.grid == "square":
-            square = [(dx, dy) for dx in range(-n, n + 1) for dy in range(-n, n + 1)]
-            cells = {(f[0] + dx, f[1] + dy) for f in foot for dx, dy in square}
-        else:
-            cells = {c for f in foot for c in within(f, n)}
+        cells = self.geometry.area_within(foot, n)
         return [list(c) for c in sorted(cells - foot) if self.in_bounds(*c) and c not in self.walls]
 
 
@@ -156,7 +137,7 @@ def small_game() -> Game:
             "wyrm",
             "Stone Wyrm",
             4,
-            [wyrm_anchor, *(c for c in within(wyrm_anchor, 1) if c != wyrm_anchor)],
+            [wyrm_anchor, *(c for c in HEX.within(wyrm_anchor, 1) if c != wyrm_anchor)],
             "#a0522d",
             "SW",
             grit=[12, 15],

@@ -3,7 +3,7 @@
 `VTT_TEST_POSTGRES_URL` names a server to use (`.ci/run` starts Debian's cluster and sets it). Without it, when
 Debian's PostgreSQL binaries are installed, a throw-away cluster is made in a temporary folder, listening on a
 Unix socket only, and removed afterwards. Without either, the PostgreSQL variants of the tests are skipped, with
-that reason.
+that reason. Every database a test makes here is dropped after the test (on a server named by the variable too).
 """
 
 from __future__ import annotations
@@ -20,6 +20,9 @@ from pathlib import Path
 
 import psycopg
 import pytest
+from psycopg import sql
+
+from e2e import child_processes
 
 ENV = "VTT_TEST_POSTGRES_URL"
 
@@ -70,21 +73,50 @@ def postgres_server() -> Iterator[str]:
     run(str(bin_dir / "initdb"), "-D", str(data), "-U", "postgres", "-A", "trust")
     options = f"-p {port} -k {sockets} -c listen_addresses='' -c fsync=on"
     run(str(bin_dir / "pg_ctl"), "-D", str(data), "-o", options, "-w", "-l", str(folder / "log"), "start")
+    postmaster = int((data / "postmaster.pid").read_text().split()[0])
+    child_processes.started(postmaster, f"PostgreSQL server of {folder}")  # pg_ctl leaves it running on its own
     try:
         yield f"postgresql://postgres@/postgres?host={sockets}&port={port}"
     finally:
         run(str(bin_dir / "pg_ctl"), "-D", str(data), "-m", "immediate", "stop")
+        child_processes.forget(postmaster)
         shutil.rmtree(folder, ignore_errors=True)
 
 
 def fresh_database(server_url: str) -> str:
-    """A new, empty database on the server; returns its URL."""
+    """A new, empty database on the server; returns its URL. Drop it with `drop_database` (the
+    `postgres_databases` fixture does both)."""
     name = "vtt_" + uuid.uuid4().hex[:12]
     with psycopg.connect(server_url, autocommit=True) as conn:
-        conn.execute(f'CREATE DATABASE "{name}"')
+        conn.execute(sql.SQL("CREATE DATABASE {}").format(sql.Identifier(name)))
     base, _, query = server_url.partition("?")
     base = base.rsplit("/", 1)[0] + "/" + name
     return base + ("?" + query if query else "")
+
+
+def drop_database(server_url: str, database_url: str) -> None:
+    """Drop the database `fresh_database` made (closing what is still connected to it: a killed server's
+    sessions, a test's pooled connections)."""
+    name = database_url.partition("?")[0].rsplit("/", 1)[1]
+    with psycopg.connect(server_url, autocommit=True) as conn:
+        conn.execute(sql.SQL("DROP DATABASE IF EXISTS {} WITH (FORCE)").format(sql.Identifier(name)))
+
+
+class PostgresDatabases:
+    """Makes empty databases on one server and drops every one of them at `drop_all`."""
+
+    def __init__(self, server_url: str) -> None:
+        self.server_url = server_url
+        self.made: list[str] = []
+
+    def new(self) -> str:
+        url = fresh_database(self.server_url)
+        self.made.append(url)
+        return url
+
+    def drop_all(self) -> None:
+        while self.made:
+            drop_database(self.server_url, self.made.pop())
 
 
 @pytest.fixture(scope="session")
@@ -97,10 +129,20 @@ def postgres() -> Iterator[str]:
         yield url
 
 
+@pytest.fixture
+def postgres_databases(postgres: str) -> Iterator[PostgresDatabases]:
+    """`postgres_databases.new()` is the URL of a new, empty database; each is dropped after the test."""
+    databases = PostgresDatabases(postgres)
+    try:
+        yield databases
+    finally:
+        databases.drop_all()
+
+
 @pytest.fixture(params=["sqlite", "postgresql"])
 def database_url(request: pytest.FixtureRequest, tmp_path: Path) -> str:
-    """A URL of an empty database, once on each kind of server."""
+    """A URL of an empty database, once on each kind of server (a PostgreSQL one is dropped after the test)."""
     if request.param == "sqlite":
         return f"sqlite:///{tmp_path}/game.sqlite"
-    server: str = request.getfixturevalue("postgres")
-    return fresh_database(server)
+    databases: PostgresDatabases = request.getfixturevalue("postgres_databases")
+    return databases.new()

@@ -8,7 +8,7 @@ to the field, stores nothing, then stores the corrected creature, which the map 
 And maps and games go out and come back in: the map file and the game archive are downloaded from the
 Soulweaver's panel; the archive and a Universal VTT file each become a new game from the start page.
 
-Dice are real (random): the test asserts on what the pages show, never on a particular roll.
+The server's dice are seeded; the tests assert on what the pages show, never on a particular roll.
 """
 
 from __future__ import annotations
@@ -22,7 +22,7 @@ from pathlib import Path
 import pytest
 from playwright.sync_api import Browser, Page, expect
 
-from e2e.conftest import VIEWPORT, AppServer, screenshot, wait_ready
+from e2e.conftest import AppServer, open_page, running, screenshot, wait_ready
 from e2e.helpers import anchor_selector, cell_xy, choose_action, drag, token_xy
 
 TIMEOUT = 20_000
@@ -41,24 +41,13 @@ def _timeouts() -> Iterator[None]:
 
 @pytest.fixture
 def server(tmp_path: Path) -> Iterator[AppServer]:
-    server = AppServer(module="vtt.cli", args=["--database", f"sqlite:///{tmp_path}/game.sqlite", "--seed", "7"])
-    server.start()
-    try:
+    args = ["--database", f"sqlite:///{tmp_path}/game.sqlite", "--seed", "7"]
+    with running(AppServer(module="vtt.cli", args=args)) as server:
         yield server
-    finally:
-        server.stop()
-        output = server.output()
-        print(output)
-        if "Traceback" in output:
-            pytest.fail(f"the server logged an exception:\n{output}")
 
 
 def _page(browser: Browser, url: str) -> Page:
-    page = browser.new_context(viewport=VIEWPORT).new_page()
-    page.set_default_timeout(TIMEOUT)
-    page.goto(url, timeout=LOAD_TIMEOUT)
-    wait_ready(page, timeout=LOAD_TIMEOUT)
-    return page
+    return open_page(browser, url, timeout=TIMEOUT, load_timeout=LOAD_TIMEOUT)
 
 
 def _new_empty_game(browser: Browser, server: AppServer) -> Page:
@@ -174,18 +163,23 @@ def test_the_soulweaver_builds_an_encounter_and_a_player_strikes_in_it(browser: 
     expect(sam.locator(".q-menu")).to_have_count(0)  # the menu has faded out: it no longer covers the goblin
     sam.mouse.click(*token_xy(sam, "goblin"))
     strike = "Human Soldier: Strike on Goblin"
+    struck = gm.locator(".log-entry", has_text=strike)
+    answer = gm.locator('[data-decision-kind="reaction"] [data-react=pass]')
     for _ in range(20):  # the goblin may Hinder the attack: the Soulweaver lets it pass
-        if gm.locator(".log-entry", has_text=strike).count():
+        expect(struck.or_(answer).first).to_be_visible()
+        if struck.count():
             break
-        answer = gm.locator('[data-decision-kind="reaction"] [data-react=pass]')
-        if answer.count():
-            answer.first.click()
-        gm.wait_for_timeout(500)
+        waiting = answer.count()
+        answer.first.click()
+        gm.wait_for_function(
+            """([text, waiting]) => [...document.querySelectorAll('.log-entry')].some((e) => e.innerText.includes(text))
+            || document.querySelectorAll('[data-decision-kind="reaction"] [data-react=pass]').length < waiting""",
+            arg=[strike, waiting],
+        )
     for page in (gm, sam):
         entry = page.locator(".log-entry", has_text=strike).first
         expect(entry).to_be_visible()
         expect(entry.locator(".die").first).to_be_visible()
-    gm.wait_for_timeout(300)
     screenshot(gm, "build_encounter_soulweaver")
     screenshot(sam, "build_encounter_player")
 
@@ -217,7 +211,11 @@ def test_the_library_form_refuses_a_bad_field_and_stores_a_good_creature(browser
     expect(page.get_by_text("Not saved: 1 problem")).to_be_visible()
     expect(page.locator('.library-item[data-key^="user:"]')).to_have_count(0)
     expect(error).to_be_in_viewport()  # the page scrolled to the first problem
-    page.wait_for_timeout(300)
+    page.wait_for_function(  # the smooth scroll has come to rest: the message stays put over two frames
+        """(el) => new Promise((done) => { const top = el.getBoundingClientRect().top;
+        requestAnimationFrame(() => requestAnimationFrame(() => done(el.getBoundingClientRect().top === top))); })""",
+        arg=error.element_handle(),
+    )
     screenshot(page, "library_form_refused")
 
     page.locator("input[data-field=skill-tier-0]").fill("3")

@@ -15,13 +15,11 @@ from typing import Any
 import pytest
 from playwright.sync_api import Browser, Page, expect
 
-from e2e.conftest import LOAD_TIMEOUT, ROOT, AppServer, open_seat, running, screenshot, wait_ready
+from e2e.conftest import LOAD_TIMEOUT, ROOT, AppServer, open_seat, running, screenshot, wait_ready, wait_until
 from e2e.helpers import anchor_selector, cell_xy, token_xy
-from e2e.pg_server import database_url, postgres
 
 ARENA = ROOT / "e2e" / "maps" / "arena.json"
 pytestmark = pytest.mark.usefixtures("table_timeouts")
-__all__ = ["database_url", "postgres"]  # fixtures
 
 
 @pytest.fixture
@@ -68,8 +66,9 @@ def test_kill_9_in_the_middle_of_play_loses_nothing_anyone_saw(
         for _ in range(6):
             if "▶ Ayla" in gm.locator(".turn-panel").inner_text():
                 break
+            entries = gm.locator(".log-entry").count()
             gm.locator(".turn-panel").get_by_role("button", name="End turn").click()
-            gm.wait_for_timeout(300)
+            expect(gm.locator(".log-entry")).to_have_count(entries + 1)
         expect(alice.locator(".turn-panel")).to_contain_text("▶ Ayla")
         # Ayla moves away from the Orc and the rats: the move waits for the Soulweaver's Hinder Movement answer
         start = token_xy(alice, "ayla")
@@ -79,8 +78,9 @@ def test_kill_9_in_the_middle_of_play_loses_nothing_anyone_saw(
         alice.mouse.move(*end, steps=12)
         alice.mouse.up()
         gm.wait_for_selector(".decision-mine")
+        # both pages have rendered what they were sent: the same log and the same waiting decisions
         expect(alice.locator(".decision")).to_have_count(gm.locator(".decision").count())
-        gm.wait_for_timeout(500)  # let both pages finish rendering what they were sent
+        expect(alice.locator(".log-entry")).to_have_count(gm.locator(".log-entry").count())
         shown = {"gm": _screen(gm), "alice": _screen(alice)}
         assert shown["gm"]["log"] and shown["gm"]["decisions"]
         assert server.process is not None
@@ -119,22 +119,33 @@ def test_two_drags_of_one_token_at_once_end_with_one_position_everywhere(
         b.mouse.move(*cell_xy(b, (8, 8)), steps=8)
         a.mouse.up()
         b.mouse.up()
-        a.wait_for_timeout(1500)
         ogres = {"a": a, "b": b, "watcher": watcher}
-        places = {
-            name: (
-                page.locator('[data-token-id="ogre"]').get_attribute("data-q"),
-                page.locator('[data-token-id="ogre"]').get_attribute("data-r"),
-            )
-            for name, page in ogres.items()
-        }
-        assert len(set(places.values())) == 1, places
+
+        def places() -> dict[str, tuple[str | None, str | None]]:
+            return {
+                name: (
+                    page.locator('[data-token-id="ogre"]').get_attribute("data-q"),
+                    page.locator('[data-token-id="ogre"]').get_attribute("data-r"),
+                )
+                for name, page in ogres.items()
+            }
+
+        def logs() -> set[int]:
+            return {page.locator(".log-entry").count() for page in ogres.values()}
+
+        # each dragging page shows its own drop until the server answers it: once all three agree, both drops
+        # have been answered (one at least was played; its log entry may reach a page after its patch)
+        wait_until(
+            a,
+            lambda: len(set(places().values())) == 1 and len(logs()) == 1 and 0 not in logs(),
+            "the three pages to show the Ogre in one place and the same log",
+        )
+        played = a.locator(".log-entry").count()
         # normally the second drop names a version the first one made stale and is refused; on a slow machine the
         # first drop's patch may reach the second browser mid-drag, and then its drop (made from the new place,
         # with the new version) is played after the first: either way every screen and the server agree
-        played = a.locator(".log-entry").count()
         assert played in (1, 2), played
         watcher.reload()
         wait_ready(watcher, timeout=LOAD_TIMEOUT)
-        q, r = places["a"]
+        q, r = places()["a"]
         watcher.wait_for_selector(anchor_selector("ogre", (int(q or -1), int(r or -1))))

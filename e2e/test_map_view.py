@@ -6,14 +6,14 @@ import json
 import math
 import re
 import time
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from typing import Any
 
 import pytest
 from playwright.sync_api import Browser, Page, WebSocket, expect
 
-from e2e.conftest import SCREENSHOTS, VIEWPORT, AppServer, open_page, screenshot, wait_ready
-from e2e.helpers import Cell, anchor_selector, cell_xy, drag, token_xy
+from e2e.conftest import SCREENSHOTS, VIEWPORT, AppServer, open_page, screenshot, wait_ready, wait_until
+from e2e.helpers import Cell, anchor_selector, cell_xy, drag, hex_inner_radius, screen_to_world, token_xy
 from vtt.web.map_view import token_changes
 
 # Harness positions (axial q, r), see e2e/map_harness.py.
@@ -32,20 +32,14 @@ SHARED: dict[Cell, list[str]] = {
 }
 CROWD_EMPTY = (12, 9)
 
-SCREEN_TO_WORLD = """([x, y]) => {
-  const m = document.querySelector('svg.vtt-svg [data-role=world]').getScreenCTM().inverse();
-  const p = new DOMPoint(x, y).matrixTransform(m);
-  return [p.x, p.y];
-}"""
+pytestmark = pytest.mark.usefixtures("table_timeouts")
 
 
 @pytest.fixture
 def pages(browser: Browser, harness_server: AppServer) -> Iterator[tuple[Page, Page]]:
     """Two users (separate browser contexts) on the harness page."""
-    a = open_page(browser, harness_server.url)
-    b = open_page(browser, harness_server.url)
-    for page in (a, b):
-        page.wait_for_selector('[data-token-id="wyrm"]')
+    a = open_page(browser, harness_server.url, '[data-token-id="wyrm"]')
+    b = open_page(browser, harness_server.url, '[data-token-id="wyrm"]')
     yield a, b
     for page in (a, b):
         page.context.close()
@@ -119,7 +113,6 @@ def test_illegal_drop_snaps_back_on_both_pages(pages: tuple[Page, Page]) -> None
     )
     drag(a, token_xy(a, "kira"), cell_xy(a, WALL))
     expect(a.get_by_text("Move rejected: blocked by a wall")).to_be_visible()
-    a.wait_for_timeout(400)  # let the notification's transition finish before the screenshot
     a.wait_for_selector(anchor_selector("kira", KIRA))
     assert a.evaluate("window.kiraPositions") == [f"{WALL[0]},{WALL[1]}", f"{KIRA[0]},{KIRA[1]}"]
     assert b.locator(anchor_selector("kira", KIRA)).count() == 1
@@ -139,7 +132,6 @@ def test_click_opens_menu_at_token_and_highlights_reach(pages: tuple[Page, Page]
     expect(a.locator(".q-menu").get_by_text("Kira Valen")).to_be_visible()
     expect(a.locator('[data-token-id="kira"]')).to_have_attribute("data-active", "true")
     assert a.locator(".vtt-active-ring").count() == 1
-    a.wait_for_timeout(400)  # let the menu's fade-in transition finish
     screenshot(a, "menu_open")
     item.click()
     expect(a.locator('[data-highlight-kind="reach"]')).to_have_count(18)
@@ -150,10 +142,11 @@ def test_click_opens_menu_at_token_and_highlights_reach(pages: tuple[Page, Page]
     ox, oy = token_xy(a, "ogre")
     a.mouse.click(ox, oy)
     expect(a.locator(".q-menu").get_by_text("Ogre Brute")).to_be_visible()
-    a.wait_for_timeout(400)
-    menu_box = a.locator(".q-menu").bounding_box()
-    assert menu_box is not None
-    assert abs(menu_box["x"] - ox) < 30 and abs(menu_box["y"] - oy) < 30, (menu_box, ox, oy)
+    a.wait_for_function(  # the menu has moved (and grown in) next to the Ogre
+        """([x, y]) => { const b = document.querySelector('.q-menu')?.getBoundingClientRect();
+        return !!b && Math.abs(b.x - x) < 30 && Math.abs(b.y - y) < 30; }""",
+        arg=[ox, oy],
+    )
     a.keyboard.press("Escape")
     expect(a.locator("[data-highlight-kind]")).to_have_count(0)
     expect(a.locator(".vtt-active-ring")).to_have_count(0)
@@ -179,11 +172,11 @@ def test_non_draggable_token_is_clickable_only(pages: tuple[Page, Page]) -> None
     a, b = pages
     assert "vtt-draggable" not in (a.locator('[data-token-id="ogre"]').get_attribute("class") or "")
     drag(a, token_xy(a, "ogre"), cell_xy(a, (OGRE[0] + 2, OGRE[1])))
-    a.wait_for_timeout(300)
-    assert a.locator(anchor_selector("ogre", OGRE)).count() == 1
-    assert b.locator(anchor_selector("ogre", OGRE)).count() == 1
+    # a click answered by the server after the drag: had the drag sent a move, its answer would be here first
     a.mouse.click(*token_xy(a, "ogre"))
     expect(a.locator(".q-menu").get_by_text("Ogre Brute")).to_be_visible()
+    assert a.locator(anchor_selector("ogre", OGRE)).count() == 1
+    assert b.locator(anchor_selector("ogre", OGRE)).count() == 1
     screenshot(a, "non_draggable")
 
 
@@ -191,7 +184,7 @@ def test_wheel_zoom_pan_and_drop_after_zoom(pages: tuple[Page, Page]) -> None:
     a, b = pages
     x0, y0, k0 = world_transform(a)
     px, py = cell_xy(a, KIRA_TARGET)
-    world_before = a.evaluate(SCREEN_TO_WORLD, [px, py])
+    world_before = screen_to_world(a, (px, py))
     a.mouse.move(px, py)
     a.mouse.wheel(0, -400)
     a.wait_for_function(
@@ -199,7 +192,7 @@ def test_wheel_zoom_pan_and_drop_after_zoom(pages: tuple[Page, Page]) -> None:
     )
     _, _, k1 = world_transform(a)
     assert k1 > k0 * 1.3
-    world_after = a.evaluate(SCREEN_TO_WORLD, [px, py])
+    world_after = screen_to_world(a, (px, py))
     assert abs(world_after[0] - world_before[0]) < 1 and abs(world_after[1] - world_before[1]) < 1  # zoom at pointer
     # pan by dragging empty space
     x1, y1, _ = world_transform(a)
@@ -277,9 +270,13 @@ def test_big_map_paints_and_drags(browser: Browser, harness_server: AppServer) -
     token = a.locator('[data-token-id="t3"]')
     q, r = int(token.get_attribute("data-q") or 0), int(token.get_attribute("data-r") or 0)
     a.mouse.move(*cell_xy(a, (q, r)))
+    _, _, k0 = world_transform(a)
     for _ in range(4):
         a.mouse.wheel(0, -300)
-        a.wait_for_timeout(50)
+    a.wait_for_function(
+        "(k) => !document.querySelector('[data-role=world]').getAttribute('transform').endsWith(`scale(${k})`)",
+        arg=k0,
+    )
     frame_ms = a.evaluate(
         """async () => { const t0 = performance.now(); await new Promise(requestAnimationFrame);
         await new Promise(requestAnimationFrame); return performance.now() - t0; }"""
@@ -311,8 +308,11 @@ def test_full_props_update_keeps_state_in_place(pages: tuple[Page, Page]) -> Non
     a.get_by_text("Highlight reach").click()
     expect(a.locator('[data-highlight-kind="reach"]')).to_have_count(18)
     a.evaluate("() => { document.querySelector('[data-token-id=\"kira\"]').__probe = 1; }")
+    updates = "window.__updates"  # the element updates the page receives from here on
+    a.evaluate(f"() => {{ {updates} = 0; window.socket.on('update', () => {{ {updates} += 1; }}); }}")
     a.get_by_role("button", name="Full update").click()
-    a.wait_for_timeout(500)
+    a.wait_for_function(f"{updates} > 0")
+    a.evaluate("() => new Promise((done) => requestAnimationFrame(() => done(null)))")  # rendered
     assert a.locator(anchor_selector("kira", KIRA_TARGET)).count() == 1
     assert a.locator('[data-highlight-kind="reach"]').count() == 18
     assert a.locator("[data-token-id]").count() == 4
@@ -339,13 +339,13 @@ def test_viewer_can_drag_is_enforced(browser: Browser, harness_server: AppServer
     }""",
         [imp[0] + 2, imp[1]],
     )
-    player.wait_for_timeout(500)
+    # the player's own token still works, and the GM sees it; the server has dealt with the forged event by then
+    drag(player, token_xy(player, "kira"), cell_xy(player, KIRA_TARGET))
+    gm.wait_for_selector(anchor_selector("kira", KIRA_TARGET), timeout=5000)
+    player.wait_for_selector(anchor_selector("kira", KIRA_TARGET), timeout=5000)
     for page in (gm, player):
         assert page.locator(anchor_selector("imp", imp)).count() == 1
     expect(player.get_by_text("Moved imp")).to_have_count(0)
-    # the player's own token still works, and the GM sees it
-    drag(player, token_xy(player, "kira"), cell_xy(player, KIRA_TARGET))
-    gm.wait_for_selector(anchor_selector("kira", KIRA_TARGET), timeout=5000)
     screenshot(player, "viewer_can_drag")
     for page in (gm, player):
         page.context.close()
@@ -369,7 +369,6 @@ def test_square_grid(browser: Browser, harness_server: AppServer) -> None:
     expect(a.locator('rect[data-highlight-kind="reach"]')).to_have_count(24)
     a.mouse.click(*cell_xy(a, (15, 9)))
     expect(a.get_by_text("Cell 15,9")).to_be_visible()
-    a.wait_for_timeout(400)
     screenshot(a, "square_grid")
     for page in (a, b):
         page.context.close()
@@ -394,7 +393,6 @@ def test_same_token_click_reopens_menu(pages: tuple[Page, Page]) -> None:
     assert a.evaluate(hit, [x, y]) == "kira"
     a.mouse.click(x, y)  # the very same point
     expect(a.locator(".q-menu").get_by_text("Kira Valen")).to_be_visible()
-    a.wait_for_timeout(400)
     screenshot(a, "menu_reopened")
 
 
@@ -421,10 +419,7 @@ BODIES = """(ids) => ids.map((id) => {
 def test_tokens_sharing_a_space_are_side_by_side(browser: Browser, harness_server: AppServer) -> None:
     a = open_page(browser, f"{harness_server.url}/crowd")
     a.wait_for_selector('[data-token-id="sprite-4"]')
-    ri = a.evaluate(
-        "() => { const svg = document.querySelector('svg.vtt-svg'); const c = Number(svg.dataset.cell);"
-        " return c * Math.sqrt(3) / 2 * svg.querySelector('[data-role=world]').getScreenCTM().a; }"
-    )
+    ri = hex_inner_radius(a)
     for cell, ids in SHARED.items():
         cx, cy = cell_xy(a, cell)
         bodies: list[dict[str, Any]] = a.evaluate(BODIES, ids)
@@ -452,13 +447,13 @@ def test_tokens_sharing_a_space_are_side_by_side(browser: Browser, harness_serve
     expect(a.locator(".q-menu")).to_have_count(0)
     expect(a.locator('[data-token-id="guard-b"] .vtt-active-ring')).to_have_count(1)
     a.mouse.move(5, 5)
-    a.wait_for_timeout(300)
     screenshot(a, "shared_spaces_guard_active")
     x0, y0 = cell_xy(a, (11, 5))
     x1, y1 = cell_xy(a, (21, 7))
     a.screenshot(
         path=SCREENSHOTS / "shared_spaces_closeup.png",
         clip={"x": x0 - 30, "y": y0 - 30, "width": x1 - x0 + 60, "height": y1 - y0 + 60},
+        animations="disabled",
     )
     # the drag snaps by the anchor cell, wherever in the space the token was grabbed
     rats = next(cell for cell, ids in SHARED.items() if "rat-a" in ids)
@@ -550,7 +545,7 @@ def test_target_outline_is_drawn_over_the_token(pages: tuple[Page, Page]) -> Non
     a.get_by_text("Highlight as target").click()
     expect(a.locator('[data-highlight-kind="target"]')).to_have_count(1)
     a.mouse.click(*cell_xy(a, EMPTY_CELL))
-    a.wait_for_timeout(300)
+    expect(a.get_by_text(f"Cell {EMPTY_CELL[0]},{EMPTY_CELL[1]}")).to_be_visible()
     screenshot(a, "target_outline")
 
 
@@ -565,6 +560,11 @@ def patch_payloads(frames: list[str]) -> list[dict[str, Any]]:
         assert match, frame
         out.append(json.loads(match.group(1))[0])
     return out
+
+
+def has_patch(frames: list[str]) -> Callable[[], bool]:
+    """Whether a ``patchToken`` call is among the recorded frames yet."""
+    return lambda: bool(patch_payloads(frames))
 
 
 def open_recording_page(browser: Browser, url: str) -> tuple[Page, list[str]]:
@@ -582,6 +582,23 @@ def open_recording_page(browser: Browser, url: str) -> tuple[Page, list[str]]:
     return page, frames
 
 
+HIDE_AND_SHOW = [{"id": "kira", "hidden": True}, {"id": "kira", "hidden": None}]
+
+
+def hide_and_show_kira(a: Page, b: Page) -> None:
+    """From page a, hide Kira and show her again: ``HIDE_AND_SHOW``, two patches to every view. They are sent
+    after any patch the server sent before, so once both pages show them, nothing sent earlier is still to come."""
+    for hidden in (True, False):
+        a.mouse.click(*token_xy(a, "kira"))
+        a.get_by_text("Toggle hidden").click()
+        for page in (a, b):
+            token = expect(page.locator('[data-token-id="kira"]'))
+            if hidden:
+                token.to_have_class(re.compile(r"\bvtt-hidden\b"))
+            else:
+                token.not_to_have_class(re.compile(r"\bvtt-hidden\b"))
+
+
 def test_patches_send_only_what_changed(browser: Browser, harness_server: AppServer) -> None:
     a, frames_a = open_recording_page(browser, harness_server.url)
     b, frames_b = open_recording_page(browser, harness_server.url)
@@ -594,32 +611,22 @@ def test_patches_send_only_what_changed(browser: Browser, harness_server: AppSer
     moved = {"id": "kira", "cells": [list(KIRA_TARGET)]}
     for page, frames in ((a, frames_a), (b, frames_b)):
         # the label's update and the patch are separate messages; on a loaded machine the patch may come second
-        for _ in range(50):
-            if patch_payloads(frames):
-                break
-            page.wait_for_timeout(100)
+        wait_until(page, has_patch(frames), "the move's patch")
         assert patch_payloads(frames) == [moved], frames
     size = max(len(f.encode()) for f in frames_b if "patchToken" in f)
     print(f"websocket bytes of a move's patchToken, per client: {size}")
     assert size < 150
     # a field set to None reaches the browser as null and is applied there
     frames_b.clear()
-    a.mouse.click(*token_xy(a, "kira"))
-    a.get_by_text("Toggle hidden").click()
-    for page in (a, b):
-        expect(page.locator('[data-token-id="kira"]')).to_have_class(re.compile(r"\bvtt-hidden\b"))
-    a.mouse.click(*token_xy(a, "kira"))
-    a.get_by_text("Toggle hidden").click()
-    for page in (a, b):
-        expect(page.locator('[data-token-id="kira"]')).not_to_have_class(re.compile(r"\bvtt-hidden\b"))
-    assert patch_payloads(frames_b) == [{"id": "kira", "hidden": True}, {"id": "kira", "hidden": None}]
+    hide_and_show_kira(a, b)
+    assert patch_payloads(frames_b) == HIDE_AND_SHOW
     # an unchanged token sends nothing at all
     frames_a.clear()
     a.mouse.click(*token_xy(a, "kira"))
     a.get_by_text("Re-send token").click()
     expect(a.get_by_text("Re-sent kira")).to_be_visible()
-    a.wait_for_timeout(300)
-    assert patch_payloads(frames_a) == []
+    hide_and_show_kira(a, b)
+    assert patch_payloads(frames_a) == HIDE_AND_SHOW
     # a snap-back sends the whole stored token (the browser moved it on its own)
     for frames in (frames_a, frames_b):
         frames.clear()
@@ -638,9 +645,9 @@ def test_patches_send_only_what_changed(browser: Browser, harness_server: AppSer
         list(KIRA_TARGET),
     )
     expect(a.get_by_text(f"Moved kira to {KIRA_TARGET[0]},{KIRA_TARGET[1]}")).to_be_visible()
-    a.wait_for_timeout(300)
-    assert patch_payloads(frames_a) == [moved]
-    assert patch_payloads(frames_b) == []
+    hide_and_show_kira(a, b)
+    assert patch_payloads(frames_a) == [moved, *HIDE_AND_SHOW]
+    assert patch_payloads(frames_b) == HIDE_AND_SHOW
     screenshot(b, "partial_patches")
     for page in (a, b):
         page.context.close()

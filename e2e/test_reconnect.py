@@ -18,7 +18,7 @@ pytestmark = pytest.mark.usefixtures("table_timeouts")
 
 @pytest.fixture
 def server(tmp_path: Path) -> Iterator[AppServer]:
-    args = ["--map", str(ARENA), "--database", f"sqlite:///{tmp_path}/g.sqlite"]
+    args = ["--map", str(ARENA), "--database", f"sqlite:///{tmp_path}/g.sqlite", "--seed", "3"]
     with running(AppServer(module="vtt.cli", args=args)) as server:
         yield server
 
@@ -26,7 +26,7 @@ def server(tmp_path: Path) -> Iterator[AppServer]:
 def test_a_dropped_connection_comes_back_to_the_current_state(browser: Browser, server: AppServer) -> None:
     gm, alice = open_seat(browser, server, "soulweaver"), open_seat(browser, server, "alice")
     alice.context.set_offline(True)
-    alice.wait_for_timeout(1000)
+    alice.wait_for_function("window.socket.connected === false")  # the page has noticed
     drag(gm, token_xy(gm, "ogre"), cell_xy(gm, (12, 3)))
     gm.wait_for_selector(anchor_selector("ogre", (12, 3)))
     expect(gm.locator(".log-entry")).to_have_count(1)

@@ -11,7 +11,7 @@ from pathlib import Path
 import pytest
 from playwright.sync_api import Browser, Page, expect
 
-from e2e.conftest import LOAD_TIMEOUT, TABLE_TIMEOUT, VIEWPORT, AppServer, running, screenshot, wait_ready
+from e2e.conftest import LOAD_TIMEOUT, AppServer, open_page, running, screenshot, wait_ready
 from e2e.helpers import anchor_selector, cell_xy, drag, token_xy
 
 AYLA, AYLA_STEP = (5, 14), (5, 13)
@@ -25,16 +25,8 @@ def server(tmp_path: Path) -> Iterator[AppServer]:
         yield server
 
 
-def _page(browser: Browser, url: str) -> Page:
-    page = browser.new_context(viewport=VIEWPORT).new_page()
-    page.set_default_timeout(TABLE_TIMEOUT)
-    page.goto(url, timeout=LOAD_TIMEOUT)
-    wait_ready(page, timeout=LOAD_TIMEOUT)
-    return page
-
-
 def _create_game(browser: Browser, server: AppServer) -> Page:
-    gm = _page(browser, server.url + "/")
+    gm = open_page(browser, server.url + "/")
     expect(gm.locator(".game-row")).to_contain_text("The Ruined Hall")  # the start-up game is listed
     gm.locator("input[data-field=game-name]").fill("Friday Night")
     gm.locator("input[data-field=your-name]").fill("Mira")
@@ -55,7 +47,7 @@ def _invitation(gm: Page) -> str:
 
 def _join(browser: Browser, server: AppServer, invitation: str, name: str) -> Page:
     path = invitation[invitation.index("/join/") :]
-    player = _page(browser, server.url + path)
+    player = open_page(browser, server.url + path)
     player.locator("input[data-field=display-name]").fill(name)
     player.locator("[data-action=join]").click()
     player.wait_for_url("**/play/**", timeout=LOAD_TIMEOUT)
@@ -81,8 +73,9 @@ def _to_turn_of(gm: Page, name: str) -> None:
         expect(panel).to_contain_text("Round")
         if f"▶ {name}" in panel.inner_text():
             return
+        entries = gm.locator(".log-entry").count()
         gm.locator(".turn-panel").get_by_role("button", name="End turn").click()
-        gm.wait_for_timeout(300)
+        expect(gm.locator(".log-entry")).to_have_count(entries + 1)
     raise AssertionError(f"never {name}'s turn")
 
 

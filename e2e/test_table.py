@@ -1,8 +1,8 @@
 """End-to-end tests of the table page (`vtt.cli` on e2e/maps/arena.json) with two users in two browser contexts:
 the Soulweaver and the player alice, who controls Ayla.
 
-Dice are real (random): the tests assert on the structure of the log and on both users seeing the same thing,
-never on a particular roll.
+The server's dice are seeded; the tests assert on the structure of the log and on both users seeing the same
+thing, never on a particular roll.
 """
 
 from __future__ import annotations
@@ -17,7 +17,7 @@ from typing import Any
 import pytest
 from playwright.sync_api import Browser, Locator, Page, expect
 
-from e2e.conftest import ROOT, VIEWPORT, AppServer, screenshot, wait_ready
+from e2e.conftest import LOAD_TIMEOUT, ROOT, AppServer, open_as, running, screenshot, wait_ready
 from e2e.helpers import Cell, anchor_selector, cell_xy, choose_action, drag, menu_entry, token_xy
 from vtt.rules import RandomDice, apply, legal_actions
 from vtt.rules.scenario import load_scenario
@@ -33,9 +33,7 @@ AYLA_STEP = (4, 4)  # one space north-west of Ayla, empty
 WALL_IN_REACH = (7, 6)  # a wall 4 spaces from Ayla, inside her Movement Pool of 5
 OGRE_PLACE = (11, 6)  # one space east of the Ogre; its whole footprint (size 2: 7 hexes) stays on the map
 
-TIMEOUT = 15_000  # ms: generous, the suite runs in CI on a 2-core machine
-LOAD_TIMEOUT = 30_000  # ms: a page load (and its websocket handshake) on a busy machine
-SETTLE_MS = 1_000  # how long to wait before asserting that something did NOT happen
+pytestmark = pytest.mark.usefixtures("table_timeouts")
 
 
 def economy(major: int, minor: int, movement_left: int) -> str:
@@ -53,13 +51,6 @@ class Users:
     @property
     def both(self) -> tuple[Page, Page]:
         return self.soulweaver, self.alice
-
-
-@pytest.fixture(autouse=True)
-def _generous_expect_timeout() -> Iterator[None]:
-    expect.set_options(timeout=TIMEOUT)
-    yield
-    expect.set_options(timeout=None)  # back to Playwright's default
 
 
 NO_REACTIONS: dict[str, Any] = {"reactions": False}
@@ -88,36 +79,17 @@ def arena(tmp_path: Path, settings: dict[str, Any]) -> Path:
 @pytest.fixture
 def table_server(tmp_path: Path, arena: Path) -> Iterator[AppServer]:
     """A fresh table server per test, on the arena map with its own SQLite file."""
-    server = AppServer(
-        module="vtt.cli",
-        args=["--map", str(arena), "--database", f"sqlite:///{tmp_path}/game.sqlite"],
-    ).start()
-    try:
+    args = ["--map", str(arena), "--database", f"sqlite:///{tmp_path}/game.sqlite", "--seed", "13"]
+    with running(AppServer(module="vtt.cli", args=args)) as server:
         yield server
-    finally:
-        server.stop()
-        output = server.output()
-        print(output)  # shown by pytest when the test fails
-        if "Traceback" in output:
-            pytest.fail(f"the table server logged an exception:\n{output}")
-
-
-def open_table(browser: Browser, server: AppServer, query: str) -> Page:
-    """A new browser context (one user) on the table page, ready for input (like ``open_page``, with the
-    longer timeouts a loaded CI machine needs)."""
-    page = browser.new_context(viewport=VIEWPORT).new_page()
-    page.set_default_timeout(TIMEOUT)
-    page.goto(server.url + server.seat_path(query), timeout=LOAD_TIMEOUT)
-    wait_ready(page, timeout=LOAD_TIMEOUT)
-    page.wait_for_selector('[data-token-id="ogre"]')
-    return page
 
 
 @pytest.fixture
 def users(browser: Browser, table_server: AppServer, arena: Path) -> Iterator[Users]:
-    """The Soulweaver and alice, each in a separate browser context, on the table page."""
-    soulweaver = open_table(browser, table_server, "as=soulweaver")
-    alice = open_table(browser, table_server, "as=player&name=alice")
+    """The Soulweaver and alice, each in a separate browser context, on the table page; closed before the
+    server stops."""
+    soulweaver = open_as(browser, table_server, "as=soulweaver", '[data-token-id="ogre"]')
+    alice = open_as(browser, table_server, "as=player&name=alice", '[data-token-id="ogre"]')
     yield Users(table_server, arena, soulweaver, alice)
     for page in (soulweaver, alice):
         page.context.close()
@@ -268,7 +240,6 @@ def test_illegal_drop_snaps_back_on_both_pages(users: Users) -> None:
     for page in users.both:
         expect(page.locator(".log-entry")).to_have_count(1)  # a rejected move is not logged
         expect(page.locator(".turn-panel .economy")).to_have_text(economy(1, 2, 5))
-    alice.wait_for_timeout(400)  # let the notification's transition finish before the screenshot
     screenshot(alice, "table_illegal_drop_alice")
     expect(alice.get_by_text("Move rejected")).to_have_count(0)  # the notification times out
 
@@ -277,14 +248,13 @@ def test_illegal_drop_snaps_back_on_both_pages(users: Users) -> None:
     for page in users.both:
         page.evaluate(record, "orc")
     drag(alice, token_xy(alice, "orc"), cell_xy(alice, (ORC[0] + 1, ORC[1] - 1)))
-    alice.wait_for_timeout(SETTLE_MS)
+    # the dragger is told why (the server's answer: whatever the drop changed has reached the pages by then)
+    expect(alice.get_by_text("Move rejected: you can only drag your own creature, on its turn")).to_be_visible()
     for page in users.both:
         assert page.evaluate("window.seen") == []
         assert page.locator(anchor_selector("orc", ORC)).count() == 1
         assert page.locator(".log-entry").count() == 1
-    # the dragger is told why; the Soulweaver is not
-    expect(alice.get_by_text("Move rejected: you can only drag your own creature, on its turn")).to_be_visible()
-    assert sw.get_by_text("Move rejected").count() == 0
+    assert sw.get_by_text("Move rejected").count() == 0  # the Soulweaver is not told
     assert positions(sw) == positions(alice)
     screenshot(alice, "table_foreign_drag_alice")
 
@@ -297,7 +267,6 @@ def test_strike_from_token_menu(users: Users) -> None:
     for action in ("move", "dash", "strike", "strike_space", "grab", "end_turn"):
         # a single entry, or the row of a kind made with several weapons or limbs
         expect(menu.locator(f'[data-action="{action}"], [data-kind="{action}"]').first).to_be_visible()
-    alice.wait_for_timeout(400)  # let the menu's fade-in transition finish
     screenshot(alice, "table_menu_alice")
     pick(alice, menu, "strike", "Strike with Sword")
     expect(alice.get_by_text("Strike with Sword: choose a target")).to_be_visible()
@@ -380,7 +349,6 @@ def test_collision_by_dragging_onto_the_orc(users: Users) -> None:
     expect(collide).to_be_visible()
     expect(dialog.get_by_role("button", name="Cancel")).to_be_visible()
     expect(sw.locator(".collision-dialog")).to_have_count(0)  # the question is for the dragger only
-    alice.wait_for_timeout(400)  # let the dialog's transition finish before the screenshot
     screenshot(alice, "table_collision_dialog_alice")
     collide.click()
     expect(dialog).to_have_count(0)
@@ -481,7 +449,6 @@ def test_full_resolve_pool_offers_only_recovery_and_zeal(users: Users) -> None:
     assert menu_items(menu) == expected
     for action in ("recover", "zeal_for_major"):
         expect(menu.locator(f'[data-action="{action}"]')).not_to_have_class(re.compile(r"\bdisabled\b"))
-    alice.wait_for_timeout(400)  # let the menu's fade-in transition finish
     screenshot(alice, "table_full_resolve_menu_alice")
     # the Zeal roll is sent at once (no target to choose) and rolls the same dice for everyone
     pick(alice, menu, "zeal_for_major", "Zeal roll to act (DL 12)")

@@ -16,21 +16,20 @@ from typing import Any
 import pytest
 from playwright.sync_api import Browser, expect
 
-from e2e.conftest import ROOT, AppServer, open_as, screenshot, stop_checked
+from e2e.conftest import ROOT, AppServer, open_as, running, screenshot
 from e2e.helpers import choose_action
 from vtt.rules import RandomDice, apply
 from vtt.rules.scenario import load_scenario
 
 ARENA = ROOT / "e2e" / "maps" / "arena.json"
 DEMO = ROOT / "maps" / "demo.json"
+pytestmark = pytest.mark.usefixtures("table_timeouts")
 STRIKE = {"type": "strike", "creature": "ayla", "target": "orc", "weapon": "sword"}
 
 
-def _start(tmp_path: Path, map_file: Path, seed: int | None = None) -> AppServer:
-    args = ["--map", str(map_file), "--database", f"sqlite:///{tmp_path}/game.sqlite"]
-    if seed is not None:
-        args += ["--seed", str(seed)]
-    return AppServer(module="vtt.cli", args=args).start()
+def _server(tmp_path: Path, map_file: Path, seed: int) -> AppServer:
+    args = ["--map", str(map_file), "--database", f"sqlite:///{tmp_path}/game.sqlite", "--seed", str(seed)]
+    return AppServer(module="vtt.cli", args=args)
 
 
 def _knockout_map(tmp_path: Path) -> tuple[Path, int]:
@@ -55,9 +54,8 @@ def _knockout_map(tmp_path: Path) -> tuple[Path, int]:
 @pytest.fixture
 def knockout(tmp_path: Path) -> Iterator[AppServer]:
     path, seed = _knockout_map(tmp_path)
-    server = _start(tmp_path, path, seed)
-    yield server
-    stop_checked(server)
+    with running(_server(tmp_path, path, seed)) as server:
+        yield server
 
 
 def test_a_strike_that_knocks_a_creature_unconscious_shows_pips_token_and_log(
@@ -82,7 +80,7 @@ def test_a_strike_that_knocks_a_creature_unconscious_shows_pips_token_and_log(
     expect(gm.locator(".sheet")).to_contain_text("Unconscious")
     expect(gm.locator(".sheet")).to_contain_text("Grit 8/8")
     gm.keyboard.press("Escape")
-    gm.wait_for_timeout(400)
+    expect(gm.locator(".q-menu")).to_have_count(0)
     screenshot(gm, "table_knockout_soulweaver")
     screenshot(alice, "table_knockout_alice")
 
@@ -90,8 +88,7 @@ def test_a_strike_that_knocks_a_creature_unconscious_shows_pips_token_and_log(
 def test_the_demo_table_a_group_would_play_on(browser: Browser, tmp_path: Path) -> None:
     """The README's run command serves the demo encounter: a 30×20 hex map with walls and pillars, creatures
     from size -1 to size 4 (one on several spaces), the token menu and the roll log (a screenshot at 1600×1000)."""
-    server = _start(tmp_path, DEMO)
-    try:
+    with running(_server(tmp_path, DEMO, seed=19)) as server:
         gm = open_as(browser, server, "as=soulweaver")
         sizes = {int(s) for s in gm.locator("[data-token-id]").evaluate_all("els => els.map(e => e.dataset.size)")}
         assert {-1, 0, 1, 3, 4} <= sizes
@@ -102,7 +99,4 @@ def test_the_demo_table_a_group_would_play_on(browser: Browser, tmp_path: Path) 
         first = next(name for name in ("Ayla", "Bram", "Pip") if f"▶ {name}" in current)
         gm.locator(f'[data-token-id="{first.lower()}"] .vtt-body').click()
         expect(gm.locator('[data-action="move"]')).to_be_visible()
-        gm.wait_for_timeout(400)
         screenshot(gm, "demo_table")
-    finally:
-        stop_checked(server)

@@ -14,7 +14,7 @@ from typing import Any
 import pytest
 from playwright.sync_api import Browser, Page, expect
 
-from e2e.conftest import ROOT, AppServer, open_as, screenshot, stop_checked
+from e2e.conftest import ROOT, AppServer, open_as, running, screenshot
 from e2e.helpers import choose_action
 from vtt.rules import RandomDice, apply
 from vtt.rules.scenario import load_scenario
@@ -66,13 +66,11 @@ STOMACH_MAP: dict[str, Any] = {
 STRIKE_STOMACH = {"type": "strike_stomach", "creature": "mira", "target": "wyrm", "weapon": "dagger"}
 
 
-def _start(tmp_path: Path, data: dict[str, Any], seed: int | None = None) -> AppServer:
+def _server(tmp_path: Path, data: dict[str, Any], seed: int) -> AppServer:
     path = tmp_path / "map.json"
     path.write_text(json.dumps(data))
-    args = ["--map", str(path), "--database", f"sqlite:///{tmp_path}/game.sqlite"]
-    if seed is not None:
-        args += ["--seed", str(seed)]
-    return AppServer(module="vtt.cli", args=args).start()
+    args = ["--map", str(path), "--database", f"sqlite:///{tmp_path}/game.sqlite", "--seed", str(seed)]
+    return AppServer(module="vtt.cli", args=args)
 
 
 def _seed_to_cut_out() -> int:
@@ -94,16 +92,14 @@ def _seed_to_cut_out() -> int:
 def arena(tmp_path: Path) -> Iterator[AppServer]:
     data: dict[str, Any] = json.loads(ARENA.read_text())
     data["settings"] = {**data.get("settings", {}), "reactions": False}
-    server = _start(tmp_path, data)
-    yield server
-    stop_checked(server)
+    with running(_server(tmp_path, data, seed=23)) as server:
+        yield server
 
 
 @pytest.fixture
 def stomach(tmp_path: Path) -> Iterator[AppServer]:
-    server = _start(tmp_path, STOMACH_MAP, _seed_to_cut_out())
-    yield server
-    stop_checked(server)
+    with running(_server(tmp_path, STOMACH_MAP, _seed_to_cut_out())) as server:
+        yield server
 
 
 def _badges(page: Page, token: str) -> Any:
@@ -149,7 +145,6 @@ def test_the_soulweaver_afflicts_from_the_menu_and_lets_a_minute_pass(browser: B
         expect(page.locator(".log-entry").first).to_contain_text("1 minute(s) pass.")
     gm.locator("input[data-field=minutes]").fill("3")
     expect(button).to_contain_text("3 minutes pass")
-    gm.wait_for_timeout(300)
     screenshot(gm, "table_gm_tools")
     screenshot(alice, "table_gm_tools_player")
 
@@ -185,7 +180,6 @@ def test_a_swallowed_creature_is_off_the_map_and_acts_from_its_swallowers_token(
     section = menu.locator(".menu-stomach[data-creature=mira]")
     expect(section).to_contain_text("In its stomach: Mira")
     expect(section.locator('[data-action="strike"]')).to_have_count(0)
-    alice.wait_for_timeout(400)  # the menu's fade-in
     screenshot(alice, "table_stomach_menu")
     choose_action(alice, "strike_stomach", "Strike Wyrm's stomach (Dagger)")
     for page in (gm, alice):
@@ -197,5 +191,4 @@ def test_a_swallowed_creature_is_off_the_map_and_acts_from_its_swallowers_token(
         expect(page.locator('[data-token-id="mira"]')).to_have_count(1)
         expect(page.locator('[data-token-id="wyrm"] .vtt-ailment-stomach')).to_have_count(0)
     expect(gm.locator(".sheet .swallowed-in")).to_have_count(0)  # the sheet shown is still Mira's
-    gm.wait_for_timeout(300)
     screenshot(gm, "table_stomach_cut_out")

@@ -4,7 +4,7 @@ that are Aware of that action ... Creatures that expect you to use this action g
 
 The arena with Ayla given four arms holding a Sword, a Dagger and a Spear (the fourth arm free, for unarmed
 attacks): the menu shows one row per kind of action, and a kind made with several weapons opens their list.
-Dice are real (random): the tests assert on what the log shows, never on a particular roll.
+The server's dice are seeded; the tests assert on what the log shows, never on a particular roll.
 """
 
 from __future__ import annotations
@@ -19,14 +19,13 @@ from typing import Any
 import pytest
 from playwright.sync_api import Browser, Locator, Page, expect
 
-from e2e.conftest import ROOT, VIEWPORT, AppServer, screenshot, wait_ready
+from e2e.conftest import ROOT, AppServer, open_as, running, screenshot
 from e2e.helpers import choose_action, menu_entry, token_xy
 from vtt.rules import RandomDice, apply, legal_actions
 from vtt.rules.scenario import load_scenario
 
 ARENA = ROOT / "e2e" / "maps" / "arena.json"
-TIMEOUT = 15_000
-LOAD_TIMEOUT = 30_000
+pytestmark = pytest.mark.usefixtures("table_timeouts")
 WEAPONS = ["sword", "dagger", "spear"]
 VARIANTS = ["Sword", "Dagger", "Spear", "Unarmed (lower left arm)"]
 
@@ -67,44 +66,20 @@ class Table:
         return self.soulweaver, self.alice
 
 
-def _open(browser: Browser, server: AppServer, query: str) -> Page:
-    page = browser.new_context(viewport=VIEWPORT).new_page()
-    page.set_default_timeout(TIMEOUT)
-    page.goto(server.url + server.seat_path(query), timeout=LOAD_TIMEOUT)
-    wait_ready(page, timeout=LOAD_TIMEOUT)
-    page.wait_for_selector('[data-token-id="ayla"]')
-    return page
-
-
-@pytest.fixture(autouse=True)
-def _generous_expect_timeout() -> Iterator[None]:
-    expect.set_options(timeout=TIMEOUT)
-    yield
-    expect.set_options(timeout=None)
-
-
 @pytest.fixture
 def table(browser: Browser, tmp_path: Path) -> Iterator[Table]:
     """The four-armed arena's table, the fight begun (Ayla, alice's creature, has the first turn)."""
     path, data = _four_armed_arena(tmp_path)
-    server = AppServer(
-        module="vtt.cli", args=["--map", str(path), "--database", f"sqlite:///{tmp_path}/game.sqlite"]
-    ).start()
-    try:
-        soulweaver = _open(browser, server, "as=soulweaver")
-        alice = _open(browser, server, "as=player&name=alice")
+    args = ["--map", str(path), "--database", f"sqlite:///{tmp_path}/game.sqlite", "--seed", "29"]
+    with running(AppServer(module="vtt.cli", args=args)) as server:
+        soulweaver = open_as(browser, server, "as=soulweaver", '[data-token-id="ayla"]')
+        alice = open_as(browser, server, "as=player&name=alice", '[data-token-id="ayla"]')
         soulweaver.get_by_role("button", name="Begin: roll Priority").click()
         for page in (soulweaver, alice):
             expect(page.locator(".turn-panel")).to_contain_text("▶ Ayla")
         yield Table(data, soulweaver, alice)
         for page in (soulweaver, alice):
             page.context.close()
-    finally:
-        server.stop()
-        output = server.output()
-        print(output)  # shown by pytest when the test fails
-        if "Traceback" in output:
-            pytest.fail(f"the table server logged an exception:\n{output}")
 
 
 def open_menu(page: Page, token_id: str, name: str) -> Locator:
@@ -151,7 +126,6 @@ def test_grouped_menu_picks_a_weapon_then_a_target(table: Table) -> None:
     expect(variants).to_have_count(4)
     for i in range(4):
         expect(variants.nth(i)).to_be_hidden()
-    alice.wait_for_timeout(400)  # the menu's fade-in
     screenshot(alice, "table_menu_grouped")
     # the row opens the list of weapons, each with its cost and roll preview
     strike.locator(".q-expansion-item__container > .q-item").first.click()
@@ -159,7 +133,6 @@ def test_grouped_menu_picks_a_weapon_then_a_target(table: Table) -> None:
         expect(variants.nth(i)).to_be_visible()
         expect(variants.nth(i).locator(".text-sm")).to_have_text(name)
         expect(variants.nth(i).locator(".menu-detail")).to_have_text(re.compile(r"^Major · \d+d12 Martial .*/ Elude$"))
-    alice.wait_for_timeout(400)  # the list's slide-down
     screenshot(alice, "table_menu_grouped_strike_open")
     # another kind's list opens in its place (one at a time)
     impair = menu.locator('.menu-kind[data-kind="impair"]')
@@ -213,7 +186,6 @@ def test_distract_two_creatures_from_the_dialog(table: Table) -> None:
     expect(alice.get_by_text("Tick at least one creature to attack")).to_be_visible()
     _tick(dialog, "attack", "orc")
     _tick(dialog, "attack", "rat1")
-    alice.wait_for_timeout(400)
     screenshot(alice, "table_distract_dialog_alice")
     dialog.locator("[data-go]").click()
     expect(dialog).to_have_count(0)
@@ -235,7 +207,6 @@ def test_distract_two_creatures_from_the_dialog(table: Table) -> None:
     _tick(dialog, "attack", "orc")
     _tick(dialog, "attack", "rat2")
     _tick(dialog, "expects", "orc")
-    sw.wait_for_timeout(400)
     screenshot(sw, "table_distract_dialog_soulweaver")
     dialog.locator("[data-go]").click()
     text = wait_for_entries(table, 3)

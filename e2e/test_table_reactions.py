@@ -11,15 +11,17 @@ import json
 from pathlib import Path
 from typing import Any
 
+import pytest
 from playwright.sync_api import Browser, expect
 
-from e2e.conftest import ROOT, AppServer, open_as, screenshot
+from e2e.conftest import ROOT, AppServer, open_as, running, screenshot
 from e2e.helpers import choose_action
 from vtt.rules import RandomDice, apply
 from vtt.rules.model import SOULWEAVER, GameState
 from vtt.rules.scenario import load_scenario
 
 ARENA = ROOT / "e2e" / "maps" / "arena.json"
+pytestmark = pytest.mark.usefixtures("table_timeouts")
 STRIKE = {"type": "strike", "creature": "orc", "target": "ayla", "weapon": "sword"}
 
 
@@ -70,11 +72,8 @@ def test_a_third_creatures_player_hinders_an_attack_and_every_log_shows_the_minu
     """seed-000 Hinder Attack: "As a creature in your Reach attacks a target other than you, attack to cause -1
     on their attack roll, DL 3." Bram's player (bob) is asked, accepts, and the Orc's attack roll carries -1."""
     path, start = _map(tmp_path)
-    server = AppServer(
-        module="vtt.cli",
-        args=["--map", str(path), "--database", f"sqlite:///{tmp_path}/game.sqlite", "--seed", str(_seed(start))],
-    ).start()
-    try:
+    args = ["--map", str(path), "--database", f"sqlite:///{tmp_path}/game.sqlite", "--seed", str(_seed(start))]
+    with running(AppServer(module="vtt.cli", args=args)) as server:
         gm = open_as(browser, server, "as=soulweaver")
         alice = open_as(browser, server, "as=player&name=alice")
         bob = open_as(browser, server, "as=player&name=bob")
@@ -101,10 +100,4 @@ def test_a_third_creatures_player_hinders_an_attack_and_every_log_shows_the_minu
         for page in (gm, alice, bob):
             expect(page.locator(".log-entry").first).to_contain_text("−1 · Hindered by Bram")
         expect(gm.locator(".log-entry").nth(1)).to_contain_text("the Hinder succeeds")
-        gm.wait_for_timeout(400)
         screenshot(gm, "table_hinder_logged")
-    finally:
-        server.stop()
-        output = server.output()
-        print(output)
-        assert "Traceback" not in output, output

@@ -1,6 +1,17 @@
 """Fixtures shared by the storage tests: a fresh database on SQLite and, where PostgreSQL is available, on
-PostgreSQL too (see `e2e/pg_server.py`)."""
+PostgreSQL too (see `e2e/pg_server.py`); the Hypothesis profiles; and, at the end of the session, a check that no
+process the tests started (the throw-away PostgreSQL server) is left running.
 
-from e2e.pg_server import database_url, postgres
+Hypothesis: `make test` runs each property with the default profile's examples (100, fewer for the heaviest);
+`make fuzz` runs the same properties with the `thorough` profile, ten times as many. A property that needs a
+different count states it relative to `settings().max_examples` (the loaded profile's), so that both profiles scale it.
+"""
 
-__all__ = ["database_url", "postgres"]
+from hypothesis import settings
+
+from e2e.child_processes import no_processes_left
+from e2e.pg_server import database_url, postgres, postgres_databases
+
+settings.register_profile("thorough", max_examples=1000)
+
+__all__ = ["database_url", "no_processes_left", "postgres", "postgres_databases"]

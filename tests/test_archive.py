@@ -14,7 +14,7 @@ from typing import Any
 
 import pytest
 
-from e2e.pg_server import fresh_database
+from e2e.pg_server import PostgresDatabases
 from vtt.library import library_creature
 from vtt.rules.dice import RandomDice
 from vtt.rules.engine import legal_actions
@@ -36,7 +36,8 @@ def fresh_url(database_url: str, tmp_path: Path, request: pytest.FixtureRequest)
     """Another empty database on the same kind of server as `database_url`."""
     if database_url.startswith("sqlite"):
         return f"sqlite:///{tmp_path}/fresh.sqlite"
-    return fresh_database(request.getfixturevalue("postgres"))
+    databases: PostgresDatabases = request.getfixturevalue("postgres_databases")
+    return databases.new()
 
 
 def _ok(table: Table, viewer: Viewer, cmd: dict[str, Any]) -> None:

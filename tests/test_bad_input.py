@@ -40,10 +40,8 @@ DEMO: dict[str, Any] = json.loads((MAPS / "demo.json").read_text())
 PLAYERS = ("alice", "bob", "cara")
 HIDDEN = "drake"
 SPECTATOR = "spectator"
-EXAMPLES = settings(
-    max_examples=150, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture, HealthCheck.too_slow]
-)
-FEWER_EXAMPLES = settings(EXAMPLES, max_examples=60)
+EXAMPLES = settings(deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture, HealthCheck.too_slow])
+FEWER_EXAMPLES = settings(EXAMPLES, max_examples=settings().max_examples * 2 // 5)
 """For the properties that make whole games in the database."""
 COMMAND_MODELS: tuple[type[BaseModel], ...] = typing.get_args(typing.get_args(Command)[0])
 COMMAND_TYPES = frozenset(str(m.model_fields["type"].default) for m in COMMAND_MODELS)

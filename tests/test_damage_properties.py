@@ -88,7 +88,7 @@ def check_creature(c: Creature) -> None:
     assert c.wake_failures >= 0
 
 
-@settings(max_examples=150, deadline=None)
+@settings(deadline=None)
 @given(start=targets(), sequence=commands)
 def test_harm_and_heal_never_make_anything_negative_and_never_need_more_than_12(
     start: GameState, sequence: list[tuple[dict[str, Any], list[int]]]
