@@ -68,9 +68,12 @@ class Games:
             table = self._tables[game_id] = Table.load(self.engine, game_id, self.dice)
         return table
 
-    def create(self, name: str, map_name: str, grid: Grid | None, soulweaver_name: str) -> NewGame:
+    def create(
+        self, name: str, map_name: str, grid: Grid | None, soulweaver_name: str, *, initial: GameState | None = None
+    ) -> NewGame:
         """A new game from a map file (`docs/map-format.md`; a scenario file's starting state too); its creator is
-        its Soulweaver. `grid` None keeps the map's own grid. Checks everything before writing."""
+        its Soulweaver. `grid` None keeps the map's own grid. Checks everything before writing. `initial`: the
+        map's starting state already read and checked (on `grid`), off the event loop (`vtt.table.imports`)."""
         name = clean_name(name, "the game's name")
         who = clean_name(soulweaver_name, "your name")
         if grid not in (None, "hex", "square"):
@@ -79,6 +82,8 @@ class Games:
             raise GameError(f"no map {map_name!r} in maps/")
         if db.find_game(self.engine, name) is not None:
             raise GameError(f"there is already a game called {name!r}")
+        if initial is not None:
+            return self._store(name, who, initial, map_name)
         try:
             initial = load_map(json.loads((self.maps / map_name).read_text()))
         except (MapError, json.JSONDecodeError, UnicodeDecodeError, RecursionError) as exc:
@@ -87,7 +92,10 @@ class Games:
         if grid is not None:
             settings = TableSettings.model_validate({**initial.settings.model_dump(), "grid": grid})
             state = initial.model_copy(update={"settings": settings})
-        game_id = db.create_game(self.engine, name, state.model_dump(mode="json"), map_name)
+        return self._store(name, who, state, map_name)
+
+    def _store(self, name: str, who: str, state: GameState, map_label: str) -> NewGame:
+        game_id = db.create_game(self.engine, name, state.model_dump(mode="json"), map_label)
         seat = db.add_seat(self.engine, game_id, who, "soulweaver", key=SOULWEAVER)
         return NewGame(game_id, seat, db.create_invitation(self.engine, game_id))
 
@@ -191,17 +199,25 @@ class Games:
         for table in self._tables.values():
             table.close()
 
-    def create_from_map(self, name: str, map_data: dict[str, Any], soulweaver_name: str, map_label: str) -> NewGame:
+    def create_from_map(
+        self,
+        name: str,
+        map_data: dict[str, Any],
+        soulweaver_name: str,
+        map_label: str,
+        *,
+        state: GameState | None = None,
+    ) -> NewGame:
         """A new game from decoded map file data (format 1: an imported Universal VTT map, say); its creator is its
-        Soulweaver. The whole map is checked before anything is written."""
+        Soulweaver. The whole map is checked before anything is written; `state`: `map_data` already checked (off
+        the event loop, `vtt.table.imports`), its starting state."""
         name = clean_name(name, "the game's name")
         who = clean_name(soulweaver_name, "your name")
         if db.find_game(self.engine, name) is not None:
             raise GameError(f"there is already a game called {name!r}")
-        try:
-            state = load_map(map_data)
-        except MapError as exc:
-            raise GameError(f"{map_label}: {exc}") from None
-        game_id = db.create_game(self.engine, name, state.model_dump(mode="json"), map_label)
-        seat = db.add_seat(self.engine, game_id, who, "soulweaver", key=SOULWEAVER)
-        return NewGame(game_id, seat, db.create_invitation(self.engine, game_id))
+        if state is None:
+            try:
+                state = load_map(map_data)
+            except MapError as exc:
+                raise GameError(f"{map_label}: {exc}") from None
+        return self._store(name, who, state, map_label)

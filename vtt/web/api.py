@@ -37,7 +37,7 @@ from starlette.status import WS_1008_POLICY_VIOLATION, WS_1013_TRY_AGAIN_LATER
 from vtt.rules.model import Creature, GameState
 from vtt.store import db
 from vtt.store.db import Seat
-from vtt.store.images import BACKGROUND, IMAGE_TYPES, MAX_UPLOAD_BYTES, background_path, image_type
+from vtt.store.images import BACKGROUND, IMAGE_TYPES, MAX_UPLOAD_BYTES, background_path, image_problem, image_type
 from vtt.table.registry import Games, viewer_for
 from vtt.table.table import Change, LogRecord, Table, Viewer
 
@@ -460,6 +460,9 @@ def make_router(games: Games, max_upload: int = MAX_UPLOAD_BYTES) -> APIRouter:
             return _error(415, "the file is not a PNG, JPEG or WebP image")
         if found != declared:
             return _error(415, f"the file is {found}, not {declared} as its Content-Type says")
+        why = image_problem(data)
+        if why is not None:
+            return _error(422, why)
         await run_in_threadpool(db.save_upload, games.engine, seat.game_id, BACKGROUND, found, data)
         url = background_path(seat.game_id)
         return JSONResponse({"ok": True, "error": None, "content_type": found, "size": len(data), "url": url})

@@ -14,10 +14,11 @@ from fastapi import Request
 from nicegui import app, ui
 
 from vtt.store.db import Seat
+from vtt.table import offload
 from vtt.table.registry import GameError, Games, NewGame, viewer_for
 from vtt.table.table import Table, Viewer
 from vtt.web.api import make_router
-from vtt.web.game_files import render_game_import, render_uvtt_import
+from vtt.web.game_files import create_game, render_game_import, render_uvtt_import
 from vtt.web.library_page import render_library
 from vtt.web.table_view import TableView
 
@@ -101,12 +102,13 @@ def _new_game_form(games: Games) -> None:
             .classes("w-full")
         )
 
-        def create() -> None:
+        async def create() -> None:
             try:
-                made = games.create(
+                made = await create_game(
+                    games,
                     str(name.value or ""),
                     str(map_select.value or ""),
-                    None if grid.value == "map" else grid.value,
+                    None if grid.value == "map" else str(grid.value),
                     str(who.value or ""),
                 )
             except GameError as exc:
@@ -203,6 +205,7 @@ def run(games: Games, host: str, port: int, storage_secret: str, **extra: Any) -
     Server.games = games
     app.include_router(make_router(games))
     app.on_shutdown(games.close)
+    app.on_shutdown(offload.close)
     ui.run(
         tailwind=False,
         host=host,

@@ -25,7 +25,7 @@ from vtt.library import LibraryError, creature_library, library_creature
 from vtt.rules.mapfile import map_json
 from vtt.rules.model import Board, Cell, GameState
 from vtt.store import db
-from vtt.store.images import BACKGROUND, MAX_UPLOAD_BYTES, image_type
+from vtt.store.images import BACKGROUND, MAX_UPLOAD_BYTES, image_problem, image_type
 from vtt.table.table import Table
 from vtt.web.map_view import MapView
 
@@ -458,6 +458,11 @@ class MapEditor:
         kind = image_type(data)
         if kind is None:
             ui.notify("That file is not a PNG, JPEG or WebP image", type="warning", position="top")
+            self.upload.reset()
+            return
+        why = image_problem(data)
+        if why is not None:
+            ui.notify(f"That image cannot be used: {why}", type="warning", position="top")
             self.upload.reset()
             return
         game_id = self.table.game_id
