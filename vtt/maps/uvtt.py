@@ -115,6 +115,12 @@ def segment_cells(a: tuple[float, float], b: tuple[float, float]) -> list[Cell]:
     if a[1] == b[1] and a[0] != b[0]:
         low, high = sorted((a[0], b[0]))
         return [(i, math.floor(a[1])) for i in range(math.floor(low), math.ceil(high))]
+    return walk_segment(a, b)
+
+
+def walk_segment(a: tuple[float, float], b: tuple[float, float]) -> list[Cell]:
+    """`segment_cells` for any segment, in exact arithmetic (slower; `segment_cells` takes a shortcut along grid
+    lines that gives the same spaces)."""
     p = (Fraction(a[0]), Fraction(a[1]))
     q = (Fraction(b[0]), Fraction(b[1]))
     (x0, y0), (x1, y1) = sorted([p, q])

@@ -95,7 +95,8 @@ def plain_message(err: Mapping[str, Any]) -> str:
     kind = err["type"]
     ctx = err.get("ctx") or {}
     if kind == "too_long":
-        return f"at most {ctx.get('max_length')} entries (this has {ctx.get('actual_length')})"
+        actual = ctx.get("actual_length")
+        return f"at most {ctx.get('max_length')} entries" + ("" if actual is None else f" (this has {actual})")
     if kind == "string_too_long":
         return f"at most {ctx.get('max_length')} characters"
     msg = str(err["msg"])
