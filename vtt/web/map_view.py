@@ -35,6 +35,12 @@ def _cells(cells: Iterable[Sequence[int]]) -> list[list[int]]:
     return [[int(c[0]), int(c[1])] for c in cells]
 
 
+def _frozen(cells: Iterable[Sequence[int]]) -> tuple[tuple[int, int], ...]:
+    """Spaces as a tuple of tuples, for the element's props: NiceGUI wraps every list and dict kept in props in an
+    observing wrapper, one by one (seconds for a 200 x 200 map's walls, on every page view), and leaves tuples be."""
+    return tuple((int(c[0]), int(c[1])) for c in cells)
+
+
 def _same(a: Any, b: Any) -> bool:
     """Whether two JSON-like values serialize alike (unlike ``==``, ``True`` is not ``1`` here)."""
     if isinstance(a, bool) or isinstance(b, bool):
@@ -110,7 +116,7 @@ class MapView(ui.element, component="../../static/map_view.js"):
                 cols=int(cols),
                 rows=int(rows),
                 cell=float(cell),
-                walls=_cells(walls),
+                walls=_frozen(walls),
                 objects=[self._prepare_object(o) for o in objects],
                 terrain=self._prepare_terrain(terrain or {}),
                 background=self._prepare_background(background),
@@ -132,20 +138,20 @@ class MapView(ui.element, component="../../static/map_view.js"):
 
     @staticmethod
     def _prepare_object(obj: Mapping[str, Any]) -> dict[str, Any]:
-        data = copy.deepcopy(dict(obj))
-        data["cells"] = _cells(data.get("cells", []))
+        data = {k: v for k, v in obj.items() if k != "cells"}
+        data["cells"] = _frozen(obj.get("cells", []))
         return data
 
     @staticmethod
-    def _prepare_terrain(terrain: Mapping[str, Any]) -> dict[str, list[list[int]]]:
-        out: dict[str, list[list[int]]] = {}
+    def _prepare_terrain(terrain: Mapping[str, Any]) -> dict[str, tuple[tuple[int, ...], ...]]:
+        out: dict[str, tuple[tuple[int, ...], ...]] = {}
         for layer in TERRAIN_LAYERS:
             if layer not in terrain:
                 continue
             if layer == "uneven":
-                out[layer] = [[int(c[0]), int(c[1]), int(c[2])] for c in terrain[layer]]
+                out[layer] = tuple((int(c[0]), int(c[1]), int(c[2])) for c in terrain[layer])
             else:
-                out[layer] = _cells(terrain[layer])
+                out[layer] = _frozen(terrain[layer])
         return out
 
     @staticmethod
@@ -257,7 +263,7 @@ class MapView(ui.element, component="../../static/map_view.js"):
         if rows is not None:
             patch["rows"] = int(rows)
         if walls is not None:
-            patch["walls"] = _cells(walls)
+            patch["walls"] = _frozen(walls)
         if objects is not None:
             patch["objects"] = [self._prepare_object(o) for o in objects]
         if terrain is not None:
