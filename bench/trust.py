@@ -159,23 +159,23 @@ async def move_peer(peer: Peer, moves: int, stop: asyncio.Event | None = None) -
 
 async def import_uvtt(page: Page, base: str, path: Path, name: str) -> float:
     await page.goto(f"{base}/")
-    await page.locator("[data-field=game-name] input").fill(name)
-    await page.locator("[data-field=your-name] input").fill("Bench")
+    await page.locator("input[data-field=game-name]").fill(name)
+    await page.locator("input[data-field=your-name]").fill("Bench")
     t0 = time.perf_counter()
     await page.locator("[data-field=uvtt-file] input[type=file]").set_input_files(str(path))
     await page.wait_for_url("**/play/**", timeout=120_000)
-    await page.locator(".map-wrap svg").first.wait_for(timeout=120_000)
+    await page.locator("svg.vtt-svg").wait_for(timeout=120_000)
     return time.perf_counter() - t0
 
 
 async def new_game_from_map(page: Page, base: str, name: str) -> float:
     await page.goto(f"{base}/")
-    await page.locator("[data-field=game-name] input").fill(name)
-    await page.locator("[data-field=your-name] input").fill("Bench")
+    await page.locator("input[data-field=game-name]").fill(name)
+    await page.locator("input[data-field=your-name]").fill("Bench")
     t0 = time.perf_counter()
     await page.locator("[data-action=create-game]").click()
     await page.wait_for_url("**/play/**", timeout=120_000)
-    await page.locator(".map-wrap svg").first.wait_for(timeout=120_000)
+    await page.locator("svg.vtt-svg").wait_for(timeout=120_000)
     return time.perf_counter() - t0
 
 
@@ -276,7 +276,7 @@ async def bench(quick: bool) -> int:
             base = server.url
             sender = base.replace("http", "ws") + "/api/seat/" + server.seat(SOULWEAVER).rsplit("/", 1)[1] + "/events"
             observer = base.replace("http", "ws") + "/api/seat/" + server.seat("alice").rsplit("/", 1)[1] + "/events"
-            async with connect(sender) as ws_send, connect(observer) as ws_obs:
+            async with connect(sender, ping_interval=None) as ws_send, connect(observer, ping_interval=None) as ws_obs:
                 peer = Peer(ws_send, ws_obs)
                 tasks = [asyncio.create_task(_watch(ws_obs, peer.seen)), asyncio.create_task(_drain(ws_send))]
                 await asyncio.sleep(1.0)
@@ -308,6 +308,9 @@ async def bench(quick: bool) -> int:
                 workers = [(c, rss_mb(c)) for c in children(pid)]
                 for task in tasks:
                     task.cancel()
+        except BaseException:
+            print(f"--- the server's output ---\n{server.output()[-4000:]}")
+            raise
         finally:
             server.stop()
     print()
@@ -324,7 +327,8 @@ async def bench(quick: bool) -> int:
     print("The load (seconds each)")
     print(f"   first view of the largest game (loads its table): {first_view:.2f}")
     print(
-        f"   /watch of the largest game: {len(view_s)} views, p50 {statistics.median(view_s):.2f}, max {max(view_s):.2f}"
+        f"   /watch of the largest game: {len(view_s)} views, "
+        f"p50 {statistics.median(view_s):.2f}, max {max(view_s):.2f}"
     )
     for label, values in seconds.items():
         print(f"   {label}: {', '.join(f'{v:.1f}' for v in values)}")
@@ -332,7 +336,8 @@ async def bench(quick: bool) -> int:
     print("Server memory (RSS)")
     print(f"   before the largest game was opened: {rss_before:.0f} MB")
     print(
-        f"   after its first view:               {rss_after:.0f} MB (the largest legal game: +{rss_after - rss_before:.0f} MB)"
+        f"   after its first view:               {rss_after:.0f} MB "
+        f"(the largest legal game: +{rss_after - rss_before:.0f} MB)"
     )
     print(f"   at the end (imported games loaded): {rss_end:.0f} MB")
     for child, mb in workers:

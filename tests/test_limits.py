@@ -8,6 +8,7 @@ import json
 import math
 import time
 from collections.abc import Callable
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -22,8 +23,12 @@ from vtt.rules.events import RuleError
 from vtt.rules.mapfile import MapError, load_map
 from vtt.rules.model import Board, BoardObject, BodyPart, Creature, GameState, Limb, LooseItem, Pool, Weapon
 from vtt.rules.paths import field_errors
+from vtt.store.db import open_engine
 from vtt.store.images import image_problem, image_size
 from vtt.table.offload import Offloader, TooSlow
+from vtt.table.registry import GameError, Games
+
+MAPS = Path(__file__).resolve().parents[1] / "maps"
 
 # ---- helpers ---------------------------------------------------------------------------------------------------
 
@@ -381,3 +386,24 @@ def test_a_job_past_its_budget_is_stopped_and_the_next_one_runs() -> None:
     finally:
         pool.close()
     assert pool.processes == []
+
+
+# ---- seats and invitations -------------------------------------------------------------------------------------
+
+
+def test_a_game_has_at_most_so_many_players_and_open_invitations(tmp_path: Path) -> None:
+    games = Games(open_engine(f"sqlite:///{tmp_path}/seats.sqlite"), MAPS)
+    made = games.create("Full house", "demo.json", None, "Mira")
+    game = made.game_id
+    while len(games.invitations(game)) < L.INVITATIONS_MAX:
+        games.invite(game)
+    with pytest.raises(GameError, match=f"{L.INVITATIONS_MAX} open invitations already"):
+        games.invite(game)
+    players = len(games.players(game))
+    for i in range(L.SEATS_MAX - players):
+        games.join(made.invitation, f"Player {i}")
+    assert len(games.players(game)) == L.SEATS_MAX
+    with pytest.raises(GameError, match=f"this game is full: it has {L.SEATS_MAX} players"):
+        games.join(made.invitation, "One too many")
+    assert len(games.players(game)) == L.SEATS_MAX
+    games.close()

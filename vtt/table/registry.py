@@ -3,7 +3,9 @@ live `Table` of each game, opened from the database when someone first comes to 
 
 from __future__ import annotations
 
+import asyncio
 import json
+import threading
 from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
@@ -12,6 +14,7 @@ from typing import Any, Literal
 from sqlalchemy.engine import Engine
 
 from vtt.rules.dice import DiceSource, RandomDice
+from vtt.rules.limits import INVITATIONS_MAX, SEATS_MAX
 from vtt.rules.mapfile import MapError, load_map
 from vtt.rules.model import SOULWEAVER, GameState
 from vtt.rules.settings import TableSettings
@@ -57,16 +60,31 @@ class Games:
         self.maps = maps
         self.dice = dice
         self._tables: dict[int, Table] = {}
+        self._locks: dict[int, threading.Lock] = {}
+        self._locks_lock = threading.Lock()
 
     def map_files(self) -> list[str]:
         """The encounter maps a new game can start from: the `.json` files directly in `maps/`."""
         return sorted(p.name for p in self.maps.glob("*.json"))
 
     def table(self, game_id: int) -> Table:
+        """The live table of a game, loaded the first time (from any thread: `load_table` does it off the event
+        loop; two callers asking for one game at once get the same table)."""
         table = self._tables.get(game_id)
-        if table is None:
-            table = self._tables[game_id] = Table.load(self.engine, game_id, self.dice)
+        if table is not None:
+            return table
+        with self._locks_lock:
+            lock = self._locks.setdefault(game_id, threading.Lock())
+        with lock:
+            table = self._tables.get(game_id)
+            if table is None:
+                table = self._tables[game_id] = Table.load(self.engine, game_id, self.dice)
         return table
+
+    async def load_table(self, game_id: int) -> Table:
+        """`table`, loading a game not yet loaded in a thread, so that a big game's replay stops no other game."""
+        table = self._tables.get(game_id)
+        return table if table is not None else await asyncio.to_thread(self.table, game_id)
 
     def create(
         self, name: str, map_name: str, grid: Grid | None, soulweaver_name: str, *, initial: GameState | None = None
@@ -124,6 +142,8 @@ class Games:
         who = clean_name(name, "your name")
         if who.lower() in {SOULWEAVER, "time limit", "spectator"}:
             raise GameError(f"{who!r} is a name the table uses itself; pick another")
+        if len(self.players(game_id)) >= SEATS_MAX:
+            raise GameError(f"this game is full: it has {SEATS_MAX} players already")
         seat = db.add_seat(self.engine, game_id, who, "player")
         self._seats_changed(game_id)
         return seat
@@ -147,6 +167,8 @@ class Games:
         return db.open_invitations(self.engine, game_id)
 
     def invite(self, game_id: int) -> str:
+        if len(self.invitations(game_id)) >= INVITATIONS_MAX:
+            raise GameError(f"this game has {INVITATIONS_MAX} open invitations already; revoke one first")
         secret = db.create_invitation(self.engine, game_id)
         self._seats_changed(game_id)
         return secret

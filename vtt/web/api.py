@@ -34,6 +34,7 @@ from fastapi.responses import JSONResponse, Response
 from starlette.concurrency import run_in_threadpool
 from starlette.status import WS_1008_POLICY_VIOLATION, WS_1013_TRY_AGAIN_LATER
 
+from vtt.rules.limits import COMMAND_BYTES_MAX
 from vtt.rules.model import Creature, GameState
 from vtt.store import db
 from vtt.store.db import Seat
@@ -43,7 +44,7 @@ from vtt.table.table import Change, LogRecord, Table, Viewer
 
 Json = dict[str, Any]
 
-MAX_COMMAND_BYTES = 64 * 1024
+MAX_COMMAND_BYTES = COMMAND_BYTES_MAX
 QUEUE_LIMIT = 1000
 """Messages a websocket may have waiting; a client further behind is disconnected (it can reconnect)."""
 NO_SEAT = "no seat has this secret"

@@ -178,7 +178,7 @@ def _table_page(table: Table, viewer: Viewer, games: Games, request: Request) ->
 
 
 @ui.page("/play/{secret}")
-def play(secret: str, request: Request) -> None:
+async def play(secret: str, request: Request) -> None:
     _head()
     games = _games()
     seat = games.seat(secret)
@@ -186,15 +186,15 @@ def play(secret: str, request: Request) -> None:
         _message("Seat not found", "This link does not open a seat at any game here.")
         return
     _remember(seat)
-    _table_page(games.table(seat.game_id), viewer_for(seat), games, request)
+    _table_page(await games.load_table(seat.game_id), viewer_for(seat), games, request)
 
 
 @ui.page("/watch/{game_id}")
-def watch(game_id: str, request: Request) -> None:
+async def watch(game_id: str, request: Request) -> None:
     _head()
     games = _games()
     try:
-        table = games.table(int(game_id))
+        table = await games.load_table(int(game_id))
     except (KeyError, ValueError):
         _message("No such game", f"There is no game {game_id!r} on this server.")
         return
