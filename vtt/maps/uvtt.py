@@ -25,6 +25,10 @@ What is read (the file is JSON; other keys, such as `lights` and `environment`, 
     right and below), so a room's outline stays closed at its corners;
   - segments lying on the map's outer edge mark nothing (the edge already stops everything), and spaces off the
     map are dropped.
+
+  Before any tracing, every point must lie on the map or at most `EDGE_MARGIN` (1) space beyond its edge and be a
+  finite number, there may be at most `limits.UVTT_POINTS_MAX` points, and the segments' lengths added up at most
+  `limits.UVTT_TRACE_MAX` spaces: a file naming a point a billion spaces away is refused at once, naming the point.
 - `portals` (doors, windows): **left open**. The walls around a door stop at it, so its spaces stay free; whether a
   door is closed is not imported (the Soulweaver paints a wall there to shut it).
 
