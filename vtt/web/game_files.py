@@ -59,7 +59,8 @@ async def import_uvtt(games: Games, raw: bytes, filename: str, game_name: str, w
             "cell_px": background.get("cell_px", 70),
             "opacity": background.get("opacity", 1),
         }
-        await games.table(made.game_id).submit(viewer_for(made.soulweaver), command)
+        table = await games.load_table(made.game_id)
+        await table.submit(viewer_for(made.soulweaver), command)
     return made
 
 
