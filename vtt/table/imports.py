@@ -17,7 +17,7 @@ from vtt.rules.limits import MAP_FILE_BYTES_MAX, UVTT_BYTES_MAX
 from vtt.rules.mapfile import MapError, load_map, parse_json_text
 from vtt.rules.model import GameState
 from vtt.rules.settings import TableSettings
-from vtt.store.images import IMAGE_TYPES, image_problem, image_type
+from vtt.store.images import image_problem, image_type
 
 
 @dataclass(frozen=True)
@@ -42,7 +42,7 @@ def picture_of(background: dict[str, Any]) -> tuple[str, bytes] | None:
     except (binascii.Error, ValueError):
         return None
     kind = image_type(data)
-    if kind not in IMAGE_TYPES or kind is None:
+    if kind is None:
         return None
     why = image_problem(data)
     if why is not None:
