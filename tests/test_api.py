@@ -23,9 +23,9 @@ from vtt.table.table import Change, Table, Viewer
 from vtt.web.api import change_message, make_router, scrub, state_json
 
 UPLOAD_LIMIT = 1024
-PNG = b"\x89PNG\r\n\x1a\n" + b"\x00" * 40
-JPEG = b"\xff\xd8\xff\xe0" + b"\x00" * 40
-WEBP = b"RIFF\x20\x00\x00\x00WEBPVP8 " + b"\x00" * 40
+PNG = b"\x89PNG\r\n\x1a\n\x00\x00\x00\rIHDR\x00\x00\x00\x01\x00\x00\x00\x01" + b"\x00" * 24
+JPEG = b"\xff\xd8\xff\xc0\x00\x11\x08\x00\x01\x00\x01" + b"\x00" * 40
+WEBP = b"RIFF\x20\x00\x00\x00WEBPVP8 " + b"\x00" * 4 + b"\x00\x00\x00\x9d\x01\x2a\x01\x00\x01\x00" + b"\x00" * 30
 
 
 def _game() -> GameState:

@@ -37,7 +37,7 @@ from vtt.web.map_editor import (
 
 MAPS = Path(__file__).resolve().parents[1] / "maps"
 SW = Viewer("soulweaver", "Soulweaver")
-PNG = b"\x89PNG\r\n\x1a\n" + bytes(40)
+PNG = b"\x89PNG\r\n\x1a\n\x00\x00\x00\rIHDR\x00\x00\x00\x01\x00\x00\x00\x01" + bytes(24)
 
 
 def _edited(s: GameState, *commands: dict[str, Any]) -> GameState:

@@ -103,7 +103,7 @@ def edited(path: str, value: object) -> dict[str, Any]:
         ("board.objects.0.durability", -1, "board.objects[0].durability: Input should be greater than or equal to 0"),
         ("board.objects.0.cells", [], "board.objects[0].cells: List should have at least 1 item"),
         ("board.background.opacity", 2, "board.background.opacity: Input should be less than or equal to 1"),
-        ("board.background.image", "ftp://x/y.png", "board.background.image: Value error, the image must be"),
+        ("board.background.image", "ftp://x/y.png", "board.background.image: the image must be"),
         ("board.background.tint", "red", "board.background.tint: unknown key"),
         ("board", ..., "board: missing (required)"),
         ("colour", "red", "colour: unknown key"),

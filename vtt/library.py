@@ -31,12 +31,15 @@ from typing import Any
 from pydantic import TypeAdapter, ValidationError
 
 from vtt.rules.abilities import LIBRARY as ABILITIES
+from vtt.rules.limits import NAME_MAX, WEAPONS_MAX, text_error
 from vtt.rules.mapfile import Problems, apply_grip, validate
 from vtt.rules.model import Cell, Creature, Weapon
 from vtt.rules.paths import field_errors, shown
 
 DATA = Path(__file__).resolve().parent / "data"
 LIBRARY_FORMAT = 1
+DESCRIPTION_MAX = 4 * NAME_MAX
+"""A library entry's one-line description."""
 LIBRARY_ONLY = ("description", "grip")
 """Keys of a creature entry that are not `Creature` fields."""
 
@@ -121,6 +124,9 @@ def build_creature(data: dict[str, Any], weapons: dict[str, Weapon] | None = Non
     if not isinstance(raw, list):
         problems.add("weapons", "must be a list of weapon ids or weapons")
         raw = []
+    if len(raw) > WEAPONS_MAX:
+        problems.add("weapons", f"at most {WEAPONS_MAX} weapons (this has {len(raw)})")
+        raw = []
     for j, item in enumerate(raw):
         if isinstance(item, str):
             if item in known:
@@ -151,6 +157,8 @@ def build_creature(data: dict[str, Any], weapons: dict[str, Weapon] | None = Non
     desc = data.get("description", "")
     if not isinstance(desc, str):
         problems.add("description", "must be a string")
+    elif (why := text_error(desc, DESCRIPTION_MAX)) is not None:
+        problems.add("description", why)
     items = [p[1:] if p.startswith(".") else p for p in problems.items]
     return (c if not items else None), items
 

@@ -25,6 +25,10 @@ What is read (the file is JSON; other keys, such as `lights` and `environment`, 
     right and below), so a room's outline stays closed at its corners;
   - segments lying on the map's outer edge mark nothing (the edge already stops everything), and spaces off the
     map are dropped.
+
+  Before any tracing, every point must lie on the map or at most `EDGE_MARGIN` (1) space beyond its edge and be a
+  finite number, there may be at most `limits.UVTT_POINTS_MAX` points, and the segments' lengths added up at most
+  `limits.UVTT_TRACE_MAX` spaces: a file naming a point a billion spaces away is refused at once, naming the point.
 - `portals` (doors, windows): **left open**. The walls around a door stop at it, so its spaces stay free; whether a
   door is closed is not imported (the Soulweaver paints a wall there to shut it).
 
@@ -42,15 +46,19 @@ import json
 import math
 from fractions import Fraction
 from pathlib import Path
-from typing import Any
+from typing import Any, Self
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
+from vtt.rules import limits as L
 from vtt.rules.mapfile import MAP_FORMAT, MapError, load_map
 from vtt.rules.model import BACKGROUND_DATA_LIMIT, Cell, GameState
 from vtt.rules.paths import field_errors
 
-MAX_SIDE = 1000
+MAX_SIDE = L.MAP_SIDE_MAX
+EDGE_MARGIN = 1
+"""How far beyond the map's edge (in spaces) a wall point may lie: drawing tools put edge walls on the edge, give
+or take a rounding error."""
 SUFFIXES = (".dd2vtt", ".uvtt", ".df2vtt")
 
 
@@ -60,6 +68,9 @@ class UvttError(ValueError):
     def __init__(self, problems: list[str]) -> None:
         self.problems = problems
         super().__init__("; ".join(problems))
+
+    def __reduce__(self) -> tuple[type[Self], tuple[list[str]]]:
+        return (type(self), (self.problems,))  # so that it crosses from a worker process whole
 
 
 class _Point(BaseModel):
@@ -72,7 +83,7 @@ class _Resolution(BaseModel):
     model_config = ConfigDict(extra="ignore")
     map_origin: _Point = Field(default_factory=lambda: _Point(x=0, y=0))
     map_size: _Point
-    pixels_per_grid: float = Field(gt=0)
+    pixels_per_grid: float = Field(gt=0, le=10_000)
 
 
 class _Portal(BaseModel):
@@ -86,9 +97,9 @@ class _Uvtt(BaseModel):
     model_config = ConfigDict(extra="ignore")
     format: float | None = None
     resolution: _Resolution
-    line_of_sight: list[list[_Point]] = Field(default_factory=list)
-    objects_line_of_sight: list[list[_Point]] = Field(default_factory=list)
-    portals: list[_Portal] = Field(default_factory=list)
+    line_of_sight: list[list[_Point]] = Field(default_factory=list, max_length=L.UVTT_POINTS_MAX)
+    objects_line_of_sight: list[list[_Point]] = Field(default_factory=list, max_length=L.UVTT_POINTS_MAX)
+    portals: list[_Portal] = Field(default_factory=list, max_length=L.UVTT_POINTS_MAX)
     image: str | None = None
 
 
@@ -102,6 +113,18 @@ def _floor(v: Fraction) -> int:
 def segment_cells(a: tuple[float, float], b: tuple[float, float]) -> list[Cell]:
     """The spaces (unit squares [i, i+1) x [j, j+1)) a wall segment from `a` to `b` marks (see the module's rules),
     in order from its left end."""
+    if a[0] == b[0] and a[1] != b[1]:  # along a column: the common case, without fractions
+        low, high = sorted((a[1], b[1]))
+        return [(math.floor(a[0]), j) for j in range(math.floor(low), math.ceil(high))]
+    if a[1] == b[1] and a[0] != b[0]:
+        low, high = sorted((a[0], b[0]))
+        return [(i, math.floor(a[1])) for i in range(math.floor(low), math.ceil(high))]
+    return walk_segment(a, b)
+
+
+def walk_segment(a: tuple[float, float], b: tuple[float, float]) -> list[Cell]:
+    """`segment_cells` for any segment, in exact arithmetic (slower; `segment_cells` takes a shortcut along grid
+    lines that gives the same spaces)."""
     p = (Fraction(a[0]), Fraction(a[1]))
     q = (Fraction(b[0]), Fraction(b[1]))
     (x0, y0), (x1, y1) = sorted([p, q])
@@ -142,6 +165,35 @@ def segment_cells(a: tuple[float, float], b: tuple[float, float]) -> list[Cell]:
             ty += dty
         cells.append((cx, cy))
     return cells
+
+
+def trace_length(polylines: list[list[tuple[float, float]]]) -> int:
+    """At most how many spaces tracing the polylines walks: each segment crosses at most |dx| + |dy| + 2."""
+    return sum(
+        math.ceil(abs(b[0] - a[0]) + abs(b[1] - a[1])) + 2 for line in polylines for a, b in itertools.pairwise(line)
+    )
+
+
+def point_problems(u: _Uvtt, cols: int, rows: int) -> list[str]:
+    """Points off the map (beyond `EDGE_MARGIN` spaces of its edge) or not finite, and more points than the limit,
+    each named by its field; checked before any tracing."""
+    problems: list[str] = []
+    ox, oy = u.resolution.map_origin.x, u.resolution.map_origin.y
+    total = 0
+    for key in ("line_of_sight", "objects_line_of_sight"):
+        for i, line in enumerate(getattr(u, key)):
+            total += len(line)
+            for j, p in enumerate(line):
+                x, y = p.x - ox, p.y - oy
+                if not (math.isfinite(x) and math.isfinite(y)):
+                    problems.append(f"{key}[{i}][{j}]: not a finite number")
+                elif not (-EDGE_MARGIN <= x <= cols + EDGE_MARGIN and -EDGE_MARGIN <= y <= rows + EDGE_MARGIN):
+                    problems.append(f"{key}[{i}][{j}]: the point ({p.x:g}, {p.y:g}) is off the {cols}x{rows} map")
+                if len(problems) >= 10:
+                    return [*problems, "(and maybe more; the first ten are shown)"]
+    if total > L.UVTT_POINTS_MAX:
+        problems.append(f"line_of_sight: at most {L.UVTT_POINTS_MAX} wall points in all (this file has {total})")
+    return problems
 
 
 def _on_edge(a: tuple[float, float], b: tuple[float, float], cols: int, rows: int) -> bool:
@@ -203,13 +255,20 @@ def uvtt_to_map(
     problems: list[str] = []
     for axis in ("x", "y"):
         v = getattr(res.map_size, axis)
-        if not 0 < v <= MAX_SIDE:
+        if not (math.isfinite(v) and 0 < v <= MAX_SIDE):
             problems.append(f"resolution.map_size.{axis}: must be above 0 and at most {MAX_SIDE} (got {v:g})")
     if problems:
         raise UvttError(problems)
     cols, rows = math.ceil(res.map_size.x), math.ceil(res.map_size.y)
+    problems = point_problems(u, cols, rows)
+    if problems:
+        raise UvttError(problems)
     ox, oy = res.map_origin.x, res.map_origin.y
     lines = [[(p.x - ox, p.y - oy) for p in line] for line in [*u.line_of_sight, *u.objects_line_of_sight]]
+    if (steps := trace_length(lines)) > L.UVTT_TRACE_MAX:
+        raise UvttError(
+            [f"line_of_sight: the walls are too long to trace ({steps} steps of space; at most {L.UVTT_TRACE_MAX})"]
+        )
     walls = wall_cells(lines, cols, rows)
     board: dict[str, Any] = {"cols": cols, "rows": rows, "walls": [list(c) for c in sorted(walls)]}
     picture = image

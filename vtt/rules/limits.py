@@ -11,8 +11,9 @@ The README's "Limits" section lists these numbers; change them here and there to
 from __future__ import annotations
 
 import re
+from collections.abc import Mapping
 from dataclasses import dataclass
-from typing import Annotated
+from typing import Annotated, Any
 
 from pydantic import AfterValidator
 
@@ -33,6 +34,14 @@ SKILLS_MAX = 40
 ABILITIES_MAX = 64
 SKILL_TIER_MAX = 99
 POOL_MAX = 999
+FOOTPRINT_CELLS_MAX = 400
+"""Spaces in a creature's own footprint (a size 12 creature fills 324 squares)."""
+PART_OFFSET_MAX = CREATURE_SIZE_MAX - PART_SIZE_MIN
+"""How many sizes smaller than its creature a body part may be (either way)."""
+DAMAGE_TYPES_MAX = 32
+"""Entries in a creature's Reductions, immunities, vulnerabilities and Ailments."""
+DICE_MAX = 99
+"""Damage dice of a weapon or distal, and a weapon's usage Tier."""
 
 # ---- maps ------------------------------------------------------------------------------------------------------
 
@@ -45,6 +54,8 @@ OBJECT_CELLS_MAX = 400
 TERRAIN_CELLS_MAX = MAP_CELLS_MAX
 """Spaces of each kind of terrain (water, Uneven Ground, conductive material)."""
 ITEMS_MAX = 1_000
+MAP_WEAPONS_MAX = 200
+"""Weapons a map file defines for its creatures to share."""
 
 # ---- text ------------------------------------------------------------------------------------------------------
 
@@ -64,6 +75,10 @@ ARCHIVE_BYTES_MAX = 24 * 1024 * 1024
 ARCHIVE_COMMANDS_MAX = 20_000
 MAP_FILE_BYTES_MAX = 16 * 1024 * 1024
 UVTT_BYTES_MAX = 16 * 1024 * 1024
+UVTT_POINTS_MAX = 100_000
+"""Wall points in a Universal VTT file, all polylines together."""
+UVTT_TRACE_MAX = 8 * MAP_CELLS_MAX
+"""Spaces that tracing a Universal VTT file's walls may walk (its segments' lengths added up)."""
 UPLOAD_BYTES_MAX = 8 * 1024 * 1024
 IMAGE_SIDE_MAX = 8_192
 IMAGE_PIXELS_MAX = 40_000_000
@@ -71,9 +86,27 @@ IMAGE_PIXELS_MAX = 40_000_000
 COMMAND_BYTES_MAX = 64 * 1024
 
 
+# ---- plain messages ---------------------------------------------------------------------------------------------
+
+
+def plain_message(err: Mapping[str, Any]) -> str:
+    """A pydantic error (one of `ValidationError.errors()`) in plain words: a limit on a count or a length says what
+    the limit is, and a check's own sentence loses pydantic's "Value error, " in front of it."""
+    kind = err["type"]
+    ctx = err.get("ctx") or {}
+    if kind == "too_long":
+        actual = ctx.get("actual_length")
+        return f"at most {ctx.get('max_length')} entries" + ("" if actual is None else f" (this has {actual})")
+    if kind == "string_too_long":
+        return f"at most {ctx.get('max_length')} characters"
+    msg = str(err["msg"])
+    return msg.removeprefix("Value error, ")
+
+
 # ---- checked strings -------------------------------------------------------------------------------------------
 
 _IDENT = re.compile(r"[A-Za-z0-9][A-Za-z0-9_.\-]*")
+_COLOR = re.compile(r"#(?:[0-9A-Fa-f]{3}|[0-9A-Fa-f]{6})")
 _CONTROL = re.compile(r"[\x00-\x08\x0b-\x1f\x7f]")
 _CONTROL_ONE_LINE = re.compile(r"[\x00-\x1f\x7f]")
 
@@ -132,3 +165,13 @@ CreatureRef = Annotated[str, AfterValidator(check_ident), CREATURE_REF]
 """The id of a creature, named by a command."""
 Name = Annotated[str, _text_checker(NAME_MAX)]
 Notes = Annotated[str, _text_checker(NOTES_MAX, multiline=True)]
+
+
+def check_color(value: str) -> str:
+    if not _COLOR.fullmatch(value):
+        raise ValueError("a colour is written #rgb or #rrggbb (hex digits)")
+    return value
+
+
+Color = Annotated[str, AfterValidator(check_color)]
+"""A token's colour: `#rgb` or `#rrggbb`."""

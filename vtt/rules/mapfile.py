@@ -28,10 +28,12 @@ from __future__ import annotations
 import json
 from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import Annotated, Any
+from typing import Annotated, Any, Self
 
 from pydantic import BaseModel, ConfigDict, Field, TypeAdapter, ValidationError
 
+from vtt.rules import limits as L
+from vtt.rules.limits import plain_message
 from vtt.rules.model import SOULWEAVER, Background, Board, BoardObject, Cell, Creature, GameState, Weapon
 from vtt.rules.paths import json_path, shown
 from vtt.rules.settings import TableSettings
@@ -60,6 +62,9 @@ class MapError(ValueError):
         self.problems: list[str] = list(problems) or ["map: invalid"]
         super().__init__("; ".join(self.problems))
 
+    def __reduce__(self) -> tuple[type[Self], tuple[list[str]]]:
+        return (type(self), (self.problems,))  # so that it crosses from a worker process whole
+
 
 class Problems:
     """Problems found so far, each `path: message`."""
@@ -77,7 +82,7 @@ class Problems:
             if drop_first is not None and loc and loc[0] == drop_first:
                 loc = loc[1:]
             kind = err["type"]
-            msg = err["msg"]
+            msg = plain_message(err)
             if kind in ("union_tag_invalid", "union_tag_not_found"):
                 loc.append("type")
                 tags = err.get("ctx", {}).get("expected_tags", "")
@@ -149,13 +154,15 @@ class BoardSpec(BaseModel):
     """The board as written in a file: lists, so that errors name the entry's index."""
 
     model_config = ConfigDict(extra="forbid")
-    cols: int = Field(ge=1, le=1000)
-    rows: int = Field(ge=1, le=1000)
-    walls: list[Cell] = Field(default_factory=list)
-    objects: list[BoardObject] = Field(default_factory=list)
-    conductive: list[list[Cell]] = Field(default_factory=list)
-    water: list[Cell] = Field(default_factory=list)
-    uneven: list[tuple[int, int, Tier]] = Field(default_factory=list, description="[q, r, tier] each.")
+    cols: int = Field(ge=1, le=L.MAP_SIDE_MAX)
+    rows: int = Field(ge=1, le=L.MAP_SIDE_MAX)
+    walls: list[Cell] = Field(default_factory=list, max_length=L.WALLS_MAX)
+    objects: list[BoardObject] = Field(default_factory=list, max_length=L.OBJECTS_MAX)
+    conductive: list[list[Cell]] = Field(default_factory=list, max_length=L.TERRAIN_CELLS_MAX)
+    water: list[Cell] = Field(default_factory=list, max_length=L.TERRAIN_CELLS_MAX)
+    uneven: list[tuple[int, int, Tier]] = Field(
+        default_factory=list, max_length=L.TERRAIN_CELLS_MAX, description="[q, r, tier] each."
+    )
     background: Background | None = None
 
 
@@ -209,7 +216,11 @@ def read_parts(problems: Problems, data: dict[str, Any]) -> MapParts:
 
 def _load_weapons(problems: Problems, raw: object) -> dict[str, Weapon]:
     weapons: dict[str, Weapon] = {}
-    for i, item in enumerate(as_list(problems, "weapons", raw)):
+    items = as_list(problems, "weapons", raw)
+    if len(items) > L.MAP_WEAPONS_MAX:
+        problems.add("weapons", f"at most {L.MAP_WEAPONS_MAX} weapons (this has {len(items)})")
+        return weapons
+    for i, item in enumerate(items):
         w: Weapon | None = validate(problems, f"weapons[{i}]", _WEAPON, item)
         if w is None:
             continue
@@ -223,7 +234,11 @@ def _load_creatures(problems: Problems, raw: object, weapons: dict[str, Weapon])
     creatures: list[Creature] = []
     ids: set[str] = set()
     ok = True
-    for i, item in enumerate(as_list(problems, "creatures", raw)):
+    items = as_list(problems, "creatures", raw)
+    if len(items) > L.CREATURES_MAX:
+        problems.add("creatures", f"at most {L.CREATURES_MAX} creatures (this has {len(items)})")
+        return None
+    for i, item in enumerate(items):
         path = f"creatures[{i}]"
         if not isinstance(item, dict):
             problems.add(path, f"must be an object, not {json_type(item)}")
@@ -253,7 +268,11 @@ def _creature_weapons(problems: Problems, path: str, raw: object, weapons: dict[
     """A creature's weapons: ids of the file's `weapons`, or whole weapons written in place."""
     out: list[Weapon] = []
     good = True
-    for j, item in enumerate(as_list(problems, f"{path}.weapons", raw)):
+    items = as_list(problems, f"{path}.weapons", raw)
+    if len(items) > L.WEAPONS_MAX:
+        problems.add(f"{path}.weapons", f"at most {L.WEAPONS_MAX} weapons (this has {len(items)})")
+        return None
+    for j, item in enumerate(items):
         where = f"{path}.weapons[{j}]"
         if isinstance(item, str):
             if item not in weapons:
@@ -349,13 +368,15 @@ def initial_state(problems: Problems, settings: TableSettings, spec: BoardSpec, 
         for j, cell in enumerate(obj.cells):
             on_map(f"board.objects[{i}].cells[{j}]", cell)
     filled = board.filled()
+    occ = Occupancy(state)
     for i, c in enumerate(creatures):
         state.creatures[c.id] = c
         if c.swallowed_by is not None:
             continue
-        why = why_cannot_stand(state, c, c.anchor, Occupancy(state), filled)
+        why = why_cannot_stand(state, c, c.anchor, occ, filled)
         if why is not None:
             problems.add(f"creatures[{i}].anchor", why)
+        occ.place(c.id)
     return state
 
 

@@ -8,9 +8,11 @@ from __future__ import annotations
 import re
 from typing import Annotated, Any, Literal
 
-from pydantic import BaseModel, ConfigDict, Field, PrivateAttr, field_validator, model_validator
+from pydantic import BaseModel, ConfigDict, Field, PrivateAttr, ValidationInfo, field_validator, model_validator
 
+from vtt.rules import limits as L
 from vtt.rules.dice import Roll
+from vtt.rules.limits import Color, Ident, Name, Notes
 from vtt.rules.settings import TableSettings
 
 Cell = tuple[int, int]
@@ -26,8 +28,8 @@ class Pool(BaseModel):
     """A pool that Pips fill (seed-004): Grit, Energy, Resolve. Replaced, never changed in place."""
 
     model_config = ConfigDict(frozen=True)
-    max: int = Field(ge=0)
-    pips: int = Field(0, ge=0)
+    max: int = Field(ge=0, le=L.POOL_MAX)
+    pips: int = Field(0, ge=0, le=L.POOL_MAX)
 
     @property
     def full(self) -> bool:
@@ -38,25 +40,28 @@ class Weapon(BaseModel):
     """A weapon's data (reference §6.3): damage dice, usage Tier, size it is made for and properties."""
 
     model_config = ConfigDict(frozen=True, extra="forbid")
-    id: str
-    name: str
-    damage: int = Field(ge=0)
-    tier: int = Field(1, ge=0, description="Usage Tier; above the wielder's skill Tier it is a penalty.")
-    made_for_size: int = 0
+    id: Ident
+    name: Name
+    damage: int = Field(ge=0, le=L.DICE_MAX)
+    tier: int = Field(1, ge=0, le=L.DICE_MAX, description="Usage Tier; above the wielder's skill Tier it is a penalty.")
+    made_for_size: int = Field(0, ge=L.CREATURE_SIZE_MIN, le=L.CREATURE_SIZE_MAX)
     lightweight: bool = False
     two_handed: bool = False
-    extend: int = Field(0, ge=0)
+    extend: int = Field(0, ge=0, le=L.MAP_SIDE_MAX)
     accurate: bool = False
     devastating: bool = False
     strike_types: tuple[Literal["B", "C", "F", "M", "S"], ...] = Field(
         (), description="Strike types (seed-004): Bashing, Chopping, Flowing, Mystical, Stabbing; none by default."
     )
-    element: str | None = Field(None, description="The weapon's Element (fire, water, earth, air...).")
+    element: Name | None = Field(None, description="The weapon's Element (fire, water, earth, air...).")
     ranged: Literal["thrown", "launched"] | None = Field(
         None, description="A ranged weapon: thrown (may also be a melee weapon) or launched (not a melee weapon)."
     )
     range: int | None = Field(
-        None, ge=1, description="Range in spaces; None: the table's thrown or launched default (§6.3)."
+        None,
+        ge=1,
+        le=L.MAP_SIDE_MAX * 2,
+        description="Range in spaces; None: the table's thrown or launched default (§6.3).",
     )
 
 
@@ -64,7 +69,7 @@ class Readied(BaseModel):
     """seed-000 Ready: a Spell or Talent Manifested and kept in a Free Limb, with no effect until completed."""
 
     model_config = ConfigDict(frozen=True, extra="forbid")
-    ability: str
+    ability: Ident
     roll: Roll = Field(description="The Manifest roll made when it was Readied; its result is used on completion.")
     dl: int = Field(description="The DL that Manifest roll had to reach.")
     boosted: bool = False
@@ -76,23 +81,23 @@ class Distal(BaseModel):
     limb may also deal its damage (seed-000 Grapple)."""
 
     model_config = ConfigDict(frozen=True, extra="forbid")
-    id: str
-    name: str
-    damage: int = Field(ge=0, description="Damage dice.")
+    id: Ident
+    name: Name
+    damage: int = Field(ge=0, le=L.DICE_MAX, description="Damage dice.")
     strike_types: tuple[Literal["B", "C", "F", "M", "S"], ...] = Field((), description="Strike types (seed-004).")
-    element: str | None = None
+    element: Name | None = None
 
 
 class Limb(BaseModel):
     """A limb or other part that can act: it grips, grabs and strikes unarmed while free."""
 
     model_config = ConfigDict(extra="forbid")
-    id: str
-    name: str
+    id: Ident
+    name: Name
     kind: LimbKind = "arm"
     can_grip: bool = True
-    holding: str | None = None
-    hold_id: str | None = None
+    holding: Ident | None = None
+    hold_id: Ident | None = None
     readied: Readied | None = Field(None, description="A Readied Spell or Talent kept in this limb (seed-000).")
     distal: Distal | None = Field(None, description="A claw, fang or talon on this limb (reference §4.5).")
 
@@ -109,9 +114,13 @@ class BodyPart(BaseModel):
     """A part of the body (reference §7): how many sizes smaller than the creature, and its injuries."""
 
     model_config = ConfigDict(extra="forbid")
-    id: str
-    name: str
-    size_offset: int = Field(description="Sizes smaller than the whole creature (torso 2, head 5...).")
+    id: Ident
+    name: Name
+    size_offset: int = Field(
+        ge=-L.PART_OFFSET_MAX,
+        le=L.PART_OFFSET_MAX,
+        description="Sizes smaller than the whole creature (torso 2, head 5...).",
+    )
     wounded: int = Field(0, ge=0)
     trauma: int = Field(0, ge=0)
     severed: bool = False
@@ -171,28 +180,32 @@ def humanoid_limbs() -> list[Limb]:
 
 class Creature(BaseModel):
     model_config = ConfigDict(extra="forbid")
-    id: str
-    name: str
-    species: str | None = Field(None, description="What kind of creature it is (goblin, wolf...); shown, no rule.")
-    size: int = 0
+    id: Ident
+    name: Name
+    species: Name | None = Field(None, description="What kind of creature it is (goblin, wolf...); shown, no rule.")
+    size: int = Field(0, ge=L.CREATURE_SIZE_MIN, le=L.CREATURE_SIZE_MAX)
     anchor: Cell
-    footprint: list[Cell] | None = Field(None, description="Offsets overriding the size's footprint shape.")
-    controller: str | None = Field(None, description="The player who controls it; None is the Soulweaver.")
-    side: str | None = Field(
+    footprint: list[Cell] | None = Field(
+        None, max_length=L.FOOTPRINT_CELLS_MAX, description="Offsets overriding the size's footprint shape."
+    )
+    controller: Name | None = Field(None, description="The player who controls it; None is the Soulweaver.")
+    side: Name | None = Field(
         None, description="Its side; None: the players' creatures one, the Soulweaver's the other."
     )
-    color: str = "#7a5c3e"
+    color: Color = "#7a5c3e"
     hidden: bool = Field(False, description="Known to the Soulweaver only: never shown or sent to anyone else.")
-    notes: str = Field("", description="The Soulweaver's notes; never sent to a player.")
-    skills: dict[str, Annotated[int, Field(ge=0, le=99)]] = Field(default_factory=dict)
+    notes: Notes = Field("", description="The Soulweaver's notes; never sent to a player.")
+    skills: dict[Name, Annotated[int, Field(ge=0, le=L.SKILL_TIER_MAX)]] = Field(
+        default_factory=dict, max_length=L.SKILLS_MAX
+    )
     grit: Pool = Field(default_factory=lambda: Pool(max=6))
     energy: Pool = Field(default_factory=lambda: Pool(max=6))
     resolve: Pool = Field(default_factory=lambda: Pool(max=6))
-    limbs: list[Limb] = Field(default_factory=humanoid_limbs)
-    weapons: list[Weapon] = Field(default_factory=list)
+    limbs: list[Limb] = Field(default_factory=humanoid_limbs, max_length=L.LIMBS_MAX)
+    weapons: list[Weapon] = Field(default_factory=list, max_length=L.WEAPONS_MAX)
     bulk: float = Field(0, ge=0, description="The creature's own Bulk, carried by others in a Hold.")
     gear_bulk: float = Field(0, ge=0, description="Bulk the creature carries.")
-    ailments: dict[str, int] = Field(default_factory=dict)
+    ailments: dict[Name, int] = Field(default_factory=dict, max_length=L.DAMAGE_TYPES_MAX)
     ailment_failures: dict[str, int] = Field(
         default_factory=dict, description="Consecutive failed end-of-turn defense rolls per Ailment (§5.1)."
     )
@@ -200,13 +213,15 @@ class Creature(BaseModel):
         default_factory=list, description="What caused some of the Ailments' Tiers (§5.1); the rest have no source."
     )
     severe_threshold: int | None = Field(None, description="None: the table's skill Tier (Endure).")
-    reductions: dict[str, int] = Field(
-        default_factory=dict, description="Damage Reduction by damage type: physical, magical or an element."
+    reductions: dict[Name, int] = Field(
+        default_factory=dict,
+        max_length=L.DAMAGE_TYPES_MAX,
+        description="Damage Reduction by damage type: physical, magical or an element.",
     )
     armor_reduction: int = Field(0, ge=0, description="Physical Reduction from armour (Flowing ignores it).")
-    immunities: list[str] = Field(default_factory=list)
-    vulnerabilities: list[str] = Field(default_factory=list)
-    parts: list[BodyPart] = Field(default_factory=humanoid_parts)
+    immunities: list[Name] = Field(default_factory=list, max_length=L.DAMAGE_TYPES_MAX)
+    vulnerabilities: list[Name] = Field(default_factory=list, max_length=L.DAMAGE_TYPES_MAX)
+    parts: list[BodyPart] = Field(default_factory=humanoid_parts, max_length=L.PARTS_MAX)
     continuing: list[ContinuingDamage] = Field(default_factory=list)
     continuing_injury: dict[str, int] = Field(
         default_factory=dict, description="Continuing Damage Injury added up per part for Serious Injury."
@@ -226,7 +241,9 @@ class Creature(BaseModel):
     )
     movement_pool: int | None = Field(None, ge=0, description="Overrides the table's Movement Pool.")
     minor_actions: int | None = Field(None, ge=0, description="Overrides the table's Minor Actions.")
-    abilities: list[str] = Field(default_factory=list, description="Ids of the Spells and Talents it knows.")
+    abilities: list[Ident] = Field(
+        default_factory=list, max_length=L.ABILITIES_MAX, description="Ids of the Spells and Talents it knows."
+    )
     focus: str | None = Field(None, description="The creature it is Focused on (seed-000 Distract, §5.3).")
     focus_space: Cell | None = Field(None, description="The space it is Focused on (a Distract's sound at range).")
     focus_locked: bool = Field(False, description="Distract: it cannot drop its Focus until its next turn.")
@@ -294,10 +311,10 @@ class BoardObject(BaseModel):
     objects; no rule reads it yet."""
 
     model_config = ConfigDict(extra="forbid")
-    id: str
-    name: str
-    cells: list[Cell] = Field(min_length=1)
-    size: int = 1
+    id: Ident
+    name: Name
+    cells: list[Cell] = Field(min_length=1, max_length=L.OBJECT_CELLS_MAX)
+    size: int = Field(1, ge=L.CREATURE_SIZE_MIN, le=L.CREATURE_SIZE_MAX)
     durability: int | None = Field(None, ge=0, description="The object's Durability (seed-000); None: not given.")
     reduction: int = Field(0, ge=0, description="Its Physical Reduction (seed-000: the stomach has 0).")
 
@@ -377,17 +394,24 @@ class Board(BaseModel):
     them in place (see `filled`)."""
 
     model_config = ConfigDict(extra="forbid")
-    cols: int = Field(ge=1)
-    rows: int = Field(ge=1)
-    walls: set[Cell] = Field(default_factory=set)
-    objects: list[BoardObject] = Field(default_factory=list)
-    items: list[LooseItem] = Field(default_factory=list)
+    cols: int = Field(ge=1, le=L.MAP_SIDE_MAX)
+    rows: int = Field(ge=1, le=L.MAP_SIDE_MAX)
+    walls: set[Cell] = Field(default_factory=set, max_length=L.WALLS_MAX)
+    objects: list[BoardObject] = Field(default_factory=list, max_length=L.OBJECTS_MAX)
+    items: list[LooseItem] = Field(default_factory=list, max_length=L.ITEMS_MAX)
     conductive: list[list[Cell]] = Field(
-        default_factory=list, description="Connected pieces of conductive material, each a list of spaces."
+        default_factory=list,
+        max_length=L.TERRAIN_CELLS_MAX,
+        description="Connected pieces of conductive material, each a list of spaces.",
     )
-    water: set[Cell] = Field(default_factory=set, description="Spaces of water; touching spaces are connected.")
+    water: set[Cell] = Field(
+        default_factory=set,
+        max_length=L.TERRAIN_CELLS_MAX,
+        description="Spaces of water; touching spaces are connected.",
+    )
     uneven: dict[Cell, Annotated[int, Field(ge=1, le=99)]] = Field(
         default_factory=dict,
+        max_length=L.TERRAIN_CELLS_MAX,
         description="Uneven Ground: space -> its Tier (reference §2.5: marbles make Tier 2 Uneven Ground).",
     )
     background: Background | None = None
@@ -406,18 +430,22 @@ class Board(BaseModel):
             return out
         return v
 
-    @field_validator("water", mode="before")
+    @field_validator("water", "walls", mode="before")
     @classmethod
-    def _water_as_tuples(cls, v: Any) -> Any:
+    def _cells_as_tuples(cls, v: Any, info: ValidationInfo) -> Any:
         if isinstance(v, list | set | tuple):
-            return {tuple(c) for c in v}
+            limit = L.WALLS_MAX if info.field_name == "walls" else L.TERRAIN_CELLS_MAX
+            if len(v) > limit:  # before a set of millions is built
+                raise ValueError(f"at most {limit} spaces (this has {len(v)})")
+            return {tuple(c) if isinstance(c, list | tuple) else c for c in v}
         return v
 
-    @field_validator("walls", mode="before")
+    @field_validator("conductive")
     @classmethod
-    def _walls_as_tuples(cls, v: Any) -> Any:
-        if isinstance(v, list | set | tuple):
-            return {tuple(c) for c in v}
+    def _conductive_bounded(cls, v: list[list[Cell]]) -> list[list[Cell]]:
+        total = sum(len(piece) for piece in v)
+        if total > L.TERRAIN_CELLS_MAX:
+            raise ValueError(f"at most {L.TERRAIN_CELLS_MAX} spaces in all (this has {total})")
         return v
 
     _filled: tuple[tuple[int, int], frozenset[Cell]] | None = PrivateAttr(None)
@@ -462,8 +490,8 @@ class Economy(BaseModel):
 class Effect(BaseModel):
     """An ongoing effect; "for 1 round" ends when its creator's next turn starts (reference §3)."""
 
-    id: str
-    name: str
+    id: Ident
+    name: Name
     creator: str
     subject: str
     modifiers: dict[str, int] = Field(default_factory=dict)
@@ -533,7 +561,7 @@ class GameState(BaseModel):
     model_config = ConfigDict(extra="forbid")
     settings: TableSettings = Field(default_factory=TableSettings)
     board: Board
-    creatures: dict[str, Creature] = Field(default_factory=dict)
+    creatures: dict[str, Creature] = Field(default_factory=dict, max_length=L.CREATURES_MAX)
     turn: TurnOrder = Field(default_factory=TurnOrder)
     economy: dict[str, Economy] = Field(default_factory=dict)
     holds: dict[str, Hold] = Field(default_factory=dict)

@@ -7,6 +7,8 @@ from collections.abc import Sequence
 
 from pydantic import ValidationError
 
+from vtt.rules.limits import plain_message
+
 Loc = Sequence[str | int]
 
 
@@ -30,7 +32,7 @@ def field_errors(exc: ValidationError, prefix: str = "") -> list[str]:
     """Each error of a pydantic validation as `path: message`, the path in JSON form under `prefix`."""
     out: list[str] = []
     for err in exc.errors(include_url=False):
-        msg = err["msg"]
+        msg = plain_message(err)
         if err["type"] == "extra_forbidden":
             msg = "unknown key (not part of the format)"
         elif err["type"] != "missing" and isinstance(err["input"], str | int | float | bool):

@@ -62,6 +62,7 @@ class Occupancy:
         self._state = state
         self.cells: dict[str, tuple[Cell, ...]] = _Footprints(state)
         self._by_cell: dict[Cell, list[str]] | None = None
+        self._indexed: set[str] = set()
 
     @property
     def by_cell(self) -> dict[Cell, list[str]]:
@@ -81,10 +82,21 @@ class Occupancy:
                 q, r = c.anchor
                 cells = tuple((q + dq, r + dr) for dq, dr in offsets)
                 self.cells[cid] = cells
+                self._indexed.add(cid)
                 for cell in cells:
                     index[cell].append(cid)
             self._by_cell = index
         return self._by_cell
+
+    def place(self, cid: str) -> None:
+        """Index a creature just added to the state (so a long list of creatures is placed in linear time)."""
+        if self._by_cell is None or cid in self._indexed:
+            return  # the index, when first built, took it
+        self._indexed.add(cid)
+        cells = footprint(self._state, self._state.creatures[cid])
+        self.cells[cid] = cells
+        for cell in cells:
+            self._by_cell.setdefault(cell, []).append(cid)
 
     def everyone(self) -> dict[str, tuple[Cell, ...]]:
         """Every creature's footprint."""

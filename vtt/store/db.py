@@ -121,8 +121,14 @@ def list_games(engine: Engine) -> list[GameInfo]:
         counts: dict[int, int] = dict(
             session.exec(select(CommandRow.game_id, func.count()).group_by(col(CommandRow.game_id))).all()
         )
-        rows = session.exec(select(GameRow).order_by(col(GameRow.created).desc())).all()
-        return [GameInfo(r.id or 0, r.name, r.map, r.created, counts.get(r.id or 0, 0), r.watchable) for r in rows]
+        # the columns shown only: a game's whole starting state (megabytes for a big map) is not read to list it
+        listed = select(GameRow.id, GameRow.name, GameRow.map, GameRow.created)
+        rows = session.exec(listed.order_by(col(GameRow.created).desc())).all()
+        watchable: dict[int | None, bool] = dict(session.exec(select(GameRow.id, GameRow.watchable)).all())
+        return [
+            GameInfo(gid or 0, name, map_name, created, counts.get(gid or 0, 0), watchable.get(gid, False))
+            for gid, name, map_name, created in rows
+        ]
 
 
 def find_game(engine: Engine, name: str) -> tuple[int, dict[str, Any]] | None:

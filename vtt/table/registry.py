@@ -6,6 +6,7 @@ from __future__ import annotations
 import asyncio
 import json
 import secrets
+import threading
 from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
@@ -14,6 +15,7 @@ from typing import Any, Literal
 from sqlalchemy.engine import Engine
 
 from vtt.rules.dice import DiceSource, RandomDice
+from vtt.rules.limits import INVITATIONS_MAX, SEATS_MAX
 from vtt.rules.mapfile import MapError, load_map
 from vtt.rules.model import SOULWEAVER, GameState
 from vtt.rules.settings import TableSettings
@@ -88,6 +90,8 @@ class Games:
         """Who may make and import games: anyone who opens the start page, or only browsers holding the admin
         secret (`may_create`)."""
         self._tables: dict[int, Table] = {}
+        self._locks: dict[int, threading.Lock] = {}
+        self._locks_lock = threading.Lock()
 
     # ---- who may make games, who may watch -----------------------------------------------------------------
 
@@ -128,14 +132,30 @@ class Games:
         return sorted(p.name for p in self.maps.glob("*.json"))
 
     def table(self, game_id: int) -> Table:
+        """The live table of a game, loaded the first time (from any thread: `load_table` does it off the event
+        loop; two callers asking for one game at once get the same table)."""
         table = self._tables.get(game_id)
-        if table is None:
-            table = self._tables[game_id] = Table.load(self.engine, game_id, self.dice)
+        if table is not None:
+            return table
+        with self._locks_lock:
+            lock = self._locks.setdefault(game_id, threading.Lock())
+        with lock:
+            table = self._tables.get(game_id)
+            if table is None:
+                table = self._tables[game_id] = Table.load(self.engine, game_id, self.dice)
         return table
 
-    def create(self, name: str, map_name: str, grid: Grid | None, soulweaver_name: str) -> NewGame:
+    async def load_table(self, game_id: int) -> Table:
+        """`table`, loading a game not yet loaded in a thread, so that a big game's replay stops no other game."""
+        table = self._tables.get(game_id)
+        return table if table is not None else await asyncio.to_thread(self.table, game_id)
+
+    def create(
+        self, name: str, map_name: str, grid: Grid | None, soulweaver_name: str, *, initial: GameState | None = None
+    ) -> NewGame:
         """A new game from a map file (`docs/map-format.md`; a scenario file's starting state too); its creator is
-        its Soulweaver. `grid` None keeps the map's own grid. Checks everything before writing."""
+        its Soulweaver. `grid` None keeps the map's own grid. Checks everything before writing. `initial`: the
+        map's starting state already read and checked (on `grid`), off the event loop (`vtt.table.imports`)."""
         name = clean_name(name, "the game's name")
         who = clean_name(soulweaver_name, "your name")
         if grid not in (None, "hex", "square"):
@@ -144,6 +164,8 @@ class Games:
             raise GameError(f"no map {map_name!r} in maps/")
         if db.find_game(self.engine, name) is not None:
             raise GameError(f"there is already a game called {name!r}")
+        if initial is not None:
+            return self._store(name, who, initial, map_name)
         try:
             initial = load_map(json.loads((self.maps / map_name).read_text()))
         except (MapError, json.JSONDecodeError, UnicodeDecodeError, RecursionError) as exc:
@@ -152,7 +174,10 @@ class Games:
         if grid is not None:
             settings = TableSettings.model_validate({**initial.settings.model_dump(), "grid": grid})
             state = initial.model_copy(update={"settings": settings})
-        game_id = db.create_game(self.engine, name, state.model_dump(mode="json"), map_name)
+        return self._store(name, who, state, map_name)
+
+    def _store(self, name: str, who: str, state: GameState, map_label: str) -> NewGame:
+        game_id = db.create_game(self.engine, name, state.model_dump(mode="json"), map_label)
         seat = db.add_seat(self.engine, game_id, who, "soulweaver", key=SOULWEAVER)
         return NewGame(game_id, seat, db.create_invitation(self.engine, game_id))
 
@@ -181,6 +206,8 @@ class Games:
         who = clean_name(name, "your name")
         if who.lower() in {SOULWEAVER, "time limit", "spectator"}:
             raise GameError(f"{who!r} is a name the table uses itself; pick another")
+        if len(self.players(game_id)) >= SEATS_MAX:
+            raise GameError(f"this game is full: it has {SEATS_MAX} players already")
         seat = db.add_seat(self.engine, game_id, who, "player")
         self._seats_changed(game_id)
         return seat
@@ -204,6 +231,8 @@ class Games:
         return db.open_invitations(self.engine, game_id)
 
     def invite(self, game_id: int) -> str:
+        if len(self.invitations(game_id)) >= INVITATIONS_MAX:
+            raise GameError(f"this game has {INVITATIONS_MAX} open invitations already; revoke one first")
         secret = db.create_invitation(self.engine, game_id)
         self._seats_changed(game_id)
         return secret
@@ -270,17 +299,25 @@ class Games:
         for table in self._tables.values():
             table.close()
 
-    def create_from_map(self, name: str, map_data: dict[str, Any], soulweaver_name: str, map_label: str) -> NewGame:
+    def create_from_map(
+        self,
+        name: str,
+        map_data: dict[str, Any],
+        soulweaver_name: str,
+        map_label: str,
+        *,
+        state: GameState | None = None,
+    ) -> NewGame:
         """A new game from decoded map file data (format 1: an imported Universal VTT map, say); its creator is its
-        Soulweaver. The whole map is checked before anything is written."""
+        Soulweaver. The whole map is checked before anything is written; `state`: `map_data` already checked (off
+        the event loop, `vtt.table.imports`), its starting state."""
         name = clean_name(name, "the game's name")
         who = clean_name(soulweaver_name, "your name")
         if db.find_game(self.engine, name) is not None:
             raise GameError(f"there is already a game called {name!r}")
-        try:
-            state = load_map(map_data)
-        except MapError as exc:
-            raise GameError(f"{map_label}: {exc}") from None
-        game_id = db.create_game(self.engine, name, state.model_dump(mode="json"), map_label)
-        seat = db.add_seat(self.engine, game_id, who, "soulweaver", key=SOULWEAVER)
-        return NewGame(game_id, seat, db.create_invitation(self.engine, game_id))
+        if state is None:
+            try:
+                state = load_map(map_data)
+            except MapError as exc:
+                raise GameError(f"{map_label}: {exc}") from None
+        return self._store(name, who, state, map_label)

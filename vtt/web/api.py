@@ -34,16 +34,17 @@ from fastapi.responses import JSONResponse, Response
 from starlette.concurrency import run_in_threadpool
 from starlette.status import WS_1008_POLICY_VIOLATION, WS_1013_TRY_AGAIN_LATER
 
+from vtt.rules.limits import COMMAND_BYTES_MAX
 from vtt.rules.model import Creature, GameState
 from vtt.store import db
 from vtt.store.db import Seat
-from vtt.store.images import BACKGROUND, IMAGE_TYPES, MAX_UPLOAD_BYTES, background_path, image_type
+from vtt.store.images import BACKGROUND, IMAGE_TYPES, MAX_UPLOAD_BYTES, background_path, image_problem, image_type
 from vtt.table.registry import Games, parse_game_id, viewer_for
 from vtt.table.table import Change, LogRecord, Table, Viewer
 
 Json = dict[str, Any]
 
-MAX_COMMAND_BYTES = 64 * 1024
+MAX_COMMAND_BYTES = COMMAND_BYTES_MAX
 QUEUE_LIMIT = 1000
 """Messages a websocket may have waiting; a client further behind is disconnected (it can reconnect)."""
 NO_SEAT = "no seat has this secret"
@@ -497,6 +498,9 @@ def make_router(games: Games, max_upload: int = MAX_UPLOAD_BYTES) -> APIRouter:
             return _error(415, "the file is not a PNG, JPEG or WebP image")
         if found != declared:
             return _error(415, f"the file is {found}, not {declared} as its Content-Type says")
+        why = image_problem(data)
+        if why is not None:
+            return _error(422, why)
         await run_in_threadpool(db.save_upload, games.engine, seat.game_id, BACKGROUND, found, data)
         url = background_path(seat.game_id)
         return JSONResponse({"ok": True, "error": None, "content_type": found, "size": len(data), "url": url})

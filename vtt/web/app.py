@@ -19,10 +19,11 @@ from fastapi.responses import RedirectResponse
 from nicegui import Client, app, events, ui
 
 from vtt.store.db import Seat
+from vtt.table import offload
 from vtt.table.registry import GameError, Games, NewGame, parse_game_id, viewer_for
 from vtt.table.table import Change, Table, Viewer
 from vtt.web.api import make_router
-from vtt.web.game_files import render_game_import, render_uvtt_import
+from vtt.web.game_files import create_game, render_game_import, render_uvtt_import
 from vtt.web.headers import SecurityHeaders
 from vtt.web.library_page import render_library
 from vtt.web.table_view import TableView
@@ -134,15 +135,16 @@ def _new_game_form(games: Games) -> None:
             .classes("w-full")
         )
 
-        def create() -> None:
+        async def create() -> None:
             if not _may_create():
                 ui.notify(NOT_AN_ADMIN, type="warning", position="top", multi_line=True)
                 return
             try:
-                made = games.create(
+                made = await create_game(
+                    games,
                     str(name.value or ""),
                     str(map_select.value or ""),
-                    None if grid.value == "map" else grid.value,
+                    None if grid.value == "map" else str(grid.value),
                     str(who.value or ""),
                 )
             except GameError as exc:
@@ -270,7 +272,7 @@ def _table_page(
 
 
 @ui.page("/play/{secret}")
-def play(secret: str, request: Request) -> None:
+async def play(secret: str, request: Request) -> None:
     _head()
     games = _games()
     seat = games.seat(secret)
@@ -282,12 +284,12 @@ def play(secret: str, request: Request) -> None:
         )
         return
     _remember(seat)
-    table = games.table(seat.game_id)
+    table = await games.load_table(seat.game_id)
     _table_page(table, viewer_for(seat), games, request, lambda: None if games.seat(secret) else SEAT_REPLACED)
 
 
 @ui.page("/watch/{game_id}")
-def watch(game_id: str, request: Request) -> None:
+async def watch(game_id: str, request: Request) -> None:
     _head()
     games = _games()
     number = parse_game_id(game_id)
@@ -300,7 +302,7 @@ def watch(game_id: str, request: Request) -> None:
         ui.context.client.status_code = 403
         _message(*WATCHING_OFF)
         return
-    table = games.table(number)
+    table = await games.load_table(number)
     spectator = Viewer("spectator", "spectator")
     _table_page(table, spectator, games, request, lambda: None if games.watchable(number) else WATCHING_OFF)
 
@@ -310,6 +312,7 @@ def run(games: Games, host: str, port: int, storage_secret: str, **extra: Any) -
     app.add_middleware(SecurityHeaders)
     app.include_router(make_router(games))
     app.on_shutdown(games.close)
+    app.on_shutdown(offload.close)
     ui.run(
         tailwind=False,
         host=host,

@@ -10,78 +10,73 @@ grid a space).
 
 from __future__ import annotations
 
-import base64
-import binascii
+import asyncio
 import json
 import re
 from collections.abc import Callable
 from pathlib import PurePath
-from typing import Any
+from typing import cast
 
 from nicegui import events, ui
 
-from vtt.maps.uvtt import SUFFIXES, UvttError, uvtt_to_map
-from vtt.rules.limits import ARCHIVE_BYTES_MAX
+from vtt.maps.uvtt import SUFFIXES, UvttError
+from vtt.rules.limits import ARCHIVE_BYTES_MAX, UVTT_BYTES_MAX
+from vtt.rules.mapfile import MapError
 from vtt.store import db
-from vtt.store.images import BACKGROUND, IMAGE_TYPES, image_type
-from vtt.table.registry import GameError, Games, NewGame, viewer_for
-from vtt.web.api import utf8_text
+from vtt.store.images import BACKGROUND
+from vtt.table.imports import map_file_state, uvtt_import
+from vtt.table.offload import TooSlow, WorkerFailed, off_loop
+from vtt.table.registry import GameError, Games, Grid, NewGame, viewer_for
 
-MAX_UVTT_BYTES = 40 * 1024 * 1024
-BROKEN_TEXT = "holds a broken character that cannot be shown; save it again from the program that made it"
-
-
-def _picture(background: dict[str, Any]) -> tuple[str, bytes] | None:
-    """The content type and bytes of a background given as a `data:image/...;base64,` URL."""
-    image = str(background.get("image", ""))
-    head, sep, b64 = image.partition(";base64,")
-    if not sep or not head.startswith("data:"):
-        return None
-    try:
-        data = base64.b64decode(b64, validate=True)
-    except (binascii.Error, ValueError):
-        return None
-    kind = image_type(data)
-    return (kind, data) if kind in IMAGE_TYPES else None
+MAX_UVTT_BYTES = UVTT_BYTES_MAX
+MAX_ARCHIVE_BYTES = ARCHIVE_BYTES_MAX
+IMPORT_SECONDS = 30.0
+"""The time budget for reading, tracing and checking an imported map (the largest legal one takes a few seconds)."""
 
 
 async def import_uvtt(games: Games, raw: bytes, filename: str, game_name: str, who: str) -> NewGame:
-    """A new square-grid game from a Universal VTT file; `GameError` says what is wrong with it."""
+    """A new square-grid game from a Universal VTT file; `GameError` says what is wrong with it. The file is read,
+    its walls traced and the map checked in a worker process (`vtt.table.offload`), so no other game waits."""
     suffix = PurePath(filename).suffix.lower()
     if suffix not in SUFFIXES:
         raise GameError(f"{filename} is not a Universal VTT file ({', '.join(SUFFIXES)})")
     if len(raw) > MAX_UVTT_BYTES:
         raise GameError(f"{filename} is bigger than {MAX_UVTT_BYTES // (1024 * 1024)} MB")
-    try:
-        data = json.loads(raw.decode("utf-8"))
-    except (UnicodeDecodeError, json.JSONDecodeError, RecursionError) as exc:
-        raise GameError(f"{filename} is not a JSON file: {exc}") from None
-    if not utf8_text(data):
-        raise GameError(f"{filename} {BROKEN_TEXT}")
     name = game_name.strip() or PurePath(filename).stem
     try:
-        map_data = uvtt_to_map(data, name, grid="square")
-    except UvttError as exc:
+        imported = await off_loop(uvtt_import, raw, filename, name, seconds=IMPORT_SECONDS)
+    except (UvttError, TooSlow, WorkerFailed) as exc:
         raise GameError(f"{filename}: {exc}") from None
-    background = map_data["board"].pop("background", None)
-    made = games.create_from_map(name, map_data, who, filename)
-    if background is not None:
-        picture = _picture(background)
-        if picture is not None:
-            kind, image = picture
-            db.save_upload(games.engine, made.game_id, BACKGROUND, kind, image)
-            command = {
-                "type": "set_background",
-                "image": f"/api/games/{made.game_id}/background",
-                "offset": background.get("offset", [0, 0]),
-                "cell_px": background.get("cell_px", 70),
-                "opacity": background.get("opacity", 1),
-            }
-            await games.table(made.game_id).submit(viewer_for(made.soulweaver), command)
+    made = await asyncio.to_thread(games.create_from_map, name, imported.map_data, who, filename, state=imported.state)
+    background = imported.background
+    if background is not None and imported.picture is not None:
+        kind, image = imported.picture
+        await asyncio.to_thread(db.save_upload, games.engine, made.game_id, BACKGROUND, kind, image)
+        command = {
+            "type": "set_background",
+            "image": f"/api/games/{made.game_id}/background",
+            "offset": background.get("offset", [0, 0]),
+            "cell_px": background.get("cell_px", 70),
+            "opacity": background.get("opacity", 1),
+        }
+        table = await games.load_table(made.game_id)
+        await table.submit(viewer_for(made.soulweaver), command)
     return made
 
 
 NOT_ALLOWED = "Only this server's admins make and import games here."
+
+
+async def create_game(games: Games, name: str, map_file: str, grid: str | None, who: str) -> NewGame:
+    """A new game from one of the server's map files (the New game form): the map is read and checked in a worker
+    process (`vtt.table.offload`), then stored; `GameError` says what is wrong."""
+    initial = None
+    if map_file in games.map_files() and grid in (None, "hex", "square"):
+        try:
+            initial = await off_loop(map_file_state, str(games.maps / map_file), grid, seconds=IMPORT_SECONDS)
+        except (MapError, TooSlow, WorkerFailed, OSError) as exc:
+            raise GameError(f"{map_file}: {exc}") from None
+    return await asyncio.to_thread(games.create, name, map_file, cast(Grid | None, grid), who, initial=initial)
 
 
 def render_uvtt_import(

@@ -137,7 +137,10 @@ def _revoke(games: Games, game_id: int, invitation: str) -> None:
 
 
 def _invite(games: Games, game_id: int) -> None:
-    games.invite(game_id)
+    try:
+        games.invite(game_id)
+    except GameError as exc:
+        ui.notify(str(exc), type="warning")
 
 
 def render_sheet_controls(c: Creature, players: dict[str, str], send: Send) -> None:

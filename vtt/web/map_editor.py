@@ -13,6 +13,7 @@ from __future__ import annotations
 import base64
 import json
 import re
+import weakref
 from collections.abc import Awaitable, Callable, Sequence
 from dataclasses import dataclass
 from datetime import UTC, datetime
@@ -25,7 +26,7 @@ from vtt.library import LibraryError, creature_library, library_creature
 from vtt.rules.mapfile import map_json
 from vtt.rules.model import Board, Cell, GameState
 from vtt.store import db
-from vtt.store.images import BACKGROUND, MAX_UPLOAD_BYTES, image_type
+from vtt.store.images import BACKGROUND, MAX_UPLOAD_BYTES, image_problem, image_type
 from vtt.table.table import Table
 from vtt.web.attrs import with_data
 from vtt.web.map_view import MapView
@@ -79,14 +80,27 @@ def background_of(board: Board) -> dict[str, Any] | None:
     return {"image": bg.image, "offset": list(bg.offset), "cell_px": bg.cell_px, "opacity": bg.opacity}
 
 
+_DRAWN: dict[int, tuple[weakref.ref[Board], tuple[int, ...], dict[str, Any]]] = {}
+"""`board_props` of each board still in use (by its id, gone with it), with the ids of the collections it was made
+from: every page view of a game draws the same board, and a 200 x 200 map's is worth keeping (the rules replace a
+board's collections, never change them in place, so the same ids mean the same board)."""
+
+
 def board_props(board: Board) -> dict[str, Any]:
-    """The `MapView` arguments that draw `board`: walls, objects, terrain and background."""
-    return {
+    """The `MapView` arguments that draw `board`: walls, objects, terrain and background (shared: do not change)."""
+    key = tuple(map(id, (board.walls, board.objects, board.water, board.uneven, board.conductive, board.background)))
+    drawn = _DRAWN.get(id(board))
+    if drawn is not None and drawn[0]() is board and drawn[1] == key:
+        return drawn[2]
+    props = {
         "walls": [list(c) for c in sorted(board.walls)],
         "objects": objects_of(board),
         "terrain": terrain_of(board),
         "background": background_of(board),
     }
+    board_id = id(board)
+    _DRAWN[board_id] = (weakref.ref(board, lambda _: _DRAWN.pop(board_id, None)), key, props)
+    return props
 
 
 def board_patch(before: Board, after: Board) -> dict[str, Any]:
@@ -458,6 +472,11 @@ class MapEditor:
         kind = image_type(data)
         if kind is None:
             ui.notify("That file is not a PNG, JPEG or WebP image", type="warning", position="top")
+            self.upload.reset()
+            return
+        why = image_problem(data)
+        if why is not None:
+            ui.notify(f"That image cannot be used: {why}", type="warning", position="top")
             self.upload.reset()
             return
         game_id = self.table.game_id

@@ -6,6 +6,7 @@ sheet, and the swallower's token carries a "Stomach" badge naming what it holds.
 
 from __future__ import annotations
 
+import weakref
 from typing import Any
 
 from vtt.rules.conditions import encumbered_tier
@@ -60,9 +61,27 @@ def on_map(creature: Creature) -> bool:
     return creature.swallowed_by is None
 
 
+_STOMACHS: dict[int, tuple[weakref.ref[GameState], dict[str, list[Creature]]]] = {}
+"""Who is in whose stomach, per state still in use (by its id, gone with it): a page view asks it of every
+creature, and a state is never changed once made (`engine.apply` makes a new one)."""
+
+
+def _stomachs(state: GameState) -> dict[str, list[Creature]]:
+    known = _STOMACHS.get(id(state))
+    if known is not None and known[0]() is state:
+        return known[1]
+    inside: dict[str, list[Creature]] = {}
+    for c in state.creatures.values():
+        if c.swallowed_by is not None:
+            inside.setdefault(c.swallowed_by, []).append(c)
+    key = id(state)
+    _STOMACHS[key] = (weakref.ref(state, lambda _: _STOMACHS.pop(key, None)), inside)
+    return inside
+
+
 def in_stomach(state: GameState, creature: Creature, viewer: Viewer) -> list[Creature]:
     """The creatures in this creature's stomach that the viewer may know of."""
-    return [c for c in state.creatures.values() if c.swallowed_by == creature.id and sees(viewer, c)]
+    return [c for c in _stomachs(state).get(creature.id, ()) if sees(viewer, c)]
 
 
 def stomach_badge(state: GameState, creature: Creature, viewer: Viewer) -> list[dict[str, Any]]:
