@@ -14,6 +14,7 @@ everywhere else.
 
 from __future__ import annotations
 
+import json
 import re
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
@@ -154,17 +155,28 @@ class SeatView:
     def _is_hidden_ref(self, value: str) -> bool:
         return value in self.hidden or _ref_target(value) in self.hidden
 
+    @cached_property
+    def _needles(self) -> tuple[str, ...]:
+        """The hidden ids and names as they appear inside a JSON text."""
+        return tuple(json.dumps(s, ensure_ascii=False)[1:-1] for s in self.hidden | self.hidden_names)
+
     def mentions(self, value: Any) -> bool:
         """Whether a JSON value names a hidden creature: by id (a string or a key, or a source "kind:id") or by
         name in any of its texts."""
         if not self.hidden:
             return False
+        text = json.dumps(value, ensure_ascii=False, default=str)
+        if not any(needle in text for needle in self._needles):
+            return False  # neither as an id nor as a name: the precise search below could only say no
+        return self._mentions(value)
+
+    def _mentions(self, value: Any) -> bool:
         if isinstance(value, str):
             return self._is_hidden_ref(value) or self.text_names_hidden(value)
         if isinstance(value, dict):
-            return any(self.mentions(k) or self.mentions(v) for k, v in value.items())
+            return any(self._mentions(k) or self._mentions(v) for k, v in value.items())
         if isinstance(value, list | tuple):
-            return any(self.mentions(v) for v in value)
+            return any(self._mentions(v) for v in value)
         return False
 
     def reword_text(self, text: str, ids: bool = False) -> str:
