@@ -262,8 +262,7 @@ class Table:
 
     def visible_to(self, viewer: Viewer, creature_id: str) -> bool:
         """Hidden creatures exist only for the Soulweaver: nothing about them goes to anyone else."""
-        c = self.state.creatures.get(creature_id)
-        return c is not None and (viewer.is_soulweaver or not c.hidden)
+        return self.seat_view(viewer).sees(creature_id)
 
     def permission_error(self, viewer: Viewer, cmd: Command, raw: dict[str, Any] | None = None) -> str | None:
         """Why `viewer` may not send `cmd`, or None. The Soulweaver may send anything; a spectator nothing."""

@@ -17,7 +17,8 @@ permission and legality checks as the table page.
 - `GET  /api/games/{game_id}/background`: that image, with its content type.
 
 Hidden creatures exist only for the Soulweaver: for a player they are left out of everything sent (the state, the
-turn order, holds, effects, decisions, events), and so are the Soulweaver's notes.
+turn order, holds, effects, decisions, events, refusals), and so are the Soulweaver's notes. `SeatView` decides
+what each seat may see; this module only renders it as JSON.
 """
 
 from __future__ import annotations
@@ -235,7 +236,8 @@ class _Client:
 
 
 class _Hub:
-    """The websockets open on one game. A change is made into a message once per seat and queued to each socket."""
+    """The websockets open on one game. A change is made into a message once per kind of view and queued to each
+    socket."""
 
     def __init__(self, table: Table) -> None:
         self.table = table
@@ -243,9 +245,14 @@ class _Hub:
         table.subscribe(self)
 
     def table_changed(self, change: Change) -> None:
-        texts: dict[Viewer, str] = {}
+        texts: dict[Viewer | bool, str] = {}
+        secrets = bool(self.table.gone_hidden) or any(
+            c.hidden for s in (change.before, change.after) for c in s.creatures.values()
+        )
         for client in list(self.clients):
-            key = client.viewer  # each seat's own: a decision or a defense roll is worded for its seat
+            # With hidden creatures about, each seat gets its own (a decision or a defense roll is worded for the
+            # seat it concerns); without, every player sees the same.
+            key = client.viewer if secrets and not client.viewer.is_soulweaver else client.viewer.is_soulweaver
             text = texts.get(key)
             if text is None:
                 text = texts[key] = json.dumps(change_message(self.table, change, client.viewer))
