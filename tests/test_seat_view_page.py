@@ -22,6 +22,7 @@ from nicegui.testing.user_simulation import user_simulation
 from vtt.library import library_creature
 from vtt.rules.dice import RandomDice
 from vtt.rules.model import SOULWEAVER, GameState
+from vtt.rules.settings import TableSettings
 from vtt.store.db import Seat, open_engine
 from vtt.table.registry import Games
 from vtt.table.table import Viewer
@@ -41,6 +42,7 @@ def _game() -> GameState:
             creature("bram", (6, 6), controller="bob"),
             creature("orc", (4, 2), weapons=[sword], grip={"right_arm": "sword"}),
             creature("shade", (3, 2), name=HIDDEN_NAME, hidden=True),
+            settings=TableSettings(defense_prompts="players", reactions=False),
         ),
         "ayla",
     )
@@ -200,3 +202,22 @@ async def test_the_turn_panel_of_a_connected_player_drops_a_creature_once_it_is_
         assert (await table.submit(SW, hide)).ok
         assert await _settled(lambda: "Bram" not in turn_panel())
         assert "▶ Ayla" in turn_panel() and "Bram" not in _page_text(player)
+
+
+async def test_the_defenders_page_asks_without_the_hidden_attacker_and_another_player_only_sees_a_wait(
+    games: Games,
+) -> None:
+    _, made, _ = games.ensure("Ambush", on_turn(_game(), "shade"), "")
+    seats = {s.key: s for s in made}
+    table = games.table(seats["alice"].game_id)
+    async with _simulation() as browser:
+        alice, bob = browser(), browser()
+        await alice.open(f"/?secret={seats['alice'].secret}")
+        await bob.open(f"/?secret={seats['bob'].secret}")
+        strike = {"type": "strike", "creature": "shade", "target": "ayla"}
+        assert (await table.submit(SW, strike)).ok and table.state.pending[0].to == "alice"
+        assert await _settled(lambda: _cards(alice, "decision-mine") == 1 and _cards(bob, "decision-wait") == 1)
+        assert "A creature you cannot see attacks Ayla's Elude" in _page_text(alice)
+        assert "Roll defense" in _page_text(alice) and HIDDEN_NAME not in _page_text(alice)
+        assert "The table waits for the Soulweaver." in _page_text(bob)
+        assert "Ayla's Elude" not in _page_text(bob) and HIDDEN_NAME not in _page_text(bob)

@@ -117,9 +117,8 @@ class TableView:
         self._cards: dict[int, ui.element] = {}
         self._render_panels()
         self._set_active()
-        names = self._names()
         for record in table.log:
-            self._add_to_log(record, names)
+            self._add_to_log(record)
         table.subscribe(self)
 
     def _export_game(self) -> None:
@@ -200,9 +199,8 @@ class TableView:
         await asyncio.sleep(FLUSH_DELAY)
         self._flush_task = None
         records, self._unrendered = self._unrendered, []
-        names = self._names()
         for record in records:
-            self._add_to_log(record, names)
+            self._add_to_log(record)
             if record.is_meta:
                 self._mark_undone(record.command.get("seqs", []), record.kind == "undo")
         self._render_panels()
@@ -215,7 +213,7 @@ class TableView:
             elif card is not None:
                 card.classes(remove="log-undone")
 
-    def _add_to_log(self, record: LogRecord, names: dict[str, str]) -> None:
+    def _add_to_log(self, record: LogRecord) -> None:
         """Newest first, in chunks, so a new entry re-sends one chunk's list of entries, not the whole log's."""
         if self._log_chunk is None or len(self._log_chunk.default_slot.children) >= LOG_CHUNK:
             with self.log:
