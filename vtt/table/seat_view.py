@@ -104,11 +104,6 @@ class SeatView:
         ids = sorted(self.hidden, key=len, reverse=True)
         return re.compile("|".join(rf"(?<![\w.\-]){re.escape(i)}(?![\w.\-])" for i in ids))
 
-    @property
-    def everything(self) -> bool:
-        """Whether this seat sees all (the Soulweaver, or nothing is hidden)."""
-        return not self.hidden
-
     # ---- creatures -------------------------------------------------------------------------------------------
 
     def sees(self, creature_id: object) -> bool:
@@ -116,7 +111,9 @@ class SeatView:
         return isinstance(creature_id, str) and creature_id in self.state.creatures and creature_id not in self.hidden
 
     def creature(self, creature_id: object) -> Creature | None:
-        return self.state.creatures[creature_id] if self.sees(creature_id) else None  # type: ignore[index]
+        if not isinstance(creature_id, str) or creature_id in self.hidden:
+            return None
+        return self.state.creatures.get(creature_id)
 
     def creatures(self) -> list[Creature]:
         return [c for cid, c in self.state.creatures.items() if cid not in self.hidden]
