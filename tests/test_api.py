@@ -115,7 +115,7 @@ def test_hidden_creatures_leave_the_turn_order_holds_and_effects() -> None:
     game.turn.index = 1
     assert state_json(game, Viewer("player", "alice"))["turn"]["index"] == 0
     assert state_json(game, Viewer("soulweaver", "Mira"))["turn"]["index"] == 1
-    assert scrub({"economy": {"lurker": {}, "ayla": {}}}, {"lurker"}) == {"economy": {"ayla": {}}}
+    assert scrub({"economy": {"lurker": {}, "ayla": {}}}, game, Viewer("player", "alice")) == {"economy": {"ayla": {}}}
 
 
 # ---- commands -----------------------------------------------------------------------------------------------

@@ -24,6 +24,7 @@ from vtt.rules.dice import DiceSource, RandomDice, RecordingDice, ScriptedDice
 from vtt.rules.model import SOULWEAVER
 from vtt.rules.turns import is_active
 from vtt.store import db
+from vtt.table.seat_view import SeatView
 
 Role = Literal["soulweaver", "player", "spectator"]
 TIME_LIMIT = "time limit"
@@ -123,6 +124,8 @@ class Table:
         self.versions: dict[str, int] = {}
         """Each creature's version: how many times it changed. A command from a browser names the version it
         saw; a stale one is refused, so two people dragging one token end up agreeing."""
+        self.gone_hidden: dict[str, str] = {}
+        """Creatures removed from the game while hidden (id -> name): the log about them stays the Soulweaver's."""
         self._redo: list[list[int]] = []
         self._dice = dice()
         self._listeners: weakref.WeakSet[Any] = weakref.WeakSet()
@@ -187,8 +190,11 @@ class Table:
 
     def _bump(self, before: GameState, after: GameState) -> None:
         for cid in set(before.creatures) | set(after.creatures):
-            if before.creatures.get(cid) is not after.creatures.get(cid):
+            was = before.creatures.get(cid)
+            if was is not after.creatures.get(cid):
                 self.versions[cid] = self.versions.get(cid, 0) + 1
+                if was is not None and was.hidden and cid not in after.creatures:
+                    self.gone_hidden[cid] = was.name
 
     def version(self, creature_id: str) -> int:
         return self.versions.get(creature_id, 0)
@@ -208,10 +214,13 @@ class Table:
 
     # ---- who may do what ----------------------------------------------------------------------------------
 
+    def seat_view(self, viewer: Viewer, state: GameState | None = None) -> SeatView:
+        """What `viewer` may see of the current state (or of `state`, a state of this game)."""
+        return SeatView(self.state if state is None else state, viewer, self.gone_hidden)
+
     def visible_to(self, viewer: Viewer, creature_id: str) -> bool:
         """Hidden creatures exist only for the Soulweaver: nothing about them goes to anyone else."""
-        c = self.state.creatures.get(creature_id)
-        return c is not None and (viewer.is_soulweaver or not c.hidden)
+        return self.seat_view(viewer).sees(creature_id)
 
     def permission_error(self, viewer: Viewer, cmd: Command) -> str | None:
         """Why `viewer` may not send `cmd`, or None. The Soulweaver may send anything; a spectator nothing."""
@@ -278,12 +287,12 @@ class Table:
             if error is None:
                 error = self._stale(seen)
             if error or cmd is None:
-                return Outcome(False, error)
+                return self._refused(viewer, error)
             dice = RecordingDice(self._dice)
             try:
                 after, events = apply(self.state, cmd, dice)
             except RuleError as exc:
-                return Outcome(False, str(exc))
+                return self._refused(viewer, str(exc))
             record = LogRecord(
                 seq=len(self.log) + 1,
                 sender=TIME_LIMIT if viewer.is_soulweaver and viewer.name == TIME_LIMIT else viewer.key,
@@ -301,6 +310,10 @@ class Table:
             self._forget_old_states()
         self._tell(change)
         return Outcome(True, None, record)
+
+    def _refused(self, viewer: Viewer, reason: str | None) -> Outcome:
+        """A refusal, its reason worded for its sender: it never names a creature they may not see."""
+        return Outcome(False, self.seat_view(viewer).refusal(reason or "that is not possible now"))
 
     def _forget_old_states(self) -> None:
         """Keep the state before each command in memory for the last `KEEP_STATES` commands only; an undo further

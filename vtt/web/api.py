@@ -17,15 +17,14 @@ permission and legality checks as the table page.
 - `GET  /api/games/{game_id}/background`: that image, with its content type.
 
 Hidden creatures exist only for the Soulweaver: for a player they are left out of everything sent (the state, the
-turn order, holds, effects, decisions, events), and so are the Soulweaver's notes.
+turn order, holds, effects, decisions, events, refusals), and so are the Soulweaver's notes. `SeatView` decides
+what each seat may see; this module only renders it as JSON.
 """
 
 from __future__ import annotations
 
 import asyncio
 import json
-from collections.abc import Sequence
-from collections.abc import Set as AbstractSet
 from dataclasses import dataclass
 from typing import Any
 
@@ -40,7 +39,8 @@ from vtt.store import db
 from vtt.store.db import Seat
 from vtt.store.images import BACKGROUND, IMAGE_TYPES, MAX_UPLOAD_BYTES, background_path, image_problem, image_type
 from vtt.table.registry import Games, parse_game_id, viewer_for
-from vtt.table.table import Change, LogRecord, Table, Viewer
+from vtt.table.seat_view import SeatView
+from vtt.table.table import Change, Table, Viewer
 
 Json = dict[str, Any]
 
@@ -53,113 +53,31 @@ SEAT_REPLACED = "this seat link was replaced: ask the Soulweaver for the new one
 BODY_KEYS = frozenset({"command", "seen", "id"})
 
 
-# ---- what a seat may see ------------------------------------------------------------------------------------
+# ---- what a seat may see (decided by `SeatView`; rendered here as JSON) -------------------------------------
 
 
 def hidden_from(state: GameState, viewer: Viewer) -> frozenset[str]:
     """The creatures `viewer` may not know of."""
-    if viewer.is_soulweaver:
-        return frozenset()
-    return frozenset(cid for cid, c in state.creatures.items() if c.hidden)
+    return SeatView(state, viewer).hidden
 
 
-def _names_any(value: Any, ids: AbstractSet[str]) -> bool:
-    """Whether any string anywhere in a JSON value is one of `ids`."""
-    if isinstance(value, str):
-        return value in ids
-    if isinstance(value, dict):
-        return any(k in ids or _names_any(v, ids) for k, v in value.items())
-    if isinstance(value, list):
-        return any(_names_any(v, ids) for v in value)
-    return False
+def creature_json(c: Creature, viewer: Viewer, state: GameState) -> Json:
+    return SeatView(state, viewer).creature_json(c)
 
 
-def creature_json(c: Creature, viewer: Viewer, hidden: AbstractSet[str]) -> Json:
-    if viewer.is_soulweaver:
-        return c.model_dump(mode="json")
-    data = c.model_dump(mode="json", exclude={"notes"})
-    if data.get("focus") in hidden:
-        data["focus"] = None
-    return data
-
-
-def _scrub_turn(turn: Json, hidden: AbstractSet[str]) -> Json:
-    """The turn order without hidden creatures; `index` is -1 while a hidden creature has the turn."""
-    entries: list[str] = turn["entries"]
-    index: int = turn["index"]
-    started = turn["round"] > 0 and 0 <= index < len(entries)
-    out = {
-        **turn,
-        "entries": [e for e in entries if e not in hidden],
-        "priority": {k: v for k, v in turn["priority"].items() if k not in hidden},
-    }
-    if started:
-        out["index"] = -1 if entries[index] in hidden else sum(1 for e in entries[:index] if e not in hidden)
-    return out
-
-
-def _scrub_hold(hold: Json, hidden: AbstractSet[str]) -> Json | None:
-    holders = {k: v for k, v in hold["holders"].items() if k not in hidden}
-    held = [x for x in hold["held"] if x not in hidden]
-    if not holders and not held:
-        return None
-    return {
-        **hold,
-        "holders": holders,
-        "held": held,
-        "extra_encumbered": {k: v for k, v in hold["extra_encumbered"].items() if k not in hidden},
-        "caused": {
-            k: {x: n for x, n in v.items() if x not in hidden} for k, v in hold["caused"].items() if k not in hidden
-        },
-        "locks": [lk for lk in hold["locks"] if lk["held"] not in hidden and lk["holder"] not in hidden],
-    }
-
-
-def scrub(data: Json, hidden: AbstractSet[str]) -> Json:
-    """A (partial) dump of a `GameState` as a player may see it: `hidden` creatures removed wherever they are
-    named. Changes `data` in place and returns it. Creatures are dumped with `creature_json` instead."""
-    if not hidden:
-        return data
-    if "turn" in data:
-        data["turn"] = _scrub_turn(data["turn"], hidden)
-    if "economy" in data:
-        data["economy"] = {k: v for k, v in data["economy"].items() if k not in hidden}
-    if "holds" in data:
-        holds = {k: _scrub_hold(h, hidden) for k, h in data["holds"].items()}
-        data["holds"] = {k: h for k, h in holds.items() if h is not None}
-    if "effects" in data:
-        data["effects"] = [
-            {**e, "creator": None if e["creator"] in hidden else e["creator"]}
-            for e in data["effects"]
-            if e["subject"] not in hidden
-        ]
-    if "pending" in data:
-        data["pending"] = [
-            {**d, "payload": {} if _names_any(d["payload"], hidden) else d["payload"]}
-            for d in data["pending"]
-            if d["creature"] not in hidden and not any(o in hidden for o in d["options"])
-        ]
-    if "reactions" in data:
-        data["reactions"] = {k: v for k, v in data["reactions"].items() if not _names_any(v, hidden)}
-    if "board" in data:
-        for item in data["board"]["items"]:
-            if item["owner"] in hidden:
-                item["owner"] = None
-    return data
+def scrub(data: Json, state: GameState, viewer: Viewer) -> Json:
+    """A (partial) dump of `state` without its creatures, as `viewer` may see it (changed in place)."""
+    return SeatView(state, viewer).scrub(data)
 
 
 def state_json(state: GameState, viewer: Viewer) -> Json:
-    hidden = hidden_from(state, viewer)
-    data = scrub(state.model_dump(mode="json", exclude={"creatures"}), hidden)
-    creatures = {cid: creature_json(c, viewer, hidden) for cid, c in state.creatures.items() if cid not in hidden}
-    return {"creatures": creatures, **data}
+    return SeatView(state, viewer).state_json()
 
 
 def seat_view(table: Table, seat: Seat) -> Json:
     """Everything the seat may know of its game: its state, each creature's version (to send as `seen`) and how
     long the log is."""
-    viewer = viewer_for(seat)
-    state = state_json(table.state, viewer)
+    state = table.seat_view(viewer_for(seat)).state_json()
     return {
         "game": {"id": seat.game_id, "name": table.name},
         "seat": {"role": seat.role, "key": seat.key, "name": seat.name},
@@ -169,36 +87,8 @@ def seat_view(table: Table, seat: Seat) -> Json:
     }
 
 
-def _event_hides(event: Json, hidden: AbstractSet[str], names: Sequence[str]) -> bool:
-    """Whether an event tells of a hidden creature: as its actor or target, in its data, or by name in its text."""
-    if event.get("actor") in hidden or event.get("target") in hidden or _names_any(event.get("data"), hidden):
-        return True
-    text = str(event.get("text", ""))
-    return any(name in text for name in names)
-
-
-def _record_hides(record: LogRecord, hidden: AbstractSet[str], names: Sequence[str]) -> bool:
-    return _names_any(record.command, hidden) or any(_event_hides(e, hidden, names) for e in record.events)
-
-
-def _events_for(table: Table, record: LogRecord, hidden: AbstractSet[str], names: Sequence[str]) -> list[Json]:
-    """The events of a record that a seat kept from `hidden` creatures (called `names`) may see. An undo or redo
-    of commands about a hidden creature says only how many it took back or played again."""
-    if not hidden:
-        return record.events
-    if record.is_meta:
-        seqs = [s for s in record.command.get("seqs", []) if isinstance(s, int) and 0 < s <= len(table.log)]
-        if any(_record_hides(table.log[s - 1], hidden, names) for s in seqs):
-            verb = "takes back" if record.kind == "undo" else "plays again"
-            text = f"The Soulweaver {verb} {len(seqs)} command{'s' if len(seqs) != 1 else ''}."
-            return [{"kind": record.kind, "text": text, "actor": None, "target": None, "rolls": [], "data": {}}]
-        return record.events
-    if _names_any(record.command, hidden):
-        return []
-    return [e for e in record.events if not _event_hides(e, hidden, names)]
-
-
 OTHER_FIELDS = tuple(name for name in GameState.model_fields if name != "creatures")
+NAMING_FIELDS = frozenset({"turn", "economy", "holds", "effects", "pending", "reactions"})
 
 
 def _differs(a: object, b: object) -> bool:
@@ -208,33 +98,34 @@ def _differs(a: object, b: object) -> bool:
 def change_message(table: Table, change: Change, viewer: Viewer) -> Json:
     """One change of the table as `viewer` may see it: who sent what, the events, the creatures that changed
     (with their new versions), those it can no longer see (`gone`), and the other parts of the state that changed.
-    A command naming a hidden creature shows as `type` and `command` null with no events."""
+    A command naming a hidden creature shows as `type` and `command` null, with only the events worded for the
+    seat whose creature they happen to."""
     record, before, after = change.record, change.before, change.after
-    hidden = hidden_from(after, viewer)
-    names = [after.creatures[cid].name for cid in sorted(hidden)]
+    seat = table.seat_view(viewer, after)
+    was = table.seat_view(viewer, before)
     creatures: Json = {}
     gone: list[str] = []
     for cid in sorted(change.changed_creatures):
-        c = after.creatures.get(cid)
-        if c is not None and cid not in hidden:
-            creatures[cid] = creature_json(c, viewer, hidden)
-            continue
-        was = before.creatures.get(cid)
-        if was is not None and (viewer.is_soulweaver or not was.hidden):
+        c = seat.creature(cid)
+        if c is not None:
+            creatures[cid] = seat.creature_json(c)
+        elif was.sees(cid):
             gone.append(cid)
     others = {name for name in OTHER_FIELDS if _differs(getattr(before, name), getattr(after, name))}
-    shown_command = not _names_any(record.command, hidden)
+    if seat.hidden != was.hidden:  # a creature hidden or shown: every part that names creatures is sent again
+        others |= NAMING_FIELDS
+    command = seat.command_json(record.command)
     return {
         "kind": "change",
         "seq": record.seq,
         "sender": record.sender,
-        "type": record.kind if shown_command else None,
-        "command": record.command if shown_command else None,
-        "events": _events_for(table, record, hidden, names),
+        "type": record.kind if command is not None else None,
+        "command": command,
+        "events": seat.events(record, table.log),
         "creatures": creatures,
         "gone": gone,
         "versions": {cid: table.version(cid) for cid in creatures},
-        "state": scrub(after.model_dump(mode="json", include=others), hidden) if others else {},
+        "state": seat.scrub(after.model_dump(mode="json", include=others)) if others else {},
         "log_length": len(table.log),
     }
 
@@ -374,8 +265,8 @@ class _Client:
 
 
 class _Hub:
-    """The websockets open on one game. A change is made into a message once per kind of view (the
-    Soulweaver's or the players') and queued to each socket."""
+    """The websockets open on one game. A change is made into a message once per kind of view and queued to each
+    socket."""
 
     def __init__(self, table: Table, games: Games) -> None:
         self.table = table
@@ -390,9 +281,14 @@ class _Hub:
                 client.close_replaced()
 
     def table_changed(self, change: Change) -> None:
-        texts: dict[bool, str] = {}
+        texts: dict[Viewer | bool, str] = {}
+        secrets = bool(self.table.gone_hidden) or any(
+            c.hidden for s in (change.before, change.after) for c in s.creatures.values()
+        )
         for client in list(self.clients):
-            key = client.viewer.is_soulweaver
+            # With hidden creatures about, each seat gets its own (a decision or a defense roll is worded for the
+            # seat it concerns); without, every player sees the same.
+            key = client.viewer if secrets and not client.viewer.is_soulweaver else client.viewer.is_soulweaver
             text = texts.get(key)
             if text is None:
                 text = texts[key] = json.dumps(change_message(self.table, change, client.viewer))

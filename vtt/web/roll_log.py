@@ -5,8 +5,6 @@ Everything a user typed (names) is shown with `ui.label` (text), never as HTML.
 
 from __future__ import annotations
 
-import re
-from collections.abc import Set as AbstractSet
 from typing import Any
 
 from nicegui import ui
@@ -85,23 +83,9 @@ def render_roll(roll: dict[str, Any], dl: int | None = None, counted: tuple[int,
             ui.label(f"{_signed(mod.get('value'))} · {mod.get('reason', '')}").classes("text-xs text-amber-900")
 
 
-def render_record(
-    record: LogRecord,
-    creature_names: dict[str, str],
-    hidden: AbstractSet[str] = frozenset(),
-    hidden_names: AbstractSet[str] = frozenset(),
-) -> ui.element | None:
-    """One log entry. Events about a creature in `hidden`, or naming one of `hidden_names`, are left out; an entry
-    with nothing left is not drawn."""
-    named = re.compile("|".join(rf"\b{re.escape(n)}\b" for n in sorted(hidden_names))) if hidden_names else None
-    shown = [
-        e
-        for e in _dicts(record.events)
-        if not _one_of(e.get("actor"), hidden)
-        and not _one_of(e.get("target"), hidden)
-        and not (named and named.search(str(e.get("text", ""))))
-    ]
-    if not shown or _mentions(record.command, hidden):
+def render_record(record: LogRecord, shown: list[dict[str, Any]]) -> ui.element | None:
+    """One log entry with the events its seat may see (`SeatView.events`); an entry with none is not drawn."""
+    if not shown:
         return None
     sender = SENDER_NAMES.get(record.sender, record.sender)
     with with_data(ui.card().classes("w-full p-2 gap-1 log-entry"), seq=record.seq) as card:
@@ -129,18 +113,3 @@ def render_record(
                     "text-xs text-indigo-800"
                 )
     return card
-
-
-def _one_of(value: object, ids: AbstractSet[str]) -> bool:
-    return isinstance(value, str) and value in ids
-
-
-def _mentions(command: dict[str, Any], ids: AbstractSet[str]) -> bool:
-    if not ids:
-        return False
-    named = {command.get(k) for k in ("creature", "target", "collide_with")}
-    for k in ("targets", "expects"):
-        value = command.get(k)
-        if isinstance(value, list):
-            named.update(value)
-    return bool(named & ids)

@@ -8,13 +8,13 @@ from typing import Any
 
 from nicegui import background_tasks, events, ui
 
-from vtt.rules import legal_actions
 from vtt.rules.ailments import AILMENTS, PART_AILMENTS
 from vtt.rules.engine import ActionOption, TargetOption
 from vtt.rules.model import SOULWEAVER, Cell, Creature, GameState
 from vtt.rules.space import Occupancy, footprint, grid_of, why_cannot_stand
 from vtt.rules.turns import active_creatures, is_active
 from vtt.table.registry import Games
+from vtt.table.seat_view import SeatView, TurnPanel
 from vtt.table.table import Change, LogRecord, Table, Viewer
 from vtt.web.action_menu import (
     MULTI_TARGET_ACTIONS,
@@ -30,7 +30,7 @@ from vtt.web.gm_panel import render_gm_panel, render_sheet_controls
 from vtt.web.map_editor import MapEditor, background_of, board_patch, board_props
 from vtt.web.map_view import MapView
 from vtt.web.roll_log import render_record
-from vtt.web.tokens import in_stomach, on_map, sees, token_for
+from vtt.web.tokens import on_map, token_for
 
 CELL_PX = 26.0
 FLUSH_DELAY = 0.03
@@ -74,6 +74,7 @@ class TableView:
         self.base_url = base_url
         self.selected: str | None = None
         self.choosing: tuple[str, ActionOption] | None = None
+        self._seat_of: SeatView | None = None
         state = table.state
         board = state.board
         self.tokens = {cid: self._token(state, c) for cid, c in state.creatures.items() if self._shown(c)}
@@ -117,50 +118,40 @@ class TableView:
         self._cards: dict[int, ui.element] = {}
         self._render_panels()
         self._set_active()
-        names = self._names()
         for record in table.log:
-            self._add_to_log(record, names)
+            self._add_to_log(record)
         table.subscribe(self)
 
     def _export_game(self) -> None:
         if self.games is not None and self.table.game_id is not None:
             export_game(self.games, self.table.game_id, self.table.name)
 
+    def _seat(self) -> SeatView:
+        """What this viewer may see of the table's current state (kept while the state is the same)."""
+        seat = self._seat_of
+        if seat is None or seat.state is not self.table.state:
+            seat = self._seat_of = self.table.seat_view(self.viewer)
+        return seat
+
     def _names(self) -> dict[str, str]:
-        return {cid: c.name for cid, c in self.table.state.creatures.items() if self._sees(c)}
+        return self._seat().names()
 
     def _sees(self, creature: Creature) -> bool:
         """Hidden creatures are the Soulweaver's alone: no token, name, menu entry or log line for anyone else."""
-        return sees(self.viewer, creature)
+        return self._seat().sees(creature.id)
 
     def _shown(self, creature: Creature) -> bool:
         """Whether the creature has a token on this page: seen, and not in a stomach (off the board)."""
         return self._sees(creature) and on_map(creature)
 
-    def _names_hidden(self, text: str) -> bool:
-        """Whether `text` names a creature this viewer may not see."""
-        state = self.table.state
-        return any(state.creatures[cid].name in text for cid in self._hidden())
-
-    def _hidden(self) -> set[str]:
-        return {cid for cid, c in self.table.state.creatures.items() if not self._sees(c)}
-
-    def _without_hidden(self, actions: list[ActionOption]) -> list[ActionOption]:
-        """A player's menu offers no hidden creature as a target (the table refuses it anyway)."""
-        hidden = self._hidden()
-        if not hidden:
-            return actions
-        return [a.model_copy(update={"targets": [t for t in a.targets if t.target not in hidden]}) for a in actions]
-
     def _token(self, state: GameState, c: Creature) -> dict[str, Any]:
-        return token_for(state, c, self.viewer, self.table.version(c.id))
+        seat = self._seat() if state is self.table.state else self.table.seat_view(self.viewer, state)
+        return token_for(state, c, self.viewer, self.table.version(c.id), seat)
 
     # ---- permissions (the table re-checks every command) ------------------------------------------------
 
     def may_act_for(self, creature: Creature) -> bool:
-        if self.viewer.is_spectator:
-            return False
-        return self.viewer.is_soulweaver or creature.controller == self.viewer.key
+        return self._seat().may_act_for(creature)
 
     # ---- the table changed --------------------------------------------------------------------------------
 
@@ -209,9 +200,8 @@ class TableView:
         await asyncio.sleep(FLUSH_DELAY)
         self._flush_task = None
         records, self._unrendered = self._unrendered, []
-        names = self._names()
         for record in records:
-            self._add_to_log(record, names)
+            self._add_to_log(record)
             if record.is_meta:
                 self._mark_undone(record.command.get("seqs", []), record.kind == "undo")
         self._render_panels()
@@ -224,16 +214,14 @@ class TableView:
             elif card is not None:
                 card.classes(remove="log-undone")
 
-    def _add_to_log(self, record: LogRecord, names: dict[str, str]) -> None:
+    def _add_to_log(self, record: LogRecord) -> None:
         """Newest first, in chunks, so a new entry re-sends one chunk's list of entries, not the whole log's."""
         if self._log_chunk is None or len(self._log_chunk.default_slot.children) >= LOG_CHUNK:
             with self.log:
                 self._log_chunk = ui.column().classes("w-full gap-2")
             self._log_chunk.move(target_index=0)
         with self._log_chunk:
-            hidden = self._hidden()
-            state = self.table.state
-            card = render_record(record, names, hidden, {state.creatures[cid].name for cid in hidden})
+            card = render_record(record, self._seat().events(record, self.table.log))
             if card is not None:
                 card.move(target_index=0)
                 self._cards[record.seq] = card
@@ -261,13 +249,13 @@ class TableView:
             ui.notify("Move rejected: a malformed drop", type="warning")
             return
         state = self.table.state
-        c = state.creatures.get(cid)
+        c = self._seat().creature(cid)
+        if c is None:  # a creature this viewer cannot see is answered as one that does not exist: not at all
+            return
         ok = False
-        if c is not None and not self._sees(c):
-            c = None
-        if c is not None and self._may_drag(state, c):
+        if self._may_drag(state, c):
             ok = await self._drag(state, c, to, seen)
-        elif c is not None:
+        else:
             ui.notify(f"Move rejected: {self._why_not_drag()}", type="warning")
         if not ok:
             self._snap_back_everywhere(cid)
@@ -278,7 +266,7 @@ class TableView:
         return "you can only drag your own creature, on its turn"
 
     def _may_drag(self, state: GameState, c: Creature) -> bool:
-        return self.viewer.is_soulweaver or (c.controller == self.viewer.key and is_active(state, c.id))
+        return self._seat().may_drag(c)
 
     async def _drag(self, state: GameState, c: Creature, to: Cell, seen: dict[str, int]) -> bool:
         """A drop: a Move for a creature on its turn, the Soulweaver's free placement otherwise. Dropping a
@@ -354,9 +342,12 @@ class TableView:
     # ---- the token menu ------------------------------------------------------------------------------------
 
     async def _on_token_click(self, e: events.GenericEventArguments) -> None:
-        cid = str(e.args["id"])
+        cid = str(e.args.get("id"))
+        seen = self._seat().sees(cid)
         if self.choosing is not None:
-            await self._choose_target(target=cid)
+            await self._choose_target(target=cid if seen else None)
+            return
+        if not seen:  # a hidden id is answered exactly as an id that does not exist: nothing happens
             return
         self.selected = cid
         self._render_panels()
@@ -368,14 +359,15 @@ class TableView:
         """The clicked creature's menu, then one for each creature in its stomach: a swallowed creature has no
         token, so its player (and the Soulweaver) act for it from its swallower's token."""
         state = self.table.state
-        c = state.creatures.get(cid)
+        seat = self._seat()
+        c = seat.creature(cid)
         if c is None:
             return
         self.menu_body.clear()
         with self.menu_body:
             ui.label(c.name).classes("font-bold px-2 pt-1 menu-title")
             self._menu_section(state, c)
-            for inner in in_stomach(state, c, self.viewer):
+            for inner in seat.in_stomach(c):
                 with with_data(ui.element("div").classes("menu-stomach"), creature=inner.id):
                     ui.separator().classes("my-1")
                     ui.label(f"In its stomach: {inner.name}").classes("font-bold px-2 pt-1 menu-title")
@@ -385,7 +377,7 @@ class TableView:
     def _menu_section(self, state: GameState, c: Creature) -> None:
         """A creature's actions (when the viewer acts for it) and the Soulweaver's tools for it."""
         cid = c.id
-        actions = self._without_hidden(legal_actions(state, cid)) if self.may_act_for(c) else []
+        actions = self._seat().menu(cid)
         if not actions:
             why = "not its turn" if self.may_act_for(c) else "not your creature"
             if state.pending:
@@ -619,17 +611,11 @@ class TableView:
 
     def _render_panels(self) -> None:
         """Rebuild a panel only when what it shows changed."""
-        state = self.table.state
+        seat = self._seat()
         keys: dict[str, object] = {
-            "decisions": tuple(d.id for d in state.pending),
-            "turn": (
-                state.turn.round,
-                state.turn.index,
-                bool(state.pending),
-                tuple((cid, state.economy.get(cid)) for cid in active_creatures(state)),
-                tuple((cid, c.swallowed_by) for cid, c in state.creatures.items() if c.swallowed_by is not None),
-            ),
-            "sheet": (self.selected, state.creatures.get(self.selected or ""), self._inside(self.selected)),
+            "decisions": seat.decisions(),
+            "turn": seat.turn_panel(),
+            "sheet": (self.selected, seat.creature(self.selected), self._inside(self.selected)),
             "gm": (len(self.table.log), self.table.can_redo()) if self.viewer.is_soulweaver else None,
         }
         for name, render in (
@@ -643,8 +629,9 @@ class TableView:
                 render()
 
     def _inside(self, cid: str | None) -> tuple[Creature, ...]:
-        c = self.table.state.creatures.get(cid or "")
-        return tuple(in_stomach(self.table.state, c, self.viewer)) if c is not None else ()
+        seat = self._seat()
+        c = seat.creature(cid)
+        return tuple(seat.in_stomach(c)) if c is not None else ()
 
     def _select(self, cid: str) -> None:
         """Show this creature's sheet (a swallowed one has no token to click)."""
@@ -669,41 +656,43 @@ class TableView:
         return self.games.players(self.table.game_id)
 
     def _render_decisions(self) -> None:
-        state = self.table.state
+        seat = self._seat()
         self.decisions.clear()
         with self.decisions:
-            for d in state.pending:
-                mine = self.viewer.is_soulweaver or d.to == self.viewer.key
-                who = "the Soulweaver" if d.to == SOULWEAVER else d.to
+            for d in seat.decisions():
+                mine = seat.mine(d)
+                kind = str(d["kind"])
                 card = ui.card().classes("w-full p-2 decision " + ("decision-mine" if mine else "decision-wait"))
-                with with_data(card, decision_kind=d.kind):
+                with with_data(card, decision_kind=kind):
                     if not mine:
-                        prompt = d.prompt if not self._names_hidden(d.prompt) else "a decision"
-                        ui.label(f"The table waits for {who}: {prompt}").classes("text-sm")
+                        who = "the Soulweaver" if d["to"] == SOULWEAVER else d["to"]
+                        text = d["prompt"] if kind == "wait" else f"The table waits for {who}: {d['prompt']}"
+                        ui.label(text).classes("text-sm")
                         continue
-                    ui.label(d.prompt).classes("text-sm")
-                    if d.kind == "defense":
+                    ui.label(d["prompt"]).classes("text-sm")
+                    i = str(d["id"])
+                    if kind == "defense":
                         with ui.row().classes("gap-2"):
                             ui.button(
                                 "Roll defense",
-                                on_click=lambda _, i=d.id: self.send({"type": "defend", "decision": i, "roll": True}),
+                                on_click=lambda _, i=i: self.send({"type": "defend", "decision": i, "roll": True}),
                             ).props("color=primary dense")
                             ui.button(
                                 "Decline",
-                                on_click=lambda _, i=d.id: self.send({"type": "defend", "decision": i, "roll": False}),
+                                on_click=lambda _, i=i: self.send({"type": "defend", "decision": i, "roll": False}),
                             ).props("flat dense")
-                    elif d.kind == "reaction":
+                    elif kind == "reaction":
                         with ui.row().classes("gap-2"):
                             ui.button(
                                 "Hinder",
-                                on_click=lambda _, i=d.id: self.send({"type": "react", "decision": i, "hinder": True}),
+                                on_click=lambda _, i=i: self.send({"type": "react", "decision": i, "hinder": True}),
                             ).props("color=negative dense data-react=hinder")
                             ui.button(
                                 "Let it pass",
-                                on_click=lambda _, i=d.id: self.send({"type": "react", "decision": i, "hinder": False}),
+                                on_click=lambda _, i=i: self.send({"type": "react", "decision": i, "hinder": False}),
                             ).props("flat dense data-react=pass")
-                    elif d.kind == "order":
-                        self._order_picker(d.id, d.options)
+                    elif kind == "order":
+                        self._order_picker(i, [str(o) for o in d["options"]])
 
     def _order_picker(self, decision_id: str, options: list[str]) -> None:
         names = self._names()
@@ -724,47 +713,31 @@ class TableView:
         ).props("dense")
 
     def _render_turn(self) -> None:
-        state = self.table.state
+        panel: TurnPanel = self._seat().turn_panel()
         self.turn_panel.clear()
-        names = self._names()
         with self.turn_panel, ui.card().classes("w-full p-2 gap-1 turn-panel"):
-            if not state.turn.started:
+            if not panel.started:
                 ui.label("The fight has not begun.").classes("text-sm")
-                if self.viewer.is_soulweaver:
+                if panel.can_begin:
                     ui.button("Begin: roll Priority", on_click=lambda: self.send({"type": "begin"})).props(
                         "dense color=primary"
                     )
                 return
-            ui.label(f"Round {state.turn.round}").classes("font-bold text-sm")
-            for i, entry in enumerate(state.turn.entries):
-                if entry != SOULWEAVER and entry not in names:
-                    continue
-                is_current = i == state.turn.index
-                name = "Soulweaver (all other creatures)" if entry == SOULWEAVER else names.get(entry, entry)
-                prio = state.turn.priority.get(entry)
-                text = f"{'▶ ' if is_current else ''}{name}" + (f" · Priority {prio}" if prio is not None else "")
-                if (where := self._where_swallowed(entry)) is not None:
-                    text += f" · {where}"
-                ui.label(text).classes("text-sm " + ("font-bold text-amber-800" if is_current else "text-stone-700"))
-            for cid in active_creatures(state):
-                econ = state.economy.get(cid)
-                if econ is None or cid not in names:
-                    continue
-                ui.label(
-                    f"{names[cid]}: Major {econ.major} · Minor {econ.minor} · Movement {econ.movement_left}"
-                    f"/{econ.movement_max} left"
-                ).classes("text-xs text-stone-600 economy")
-            current = state.turn.current
-            c = state.creatures.get(current or "")
-            mine = self.viewer.is_soulweaver or (c is not None and c.controller == self.viewer.key)
-            if mine and not state.pending:
+            ui.label(f"Round {panel.round}").classes("font-bold text-sm")
+            for row in panel.rows:
+                ui.label(row.text).classes(
+                    "text-sm " + ("font-bold text-amber-800" if row.current else "text-stone-700")
+                )
+            for line in panel.economy:
+                ui.label(line).classes("text-xs text-stone-600 economy")
+            if panel.can_end_turn:
                 ui.button("End turn", on_click=lambda: self.send({"type": "end_turn"})).props("dense color=primary")
 
     def _render_sheet(self) -> None:
-        state = self.table.state
+        seat = self._seat()
         self.sheet.clear()
-        c = state.creatures.get(self.selected or "")
-        if c is None or not self._sees(c):
+        c = seat.creature(self.selected)
+        if c is None:
             return
         gm = self.viewer.is_soulweaver
         with self.sheet, ui.card().classes("w-full p-2 gap-1 sheet"):
@@ -774,7 +747,7 @@ class TableView:
                 ui.label(where[:1].upper() + where[1:] + ", off the board").classes(
                     "text-xs text-amber-900 swallowed-in"
                 )
-            inside = in_stomach(state, c, self.viewer)
+            inside = seat.in_stomach(c)
             if inside:
                 with ui.row().classes("gap-1 items-center stomach-contents"):
                     ui.label("In its stomach:").classes("text-xs font-bold text-amber-900")
@@ -834,12 +807,7 @@ class TableView:
 
     def _where_swallowed(self, cid: str) -> str | None:
         """ "in the Wyrm's stomach" for a swallowed creature (its swallower as this viewer may know it)."""
-        state = self.table.state
-        c = state.creatures.get(cid)
-        sw = state.creatures.get(c.swallowed_by or "") if c is not None else None
-        if sw is None:
-            return None
-        return f"in {sw.name}'s stomach" if self._sees(sw) else "in a stomach"
+        return self._seat().where_swallowed(cid)
 
     async def _edit(self, cid: str, pool_name: str, pips: int) -> None:
         c = self.table.state.creatures[cid]

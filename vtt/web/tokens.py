@@ -12,7 +12,7 @@ from typing import Any
 from vtt.rules.conditions import encumbered_tier
 from vtt.rules.model import Creature, GameState
 from vtt.rules.space import footprint
-from vtt.rules.turns import is_active
+from vtt.table.seat_view import SeatView
 from vtt.table.table import Viewer
 
 
@@ -25,13 +25,9 @@ def initials(name: str) -> str:
     return (parts[0][0] + parts[-1][0]).upper()
 
 
-def may_drag(state: GameState, viewer: Viewer, creature: Creature) -> bool:
+def may_drag(state: GameState, viewer: Viewer, creature: Creature, seat: SeatView | None = None) -> bool:
     """The Soulweaver drags any token; a player only their own creature, on its turn."""
-    if viewer.is_soulweaver:
-        return True
-    if viewer.is_spectator:
-        return False
-    return creature.controller == viewer.key and is_active(state, creature.id)
+    return (seat or SeatView(state, viewer)).may_drag(creature)
 
 
 def ailment_list(state: GameState, creature: Creature) -> list[dict[str, Any]]:
@@ -49,11 +45,6 @@ def ailment_list(state: GameState, creature: Creature) -> list[dict[str, Any]]:
     elif creature.unconscious:
         out.append({"name": "Unconscious", "tier": None})
     return out
-
-
-def sees(viewer: Viewer, creature: Creature) -> bool:
-    """Hidden creatures are the Soulweaver's alone."""
-    return viewer.is_soulweaver or not creature.hidden
 
 
 def on_map(creature: Creature) -> bool:
@@ -79,22 +70,29 @@ def _stomachs(state: GameState) -> dict[str, list[Creature]]:
     return inside
 
 
-def in_stomach(state: GameState, creature: Creature, viewer: Viewer) -> list[Creature]:
+def in_stomach(state: GameState, creature: Creature, viewer: Viewer, seat: SeatView | None = None) -> list[Creature]:
     """The creatures in this creature's stomach that the viewer may know of."""
-    return [c for c in _stomachs(state).get(creature.id, ()) if sees(viewer, c)]
+    view = seat or SeatView(state, viewer)
+    return [c for c in _stomachs(state).get(creature.id, ()) if view.sees(c.id)]
 
 
-def stomach_badge(state: GameState, creature: Creature, viewer: Viewer) -> list[dict[str, Any]]:
+def stomach_badge(
+    state: GameState, creature: Creature, viewer: Viewer, seat: SeatView | None = None
+) -> list[dict[str, Any]]:
     """A badge like an ailment's on the swallower: "STO" and how many creatures are in its stomach."""
-    inside = in_stomach(state, creature, viewer)
+    inside = in_stomach(state, creature, viewer, seat)
     if not inside:
         return []
     names = ", ".join(c.name for c in inside)
     return [{"name": "Stomach", "tier": len(inside), "title": f"In its stomach: {names}", "kind": "stomach"}]
 
 
-def token_for(state: GameState, creature: Creature, viewer: Viewer, version: int = 0) -> dict[str, Any]:
-    """`v` is the creature's version at the table: a drag sends it back, so a drag from a stale screen is refused."""
+def token_for(
+    state: GameState, creature: Creature, viewer: Viewer, version: int = 0, seat: SeatView | None = None
+) -> dict[str, Any]:
+    """`v` is the creature's version at the table: a drag sends it back, so a drag from a stale screen is refused.
+    `seat` is what the viewer may see of `state` (made here when not given)."""
+    seat = seat or SeatView(state, viewer)
     return {
         "id": creature.id,
         "v": version,
@@ -106,8 +104,8 @@ def token_for(state: GameState, creature: Creature, viewer: Viewer, version: int
         "grit": [creature.grit.pips, creature.grit.max],
         "energy": [creature.energy.pips, creature.energy.max],
         "resolve": [creature.resolve.pips, creature.resolve.max],
-        "ailments": stomach_badge(state, creature, viewer) + ailment_list(state, creature),
-        "draggable": may_drag(state, viewer, creature),
+        "ailments": stomach_badge(state, creature, viewer, seat) + ailment_list(state, creature),
+        "draggable": seat.may_drag(creature),
         "dead": creature.dead,
         "prone": creature.prone,
     }

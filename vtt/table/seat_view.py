@@ -1,0 +1,433 @@
+"""What one seat (the Soulweaver, a player, a spectator) may see of a game: the one place that decides it.
+
+Hidden creatures exist only for the Soulweaver. For anyone else they are left out of everything: the state (and
+every field of a visible creature, hold, effect or decision that names one), the events of the log, the prompts of
+decisions, the reasons a command was refused, the menu of legal actions and the turn panel. The pages and the API
+only render what a `SeatView` gives them.
+
+Two checks find a hidden creature: structural (a string that is its id, or a source "kind:id" naming it, anywhere
+in a JSON value) and by name (its name in any text, matched with boundaries that also work for names beginning or
+ending with punctuation). A text that names one is reworded for the seat ("a creature you cannot see") where the
+seat must still be told something — its own decision, its own defense roll, its refused command — and left out
+everywhere else.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from functools import cached_property
+from typing import TYPE_CHECKING, Any
+
+from vtt.rules import legal_actions
+from vtt.rules.engine import ActionOption
+from vtt.rules.model import SOULWEAVER, Creature, Decision, GameState
+from vtt.rules.turns import active_creatures, is_active
+
+if TYPE_CHECKING:
+    from vtt.table.table import LogRecord, Viewer
+
+Json = dict[str, Any]
+
+UNSEEN = "a creature you cannot see"
+UNSEEN_POSSESSIVE = "an unseen creature's"
+UNSEEN_REF = "?"
+"""Stands for a hidden creature where a field must say that there is one (a visible creature swallowed by a hidden
+one is still off the board); it is never a creature's id (ids start with a letter or digit)."""
+WAITING = "The table waits for the Soulweaver."
+NOTES_KEY = "notes"
+
+
+def _word_bounded(name: str) -> str:
+    """A pattern for `name` that does not match inside a longer word; a name beginning or ending with punctuation
+    ("(Shade)", "Shade!") needs no boundary on that side."""
+    left = r"(?<!\w)" if name[:1].isalnum() or name[:1] == "_" else ""
+    right = r"(?!\w)" if name[-1:].isalnum() or name[-1:] == "_" else ""
+    return left + re.escape(name) + right
+
+
+def _ref_target(value: str) -> str:
+    """The creature id a reference names: the id itself, or the id of a source "kind:id" (`creature:orc`)."""
+    return value.split(":", 1)[1] if ":" in value else value
+
+
+@dataclass(frozen=True)
+class TurnRow:
+    text: str
+    current: bool
+
+
+@dataclass(frozen=True)
+class TurnPanel:
+    """The turn panel as one seat may see it: equal panels draw the same, so a changed one is redrawn."""
+
+    started: bool
+    round: int = 0
+    rows: tuple[TurnRow, ...] = ()
+    economy: tuple[str, ...] = ()
+    can_begin: bool = False
+    can_end_turn: bool = False
+
+
+class SeatView:
+    """One seat's view of one state. Cheap to build; build a new one for each state."""
+
+    def __init__(self, state: GameState, viewer: Viewer, gone: Mapping[str, str] | None = None) -> None:
+        """`gone`: creatures removed from the game while hidden (id -> name), still secret in the log."""
+        self.state = state
+        self.viewer = viewer
+        if viewer.is_soulweaver:
+            secret: dict[str, str] = {}
+        else:
+            secret = {cid: c.name for cid, c in state.creatures.items() if c.hidden}
+            secret.update({cid: name for cid, name in (gone or {}).items() if cid not in state.creatures})
+        self.hidden: frozenset[str] = frozenset(secret)
+        visible_names = {c.name for c in state.creatures.values() if c.id not in self.hidden}
+        self.hidden_names: frozenset[str] = frozenset(n for n in secret.values() if n and n not in visible_names)
+        """A name that a visible creature also bears tells nothing: only the others are secret."""
+        self._visible_names = visible_names
+
+    @cached_property
+    def _matcher(self) -> re.Pattern[str] | None:
+        """All names, longest first, so that a visible "Goblin Chief" is not taken for a hidden "Goblin"."""
+        if not self.hidden_names:
+            return None
+        names = sorted({n for n in [*self._visible_names, *self.hidden_names] if n}, key=len, reverse=True)
+        return re.compile("|".join(_word_bounded(n) for n in names))
+
+    @cached_property
+    def _id_matcher(self) -> re.Pattern[str] | None:
+        if not self.hidden:
+            return None
+        ids = sorted(self.hidden, key=len, reverse=True)
+        return re.compile("|".join(rf"(?<![\w.\-]){re.escape(i)}(?![\w.\-])" for i in ids))
+
+    # ---- creatures -------------------------------------------------------------------------------------------
+
+    def sees(self, creature_id: object) -> bool:
+        """Whether the creature exists for this seat: an id it may not see is answered as one that does not exist."""
+        return isinstance(creature_id, str) and creature_id in self.state.creatures and creature_id not in self.hidden
+
+    def creature(self, creature_id: object) -> Creature | None:
+        if not isinstance(creature_id, str) or creature_id in self.hidden:
+            return None
+        return self.state.creatures.get(creature_id)
+
+    def creatures(self) -> list[Creature]:
+        return [c for cid, c in self.state.creatures.items() if cid not in self.hidden]
+
+    def names(self) -> dict[str, str]:
+        return {c.id: c.name for c in self.creatures()}
+
+    def in_stomach(self, swallower: Creature) -> list[Creature]:
+        return [c for c in self.creatures() if c.swallowed_by == swallower.id]
+
+    def where_swallowed(self, creature_id: str) -> str | None:
+        """ "in the Wyrm's stomach" for a swallowed creature; "in a stomach" when the swallower is hidden."""
+        c = self.state.creatures.get(creature_id)
+        sw = self.state.creatures.get(c.swallowed_by or "") if c is not None else None
+        if sw is None:
+            return None
+        return f"in {sw.name}'s stomach" if self.sees(sw.id) else "in a stomach"
+
+    def may_act_for(self, creature: Creature) -> bool:
+        if self.viewer.is_spectator or not self.sees(creature.id):
+            return False
+        return self.viewer.is_soulweaver or creature.controller == self.viewer.key
+
+    def controls(self, creature_id: object) -> bool:
+        """Whether this seat is a player whose creature (one it can see) this is."""
+        c = self.creature(creature_id)
+        return c is not None and not self.viewer.is_spectator and c.controller == self.viewer.key
+
+    # ---- finding and rewording hidden creatures ----------------------------------------------------------
+
+    def text_names_hidden(self, text: str) -> bool:
+        if self._matcher is None:
+            return False
+        return any(m.group(0) in self.hidden_names for m in self._matcher.finditer(text))
+
+    def _is_hidden_ref(self, value: str) -> bool:
+        return value in self.hidden or _ref_target(value) in self.hidden
+
+    @cached_property
+    def _needles(self) -> tuple[str, ...]:
+        """The hidden ids and names as they appear inside a JSON text."""
+        return tuple(json.dumps(s, ensure_ascii=False)[1:-1] for s in self.hidden | self.hidden_names)
+
+    def mentions(self, value: Any) -> bool:
+        """Whether a JSON value names a hidden creature: by id (a string or a key, or a source "kind:id") or by
+        name in any of its texts."""
+        if not self.hidden:
+            return False
+        text = json.dumps(value, ensure_ascii=False, default=str)
+        if not any(needle in text for needle in self._needles):
+            return False  # neither as an id nor as a name: the precise search below could only say no
+        return self._mentions(value)
+
+    def _mentions(self, value: Any) -> bool:
+        if isinstance(value, str):
+            return self._is_hidden_ref(value) or self.text_names_hidden(value)
+        if isinstance(value, dict):
+            return any(self._mentions(k) or self._mentions(v) for k, v in value.items())
+        if isinstance(value, list | tuple):
+            return any(self._mentions(v) for v in value)
+        return False
+
+    def reword_text(self, text: str, ids: bool = False) -> str:
+        """`text` with each hidden creature's name (and, `ids`, id) told as "a creature you cannot see"."""
+        if self._matcher is not None:
+            text = self._matcher.sub(lambda m: self._unseen(m) if m.group(0) in self.hidden_names else m.group(0), text)
+        if ids and self._id_matcher is not None:
+            text = self._id_matcher.sub(self._unseen, text)
+        return text
+
+    @staticmethod
+    def _unseen(m: re.Match[str]) -> str:
+        before = m.string[: m.start()].rstrip()
+        start = not before or before[-1] in ".!?:"
+        possessive = m.string.startswith("'s", m.end())
+        word = UNSEEN_POSSESSIVE if possessive else UNSEEN
+        # The possessive "'s" stays in the text after the match: take it out of the replacement's own.
+        word = word[: -len("'s")] if possessive else word
+        return word[:1].upper() + word[1:] if start else word
+
+    def reword(self, value: Any) -> Any:
+        """A JSON value with hidden creatures taken out: an id becomes None (left out of a list, or as a key), a
+        name in a text is reworded."""
+        if isinstance(value, str):
+            return None if self._is_hidden_ref(value) else self.reword_text(value)
+        if isinstance(value, dict):
+            return {k: self.reword(v) for k, v in value.items() if not self._is_hidden_ref(k)}
+        if isinstance(value, list | tuple):
+            return [self.reword(v) for v in value if not (isinstance(v, str) and self._is_hidden_ref(v))]
+        return value
+
+    # ---- the state ---------------------------------------------------------------------------------------------
+
+    def creature_json(self, c: Creature) -> Json:
+        if self.viewer.is_soulweaver:
+            return c.model_dump(mode="json")
+        data = c.model_dump(mode="json", exclude={"notes"})
+        if not self.hidden:
+            return data
+        if data.get("focus") in self.hidden:
+            data["focus"] = None
+        if data.get("swallowed_by") in self.hidden:
+            data["swallowed_by"] = UNSEEN_REF
+        data["ailment_sources"] = [s for s in data["ailment_sources"] if not self._is_hidden_ref(s["source"])]
+        for cont in data["continuing"]:
+            if isinstance(cont.get("source"), str) and self.mentions(cont["source"]):
+                cont["source"] = None
+        return data
+
+    def decision_json(self, d: Decision) -> Json | None:
+        """A pending decision as this seat may see it. One that names a hidden creature is worded without it for
+        the seat that answers it; anyone else learns only that the table waits for the Soulweaver."""
+        data = d.model_dump(mode="json")
+        if not self.mentions(data):
+            return data
+        if d.to == self.viewer.key and not self.viewer.is_spectator and (d.creature is None or self.sees(d.creature)):
+            worded: Json = self.reword(data)
+            worded["prompt"] = self.reword_text(d.prompt, ids=True)
+            return worded if not self.mentions(worded) else self._waiting(d)
+        return self._waiting(d)
+
+    def _waiting(self, d: Decision) -> Json:
+        return {"id": d.id, "kind": "wait", "to": SOULWEAVER, "creature": None, "prompt": WAITING, "options": []}
+
+    def decisions(self) -> list[Json]:
+        return [j for d in self.state.pending if (j := self.decision_json(d)) is not None]
+
+    def mine(self, decision: Json) -> bool:
+        """Whether this seat answers the decision (the Soulweaver answers every one)."""
+        return self.viewer.is_soulweaver or (decision["kind"] != "wait" and decision["to"] == self.viewer.key)
+
+    def scrub(self, data: Json) -> Json:
+        """A (partial) dump of a `GameState` without creatures, as this seat may see it. Changes `data` in place
+        and returns it."""
+        hidden = self.hidden
+        if not hidden:
+            return data
+        if "turn" in data:
+            data["turn"] = self._scrub_turn(data["turn"])
+        if "economy" in data:
+            data["economy"] = {k: v for k, v in data["economy"].items() if k not in hidden}
+        if "holds" in data:
+            holds = {k: self._scrub_hold(h) for k, h in data["holds"].items()}
+            data["holds"] = {k: h for k, h in holds.items() if h is not None}
+        if "effects" in data:
+            data["effects"] = [
+                self.reword({**e, "creator": None if e["creator"] in hidden else e["creator"]})
+                for e in data["effects"]
+                if e["subject"] not in hidden
+            ]
+        if "pending" in data:
+            data["pending"] = self.decisions()
+        if "reactions" in data:
+            data["reactions"] = {k: v for k, v in data["reactions"].items() if not self.mentions(v)}
+        if "board" in data:
+            for item in data["board"]["items"]:
+                if item.get("owner") in hidden:
+                    item["owner"] = None
+        return data
+
+    def _scrub_turn(self, turn: Json) -> Json:
+        """The turn order without hidden creatures; `index` is -1 while a hidden creature has the turn."""
+        hidden = self.hidden
+        entries: list[str] = turn["entries"]
+        index: int = turn["index"]
+        started = turn["round"] > 0 and 0 <= index < len(entries)
+        out = {
+            **turn,
+            "entries": [e for e in entries if e not in hidden],
+            "priority": {k: v for k, v in turn["priority"].items() if k not in hidden},
+        }
+        if started:
+            out["index"] = -1 if entries[index] in hidden else sum(1 for e in entries[:index] if e not in hidden)
+        return out
+
+    def _scrub_hold(self, hold: Json) -> Json | None:
+        hidden = self.hidden
+        holders = {k: v for k, v in hold["holders"].items() if k not in hidden}
+        held = [x for x in hold["held"] if x not in hidden]
+        if not holders and not held:
+            return None
+        return {
+            **hold,
+            "holders": holders,
+            "held": held,
+            "extra_encumbered": {k: v for k, v in hold["extra_encumbered"].items() if k not in hidden},
+            "caused": {
+                k: {x: n for x, n in v.items() if x not in hidden} for k, v in hold["caused"].items() if k not in hidden
+            },
+            "locks": [lk for lk in hold["locks"] if lk["held"] not in hidden and lk["holder"] not in hidden],
+        }
+
+    def state_json(self) -> Json:
+        data = self.scrub(self.state.model_dump(mode="json", exclude={"creatures"}))
+        return {"creatures": {c.id: self.creature_json(c) for c in self.creatures()}, **data}
+
+    # ---- the log -----------------------------------------------------------------------------------------------
+
+    def command_json(self, command: Json) -> Json | None:
+        """A logged command as this seat may see it: None when it names a hidden creature; without the
+        Soulweaver's notes (a placed creature's, or a sheet's edit)."""
+        if self.viewer.is_soulweaver:
+            return command
+        if self.mentions(command):
+            return None
+        out = dict(command)
+        for key in ("creature", "changes"):
+            value = out.get(key)
+            if isinstance(value, dict) and NOTES_KEY in value:
+                out[key] = {k: v for k, v in value.items() if k != NOTES_KEY}
+        return out
+
+    def event_json(self, event: Json) -> Json | None:
+        """An event as this seat may see it. One that tells of a hidden creature is left out, except for the
+        player whose creature it happens to (a defender sees their own defense roll): for them it is reworded."""
+        if not self.mentions(event):
+            return event
+        if not (self.controls(event.get("actor")) or self.controls(event.get("target"))):
+            return None
+        worded: Json = self.reword(event)
+        if event.get("actor") in self.hidden:
+            worded["actor"] = None
+        if event.get("target") in self.hidden:
+            worded["target"] = None
+        return None if self.mentions(worded) else worded
+
+    def events(self, record: LogRecord, log: Sequence[LogRecord]) -> list[Json]:
+        """The events of a record this seat may see (none: the record is not shown). An undo or redo of commands
+        about a hidden creature says only how many it took back or played again."""
+        if self.viewer.is_soulweaver or not self.hidden:
+            return record.events
+        if record.is_meta:
+            seqs = [s for s in record.command.get("seqs", []) if isinstance(s, int) and 0 < s <= len(log)]
+            if any(self.record_mentions(log[s - 1]) for s in seqs):
+                verb = "takes back" if record.kind == "undo" else "plays again"
+                text = f"The Soulweaver {verb} {len(seqs)} command{'s' if len(seqs) != 1 else ''}."
+                return [{"kind": record.kind, "text": text, "actor": None, "target": None, "rolls": [], "data": {}}]
+            return record.events
+        return [j for e in record.events if (j := self.event_json(e)) is not None]
+
+    def record_mentions(self, record: LogRecord) -> bool:
+        return self.mentions(record.command) or any(self.mentions(e) for e in record.events)
+
+    # ---- refusals, menus and the turn panel ----------------------------------------------------------------
+
+    def refusal(self, reason: str | None) -> str | None:
+        """The reason a command was refused, worded for this seat: it never names a creature the seat cannot
+        see."""
+        if reason is None or not self.hidden:
+            return reason
+        worded = self.reword_text(reason, ids=True)
+        return worded if not self.mentions(worded) else "that is not possible now"
+
+    def menu(self, creature_id: str) -> list[ActionOption]:
+        """The legal actions this seat may take for the creature (none for a creature it cannot see or does not
+        act for), without a hidden creature as a target or anywhere in an option."""
+        c = self.creature(creature_id)
+        if c is None or not self.may_act_for(c):
+            return []
+        actions = legal_actions(self.state, creature_id)
+        if not self.hidden:
+            return actions
+        out: list[ActionOption] = []
+        for a in actions:
+            kept = [t for t in a.targets if t.target not in self.hidden]
+            if a.targets and not kept:
+                continue
+            option = a.model_copy(update={"targets": kept}) if len(kept) != len(a.targets) else a
+            dumped = option.model_dump(mode="json")
+            if self.mentions(dumped):
+                option = ActionOption.model_validate(self.reword(dumped))
+            if not self.mentions(option.model_dump(mode="json")):
+                out.append(option)
+        return out
+
+    def turn_panel(self) -> TurnPanel:
+        state = self.state
+        if not state.turn.started:
+            return TurnPanel(started=False, can_begin=self.viewer.is_soulweaver)
+        names = self.names()
+        rows: list[TurnRow] = []
+        for i, entry in enumerate(state.turn.entries):
+            if entry != SOULWEAVER and entry not in names:
+                continue
+            is_current = i == state.turn.index
+            name = "Soulweaver (all other creatures)" if entry == SOULWEAVER else names[entry]
+            prio = state.turn.priority.get(entry)
+            text = f"{'▶ ' if is_current else ''}{name}" + (f" · Priority {prio}" if prio is not None else "")
+            if (where := self.where_swallowed(entry)) is not None:
+                text += f" · {where}"
+            rows.append(TurnRow(text, is_current))
+        economy: list[str] = []
+        for cid in active_creatures(state):
+            econ = state.economy.get(cid)
+            if econ is None or cid not in names:
+                continue
+            economy.append(
+                f"{names[cid]}: Major {econ.major} · Minor {econ.minor} · Movement {econ.movement_left}"
+                f"/{econ.movement_max} left"
+            )
+        current = self.creature(state.turn.current)
+        mine = self.viewer.is_soulweaver or (
+            current is not None and not self.viewer.is_spectator and current.controller == self.viewer.key
+        )
+        return TurnPanel(
+            started=True,
+            round=state.turn.round,
+            rows=tuple(rows),
+            economy=tuple(economy),
+            can_end_turn=mine and not state.pending,
+        )
+
+    def may_drag(self, creature: Creature) -> bool:
+        """The Soulweaver drags any token; a player only their own creature, on its turn."""
+        if self.viewer.is_soulweaver:
+            return True
+        return self.controls(creature.id) and is_active(self.state, creature.id)
