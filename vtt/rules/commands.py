@@ -331,7 +331,9 @@ class Distract(_Command):
     targets: list[CreatureRef] = Field(
         default_factory=list, max_length=CREATURES_MAX, description="The creatures attacked."
     )
-    action: Literal["major", "minor"] = Field("major", description="The action used: +2 for a Major, +1 for a Minor.")
+    action: Literal["major", "minor", "speak"] = Field(
+        "major", description="What it follows: a Major Action used (+2), a Minor Action used (+1), or speaking."
+    )
     expects: list[CreatureRef] = Field(
         default_factory=list, max_length=CREATURES_MAX, description="Creatures that expect it: +6 on their defense."
     )

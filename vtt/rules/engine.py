@@ -140,6 +140,9 @@ class ActionOption(BaseModel):
     command: str | None = Field(
         None, description="The command type to send when it is not `action` (Called Shot, Charge): params go with it."
     )
+    several: list[str] = Field(
+        default_factory=list, description="Fields of `choose` taking a list: any of their `choices`, no repeats."
+    )
 
 
 def apply(state: GameState, command: Command | dict[str, Any], dice: DiceSource) -> tuple[GameState, list[Event]]:
@@ -770,8 +773,8 @@ def _tactic_options(
     out: list[ActionOption] = []
     s = state.settings
     out += _flurry_declaration(state, c, major_ok, minor_ok)
-    paid: list[tuple[Literal["major", "minor"], bool]] = [("major", major_ok), ("minor", minor_ok)]
-    actions = [a for a, ok in paid if ok]
+    full_resolve = turns.resolve_blocks(state, c.id)
+    actions = tactics.distract_actions(state, c.id) if not full_resolve else []
     aware = tactics.distract_targets(state, c) if actions else []
     if aware:
         preview = RollPreview(
@@ -779,19 +782,28 @@ def _tactic_options(
             skill=s.distract_skill,
             dice=c.skill(s.distract_skill),
             dice_changes=ailments.attack_dice_changes(state, c, physical=False),
-            modifiers=[tactics.distract_bonus(actions[0]), *ailments.attack_roll_modifiers(state, c)],
+            modifiers=[*tactics.distract_modifiers(actions[0]), *ailments.attack_roll_modifiers(state, c)],
             dl=s.distract_dl,
             defense_skill=s.distract_defense,
         )
+        grid = grid_of(state)
+        sounds: list[Cell | None] = [None]
+        sounds += sorted(
+            cell
+            for cell in grid.area_within(occ.cells[c.id], s.distract_range)
+            if grid.in_bounds(cell, state.board.cols, state.board.rows)
+        )
+        choices: dict[str, list[Any]] = {"action": actions, "targets": aware, "expects": aware, "sound_at": sounds}
         out.append(
             ActionOption(
                 action="distract",
                 group="Tactics",
                 label="Distract",
-                cost={actions[0]: 1},
-                targets=[TargetOption(target=oid, preview=preview, choices={"action": actions}) for oid in aware],
+                cost={},
+                targets=[TargetOption(target=oid, preview=preview, choices=choices) for oid in aware],
                 reach=s.distract_range,
-                choose=["action"],
+                choose=["action", "targets", "expects", "sound_at"],
+                several=["targets", "expects"],
             )
         )
     if not minor_ok or tactics.flurry_uses(state, c.id) <= 0:

@@ -33,6 +33,8 @@ SKILLS_MAX = 40
 ABILITIES_MAX = 64
 SKILL_TIER_MAX = 99
 POOL_MAX = 999
+ACTIONS_PER_TURN_MAX = 99
+"""Major and Minor Actions one creature uses in a turn: far above any table's setting."""
 
 # ---- maps ------------------------------------------------------------------------------------------------------
 

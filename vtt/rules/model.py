@@ -11,6 +11,7 @@ from typing import Annotated, Any, Literal
 from pydantic import BaseModel, ConfigDict, Field, PrivateAttr, field_validator, model_validator
 
 from vtt.rules.dice import Roll
+from vtt.rules.limits import ACTIONS_PER_TURN_MAX
 from vtt.rules.settings import TableSettings
 
 Cell = tuple[int, int]
@@ -453,6 +454,11 @@ class Economy(BaseModel):
         None, description="The Balance Mobility roll made this turn (Uneven Ground): it holds for the round (§2.5)."
     )
     balance_fumbled: bool = Field(False, description="That Balance roll was a Fumble: it holds as a failure.")
+    distractable: list[Literal["major", "minor"]] = Field(
+        default_factory=list,
+        max_length=ACTIONS_PER_TURN_MAX,
+        description="Actions used this turn that no Distract has followed yet (seed-000: 'After you use an action').",
+    )
 
     @property
     def movement_left(self) -> int:
