@@ -239,7 +239,7 @@ def test_the_attacker_of_a_command() -> None:
 def test_what_each_command_may_be_hindered_as() -> None:
     assert _kinds("HINDERED_AS", "hinder_movement") == {"move"}
     assert _kinds("HINDERED_AS", "hinder_spell") == {"manifest", "ready"}
-    assert _kinds("HINDERED_AS", "hinder_attack") == _kinds("ATTACK", True) - {"distract", "strike_stomach"}
+    assert _kinds("HINDERED_AS", "hinder_attack") == _kinds("ATTACK", True) - {"strike_stomach"}
 
 
 # ---- the engine's registry --------------------------------------------------------------------------------------

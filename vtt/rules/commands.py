@@ -326,6 +326,7 @@ class Distract(_Command):
 
     type: Literal["distract"] = "distract"
     ATTACK = True
+    HINDERED_AS = "hinder_attack"
     creature: CreatureRef
     target: CreatureRef | None = Field(None, description="One creature attacked (added to `targets`).")
     targets: list[CreatureRef] = Field(
@@ -455,6 +456,9 @@ class React(_Command):
     ANSWERS_DECISION = True
     decision: Ident
     hinder: bool = False
+    hinder_as: Hindrance | None = Field(
+        None, description="Which Hinder, when the decision offers more than one (a Collision); None: the first."
+    )
 
 
 class ChooseOrder(_Command):

@@ -169,15 +169,11 @@ def _decision(tx: Tx, decision_id: str, kind: str) -> Any:
 
 def _begin(tx: Tx, cmd: Command, dice: DiceSource) -> list[Event]:
     """A command that triggers reactions is checked in full, then waits for them; any other goes on at once."""
-    found = reactions.trigger(tx.state, cmd) if tx.state.settings.reactions else None
-    if found is not None:
-        kind, actor, target = found
-        known = tx.state.creatures
-        if actor in known and (target is None or target in known):
-            hinderers = reactions.eligible(tx.state, kind, actor, target, cmd)
-            if hinderers:
-                reactions.probe(lambda: Tx(tx.state), cmd, _dispatch)
-                return reactions.open_group(tx, cmd, kind, actor, hinderers)
+    found = reactions.offers(tx.state, cmd) if tx.state.settings.reactions else None
+    if found is not None and found[1]:
+        actor, hinderers = found
+        reactions.probe(lambda: Tx(tx.state), cmd, _dispatch)
+        return reactions.open_group(tx, cmd, actor, hinderers)
     return _dispatch(tx, cmd, dice)
 
 
@@ -366,7 +362,7 @@ def _defend(tx: Tx, cmd: Defend, dice: DiceSource) -> list[Event]:
 
 @handles(React)
 def _react(tx: Tx, cmd: React, dice: DiceSource) -> list[Event]:
-    return reactions.answer(tx, _decision(tx, cmd.decision, "reaction"), cmd.hinder, dice, _dispatch)
+    return reactions.answer(tx, _decision(tx, cmd.decision, "reaction"), cmd.hinder, dice, _dispatch, cmd.hinder_as)
 
 
 @handles(ChooseOrder)
