@@ -198,7 +198,6 @@ class Strike(_Command):
     strike_type: Literal["B", "C", "F", "M", "S"] | None = Field(None, description="One of the weapon's types.")
     max_dice: int | None = Field(None, ge=0, description="Roll at most this many damage dice.")
     called_shot: Ident | None = Field(None, description="Called Shot: the id of the target's part aimed at.")
-    as_trauma: bool = Field(False, description="Called Shot: replace each Wounded Tier with 2 Tiers of Trauma.")
     charge: bool = Field(False, description="Charge: after Dash and 2 consecutive spaces; the turn ends after.")
     minor: bool = Field(False, description="Flurry: use it as a Minor Action while the Flurry has uses left.")
     ranged: bool = Field(False, description="Shoot or throw the ranged `weapon` at `target` (see `ranged`).")
@@ -461,6 +460,16 @@ class React(_Command):
     )
 
 
+class ChooseTrauma(_Command):
+    """Answer a Called Shot's Trauma decision: replace the Wounded it caused with twice as much Trauma, or not."""
+
+    type: Literal["choose_trauma"] = "choose_trauma"
+    SENT_BY = "decision"
+    ANSWERS_DECISION = True
+    decision: Ident
+    trauma: bool = False
+
+
 class ChooseOrder(_Command):
     """The Soulweaver's order for occupants whose doubles tie (seed-000 targeted attacks)."""
 
@@ -646,6 +655,7 @@ Command = Annotated[
     | Defend
     | React
     | ChooseOrder
+    | ChooseTrauma
     | EditCreature
     | ChangeSettings
     | Harm

@@ -19,6 +19,7 @@ from pydantic import BaseModel, Field, ValidationError
 from vtt.rules import (
     ailments,
     board_edit,
+    called_trauma,
     care,
     focus,
     hold,
@@ -45,6 +46,7 @@ from vtt.rules.commands import (
     BreakHold,
     ChangeSettings,
     ChooseOrder,
+    ChooseTrauma,
     Command,
     CompleteReady,
     Dash,
@@ -250,7 +252,6 @@ def _strike(tx: Tx, cmd: Strike, dice: DiceSource) -> list[Event]:
         cmd.strike_type,
         cmd.max_dice,
         cmd.called_shot,
-        cmd.as_trauma,
         cmd.charge,
         cmd.minor,
     )
@@ -363,6 +364,11 @@ def _defend(tx: Tx, cmd: Defend, dice: DiceSource) -> list[Event]:
 @handles(React)
 def _react(tx: Tx, cmd: React, dice: DiceSource) -> list[Event]:
     return reactions.answer(tx, _decision(tx, cmd.decision, "reaction"), cmd.hinder, dice, _dispatch, cmd.hinder_as)
+
+
+@handles(ChooseTrauma)
+def _choose_trauma(tx: Tx, cmd: ChooseTrauma, dice: DiceSource) -> list[Event]:
+    return called_trauma.answer(tx, _decision(tx, cmd.decision, "trauma"), cmd.trauma)
 
 
 @handles(ChooseOrder)
@@ -629,7 +635,7 @@ def _strike_options(
                 target=oid,
                 preview=_preview(plan),
                 path=plan.path,
-                choices={"called_shot": [p.id for p in parts], "as_trauma": [False, True]},
+                choices={"called_shot": [p.id for p in parts]},
                 margins={p.id: p.size_offset for p in parts},
             )
         )
@@ -712,7 +718,7 @@ def _ranged_options(state: GameState, occ: Occupancy, c: Creature, minor: bool =
                     preview=_preview(aimed),
                     path=aimed.path,
                     params=extra,
-                    choices={"called_shot": [p.id for p in parts], "as_trauma": [False, True]},
+                    choices={"called_shot": [p.id for p in parts]},
                     margins={p.id: p.size_offset for p in parts},
                 )
             )

@@ -454,6 +454,7 @@ class Economy(BaseModel):
         None, description="The Balance Mobility roll made this turn (Uneven Ground): it holds for the round (§2.5)."
     )
     balance_fumbled: bool = Field(False, description="That Balance roll was a Fumble: it holds as a failure.")
+    turn_over: bool = Field(False, description="Its turn ended after a Charge while the Soulweaver's turn goes on.")
     distractable: list[Literal["major", "minor"]] = Field(
         default_factory=list,
         max_length=ACTIONS_PER_TURN_MAX,
@@ -527,7 +528,7 @@ class Decision(BaseModel):
     """A choice someone else must make before an action can go on: a pending decision."""
 
     id: str
-    kind: Literal["defense", "order", "reaction"]
+    kind: Literal["defense", "order", "reaction", "trauma"]
     to: str = Field(description="Who answers: a player id or the Soulweaver.")
     creature: str | None = Field(None, description="The creature deciding, for a defense.")
     prompt: str

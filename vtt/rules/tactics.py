@@ -182,6 +182,8 @@ def end_turn_of(tx: Tx, creature_id: str, dice: DiceSource) -> list[Event]:
     econ = tx.economy(creature_id)
     econ.major = 0
     econ.minor = 0
+    econ.distractable = []
+    econ.turn_over = True
     econ.movement_spent = max(econ.movement_spent, econ.movement_max)
     return [
         Event(
@@ -323,6 +325,8 @@ def distract_modifiers(action: DistractAction) -> list[Modifier]:
 def distract_actions(state: GameState, creature_id: str) -> list[DistractAction]:
     """What a Distract may follow now: each kind of action used this turn and not yet followed, and speaking."""
     econ = state.economy.get(creature_id)
+    if econ is not None and econ.turn_over:
+        return []
     used = econ.distractable if econ is not None else []
     kinds: list[DistractAction] = [a for a in ("major", "minor") if a in used]
     return [*kinds, "speak"]
@@ -355,6 +359,8 @@ def distract(
         raise RuleError(f"a Distract's sound cannot be made at {sound_at}: it is off the map")
     s = state.settings
     refuse_on_full_resolve(state, c.id, "Distract")
+    if action == "speak" and action not in distract_actions(state, c.id):
+        raise RuleError(f"{c.name}'s turn is over: it cannot Distract now")
     if action != "speak":
         econ = tx.economy(c.id)
         if action not in econ.distractable:

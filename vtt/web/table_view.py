@@ -708,6 +708,20 @@ class TableView:
                             ).props("flat dense data-react=pass")
                     elif d.kind == "order":
                         self._order_picker(d.id, d.options)
+                    elif d.kind == "trauma":
+                        with ui.row().classes("gap-2"):
+                            ui.button(
+                                "Trauma instead",
+                                on_click=lambda _, i=d.id: self.send(
+                                    {"type": "choose_trauma", "decision": i, "trauma": True}
+                                ),
+                            ).props("color=negative dense data-trauma=yes")
+                            ui.button(
+                                "Keep Wounded",
+                                on_click=lambda _, i=d.id: self.send(
+                                    {"type": "choose_trauma", "decision": i, "trauma": False}
+                                ),
+                            ).props("flat dense data-trauma=no")
 
     def _order_picker(self, decision_id: str, options: list[str]) -> None:
         names = self._names()
