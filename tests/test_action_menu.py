@@ -49,7 +49,7 @@ def test_each_legal_action_is_one_variant_of_one_row() -> None:
 def test_the_weapons_and_the_free_limb_are_the_variants_of_a_strike() -> None:
     s = four_arms()
     grouped = group_actions(s, "a", legal_actions(s, "a"))
-    assert [k.label for k in grouped["Strike"]] == ["Strike", "Strike a space", "Grab"]
+    assert [k.label for k in grouped["Strike"]] == ["Strike", "Strike a space", "Strike the ground", "Grab"]
     strike = grouped["Strike"][0]
     assert [v.name for v in strike.variants] == ["Sword", "Dagger", "Spear", "Unarmed (lower left)"]
     assert [v.option.params for v in strike.variants] == [

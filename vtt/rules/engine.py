@@ -12,6 +12,7 @@
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Set as AbstractSet
 from typing import Any, Literal, TypeVar
 
 from pydantic import BaseModel, Field, ValidationError
@@ -598,6 +599,31 @@ def _arms(state: GameState, c: Creature) -> list[strike.Armament]:
     return out
 
 
+STRIKE_CHOICES = ("nimble", "strike_type", "max_dice")
+
+
+def _strike_choices(
+    state: GameState, occ: Occupancy, c: Creature, t: Creature, arm: strike.Armament, filled: AbstractSet[Cell]
+) -> dict[str, list[Any]]:
+    """A Strike's open choices on `t`: attacking Nimble (when 4 or more sizes larger, seed-000), the Strike Type of
+    a weapon with several (reference §6.2), and rolling fewer damage dice (seed-004: "you may reduce your dice rolled
+    by any amount")."""
+    nimble: list[Any] = [False]
+    try:
+        strike.plan_creature_strike(state, occ, c, t, arm, True, filled)
+    except RuleError:
+        pass
+    else:
+        nimble.append(True)
+    types = list(arm.weapon.strike_types) if arm.weapon is not None else []
+    most = arm.weapon.damage if arm.weapon is not None else state.settings.unarmed_damage
+    return {
+        "nimble": nimble,
+        "strike_type": types if len(types) > 1 else [None],
+        "max_dice": [None, *range(most)],
+    }
+
+
 def _arm_params(arm: strike.Armament) -> dict[str, Any]:
     return {"weapon": arm.weapon.id} if arm.weapon else {"limb": None}
 
@@ -912,7 +938,7 @@ def _hold_options(state: GameState, occ: Occupancy, c: Creature, charge: bool) -
                         target=oid,
                         preview=_preview(lp.plan),
                         path=lp.plan.path,
-                        choices={"suffocate": [False, True]} if heads else {},
+                        choices={"suffocate": [False, True] if heads else [False]},
                     )
                 )
             with_distal += _grapple_variant(state, occ, c, t, charge, with_distal=True)
@@ -949,15 +975,18 @@ def _hold_options(state: GameState, occ: Occupancy, c: Creature, charge: bool) -
                 except RuleError:
                     continue
         if plans:
-            free = sorted({x.part for lp in plans for x in lp.hold.locks if x.holder == hid and x.held == lp.held})
-            choices: dict[str, list[Any]] = {"held": [lp.held for lp in plans]}
-            if free:
-                choices["free_part"] = free
+            # a part to free must be locked on every creature offered as `held`, so any pair of choices is allowed
+            locked = [{x.part for x in lp.hold.locks if x.holder == hid and x.held == lp.held} for lp in plans]
+            free: list[Any] = [None, *sorted(set.intersection(*locked))]
+            choices: dict[str, list[Any]] = {"held": [lp.held for lp in plans], "free_part": free}
             breaks.append(
                 TargetOption(target=hid, preview=_preview(plans[0].plan), path=plans[0].plan.path, choices=choices)
             )
     if grapple:
-        option = ActionOption(action="grapple", group="Overpower", label="Grapple", cost={"major": 1}, targets=grapple)
+        suffocate = ["suffocate"] if any(len(t.choices["suffocate"]) > 1 for t in grapple) else []
+        option = ActionOption(
+            action="grapple", group="Overpower", label="Grapple", cost={"major": 1}, targets=grapple, choose=suffocate
+        )
         out.append(_charged(option) if charge else option)
     out += _grapple_variant_options(with_distal, swallowing, charge)
     if called and not charge:
@@ -973,8 +1002,14 @@ def _hold_options(state: GameState, occ: Occupancy, c: Creature, charge: bool) -
             )
         )
     if breaks:
+        open_choices = [f for f in ("held", "free_part") if any(len(t.choices[f]) > 1 for t in breaks)]
         option = ActionOption(
-            action="break_hold", group="Overpower", label="Break Hold", cost={"major": 1}, targets=breaks
+            action="break_hold",
+            group="Overpower",
+            label="Break Hold",
+            cost={"major": 1},
+            targets=breaks,
+            choose=open_choices,
         )
         out.append(_charged(option) if charge else option)
     return out
@@ -1422,7 +1457,8 @@ def legal_actions(state: GameState, creature_id: str) -> list[ActionOption]:
                     plan = strike.plan_creature_strike(state, occ, c, state.creatures[oid], arm, False, filled)
                 except RuleError:
                     continue
-                targets.append(TargetOption(target=oid, preview=_preview(plan), path=plan.path))
+                choices = _strike_choices(state, occ, c, state.creatures[oid], arm, filled)
+                targets.append(TargetOption(target=oid, preview=_preview(plan), path=plan.path, choices=choices))
             label = f"Strike with {arm.name}" if arm.weapon else "Unarmed Strike"
             params = _arm_params(arm)
             out.append(
@@ -1434,6 +1470,7 @@ def legal_actions(state: GameState, creature_id: str) -> list[ActionOption]:
                     params=params,
                     targets=targets,
                     reach=rng,
+                    choose=[f for f in STRIKE_CHOICES if any(len(t.choices.get(f, [])) > 1 for t in targets)],
                 )
             )
             spaces = [
@@ -1450,6 +1487,20 @@ def legal_actions(state: GameState, creature_id: str) -> list[ActionOption]:
                     reach=rng,
                 )
             )
+            ground = [cell for cell in spaces if not occ.at(cell)]
+            if ground:
+                out.append(
+                    ActionOption(
+                        action="strike_ground",
+                        command="strike",
+                        group="Strike",
+                        label=f"Strike the ground ({arm.name})",
+                        cost={"major": 1},
+                        params={**params, "surface": "ground"},
+                        spaces=sorted(ground),
+                        reach=rng,
+                    )
+                )
             walls = sorted(cell for cell in area if cell in filled)
             if walls:
                 out.append(
@@ -1485,6 +1536,13 @@ def legal_actions(state: GameState, creature_id: str) -> list[ActionOption]:
         out.append(
             ActionOption(action="defensive_stance", group="Defense", label="Defensive Stance", cost={stance_cost: 1})
         )
+    soothe_cost = state.settings.soothe_cost
+    if major_ok if soothe_cost == "major" else econ.minor > 0 and not full_resolve:
+        soothed = [TargetOption(target=oid) for oid in care.soothe_targets(state, c)]
+        if soothed:
+            out.append(
+                ActionOption(action="soothe", group="Defense", label="Soothe", cost={soothe_cost: 1}, targets=soothed)
+            )
     if any(creature_id in h.holders for h in state.holds.values()) and not full_resolve:
         out.append(ActionOption(action="drop_hold", group="Overpower", label="Stop holding", cost={}))
     out.append(ActionOption(action="end_turn", group="Turn", label="End turn", cost={}))
