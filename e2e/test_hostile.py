@@ -97,7 +97,7 @@ def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[AppServer]:
     tmp = tmp_path_factory.mktemp("hostile")
     map_file = tmp / "hostile.json"
     map_file.write_text(json.dumps(hostile_map()))
-    args = ["--database", f"sqlite:///{tmp}/game.sqlite", "--seed", "11", "--map", str(map_file)]
+    args = ["--database", f"sqlite:///{tmp}/game.sqlite", "--seed", "11", "--map", str(map_file), "--watchable"]
     with running(AppServer(module="vtt.cli", args=args)) as started:
         yield started
 
@@ -485,6 +485,8 @@ def test_game_archives_with_the_strings_in_every_name_and_every_id(
     link = (gm.page.locator(".seat-links .seat-link").first.text_content() or "").strip()
     player.open(server.url + link[link.index("/play/") :]).wait_for_selector("[data-token-id]")
     _check_shown(player, PLAYER, names)
+    gm.page.locator(".gm-panel [data-field=watchable]").click()
+    expect(gm.page.locator(".watch-link")).to_be_visible()
     watcher.open(f"{server.url}/watch/{game_id}").wait_for_selector("[data-token-id]")
     _check_shown(watcher, SPECTATOR, names)
 

@@ -11,7 +11,8 @@ from vtt.rules.engine import apply
 from vtt.rules.events import Event, RuleError
 from vtt.rules.model import Board, Cell, Creature, GameState, Limb, Weapon
 from vtt.rules.settings import TableSettings
-from vtt.rules.turns import begun_on_turn
+from vtt.rules.turns import begun_on_turn, spend
+from vtt.rules.txn import Tx
 
 
 def weapon(wid: str = "sword", damage: int = 2, **kw: Any) -> Weapon:
@@ -71,6 +72,14 @@ def state(
 def on_turn(s: GameState, creature_id: str) -> GameState:
     """The fight begun with `creature_id` acting now (no dice: Priority is set directly)."""
     return begun_on_turn(s, creature_id)
+
+
+def used(s: GameState, creature_id: str, *actions: str) -> GameState:
+    """`creature_id` has already used these actions ("major", "minor") this turn, paid as the rules pay them."""
+    tx = Tx(s)
+    for action in actions:
+        spend(tx, creature_id, major=int(action == "major"), minor=int(action == "minor"))
+    return tx.state
 
 
 def run(s: GameState, command: dict[str, Any], faces: list[int]) -> tuple[GameState, list[Event]]:

@@ -3,7 +3,7 @@ the rules' options that differ only in the weapon or limb they are made with are
 
 from __future__ import annotations
 
-from factories import creature, limb, on_turn, run, state, weapon
+from factories import creature, limb, on_turn, run, state, used, weapon
 
 from vtt.rules.engine import legal_actions
 from vtt.rules.model import GameState
@@ -49,7 +49,7 @@ def test_each_legal_action_is_one_variant_of_one_row() -> None:
 def test_the_weapons_and_the_free_limb_are_the_variants_of_a_strike() -> None:
     s = four_arms()
     grouped = group_actions(s, "a", legal_actions(s, "a"))
-    assert [k.label for k in grouped["Strike"]] == ["Strike", "Strike a space", "Grab"]
+    assert [k.label for k in grouped["Strike"]] == ["Strike", "Strike a space", "Strike the ground", "Grab"]
     strike = grouped["Strike"][0]
     assert [v.name for v in strike.variants] == ["Sword", "Dagger", "Spear", "Unarmed (lower left)"]
     assert [v.option.params for v in strike.variants] == [
@@ -105,12 +105,12 @@ def test_labels_split_into_the_action_and_what_it_is_made_with() -> None:
 
 
 def test_distract_preview_follows_the_action_chosen() -> None:
-    """Distract: +2 for a Major Action, +1 for a Minor."""
-    s = four_arms()
+    """Distract: +2 after a Major Action, +1 after a Minor (a has used one of each)."""
+    s = used(four_arms(), "a", "major", "minor")
     (option,) = [o for o in legal_actions(s, "a") if o.action == "distract"]
     assert preview_text(action_preview(option, "major")) == "2d12 Guile +2 vs DL 3 / Observe"
     assert preview_text(action_preview(option, "minor")) == "2d12 Guile +1 vs DL 3 / Observe"
-    assert option_detail(option) == "Major · 2d12 Guile +2 vs DL 3 / Observe"
+    assert option_detail(option) == "free · 2d12 Guile +2 vs DL 3 / Observe"
     assert [choice_label(s, "action", a, option.targets[0]) for a in ("major", "minor")] == [
         "Major Action",
         "Minor Action",

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from factories import creature, of_kind, on_turn, only, run, state, weapon
+from factories import creature, of_kind, on_turn, only, run, state, used, weapon
 
 from vtt.rules.engine import legal_actions
 from vtt.rules.model import GameState, Hold
@@ -75,7 +75,7 @@ def test_distract_is_dl_3() -> None:
     s0 = pair()
     s0.creatures["a"].ailments["Dazzled"] = 3
     distract = {"type": "distract", "creature": "a", "targets": ["t"], "action": "minor"}
-    s, events = run(s0, distract, [3, 2, 1, 1])
+    s, events = run(used(s0, "a", "minor"), distract, [3, 2, 1, 1])
     attack = only(events, "attack")
     assert (attack.rolls[0].result, attack.data["dl"], attack.data["success"]) == (2, 3, False)
     assert s.creatures["t"].focus is None
@@ -111,6 +111,7 @@ def test_distract_takes_the_ailments_on_attack_rolls() -> None:
     against t's Observe 4, 1 -> 4: success, t is Focused on a. The menu's preview shows the same modifiers."""
     s0 = pair()
     s0.creatures["a"].ailments.update({"Dazzled": 3, "Exhausted": 1})
+    s0 = used(s0, "a", "major")
     (option,) = [o for o in legal_actions(s0, "a") if o.action == "distract"]
     assert option.targets[0].preview is not None
     assert [m.value for m in option.targets[0].preview.modifiers] == [2, -2, -1]

@@ -66,7 +66,7 @@ CASES: dict[str, tuple[str, str, Any, dict[str, Any]]] = {
     ),
     "grapple": ("Athletics", "Athletics", lambda: holding("Athletics", "Athletics", True), {"target": "t"}),
     "break_hold": ("Athletics", "Athletics", lambda: holding("Athletics", "Athletics", False), {"target": "t"}),
-    "distract": ("Guile", "Observe", lambda: plain("Guile", "Observe"), {"targets": ["t"]}),
+    "distract": ("Guile", "Observe", lambda: plain("Guile", "Observe"), {"targets": ["t"], "action": "speak"}),
 }
 
 

@@ -299,12 +299,12 @@ def test_a_called_shot_doubles_a_threshold_below_0() -> None:
     assert only(events, "serious_injury").data["wounded"] == 3
 
 
-def test_a_called_shots_serious_injury_may_become_2_trauma_per_wounded_tier() -> None:
+def test_a_called_shots_serious_injury_is_wounded_until_the_attacker_chooses_trauma() -> None:
     """seed-000 Called Shot: "If you cause Serious Injury, you may replace each Tier of Wounded with 2 Tiers of
-    Trauma." Threshold 0; 2 damage on the left arm, faces 3, 3 -> Injury 2 -> 2 Wounded -> 4 Trauma instead."""
-    tx, _ = deal_hit(0, [3, 3], amount=2, part="left_arm", called_shot=True, as_trauma=True)
+    Trauma." Threshold 0; 2 damage on the left arm, faces 3, 3 -> Injury 2 -> 2 Wounded: Wounded, as the choice is
+    the attacker's, made once it is known (test_tactics)."""
+    tx, _ = deal_hit(0, [3, 3], amount=2, part="left_arm", called_shot=True)
     t = tx.state.creatures["t"]
-    assert t.ailments.get("Trauma") == 4
-    assert "Wounded" not in t.ailments
+    assert (t.ailments.get("Wounded"), t.ailments.get("Trauma")) == (2, None)
     left_arm = t.part("left_arm")
-    assert left_arm is not None and (left_arm.trauma, left_arm.wounded) == (4, 0)
+    assert left_arm is not None and (left_arm.trauma, left_arm.wounded) == (0, 2)

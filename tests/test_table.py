@@ -145,7 +145,8 @@ def test_a_reaction_not_answered_in_time_gets_the_tables_answer() -> None:
     table = asyncio.run(play())
     assert table.state.pending == []
     assert table.log[-1].sender == "time limit"
-    assert table.log[-1].command == {"type": "react", "decision": table.log[-1].command["decision"], "hinder": False}
+    command = table.log[-1].command
+    assert command == {"type": "react", "decision": command["decision"], "hinder": False, "hinder_as": None}
     assert any(e["kind"] == "attack" for e in table.log[-1].events)
 
 

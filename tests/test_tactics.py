@@ -25,7 +25,9 @@ from typing import Any
 
 import pytest
 from factories import creature, mod_values, on_turn, only, refused, run, state, weapon
+from pydantic import ValidationError
 
+from vtt.rules.commands import parse_command
 from vtt.rules.engine import ActionOption, legal_actions
 from vtt.rules.model import SOULWEAVER, GameState
 from vtt.rules.settings import TableSettings
@@ -76,13 +78,50 @@ def test_called_shot_short_of_the_parts_offset_is_an_ordinary_hit() -> None:
     assert head is not None and head.wounded == 0
 
 
-def test_called_shot_may_replace_each_wounded_tier_with_2_tiers_of_trauma() -> None:
-    """Called Shot: "If you cause Serious Injury, you may replace each Tier of Wounded with 2 Tiers of Trauma." At
-    the torso (2): Martial 7, 1 -> 6 against Elude 3, 1 -> 3: beaten by 3 >= 2. Threshold 2 halved to 1; damage 3,
-    4 -> 2 Injury, 1 over: 2 Tiers of Trauma on the torso instead of 1 of Wounded."""
-    s, _ = run(field(severe_threshold=2), strike(called_shot="torso", as_trauma=True), [7, 1, 3, 1, 3, 4])
+def called_torso_wound() -> GameState:
+    """Player p's a makes a Called Shot at t's torso (2): Martial 7, 1 -> 6 against Elude 3, 1 -> 3: beaten by
+    3 >= 2. Threshold 2 halved to 1; damage 3, 4 -> 2 Injury, 1 over: Tier 1 Wounded on the torso."""
+    s, _ = run(field(severe_threshold=2, a_controller="p"), strike(called_shot="torso"), [7, 1, 3, 1, 3, 4])
+    return s
+
+
+def test_called_shot_trauma_is_chosen_once_the_serious_injury_is_known() -> None:
+    """Called Shot: "If you cause Serious Injury, you may replace each Tier of Wounded with 2 Tiers of Trauma."
+    The Serious Injury is known first (Tier 1 Wounded on the torso); then a's player decides, and replaces it:
+    Tier 2 Trauma on the torso instead of Tier 1 Wounded."""
+    s = called_torso_wound()
     torso = s.creatures["t"].part("torso")
+    assert torso is not None and (torso.wounded, torso.trauma) == (1, 0)
+    (decision,) = s.pending
+    assert (decision.kind, decision.to, decision.creature) == ("trauma", "p", "a")
+    assert "Tier 1 Wounded" in decision.prompt and "Tier 2 Trauma" in decision.prompt
+    refused(s, {"type": "end_turn"})  # the table waits for the choice
+    s, events = run(s, {"type": "choose_trauma", "decision": decision.id, "trauma": True}, [])
+    t = s.creatures["t"]
+    torso = t.part("torso")
     assert torso is not None and (torso.wounded, torso.trauma) == (0, 2)
+    assert (t.ailments.get("Wounded"), t.ailments.get("Trauma")) == (None, 2)
+    assert only(events, "trauma_choice").data["trauma"] == 2
+    assert s.pending == []
+
+
+def test_called_shot_trauma_may_be_declined() -> None:
+    """Called Shot: "you may replace": a's player keeps the Tier 1 Wounded on the torso."""
+    s = called_torso_wound()
+    s, _ = run(s, {"type": "choose_trauma", "decision": s.pending[0].id, "trauma": False}, [])
+    torso = s.creatures["t"].part("torso")
+    assert torso is not None and (torso.wounded, torso.trauma) == (1, 0)
+    assert s.pending == []
+
+
+def test_no_trauma_choice_at_declaration_nor_without_serious_injury() -> None:
+    """Called Shot: the choice comes "If you cause Serious Injury": a Strike cannot declare it, and a Called Shot
+    at the torso with no Serious Injury (threshold 12; damage 3, 4 -> 2 Injury) leaves nothing to decide."""
+    with pytest.raises(ValidationError):
+        parse_command(strike(called_shot="torso", as_trauma=True))
+    s, events = run(field(a_controller="p"), strike(called_shot="torso"), [7, 1, 3, 1, 3, 4])
+    assert only(events, "damage").data["injury"] == 2
+    assert s.pending == []
 
 
 def test_called_shot_penalty_lasts_the_round_and_is_suffered_once() -> None:
@@ -125,14 +164,13 @@ def test_called_shot_also_applies_its_penalty_to_grab() -> None:
     "command",
     [
         strike(called_shot="tail"),
-        strike(as_trauma=True),
         {"type": "strike", "creature": "a", "space": (6, 5), "surface": "ground", "called_shot": "torso"},
     ],
-    ids=["no-such-part", "trauma-without-called-shot", "ground"],
+    ids=["no-such-part", "ground"],
 )
 def test_called_shot_needs_a_part_of_a_single_creature_target(command: dict[str, Any]) -> None:
     """Called Shot: "when you make a physical attack that has a single target, you can choose to target a specific
-    part of the target." t has no tail; Trauma comes only with a Called Shot; the ground has no parts."""
+    part of the target." t has no tail; the ground has no parts."""
     s0 = field(t_anchor=(7, 5)) if command.get("surface") else field()
     refused(s0, command)
 

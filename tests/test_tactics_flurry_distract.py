@@ -22,7 +22,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from factories import creature, mod_values, on_turn, only, refused, run, state, weapon
+from factories import creature, mod_values, on_turn, only, refused, run, state, used, weapon
 
 from vtt.rules.engine import legal_actions
 from vtt.rules.model import Creature, GameState
@@ -179,22 +179,22 @@ def distract(**kw: Any) -> dict[str, Any]:
 def test_distract_with_a_major_action_gains_2_and_makes_the_target_focused() -> None:
     """Distract: "Gain ... +2 if you used a Major Action"; success makes the creature "Focused on you" and "they
     cannot drop Focus until their next turn". Guile 3d12: 8, 2, 1 -> 8 + 2 = 10 against Observe 5, 4 -> 5: success."""
-    s, events = run(field(), distract(), [8, 2, 1, 5, 4])
+    s, events = run(used(field(), "a", "major"), distract(), [8, 2, 1, 5, 4])
     attack = only(events, "attack")
     assert [(m.value, m.reason) for m in attack.rolls[0].modifiers] == [(2, "Distract: +2 for a Major Action")]
     assert attack.rolls[1].modifiers == ()
     t = s.creatures["t"]
     assert (t.focus, t.focus_space, t.focus_locked) == ("a", None, True)
-    assert s.economy["a"].major == 0
+    assert (s.economy["a"].major, s.economy["a"].distractable) == (0, [])
 
 
 def test_distract_with_a_minor_action_gains_1() -> None:
     """Distract: "Gain +1 on your roll if you used a Minor Action". Guile 4, 2, 1 -> 4 + 1 = 5 against Observe 5, 3
-    -> 5: the tie goes to the defender, no Focus. A Minor Action is paid."""
-    s, events = run(field(), distract(action="minor"), [4, 2, 1, 5, 3])
+    -> 5: the tie goes to the defender, no Focus. The Distract follows a's Minor Action and costs nothing more."""
+    s, events = run(used(field(), "a", "minor"), distract(action="minor"), [4, 2, 1, 5, 3])
     assert mod_values(only(events, "attack")) == [1]
     assert s.creatures["t"].focus is None
-    assert (s.economy["a"].major, s.economy["a"].minor) == (1, 1)
+    assert (s.economy["a"].major, s.economy["a"].minor, s.economy["a"].distractable) == (1, 1, [])
 
 
 def test_distract_expected_gains_6_on_defense() -> None:
@@ -202,7 +202,7 @@ def test_distract_expected_gains_6_on_defense() -> None:
     Guile 8, 2, 1 -> 10. t (not expecting): Observe 5, 4 -> 5: Focused. u (expecting): Observe 5, 4 -> 5 + 6 = 11:
     not Focused."""
     u = creature("u", (5, 6), skills=T_SKILLS)
-    s, events = run(field(u), distract(targets=["t", "u"], expects=["u"]), [8, 2, 1, 5, 4, 5, 4])
+    s, events = run(used(field(u), "a", "major"), distract(targets=["t", "u"], expects=["u"]), [8, 2, 1, 5, 4, 5, 4])
     attacks = [e for e in events if e.kind == "attack"]
     assert [a.data["success"] for a in attacks] == [True, False]
     assert [(m.value, m.reason) for m in attacks[1].rolls[1].modifiers] == [(6, "expects the Distract: +6")]
@@ -212,7 +212,7 @@ def test_distract_expected_gains_6_on_defense() -> None:
 def test_distract_sound_at_range_focuses_on_the_space() -> None:
     """Distract: "If your action creates a sound at range, creatures instead become Focused on the space where the
     sound was made." Guile 9, 3, 1 -> 11 against Observe 2, 2 -> 2: t is Focused on (9, 9)."""
-    s, _ = run(field(), distract(sound_at=(9, 9)), [9, 3, 1, 2, 2])
+    s, _ = run(used(field(), "a", "major"), distract(sound_at=(9, 9)), [9, 3, 1, 2, 2])
     t = s.creatures["t"]
     assert (t.focus, t.focus_space, t.focus_locked) == (None, (9, 9), True)
 
@@ -220,14 +220,59 @@ def test_distract_sound_at_range_focuses_on_the_space() -> None:
 def test_distract_attacks_only_creatures_aware_of_the_action() -> None:
     """Distract: "attack creatures that are Aware of that action" (ASSUMPTION: not Unaware or Unconscious, within the
     table's `distract_range` of 6). Unaware t, and far-off u, cannot be attacked; the menu offers neither."""
-    refused(field(ailments={"Unaware": 1}), distract())
-    far = field(creature("u", (15, 5), skills=T_SKILLS))
+    refused(used(field(ailments={"Unaware": 1}), "a", "major"), distract())
+    far = used(field(creature("u", (15, 5), skills=T_SKILLS)), "a", "major")
     refused(far, distract(targets=["u"]))
     (option,) = [o for o in legal_actions(far, "a") if o.action == "distract"]
     assert [tg.target for tg in option.targets] == ["t"]
-    assert option.targets[0].choices == {"action": ["major", "minor"]}
+    assert option.targets[0].choices["action"] == ["major", "speak"]
+    assert option.targets[0].choices["targets"] == option.targets[0].choices["expects"] == ["t"]
     preview = option.targets[0].preview
     assert preview is not None and (preview.skill, preview.defense_skill, preview.dice) == ("Guile", "Observe", 3)
+
+
+def test_distract_follows_an_action_used_and_costs_none_of_its_own() -> None:
+    """Distract: "After you use an action or speak, attack creatures that are Aware of that action." Before a has
+    used any action, only speaking is offered and a Distract after a Major Action is refused. a Dashes (a Minor
+    Action): now a Distract may follow it (+1), once: Guile 6, 2, 1 -> 6 + 1 = 7 against Observe 2, 3 -> 3: t is
+    Focused; a's Major Action is still there, and a second Distract on the same Minor Action is refused."""
+    s0 = field()
+    (option,) = [o for o in legal_actions(s0, "a") if o.action == "distract"]
+    assert (option.cost, option.targets[0].choices["action"]) == ({}, ["speak"])
+    refused(s0, distract())
+    refused(s0, distract(action="minor"))
+    s1, _ = run(s0, {"type": "dash", "creature": "a"}, [])
+    (option,) = [o for o in legal_actions(s1, "a") if o.action == "distract"]
+    assert option.targets[0].choices["action"] == ["minor", "speak"]
+    s2, events = run(s1, distract(action="minor"), [6, 2, 1, 2, 3])
+    assert mod_values(only(events, "attack")) == [1]
+    assert s2.creatures["t"].focus == "a"
+    assert (s2.economy["a"].major, s2.economy["a"].minor) == (s1.economy["a"].major, s1.economy["a"].minor)
+    refused(s2, distract(action="minor"))
+    assert s1.economy["a"].distractable == ["minor"]
+
+
+def test_distract_by_speaking_is_free_and_has_no_bonus() -> None:
+    """Distract: "After you use an action or speak": speaking is no action, so it gives neither +1 nor +2. a speaks
+    before acting: Guile 5, 2, 1 -> 5 against Observe 4, 1 -> 4: t is Focused; a keeps every action."""
+    s0 = field()
+    s, events = run(s0, distract(action="speak"), [5, 2, 1, 4, 1])
+    assert mod_values(only(events, "attack")) == []
+    assert s.creatures["t"].focus == "a"
+    assert (s.economy["a"].major, s.economy["a"].minor) == (s0.economy["a"].major, s0.economy["a"].minor)
+
+
+def test_distract_expects_it_is_offered_to_players() -> None:
+    """Distract: "Creatures that expect you to use this action gain +6 on their defense." Player p's a is offered
+    the choice of who expects it, and p may send it: Guile 8, 2, 1 -> 8 against t's Observe 2, 2 -> 2 + 6 = 8: the
+    tie goes to the defender, no Focus."""
+    s0 = field(a_controller="p")
+    (option,) = [o for o in legal_actions(s0, "a") if o.action == "distract"]
+    assert {"expects", "targets", "sound_at", "action"} <= set(option.choose)
+    assert option.targets[0].choices["expects"] == ["t"]
+    s, events = run(s0, distract(action="speak", expects=["t"]), [8, 2, 1, 2, 2])
+    assert [(m.value, m.reason) for m in only(events, "attack").rolls[1].modifiers] == [(6, "expects the Distract: +6")]
+    assert s.creatures["t"].focus is None
 
 
 def test_focus_gives_1_on_rolls_against_your_focus_and_the_lock_ends_on_its_next_turn() -> None:
@@ -235,7 +280,7 @@ def test_focus_gives_1_on_rolls_against_your_focus_and_the_lock_ends_on_its_next
     next turn". Player p's a Distracts t (Guile 8, 2, 1 -> 10 against 5, 4 -> 5); a ends its turn; on the Soulweaver's
     turn t's Focus lock is gone, its Focus stays, and its Strike on a gains +1: Martial 5, 1 -> 5 + 1 = 6 against
     Elude 5, 2 -> 5: success; unarmed damage 1d12: 1, no Injury."""
-    s, _ = run(field(a_controller="p"), distract(), [8, 2, 1, 5, 4])
+    s, _ = run(used(field(a_controller="p"), "a", "major"), distract(), [8, 2, 1, 5, 4])
     s, _ = run(s, {"type": "end_turn"}, [])
     t = s.creatures["t"]
     assert (t.focus, t.focus_locked) == ("a", False)

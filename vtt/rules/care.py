@@ -15,6 +15,7 @@ from vtt.rules.damage import Hit, PoolName, deal, heal
 from vtt.rules.dice import DiceSource, roll
 from vtt.rules.events import Event, RuleError
 from vtt.rules.grid import footprint_distance
+from vtt.rules.model import Creature, GameState
 from vtt.rules.reach import base_reach
 from vtt.rules.space import Occupancy, grid_of
 from vtt.rules.turns import require_active, resolve_blocks, spend
@@ -104,6 +105,19 @@ def recover(tx: Tx, creature: str) -> list[Event]:
             actor=creature,
             data={"recoveries": m.recoveries},
         )
+    ]
+
+
+def soothe_targets(state: GameState, c: Creature) -> list[str]:
+    """The creatures with Continuing Acid damage that `c` can reach to Soothe."""
+    occ = Occupancy(state)
+    grid = grid_of(state)
+    return [
+        oid
+        for oid, t in state.creatures.items()
+        if any(x.element == "acid" and x.amount > 0 for x in t.continuing)
+        and t.swallowed_by is None
+        and footprint_distance(grid, occ.cells[c.id], occ.cells[oid]) <= base_reach(c) + 1
     ]
 
 

@@ -198,7 +198,6 @@ class Strike(_Command):
     strike_type: Literal["B", "C", "F", "M", "S"] | None = Field(None, description="One of the weapon's types.")
     max_dice: int | None = Field(None, ge=0, description="Roll at most this many damage dice.")
     called_shot: Ident | None = Field(None, description="Called Shot: the id of the target's part aimed at.")
-    as_trauma: bool = Field(False, description="Called Shot: replace each Wounded Tier with 2 Tiers of Trauma.")
     charge: bool = Field(False, description="Charge: after Dash and 2 consecutive spaces; the turn ends after.")
     minor: bool = Field(False, description="Flurry: use it as a Minor Action while the Flurry has uses left.")
     ranged: bool = Field(False, description="Shoot or throw the ranged `weapon` at `target` (see `ranged`).")
@@ -326,12 +325,15 @@ class Distract(_Command):
 
     type: Literal["distract"] = "distract"
     ATTACK = True
+    HINDERED_AS = "hinder_attack"
     creature: CreatureRef
     target: CreatureRef | None = Field(None, description="One creature attacked (added to `targets`).")
     targets: list[CreatureRef] = Field(
         default_factory=list, max_length=CREATURES_MAX, description="The creatures attacked."
     )
-    action: Literal["major", "minor"] = Field("major", description="The action used: +2 for a Major, +1 for a Minor.")
+    action: Literal["major", "minor", "speak"] = Field(
+        "major", description="What it follows: a Major Action used (+2), a Minor Action used (+1), or speaking."
+    )
     expects: list[CreatureRef] = Field(
         default_factory=list, max_length=CREATURES_MAX, description="Creatures that expect it: +6 on their defense."
     )
@@ -453,6 +455,19 @@ class React(_Command):
     ANSWERS_DECISION = True
     decision: Ident
     hinder: bool = False
+    hinder_as: Hindrance | None = Field(
+        None, description="Which Hinder, when the decision offers more than one (a Collision); None: the first."
+    )
+
+
+class ChooseTrauma(_Command):
+    """Answer a Called Shot's Trauma decision: replace the Wounded it caused with twice as much Trauma, or not."""
+
+    type: Literal["choose_trauma"] = "choose_trauma"
+    SENT_BY = "decision"
+    ANSWERS_DECISION = True
+    decision: Ident
+    trauma: bool = False
 
 
 class ChooseOrder(_Command):
@@ -640,6 +655,7 @@ Command = Annotated[
     | Defend
     | React
     | ChooseOrder
+    | ChooseTrauma
     | EditCreature
     | ChangeSettings
     | Harm

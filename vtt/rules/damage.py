@@ -38,6 +38,7 @@ from typing import Literal
 
 from pydantic import BaseModel, ConfigDict, Field
 
+from vtt.rules import called_trauma
 from vtt.rules.dice import DiceChange, DiceSource, Modifier, Roll, roll
 from vtt.rules.events import Event
 from vtt.rules.model import ContinuingDamage, Creature, Pool
@@ -78,7 +79,6 @@ class Hit(BaseModel):
     targeted: bool = True
     part: str | None = None
     called_shot: bool = False
-    as_trauma: bool = False
     max_dice: int | None = Field(None, ge=0, description="The roller chose to roll at most this many dice.")
     pool: PoolName = "grit"
     continuing: bool = False
@@ -362,17 +362,12 @@ def serious_injury(tx: Tx, hit: Hit, injury: int, threshold: int, dice: DiceSour
         )
     if bonus:
         how += f", +{bonus} (half) as it is not from a targeted attack"
-    if hit.called_shot and hit.as_trauma:
-        trauma = 2 * wounded
-        if part is not None:
-            part.trauma += trauma
-        mutable.ailments["Trauma"] = mutable.ailments.get("Trauma", 0) + trauma
-        text = f"Serious Injury to {c.name}'s {name}: {how}; each Wounded Tier becomes 2 Trauma: Tier {trauma} Trauma."
-    else:
-        if part is not None:
-            part.wounded += wounded
-        mutable.ailments["Wounded"] = mutable.ailments.get("Wounded", 0) + wounded
-        text = f"Serious Injury to {c.name}'s {name}: {how}: Tier {wounded} Wounded."
+    if part is not None:
+        part.wounded += wounded
+    mutable.ailments["Wounded"] = mutable.ailments.get("Wounded", 0) + wounded
+    text = f"Serious Injury to {c.name}'s {name}: {how}: Tier {wounded} Wounded."
+    if hit.called_shot and hit.attacker in tx.state.creatures and part_id is not None:
+        called_trauma.offer(tx, hit.attacker, hit.target, part_id, wounded)
     events.append(
         Event(
             kind="serious_injury",
@@ -634,7 +629,6 @@ def lightning_jump(tx: Tx, hit: Hit, dice: DiceSource, damaged: set[str]) -> lis
             "attack_faces": (),
             "part": None,
             "called_shot": False,
-            "as_trauma": False,
             "label": "Lightning",
             "lightning_jump": True,
             "max_dice": None,

@@ -12,6 +12,7 @@
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Set as AbstractSet
 from typing import Any, Literal, TypeVar
 
 from pydantic import BaseModel, Field, ValidationError
@@ -19,6 +20,7 @@ from pydantic import BaseModel, Field, ValidationError
 from vtt.rules import (
     ailments,
     board_edit,
+    called_trauma,
     care,
     focus,
     hold,
@@ -45,6 +47,7 @@ from vtt.rules.commands import (
     BreakHold,
     ChangeSettings,
     ChooseOrder,
+    ChooseTrauma,
     Command,
     CompleteReady,
     Dash,
@@ -140,6 +143,14 @@ class ActionOption(BaseModel):
     command: str | None = Field(
         None, description="The command type to send when it is not `action` (Called Shot, Charge): params go with it."
     )
+    several: list[str] = Field(
+        default_factory=list, description="Fields of `choose` taking a list: any of their `choices`, no repeats."
+    )
+    optional: list[str] = Field(
+        default_factory=list,
+        description="Fields of `choose` that may be left out: the command then plays as with the first of their "
+        "`choices` (a Strike's Nimble, Strike Type and fewer damage dice). A menu may send without asking them.",
+    )
 
 
 def apply(state: GameState, command: Command | dict[str, Any], dice: DiceSource) -> tuple[GameState, list[Event]]:
@@ -168,15 +179,11 @@ def _decision(tx: Tx, decision_id: str, kind: str) -> Any:
 
 def _begin(tx: Tx, cmd: Command, dice: DiceSource) -> list[Event]:
     """A command that triggers reactions is checked in full, then waits for them; any other goes on at once."""
-    found = reactions.trigger(tx.state, cmd) if tx.state.settings.reactions else None
-    if found is not None:
-        kind, actor, target = found
-        known = tx.state.creatures
-        if actor in known and (target is None or target in known):
-            hinderers = reactions.eligible(tx.state, kind, actor, target, cmd)
-            if hinderers:
-                reactions.probe(lambda: Tx(tx.state), cmd, _dispatch)
-                return reactions.open_group(tx, cmd, kind, actor, hinderers)
+    found = reactions.offers(tx.state, cmd) if tx.state.settings.reactions else None
+    if found is not None and found[1]:
+        actor, hinderers = found
+        reactions.probe(lambda: Tx(tx.state), cmd, _dispatch)
+        return reactions.open_group(tx, cmd, actor, hinderers)
     return _dispatch(tx, cmd, dice)
 
 
@@ -253,7 +260,6 @@ def _strike(tx: Tx, cmd: Strike, dice: DiceSource) -> list[Event]:
         cmd.strike_type,
         cmd.max_dice,
         cmd.called_shot,
-        cmd.as_trauma,
         cmd.charge,
         cmd.minor,
     )
@@ -365,7 +371,12 @@ def _defend(tx: Tx, cmd: Defend, dice: DiceSource) -> list[Event]:
 
 @handles(React)
 def _react(tx: Tx, cmd: React, dice: DiceSource) -> list[Event]:
-    return reactions.answer(tx, _decision(tx, cmd.decision, "reaction"), cmd.hinder, dice, _dispatch)
+    return reactions.answer(tx, _decision(tx, cmd.decision, "reaction"), cmd.hinder, dice, _dispatch, cmd.hinder_as)
+
+
+@handles(ChooseTrauma)
+def _choose_trauma(tx: Tx, cmd: ChooseTrauma, dice: DiceSource) -> list[Event]:
+    return called_trauma.answer(tx, _decision(tx, cmd.decision, "trauma"), cmd.trauma)
 
 
 @handles(ChooseOrder)
@@ -595,6 +606,31 @@ def _arms(state: GameState, c: Creature) -> list[strike.Armament]:
     return out
 
 
+STRIKE_CHOICES = ("nimble", "strike_type", "max_dice")
+
+
+def _strike_choices(
+    state: GameState, occ: Occupancy, c: Creature, t: Creature, arm: strike.Armament, filled: AbstractSet[Cell]
+) -> dict[str, list[Any]]:
+    """A Strike's open choices on `t`: attacking Nimble (when 4 or more sizes larger, seed-000), the Strike Type of
+    a weapon with several (reference §6.2), and rolling fewer damage dice (seed-004: "you may reduce your dice rolled
+    by any amount")."""
+    nimble: list[Any] = [False]
+    try:
+        strike.plan_creature_strike(state, occ, c, t, arm, True, filled)
+    except RuleError:
+        pass
+    else:
+        nimble.append(True)
+    types = list(arm.weapon.strike_types) if arm.weapon is not None else []
+    most = arm.weapon.damage if arm.weapon is not None else state.settings.unarmed_damage
+    return {
+        "nimble": nimble,
+        "strike_type": types if len(types) > 1 else [None],
+        "max_dice": [None, *range(most)],
+    }
+
+
 def _arm_params(arm: strike.Armament) -> dict[str, Any]:
     return {"weapon": arm.weapon.id} if arm.weapon else {"limb": None}
 
@@ -632,7 +668,7 @@ def _strike_options(
                 target=oid,
                 preview=_preview(plan),
                 path=plan.path,
-                choices={"called_shot": [p.id for p in parts], "as_trauma": [False, True]},
+                choices={"called_shot": [p.id for p in parts]},
                 margins={p.id: p.size_offset for p in parts},
             )
         )
@@ -715,7 +751,7 @@ def _ranged_options(state: GameState, occ: Occupancy, c: Creature, minor: bool =
                     preview=_preview(aimed),
                     path=aimed.path,
                     params=extra,
-                    choices={"called_shot": [p.id for p in parts], "as_trauma": [False, True]},
+                    choices={"called_shot": [p.id for p in parts]},
                     margins={p.id: p.size_offset for p in parts},
                 )
             )
@@ -772,8 +808,8 @@ def _tactic_options(
     out: list[ActionOption] = []
     s = state.settings
     out += _flurry_declaration(state, c, major_ok, minor_ok)
-    paid: list[tuple[Literal["major", "minor"], bool]] = [("major", major_ok), ("minor", minor_ok)]
-    actions = [a for a, ok in paid if ok]
+    full_resolve = turns.resolve_blocks(state, c.id)
+    actions = tactics.distract_actions(state, c.id) if not full_resolve else []
     aware = tactics.distract_targets(state, c) if actions else []
     if aware:
         preview = RollPreview(
@@ -781,19 +817,29 @@ def _tactic_options(
             skill=s.distract_skill,
             dice=c.skill(s.distract_skill),
             dice_changes=ailments.attack_dice_changes(state, c, physical=False),
-            modifiers=[tactics.distract_bonus(actions[0]), *ailments.attack_roll_modifiers(state, c)],
+            modifiers=[*tactics.distract_modifiers(actions[0]), *ailments.attack_roll_modifiers(state, c)],
             dl=s.distract_dl,
             defense_skill=s.distract_defense,
         )
+        grid = grid_of(state)
+        sounds: list[Cell | None] = [None]
+        sounds += sorted(
+            cell
+            for cell in grid.area_within(occ.cells[c.id], s.distract_range)
+            if grid.in_bounds(cell, state.board.cols, state.board.rows)
+        )
+        choices: dict[str, list[Any]] = {"action": actions, "targets": aware, "expects": aware, "sound_at": sounds}
         out.append(
             ActionOption(
                 action="distract",
                 group="Tactics",
                 label="Distract",
-                cost={actions[0]: 1},
-                targets=[TargetOption(target=oid, preview=preview, choices={"action": actions}) for oid in aware],
+                cost={},
+                targets=[TargetOption(target=oid, preview=preview, choices=choices) for oid in aware],
                 reach=s.distract_range,
-                choose=["action"],
+                choose=["action", "targets", "expects", "sound_at"],
+                several=["targets", "expects"],
+                optional=["action", "expects", "sound_at"],
             )
         )
     if not minor_ok or tactics.flurry_uses(state, c.id) <= 0:
@@ -900,7 +946,7 @@ def _hold_options(state: GameState, occ: Occupancy, c: Creature, charge: bool) -
                         target=oid,
                         preview=_preview(lp.plan),
                         path=lp.plan.path,
-                        choices={"suffocate": [False, True]} if heads else {},
+                        choices={"suffocate": [False, True] if heads else [False]},
                     )
                 )
             with_distal += _grapple_variant(state, occ, c, t, charge, with_distal=True)
@@ -937,15 +983,24 @@ def _hold_options(state: GameState, occ: Occupancy, c: Creature, charge: bool) -
                 except RuleError:
                     continue
         if plans:
-            free = sorted({x.part for lp in plans for x in lp.hold.locks if x.holder == hid and x.held == lp.held})
-            choices: dict[str, list[Any]] = {"held": [lp.held for lp in plans]}
-            if free:
-                choices["free_part"] = free
+            # a part to free must be locked on every creature offered as `held`, so any pair of choices is allowed
+            locked = [{x.part for x in lp.hold.locks if x.holder == hid and x.held == lp.held} for lp in plans]
+            free: list[Any] = [None, *sorted(set.intersection(*locked))]
+            choices: dict[str, list[Any]] = {"held": [lp.held for lp in plans], "free_part": free}
             breaks.append(
                 TargetOption(target=hid, preview=_preview(plans[0].plan), path=plans[0].plan.path, choices=choices)
             )
     if grapple:
-        option = ActionOption(action="grapple", group="Overpower", label="Grapple", cost={"major": 1}, targets=grapple)
+        suffocate = ["suffocate"] if any(len(t.choices["suffocate"]) > 1 for t in grapple) else []
+        option = ActionOption(
+            action="grapple",
+            group="Overpower",
+            label="Grapple",
+            cost={"major": 1},
+            targets=grapple,
+            choose=suffocate,
+            optional=["suffocate"],
+        )
         out.append(_charged(option) if charge else option)
     out += _grapple_variant_options(with_distal, swallowing, charge)
     if called and not charge:
@@ -961,8 +1016,14 @@ def _hold_options(state: GameState, occ: Occupancy, c: Creature, charge: bool) -
             )
         )
     if breaks:
+        open_choices = [f for f in ("held", "free_part") if any(len(t.choices[f]) > 1 for t in breaks)]
         option = ActionOption(
-            action="break_hold", group="Overpower", label="Break Hold", cost={"major": 1}, targets=breaks
+            action="break_hold",
+            group="Overpower",
+            label="Break Hold",
+            cost={"major": 1},
+            targets=breaks,
+            choose=open_choices,
         )
         out.append(_charged(option) if charge else option)
     return out
@@ -1410,7 +1471,8 @@ def legal_actions(state: GameState, creature_id: str) -> list[ActionOption]:
                     plan = strike.plan_creature_strike(state, occ, c, state.creatures[oid], arm, False, filled)
                 except RuleError:
                     continue
-                targets.append(TargetOption(target=oid, preview=_preview(plan), path=plan.path))
+                choices = _strike_choices(state, occ, c, state.creatures[oid], arm, filled)
+                targets.append(TargetOption(target=oid, preview=_preview(plan), path=plan.path, choices=choices))
             label = f"Strike with {arm.name}" if arm.weapon else "Unarmed Strike"
             params = _arm_params(arm)
             out.append(
@@ -1422,6 +1484,8 @@ def legal_actions(state: GameState, creature_id: str) -> list[ActionOption]:
                     params=params,
                     targets=targets,
                     reach=rng,
+                    choose=[f for f in STRIKE_CHOICES if any(len(t.choices.get(f, [])) > 1 for t in targets)],
+                    optional=list(STRIKE_CHOICES),
                 )
             )
             spaces = [
@@ -1438,6 +1502,20 @@ def legal_actions(state: GameState, creature_id: str) -> list[ActionOption]:
                     reach=rng,
                 )
             )
+            ground = [cell for cell in spaces if not occ.at(cell)]
+            if ground:
+                out.append(
+                    ActionOption(
+                        action="strike_ground",
+                        command="strike",
+                        group="Strike",
+                        label=f"Strike the ground ({arm.name})",
+                        cost={"major": 1},
+                        params={**params, "surface": "ground"},
+                        spaces=sorted(ground),
+                        reach=rng,
+                    )
+                )
             walls = sorted(cell for cell in area if cell in filled)
             if walls:
                 out.append(
@@ -1473,6 +1551,13 @@ def legal_actions(state: GameState, creature_id: str) -> list[ActionOption]:
         out.append(
             ActionOption(action="defensive_stance", group="Defense", label="Defensive Stance", cost={stance_cost: 1})
         )
+    soothe_cost = state.settings.soothe_cost
+    if major_ok if soothe_cost == "major" else econ.minor > 0 and not full_resolve:
+        soothed = [TargetOption(target=oid) for oid in care.soothe_targets(state, c)]
+        if soothed:
+            out.append(
+                ActionOption(action="soothe", group="Defense", label="Soothe", cost={soothe_cost: 1}, targets=soothed)
+            )
     if any(creature_id in h.holders for h in state.holds.values()) and not full_resolve:
         out.append(ActionOption(action="drop_hold", group="Overpower", label="Stop holding", cost={}))
     out.append(ActionOption(action="end_turn", group="Turn", label="End turn", cost={}))

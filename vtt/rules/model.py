@@ -12,7 +12,7 @@ from pydantic import BaseModel, ConfigDict, Field, PrivateAttr, ValidationInfo, 
 
 from vtt.rules import limits as L
 from vtt.rules.dice import Roll
-from vtt.rules.limits import Color, Ident, Name, Notes
+from vtt.rules.limits import ACTIONS_PER_TURN_MAX, Color, Ident, Name, Notes
 from vtt.rules.settings import TableSettings
 
 Cell = tuple[int, int]
@@ -481,6 +481,12 @@ class Economy(BaseModel):
         None, description="The Balance Mobility roll made this turn (Uneven Ground): it holds for the round (§2.5)."
     )
     balance_fumbled: bool = Field(False, description="That Balance roll was a Fumble: it holds as a failure.")
+    turn_over: bool = Field(False, description="Its turn ended after a Charge while the Soulweaver's turn goes on.")
+    distractable: list[Literal["major", "minor"]] = Field(
+        default_factory=list,
+        max_length=ACTIONS_PER_TURN_MAX,
+        description="Actions used this turn that no Distract has followed yet (seed-000: 'After you use an action').",
+    )
 
     @property
     def movement_left(self) -> int:
@@ -549,7 +555,7 @@ class Decision(BaseModel):
     """A choice someone else must make before an action can go on: a pending decision."""
 
     id: str
-    kind: Literal["defense", "order", "reaction"]
+    kind: Literal["defense", "order", "reaction", "trauma"]
     to: str = Field(description="Who answers: a player id or the Soulweaver.")
     creature: str | None = Field(None, description="The creature deciding, for a defense.")
     prompt: str

@@ -221,6 +221,7 @@ def _collide(tx: Tx, creature: str, target_id: str, dice: DiceSource, charge: bo
         mods.append(size_mod)
     mods += melee_attack_modifiers(state, c, t)
     mods += tactics.declared_modifiers(state, c, False, charge)
+    mods += tx.extra_attack_mods  # a successful Hinder Attack: -1 each
     s = state.settings
     tx.economy(creature).attacked = True
     declared = tactics.declare(tx, creature, False, charge)

@@ -227,8 +227,6 @@ def ranged_strike(tx: Tx, cmd: Strike, dice: DiceSource) -> list[Event]:
         raise RuleError("a Charge is made with a melee Strike or Overpower, not with a ranged attack")
     if cmd.limb is not None:
         raise RuleError("a ranged Strike is made with a gripped ranged weapon, not with a limb")
-    if cmd.as_trauma and cmd.called_shot is None:
-        raise RuleError("Wounded can be replaced with Trauma only on a Called Shot")
     arm = ranged_armament(state, c, cmd.weapon)
     weapon = arm.weapon
     assert weapon is not None
@@ -278,7 +276,7 @@ def ranged_strike(tx: Tx, cmd: Strike, dice: DiceSource) -> list[Event]:
         "max_dice": cmd.max_dice,
     }
     if cmd.called_shot is not None:
-        params.update({"called_part": cmd.called_shot, "part_offset": offset, "trauma": cmd.as_trauma})
+        params.update({"called_part": cmd.called_shot, "part_offset": offset})
     spec = attacks.AttackSpec(
         action="strike",
         attacker=c.id,

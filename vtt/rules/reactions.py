@@ -13,6 +13,11 @@
   against all." It triggers on Manifesting or Readying a Spell (not a Talent); the Spell's target may Hinder too
   (the seed excludes nobody). Each success is -1 on the Manifest roll, and so on an attack that uses it.
 
+Hinder Attack is offered against every attack on a target other than the hinderer: a Strike, an Overpower, a
+Distract (none of the creatures it attacks may Hinder it), a Collision and a Talent's damaging Manifest (its Manifest
+roll is its attack roll). A Collision is a movement too: each creature may answer with Hinder Movement or Hinder
+Attack (`React.hinder_as`; the first offered when not named); each kind rolls its own one defense.
+
 How the engine does it: when a command would attack or move and some other creature has the actor in its Reach
 (and can act), the command is checked in full without rolling, then it waits: each eligible creature's
 controller gets a reaction decision (hinder or pass). When the last one answers, every hinderer rolls its attack,
@@ -36,7 +41,7 @@ from pydantic import BaseModel, Field
 from vtt.rules import ailments
 from vtt.rules.abilities import LIBRARY
 from vtt.rules.checks import AttackResult
-from vtt.rules.commands import Command, Move, StrikeSpace, parse_command
+from vtt.rules.commands import Command, Distract, Manifest, Move, StrikeSpace, parse_command
 from vtt.rules.conditions import defense_modifiers, melee_attack_modifiers
 from vtt.rules.damage import exhaustion_death
 from vtt.rules.dice import DiceSource, Modifier, roll
@@ -55,6 +60,12 @@ HINDER_SPELL_PENALTY = -1
 HINDER_MOVEMENT_BONUS = 3
 
 ReactionKind = Literal["hinder_attack", "hinder_movement", "hinder_spell"]
+KIND_ORDER: tuple[ReactionKind, ...] = ("hinder_movement", "hinder_attack", "hinder_spell")
+WHAT: dict[str, str] = {
+    "hinder_attack": "attacks",
+    "hinder_movement": "is about to move",
+    "hinder_spell": "begins to Manifest a Spell",
+}
 LABELS: dict[str, str] = {
     "hinder_attack": "Hinder Attack",
     "hinder_movement": "Hinder Movement",
@@ -82,6 +93,10 @@ class ReactionGroup(BaseModel):
     command: dict[str, Any]
     waiting: list[str] = Field(default_factory=list, description="Reaction decisions not answered yet.")
     accepted: dict[str, int] = Field(default_factory=dict, description="Hinderer -> bonus on its roll.")
+    chosen: dict[str, ReactionKind] = Field(
+        default_factory=dict,
+        description="Hinderer -> its Hinder when not `kind` (Hinder Attack on a Collision).",
+    )
 
 
 def trigger(state: GameState, cmd: Command) -> tuple[ReactionKind, str, str | None] | None:
@@ -93,9 +108,34 @@ def trigger(state: GameState, cmd: Command) -> tuple[ReactionKind, str, str | No
         return None
     if kind == "hinder_spell":
         ab = LIBRARY.get(getattr(cmd, "ability", ""))
-        return (kind, actor, None) if ab is not None and ab.is_spell else None
+        if ab is None:
+            return None
+        if ab.is_spell:
+            return kind, actor, None
+        if isinstance(cmd, Manifest) and ab.effect.attacks:  # a Talent's damaging Manifest is an attack
+            return "hinder_attack", actor, cmd.target or actor
+        return None
     target = getattr(cmd, "target", None) if kind == "hinder_attack" else None
     return kind, actor, target
+
+
+def offers(state: GameState, cmd: Command) -> tuple[str, dict[str, dict[ReactionKind, int]]] | None:
+    """The actor, and each creature that may react with the Hinders it may use (each with its bonus). A Collision
+    is a movement and an attack: Hinder Movement and Hinder Attack are both offered."""
+    found = trigger(state, cmd)
+    if found is None:
+        return None
+    kind, actor, target = found
+    known = state.creatures
+    if actor not in known or (target is not None and target not in known):
+        return None
+    out: dict[str, dict[ReactionKind, int]] = {}
+    for hid, bonus in eligible(state, kind, actor, target, cmd).items():
+        out.setdefault(hid, {})[kind] = bonus
+    if isinstance(cmd, Move) and cmd.collide_with is not None and cmd.collide_with in known:
+        for hid, bonus in eligible(state, "hinder_attack", actor, cmd.collide_with, cmd).items():
+            out.setdefault(hid, {})["hinder_attack"] = bonus
+    return actor, out
 
 
 def hinder_reach(state: GameState, creature_id: str) -> int:
@@ -142,6 +182,8 @@ def eligible(state: GameState, kind: ReactionKind, actor: str, target: str | Non
     targets = {target} if target else set()
     if isinstance(cmd, StrikeSpace):
         targets |= set(occ.at(cmd.space))
+    if isinstance(cmd, Distract):
+        targets |= set(cmd.targets)
     for hid, h in state.creatures.items():
         if hid == actor or hid in targets or not h.can_act or in_stance(state, hid) or h.swallowed_by is not None:
             continue
@@ -162,37 +204,38 @@ def eligible(state: GameState, kind: ReactionKind, actor: str, target: str | Non
     return out
 
 
-def open_group(tx: Tx, cmd: Command, kind: ReactionKind, actor: str, hinderers: dict[str, int]) -> list[Event]:
+def open_group(tx: Tx, cmd: Command, actor: str, hinderers: dict[str, dict[ReactionKind, int]]) -> list[Event]:
     state = tx.state
     gid = state.new_id("r")
-    group = ReactionGroup(id=gid, kind=kind, actor=actor, command=cmd.model_dump(mode="json"))
+    kinds = [k for k in KIND_ORDER if any(k in offered for offered in hinderers.values())]
+    group = ReactionGroup(id=gid, kind=kinds[0], actor=actor, command=cmd.model_dump(mode="json"))
     name = state.creatures[actor].name
-    what = {
-        "hinder_attack": "attacks",
-        "hinder_movement": "is about to move",
-        "hinder_spell": "begins to Manifest a Spell",
-    }[kind]
-    label = LABELS[kind]
-    for hid, bonus in sorted(hinderers.items()):
+    what = " and ".join(WHAT[k] for k in kinds)
+    for hid, offered in sorted(hinderers.items()):
         h = state.creatures[hid]
-        extra = f" (+{bonus}: moving into or out of your space)" if bonus else ""
+        mine = [k for k in KIND_ORDER if k in offered]
+        asks = []
+        for k in mine:
+            extra = f" (+{offered[k]}: moving into or out of your space)" if offered[k] else ""
+            asks.append(f"{LABELS[k]}{extra}")
         decision = Decision(
             id=state.new_id("d"),
             kind="reaction",
             to=h.controller or SOULWEAVER,
             creature=hid,
-            prompt=f"{name} {what} within {h.name}'s Reach. {label}{extra}?",
+            prompt=f"{name} {what} within {h.name}'s Reach. {' or '.join(asks)}?",
             options=["hinder", "pass"],
-            payload={"group": gid, "kind": kind, "bonus": bonus},
+            payload={"group": gid, "kind": mine[0], "bonus": offered[mine[0]], "kinds": dict(offered)},
         )
         state.pending.append(decision)
         group.waiting.append(decision.id)
     state.reactions[gid] = group.model_dump(mode="json")
     names = ", ".join(state.creatures[h].name for h in sorted(hinderers))
+    labels = " or ".join(LABELS[k] for k in kinds)
     return [
         Event(
             kind="reaction_window",
-            text=f"{name} {what}: {names} may {label}.",
+            text=f"{name} {what}: {names} may {labels}.",
             actor=actor,
             data={"group": gid, "hinderers": sorted(hinderers), "decisions": list(group.waiting)},
         )
@@ -202,8 +245,17 @@ def open_group(tx: Tx, cmd: Command, kind: ReactionKind, actor: str, hinderers: 
 Dispatch = Callable[[Tx, Command, DiceSource], list[Event]]
 
 
-def answer(tx: Tx, decision: Decision, hinder: bool, dice: DiceSource, dispatch: Dispatch) -> list[Event]:
+def answer(
+    tx: Tx, decision: Decision, hinder: bool, dice: DiceSource, dispatch: Dispatch, as_kind: ReactionKind | None = None
+) -> list[Event]:
+    """`as_kind` names the Hinder used when the decision offers more than one; None: the first offered."""
     state = tx.state
+    offered: dict[str, int] = dict(decision.payload.get("kinds") or {decision.payload["kind"]: 0})
+    named = as_kind or str(decision.payload["kind"])
+    kind = next((k for k in KIND_ORDER if k == named and k in offered), None)
+    if hinder and kind is None:
+        choices = " or ".join(LABELS[k] for k in offered)
+        raise RuleError(f"this reaction can be {choices}, not {LABELS.get(named, 'that')}")
     state.pending = [d for d in state.pending if d.id != decision.id]
     gid = decision.payload["group"]
     group = ReactionGroup.model_validate(state.reactions[gid])
@@ -212,8 +264,10 @@ def answer(tx: Tx, decision: Decision, hinder: bool, dice: DiceSource, dispatch:
     events = [
         Event(kind="reaction", text=f"{who} {'hinders' if hinder else 'does not react'}.", actor=decision.creature)
     ]
-    if hinder and decision.creature is not None:
-        group.accepted[decision.creature] = int(decision.payload.get("bonus", 0))
+    if hinder and decision.creature is not None and kind is not None:
+        group.accepted[decision.creature] = int(offered.get(kind, 0))
+        if kind != group.kind:
+            group.chosen[decision.creature] = kind
     if group.waiting:
         state.reactions[gid] = group.model_dump(mode="json")
         return events
@@ -223,84 +277,101 @@ def answer(tx: Tx, decision: Decision, hinder: bool, dice: DiceSource, dispatch:
 
 def resolve(tx: Tx, group: ReactionGroup, dice: DiceSource, dispatch: Dispatch) -> list[Event]:
     state = tx.state
-    s = state.settings
     cmd = parse_command(group.command)
-    actor = state.creatures[group.actor]
     events: list[Event] = []
-    successes: list[str] = []
-    if group.accepted:
-        if group.kind == "hinder_attack":
-            skill, defense_skill = s.hinder_attack_skill, s.hinder_attack_defense
-        elif group.kind == "hinder_spell":
-            skill, defense_skill = s.hinder_spell_skill, s.hinder_spell_defense
-        else:
-            skill, defense_skill = s.hinder_movement_skill, s.hinder_movement_defense
-        rolls = []
-        for hid, bonus in sorted(group.accepted.items()):
-            h = state.creatures[hid]
-            mods: list[Modifier] = []
-            if bonus:
-                mods.append(Modifier(value=bonus, reason="Hinder Movement into or out of your space"))
-            if group.kind == "hinder_movement":
-                size_mod = overpower_size_modifier(h.size, actor.size)
-                if size_mod:
-                    mods.append(size_mod)
-            mods += melee_attack_modifiers(state, h, actor)
-            label = LABELS[group.kind]
-            changes = ailments.attack_dice_changes(state, h)
-            rolls.append((hid, roll(dice, f"{h.name}: {label} on {actor.name}", h.skill(skill), mods, changes)))
-        defense = roll(
-            dice,
-            f"{actor.name}: one {defense_skill} defense against every Hinder",
-            actor.skill(defense_skill),
-            [*defense_modifiers(state, actor, defense_skill), *ailments.defense_against_modifiers(state, actor, None)],
-        )
-        events += exhaustion_death(tx, group.actor, defense_skill, defense)
-        for hid, r in rolls:
-            result = AttackResult(
-                attack=r,
-                dl=HINDER_DL,
-                defense_skill=defense_skill,
-                defense=defense,
-                ties_to=s.ties_to,
-                fumble_fails=s.fumble_always_fails,
-            )
-            h = state.creatures[hid]
-            verdict = "succeeds" if result.success else "fails"
-            events.append(
-                Event(
-                    kind="hinder",
-                    text=f"{h.name} rolls {r.result} (DL {HINDER_DL}) against "
-                    f"{actor.name}'s {defense_skill} {defense.result}: the Hinder {verdict}.",
-                    actor=hid,
-                    target=group.actor,
-                    rolls=[r, defense],
-                    data={"success": result.success, "kind": group.kind},
-                )
-            )
-            if result.success:
-                successes.append(hid)
+    successes: dict[ReactionKind, list[str]] = {}
+    for kind in KIND_ORDER:
+        mine = {h: b for h, b in group.accepted.items() if group.chosen.get(h, group.kind) == kind}
+        if mine:
+            won, rolled = _hinder_rolls(tx, group.actor, kind, mine, dice)
+            successes[kind] = won
+            events += rolled
+    actor = state.creatures[group.actor]
     if tx.get(group.actor).dead:
         return events
-    if group.kind == "hinder_movement" and successes:
-        names = ", ".join(state.creatures[h].name for h in successes)
+    stopped = successes.get("hinder_movement", [])
+    if stopped:
+        names = ", ".join(state.creatures[h].name for h in stopped)
         return [
             *events,
             Event(
                 kind="move_prevented",
-                text=f"{names} prevent{'s' if len(successes) == 1 else ''} {actor.name}'s movement.",
+                text=f"{names} prevent{'s' if len(stopped) == 1 else ''} {actor.name}'s movement.",
                 actor=group.actor,
             ),
         ]
     tx.cleared = True
     tx.extra_attack_mods = [
         Modifier(
-            value=HINDER_SPELL_PENALTY if group.kind == "hinder_spell" else HINDER_ATTACK_PENALTY,
+            value=HINDER_SPELL_PENALTY if kind == "hinder_spell" else HINDER_ATTACK_PENALTY,
             reason=f"Hindered by {state.creatures[h].name}",
         )
-        for h in successes
+        for kind in ("hinder_attack", "hinder_spell")
+        for h in successes.get(kind, [])
     ]
     return events + dispatch(tx, cmd, dice)
+
+
+def _hinder_rolls(
+    tx: Tx, actor_id: str, kind: ReactionKind, accepted: dict[str, int], dice: DiceSource
+) -> tuple[list[str], list[Event]]:
+    """Every hinderer of one kind rolls; the actor rolls one defense against all of them."""
+    state = tx.state
+    s = state.settings
+    actor = state.creatures[actor_id]
+    if kind == "hinder_attack":
+        skill, defense_skill = s.hinder_attack_skill, s.hinder_attack_defense
+    elif kind == "hinder_spell":
+        skill, defense_skill = s.hinder_spell_skill, s.hinder_spell_defense
+    else:
+        skill, defense_skill = s.hinder_movement_skill, s.hinder_movement_defense
+    label = LABELS[kind]
+    rolls = []
+    for hid, bonus in sorted(accepted.items()):
+        h = state.creatures[hid]
+        mods: list[Modifier] = []
+        if bonus:
+            mods.append(Modifier(value=bonus, reason="Hinder Movement into or out of your space"))
+        if kind == "hinder_movement":
+            size_mod = overpower_size_modifier(h.size, actor.size)
+            if size_mod:
+                mods.append(size_mod)
+        mods += melee_attack_modifiers(state, h, actor)
+        changes = ailments.attack_dice_changes(state, h)
+        rolls.append((hid, roll(dice, f"{h.name}: {label} on {actor.name}", h.skill(skill), mods, changes)))
+    defense = roll(
+        dice,
+        f"{actor.name}: one {defense_skill} defense against every {label}",
+        actor.skill(defense_skill),
+        [*defense_modifiers(state, actor, defense_skill), *ailments.defense_against_modifiers(state, actor, None)],
+    )
+    events = exhaustion_death(tx, actor_id, defense_skill, defense)
+    won: list[str] = []
+    for hid, r in rolls:
+        result = AttackResult(
+            attack=r,
+            dl=HINDER_DL,
+            defense_skill=defense_skill,
+            defense=defense,
+            ties_to=s.ties_to,
+            fumble_fails=s.fumble_always_fails,
+        )
+        h = state.creatures[hid]
+        verdict = "succeeds" if result.success else "fails"
+        events.append(
+            Event(
+                kind="hinder",
+                text=f"{h.name} rolls {r.result} (DL {HINDER_DL}) against "
+                f"{actor.name}'s {defense_skill} {defense.result}: the {label} {verdict}.",
+                actor=hid,
+                target=actor_id,
+                rolls=[r, defense],
+                data={"success": result.success, "kind": kind},
+            )
+        )
+        if result.success:
+            won.append(hid)
+    return won, events
 
 
 def probe(tx_factory: Callable[[], Tx], cmd: Command, dispatch: Dispatch) -> None:

@@ -320,7 +320,6 @@ def strike(
     strike_type: str | None = None,
     max_dice: int | None = None,
     called_shot: str | None = None,
-    as_trauma: bool = False,
     charge: bool = False,
     minor: bool = False,
 ) -> list[Event]:
@@ -332,8 +331,6 @@ def strike(
     filled = state.board.filled()
     if charge:
         tactics.require_charge(state, c)
-    if as_trauma and called_shot is None:
-        raise RuleError("Wounded can be replaced with Trauma only on a Called Shot")
     offset = 0
     if target is not None:
         if called_shot is not None:
@@ -366,7 +363,7 @@ def strike(
         "max_dice": max_dice,
     }
     if called_shot is not None:
-        params.update({"called_part": called_shot, "part_offset": offset, "trauma": as_trauma})
+        params.update({"called_part": called_shot, "part_offset": offset})
     if target is None:
         events = [*declared, path_event, *_surface_outcome(tx, c, plan, attack, params, dice)]
         return events + tactics.after_attack(tx, c.id, dice)
@@ -447,7 +444,6 @@ def strike_hit(attacker: str, target: str, params: dict[str, Any], attack: Roll,
         targeted=True,
         part=params.get("part"),
         called_shot=bool(params.get("called_shot")),
-        as_trauma=bool(params.get("as_trauma")),
         max_dice=params.get("max_dice"),
     )
 
@@ -479,7 +475,7 @@ def called_shot_params(tx: Tx, spec: attacks.AttackSpec, result: AttackResult) -
     part = target.part(part_id)
     name = part.name if part else part_id
     if tactics.part_struck(result, offset):
-        params = {**spec.params, "part": part_id, "called_shot": True, "as_trauma": bool(spec.params.get("trauma"))}
+        params = {**spec.params, "part": part_id, "called_shot": True}
         text = f"The Called Shot beats the defense by {result.margin} (needs {offset}): it strikes the {name}."
     else:
         params = spec.params

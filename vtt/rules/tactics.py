@@ -31,7 +31,10 @@
   drop Focus until their next turn. After you use an action or speak, attack creatures that are Aware of that
   action. Gain +1 on your roll if you used a Minor Action and +2 if you used a Major Action. If your action creates
   a sound at range, creatures instead become Focused on the space where the sound was made. Creatures that expect
-  you to use this action gain +6 on their defense." The `distract` command pays the declared action and rolls
+  you to use this action gain +6 on their defense." A Distract costs no action of its own: it follows an action
+  used this turn (`Economy.distractable`, filled as actions are paid; each action carries one Distract) or a
+  speech (`action="speak"`, free, no bonus). Being an attack, it is refused on a full Resolve Pool (seed-004), as
+  a Hinder is. Any sender may name the creatures that expect it (`expects`). The `distract` command rolls
   one attack (table settings: `distract_skill` Guile against `distract_defense` Observe, DL `distract_dl`)
   against each chosen creature; a creature is Aware (ASSUMPTION) when it is not Unaware or Unconscious and is
   within `distract_range` spaces. It is not a physical attack. On success the creature's `focus` (or
@@ -65,7 +68,9 @@ FLURRY_LIMBS = "Flurry: limbs used"
 FLURRY_WEAPON_DICE = -1
 """seed-000 Flurry: a weapon that is not Lightweight loses an additional 1d12 on a Minor Action attack."""
 DISTRACT = "Distract"
-DISTRACT_BONUS = {"minor": 1, "major": 2}
+DISTRACT_BONUS = {"minor": 1, "major": 2, "speak": 0}
+DistractAction = Literal["major", "minor", "speak"]
+DISTRACT_AFTER: dict[str, str] = {"major": "after a Major Action", "minor": "after a Minor Action", "speak": "speaking"}
 DISTRACT_EXPECTED = 6
 """seed-000 Distract: "Creatures that expect you to use this action gain +6 on their defense"."""
 
@@ -177,6 +182,8 @@ def end_turn_of(tx: Tx, creature_id: str, dice: DiceSource) -> list[Event]:
     econ = tx.economy(creature_id)
     econ.major = 0
     econ.minor = 0
+    econ.distractable = []
+    econ.turn_over = True
     econ.movement_spent = max(econ.movement_spent, econ.movement_max)
     return [
         Event(
@@ -311,11 +318,25 @@ def distract_bonus(action: Literal["major", "minor"]) -> Modifier:
     return Modifier(value=DISTRACT_BONUS[action], reason=f"{DISTRACT}: {DISTRACT_BONUS[action]:+d} for a {word} Action")
 
 
+def distract_modifiers(action: DistractAction) -> list[Modifier]:
+    return [] if action == "speak" else [distract_bonus(action)]
+
+
+def distract_actions(state: GameState, creature_id: str) -> list[DistractAction]:
+    """What a Distract may follow now: each kind of action used this turn and not yet followed, and speaking."""
+    econ = state.economy.get(creature_id)
+    if econ is not None and econ.turn_over:
+        return []
+    used = econ.distractable if econ is not None else []
+    kinds: list[DistractAction] = [a for a in ("major", "minor") if a in used]
+    return [*kinds, "speak"]
+
+
 def distract(
     tx: Tx,
     creature_id: str,
     targets: list[str],
-    action: Literal["major", "minor"],
+    action: DistractAction,
     expects: list[str],
     sound_at: Cell | None,
     dice: DiceSource,
@@ -337,23 +358,33 @@ def distract(
     if sound_at is not None and not grid_of(state).in_bounds(sound_at, state.board.cols, state.board.rows):
         raise RuleError(f"a Distract's sound cannot be made at {sound_at}: it is off the map")
     s = state.settings
-    if action == "major":
-        spend(tx, c.id, major=1)
-    else:
-        spend(tx, c.id, minor=1)
+    refuse_on_full_resolve(state, c.id, "Distract")
+    if action == "speak" and action not in distract_actions(state, c.id):
+        raise RuleError(f"{c.name}'s turn is over: it cannot Distract now")
+    if action != "speak":
+        econ = tx.economy(c.id)
+        if action not in econ.distractable:
+            word = "Major" if action == "major" else "Minor"
+            raise RuleError(
+                f"{c.name} has used no {word} Action this turn that a Distract could follow: a Distract comes after "
+                "an action you used, or after speaking"
+            )
+        left = list(econ.distractable)
+        left.remove(action)
+        econ.distractable = left  # a new list: the state before the command shares the old one
     tx.economy(c.id).attacked = True
     label = f"{c.name}: {DISTRACT}"
     attack = roll(
         dice,
         label,
         c.skill(s.distract_skill),
-        [distract_bonus(action), *attack_roll_modifiers(state, c), *tx.extra_attack_mods],
+        [*distract_modifiers(action), *attack_roll_modifiers(state, c), *tx.extra_attack_mods],
         attack_dice_changes(state, c, physical=False),
     )
     events = [
         Event(
             kind="distract",
-            text=f"{c.name} creates a diversion ({'a Major' if action == 'major' else 'a Minor'} Action).",
+            text=f"{c.name} creates a diversion ({DISTRACT_AFTER[action]}).",
             actor=c.id,
             data={"targets": chosen, "action": action, "sound_at": sound_at},
         )

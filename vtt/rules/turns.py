@@ -10,6 +10,8 @@
 
 from __future__ import annotations
 
+from typing import Literal
+
 from vtt.rules.ailments import reduce_at_turn_end, slowed_at_turn_start, strangled_at_turn_start
 from vtt.rules.damage import continuing_damage, wake_roll
 from vtt.rules.dice import DiceSource, roll
@@ -197,6 +199,9 @@ def spend(tx: Tx, creature_id: str, major: int = 0, minor: int = 0, on_full_reso
         raise RuleError(f"{tx.get(creature_id).name} has no Minor Action left this turn", code="turn.no_minor_action")
     econ.major -= major
     econ.minor -= minor
+    majors: list[Literal["major", "minor"]] = ["major"] * major
+    minors: list[Literal["major", "minor"]] = ["minor"] * minor
+    econ.distractable = [*econ.distractable, *majors, *minors]  # a new list: the state before shares the old one
     break_moves(tx, creature_id)
 
 

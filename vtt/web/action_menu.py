@@ -218,10 +218,27 @@ def _action_item(option: ActionOption, label: str, detail: str, pick: Pick, vari
     # set as values, not parsed from a props string: labels carry the names of weapons from the map file
     item.props["data-action"] = option.action
     item.props["data-label"] = option.label
-    with item.classes("menu-action" + (" menu-variant" if variant else "")), ui.column().classes("gap-0"):
-        ui.label(label).classes("text-sm")
-        if detail:
-            ui.label(detail).classes("text-xs text-stone-500 menu-detail")
+    with item.classes("menu-action" + (" menu-variant" if variant else "")):
+        with ui.column().classes("gap-0"):
+            ui.label(label).classes("text-sm")
+            if detail:
+                ui.label(detail).classes("text-xs text-stone-500 menu-detail")
+        if any(f in option.optional for f in option.choose):
+            _more_choices_button(option, pick)
+
+
+def _more_choices_button(option: ActionOption, pick: Pick) -> None:
+    """The same action with its optional choices asked too (a Strike's fewer dice, Nimble, Strike Type): a click
+    on the action itself sends it without asking them."""
+    asked = option.model_copy(update={"optional": []})
+
+    async def chosen() -> None:
+        await pick(asked)
+
+    button = ui.button(icon="tune").props("flat dense round size=sm").classes("ml-auto menu-more-choices")
+    button.props["aria-label"] = "choose the options first"
+    button.tooltip("Choose the options first (fewer dice, Nimble, Strike Type…)")
+    button.on("click.stop", chosen)
 
 
 def _kind_item(menu: ui.menu, kind: ActionKind, pick: Pick) -> None:

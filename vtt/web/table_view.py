@@ -476,6 +476,7 @@ class TableView:
         dialog.open()
 
     async def _choose(self, cid: str, option: ActionOption) -> None:
+        self.menu.close()
         if option.action == "end_turn":
             await self.send({"type": "end_turn"})
             return
@@ -577,7 +578,7 @@ class TableView:
                     **params,
                     **t.params,
                 }
-                if option.choose:
+                if any(f not in option.optional for f in option.choose):
                     self._cancel()
                     self._choice_dialog(option, t, cmd)
                     return
@@ -693,6 +694,20 @@ class TableView:
                             ).props("flat dense data-react=pass")
                     elif kind == "order":
                         self._order_picker(i, [str(o) for o in d["options"]])
+                    elif kind == "trauma":
+                        with ui.row().classes("gap-2"):
+                            ui.button(
+                                "Trauma instead",
+                                on_click=lambda _, i=i: self.send(
+                                    {"type": "choose_trauma", "decision": i, "trauma": True}
+                                ),
+                            ).props("color=negative dense data-trauma=yes")
+                            ui.button(
+                                "Keep Wounded",
+                                on_click=lambda _, i=i: self.send(
+                                    {"type": "choose_trauma", "decision": i, "trauma": False}
+                                ),
+                            ).props("flat dense data-trauma=no")
 
     def _order_picker(self, decision_id: str, options: list[str]) -> None:
         names = self._names()
