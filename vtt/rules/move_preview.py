@@ -127,6 +127,13 @@ def preview_move(state: GameState, creature_id: str) -> MovePreview:
     paths = reachable(state, c, left, filled)
     occ = Occupancy(state)
     may_collide = not resolve_blocks(state, creature_id)
+    known: dict[str, CollisionPreview | None] = {}
+
+    def against(target: str) -> CollisionPreview | None:
+        if target not in known:
+            known[target] = _collision(state, c, state.creatures[target])
+        return known[target]
+
     for cell, path in paths.items():
         out.cost[cell] = path_cost(state, c, path)
         if not path:
@@ -137,7 +144,7 @@ def preview_move(state: GameState, creature_id: str) -> MovePreview:
             out.blocked[cell] = why
         if may_collide:
             entered = footprint(state, c, cell)
-            found = [x for t in occ.occupants(entered, exclude=c.id) if (x := _collision(state, c, state.creatures[t]))]
+            found = [x for t in occ.occupants(entered, exclude=c.id) if (x := against(t))]
             if found:
                 out.collisions[cell] = found
     return out

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from fractions import Fraction
+from functools import lru_cache
 from math import comb, perm
 
 from vtt.rules.checks import TiesTo
@@ -62,6 +63,7 @@ def skill_roll(dice: int, modifier: int = 0) -> Distribution:
     )
 
 
+@lru_cache(maxsize=4096)
 def check_chance(dice: int, modifier: int, dl: int, fumble_fails: bool = True) -> Fraction:
     """The chance a check reaches its DL (reference §1.2)."""
     d = skill_roll(dice, modifier)
@@ -71,6 +73,7 @@ def check_chance(dice: int, modifier: int, dl: int, fumble_fails: bool = True) -
     return out
 
 
+@lru_cache(maxsize=4096)
 def attack_chance(
     dice: int,
     modifier: int,
