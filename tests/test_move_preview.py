@@ -94,6 +94,24 @@ def test_a_full_space_is_blocked_but_still_a_collision() -> None:
     assert p.as_json()["collisions"]["6,5"]["move_in"] is False  # type: ignore[index]
 
 
+def test_after_a_dash_a_collision_two_spaces_on_may_be_a_charge() -> None:
+    """seed-000 Charge: after Dash, an Overpower made having moved 2 consecutive spaces gets +1 on its roll.
+    m Dashes (no spaces moved yet): with o at (7, 5), 2 spaces away, a Collision there may be a Charge; with o at
+    (6, 5), 1 space away, it may not. The Charge's odds are those of 2d12 + 1 against 2d12 at DL 3; without Dash
+    there is no Charge at all."""
+    far = board(o_anchor=(7, 5))
+    dashed, _ = apply(far, {"type": "dash", "creature": "m"}, ScriptedDice([]))
+    p = preview_move(dashed, "m")
+    assert (7, 5) in p.charges
+    (col,) = p.collisions[(7, 5)]
+    assert col.charge_chance == float(attack_chance(2, 1, 3, 2))
+    assert p.as_json()["collisions"]["7,5"]["charge"] is True  # type: ignore[index]
+    near, _ = apply(board(), {"type": "dash", "creature": "m"}, ScriptedDice([]))
+    assert (6, 5) not in preview_move(near, "m").charges
+    plain = preview_move(far, "m")
+    assert plain.charges == set() and plain.collisions[(7, 5)][0].charge_chance is None
+
+
 def test_no_collision_with_a_creature_3_sizes_larger() -> None:
     """seed-000 Overpower: no effect on a creature 3 or more sizes larger."""
     p = preview_move(board(o_size=3, o_anchor=(8, 5)), "m")
@@ -156,6 +174,11 @@ def test_previewed_paths_are_accepted_at_the_previewed_cost_and_blocked_ends_ref
     for col in p.collisions.get(end, []):
         after, events = apply(s, {**move, "collide_with": col.target}, ScriptedDice(ALL_TWELVES))
         assert any(e.kind == "collision" for e in events)
+        charge = {**move, "collide_with": col.target, "charge": True}
+        if end in p.charges:
+            apply(s, charge, ScriptedDice(ALL_TWELVES))
+        else:
+            refused(s, charge, ALL_TWELVES)
     # Every space next to the reach that the preview leaves out is refused at the Movement left.
     for cell in ((end[0] + 1, end[1]), (end[0], end[1] + 1)):
         if cell not in p.cost:

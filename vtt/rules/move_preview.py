@@ -4,7 +4,8 @@ Every anchor space the creature can reach with the Movement it has left, by the 
 itself would take and charge (`movement.reachable`, `terrain.step_cost`: Prone crawling, Uneven Ground); the
 reachable spaces it may pass but not end a move on (`space.why_cannot_stand`); and for each space where it would
 enter another creature's footprint, the Collision it could make there with its exact odds (`odds`), and whether
-it may instead simply move in, sharing the space where there is room.
+it may instead simply move in, sharing the space where there is room, and whether the Collision may be a Charge
+there (Dash used and 2 consecutive spaces moved by then, `tactics`), with the Charge's odds.
 
 The Collision odds read the board as it is before the move: a rule that would change them because of where the
 mover ends up is not foreseen. A creature in a Hold must first get out of it (`held`): its odds are not included.
@@ -42,6 +43,7 @@ class CollisionPreview:
     defense_dice: int | None
     defense_modifier: int
     chance: float
+    charge_chance: float | None
     damage: DamagePreview | None
 
     def as_json(self) -> dict[str, object]:
@@ -55,6 +57,7 @@ class CollisionPreview:
             "defense_dice": self.defense_dice,
             "defense_modifier": self.defense_modifier,
             "chance": self.chance,
+            "charge_chance": self.charge_chance,
             "damage": None if self.damage is None else self.damage.as_json(),
         }
 
@@ -72,6 +75,7 @@ class MovePreview:
     parent: dict[Cell, Cell] = field(default_factory=dict)
     blocked: dict[Cell, str] = field(default_factory=dict)
     collisions: dict[Cell, list[CollisionPreview]] = field(default_factory=dict)
+    charges: set[Cell] = field(default_factory=set)
     held: bool = False
     stand_up: dict[str, object] | None = None
 
@@ -98,7 +102,11 @@ class MovePreview:
             "paths": {key(c): key(p) for c, p in self.parent.items()},
             "blocked": {key(c): why for c, why in self.blocked.items()},
             "collisions": {
-                key(c): {"move_in": c not in self.blocked, "targets": [x.as_json() for x in found]}
+                key(c): {
+                    "move_in": c not in self.blocked,
+                    "charge": c in self.charges,
+                    "targets": [x.as_json() for x in found],
+                }
                 for c, found in self.collisions.items()
             },
             "held": self.held,
@@ -128,6 +136,7 @@ def preview_move(state: GameState, creature_id: str) -> MovePreview:
     occ = Occupancy(state)
     may_collide = not resolve_blocks(state, creature_id)
     known: dict[str, CollisionPreview | None] = {}
+    charging = econ.consecutive_spaces if econ is not None and econ.dashed else None
 
     def against(target: str) -> CollisionPreview | None:
         if target not in known:
@@ -147,6 +156,8 @@ def preview_move(state: GameState, creature_id: str) -> MovePreview:
             found = [x for t in occ.occupants(entered, exclude=c.id) if (x := against(t))]
             if found:
                 out.collisions[cell] = found
+                if charging is not None and charging + len(path) >= tactics.CHARGE_SPACES:
+                    out.charges.add(cell)
     return out
 
 
@@ -170,6 +181,8 @@ def _collision(state: GameState, c: Creature, t: Creature) -> CollisionPreview |
     mods += tactics.declared_modifiers(state, c, False, False)
     dice = dice_count(c.skill(s.collision_skill), ailments.attack_dice_changes(state, c))
     modifier = sum(m.value for m in mods)
+    econ = state.economy.get(c.id)
+    charge = sum(m.value for m in tactics.declared_modifiers(state, c, False, True))
     defense_dice: int | None = None
     defense_modifier = 0
     if t.can_act:
@@ -177,9 +190,13 @@ def _collision(state: GameState, c: Creature, t: Creature) -> CollisionPreview |
         dmods = defense_modifiers(state, t, s.collision_defense, True)
         dmods += ailments.defense_against_modifiers(state, t, c)
         defense_modifier = sum(m.value for m in dmods)
-    chance = attack_chance(
-        dice, modifier, COLLISION_DL, defense_dice, defense_modifier, s.ties_to, s.fumble_always_fails
-    )
+
+    def chance(plus: int) -> float:
+        won = attack_chance(
+            dice, modifier + plus, COLLISION_DL, defense_dice, defense_modifier, s.ties_to, s.fumble_always_fails
+        )
+        return float(won)
+
     return CollisionPreview(
         target=t.id,
         name=t.name,
@@ -189,7 +206,8 @@ def _collision(state: GameState, c: Creature, t: Creature) -> CollisionPreview |
         defense_skill=s.collision_defense,
         defense_dice=defense_dice,
         defense_modifier=defense_modifier,
-        chance=float(chance),
+        chance=chance(0),
+        charge_chance=chance(charge) if econ is not None and econ.dashed else None,
         damage=_collision_damage(state, c, t),
     )
 
