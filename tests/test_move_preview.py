@@ -9,6 +9,7 @@ Movement Pool is 5.
 
 from __future__ import annotations
 
+import json
 from typing import Any
 
 from factories import creature, on_turn, refused, state
@@ -72,13 +73,16 @@ def test_uneven_ground_costs_1_more() -> None:
 
 def test_sharing_with_a_size_0_creature_is_a_legal_move_in_and_a_collision() -> None:
     """reference §2.2: two size 0 creatures share a space, so m may move into o's space; seed-000: entering it
-    also allows a Collision, Athletics 2d12 against o's Athletics 2d12 at DL 3, no size difference."""
+    also allows a Collision, Athletics 2d12 against o's Athletics 2d12 at DL 3, no size difference; its damage is
+    1d12 needing 3 (seed-004): 0 Injury with 2/12, 1 with 10/12, both above a tenth, so 0 to 1 is likely."""
     p = preview_move(board(), "m")
     assert (6, 5) not in p.blocked
     (col,) = p.collisions[(6, 5)]
     assert (col.target, col.dice, col.modifier, col.dl, col.defense_dice, col.defense_modifier) == ("o", 2, 0, 3, 2, 0)
     assert col.chance == float(attack_chance(2, 0, 3, 2))
-    assert p.as_json()["collisions"]["6,5"]["move_in"] is True  # type: ignore[index]
+    shown = json.loads(json.dumps(p.as_json()))
+    assert shown["collisions"]["6,5"]["move_in"] is True
+    assert shown["collisions"]["6,5"]["targets"][0]["damage"]["likely"] == [0, 1]
     assert col.damage is not None and (col.damage.dice, col.damage.needed) == (1, 3)
 
 
