@@ -18,6 +18,8 @@ down, so strike rates are judged on the best of several rounds (the median is pr
    Target: ≥ 10,000 strikes/s (best round).
 2. `legal_actions` time for one creature with a weapon, mid-board, among 300 creatures and 500 walls on a
    100×100 hex board: median and p95 over 200 calls. Target: ≤ 5 ms (p95).
+2b. `move_preview.preview_move` time (one call per drag start) for the same creature on the same board, with its
+   Movement Pool and after a Dash (twice the spaces): median and p95. Target: ≤ 50 ms (p95).
 3. Where the time goes: the cost of the pieces every Strike pays (timed alone), then the strike loops of (b)
    and (a) under cProfile, top 10 functions by cumulative time and, to find hotspots, top 10 by own time.
 
@@ -39,11 +41,12 @@ import time
 from collections.abc import Callable
 from dataclasses import dataclass
 
-from vtt.rules.commands import Strike
+from vtt.rules.commands import Dash, Strike
 from vtt.rules.dice import RandomDice
 from vtt.rules.engine import apply, legal_actions
 from vtt.rules.grid import Grid
 from vtt.rules.model import Board, Cell, Creature, GameState, Weapon
+from vtt.rules.move_preview import preview_move
 from vtt.rules.obstruction import exposure
 from vtt.rules.settings import TableSettings
 from vtt.rules.space import Occupancy, grid_for, why_cannot_stand
@@ -52,6 +55,7 @@ from vtt.rules.txn import Tx
 
 STRIKE_TARGET_PER_S = 10_000
 LEGAL_ACTIONS_TARGET_MS = 5.0
+MOVE_PREVIEW_TARGET_MS = 50.0
 
 ATTACKER = "hero"
 DEFENDER = "foe"
@@ -239,6 +243,18 @@ def legal_actions_times(state: GameState, creature_id: str, warmup: int, calls: 
     return times
 
 
+def move_preview_times(state: GameState, creature_id: str, warmup: int, calls: int) -> list[float]:
+    """Seconds taken by each of `calls` calls of `preview_move`."""
+    for _ in range(warmup):
+        preview_move(state, creature_id)
+    out = []
+    for _ in range(calls):
+        t0 = time.perf_counter()
+        preview_move(state, creature_id)
+        out.append(time.perf_counter() - t0)
+    return out
+
+
 def percentile(values: list[float], pct: float) -> float:
     """The `pct` percentile (nearest rank) of `values`."""
     ordered = sorted(values)
@@ -360,6 +376,20 @@ def main(argv: list[str] | None = None) -> int:
     )
     print(f"   target ≤ {LEGAL_ACTIONS_TARGET_MS:g} ms: {met(p95_ms <= LEGAL_ACTIONS_TARGET_MS)} (judged on p95)")
 
+    print(f"\n2b. preview_move({big.actor!r}) at a drag start on the big board")
+    dashed, _ = apply(big.state, Dash(creature=big.actor), RandomDice(seed))
+    preview_p95: dict[str, float] = {}
+    for label, st in (("Movement Pool", big.state), ("after a Dash", dashed)):
+        p = preview_move(st, big.actor)
+        times = move_preview_times(st, big.actor, la_warmup, la_calls)
+        p95 = percentile(times, 95) * 1e3
+        preview_p95[label] = p95
+        print(
+            f"   {label}: {len(p.cost)} spaces reachable, {len(p.blocked)} blocked, {len(p.collisions)} with "
+            f"Collisions; median {statistics.median(times) * 1e3:.2f} ms, p95 {p95:.2f} ms — "
+            f"target ≤ {MOVE_PREVIEW_TARGET_MS:g} ms: {met(p95 <= MOVE_PREVIEW_TARGET_MS)}"
+        )
+
     print("\n3. Where a Strike's time goes")
     print("   pieces every Strike pays, timed alone (µs per call, no profiler):")
     for sc in all_scenarios[:2]:
@@ -381,6 +411,11 @@ def main(argv: list[str] | None = None) -> int:
         f"   legal_actions big board: median {med_ms:.2f} ms, p95 {p95_ms:.2f} ms — "
         f"target ≤ {LEGAL_ACTIONS_TARGET_MS:g} ms {met(p95_ms <= LEGAL_ACTIONS_TARGET_MS)}"
     )
+    for label, p95 in preview_p95.items():
+        print(
+            f"   preview_move big board ({label}): p95 {p95:.2f} ms — "
+            f"target ≤ {MOVE_PREVIEW_TARGET_MS:g} ms {met(p95 <= MOVE_PREVIEW_TARGET_MS)}"
+        )
     return 0
 
 
