@@ -65,7 +65,7 @@ def test_attack_chance_is_the_share_of_attack_and_defense_faces_that_succeed(
                 attack=a, dl=3, defense_skill="Elude", defense=d, ties_to=ties_to, fumble_fails=fumble_fails
             )
             wins += res.success
-    got = odds.attack_chance(dice, 1, 3, defense, 0, ties_to, fumble_fails)  # type: ignore[arg-type]
+    got = odds.attack_chance(dice, 1, 3, defense, 0, ties_to, fumble_fails)
     assert got == Fraction(wins, len(attacks) * len(defenses))
 
 
