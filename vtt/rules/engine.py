@@ -772,7 +772,7 @@ def _tactic_options(
     out += _flurry_declaration(state, c, major_ok, minor_ok)
     paid: list[tuple[Literal["major", "minor"], bool]] = [("major", major_ok), ("minor", minor_ok)]
     actions = [a for a, ok in paid if ok]
-    aware = tactics.distract_targets(state, c) if actions else []
+    aware = tactics.distract_targets(state, c, occ) if actions else []
     if aware:
         preview = RollPreview(
             label=f"{c.name}: {tactics.DISTRACT}",

@@ -302,9 +302,14 @@ def aware_of(state: GameState, c: Creature, other: Creature, occ: Occupancy | No
     return dist <= state.settings.distract_range
 
 
-def distract_targets(state: GameState, c: Creature) -> list[str]:
-    occ = Occupancy(state)
-    return [oid for oid, o in state.creatures.items() if aware_of(state, c, o, occ)]
+def distract_targets(state: GameState, c: Creature, occ: Occupancy | None = None) -> list[str]:
+    occ = occ or Occupancy(state)
+    if c.swallowed_by is not None:
+        return []
+    # Only a creature with a space within range can be Aware: the others are not asked about.
+    area = grid_of(state).area_within(occ.cells[c.id], state.settings.distract_range)
+    near = set(occ.occupants(list(area)))
+    return [oid for oid, o in state.creatures.items() if oid in near and aware_of(state, c, o, occ)]
 
 
 def distract_bonus(action: Literal["major", "minor"]) -> Modifier:
