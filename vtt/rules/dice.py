@@ -12,11 +12,12 @@ Sources are injected so that no rule touches global randomness: `RandomDice` for
 from __future__ import annotations
 
 import random
-from collections import Counter
 from collections.abc import Callable, Iterable, Sequence
 from typing import Any, Protocol
 
 from pydantic import BaseModel, ConfigDict, model_validator
+
+from vtt.rules.fastmodel import construct
 
 SIDES = 12
 
@@ -61,7 +62,8 @@ class RandomDice:
         self._rng = random.Random(seed)
 
     def faces(self, count: int, purpose: str) -> list[int]:
-        return [self._rng.randint(1, SIDES) for _ in range(count)]
+        below: Callable[[int], int] = self._rng._randbelow  # type: ignore[attr-defined]  # randint(1, SIDES)'s draw
+        return [1 + below(SIDES) for _ in range(count)]
 
 
 class ScriptedDice:
@@ -163,8 +165,12 @@ class Roll(BaseModel):
 
 
 def _derived(faces: tuple[int, ...], modifier_total: int) -> dict[str, Any]:
-    counts = Counter(faces)
-    doubles = tuple(Double.model_construct(face=f, count=n) for f, n in sorted(counts.items(), reverse=True) if n >= 2)
+    doubles: tuple[Double, ...] = ()
+    if len(faces) > 1 and len(set(faces)) < len(faces):
+        counts: dict[int, int] = {}
+        for f in faces:
+            counts[f] = counts.get(f, 0) + 1
+        doubles = tuple(construct(Double, face=f, count=n) for f, n in sorted(counts.items(), reverse=True) if n >= 2)
     return {
         "dice": len(faces),
         "result": (max(faces) if faces else 0) + modifier_total,
@@ -192,7 +198,8 @@ def roll(
     faces = tuple(_check_faces(source.faces(count, label) if count else [], count, label))
     mods = tuple(modifiers)
     # Built without re-validation: the faces were checked above and the modifiers and changes are models.
-    return Roll.model_construct(
+    return construct(
+        Roll,
         label=label,
         base_dice=base_dice,
         dice_changes=changes,

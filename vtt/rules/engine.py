@@ -810,7 +810,7 @@ def _tactic_options(
     out += _flurry_declaration(state, c, major_ok, minor_ok)
     full_resolve = turns.resolve_blocks(state, c.id)
     actions = tactics.distract_actions(state, c.id) if not full_resolve else []
-    aware = tactics.distract_targets(state, c) if actions else []
+    aware = tactics.distract_targets(state, c, occ) if actions else []
     if aware:
         preview = RollPreview(
             label=f"{c.name}: {tactics.DISTRACT}",

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Iterable, Mapping
 from typing import Any
 
 from pydantic import BaseModel, Field
@@ -16,6 +17,46 @@ class Event(BaseModel):
     target: str | None = None
     rolls: list[Roll] = Field(default_factory=list)
     data: dict[str, Any] = Field(default_factory=dict)
+
+    def __init__(
+        self,
+        *,
+        kind: str,
+        text: str,
+        actor: str | None = None,
+        target: str | None = None,
+        rolls: Iterable[Roll] = (),
+        data: Mapping[str, Any] | None = None,
+        **extra: Any,
+    ) -> None:
+        """Every `apply` builds several events from the rules' own values: those already of the fields' types are
+        set as validation would set them, without its cost; anything else (an event read back with
+        `model_validate`) is validated."""
+        rolls = list(rolls)
+        if (
+            not extra
+            and type(kind) is str
+            and type(text) is str
+            and (actor is None or type(actor) is str)
+            and (target is None or type(target) is str)
+            and all(type(r) is Roll for r in rolls)
+            and (data is None or type(data) is dict)
+        ):
+            values = {
+                "kind": kind,
+                "text": text,
+                "actor": actor,
+                "target": target,
+                "rolls": rolls,
+                "data": {} if data is None else dict(data),
+            }
+            object.__setattr__(self, "__dict__", values)
+            object.__setattr__(self, "__pydantic_fields_set__", set(values))
+            object.__setattr__(self, "__pydantic_extra__", None)
+            object.__setattr__(self, "__pydantic_private__", None)
+            return
+        given = {"actor": actor, "target": target, "rolls": rolls, **({} if data is None else {"data": data})}
+        super().__init__(kind=kind, text=text, **given, **extra)
 
 
 class RuleError(ValueError):

@@ -454,11 +454,14 @@ class Board(BaseModel):
         """Spaces filled by walls or objects: nothing enters them and they obstruct. Kept until the walls or
         the objects are replaced (the rules replace them, never change them in place)."""
         key = (id(self.walls), id(self.objects))
-        if self._filled is None or self._filled[0] != key:
-            out = set(self.walls)
-            for obj in self.objects:
-                out.update(obj.cells)
-            self._filled = (key, frozenset(out))
+        private = self.__pydantic_private__  # read directly: a private attribute's lookup is slow
+        kept = private.get("_filled") if private is not None else None
+        if kept is not None and kept[0] == key:
+            return kept[1]  # type: ignore[no-any-return]
+        out = set(self.walls)
+        for obj in self.objects:
+            out.update(obj.cells)
+        self._filled = (key, frozenset(out))
         return self._filled[1]
 
 

@@ -36,9 +36,11 @@ from vtt.rules.txn import Tx
 COLLISION_DL = 3
 
 
-def reachable(state: GameState, c: Creature, movement: int, filled: AbstractSet[Cell]) -> dict[Cell, list[Cell]]:
+def reachable(
+    state: GameState, c: Creature, movement: int, filled: AbstractSet[Cell], goal: Cell | None = None
+) -> dict[Cell, list[Cell]]:
     """Every anchor space the creature can move to with `movement` Movement, with a cheapest path to each (each
-    space costs 1, more while Prone or onto Uneven Ground: see `terrain`)."""
+    space costs 1, more while Prone or onto Uneven Ground: see `terrain`); with `goal`, at least the path to it."""
     keep_away = ailments.approach_check(state, c)
 
     def can_pass(cell: Cell) -> bool:
@@ -46,11 +48,11 @@ def reachable(state: GameState, c: Creature, movement: int, filled: AbstractSet[
             return False
         return keep_away is None or keep_away(cell) is None
 
-    return terrain.reachable(state, c, movement, filled, can_pass)
+    return terrain.reachable(state, c, movement, filled, can_pass, goal)
 
 
 def find_path(state: GameState, c: Creature, goal: Cell, movement: int, filled: AbstractSet[Cell]) -> list[Cell]:
-    paths = reachable(state, c, movement, filled)
+    paths = reachable(state, c, movement, filled, goal)
     if goal not in paths:
         if (why := why_cannot_pass(state, c, goal, filled)) is not None:
             raise RuleError(why)

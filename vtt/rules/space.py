@@ -24,10 +24,18 @@ def grid_of(state: GameState) -> Grid:
     return grid_for(state.settings.grid)
 
 
+@cache
+def _size_offsets(kind: GridKind, size: int) -> tuple[Cell, ...]:
+    return grid_for(kind).footprint_offsets(size)
+
+
 def footprint_offsets(state: GameState, creature: Creature) -> tuple[Cell, ...]:
     if creature.footprint:
         return tuple(creature.footprint)
-    return grid_of(state).footprint_offsets(creature.size, state.settings.footprints)
+    shapes = state.settings.footprints
+    if shapes is None or creature.size not in shapes:  # the grid's own shape: the same for every creature
+        return _size_offsets(state.settings.grid, creature.size)
+    return grid_of(state).footprint_offsets(creature.size, shapes)
 
 
 def footprint(state: GameState, creature: Creature, anchor: Cell | None = None) -> tuple[Cell, ...]:
@@ -104,7 +112,8 @@ class Occupancy:
         return self.cells
 
     def at(self, cell: Cell) -> list[str]:
-        return self.by_cell.get(cell, [])
+        by_cell = self._by_cell if self._by_cell is not None else self.by_cell
+        return by_cell.get(cell, [])
 
     def occupants(self, cells: tuple[Cell, ...] | list[Cell], exclude: str | None = None) -> list[str]:
         by_cell = self.by_cell
@@ -139,8 +148,9 @@ def why_cannot_stand(
 def why_cannot_pass(state: GameState, creature: Creature, anchor: Cell, filled: AbstractSet[Cell]) -> str | None:
     """Why the creature cannot move through `anchor` (creatures may be passed; walls and the edge may not)."""
     grid = grid_of(state)
+    cols, rows = state.board.cols, state.board.rows
     for cell in footprint(state, creature, anchor):
-        if not grid.in_bounds(cell, state.board.cols, state.board.rows):
+        if not grid.in_bounds(cell, cols, rows):
             return f"{creature.name} would leave the map at {cell}"
         if cell in filled:
             return f"{creature.name} cannot pass {cell}: a wall or object fills it"

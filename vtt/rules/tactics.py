@@ -297,20 +297,26 @@ def pay_attack(tx: Tx, creature_id: str, minor: bool, limbs: list[str]) -> list[
 # --------------------------------------------------------------------------------------------------------
 
 
-def aware_of(state: GameState, c: Creature, other: Creature) -> bool:
+def aware_of(state: GameState, c: Creature, other: Creature, occ: Occupancy | None = None) -> bool:
     """ASSUMPTION: `other` is Aware of `c`'s action when it is not Unaware or Unconscious and is within the
-    table's `distract_range`."""
+    table's `distract_range`. (`occ`: the state's occupancy, when the caller has one.)"""
     if other.id == c.id or other.dead or other.unconscious or other.ailments.get("Unaware", 0) > 0:
         return False
     if other.swallowed_by is not None or c.swallowed_by is not None:  # off the board (seed-000 swallowing)
         return False
-    occ = Occupancy(state)
+    occ = occ or Occupancy(state)
     dist = footprint_distance(grid_of(state), occ.cells[c.id], occ.cells[other.id])
     return dist <= state.settings.distract_range
 
 
-def distract_targets(state: GameState, c: Creature) -> list[str]:
-    return [oid for oid, o in state.creatures.items() if aware_of(state, c, o)]
+def distract_targets(state: GameState, c: Creature, occ: Occupancy | None = None) -> list[str]:
+    occ = occ or Occupancy(state)
+    if c.swallowed_by is not None:
+        return []
+    # Only a creature with a space within range can be Aware: the others are not asked about.
+    area = grid_of(state).area_within(occ.cells[c.id], state.settings.distract_range)
+    near = set(occ.occupants(list(area)))
+    return [oid for oid, o in state.creatures.items() if oid in near and aware_of(state, c, o, occ)]
 
 
 def distract_bonus(action: Literal["major", "minor"]) -> Modifier:

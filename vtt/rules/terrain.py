@@ -64,12 +64,16 @@ def reachable(
     movement: int,
     filled: AbstractSet[Cell],
     can_pass: Callable[[Cell], bool],
+    goal: Cell | None = None,
 ) -> dict[Cell, list[Cell]]:
     """Every anchor space reachable with `movement` Movement, with a cheapest path to each. Without Uneven Ground
-    (or with no extra cost for it) every step costs the same and a breadth-first search finds the paths."""
+    (or with no extra cost for it) every step costs the same and a breadth-first search finds the paths.
+    With `goal`, the search stops once the path to it is final (the same path the whole search gives)."""
     grid = grid_of(state)
     start = c.anchor
     paths: dict[Cell, list[Cell]] = {start: []}
+    if goal == start:
+        return paths
     per_space = prone.space_cost(state, c)
     if not state.board.uneven or state.settings.uneven_move_extra == 0:
         budget = movement // per_space
@@ -82,6 +86,8 @@ def reachable(
                 if nxt in paths or not can_pass(nxt):
                     continue
                 paths[nxt] = [*paths[cell], nxt]
+                if nxt == goal:
+                    return paths
                 queue.append(nxt)
         return paths
     cost: dict[Cell, int] = {start: 0}
@@ -92,6 +98,8 @@ def reachable(
         spent, _, cell = heapq.heappop(heap)
         if cell in done:
             continue
+        if cell == goal:
+            return paths
         done.add(cell)
         for nxt in grid.neighbours(cell):
             if nxt in done:

@@ -7,38 +7,40 @@ from __future__ import annotations
 
 from vtt.rules.dice import Modifier
 from vtt.rules.events import RuleError
+from vtt.rules.fastmodel import shallow_copy
 from vtt.rules.model import Board, BodyPart, Cell, Creature, Economy, GameState, LooseItem, Weapon
 
 
 def _clone_creature(c: Creature) -> Creature:
     """A copy to change: its dicts and lists are its own; its pools (frozen), limbs and parts are still shared."""
-    out = c.model_copy()
-    out.limbs = list(c.limbs)
-    out.weapons = list(c.weapons)
-    out.ailments = dict(c.ailments)
-    out.ailment_failures = dict(c.ailment_failures)
-    out.ailment_sources = list(c.ailment_sources)
-    out.skills = dict(c.skills)
-    out.parts = list(c.parts)
-    out.continuing = list(c.continuing)
-    out.continuing_injury = dict(c.continuing_injury)
-    out.continuing_wounded = dict(c.continuing_wounded)
-    return out
+    return shallow_copy(
+        c,
+        limbs=list(c.limbs),
+        weapons=list(c.weapons),
+        ailments=dict(c.ailments),
+        ailment_failures=dict(c.ailment_failures),
+        ailment_sources=list(c.ailment_sources),
+        skills=dict(c.skills),
+        parts=list(c.parts),
+        continuing=list(c.continuing),
+        continuing_injury=dict(c.continuing_injury),
+        continuing_wounded=dict(c.continuing_wounded),
+    )
 
 
 class Tx:
     def __init__(self, state: GameState) -> None:
-        s = state.model_copy()
-        s.creatures = dict(state.creatures)
-        s.economy = dict(state.economy)
-        s.holds = {k: h.model_copy(deep=True) for k, h in state.holds.items()}
-        s.effects = list(state.effects)
-        s.pending = list(state.pending)
-        s.reactions = dict(state.reactions)
-        s.turn = state.turn.model_copy(
-            update={"entries": list(state.turn.entries), "priority": dict(state.turn.priority)}
+        turn = state.turn
+        self.state = shallow_copy(
+            state,
+            creatures=dict(state.creatures),
+            economy=dict(state.economy),
+            holds={k: h.model_copy(deep=True) for k, h in state.holds.items()} if state.holds else {},
+            effects=list(state.effects),
+            pending=list(state.pending),
+            reactions=dict(state.reactions),
+            turn=shallow_copy(turn, entries=list(turn.entries), priority=dict(turn.priority)),
         )
-        self.state = s
         self._creatures: set[str] = set()
         self._bodies: set[str] = set()
         self._parts: set[tuple[str, str]] = set()
@@ -62,8 +64,8 @@ class Tx:
             self.state.creatures[creature_id] = c
             self._creatures.add(creature_id)
         if body and creature_id not in self._bodies:
-            c.limbs = [limb.model_copy() for limb in c.limbs]
-            c.parts = [p if (creature_id, p.id) in self._parts else p.model_copy() for p in c.parts]
+            c.limbs = [shallow_copy(limb) for limb in c.limbs]
+            c.parts = [p if (creature_id, p.id) in self._parts else shallow_copy(p) for p in c.parts]
             self._bodies.add(creature_id)
         return c
 
@@ -74,7 +76,7 @@ class Tx:
         for i, p in enumerate(c.parts):
             if p.id == part_id:
                 if creature_id not in self._bodies and key not in self._parts:
-                    p = p.model_copy()
+                    p = shallow_copy(p)
                     c.parts = [*c.parts[:i], p, *c.parts[i + 1 :]]
                     self._parts.add(key)
                 return p
@@ -83,7 +85,7 @@ class Tx:
     def board(self) -> Board:
         """The board, to change (copied once)."""
         if not self._board:
-            self.state.board = self.state.board.model_copy()
+            self.state.board = shallow_copy(self.state.board)
             self._board = True
         return self.state.board
 
@@ -95,7 +97,7 @@ class Tx:
     def economy(self, creature_id: str) -> Economy:
         e = self.state.economy.get(creature_id) or Economy()
         if creature_id not in self._economy:
-            e = e.model_copy()
+            e = shallow_copy(e)
             self.state.economy[creature_id] = e
             self._economy.add(creature_id)
         return e

@@ -179,10 +179,11 @@ class Table:
             else:
                 self._redo.clear()
         self.log = records
-        for r in records:
+        kept_from = len(records) - KEEP_STATES  # as `_forget_old_states` keeps them, and no more in memory
+        for i, r in enumerate(records):
             if r.seq <= start_after or r.is_meta or r.undone:
                 continue
-            r.before = state
+            r.before = state if i >= kept_from else None
             after, _ = apply(state, r.command, ScriptedDice(r.faces))
             self._bump(state, after)
             state = after

@@ -1,0 +1,77 @@
+"""Building and copying pydantic models without validation, for the hot path of `apply`.
+
+Only for values the rules built themselves (already of the field's type); anything read from outside goes
+through `model_validate`. `shallow_copy` is `model_copy(update=...)` and `construct` is `model_construct`
+without the bookkeeping that makes those slow.
+"""
+
+from __future__ import annotations
+
+import copy
+from collections.abc import Callable
+from typing import Any, TypeVar
+
+from pydantic import BaseModel
+from pydantic_core import PydanticUndefined
+
+M = TypeVar("M", bound=BaseModel)
+
+_Defaults = tuple[dict[str, Any], dict[str, Callable[[], Any]]]
+_DEFAULTS: dict[type[BaseModel], _Defaults] = {}
+
+
+def _copier(default: Any) -> Callable[[], Any]:
+    return lambda: copy.deepcopy(default)
+
+
+def _defaults(cls: type[BaseModel]) -> _Defaults:
+    plain: dict[str, Any] = {}
+    made: dict[str, Callable[[], Any]] = {}
+    for name, field in cls.model_fields.items():
+        if field.default_factory is not None:
+            made[name] = field.default_factory  # type: ignore[assignment]
+        elif field.default is not PydanticUndefined:
+            default = field.default
+            try:
+                hash(default)
+                plain[name] = default
+            except TypeError:  # a mutable default: each model gets its own copy, as pydantic does
+                made[name] = _copier(default)
+    _DEFAULTS[cls] = (plain, made)
+    return plain, made
+
+
+def _new(cls: type[M], values: dict[str, Any], fields_set: set[str], private: dict[str, Any] | None) -> M:
+    out = cls.__new__(cls)
+    object.__setattr__(out, "__dict__", values)
+    object.__setattr__(out, "__pydantic_fields_set__", fields_set)
+    object.__setattr__(out, "__pydantic_extra__", None)
+    object.__setattr__(out, "__pydantic_private__", private)
+    return out
+
+
+def construct(cls: type[M], **values: Any) -> M:
+    """`cls(**values)` without validation: the fields not given take their defaults."""
+    if cls.__private_attributes__ or cls.model_config.get("extra") == "allow":
+        return cls.model_construct(**values)
+    plain, made = _DEFAULTS.get(cls) or _defaults(cls)
+    data = {**plain, **values}
+    for name, factory in made.items():
+        if name not in values:
+            data[name] = factory()
+    return _new(cls, data, set(values), None)
+
+
+def shallow_copy(model: M, **changes: Any) -> M:
+    """`model.model_copy(update=changes)`: a copy sharing every field's value but those in `changes`, which are
+    set as given (not validated)."""
+    values = dict(model.__dict__)
+    fields_set = set(model.__pydantic_fields_set__)
+    if changes:
+        values.update(changes)
+        fields_set.update(changes)
+    private = model.__pydantic_private__
+    out = _new(type(model), values, fields_set, None if private is None else dict(private))
+    if model.__pydantic_extra__ is not None:
+        object.__setattr__(out, "__pydantic_extra__", dict(model.__pydantic_extra__))
+    return out
