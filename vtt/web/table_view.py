@@ -30,7 +30,7 @@ from vtt.web.gm_panel import render_gm_panel, render_sheet_controls
 from vtt.web.map_editor import MapEditor, background_of, board_patch, board_props
 from vtt.web.map_view import MapView
 from vtt.web.roll_log import render_record
-from vtt.web.tokens import in_stomach, on_map, sees, token_for
+from vtt.web.tokens import in_stomach, may_drag, on_map, sees, token_for
 
 CELL_PX = 26.0
 FLUSH_DELAY = 0.03
@@ -278,7 +278,7 @@ class TableView:
         return "you can only drag your own creature, on its turn"
 
     def _may_drag(self, state: GameState, c: Creature) -> bool:
-        return self.viewer.is_soulweaver or (c.controller == self.viewer.key and is_active(state, c.id))
+        return may_drag(state, self.viewer, c)
 
     async def _drag(self, state: GameState, c: Creature, to: Cell, seen: dict[str, int]) -> bool:
         """A drop: a Move for a creature on its turn, the Soulweaver's free placement otherwise. Dropping a

@@ -11,7 +11,7 @@ from typing import Any
 from vtt.rules.conditions import encumbered_tier
 from vtt.rules.model import Creature, GameState
 from vtt.rules.space import footprint
-from vtt.rules.turns import is_active
+from vtt.rules.turns import is_active, places_before_fight
 from vtt.table.table import Viewer
 
 
@@ -25,11 +25,14 @@ def initials(name: str) -> str:
 
 
 def may_drag(state: GameState, viewer: Viewer, creature: Creature) -> bool:
-    """The Soulweaver drags any token; a player only their own creature, on its turn."""
+    """The Soulweaver drags any token; a player only their own creature, on its turn (or before the fight, if the
+    table lets players place their creatures then)."""
     if viewer.is_soulweaver:
         return True
     if viewer.is_spectator:
         return False
+    if places_before_fight(state, viewer.key, creature):
+        return True
     return creature.controller == viewer.key and is_active(state, creature.id)
 
 
