@@ -176,8 +176,8 @@ def _kinds(trait: str, value: object) -> set[str]:
 
 def test_who_may_send_each_command() -> None:
     """The Soulweaver's tools (starting the fight, editing the turn order, the GM's tools on creatures, the map
-    tools, ordering tied occupants); answers go from the one the decision waits on; ending a turn from the controller of the creature
-    whose turn it is; everything else from the controller of the acting creature."""
+    tools, ordering tied occupants); answers go from the one the decision waits on; ending a turn from the
+    controller of the creature whose turn it is; everything else from the controller of the acting creature."""
     assert _kinds("SENT_BY", "soulweaver") == {
         "begin",
         "join_order",
