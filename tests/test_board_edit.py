@@ -216,14 +216,19 @@ def test_a_creature_cannot_be_added_into_a_wall() -> None:
 
 
 def test_a_player_creature_added_mid_fight_joins_after_everyone_in_priority() -> None:
-    """reference §3: participants who join later are placed after everyone already in Priority, i.e. before the
-    Soulweaver, whose turn ends the round."""
+    """reference §3: "When a participant joins a timed activity, its Zeal roll is its Priority" and participants who
+    join later are placed after everyone already in Priority, i.e. before the Soulweaver, whose turn ends the round.
+    The goblin (Zeal 1) rolls 7: Priority 7, second of three."""
     s = on_turn(game(), "ayla")
     assert s.turn.entries == ["ayla", "soulweaver"]
-    s, events = run(s, {"type": "add_creature", "creature": {**GOBLIN, "controller": "bob"}, "at": [7, 5]}, [])
+    body = {**GOBLIN, "skills": {"Zeal": 1}, "controller": "bob"}
+    s, events = run(s, {"type": "add_creature", "creature": body, "at": [7, 5]}, [7])
     assert s.turn.entries == ["ayla", "goblin", "soulweaver"]
     assert s.turn.current == "ayla"
-    assert "joins the fight after everyone already in Priority" in only(events, "creature_added").text
+    assert s.turn.priority["goblin"] == 7
+    assert only(events, "priority").text == (
+        "Goblin joins the fight and rolls Zeal for Priority: 7. It takes place 2 of 3 in the turn order."
+    )
 
 
 def test_a_soulweaver_creature_added_in_the_soulweavers_turn_may_act_at_once() -> None:

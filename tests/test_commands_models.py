@@ -56,7 +56,7 @@ def unchecked_strings(annotation: Any, metadata: tuple[Any, ...] = (), where: st
 def test_every_string_field_of_every_command_is_an_id_a_creature_reference_text_or_a_literal() -> None:
     """A new field typed plain `str` (or a list, optional or dict of them) makes this fail, so it cannot be missed
     by the table's creature check or go unchecked."""
-    assert len(COMMAND_MODELS) == 44
+    assert len(COMMAND_MODELS) == 48
     found = [where for model in COMMAND_MODELS for where in unchecked_strings(model)]
     assert found == []
 
@@ -175,11 +175,15 @@ def _kinds(trait: str, value: object) -> set[str]:
 
 
 def test_who_may_send_each_command() -> None:
-    """The Soulweaver's tools (starting the fight, the GM's tools on creatures, the map tools, ordering tied
-    occupants); answers go from the one the decision waits on; ending a turn from the controller of the creature
-    whose turn it is; everything else from the controller of the acting creature."""
+    """The Soulweaver's tools (starting the fight, editing the turn order, the GM's tools on creatures, the map
+    tools, ordering tied occupants); answers go from the one the decision waits on; ending a turn from the
+    controller of the creature whose turn it is; everything else from the controller of the acting creature."""
     assert _kinds("SENT_BY", "soulweaver") == {
         "begin",
+        "join_order",
+        "leave_order",
+        "shift_order",
+        "reroll_priority",
         "place",
         "choose_order",
         "edit_creature",

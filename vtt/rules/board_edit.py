@@ -41,7 +41,7 @@ from vtt.rules.hold import leave_holds
 from vtt.rules.model import SOULWEAVER, Background, Board, BoardObject, Cell, Creature, GameState
 from vtt.rules.paths import field_errors
 from vtt.rules.space import Occupancy, footprint, grid_of, why_cannot_stand
-from vtt.rules.turns import fresh_economy, is_active, rolls_priority
+from vtt.rules.turns import fresh_economy, is_active
 from vtt.rules.txn import Tx
 
 
@@ -362,13 +362,7 @@ def add_creature(tx: Tx, cmd: AddCreature) -> list[Event]:
     tx._creatures.add(c.id)
     joined = ""
     turn = state.turn
-    if turn.started and rolls_priority(state, c) and c.can_act:
-        pos = turn.entries.index(SOULWEAVER) if SOULWEAVER in turn.entries else len(turn.entries)
-        turn.entries = [*turn.entries[:pos], c.id, *turn.entries[pos:]]
-        if turn.index >= pos:
-            turn.index += 1
-        joined = " It joins the fight after everyone already in Priority."
-    elif turn.started and is_active(state, c.id):
+    if turn.started and is_active(state, c.id):  # a creature rolling Priority joins the order in the engine
         state.economy[c.id] = fresh_economy(state, c)
         tx._economy.add(c.id)
         joined = " It may act in the Soulweaver's turn now."

@@ -150,6 +150,40 @@ class EndTurn(_Command):
     SENT_BY = "turn"
 
 
+class JoinOrder(_Command):
+    """The Soulweaver adds a creature to the turn order mid-fight: it rolls Zeal for Priority and takes the place
+    `position` (0 first), or, with None, the place after everyone already in Priority."""
+
+    type: Literal["join_order"] = "join_order"
+    SENT_BY = "soulweaver"
+    creature: CreatureRef
+    position: int | None = Field(None, ge=0, le=CREATURES_MAX)
+
+
+class LeaveOrder(_Command):
+    """The Soulweaver takes a creature out of the turn order; it stays on the map."""
+
+    type: Literal["leave_order"] = "leave_order"
+    SENT_BY = "soulweaver"
+    creature: CreatureRef
+
+
+class ShiftOrder(_Command):
+    """The Soulweaver moves a creature one place earlier ("up") or later ("down") in the turn order."""
+
+    type: Literal["shift_order"] = "shift_order"
+    SENT_BY = "soulweaver"
+    creature: CreatureRef
+    direction: Literal["up", "down"]
+
+
+class RerollPriority(_Command):
+    """The Soulweaver has every creature in the turn order roll Priority again (in the Soulweaver's turn)."""
+
+    type: Literal["reroll_priority"] = "reroll_priority"
+    SENT_BY = "soulweaver"
+
+
 class Move(_Command):
     """Move a creature's anchor to `to`, along `path` (anchor spaces after the start) or the shortest path.
     With `collide_with`, the last step enters that creature's space and fills the Movement Pool to cause a
@@ -637,6 +671,10 @@ class ResizeBoard(_Command):
 Command = Annotated[
     Begin
     | EndTurn
+    | JoinOrder
+    | LeaveOrder
+    | ShiftOrder
+    | RerollPriority
     | Move
     | Place
     | Dash

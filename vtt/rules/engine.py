@@ -68,6 +68,8 @@ from vtt.rules.commands import (
     Harm,
     Heal,
     Impair,
+    JoinOrder,
+    LeaveOrder,
     Manifest,
     Move,
     PassTime,
@@ -77,9 +79,11 @@ from vtt.rules.commands import (
     Recover,
     RemoveCreature,
     Reposition,
+    RerollPriority,
     ResizeBoard,
     SetBackground,
     SetFocus,
+    ShiftOrder,
     Soothe,
     StandUp,
     Strike,
@@ -221,6 +225,26 @@ def handles(kind: type[C]) -> Callable[[Handler[C]], Handler[C]]:
 @handles(Begin)
 def _begin_fight(tx: Tx, cmd: Begin, dice: DiceSource) -> list[Event]:
     return turns.begin(tx, dice)
+
+
+@handles(JoinOrder)
+def _join_order(tx: Tx, cmd: JoinOrder, dice: DiceSource) -> list[Event]:
+    return turns.join(tx, cmd.creature, dice, cmd.position)
+
+
+@handles(LeaveOrder)
+def _leave_order(tx: Tx, cmd: LeaveOrder, dice: DiceSource) -> list[Event]:
+    return turns.leave(tx, cmd.creature)
+
+
+@handles(ShiftOrder)
+def _shift_order(tx: Tx, cmd: ShiftOrder, dice: DiceSource) -> list[Event]:
+    return turns.shift(tx, cmd.creature, -1 if cmd.direction == "up" else 1)
+
+
+@handles(RerollPriority)
+def _reroll_priority(tx: Tx, cmd: RerollPriority, dice: DiceSource) -> list[Event]:
+    return turns.reroll(tx, dice)
 
 
 @handles(EndTurn)
@@ -426,7 +450,14 @@ def _soothe(tx: Tx, cmd: Soothe, dice: DiceSource) -> list[Event]:
 
 @handles(EditCreature)
 def _edit_creature(tx: Tx, cmd: EditCreature, dice: DiceSource) -> list[Event]:
-    return edit_creature(tx, cmd.creature, cmd.changes)
+    """A creature given to a player mid-fight joins the turn order at once, rolling Priority as a late joiner
+    does (`turns.join`): before, it had no turn of its own and, no longer the Soulweaver's, none in the
+    Soulweaver's turn either. Automatic, because no table wants a player's creature that never acts, and the
+    Soulweaver can still move it or take it out of the order."""
+    events = edit_creature(tx, cmd.creature, cmd.changes)
+    if "controller" in cmd.changes and turns.joins_order(tx.state, tx.state.creatures[cmd.creature]):
+        events += turns.join(tx, cmd.creature, dice)
+    return events
 
 
 @handles(ChangeSettings)
@@ -468,7 +499,13 @@ def _set_background(tx: Tx, cmd: SetBackground, dice: DiceSource) -> list[Event]
 
 @handles(AddCreature)
 def _add_creature(tx: Tx, cmd: AddCreature, dice: DiceSource) -> list[Event]:
-    return board_edit.add_creature(tx, cmd)
+    """A creature added mid-fight that rolls its own Priority joins the order at once, rolling Zeal and placed
+    after everyone already in Priority (`turns.join`, reference §3), so it takes a turn this round."""
+    events = board_edit.add_creature(tx, cmd)
+    added = tx.state.creatures[events[0].target or ""]
+    if turns.joins_order(tx.state, added):
+        events += turns.join(tx, added.id, dice)
+    return events
 
 
 @handles(RemoveCreature)

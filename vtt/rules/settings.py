@@ -53,6 +53,14 @@ class TableSettings(BaseModel):
     npcs_roll_priority: bool = Field(
         False, description="NPCs roll their own Priority instead of acting on the Soulweaver's turn (gap 22)."
     )
+    players_place_before_fight: bool = Field(
+        True,
+        description="Before the fight begins (round 0) players set their own creatures down anywhere they fit, as "
+        "the Soulweaver may, with no Movement spent. The rules move creatures only in turns (reference §3), and "
+        "before Priority is rolled there are none: the group arranges its starting places, which the rules leave to "
+        "the table. True: players place their own tokens, saving the Soulweaver a round of requests; a table that "
+        "wants the Soulweaver alone to set the scene turns it off.",
+    )
     space_capacity: float = Field(
         1.0, gt=0, description="Area one space holds; a creature of size s fills 2^(s-1) (§2.2, gap 3)."
     )

@@ -241,3 +241,159 @@ def begun_on_turn(state: GameState, creature_id: str) -> GameState:
     for cid in active_creatures(s):
         s.economy[cid] = fresh_economy(s, s.creatures[cid])
     return s
+
+
+# ---- the Soulweaver edits the order mid-fight -------------------------------------------------------------------
+
+
+def joins_order(state: GameState, creature: Creature) -> bool:
+    """Whether `creature` should join the order now: the fight is on, it rolls its own Priority (a player's, or
+    any with `npcs_roll_priority`), it can act, and it has no place yet."""
+    return (
+        state.turn.started
+        and creature.id not in state.turn.entries
+        and creature.can_act
+        and rolls_priority(state, creature)
+    )
+
+
+def _place_at(state: GameState, creature_id: str, position: int) -> None:
+    """Put `creature_id` in the order before the entry now at `position`; the turn going on stays current."""
+    turn = state.turn
+    turn.entries = [*turn.entries[:position], creature_id, *turn.entries[position:]]
+    if position <= turn.index and turn.started:
+        turn.index += 1
+
+
+def join(tx: Tx, creature_id: str, dice: DiceSource, position: int | None = None) -> list[Event]:
+    """A creature joins the fight's order: it rolls Zeal and the roll is its Priority (reference §3 "When a
+    participant joins a timed activity, its Zeal roll is its Priority"); it is "placed after everyone already in
+    Priority", just before the Soulweaver's turn, unless the Soulweaver names a `position` in the order (0 first).
+    Placed after the turn going on, it acts this round; placed before it, from the next round on."""
+    state = tx.state
+    c = state.creatures.get(creature_id)
+    if c is None:
+        raise RuleError(f"there is no creature {creature_id!r}")
+    if not state.turn.started:
+        raise RuleError("the fight has not begun: Begin rolls Priority for everyone")
+    if creature_id in state.turn.entries:
+        raise RuleError(f"{c.name} is in the turn order already")
+    if not c.can_act:
+        raise RuleError(f"{c.name} cannot act, so it cannot take a place in the turn order")
+    last = state.turn.entries.index(SOULWEAVER) if SOULWEAVER in state.turn.entries else len(state.turn.entries)
+    if position is not None and position > last:
+        raise RuleError("the Soulweaver's turn is always the last of the round: choose a place before it")
+    r = roll(dice, f"{c.name}: Zeal for Priority", c.skill("Zeal"))
+    state.turn.priority[creature_id] = r.result
+    _place_at(state, creature_id, last if position is None else position)
+    place = state.turn.entries.index(creature_id) + 1
+    return [
+        Event(
+            kind="priority",
+            text=f"{c.name} joins the fight and rolls Zeal for Priority: {r.result}. It takes place {place} of "
+            f"{len(state.turn.entries)} in the turn order.",
+            actor=creature_id,
+            rolls=[r],
+            data={"order": list(state.turn.entries)},
+        )
+    ]
+
+
+def leave(tx: Tx, creature_id: str) -> list[Event]:
+    """The Soulweaver takes a creature out of the turn order (it stays on the map). A creature of the Soulweaver's
+    that rolls no Priority acts in the Soulweaver's turn again; a player's has no turn until it is added back."""
+    state = tx.state
+    turn = state.turn
+    name = state.creatures[creature_id].name if creature_id in state.creatures else creature_id
+    if creature_id not in turn.entries or creature_id == SOULWEAVER:
+        raise RuleError(f"{name} is not in the turn order")
+    if turn.current == creature_id:
+        raise RuleError(f"it is {name}'s turn: end it first")
+    pos = turn.entries.index(creature_id)
+    turn.entries = [e for e in turn.entries if e != creature_id]
+    if pos < turn.index:
+        turn.index -= 1
+    turn.priority = {k: v for k, v in turn.priority.items() if k != creature_id}
+    return [
+        Event(
+            kind="order",
+            text=f"The Soulweaver takes {name} out of the turn order.",
+            target=creature_id,
+            data={"order": list(turn.entries)},
+        )
+    ]
+
+
+def shift(tx: Tx, creature_id: str, by: int) -> list[Event]:
+    """The Soulweaver moves a creature one place earlier (`by` -1) or later (+1) in the order: it changes places
+    with its neighbour. Its Priority number stays as rolled (as when a creature waits, the place, not the roll,
+    changes). Neither may be the turn going on: that would take a turn from one of them or give one twice this
+    round. Nobody moves past the Soulweaver's turn, always the last."""
+    state = tx.state
+    turn = state.turn
+    name = state.creatures[creature_id].name if creature_id in state.creatures else creature_id
+    if creature_id not in turn.entries or creature_id == SOULWEAVER:
+        raise RuleError(f"{name} is not in the turn order")
+    pos = turn.entries.index(creature_id)
+    other = pos + by
+    if other < 0:
+        raise RuleError(f"{name} is first in the turn order already")
+    if other >= len(turn.entries) or turn.entries[other] == SOULWEAVER:
+        raise RuleError(f"{name} is last before the Soulweaver's turn already, which always ends the round")
+    neighbour = turn.entries[other]
+    if turn.started and turn.index in (pos, other):
+        current = state.creatures[turn.entries[turn.index]].name
+        raise RuleError(f"it is {current}'s turn: it cannot change places until the turn ends")
+    turn.entries[pos], turn.entries[other] = neighbour, creature_id
+    other_name = state.creatures[neighbour].name if neighbour in state.creatures else neighbour
+    way = "before" if by < 0 else "after"
+    return [
+        Event(
+            kind="order",
+            text=f"The Soulweaver moves {name} {way} {other_name} in the turn order.",
+            target=creature_id,
+            data={"order": list(turn.entries)},
+        )
+    ]
+
+
+def reroll(tx: Tx, dice: DiceSource) -> list[Event]:
+    """Every creature in the order that can act rolls Zeal again, as Begin rolls it, and the order is sorted from
+    the highest Priority down (equal Priority keeps their order so far; those who cannot act keep their last roll).
+    Only in the Soulweaver's turn, the last of the round: everyone has had this round's turn, so the new order
+    starts with the next round and nobody loses a turn or gets two."""
+    state = tx.state
+    turn = state.turn
+    if not turn.started:
+        raise RuleError("the fight has not begun: Begin rolls Priority for everyone")
+    if turn.current != SOULWEAVER:
+        raise RuleError("Priority can be rolled again only in the Soulweaver's turn, when the round's turns are over")
+    events: list[Event] = []
+    creatures = [e for e in turn.entries if e != SOULWEAVER]
+    for cid in creatures:
+        c = state.creatures[cid]
+        if not c.can_act:
+            continue
+        r = roll(dice, f"{c.name}: Zeal for Priority", c.skill("Zeal"))
+        turn.priority[cid] = r.result
+        events.append(
+            Event(kind="priority", text=f"{c.name} rolls Zeal for Priority again: {r.result}.", actor=cid, rolls=[r])
+        )
+    order = sorted(creatures, key=lambda cid: -turn.priority.get(cid, 0))
+    turn.entries = [*order, SOULWEAVER]
+    turn.index = len(order)
+    names = ", ".join(state.creatures[c].name for c in order)
+    events.append(
+        Event(
+            kind="order",
+            text=f"New Priority from the next round: {names or 'nobody'}, then the Soulweaver.",
+            data={"order": list(turn.entries)},
+        )
+    )
+    return events
+
+
+def places_before_fight(state: GameState, player: str, creature: Creature) -> bool:
+    """Whether `player` may set their own `creature` down anywhere it fits before the fight begins (table
+    setting `players_place_before_fight`)."""
+    return state.settings.players_place_before_fight and not state.turn.started and creature.controller == player

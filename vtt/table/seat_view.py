@@ -24,7 +24,7 @@ from typing import TYPE_CHECKING, Any
 from vtt.rules import legal_actions
 from vtt.rules.engine import ActionOption
 from vtt.rules.model import SOULWEAVER, Creature, Decision, GameState
-from vtt.rules.turns import active_creatures, is_active
+from vtt.rules.turns import active_creatures, is_active, places_before_fight
 
 if TYPE_CHECKING:
     from vtt.table.table import LogRecord, Viewer
@@ -57,6 +57,9 @@ def _ref_target(value: str) -> str:
 class TurnRow:
     text: str
     current: bool
+    entry: str = ""
+    """The creature id of the entry, or the Soulweaver's."""
+    name: str = ""
 
 
 @dataclass(frozen=True)
@@ -404,7 +407,7 @@ class SeatView:
             text = f"{'▶ ' if is_current else ''}{name}" + (f" · Priority {prio}" if prio is not None else "")
             if (where := self.where_swallowed(entry)) is not None:
                 text += f" · {where}"
-            rows.append(TurnRow(text, is_current))
+            rows.append(TurnRow(text, is_current, entry, name))
         economy: list[str] = []
         for cid in active_creatures(state):
             econ = state.economy.get(cid)
@@ -427,7 +430,10 @@ class SeatView:
         )
 
     def may_drag(self, creature: Creature) -> bool:
-        """The Soulweaver drags any token; a player only their own creature, on its turn."""
+        """The Soulweaver drags any token; a player only their own creature, on its turn (or before the fight, if
+        the table lets players place their creatures then)."""
         if self.viewer.is_soulweaver:
             return True
-        return self.controls(creature.id) and is_active(self.state, creature.id)
+        if not self.controls(creature.id):
+            return False
+        return places_before_fight(self.state, self.viewer.key, creature) or is_active(self.state, creature.id)

@@ -19,10 +19,10 @@ from pydantic import ValidationError
 from sqlalchemy.engine import Engine
 
 from vtt.rules import GameState, RuleError, apply, parse_command
-from vtt.rules.commands import Command, creature_refs
+from vtt.rules.commands import Command, Place, creature_refs
 from vtt.rules.dice import DiceSource, RandomDice, RecordingDice, ScriptedDice
 from vtt.rules.model import SOULWEAVER
-from vtt.rules.turns import is_active
+from vtt.rules.turns import is_active, places_before_fight
 from vtt.store import db
 from vtt.table.seat_view import SeatView
 
@@ -232,6 +232,9 @@ class Table:
         state = self.state
         if any(not self.visible_to(viewer, cid) for cid in creature_refs(cmd)):
             return "no such creature"
+        placed = state.creatures.get(cmd.creature) if isinstance(cmd, Place) else None
+        if placed is not None and places_before_fight(state, viewer.key, placed):
+            return None
         if cmd.SENT_BY == "soulweaver":
             return "only the Soulweaver can do that"
         if cmd.SENT_BY == "decision":

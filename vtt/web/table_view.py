@@ -263,7 +263,7 @@ class TableView:
     def _why_not_drag(self) -> str:
         if self.viewer.is_spectator:
             return "spectators watch; they do not move tokens"
-        return "you can only drag your own creature, on its turn"
+        return "you can only drag your own creature, on its turn (or before the fight, when the table allows it)"
 
     def _may_drag(self, state: GameState, c: Creature) -> bool:
         return self._seat().may_drag(c)
@@ -615,7 +615,7 @@ class TableView:
         seat = self._seat()
         keys: dict[str, object] = {
             "decisions": seat.decisions(),
-            "turn": seat.turn_panel(),
+            "turn": (seat.turn_panel(), self._order_candidates() if self.viewer.is_soulweaver else ()),
             "sheet": (self.selected, seat.creature(self.selected), self._inside(self.selected)),
             "gm": (len(self.table.log), self.table.can_redo()) if self.viewer.is_soulweaver else None,
         }
@@ -739,14 +739,66 @@ class TableView:
                     )
                 return
             ui.label(f"Round {panel.round}").classes("font-bold text-sm")
+            gm = self.viewer.is_soulweaver
             for row in panel.rows:
-                ui.label(row.text).classes(
-                    "text-sm " + ("font-bold text-amber-800" if row.current else "text-stone-700")
-                )
+                with with_data(ui.row().classes("w-full items-center gap-1 no-wrap turn-entry"), entry=row.entry):
+                    ui.label(row.text).classes(
+                        "text-sm grow " + ("font-bold text-amber-800" if row.current else "text-stone-700")
+                    )
+                    if gm and row.entry != SOULWEAVER:
+                        self._order_buttons(row.entry, row.name)
             for line in panel.economy:
                 ui.label(line).classes("text-xs text-stone-600 economy")
             if panel.can_end_turn:
                 ui.button("End turn", on_click=lambda: self.send({"type": "end_turn"})).props("dense color=primary")
+            if gm:
+                ui.separator()
+                self._order_tools(self.table.state.turn.current == SOULWEAVER)
+
+    def _order_candidates(self) -> tuple[tuple[str, str], ...]:
+        """The creatures the Soulweaver may add to the turn order: able to act and in it not yet."""
+        state = self.table.state
+        return tuple((cid, c.name) for cid, c in state.creatures.items() if c.can_act and cid not in state.turn.entries)
+
+    def _order_buttons(self, cid: str, name: str) -> None:
+        """The Soulweaver's small buttons on one entry of the order: up, down, out."""
+        for action, icon, words in (
+            ("up", "arrow_upward", f"Move {name} up"),
+            ("down", "arrow_downward", f"Move {name} down"),
+            ("out", "close", f"Take {name} out of the order"),
+        ):
+            command: dict[str, Any] = (
+                {"type": "leave_order", "creature": cid}
+                if action == "out"
+                else {"type": "shift_order", "creature": cid, "direction": action}
+            )
+            button = ui.button(icon=icon, on_click=lambda _, c=command: self.send(c)).props(
+                "flat dense round size=xs color=grey-8"
+            )
+            button.props["aria-label"] = words
+            button.props["title"] = words
+            with_data(button, order_action=action, creature=cid)
+
+    def _order_tools(self, soulweavers_turn: bool) -> None:
+        """The Soulweaver's "Add to the order" picker and "Re-roll Priority" (only in the Soulweaver's turn, when
+        the round's turns are over)."""
+        candidates = dict(self._order_candidates())
+        if candidates:
+            with ui.row().classes("w-full items-center gap-1 no-wrap"):
+                picker = ui.select(candidates, label="Add to the order").props("dense outlined options-dense")
+                picker.classes("grow min-w-40")
+                with_data(picker, field="order-add")
+
+                async def add() -> None:
+                    if picker.value in candidates:
+                        await self.send({"type": "join_order", "creature": picker.value})
+
+                ui.button("Add", on_click=add).props("dense no-caps data-action=order-add")
+        reroll = ui.button("Re-roll Priority", on_click=lambda: self.send({"type": "reroll_priority"}))
+        reroll.props("dense flat no-caps data-action=reroll-priority")
+        if not soulweavers_turn:
+            reroll.props("disable")
+            reroll.props["title"] = "Priority is rolled again in the Soulweaver's turn, when the round's turns are over"
 
     def _render_sheet(self) -> None:
         seat = self._seat()

@@ -26,7 +26,8 @@ def initials(name: str) -> str:
 
 
 def may_drag(state: GameState, viewer: Viewer, creature: Creature, seat: SeatView | None = None) -> bool:
-    """The Soulweaver drags any token; a player only their own creature, on its turn."""
+    """The Soulweaver drags any token; a player only their own creature, on its turn (or before the fight, if the
+    table lets players place their creatures then)."""
     return (seat or SeatView(state, viewer)).may_drag(creature)
 
 
