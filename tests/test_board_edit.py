@@ -192,7 +192,7 @@ def test_adding_a_creature_twice_gives_each_copy_its_own_id() -> None:
     ("body", "at", "reason"),
     [
         ({**GOBLIN, "skills": {"Martial": "lots"}}, [7, 5], "creature.skills.Martial: Input should be a valid integer"),
-        ({**GOBLIN, "grit": {"max": -1}}, [7, 5], "creature.grit.max: Input should be greater than or equal to 0"),
+        ({**GOBLIN, "grit": {"max": -1}}, [7, 5], "creature.grit.max: at least 0"),
         ({**GOBLIN, "hp": 3}, [7, 5], "creature.hp: unknown key"),
         ({"size": 0}, [7, 5], "creature.name: Field required"),
         ({**GOBLIN, "id": "orc"}, [7, 5], "creature.id: there is already a creature 'orc'"),

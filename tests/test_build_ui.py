@@ -121,14 +121,14 @@ def test_the_exported_map_file_loads_back_as_the_same_board() -> None:
 def test_problems_are_shown_by_the_field_they_name() -> None:
     keys = ["name", "skills.Martial", "grit.max", "limbs[0]", "limbs[1]", "weapons", "grip.left_arm", GENERAL]
     errors = [
-        "skills.Martial: Input should be less than or equal to 99 (got 150)",
+        "skills.Martial: at most 99 (got 150)",
         "limbs[1].kind: Input should be 'arm' (got \"fin\")",
         'weapons[0]: unknown weapon "nope"',
         "grip.left_arm: Goblin's left arm cannot grip",
         "footprint: something the form does not show",
     ]
     routed = route_errors(errors, keys)
-    assert routed["skills.Martial"] == ["Input should be less than or equal to 99 (got 150)"]
+    assert routed["skills.Martial"] == ["at most 99 (got 150)"]
     assert routed["limbs[1]"] == ["Input should be 'arm' (got \"fin\")"]
     assert routed["weapons"] == ['unknown weapon "nope"']
     assert routed["grip.left_arm"] == ["Goblin's left arm cannot grip"]

@@ -127,7 +127,7 @@ def test_a_bad_id_or_name_is_refused_when_the_command_is_read(command: dict[str,
     [
         (
             {"type": "edit_creature", "creature": "orc", "changes": {"size": 10**6}},
-            f"edit_creature.changes.size: Input should be less than or equal to {CREATURE_SIZE_MAX}",
+            f"edit_creature.changes.size: at most {CREATURE_SIZE_MAX}",
         ),
         (
             {"type": "edit_creature", "creature": "orc", "changes": {"name": "Orc\ud800"}},
@@ -135,7 +135,7 @@ def test_a_bad_id_or_name_is_refused_when_the_command_is_read(command: dict[str,
         ),
         (
             {"type": "add_creature", "creature": {"name": "Ogre", "size": 10**6}, "at": [5, 5]},
-            f"add_creature.creature.size: Input should be less than or equal to {CREATURE_SIZE_MAX}",
+            f"add_creature.creature.size: at most {CREATURE_SIZE_MAX}",
         ),
         (
             {

@@ -73,7 +73,7 @@ def test_validate_creature_names_each_bad_field() -> None:
     )
     assert 'weapons[0]: unknown weapon "laser" (not in the weapon library)' in problems
     assert any(p.startswith("size: Input should be a valid integer") for p in problems)
-    assert any(p.startswith("skills.Martial: Input should be greater than or equal to 0") for p in problems)
+    assert any(p.startswith("skills.Martial: at least 0") for p in problems)
     assert validate_creature({"name": "X", "weapons": ["dagger"], "grip": {"tail": "dagger"}}) == [
         'grip.tail: X has no limb "tail" (limbs: left_arm, right_arm, left_leg, right_leg)'
     ]

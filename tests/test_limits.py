@@ -80,7 +80,7 @@ def test_a_creatures_size_is_bounded(field: str, low: int, high: int | None) -> 
     if high is not None:
         assert getattr(creature(**{field: high}), field) == high
         problems = refusal(lambda: creature(**{field: high + 1}))
-        assert problems[0].startswith(f"{field}: Input should be less than or equal to {high}")
+        assert problems[0].startswith(f"{field}: at most {high}")
 
 
 @pytest.mark.parametrize(
@@ -240,7 +240,7 @@ def test_edit_creature_to_a_huge_size_is_refused_and_changes_nothing() -> None:
         }
     )
     before = state.model_dump()
-    with pytest.raises(RuleError, match="size"):
+    with pytest.raises((RuleError, ValidationError), match="size"):
         apply(state, {"type": "edit_creature", "creature": "ogre", "changes": {"size": 10**6}}, ScriptedDice([]))
     assert state.model_dump() == before
 

@@ -199,8 +199,8 @@ def test_cli_menu_prints_the_options(capsys: pytest.CaptureFixture[str]) -> None
     assert main([str(REACH), "--menu", "torva", "--after", "0"]) == EXIT_OK
     lines = capsys.readouterr().out.splitlines()
     assert lines[0] == "Torva (torva), after commands[0], round 1, Torva's turn:"
-    strike = lines.index("    Unarmed Strike [strike]; 1 Major Action; Reach 2")
-    assert lines[strike + 1] == "      Goblin A (goblin_a): Martial 2d12, DL 3, against Elude"
+    strike = lines.index("    Unarmed Strike [strike]; 1 Major Action; Reach 2; may choose max_dice")
+    assert lines[strike + 1] == "      Goblin A (goblin_a): Martial 2d12, DL 3, against Elude; max_dice: None, 0"
     assert not any("Goblin C (goblin_c): Martial" in line for line in lines), "Goblin C is beyond Reach 2"
     assert lines[-1] == "    End turn [end_turn]; free"
 

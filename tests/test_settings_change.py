@@ -21,7 +21,7 @@ def test_a_setting_change_is_validated_and_logged() -> None:
 @pytest.mark.parametrize(
     ("changes", "error"),
     [
-        ({"reaction_seconds": -1}, "reaction_seconds: Input should be greater than or equal to 0"),
+        ({"reaction_seconds": -1}, "reaction_seconds: at least 0"),
         ({"no_such": 1}, "no such setting: no_such"),
         ({"grid": "square"}, "the grid cannot change during a game"),
         ({}, "no settings to change"),

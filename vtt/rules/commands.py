@@ -35,6 +35,7 @@ from vtt.rules.limits import (
     Name,
     Notes,
     check_ident,
+    plain_message,
     text_error,
 )
 from vtt.rules.model import Creature
@@ -131,7 +132,7 @@ def _check_creature_fields(data: dict[str, Any], info: ValidationInfo) -> dict[s
             except ValidationError as exc:
                 first = exc.errors(include_url=False)[0]
                 where = json_path(f"{info.field_name}.{key}", [p for p in first["loc"] if isinstance(p, str | int)])
-                why = str(first["msg"]).removeprefix("Value error, ")
+                why = plain_message(first)
                 raise PydanticCustomError("creature_field", "{where}: {why}", {"where": where, "why": why}) from None
     return data
 

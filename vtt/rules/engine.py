@@ -558,7 +558,7 @@ def change_settings(tx: Tx, changes: dict[str, Any]) -> list[Event]:
         settings = type(current).model_validate({**current.model_dump(), **changes})
     except ValidationError as exc:
         first = exc.errors()[0]
-        raise RuleError(f"{'.'.join(str(p) for p in first['loc'])}: {first['msg']}") from None
+        raise RuleError(f"{'.'.join(str(p) for p in first['loc'])}: {plain_message(first)}") from None
     tx.state.settings = settings
     shown = ", ".join(f"{k} = {v}" for k, v in sorted(changes.items()))
     return [
@@ -576,7 +576,7 @@ def edit_creature(tx: Tx, creature_id: str, changes: dict[str, Any]) -> list[Eve
         edited = Creature.model_validate({**c.model_dump(), **changes})
     except ValidationError as exc:
         first = exc.errors()[0]
-        raise RuleError(f"{'.'.join(str(p) for p in first['loc'])}: {first['msg']}") from None
+        raise RuleError(f"{'.'.join(str(p) for p in first['loc'])}: {plain_message(first)}") from None
     ailments.remove_immune(edited)
     if "size" in changes or "footprint" in changes:
         occ = Occupancy(tx.state)

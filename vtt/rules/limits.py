@@ -101,6 +101,11 @@ def plain_message(err: Mapping[str, Any]) -> str:
         return f"at most {ctx.get('max_length')} entries" + ("" if actual is None else f" (this has {actual})")
     if kind == "string_too_long":
         return f"at most {ctx.get('max_length')} characters"
+    bounds = {"less_than_equal": ("le", "at most"), "greater_than_equal": ("ge", "at least")}
+    bounds |= {"less_than": ("lt", "less than"), "greater_than": ("gt", "more than")}
+    if kind in bounds:
+        key, words = bounds[kind]
+        return f"{words} {ctx.get(key)}"
     msg = str(err["msg"])
     return msg.removeprefix("Value error, ")
 

@@ -81,8 +81,12 @@ def _option_line(o: ActionOption) -> str:
         bits.append(_fields(o.params))
     if o.spaces:
         bits.append(_cells(o.spaces))
-    if o.choose:
-        bits.append(f"choose {', '.join(o.choose)}")
+    needed = [f for f in o.choose if f not in o.optional]
+    may = [f for f in o.choose if f in o.optional]
+    if needed:
+        bits.append(f"choose {', '.join(needed)}")
+    if may:
+        bits.append(f"may choose {', '.join(may)}")
     return "; ".join(bits)
 
 
@@ -108,8 +112,9 @@ def _target_line(state: GameState, t: TargetOption) -> str:
         bits.append(_preview(t.preview))
     if _fields(t.params):
         bits.append(_fields(t.params))
-    if t.choices:
-        bits.append("; ".join(f"{k}: {', '.join(map(str, v))}" for k, v in t.choices.items()))
+    open_choices = {k: v for k, v in t.choices.items() if len(v) > 1}
+    if open_choices:
+        bits.append("; ".join(f"{k}: {', '.join(map(str, v))}" for k, v in open_choices.items()))
     if t.note:
         bits.append(t.note)
     return ": ".join(bits[:2]) + "".join(f"; {b}" for b in bits[2:])

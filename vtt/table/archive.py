@@ -515,7 +515,7 @@ def check_archive_offloaded(raw: bytes, seconds: float = CHECK_SECONDS) -> Archi
     if not _ONE_AT_A_TIME.acquire(timeout=seconds):
         raise ArchiveError([busy])
     try:
-        context = multiprocessing.get_context("forkserver")
+        context = multiprocessing.get_context("spawn")  # no server process left behind, and no fork of our threads
         receive, send = context.Pipe(duplex=False)
         process = context.Process(target=_worker, args=(send, raw), daemon=True)
         process.start()

@@ -21,6 +21,7 @@ from sqlalchemy.engine import Engine
 from vtt.rules import GameState, RuleError, apply, parse_command
 from vtt.rules.commands import Command, Place, creature_refs
 from vtt.rules.dice import DiceSource, RandomDice, RecordingDice, ScriptedDice
+from vtt.rules.limits import plain_message
 from vtt.rules.model import SOULWEAVER
 from vtt.rules.turns import is_active, places_before_fight
 from vtt.store import db
@@ -264,7 +265,7 @@ class Table:
         except ValidationError as exc:
             first = exc.errors(include_url=False)[0]
             where = ".".join(str(p) for p in first["loc"])
-            why = str(first["msg"]).removeprefix("Value error, ")
+            why = plain_message(first)
             context = first.get("ctx", {})
             if "where" in context and "why" in context:  # an error deep inside a field, that names its own path
                 where, why = f"{first['loc'][0]}.{context['where']}", str(context["why"])
