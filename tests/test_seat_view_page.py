@@ -65,16 +65,17 @@ def games(tmp_path: Path) -> Iterator[Games]:
 @pytest.fixture
 def seats(games: Games) -> dict[str, Seat]:
     _, made, _ = games.ensure("Page game", _turns(_game()), "")
+    games.set_watchable(made[0].game_id, True)
     return {s.key: s for s in made}
 
 
-def _root(secret: str = "", watch: str = "", *, request: Request) -> None:
+async def _root(secret: str = "", watch: str = "", *, request: Request) -> None:
     """The real pages, opened by query (the simulation serves one root page): `?secret=` is `/play/<secret>`,
     `?watch=` is `/watch/<game id>`."""
     if watch:
-        web_app.watch(watch, request)
+        await web_app.watch(watch, request)
     else:
-        web_app.play(secret, request)
+        await web_app.play(secret, request)
 
 
 @asynccontextmanager

@@ -136,7 +136,7 @@ def test_a_hex_table_cannot_import_a_universal_vtt_map() -> None:
     ("change", "expected"),
     [
         (lambda d: d.pop("resolution"), "resolution: Field required"),
-        (lambda d: d["resolution"].update(pixels_per_grid=0), "resolution.pixels_per_grid: Input should be greater"),
+        (lambda d: d["resolution"].update(pixels_per_grid=0), "resolution.pixels_per_grid: more than 0"),
         (lambda d: d["resolution"]["map_size"].update(x=0), "resolution.map_size.x: must be above 0"),
         (lambda d: d["resolution"]["map_size"].update(y=5000), "resolution.map_size.y: must be above 0 and at most"),
         (lambda d: d["line_of_sight"][0][1].pop("y"), "line_of_sight[0][1].y: Field required"),

@@ -95,6 +95,7 @@ from vtt.rules.commands import (
 from vtt.rules.dice import DiceChange, DiceSource, Modifier, ScriptedDice
 from vtt.rules.events import Event, RuleError
 from vtt.rules.grid import footprint_distance
+from vtt.rules.limits import plain_message
 from vtt.rules.model import Cell, Creature, Economy, GameState
 from vtt.rules.sizes import can_overpower
 from vtt.rules.space import Occupancy, footprint, grid_of, why_cannot_stand

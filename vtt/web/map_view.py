@@ -73,8 +73,7 @@ def clean_event(name: str, args: object) -> dict[str, Any] | None:
         out: dict[str, Any] = {"id": token}
         x, y = args.get("x"), args.get("y")
         if name == "token_click" and all(
-            isinstance(v, int | float) and not isinstance(v, bool) and abs(v) <= SCREEN_MAX
-            for v in (x, y)
+            isinstance(v, int | float) and not isinstance(v, bool) and abs(v) <= SCREEN_MAX for v in (x, y)
         ):
             out["x"], out["y"] = float(x), float(y)  # type: ignore[arg-type]
         return out
