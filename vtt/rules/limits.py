@@ -45,6 +45,8 @@ OBJECT_CELLS_MAX = 400
 TERRAIN_CELLS_MAX = MAP_CELLS_MAX
 """Spaces of each kind of terrain (water, Uneven Ground, conductive material)."""
 ITEMS_MAX = 1_000
+LIGHT_RADIUS_MAX = MAP_SIDE_MAX
+"""How far a carried light shines, and how far a creature sees without light, in spaces."""
 
 # ---- text ------------------------------------------------------------------------------------------------------
 
