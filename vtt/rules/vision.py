@@ -210,13 +210,14 @@ def _perceived_spaces(
         return los
     grid = grid_for(settings.grid)
     ambient = settings.ambient_light
-    keep: set[Cell] = set()
-    for cell in los:
-        if board_light.get(cell, ambient) != "dark" or cell in carried:
-            keep.add(cell)
-        elif viewer.dark_sight and footprint_distance(grid, cells, (cell,)) <= viewer.dark_sight:
-            keep.add(cell)
-    return frozenset(keep)
+    reach = viewer.dark_sight
+    return frozenset(
+        cell
+        for cell in los
+        if board_light.get(cell, ambient) != "dark"
+        or cell in carried
+        or (reach and footprint_distance(grid, cells, (cell,)) <= reach)
+    )
 
 
 def _multiples(distance: int, reach: int) -> int:
