@@ -10,6 +10,7 @@ from __future__ import annotations
 import pytest
 
 from vtt.rules.grid import GridKind
+from vtt.rules.mapfile import MapError, load_map, map_json
 from vtt.rules.model import Board, CarriedLight, Cell, Creature, GameState
 from vtt.rules.settings import TableSettings
 from vtt.rules.vision import Perception, perceived, remember, seat_perception
@@ -255,3 +256,14 @@ def test_with_no_walls_every_space_of_the_map_is_in_sight(grid: str) -> None:
 
 def _cell(grid: str, col: int, row: int) -> Cell:
     return (col - (row - (row & 1)) // 2, row) if grid == "hex" else (col, row)
+
+
+def test_a_map_file_light_layer_loads_and_writes_back() -> None:
+    """docs/map-format.md: `board.light` is `[q, r, level]` each, checked to lie on the map."""
+    state = load_map({"grid": "square", "board": {"cols": 4, "rows": 2, "light": [[1, 0, "dark"], [2, 1, "dim"]]}})
+    assert state.board.light == {(1, 0): "dark", (2, 1): "dim"}
+    assert load_map(map_json(state)).board.light == state.board.light
+    with pytest.raises(MapError, match=r"board\.light\[0\]"):
+        load_map({"grid": "square", "board": {"cols": 4, "rows": 2, "light": [[9, 0, "dark"]]}})
+    with pytest.raises(MapError, match=r"board\.light"):
+        load_map({"grid": "square", "board": {"cols": 4, "rows": 2, "light": [[1, 0, "murky"]]}})
