@@ -18,6 +18,9 @@ down, so strike rates are judged on the best of several rounds (the median is pr
    Target: ≥ 10,000 strikes/s (best round).
 2. `legal_actions` time for one creature with a weapon, mid-board, among 300 creatures and 500 walls on a
    100×100 hex board: median and p95 over 200 calls. Target: ≤ 5 ms (p95).
+4. Vision: `vision.perceived` for one creature on a 100×100 hex board with 500 creatures and 300 walls, first
+   from a space whose line of sight is not cached yet (the board's ray tree already built, once per process),
+   then cached; and `vision.seat_perception` of a seat of four creatures. Target: ≤ 10 ms per creature (cold).
 3. Where the time goes: the cost of the pieces every Strike pays (timed alone), then the strike loops of (b)
    and (a) under cProfile, top 10 functions by cumulative time and, to find hotspots, top 10 by own time.
 
@@ -49,9 +52,11 @@ from vtt.rules.settings import TableSettings
 from vtt.rules.space import Occupancy, grid_for, why_cannot_stand
 from vtt.rules.turns import begun_on_turn, is_active
 from vtt.rules.txn import Tx
+from vtt.rules.vision import carried_light, clear_sight_cache, perceived, seat_perception
 
 STRIKE_TARGET_PER_S = 10_000
 LEGAL_ACTIONS_TARGET_MS = 5.0
+VISION_TARGET_MS = 10.0
 
 ATTACKER = "hero"
 DEFENDER = "foe"
@@ -239,6 +244,31 @@ def legal_actions_times(state: GameState, creature_id: str, warmup: int, calls: 
     return times
 
 
+def vision_times(state: GameState, viewers: list[str]) -> tuple[list[float], list[float], list[float]]:
+    """Seconds per `perceived` call for each viewer, cold (no cached line of sight) then warm, and per seat call
+    (the viewers four at a time)."""
+    occ = Occupancy(state)
+    lamps = carried_light(state)
+    perceived(state, viewers[0], lamps, occ)  # builds the board's ray tree once
+    cold: list[float] = []
+    warm: list[float] = []
+    for cid in viewers:
+        clear_sight_cache()
+        t = time.perf_counter()
+        perceived(state, cid, lamps, occ)
+        cold.append(time.perf_counter() - t)
+        t = time.perf_counter()
+        perceived(state, cid, lamps, occ)
+        warm.append(time.perf_counter() - t)
+    seats: list[float] = []
+    clear_sight_cache()
+    for i in range(0, len(viewers) - 3, 4):
+        t = time.perf_counter()
+        seat_perception(state, viewers[i : i + 4])
+        seats.append(time.perf_counter() - t)
+    return cold, warm, seats
+
+
 def percentile(values: list[float], pct: float) -> float:
     """The `pct` percentile (nearest rank) of `values`."""
     ordered = sorted(values)
@@ -372,6 +402,23 @@ def main(argv: list[str] | None = None) -> int:
     for sc in (big, all_scenarios[0]):
         print(profile_strikes(sc, seed, profile_count, 10))
 
+    vision_board = build_board(seed, 100, 100, 500, 300, "alice")
+    viewers = sorted(vision_board.creatures)[: 20 if quick else 100]
+    cold, warm, seats = vision_times(vision_board, viewers)
+    cold_ms, warm_ms = statistics.median(cold) * 1e3, statistics.median(warm) * 1e3
+    cold95 = percentile(cold, 95) * 1e3
+    seat_ms = statistics.median(seats) * 1e3
+    print(f"\n4. Vision — {describe(vision_board)}")
+    print(
+        f"   perceived, {len(viewers)} creatures: not cached median {cold_ms:.2f} ms, p95 {cold95:.2f} ms; "
+        f"cached median {warm_ms:.2f} ms"
+    )
+    print(f"   seat_perception of four creatures (not cached): median {seat_ms:.2f} ms")
+    print(
+        f"   target ≤ {VISION_TARGET_MS:g} ms per creature: {met(cold95 <= VISION_TARGET_MS)} "
+        "(judged on p95, not cached)"
+    )
+
     print("Summary")
     for name, rate in results.items():
         print(
@@ -380,6 +427,10 @@ def main(argv: list[str] | None = None) -> int:
     print(
         f"   legal_actions big board: median {med_ms:.2f} ms, p95 {p95_ms:.2f} ms — "
         f"target ≤ {LEGAL_ACTIONS_TARGET_MS:g} ms {met(p95_ms <= LEGAL_ACTIONS_TARGET_MS)}"
+    )
+    print(
+        f"   vision per creature: {cold_ms:.2f} ms (p95 {cold95:.2f}) not cached, {warm_ms:.2f} ms cached; per seat of "
+        f"four {seat_ms:.2f} ms — target ≤ {VISION_TARGET_MS:g} ms {met(cold95 <= VISION_TARGET_MS)}"
     )
     return 0
 

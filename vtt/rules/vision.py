@@ -157,6 +157,11 @@ def line_of_sight(
     return frozenset(out)
 
 
+def clear_sight_cache() -> None:
+    """Forget every cached line of sight (for benchmarks)."""
+    _line_of_sight.cache_clear()
+
+
 # ---- light -----------------------------------------------------------------------------------------------------
 
 
