@@ -117,30 +117,70 @@ def _reach(grid: Grid, cols: int, rows: int) -> int:
     return max(_RADIUS_STEP, math.ceil(far / _RADIUS_STEP) * _RADIUS_STEP)
 
 
+@dataclass(frozen=True)
+class _Layout:
+    """A map's spaces numbered for the walk: space (q, r) is `(r + pad) * stride + q + pad`, with room around the
+    map for every ray of the tree; `inside` marks the map's own spaces and `cells` names each number's space."""
+
+    pad: int
+    stride: int
+    inside: bytes
+    cells: tuple[Cell | None, ...]
+    deltas: tuple[int, ...]
+    children: tuple[tuple[int, ...], ...]
+
+    def index(self, cell: Cell) -> int:
+        return (cell[1] + self.pad) * self.stride + cell[0] + self.pad
+
+
+@lru_cache(maxsize=8)
+def _layout(kind: GridKind, cols: int, rows: int, radius: int) -> _Layout:
+    grid = grid_for(kind)
+    order, kids = _ray_tree(kind, radius)
+    pad = radius + rows + 1
+    stride = cols + rows + 2 * pad + 1
+    size = stride * (rows + 2 * pad + 1)
+    inside = bytearray(size)
+    cells: list[Cell | None] = [None] * size
+    for row in range(rows):
+        for col in range(cols):
+            q, r = grid.from_offset(col, row)
+            i = (r + pad) * stride + q + pad
+            inside[i] = 1
+            cells[i] = (q, r)
+    node = {offset: n for n, offset in enumerate(order)}
+    deltas = tuple(dr * stride + dq for dq, dr in order)
+    children = tuple(tuple(node[c] for c in kids.get(offset, ())) for offset in order)
+    return _Layout(pad, stride, bytes(inside), tuple(cells), deltas, children)
+
+
 @lru_cache(maxsize=4096)
 def _line_of_sight(
     kind: GridKind, origin: Cell, cols: int, rows: int, blocking: frozenset[Cell], radius: int
 ) -> frozenset[Cell]:
-    grid = grid_for(kind)
-    _, children = _ray_tree(kind, radius if radius else _reach(grid, cols, rows))
-    oq, orow = origin
-    hexes = isinstance(grid, HexGrid)
-    out: set[Cell] = {origin}
-    stack = list(children[(0, 0)])
-    pop, extend, add = stack.pop, stack.extend, out.add
+    layout = _layout(kind, cols, rows, radius if radius else _reach(grid_for(kind), cols, rows))
+    inside, deltas, children = layout.inside, layout.deltas, layout.children
+    block = bytearray(len(inside))
+    for cell in blocking:
+        i = layout.index(cell)
+        if 0 <= i < len(block):
+            block[i] = 1
+    seen = bytearray(len(inside))
+    base = layout.index(origin)
+    seen[base] = 1
+    out = [base]
+    stack = list(children[0])
+    pop, extend, add = stack.pop, stack.extend, out.append
     while stack:
-        dq, dr = offset = pop()
-        q, r = oq + dq, orow + dr
-        cell = (q, r)
-        if cell in out:
-            continue
-        col = q + (r - (r & 1)) // 2 if hexes else q
-        if col < 0 or col >= cols or r < 0 or r >= rows:
+        node = pop()
+        i = base + deltas[node]
+        if seen[i] or not inside[i]:
             continue  # a line that leaves the rectangular map does not come back onto it
-        add(cell)
-        if cell not in blocking:
-            extend(children.get(offset, ()))
-    return frozenset(out)
+        seen[i] = 1
+        add(i)
+        if not block[i]:
+            extend(children[node])
+    return frozenset(map(layout.cells.__getitem__, out))  # type: ignore[arg-type]
 
 
 def line_of_sight(
