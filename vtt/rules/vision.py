@@ -35,7 +35,7 @@ from dataclasses import dataclass, field
 from functools import lru_cache
 from typing import Literal
 
-from vtt.rules.grid import Grid, GridKind, HexGrid, footprint_distance
+from vtt.rules.grid import Grid, GridKind, footprint_distance
 from vtt.rules.model import Cell, Creature, GameState, LightLevel
 from vtt.rules.space import Occupancy, grid_for
 
