@@ -13,7 +13,7 @@ from vtt.rules.grid import GridKind
 from vtt.rules.mapfile import MapError, load_map, map_json
 from vtt.rules.model import Board, CarriedLight, Cell, Creature, GameState
 from vtt.rules.settings import TableSettings
-from vtt.rules.vision import Perception, perceived, remember, seat_perception
+from vtt.rules.vision import Perception, light_concealment, perceived, remember, seat_perception
 
 
 def draw(rows: str, **settings: object) -> GameState:
@@ -267,3 +267,13 @@ def test_a_map_file_light_layer_loads_and_writes_back() -> None:
         load_map({"grid": "square", "board": {"cols": 4, "rows": 2, "light": [[9, 0, "dark"]]}})
     with pytest.raises(MapError, match=r"board\.light"):
         load_map({"grid": "square", "board": {"cols": 4, "rows": 2, "light": [[1, 0, "murky"]]}})
+
+
+def test_concealment_from_light() -> None:
+    """Settings `dim_concealment` (1) and `dark_concealment` (3): B in a dim space has Sight Concealment 1 for A,
+    C in a lit one none, D in the dark (not seen) 3."""
+    state = draw("BAC.D")
+    state.board.light = {(0, 0): "dim", (4, 0): "dark"}
+    assert light_concealment(state, "A", "B") == (1, "seen only in dim light")
+    assert light_concealment(state, "A", "C") == (0, "seen in light")
+    assert light_concealment(state, "A", "D")[0] == 3

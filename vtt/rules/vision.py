@@ -6,11 +6,14 @@ lights the spaces within its `bright` radius and makes those within its `dim` ra
 line from one of its spaces reaches them (walls and objects stop light; creatures do not). A space has the
 brightest level any of these gives it.
 
-Line of sight. A space is in line of sight of a viewer when a ray from one of the viewer's spaces reaches it with no
-wall or object (and, with `creatures_obstruct`, no other creature) strictly before it. The rays are the grid's own
-lines (`Grid.lines`, both ways of a tie) from the viewer's space to every space at the edge of the map's reach, so
-a space seen here is one the obstruction test (`obstruction.exposure`) finds a clear line to, along a line that goes
-on past it. Walls and creatures in sight are seen themselves; the spaces behind them are not.
+Line of sight. The viewer's own spaces are in its line of sight; another space is when the space right before it
+on a grid line from one of the viewer's spaces (`Grid.before_end`: either, where the line runs along a tie) is in
+line of sight and is not filled by a wall or object (nor, with `creatures_obstruct`, by another creature). So
+walls and creatures in sight are seen themselves, the spaces behind them are not, and sight is traced outward
+one step at a time along the grid's own lines: a few milliseconds for a 100x100 map, cached per viewer's space
+and map. A line that leaves the map does not come back onto it. This follows the obstruction test's lines
+(`obstruction.exposure`) step by step rather than checking each whole line anew, so the two may disagree on a
+far space seen past the edge of a wall.
 
 Perception. A creature perceives the spaces in line of sight that are not dark, and the dark ones within its
 `dark_sight`. Blinded (any Tier) sees nothing (§5.2: every target has Sight Concealment; ASSUMPTION: a Blinded
@@ -351,3 +354,22 @@ def seat_perception(state: GameState, creature_ids: Iterable[str]) -> Perception
 def remember(remembered: AbstractSet[Cell], perception: Perception) -> frozenset[Cell]:
     """The terrain a seat remembers: what it remembered and every space it perceives now (the caller keeps it)."""
     return frozenset(remembered) | perception.spaces
+
+
+def light_concealment(state: GameState, viewer_id: str, target_id: str) -> tuple[int, str]:
+    """The Sight Concealment light gives `target_id` counted from `viewer_id`, and why: none when one of its
+    perceived spaces is lit (or in the viewer's dark sight), `dim_concealment` when it is seen only in dim light,
+    `dark_concealment` when it is not seen at all (found by another sense, or not at all)."""
+    settings = state.settings
+    p = perceived(state, viewer_id)
+    if target_id not in p.seen:
+        return settings.dark_concealment, "not seen: in darkness or out of sight"
+    if target_id == viewer_id:
+        return 0, "itself"
+    lamps = carried_light(state)
+    theirs = Occupancy(state).cells[target_id]
+    if any(light_at(state, cell, lamps) == "lit" for cell in theirs if cell in p.spaces):
+        return 0, "seen in light"
+    if any(light_at(state, cell, lamps) == "dim" for cell in theirs if cell in p.spaces):
+        return settings.dim_concealment, "seen only in dim light"
+    return 0, "seen in the dark, within dark sight"
