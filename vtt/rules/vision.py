@@ -373,3 +373,14 @@ def light_concealment(state: GameState, viewer_id: str, target_id: str) -> tuple
     if any(light_at(state, cell, lamps) == "dim" for cell in theirs if cell in p.spaces):
         return settings.dim_concealment, "seen only in dim light"
     return 0, "seen in the dark, within dark sight"
+
+
+def sees_by_light(state: GameState, viewer: Creature, viewer_cells: tuple[Cell, ...], cell: Cell) -> bool:
+    """Whether light (or the viewer's dark sight) lets it see `cell`, line of sight aside."""
+    settings = state.settings
+    if state.board.light.get(cell, settings.ambient_light) != "dark":
+        return True
+    reach = viewer.dark_sight
+    if reach and footprint_distance(grid_for(settings.grid), viewer_cells, (cell,)) <= reach:
+        return True
+    return cell in carried_light(state)
