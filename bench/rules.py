@@ -29,6 +29,9 @@ printed beside them. What it measures:
    Target: ≤ 1 s.
 4. Where the time goes: the cost of the pieces every Strike pays (timed alone), then the strike loops of (b)
    and (a) and the replay under cProfile, top 10 functions by cumulative time and top 10 by own time.
+5. Vision: `vision.perceived` for one creature on a 100×100 hex board with 500 creatures and 300 walls, first
+   from a space whose line of sight is not cached yet (the board's ray tree already built, once per process),
+   then cached; and `vision.seat_perception` of a seat of four creatures. Target: ≤ 10 ms per creature (cold).
 
 Placement is deterministic: a seeded `random.Random` picks positions; creatures are mostly size 0 and 1, some
 2 to 4, never overlapping (checked with `space.Occupancy` / `why_cannot_stand`), and walls go on free spaces.
@@ -61,6 +64,7 @@ from vtt.rules.settings import TableSettings
 from vtt.rules.space import Occupancy, grid_for, why_cannot_stand
 from vtt.rules.turns import active_creatures, begun_on_turn, is_active
 from vtt.rules.txn import Tx
+from vtt.rules.vision import carried_light, clear_sight_cache, perceived, seat_perception
 from vtt.table.table import LogRecord, Table
 
 STRIKE_TARGET_PER_S = 30_000
@@ -68,6 +72,7 @@ LEGAL_ACTIONS_TARGET_MS = 1.0
 REPLAY_TARGET_S = 1.0
 REPLAY_COMMANDS = 10_000
 MOVE_PREVIEW_TARGET_MS = 50.0
+VISION_TARGET_MS = 10.0
 
 ATTACKER = "hero"
 DEFENDER = "foe"
@@ -275,6 +280,31 @@ def move_preview_times(state: GameState, creature_id: str, warmup: int, calls: i
         preview_move(state, creature_id)
         out.append(time.perf_counter() - t0)
     return out
+
+
+def vision_times(state: GameState, viewers: list[str]) -> tuple[list[float], list[float], list[float]]:
+    """Seconds per `perceived` call for each viewer, cold (no cached line of sight) then warm, and per seat call
+    (the viewers four at a time)."""
+    occ = Occupancy(state)
+    lamps = carried_light(state)
+    perceived(state, viewers[0], lamps, occ)  # builds the board's ray tree once
+    cold: list[float] = []
+    warm: list[float] = []
+    for cid in viewers:
+        clear_sight_cache()
+        t = time.perf_counter()
+        perceived(state, cid, lamps, occ)
+        cold.append(time.perf_counter() - t)
+        t = time.perf_counter()
+        perceived(state, cid, lamps, occ)
+        warm.append(time.perf_counter() - t)
+    seats: list[float] = []
+    clear_sight_cache()
+    for i in range(0, len(viewers) - 3, 4):
+        t = time.perf_counter()
+        seat_perception(state, viewers[i : i + 4])
+        seats.append(time.perf_counter() - t)
+    return cold, warm, seats
 
 
 def percentile(values: list[float], pct: float) -> float:
@@ -546,6 +576,23 @@ def main(argv: list[str] | None = None) -> int:
         few = records[: min(len(records), 2_000)]
         print(_profile(lambda: replay_seconds(initial, few), f"replay of {len(few):,} commands", 10))
 
+    vision_board = build_board(seed, 100, 100, 500, 300, "alice")
+    viewers = sorted(vision_board.creatures)[: 20 if quick else 100]
+    cold, warm, seats = vision_times(vision_board, viewers)
+    cold_ms, warm_ms = statistics.median(cold) * 1e3, statistics.median(warm) * 1e3
+    cold95 = percentile(cold, 95) * 1e3
+    seat_ms = statistics.median(seats) * 1e3
+    print(f"\n5. Vision — {describe(vision_board)}")
+    print(
+        f"   perceived, {len(viewers)} creatures: not cached median {cold_ms:.2f} ms, p95 {cold95:.2f} ms; "
+        f"cached median {warm_ms:.2f} ms"
+    )
+    print(f"   seat_perception of four creatures (not cached): median {seat_ms:.2f} ms")
+    print(
+        f"   target ≤ {VISION_TARGET_MS:g} ms per creature: {met(cold95 <= VISION_TARGET_MS)} "
+        "(judged on p95, not cached)"
+    )
+
     print("Summary (CPU time)")
     for name, rate in results.items():
         print(
@@ -563,6 +610,10 @@ def main(argv: list[str] | None = None) -> int:
     print(
         f"   replay of {REPLAY_COMMANDS:,} commands: {scaled:.2f} s — target ≤ {REPLAY_TARGET_S:g} s "
         f"{met(scaled <= REPLAY_TARGET_S)}"
+    )
+    print(
+        f"   vision per creature: {cold_ms:.2f} ms (p95 {cold95:.2f}) not cached, {warm_ms:.2f} ms cached; per seat of "
+        f"four {seat_ms:.2f} ms — target ≤ {VISION_TARGET_MS:g} ms {met(cold95 <= VISION_TARGET_MS)}"
     )
     return 0
 

@@ -20,7 +20,7 @@ from factories import creature, on_turn, only, refused, run, state
 from vtt.rules.abilities import LIBRARY, Ability, AbilityEffect
 from vtt.rules.dice import Roll
 from vtt.rules.engine import legal_actions
-from vtt.rules.model import Creature, GameState, Readied
+from vtt.rules.model import CarriedLight, Creature, GameState, Readied
 from vtt.rules.settings import TableSettings
 
 SKILLS = {"Magic": 3, "Endure": 2, "Elude": 2, "Zeal": 1}
@@ -121,3 +121,15 @@ def test_completing_a_readied_ability_needs_line_of_sight_too() -> None:
     arm.readied = Readied(ability="firebolt", roll=Roll(label="Manifest", base_dice=3, faces=(8, 2, 1)), dl=6)
     s, events = run(only_t, complete, [3, 2, 3, 3, 3])
     assert only(events, "ready_completed").data["result"] == 8
+
+
+def test_an_ability_on_a_creature_in_darkness_is_refused_until_a_torch_lights_it() -> None:
+    """With no wall, t at (7, 5) stands in a dark space (the map's light layer): m cannot see it, so Firebolt on t
+    is refused and not offered. A torch m carries (bright 2) lights the spaces within 2 of m along clear lines,
+    (7, 5) among them: t is offered again."""
+    s = field(wall=False)
+    s.board.light = {(7, 5): "dark"}
+    refused(s, FIREBOLT, [6, 2, 1, 3, 2, 3, 3, 3])
+    assert manifest_targets(s, "firebolt") == []
+    s.creatures["m"] = s.creatures["m"].model_copy(update={"light": CarriedLight(bright=2, dim=2)})
+    assert manifest_targets(s, "firebolt") == ["t"]

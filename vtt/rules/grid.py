@@ -219,6 +219,15 @@ class Grid(ABC):
         second = self._line(a, b, False)
         return [first] if first == second else [first, second]
 
+    def before_end(self, a: Cell, b: Cell) -> set[Cell]:
+        """The spaces right before ``b`` on the :meth:`lines` from ``a`` (``b != a``), in constant time."""
+        n = self.distance(a, b)
+        return {self._point(a, b, n - 1, True), self._point(a, b, n - 1, False)}
+
+    @abstractmethod
+    def _point(self, a: Cell, b: Cell, i: int, positive: bool) -> Cell:
+        """Space ``i`` of the line from ``a`` to ``b`` with ties resolved one way or the other (``0 < i < n``)."""
+
     def in_bounds(self, c: Cell, cols: int, rows: int) -> bool:
         """Whether ``c`` lies on a ``cols × rows`` map (``0 ≤ col < cols`` and ``0 ≤ row < rows``)."""
         col, row = self.to_offset(c)
@@ -316,6 +325,18 @@ class HexGrid(Grid):
         out.append(b)
         return out
 
+    def _point(self, a: Cell, b: Cell, i: int, positive: bool) -> Cell:
+        n = self.distance(a, b)
+        sign = 1.0 if positive else -1.0
+        t = i / n
+        aq, ar = a
+        dq, dr = b[0] - aq, b[1] - ar
+        return _cube_round(
+            aq + dq * t + sign * _HEX_NUDGE[0],
+            ar + dr * t + sign * _HEX_NUDGE[1],
+            -aq - ar + (-dq - dr) * t + sign * _HEX_NUDGE[2],
+        )
+
     def _default_offsets(self, size: int) -> tuple[Cell, ...]:
         return _hex_default_offsets(size)
 
@@ -377,6 +398,10 @@ class SquareGrid(Grid):
         if n == 0:
             return [a]
         return [(ax + _div_round(dx * i, n, positive), ay + _div_round(dy * i, n, positive)) for i in range(n + 1)]
+
+    def _point(self, a: Cell, b: Cell, i: int, positive: bool) -> Cell:
+        n = self.distance(a, b)
+        return a[0] + _div_round((b[0] - a[0]) * i, n, positive), a[1] + _div_round((b[1] - a[1]) * i, n, positive)
 
     def _default_offsets(self, size: int) -> tuple[Cell, ...]:
         return _square_default_offsets(size)

@@ -58,6 +58,8 @@ TERRAIN_CELLS_MAX = MAP_CELLS_MAX
 ITEMS_MAX = 1_000
 MAP_WEAPONS_MAX = 200
 """Weapons a map file defines for its creatures to share."""
+LIGHT_RADIUS_MAX = MAP_SIDE_MAX
+"""How far a carried light shines, and how far a creature sees without light, in spaces."""
 
 # ---- text ------------------------------------------------------------------------------------------------------
 

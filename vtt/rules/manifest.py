@@ -124,8 +124,8 @@ def why_not_target(state: GameState, occ: Occupancy, c: Creature, ab: Ability, t
     dist = footprint_distance(grid_of(state), occ.cells[c.id], occ.cells[target_id])
     if dist > eff.range:
         return f"{t.name} is {dist} space(s) away; {ab.name} reaches {eff.range}"
-    if state.settings.manifest_needs_sight and eff.needs_sight and not sight.in_sight(state, occ, c, t):
-        return f"{c.name} has no line of sight to {t.name}"
+    if state.settings.manifest_needs_sight and eff.needs_sight:
+        return sight.why_not_in_sight(state, occ, c, t)
     return None
 
 

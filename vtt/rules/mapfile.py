@@ -8,6 +8,7 @@ The format is documented in `docs/map-format.md`; in short::
                "walls": [[q, r], ...],
                "objects": [{"id", "name", "cells": [[q, r], ...], "size", "durability", "reduction"}, ...],
                "uneven": [[q, r, tier], ...], "water": [[q, r], ...], "conductive": [[[q, r], ...], ...],
+               "light": [[q, r, "lit" | "dim" | "dark"], ...],
                "background": {"image": "<URL or data URL>", "offset": [x, y], "cell_px": 70, "opacity": 1}},
      "weapons": [{...Weapon...}, ...],
      "creatures": [{...Creature, "weapons": ["id" or {...Weapon...}, ...], "grip": {"limb_id": "weapon_id"},
@@ -34,7 +35,17 @@ from pydantic import BaseModel, ConfigDict, Field, TypeAdapter, ValidationError
 
 from vtt.rules import limits as L
 from vtt.rules.limits import plain_message
-from vtt.rules.model import SOULWEAVER, Background, Board, BoardObject, Cell, Creature, GameState, Weapon
+from vtt.rules.model import (
+    SOULWEAVER,
+    Background,
+    Board,
+    BoardObject,
+    Cell,
+    Creature,
+    GameState,
+    LightLevel,
+    Weapon,
+)
 from vtt.rules.paths import json_path, shown
 from vtt.rules.settings import TableSettings
 from vtt.rules.space import Occupancy, grid_of, why_cannot_stand
@@ -162,6 +173,9 @@ class BoardSpec(BaseModel):
     water: list[Cell] = Field(default_factory=list, max_length=L.TERRAIN_CELLS_MAX)
     uneven: list[tuple[int, int, Tier]] = Field(
         default_factory=list, max_length=L.TERRAIN_CELLS_MAX, description="[q, r, tier] each."
+    )
+    light: list[tuple[int, int, LightLevel]] = Field(
+        default_factory=list, max_length=L.TERRAIN_CELLS_MAX, description='[q, r, "lit" | "dim" | "dark"] each.'
     )
     background: Background | None = None
 
@@ -341,6 +355,7 @@ def initial_state(problems: Problems, settings: TableSettings, spec: BoardSpec, 
         conductive=spec.conductive,
         water=set(spec.water),
         uneven={(q, r): t for q, r, t in spec.uneven},
+        light={(q, r): level for q, r, level in spec.light},
         background=spec.background,
     )
     state = GameState(settings=settings, board=board)
@@ -357,6 +372,8 @@ def initial_state(problems: Problems, settings: TableSettings, spec: BoardSpec, 
         on_map(f"board.water[{i}]", cell)
     for i, (q, r, _) in enumerate(spec.uneven):
         on_map(f"board.uneven[{i}]", (q, r))
+    for i, (q, r, _) in enumerate(spec.light):
+        on_map(f"board.light[{i}]", (q, r))
     for i, piece in enumerate(spec.conductive):
         for j, cell in enumerate(piece):
             on_map(f"board.conductive[{i}][{j}]", cell)
@@ -451,6 +468,8 @@ def map_json(state: GameState, name: str = "", description: str = "") -> dict[st
         "water": [list(c) for c in sorted(board.water)],
         "conductive": [[list(c) for c in piece] for piece in board.conductive],
     }
+    if board.light:
+        board_json["light"] = [[q, r, level] for (q, r), level in sorted(board.light.items())]
     if board.background is not None:
         board_json["background"] = board.background.model_dump(mode="json")
     return {

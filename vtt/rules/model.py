@@ -12,7 +12,7 @@ from pydantic import BaseModel, ConfigDict, Field, PrivateAttr, ValidationInfo, 
 
 from vtt.rules import limits as L
 from vtt.rules.dice import Roll
-from vtt.rules.limits import ACTIONS_PER_TURN_MAX, Color, Ident, Name, Notes
+from vtt.rules.limits import ACTIONS_PER_TURN_MAX, LIGHT_RADIUS_MAX, TERRAIN_CELLS_MAX, Color, Ident, Name, Notes
 from vtt.rules.settings import TableSettings
 
 Cell = tuple[int, int]
@@ -20,6 +20,7 @@ SOULWEAVER = "soulweaver"
 STOMACH = "stomach"
 """The body part a swallowed creature is in (seed-000 Grapple); its Wounded Tiers make them fall out."""
 
+LightLevel = Literal["lit", "dim", "dark"]
 LimbKind = Literal["arm", "leg", "tail", "tentacle", "wing", "head", "other"]
 REACH_LIMBS: frozenset[str] = frozenset({"arm", "leg", "tail", "tentacle", "wing"})
 
@@ -178,6 +179,15 @@ def humanoid_limbs() -> list[Limb]:
     ]
 
 
+class CarriedLight(BaseModel):
+    """Light a creature carries (a torch, a lantern): spaces within `bright` of it are lit, within `dim` dim, where
+    its light reaches them in a straight line (walls and objects block it)."""
+
+    model_config = ConfigDict(frozen=True, extra="forbid")
+    bright: int = Field(0, ge=0, le=LIGHT_RADIUS_MAX)
+    dim: int = Field(0, ge=0, le=LIGHT_RADIUS_MAX)
+
+
 class Creature(BaseModel):
     model_config = ConfigDict(extra="forbid")
     id: Ident
@@ -247,6 +257,10 @@ class Creature(BaseModel):
     focus: str | None = Field(None, description="The creature it is Focused on (seed-000 Distract, §5.3).")
     focus_space: Cell | None = Field(None, description="The space it is Focused on (a Distract's sound at range).")
     focus_locked: bool = Field(False, description="Distract: it cannot drop its Focus until its next turn.")
+    light: CarriedLight | None = Field(None, description="Light it carries (a torch), if any.")
+    dark_sight: int = Field(
+        0, ge=0, le=LIGHT_RADIUS_MAX, description="Spaces within which it sees without light (0: it needs light)."
+    )
     swallowed_by: str | None = Field(
         None, description="seed-000 Grapple: the creature whose stomach it is in; it is off the board meanwhile."
     )
@@ -414,7 +428,26 @@ class Board(BaseModel):
         max_length=L.TERRAIN_CELLS_MAX,
         description="Uneven Ground: space -> its Tier (reference §2.5: marbles make Tier 2 Uneven Ground).",
     )
+    light: dict[Cell, LightLevel] = Field(
+        default_factory=dict,
+        max_length=TERRAIN_CELLS_MAX,
+        description="Light of single spaces: lit, dim or dark; a space not named has the table's ambient light.",
+    )
     background: Background | None = None
+
+    @field_validator("light", mode="before")
+    @classmethod
+    def _light_as_cells(cls, v: Any) -> Any:
+        if isinstance(v, dict):
+            return {_as_cell_key(k): level for k, level in v.items()}
+        if isinstance(v, list | tuple):  # [[q, r, "dim"], ...], the map file's form
+            out: dict[Any, Any] = {}
+            for item in v:
+                if not (isinstance(item, list | tuple) and len(item) == 3):
+                    raise ValueError('each light entry is [q, r, "lit" or "dim" or "dark"]')
+                out[(item[0], item[1])] = item[2]
+            return out
+        return v
 
     @field_validator("uneven", mode="before")
     @classmethod

@@ -296,3 +296,27 @@ class TableSettings(BaseModel):
         "none", description="Action that drops Focus (§5.3 names none; gap)."
     )
     focus_bonus: int = Field(1, description="Focus: bonus on your rolls against your Focus (§5.3 ASSUMPTION).")
+    ambient_light: Literal["lit", "dim", "dark"] = Field(
+        "lit", description="Light of every space the map's light layer does not name (vision; the rules name none)."
+    )
+    dim_concealment: int = Field(
+        1,
+        ge=0,
+        description="Sight Concealment of a creature seen only in dim light (§2.6; the rules give no Tier: gap).",
+    )
+    dark_concealment: int = Field(
+        3,
+        ge=0,
+        description="Sight Concealment of a creature in darkness, found without sight (§2.6; the rules give darkness "
+        "no Tier: gap, as `swallowed_darkness`).",
+    )
+    sight_automatic: bool = Field(
+        True,
+        description="A creature in line of sight and in light is seen without an Awareness roll (Sight's base DL is "
+        "0, §2.6); off: beyond Sight's range the table rolls Observe.",
+    )
+    hearing_automatic: bool = Field(
+        True,
+        description="A moving creature within the range of its own sound is heard without an Awareness roll (its "
+        "space is known, nothing more); beyond it the table rolls Observe (§2.6).",
+    )

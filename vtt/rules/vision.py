@@ -1,0 +1,386 @@
+"""What a creature perceives: the spaces it sees, the creatures it sees, and those it only hears (reference §2.6).
+
+Light. Every space has a light level, lit, dim or dark: the map's light layer (`Board.light`) names single
+spaces; the rest have the table's `ambient_light` (lit by default). A creature carrying a light (`Creature.light`)
+lights the spaces within its `bright` radius and makes those within its `dim` radius at least dim, where a straight
+line from one of its spaces reaches them (walls and objects stop light; creatures do not). A space has the
+brightest level any of these gives it.
+
+Line of sight. The viewer's own spaces are in its line of sight; another space is when the space right before it
+on a grid line from one of the viewer's spaces (`Grid.before_end`: either, where the line runs along a tie) is in
+line of sight and is not filled by a wall or object (nor, with `creatures_obstruct`, by another creature). So
+walls and creatures in sight are seen themselves, the spaces behind them are not, and sight is traced outward
+one step at a time along the grid's own lines: a few milliseconds for a 100x100 map, cached per viewer's space
+and map. A line that leaves the map does not come back onto it. This follows the obstruction test's lines
+(`obstruction.exposure`) step by step rather than checking each whole line anew, so the two may disagree on a
+far space seen past the edge of a wall.
+
+Perception. A creature perceives the spaces in line of sight that are not dark, and the dark ones within its
+`dark_sight`. Blinded (any Tier) sees nothing (§5.2: every target has Sight Concealment; ASSUMPTION: a Blinded
+creature sees no space at all); a swallowed creature is off the board and perceives nothing of it.
+- Seen: a creature any of whose spaces is perceived. With `sight_automatic` off, one beyond Sight's range (base 4,
+  extended by its size, §2.6) is seen only on an Observe roll; the note says its DL.
+- Heard: a creature not seen whose movement the viewer can hear. §2.6: moving makes a sound of Magnitude 2 + size;
+  Sound has base DL 6 and base range -1; Magnitude extends the range and lowers the DL (size counts once, inside
+  the Magnitude), and every further multiple of the range adds +1 DL. So its sound reaches 1 + size spaces (at
+  least 1) at DL 4 - size. Within that range, with `hearing_automatic` on and the viewer not Deafened, it is heard:
+  its spaces are known, nothing more. Otherwise the note gives the Observe DL the table would roll (Deafened adds
+  its Tier, as the Sound Concealment it gives, §5.2). Walls do not stop sound (GAP: the rules give walls no
+  Magnitude).
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Iterable, Mapping
+from collections.abc import Set as AbstractSet
+from dataclasses import dataclass, field
+from functools import lru_cache
+from typing import Literal
+
+from vtt.rules.grid import Grid, GridKind, footprint_distance
+from vtt.rules.model import Cell, Creature, GameState, LightLevel
+from vtt.rules.space import Occupancy, grid_for
+
+LEVEL_RANK: dict[LightLevel, int] = {"dark": 0, "dim": 1, "lit": 2}
+SIGHT_DL = 0
+SIGHT_RANGE = 4
+SOUND_DL = 6
+SOUND_RANGE = -1
+MOVING_SOUND_MAGNITUDE = 2
+"""§2.6: moving makes a sound of Magnitude 2 + the mover's size."""
+
+VisionSense = Literal["sight", "sound"]
+
+
+@dataclass(frozen=True)
+class Awareness:
+    """A creature the viewer does not perceive automatically, and the Observe roll the table would make for it."""
+
+    creature: str
+    sense: VisionSense
+    dl: int
+    distance: int
+    reach: int
+    """The sense's range for this creature (Sight's, or its moving sound's)."""
+    magnitude: int = 0
+    """Its moving sound's Magnitude (sound only)."""
+    deafened: int = 0
+
+    @property
+    def reason(self) -> str:
+        if self.sense == "sight":
+            return (
+                f"in sight {self.distance} spaces away, beyond Sight's range of {self.reach} for its size: "
+                f"an Observe roll at DL {self.dl}"
+            )
+        deaf = f", and Deafened {self.deafened} adds {self.deafened}" if self.deafened else ""
+        return (
+            f"its moving makes a sound of Magnitude {self.magnitude}, heard {self.reach} spaces away; it is "
+            f"{self.distance} away{deaf}: an Observe roll at DL {self.dl}"
+        )
+
+
+@dataclass(frozen=True)
+class Perception:
+    """What one creature (or one seat's creatures together) perceives."""
+
+    spaces: frozenset[Cell] = frozenset()
+    seen: frozenset[str] = frozenset()
+    heard: Mapping[str, tuple[Cell, ...]] = field(default_factory=dict)
+    """Creatures only heard: their spaces are known, nothing more."""
+    awareness: tuple[Awareness, ...] = ()
+    reasons: Mapping[str, str] = field(default_factory=dict)
+    """Why each seen or heard creature is perceived."""
+
+
+# ---- rays ------------------------------------------------------------------------------------------------------
+
+_RADIUS_STEP = 16
+
+
+@lru_cache(maxsize=32)
+def _ray_tree(kind: GridKind, radius: int) -> tuple[tuple[Cell, ...], dict[Cell, tuple[Cell, ...]]]:
+    """Every offset within `radius` of (0, 0), nearest first, and the offsets that come right after each on a grid
+    line from (0, 0) (each offset follows the space before it on its lines, both ways of a tie)."""
+    grid = grid_for(kind)
+    origin = (0, 0)
+    order = sorted(grid.within(origin, radius), key=lambda c: grid.distance(origin, c))
+    children: dict[Cell, list[Cell]] = {}
+    for cell in order[1:]:
+        for before in grid.before_end(origin, cell):
+            children.setdefault(before, []).append(cell)
+    return tuple(order), {k: tuple(v) for k, v in children.items()}
+
+
+def _reach(grid: Grid, cols: int, rows: int) -> int:
+    """The farthest distance between two spaces of the map, rounded up so that maps of near sizes share a tree."""
+    corners = [grid.from_offset(c, r) for c in (0, cols - 1) for r in (0, rows - 1)]
+    far = max(grid.distance(a, b) for a in corners for b in corners)
+    return max(_RADIUS_STEP, math.ceil(far / _RADIUS_STEP) * _RADIUS_STEP)
+
+
+@dataclass(frozen=True)
+class _Layout:
+    """A map's spaces numbered for the walk: space (q, r) is `(r + pad) * stride + q + pad`, with room around the
+    map for every ray of the tree; `inside` marks the map's own spaces and `cells` names each number's space."""
+
+    pad: int
+    stride: int
+    inside: bytes
+    cells: tuple[Cell | None, ...]
+    deltas: tuple[int, ...]
+    children: tuple[tuple[int, ...], ...]
+
+    def index(self, cell: Cell) -> int:
+        return (cell[1] + self.pad) * self.stride + cell[0] + self.pad
+
+
+@lru_cache(maxsize=8)
+def _layout(kind: GridKind, cols: int, rows: int, radius: int) -> _Layout:
+    grid = grid_for(kind)
+    order, kids = _ray_tree(kind, radius)
+    pad = radius + rows + 1
+    stride = cols + rows + 2 * pad + 1
+    size = stride * (rows + 2 * pad + 1)
+    inside = bytearray(size)
+    cells: list[Cell | None] = [None] * size
+    for row in range(rows):
+        for col in range(cols):
+            q, r = grid.from_offset(col, row)
+            i = (r + pad) * stride + q + pad
+            inside[i] = 1
+            cells[i] = (q, r)
+    node = {offset: n for n, offset in enumerate(order)}
+    deltas = tuple(dr * stride + dq for dq, dr in order)
+    children = tuple(tuple(node[c] for c in kids.get(offset, ())) for offset in order)
+    return _Layout(pad, stride, bytes(inside), tuple(cells), deltas, children)
+
+
+@lru_cache(maxsize=4096)
+def _line_of_sight(
+    kind: GridKind, origin: Cell, cols: int, rows: int, blocking: frozenset[Cell], radius: int
+) -> frozenset[Cell]:
+    layout = _layout(kind, cols, rows, radius if radius else _reach(grid_for(kind), cols, rows))
+    inside, deltas, children = layout.inside, layout.deltas, layout.children
+    block = bytearray(len(inside))
+    for cell in blocking:
+        i = layout.index(cell)
+        if 0 <= i < len(block):
+            block[i] = 1
+    seen = bytearray(len(inside))
+    base = layout.index(origin)
+    seen[base] = 1
+    out = [base]
+    stack = list(children[0])
+    pop, extend, add = stack.pop, stack.extend, out.append
+    while stack:
+        node = pop()
+        i = base + deltas[node]
+        if seen[i] or not inside[i]:
+            continue  # a line that leaves the rectangular map does not come back onto it
+        seen[i] = 1
+        add(i)
+        if not block[i]:
+            extend(children[node])
+    return frozenset(map(layout.cells.__getitem__, out))  # type: ignore[arg-type]
+
+
+def line_of_sight(
+    state: GameState, cells: Iterable[Cell], blocking: frozenset[Cell] | None = None, radius: int = 0
+) -> frozenset[Cell]:
+    """The spaces in line of sight of any of `cells` (walls and objects block, or `blocking`), within `radius`
+    (0: the whole map)."""
+    board = state.board
+    block = board.filled() if blocking is None else blocking
+    kind = state.settings.grid
+    out: set[Cell] = set()
+    for cell in cells:
+        out |= _line_of_sight(kind, cell, board.cols, board.rows, block, radius)
+    return frozenset(out)
+
+
+def clear_sight_cache() -> None:
+    """Forget every cached line of sight (for benchmarks)."""
+    _line_of_sight.cache_clear()
+
+
+# ---- light -----------------------------------------------------------------------------------------------------
+
+
+def carried_light(state: GameState) -> dict[Cell, LightLevel]:
+    """The spaces creatures' carried lights reach, with the level each gives."""
+    grid = grid_for(state.settings.grid)
+    occ = Occupancy(state)
+    out: dict[Cell, LightLevel] = {}
+    for cid, c in state.creatures.items():
+        lamp = c.light
+        if lamp is None or c.swallowed_by is not None or max(lamp.bright, lamp.dim) == 0:
+            continue
+        cells = occ.cells[cid]
+        radius = max(lamp.bright, lamp.dim)
+        for cell in line_of_sight(state, cells, radius=radius):
+            d = footprint_distance(grid, cells, (cell,))
+            if d <= lamp.bright:
+                out[cell] = "lit"
+            elif d <= lamp.dim and out.get(cell) != "lit":
+                out[cell] = "dim"
+    return out
+
+
+def light_at(state: GameState, cell: Cell, carried: Mapping[Cell, LightLevel] | None = None) -> LightLevel:
+    """The light of one space: the map's, or the ambient light, or a carried light's where that is brighter."""
+    base = state.board.light.get(cell, state.settings.ambient_light)
+    lamp = (carried_light(state) if carried is None else carried).get(cell)
+    if lamp is not None and LEVEL_RANK[lamp] > LEVEL_RANK[base]:
+        return lamp
+    return base
+
+
+# ---- perception ------------------------------------------------------------------------------------------------
+
+
+def _blocking(state: GameState, occ: Occupancy, viewer: str) -> frozenset[Cell]:
+    filled = state.board.filled()
+    if not state.settings.creatures_obstruct:
+        return filled
+    own = set(occ.cells[viewer])
+    others = {cell for cid, cells in occ.everyone().items() if cid != viewer for cell in cells}
+    return filled | frozenset(others - own)
+
+
+def _perceived_spaces(
+    state: GameState, viewer: Creature, cells: tuple[Cell, ...], occ: Occupancy, carried: Mapping[Cell, LightLevel]
+) -> frozenset[Cell]:
+    los = line_of_sight(state, cells, _blocking(state, occ, viewer.id))
+    settings, board_light = state.settings, state.board.light
+    if settings.ambient_light != "dark" and not any(v == "dark" for v in board_light.values()):
+        return los
+    grid = grid_for(settings.grid)
+    ambient = settings.ambient_light
+    reach = viewer.dark_sight
+    return frozenset(
+        cell
+        for cell in los
+        if board_light.get(cell, ambient) != "dark"
+        or cell in carried
+        or (reach and footprint_distance(grid, cells, (cell,)) <= reach)
+    )
+
+
+def _multiples(distance: int, reach: int) -> int:
+    """+1 DL for every multiple of the range beyond the first (§2.6)."""
+    return max(0, math.ceil(distance / reach) - 1) if distance > 0 else 0
+
+
+def perceived(
+    state: GameState,
+    creature_id: str,
+    carried: Mapping[Cell, LightLevel] | None = None,
+    occ: Occupancy | None = None,
+) -> Perception:
+    """What `creature_id` perceives now (see the module's docstring). `carried` (`carried_light(state)`) and `occ`
+    may be worked out once by a caller asking for many creatures of one state."""
+    viewer = state.creatures[creature_id]
+    if viewer.swallowed_by is not None:
+        return Perception()
+    occ = Occupancy(state) if occ is None else occ
+    everyone = occ.everyone()
+    lamps = carried_light(state) if carried is None else carried
+    cells = everyone[creature_id]
+    settings = state.settings
+    grid = grid_for(settings.grid)
+    blinded = viewer.ailments.get("Blinded", 0)
+    spaces: frozenset[Cell] = frozenset() if blinded else _perceived_spaces(state, viewer, cells, occ, lamps)
+    deafened = viewer.ailments.get("Deafened", 0)
+    hearing = settings.hearing_automatic and not deafened
+    sight_auto = settings.sight_automatic
+    creatures = state.creatures
+    seen: set[str] = {creature_id}
+    heard: dict[str, tuple[Cell, ...]] = {}
+    notes: list[Awareness] = []
+    reasons: dict[str, str] = {creature_id: "itself"}
+    for cid, theirs in everyone.items():
+        if cid == creature_id:
+            continue
+        size = creatures[cid].size
+        distance = footprint_distance(grid, cells, theirs)
+        if not spaces.isdisjoint(theirs):
+            sight_range = max(1, SIGHT_RANGE + size)
+            if sight_auto or distance <= sight_range:
+                seen.add(cid)
+                reasons[cid] = "in line of sight and light"
+                continue
+            dl = SIGHT_DL - size + _multiples(distance, sight_range)
+            notes.append(Awareness(cid, "sight", dl, distance, sight_range))
+        magnitude = MOVING_SOUND_MAGNITUDE + size
+        sound_range = max(1, SOUND_RANGE + magnitude)
+        if hearing and distance <= sound_range:
+            heard[cid] = theirs
+            reasons[cid] = f"heard moving (a sound of Magnitude {magnitude}, heard {sound_range} spaces away)"
+            continue
+        dl = SOUND_DL - magnitude + _multiples(distance, sound_range) + deafened
+        notes.append(Awareness(cid, "sound", dl, distance, sound_range, magnitude, deafened))
+    return Perception(spaces=spaces, seen=frozenset(seen), heard=heard, awareness=tuple(notes), reasons=reasons)
+
+
+def seat_perception(state: GameState, creature_ids: Iterable[str]) -> Perception:
+    """What a seat's creatures perceive together: every space and creature any of them perceives; a creature one
+    sees and another only hears is seen; of the Observe rolls for the rest, the lowest DL per sense."""
+    lamps = carried_light(state)
+    occ = Occupancy(state)
+    spaces: set[Cell] = set()
+    seen: set[str] = set()
+    heard: dict[str, tuple[Cell, ...]] = {}
+    reasons: dict[str, str] = {}
+    best: dict[tuple[str, VisionSense], Awareness] = {}
+    for cid in creature_ids:
+        p = perceived(state, cid, lamps, occ)
+        spaces |= p.spaces
+        seen |= p.seen
+        heard.update(p.heard)
+        for k, why in p.reasons.items():
+            reasons.setdefault(k, f"{state.creatures[cid].name}: {why}")
+        for note in p.awareness:
+            key = (note.creature, note.sense)
+            if key not in best or note.dl < best[key].dl:
+                best[key] = note
+    heard = {k: v for k, v in heard.items() if k not in seen}
+    known = seen | heard.keys()
+    notes = tuple(n for n in best.values() if n.creature not in known)
+    return Perception(spaces=frozenset(spaces), seen=frozenset(seen), heard=heard, awareness=notes, reasons=reasons)
+
+
+def remember(remembered: AbstractSet[Cell], perception: Perception) -> frozenset[Cell]:
+    """The terrain a seat remembers: what it remembered and every space it perceives now (the caller keeps it)."""
+    return frozenset(remembered) | perception.spaces
+
+
+def light_concealment(state: GameState, viewer_id: str, target_id: str) -> tuple[int, str]:
+    """The Sight Concealment light gives `target_id` counted from `viewer_id`, and why: none when one of its
+    perceived spaces is lit (or in the viewer's dark sight), `dim_concealment` when it is seen only in dim light,
+    `dark_concealment` when it is not seen at all (found by another sense, or not at all)."""
+    settings = state.settings
+    p = perceived(state, viewer_id)
+    if target_id not in p.seen:
+        return settings.dark_concealment, "not seen: in darkness or out of sight"
+    if target_id == viewer_id:
+        return 0, "itself"
+    lamps = carried_light(state)
+    theirs = Occupancy(state).cells[target_id]
+    if any(light_at(state, cell, lamps) == "lit" for cell in theirs if cell in p.spaces):
+        return 0, "seen in light"
+    if any(light_at(state, cell, lamps) == "dim" for cell in theirs if cell in p.spaces):
+        return settings.dim_concealment, "seen only in dim light"
+    return 0, "seen in the dark, within dark sight"
+
+
+def sees_by_light(state: GameState, viewer: Creature, viewer_cells: tuple[Cell, ...], cell: Cell) -> bool:
+    """Whether light (or the viewer's dark sight) lets it see `cell`, line of sight aside."""
+    settings = state.settings
+    if state.board.light.get(cell, settings.ambient_light) != "dark":
+        return True
+    reach = viewer.dark_sight
+    if reach and footprint_distance(grid_for(settings.grid), viewer_cells, (cell,)) <= reach:
+        return True
+    return cell in carried_light(state)
