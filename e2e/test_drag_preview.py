@@ -1,10 +1,13 @@
 """The move preview while dragging (`vtt.rules.move_preview` drawn by `static/map_view.js`), in Chromium at
 1280 x 800, on e2e/maps/arena.json: alice drags Ayla (Movement 5, each space 1) on her turn.
 
-Worked out from the map: Ayla stands at (4, 5); (4, 3) is 2 spaces north (axial r - 2), no wall between, each
-space costing 1: 1 + 1 = 2 of 5; the Orc at (5, 5) is her neighbour, and the arena's space capacity lets her move in
-beside it. Her Collision rolls Athletics 2 against DL 3, the Orc defends with Athletics 2: the preview's exact
-odds, 44%.
+The test's copy of the arena adds a Goblin (size 0) beside the Orc at (5, 5): the two fill that space (a size 0
+creature fills half of one, reference §2.2), so Ayla may collide there but not end her move there.
+
+Worked out from the map: Ayla stands at (4, 5); (4, 3) is 2 spaces away (axial r - 2), no wall between, each
+space costing 1: 1 + 1 = 2 of 5. The Orc's space is her neighbour: 1 of 5. Her Collision rolls Athletics 2 against
+DL 3 and the Orc defends with Athletics 2: the preview's exact odds, 44%. The two rats (size -1, a quarter each)
+share (4, 6), her other neighbour: she fits beside them, so the Collision dialog there offers Move in.
 """
 
 from __future__ import annotations
@@ -22,6 +25,7 @@ from e2e.helpers import Cell, anchor_selector, cell_xy, token_xy
 
 ARENA = ROOT / "e2e" / "maps" / "arena.json"
 ORC = (5, 5)
+RATS = (4, 6)
 TWO_AWAY = (4, 3)
 VIEWPORT = {"width": 1280, "height": 800}
 
@@ -32,6 +36,8 @@ pytestmark = pytest.mark.usefixtures("table_timeouts")
 def server(tmp_path: Path) -> Iterator[AppServer]:
     data = json.loads(ARENA.read_text())
     data["settings"] = {**data.get("settings", {}), "reactions": False}
+    goblin = {"id": "goblin", "name": "Goblin", "size": 0, "anchor": list(ORC), "skills": {"Athletics": 1}}
+    data["creatures"].append(goblin)
     arena = tmp_path / "arena.json"
     arena.write_text(json.dumps(data))
     args = ["--map", str(arena), "--database", f"sqlite:///{tmp_path}/game.sqlite", "--seed", "13"]
@@ -75,16 +81,23 @@ def test_the_drag_shows_path_cost_and_odds_and_the_dialog_offers_move_in(browser
         move_to(alice, ORC)
         expect(label).to_contain_text("Movement 1 of 5 left")
         expect(label).to_contain_text("Collide with Orc: 44%")
+        expect(label).to_contain_text("No room to move in")
         expect(path).to_have_attribute("data-cells", "5,5")
+        expect(alice.locator("[data-role=move-blocked]")).to_have_attribute("data-count", "1")
         screenshot(alice, "drag_preview_collision_odds")
+
+        move_to(alice, RATS)
+        expect(label).to_contain_text("Collide with Rat A: 99%")
+        expect(label).to_contain_text("or move in beside them")
         alice.mouse.up()
 
         expect(label).to_be_hidden()
         expect(path).to_have_attribute("d", "")
         dialog = alice.locator(".collision-dialog")
         expect(dialog).to_be_visible()
-        expect(dialog.get_by_role("button", name="Collide with Orc: 44%")).to_be_visible()
-        expect(dialog).to_contain_text("Roll 2 dice against DL 3; Orc defends with Athletics 2")
+        for rat in ("Rat A", "Rat B"):
+            expect(dialog.get_by_role("button", name=f"Collide with {rat}: 99%")).to_be_visible()
+            expect(dialog).to_contain_text(f"Roll 2 dice + 1 against DL 3; {rat} has no Athletics to defend with")
         expect(dialog).to_contain_text("Getting there costs 1 of 5 Movement left.")
         move_in = dialog.get_by_role("button", name="Move in", exact=True)
         expect(move_in).to_be_visible()
@@ -94,7 +107,7 @@ def test_the_drag_shows_path_cost_and_odds_and_the_dialog_offers_move_in(browser
         move_in.click()
         expect(dialog).to_have_count(0)
         for page in (sw, alice):
-            expect(page.locator(anchor_selector("ayla", ORC))).to_have_count(1)
+            expect(page.locator(anchor_selector("ayla", RATS))).to_have_count(1)
     finally:
         for page in (sw, alice):
             page.context.close()

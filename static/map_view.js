@@ -1505,7 +1505,7 @@ export default {
             lines.push(["Charge into " + t.name + ": " + percent(t.charge_chance), "vtt-move-odds"]);
           }
         }
-        if (col.move_in) lines.push(["or move in beside them", ""]);
+        lines.push(col.move_in ? ["or move in beside them", ""] : ["No room to move in", "vtt-move-no"]);
       } else if (mp.blocked && k in mp.blocked) {
         lines.push(["Cannot end here: " + mp.blocked[k], "vtt-move-no"]);
       }

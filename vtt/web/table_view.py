@@ -76,6 +76,8 @@ def _collision_roll_text(name: str, t: dict[str, Any]) -> str:
     skill = t["defense_skill"]
     if t.get("defense_dice") is None:
         roll += f"; {name} cannot defend"
+    elif t["defense_dice"] == 0 and not t["defense_modifier"]:
+        roll += f"; {name} has no {skill} to defend with"
     else:
         roll += f"; {name} defends with {skill} {t['defense_dice']}{_signed(t['defense_modifier'])}"
     damage = t.get("damage")
