@@ -18,7 +18,7 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
-from playwright.sync_api import Browser, Page, expect
+from playwright.sync_api import Browser, Page, ViewportSize, expect
 
 from e2e.conftest import LOAD_TIMEOUT, ROOT, AppServer, running, screenshot, wait_ready
 from e2e.helpers import Cell, anchor_selector, cell_xy, token_xy
@@ -27,7 +27,7 @@ ARENA = ROOT / "e2e" / "maps" / "arena.json"
 ORC = (5, 5)
 RATS = (4, 6)
 TWO_AWAY = (4, 3)
-VIEWPORT = {"width": 1280, "height": 800}
+VIEWPORT: ViewportSize = {"width": 1280, "height": 800}
 
 pytestmark = pytest.mark.usefixtures("table_timeouts")
 
@@ -46,7 +46,7 @@ def server(tmp_path: Path) -> Iterator[AppServer]:
 
 
 def open_seat_small(browser: Browser, server: AppServer, key: str) -> Page:
-    page = browser.new_context(viewport=VIEWPORT).new_page()  # type: ignore[arg-type]
+    page = browser.new_context(viewport=VIEWPORT).new_page()
     page.goto(server.url + server.seat(key), timeout=LOAD_TIMEOUT)
     wait_ready(page, timeout=LOAD_TIMEOUT)
     page.wait_for_selector('[data-token-id="ogre"]')
