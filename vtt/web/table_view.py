@@ -60,7 +60,7 @@ def _percent(p: float) -> str:
     n = round(p * 100)
     if n <= 0 < p:
         return "under 1%"
-    if n >= 100 > p:
+    if n >= 100 and p < 1:
         return "over 99%"
     return f"{n}%"
 
