@@ -1497,6 +1497,7 @@ export default {
       const total = mp.reachable[k];
       const sum = costs.length > 1 ? costs.join(" + ") + " = " : "";
       const lines = [["Movement " + sum + total + " of " + left + " left", "vtt-move-cost"]];
+      if (mp.held) lines.push(["In a Hold: it must get free before it moves", "vtt-move-no"]);
       const col = mp.collisions && mp.collisions[k];
       if (col) {
         for (const t of col.targets || []) {
