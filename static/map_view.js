@@ -137,6 +137,26 @@ function outlinePath(geo, cells, has) {
   return d;
 }
 
+// SVG path of every cell of `cells` as its own closed shape (a tint per space, not an outline of the union).
+function cellsPath(geo, cells) {
+  let d = "";
+  for (const [q, r] of cells) {
+    const cs = geo.corners(q, r);
+    d += "M" + cs.map(([x, y]) => fmt(x) + " " + fmt(y)).join("L") + "Z";
+  }
+  return d;
+}
+
+const parseCell = (k) => k.split(",").map(Number);
+
+// A chance (0..1) as a whole percentage; never "0%" or "100%" for what may still happen or fail.
+function percent(p) {
+  const n = Math.round(p * 100);
+  if (n <= 0 && p > 0) return "under 1%";
+  if (n >= 100 && p < 1) return "over 99%";
+  return n + "%";
+}
+
 function cellSetOf(cells) {
   const set = new Set(cells.map(([q, r]) => cellKey(q, r)));
   return (q, r) => set.has(cellKey(q, r));
@@ -237,6 +257,19 @@ function injectStyles() {
 .vtt-hl-space { fill: rgba(240, 140, 30, 0.38); stroke: rgba(190, 100, 10, 0.6); stroke-width: 1; }
 .vtt-hl-path { fill: rgba(60, 170, 80, 0.36); stroke: rgba(30, 120, 50, 0.6); stroke-width: 1; }
 .vtt-hl-illegal { fill: rgba(90, 90, 90, 0.42); stroke: rgba(50, 50, 50, 0.6); stroke-width: 1; stroke-dasharray: 3 2; }
+.vtt-move-reach { fill: rgba(80, 160, 230, 0.22); stroke: rgba(40, 110, 190, 0.35); stroke-width: 1;
+  vector-effect: non-scaling-stroke; pointer-events: none; }
+.vtt-move-blocked { fill: rgba(150, 60, 50, 0.32); stroke: rgba(120, 30, 20, 0.6);
+  stroke-width: 1; stroke-dasharray: 3 2; vector-effect: non-scaling-stroke; pointer-events: none; }
+.vtt-move-path { fill: none; stroke: #1f6f3a; stroke-width: 3; stroke-linecap: round; stroke-linejoin: round;
+  stroke-dasharray: 7 4; vector-effect: non-scaling-stroke; pointer-events: none; }
+.vtt-move-step { font-weight: 700; fill: #143d22; paint-order: stroke; stroke: rgba(246, 238, 218, 0.9);
+  stroke-linejoin: round; pointer-events: none; }
+.vtt-map .vtt-move-label { position: absolute; z-index: 5; pointer-events: none; display: none; max-width: 22rem;
+  padding: 3px 7px; border-radius: 4px; background: rgba(30, 25, 20, 0.88); color: #f6eedb; font-size: 12px;
+  line-height: 1.35; white-space: nowrap; box-shadow: 0 1px 4px rgba(0, 0, 0, 0.4); }
+.vtt-map .vtt-move-label .vtt-move-odds { color: #ffd27a; font-weight: 700; }
+.vtt-map .vtt-move-label .vtt-move-no { color: #ffb0a0; }
 .vtt-drop-preview { fill: rgba(255, 250, 230, 0.28); stroke: #fff6d8; stroke-width: 2; stroke-dasharray: 6 4;
   vector-effect: non-scaling-stroke; pointer-events: none; }
 .vtt-token { cursor: pointer; }
@@ -897,7 +930,7 @@ export default {
     // spaces place something (cursor only: cell_click as usual)
     mode: { type: String, default: null },
   },
-  emits: ["token_move", "token_refused", "token_click", "cell_click", "cancel", "paint_stroke"],
+  emits: ["token_move", "token_refused", "token_click", "cell_click", "cancel", "paint_stroke", "drag_start"],
   data() {
     return {
       local: {},
@@ -919,6 +952,8 @@ export default {
     this.userMoved = false;
     this.lowDetail = false;
     this.previewKey = "";
+    this.movePreview = null; // not reactive: the server's move preview for the token being dragged
+    this.moveKey = "";
     this.syncTokens(this.tokens);
   },
   mounted() {
@@ -1217,10 +1252,13 @@ export default {
           d.el.setAttribute("data-dragging", "");
           d.el.setAttribute("id", "vtt-drag-" + this.uid);
           this.$refs.dragTop.setAttribute("href", "#vtt-drag-" + this.uid);
+          this.movePreview = null;
+          this.$emit("drag_start", { id: d.id });
         }
         d.el.setAttribute("transform", `translate(${fmt(dx / k)} ${fmt(dy / k)})`);
         d.target = this.snapTarget(d.id, dx / k, dy / k);
         this.showPreview(d.id, d.target);
+        this.showMoveAt(d.target, p);
       }
     },
     onUp(e) {
@@ -1309,6 +1347,7 @@ export default {
       }
       if (this.$refs.dragTop) this.$refs.dragTop.setAttribute("href", "");
       this.showPreview(null, null);
+      this.clearMovePreview();
     },
     // Add the spaces from the stroke's last point to screen point `p` (sampled every quarter space, so that a fast
     // drag leaves no gaps) to the current paint stroke.
@@ -1360,6 +1399,118 @@ export default {
       const [aq, ar] = t.cells[0];
       const cells = t.cells.map(([q, r]) => [q + target[0] - aq, r + target[1] - ar]);
       el.setAttribute("d", outlinePath(this.geo, cells, cellSetOf(cells)));
+    },
+    // ---- the move preview of a drag (sent once by the server at the drag's start; drawn here only) ----------
+    setMovePreview(p) {
+      const d = this.drag;
+      if (!p || !d || d.mode !== "token" || String(p.creature) !== d.id || !d.el.hasAttribute("data-dragging")) return;
+      this.movePreview = p;
+      const reach = this.$refs.moveReach;
+      const blocked = this.$refs.moveBlocked;
+      const reachable = p.why_not ? [] : Object.keys(p.reachable || {}).filter((k) => k !== p.start);
+      const noEnd = reachable.filter((k) => p.blocked && k in p.blocked);
+      reach.setAttribute("d", cellsPath(this.geo, reachable.map(parseCell)));
+      reach.setAttribute("data-count", String(reachable.length));
+      blocked.setAttribute("d", cellsPath(this.geo, noEnd.map(parseCell)));
+      blocked.setAttribute("data-count", String(noEnd.length));
+      this.moveKey = "";
+      if (d.target) this.showMoveAt(d.target, d.pointer || d.start);
+    },
+    clearMovePreview() {
+      this.movePreview = null;
+      this.moveKey = "";
+      for (const name of ["moveReach", "moveBlocked", "movePath"]) {
+        const el = this.$refs[name];
+        if (el) {
+          el.setAttribute("d", "");
+          el.removeAttribute("data-count");
+          el.removeAttribute("data-cells");
+        }
+      }
+      if (this.$refs.moveSteps) this.$refs.moveSteps.replaceChildren();
+      if (this.$refs.moveLabel) {
+        this.$refs.moveLabel.replaceChildren();
+        this.$refs.moveLabel.style.display = "none";
+      }
+    },
+    // The path to `target` (an anchor space), its step costs and the label beside the pointer `p` (screen px).
+    showMoveAt(target, p) {
+      const d = this.drag;
+      if (d) d.pointer = p;
+      const mp = this.movePreview;
+      const label = this.$refs.moveLabel;
+      if (!mp || !target || !label) return;
+      label.style.left = fmt(p.x + 18) + "px";
+      label.style.top = fmt(p.y + 14) + "px";
+      const k = cellKey(target[0], target[1]);
+      if (k === this.moveKey) return;
+      this.moveKey = k;
+      const lines = this.moveLines(mp, k);
+      label.replaceChildren(
+        ...lines.map(([text, cls]) => {
+          const div = document.createElement("div");
+          div.textContent = text;
+          if (cls) div.className = cls;
+          return div;
+        }),
+      );
+      label.style.display = lines.length ? "block" : "none";
+      const cells = [];
+      if (!mp.why_not && mp.reachable && k in mp.reachable && k !== mp.start) {
+        for (let c = k; c !== mp.start && c != null && cells.length <= 10000; c = mp.paths[c]) cells.push(c);
+        cells.reverse();
+      }
+      const pathEl = this.$refs.movePath;
+      const steps = this.$refs.moveSteps;
+      const points = [mp.start, ...cells].map((c) => this.geo.center(...parseCell(c)));
+      pathEl.setAttribute("d", cells.length ? "M" + points.map(([x, y]) => fmt(x) + " " + fmt(y)).join("L") : "");
+      pathEl.setAttribute("data-cells", cells.join(" "));
+      const texts = [];
+      let before = mp.start;
+      for (const c of cells) {
+        const [x, y] = this.geo.center(...parseCell(c));
+        const t = document.createElementNS("http://www.w3.org/2000/svg", "text");
+        t.setAttribute("x", fmt(x));
+        t.setAttribute("y", fmt(y));
+        t.setAttribute("class", "vtt-move-step");
+        t.setAttribute("text-anchor", "middle");
+        t.setAttribute("dominant-baseline", "central");
+        t.setAttribute("font-size", fmt(this.geo.cell * 0.55));
+        t.setAttribute("data-step", c);
+        t.textContent = String(mp.reachable[c] - mp.reachable[before]);
+        texts.push(t);
+        before = c;
+      }
+      steps.replaceChildren(...texts);
+    },
+    // The label's lines for a drag to space `k`: [text, class].
+    moveLines(mp, k) {
+      if (mp.why_not) return [["Cannot move: " + mp.why_not, "vtt-move-no"]];
+      if (k === mp.start) return [];
+      const left = mp.movement_left;
+      if (!mp.reachable || !(k in mp.reachable)) return [["Out of reach: " + left + " Movement left", "vtt-move-no"]];
+      const costs = [];
+      for (let c = k; c !== mp.start && c != null && costs.length <= 10000; c = mp.paths[c]) {
+        costs.push(mp.reachable[c] - mp.reachable[mp.paths[c]]);
+      }
+      costs.reverse();
+      const total = mp.reachable[k];
+      const sum = costs.length > 1 ? costs.join(" + ") + " = " : "";
+      const lines = [["Movement " + sum + total + " of " + left + " left", "vtt-move-cost"]];
+      if (mp.held) lines.push(["In a Hold: it must get free before it moves", "vtt-move-no"]);
+      const col = mp.collisions && mp.collisions[k];
+      if (col) {
+        for (const t of col.targets || []) {
+          lines.push(["Collide with " + t.name + ": " + percent(t.chance), "vtt-move-odds"]);
+          if (col.charge && t.charge_chance != null) {
+            lines.push(["Charge into " + t.name + ": " + percent(t.charge_chance), "vtt-move-odds"]);
+          }
+        }
+        lines.push(col.move_in ? ["or move in beside them", ""] : ["No room to move in", "vtt-move-no"]);
+      } else if (mp.blocked && k in mp.blocked) {
+        lines.push(["Cannot end here: " + mp.blocked[k], "vtt-move-no"]);
+      }
+      return lines;
     },
     clickToken(id) {
       const t = this.local[id];
@@ -1416,16 +1567,21 @@ export default {
           <vtt-board :geo="geo" :cols="bd.cols" :rows="bd.rows" :walls="bd.walls" :objects="bd.objects"
                      :water="bd.water" :uneven="bd.uneven" :conductive="bd.conductive" :bg="bg" :uid="uid"/>
           <vtt-highlights :geo="geo" :items="hl"/>
+          <path ref="moveReach" class="vtt-move-reach" data-role="move-reach" d=""/>
+          <path ref="moveBlocked" class="vtt-move-blocked" data-role="move-blocked" d=""/>
           <g class="vtt-tokens">
             <vtt-token v-for="id in order" :key="id" :t="local[id]" :geo="geo" :active="id === activeId" :uid="uid"
                        :stack="stacks[id] || ''"/>
           </g>
           <vtt-highlights :geo="geo" :items="hl" over/>
           <path ref="preview" class="vtt-drop-preview" d=""/>
+          <path ref="movePath" class="vtt-move-path" data-role="move-path" d=""/>
+          <g ref="moveSteps" class="vtt-move-steps" data-role="move-steps"></g>
           <path ref="stroke" class="vtt-stroke-preview" d=""/>
           <use ref="dragTop" href="" pointer-events="none"/>
         </g>
       </svg>
+      <div ref="moveLabel" class="vtt-move-label" data-role="move-label"></div>
       <div ref="anchor" class="vtt-anchor"><slot></slot></div>
     </div>`,
 };

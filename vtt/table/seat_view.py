@@ -429,6 +429,28 @@ class SeatView:
             can_end_turn=mine and not state.pending,
         )
 
+    def move_preview(self, preview: Json) -> Json:
+        """A drag's move preview (`MovePreview.as_json`) as this seat may see it: a Collision with a hidden creature
+        is left out (a space with no other is then no Collision at all), and so is a reason not to end a move that
+        names one (that space then looks free; a drop there is refused in this seat's words)."""
+        if not self.hidden:
+            return preview
+        blocked: dict[str, Any] = preview.get("blocked") or {}
+        kept_blocked = {cell: why for cell, why in blocked.items() if not self.mentions(why)}
+        collisions: Json = {}
+        for cell, found in (preview.get("collisions") or {}).items():
+            targets = [t for t in found.get("targets", []) if self.sees(t.get("target"))]
+            if targets:
+                collisions[cell] = {**found, "targets": targets, "move_in": cell not in kept_blocked}
+        out = {**preview, "blocked": kept_blocked, "collisions": collisions}
+        why_not = out.get("why_not")
+        if isinstance(why_not, str):
+            out["why_not"] = self.refusal(why_not)
+        if not self.mentions(out):
+            return out
+        reworded: Json = self.reword(out)
+        return reworded
+
     def may_drag(self, creature: Creature) -> bool:
         """The Soulweaver drags any token; a player only their own creature, on its turn (or before the fight, if
         the table lets players place their creatures then)."""

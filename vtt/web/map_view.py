@@ -2,9 +2,9 @@
 
 The browser renders the SVG map (grid, walls, objects, tokens, highlights) from compact props and handles
 drag, zoom and pan on its own. Python only receives the resulting events (``token_move``, ``token_click``,
-``cell_click``, ``cancel``, and in the map editor's paint mode ``paint_stroke``) and pushes small patches back with
-``run_method`` (``patch_token``, ``set_board``, ``set_background``...); it never re-sends the full props after
-construction (pitfall: nested writes into ``_props`` would trigger a full update, so every write
+``cell_click``, ``cancel``, ``drag_start``, and in the map editor's paint mode ``paint_stroke``) and pushes small
+patches back with ``run_method`` (``patch_token``, ``set_board``, ``set_background``...); it never re-sends the
+full props after construction (pitfall: nested writes into ``_props`` would trigger a full update, so every write
 happens under ``suspend_updates()``).
 
 Coordinates: hex maps use pointy-top axial ``(q, r)`` on a ``cols x rows`` odd-r rectangle
@@ -66,6 +66,9 @@ def clean_event(name: str, args: object) -> dict[str, Any] | None:
         return {}
     if not isinstance(args, dict):
         return None
+    if name == "drag_start":
+        token = _token_id(args.get("id"))
+        return None if token is None else {"id": token}
     if name in ("token_click", "token_refused"):
         token = _token_id(args.get("id"))
         if token is None:
@@ -199,6 +202,7 @@ class MapView(ui.element, component="../../static/map_view.js"):
             "cell_click": [],
             "cancel": [],
             "paint_stroke": [],
+            "drag_start": [],
         }
         with self._props.suspend_updates():
             self._props.update(
@@ -225,6 +229,7 @@ class MapView(ui.element, component="../../static/map_view.js"):
             self.on("cell_click", lambda e: self._dispatch("cell_click", e))
             self.on("cancel", lambda e: self._dispatch("cancel", e))
             self.on("paint_stroke", self._handle_stroke)
+            self.on("drag_start", lambda e: self._dispatch("drag_start", e))
 
     # ---- data preparation ---------------------------------------------------------------------------------
 
@@ -338,6 +343,12 @@ class MapView(ui.element, component="../../static/map_view.js"):
             self._props["highlights"] = []
         self.run_method("clearHighlights")
 
+    def show_move_preview(self, preview: Mapping[str, Any]) -> None:
+        """Send a drag's move preview (`MovePreview.as_json`, as the viewer's seat may see it) to this browser only:
+        it draws the reachable spaces, the path and its cost, and a Collision's odds while the drag lasts, and
+        forgets the preview when the drag ends. A preview for a token no longer being dragged is ignored."""
+        self.run_method("setMovePreview", _copied(preview))
+
     def set_active(self, token_id: str | None) -> None:
         """Mark one token as active (glowing ring), or none."""
         value = None if token_id is None else str(token_id)
@@ -410,6 +421,13 @@ class MapView(ui.element, component="../../static/map_view.js"):
         Drops of tokens this viewer may not drag are snapped back here and never reach the handler.
         """
         self._handlers["token_move"].append(handler)
+        return self
+
+    def on_drag_start(self, handler: EventHandler) -> Self:
+        """Register a handler for the start of a drag of a token this viewer may drag: ``e.args == {'id': str}``.
+        Sent once per drag, when the pointer first moves the token; the handler may answer with
+        ``show_move_preview``."""
+        self._handlers["drag_start"].append(handler)
         return self
 
     def on_refused(self, handler: EventHandler) -> Self:

@@ -4,13 +4,16 @@ pending decisions and the roll log. Every click becomes a command sent to the Ta
 from __future__ import annotations
 
 import asyncio
+from collections.abc import Awaitable, Callable
 from typing import Any
 
 from nicegui import background_tasks, events, ui
 
 from vtt.rules.ailments import AILMENTS, PART_AILMENTS
 from vtt.rules.engine import ActionOption, TargetOption
+from vtt.rules.events import RuleError
 from vtt.rules.model import SOULWEAVER, Cell, Creature, GameState
+from vtt.rules.move_preview import preview_move
 from vtt.rules.space import Occupancy, footprint, grid_of, why_cannot_stand
 from vtt.rules.turns import active_creatures, is_active
 from vtt.table.registry import Games
@@ -50,6 +53,41 @@ ELEMENTS = {
 AFFLICTIONS = sorted(name for name in AILMENTS if name not in PART_AILMENTS)
 """The Ailments the Soulweaver's Afflict… gives (Wounded and Trauma come from Serious Injury on a part)."""
 MAX_AFFLICT_TIERS = 6
+
+
+def _percent(p: float) -> str:
+    """A chance as a whole percentage; never "0%" or "100%" for what may still happen or fail."""
+    n = round(p * 100)
+    if n <= 0 < p:
+        return "under 1%"
+    if n >= 100 and p < 1:
+        return "over 99%"
+    return f"{n}%"
+
+
+def _signed(n: int) -> str:
+    return f" {'+' if n > 0 else '−'} {abs(n)}" if n else ""
+
+
+def _collision_roll_text(name: str, t: dict[str, Any]) -> str:
+    """The Collision roll in plain words, from a move preview's target entry."""
+    dice = t["dice"]
+    roll = f"Roll {dice} {'die' if dice == 1 else 'dice'}{_signed(t['modifier'])} against DL {t['dl']}"
+    skill = t["defense_skill"]
+    if t.get("defense_dice") is None:
+        roll += f"; {name} cannot defend"
+    elif t["defense_dice"] == 0 and not t["defense_modifier"]:
+        roll += f"; {name} has no {skill} to defend with"
+    else:
+        roll += f"; {name} defends with {skill} {t['defense_dice']}{_signed(t['defense_modifier'])}"
+    damage = t.get("damage")
+    if damage is None:
+        roll += f". {name} takes no damage from it."
+    else:
+        low, high = damage["likely"]
+        likely = str(low) if low == high else f"{low} to {high}"
+        roll += f". Likely Injury: {likely}."
+    return roll
 
 
 def _swallowers(before: GameState, after: GameState, ids: set[str]) -> set[str]:
@@ -106,6 +144,7 @@ class TableView:
                 ui.label("Roll log").classes("text-sm font-bold text-stone-700 mt-1")
                 self.log = ui.column().classes("w-full gap-2 roll-log")
         self.map.on_move(self._on_move)
+        self.map.on_drag_start(self._on_drag_start)
         self.map.on_refused(lambda _: ui.notify(f"Move rejected: {self._why_not_drag()}", type="warning"))
         self.map.on_token_click(self._on_token_click)
         self.map.on_cell_click(self._on_cell_click)
@@ -260,6 +299,28 @@ class TableView:
         if not ok:
             self._snap_back_everywhere(cid)
 
+    async def _on_drag_start(self, e: events.GenericEventArguments) -> None:
+        """A drag began: send this browser the move preview of the dragged creature, as its seat may see it (one
+        preview a drag; the browser draws the rest). The Soulweaver's free placement of a creature not on its turn
+        has no preview."""
+        for _ in range(2):  # once more if the table changed while the preview was worked out
+            state = self.table.state
+            c = self._seat().creature(e.args["id"])
+            if c is None or not self._may_drag(state, c) or not is_active(state, c.id):
+                return
+            preview = await self._preview(state, c.id)
+            if preview is not None and self.table.state is state:
+                self.map.show_move_preview(preview)
+                return
+
+    async def _preview(self, state: GameState, cid: str) -> dict[str, Any] | None:
+        """The move preview of `cid` in `state`, worked out off the event loop, filtered for this seat."""
+        try:
+            found = await asyncio.to_thread(lambda: preview_move(state, cid).as_json())
+        except RuleError:
+            return None
+        return self.table.seat_view(self.viewer, state).move_preview(found)
+
     def _why_not_drag(self) -> str:
         if self.viewer.is_spectator:
             return "spectators watch; they do not move tokens"
@@ -276,7 +337,11 @@ class TableView:
         if is_active(state, c.id):
             occupants = self._occupants_at(state, c, to)
             if occupants:
-                self._ask_collision(state, c, to, occupants, seen)
+                preview = await self._preview(state, c.id)
+                if self.table.state is not state:
+                    ui.notify("Move rejected: the table changed meanwhile; drag again", type="warning", position="top")
+                    return False
+                self._ask_collision(state, c, to, occupants, seen, preview)
                 return True
             outcome = await self.table.submit(self.viewer, {"type": "move", "creature": c.id, "to": list(to)}, seen)
             if outcome.ok:
@@ -301,15 +366,33 @@ class TableView:
         return [o for o in occ.occupants(footprint(state, c, to), exclude=c.id) if self._sees(state.creatures[o])]
 
     def _ask_collision(
-        self, state: GameState, c: Creature, to: Cell, occupants: list[str], seen: dict[str, int]
+        self,
+        state: GameState,
+        c: Creature,
+        to: Cell,
+        occupants: list[str],
+        seen: dict[str, int],
+        preview: dict[str, Any] | None = None,
     ) -> None:
-        fits = why_cannot_stand(state, c, to, Occupancy(state)) is None
+        """Ask how to enter occupied spaces: each Collision the rules allow there with its odds (and as a Charge
+        where that is legal), moving in where there is room, or cancelling. `preview` is the seat's move preview
+        (`MovePreview.as_json`); without it, or for a space it cannot reach, the choices come without odds."""
+        key = f"{to[0]},{to[1]}"
+        reachable: dict[str, int] = (preview or {}).get("reachable") or {}
+        found: dict[str, Any] | None = ((preview or {}).get("collisions") or {}).get(key)
+        if preview is not None and key in reachable:
+            fits = found["move_in"] if found is not None else key not in (preview.get("blocked") or {})
+        else:
+            fits = why_cannot_stand(state, c, to, Occupancy(state)) is None
+        odds = {t["target"]: t for t in (found or {}).get("targets", [])}
 
-        async def go(collide_with: str | None) -> None:
+        async def go(collide_with: str | None, charge: bool = False) -> None:
             dialog.close()
             cmd: dict[str, Any] = {"type": "move", "creature": c.id, "to": list(to)}
             if collide_with:
                 cmd["collide_with"] = collide_with
+            if charge:
+                cmd["charge"] = True
             outcome = await self.table.submit(self.viewer, cmd, seen)
             if not outcome.ok:
                 ui.notify(f"Move rejected: {outcome.error}", type="warning", position="top")
@@ -323,16 +406,48 @@ class TableView:
 
         with ui.dialog().props("persistent") as dialog, ui.card().classes("p-3 gap-2 collision-dialog"):
             ui.label(f"{c.name} moves into an occupied space.").classes("font-bold")
+            if key in reachable and preview is not None:
+                ui.label(f"Getting there costs {reachable[key]} of {preview['movement_left']} Movement left.").classes(
+                    "text-sm"
+                )
             ui.label("Fill the Movement Pool to collide (DL 3, Overpower), or just move in?").classes("text-sm")
-            with ui.row().classes("gap-2"):
+            with ui.column().classes("gap-2"):
                 for oid in occupants:
-                    name = state.creatures[oid].name
-                    collide = ui.button(f"Collide with {name}", on_click=lambda _, o=oid: go(o))
-                    with_data(collide.props("color=negative dense"), collide=oid)
+                    self._collision_choices(state, oid, odds if preview is not None else None, found, go)
+            with ui.row().classes("gap-2"):
                 if fits:
-                    ui.button("Just move in", on_click=lambda: go(None)).props("dense outline")
+                    move_in = ui.button("Move in", on_click=lambda: go(None)).props("dense outline")
+                    with_data(move_in, choice="move-in")
                 ui.button("Cancel", on_click=cancel).props("flat dense")
         dialog.open()
+
+    def _collision_choices(
+        self,
+        state: GameState,
+        oid: str,
+        odds: dict[str, Any] | None,
+        found: dict[str, Any] | None,
+        go: Callable[..., Awaitable[None]],
+    ) -> None:
+        """The Collide (and Charge) buttons for one occupant, with their odds when the preview has them."""
+        name = state.creatures[oid].name
+        if odds is None:
+            collide = ui.button(f"Collide with {name}", on_click=lambda _: go(oid))
+            with_data(collide.props("color=negative dense"), collide=oid)
+            return
+        t = odds.get(oid)
+        if t is None:
+            ui.label(f"{name} cannot be collided with here.").classes("text-sm text-stone-600")
+            return
+        with ui.row().classes("gap-2 items-center"):
+            collide = ui.button(f"Collide with {name}: {_percent(t['chance'])}", on_click=lambda _: go(oid))
+            with_data(collide.props("color=negative dense"), collide=oid)
+            if found is not None and found.get("charge") and t.get("charge_chance") is not None:
+                charge = ui.button(
+                    f"Charge into {name}: {_percent(t['charge_chance'])}", on_click=lambda _: go(oid, True)
+                )
+                with_data(charge.props("color=deep-orange dense"), collide=oid, charge="yes")
+        ui.label(_collision_roll_text(name, t)).classes("text-xs text-stone-600 collision-roll")
 
     def _snap_back_everywhere(self, cid: str) -> None:
         for view in list(self.table._listeners):
