@@ -79,9 +79,14 @@ def descendants(root: int | None = None) -> list[int]:
     return below
 
 
+RESOURCE_TRACKER = "multiprocessing.resource_tracker"
+"""Python's own bookkeeping process for a `multiprocessing` parent: it lives as long as the interpreter that started
+it and ends with it, so it is not counted as left running."""
+
+
 def leftovers() -> list[Leftover]:
     """What the session started and is still running: descendants of this process and the named processes."""
-    found = {pid: _command(pid) for pid in descendants()}
+    found = {pid: what for pid in descendants() if RESOURCE_TRACKER not in (what := _command(pid))}
     for pid, what in _started.items():
         if _stat(pid) is not None:
             found.setdefault(pid, what)

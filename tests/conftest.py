@@ -7,11 +7,24 @@ Hypothesis: `make test` runs each property with the default profile's examples (
 different count states it relative to `settings().max_examples` (the loaded profile's), so that both profiles scale it.
 """
 
+from collections.abc import Iterator
+
+import pytest
 from hypothesis import settings
 
 from e2e.child_processes import no_processes_left
 from e2e.pg_server import database_url, postgres, postgres_databases
+from vtt.table import offload
 
 settings.register_profile("thorough", max_examples=1000)
+
+
+@pytest.fixture(scope="session", autouse=True)
+def workers_stopped(no_processes_left: None) -> Iterator[None]:
+    """The import workers (`vtt.table.offload`) are stopped at the session's end, before the check that no process
+    the tests started is left."""
+    yield
+    offload.close()
+
 
 __all__ = ["database_url", "no_processes_left", "postgres", "postgres_databases"]

@@ -5,14 +5,14 @@ from __future__ import annotations
 from pathlib import Path
 
 from vtt.rules.settings import TableSettings
-from vtt.rules.settings_doc import settings_markdown
+from vtt.settings_doc import settings_markdown
 
 DOC = Path(__file__).resolve().parents[1] / "docs" / "settings.md"
 
 
 def test_the_settings_page_is_the_one_the_code_makes() -> None:
     assert DOC.read_text(encoding="utf-8") == settings_markdown(), (
-        "docs/settings.md is out of date: python -m vtt.rules.settings_doc > docs/settings.md"
+        "docs/settings.md is out of date: python -m vtt.settings_doc > docs/settings.md"
     )
 
 

@@ -1,5 +1,5 @@
 """The table settings as a Markdown table (docs/settings.md): each setting, its default and the reasoning written
-next to it in `vtt/rules/settings.py`. `python -m vtt.rules.settings_doc > docs/settings.md` writes it again."""
+next to it in `vtt/rules/settings.py`. `python -m vtt.settings_doc > docs/settings.md` writes it again."""
 
 from __future__ import annotations
 
@@ -13,7 +13,7 @@ HEADER = """# Table settings
 Every assumption the rules leave open is a table setting (`vtt/rules/settings.py`), never a constant in a rule. The
 Soulweaver changes them per table (`change_settings`); a new table starts from these defaults. Each row gives the
 reasoning written next to the setting (§ numbers are sections of the rules digest, gaps its numbered gaps). This
-file is made from the code: `python -m vtt.rules.settings_doc > docs/settings.md`.
+file is made from the code: `python -m vtt.settings_doc > docs/settings.md`.
 
 | setting | default | what it settles, and why this default |
 |---|---|---|
