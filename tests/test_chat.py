@@ -239,6 +239,11 @@ def test_chat_is_carried_in_an_archive_and_checked_on_import(tmp_path: Path) -> 
     broken["log"][0]["faces"] = [3, 11, 11, 5]
     with pytest.raises(ArchiveError, match="left over"):
         check_archive(broken)
+    for nobody in ("time limit", "spectator", " bob", ""):
+        odd = json.loads(json.dumps(data))
+        odd["log"][0]["command"]["to"] = nobody
+        with pytest.raises(ArchiveError, match="a whisper goes to someone at this table"):
+            check_archive(odd)
     long = json.loads(json.dumps(data))
     long["log"][1]["command"]["text"] = "x" * (CHAT_MAX + 1)
     with pytest.raises(ArchiveError, match=f"at most {CHAT_MAX} characters"):

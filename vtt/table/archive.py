@@ -410,7 +410,8 @@ def _chat(r: dict[str, Any], where: str) -> tuple[dict[str, Any], list[dict[str,
     if r["sender"] == TIME_LIMIT:
         raise ArchiveError([f"{where}: the time limit does not write in the chat"])
     to = r["command"].get("to")
-    seats = {SOULWEAVER} | ({to} if isinstance(to, str) and _key_problem(to) is None else set())
+    seated = isinstance(to, str) and _key_problem(to) is None and to.lower() not in _RESERVED_KEYS - {SOULWEAVER}
+    seats = {SOULWEAVER} | ({to} if seated else set())
     dice = ScriptedDice(r["faces"])
     try:
         entry = chat_entry(r["sender"], r["command"], dice, seats)
