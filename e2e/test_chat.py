@@ -21,20 +21,22 @@ pytestmark = pytest.mark.usefixtures("table_timeouts")
 
 @pytest.fixture
 def server(tmp_path: Path) -> Iterator[AppServer]:
-    args = ["--database", f"sqlite:///{tmp_path}/game.sqlite", "--seed", "5"]
+    args = ["--database", f"sqlite:///{tmp_path}/game.sqlite", "--seed", "5", "--watchable"]
     with running(AppServer(module="vtt.cli", args=args)) as server:
         yield server
 
 
 def _open(browser: Browser, server: AppServer, key: str, frames: list[str]) -> Page:
-    """A seat's page, every websocket frame it receives recorded from before it loads."""
+    """A seat's page (the watch page for "spectator"), every websocket frame it receives recorded from before it
+    loads."""
     page = browser.new_context(viewport=VIEWPORT).new_page()
 
     def record(ws: WebSocket) -> None:
         ws.on("framereceived", lambda f: frames.append(f if isinstance(f, str) else f.decode(errors="replace")))
 
     page.on("websocket", record)
-    page.goto(server.url + server.seat(key), timeout=LOAD_TIMEOUT)
+    path = "/watch/1" if key == "spectator" else server.seat(key)
+    page.goto(server.url + path, timeout=LOAD_TIMEOUT)
     wait_ready(page, timeout=LOAD_TIMEOUT)
     page.wait_for_selector(".chat-panel")
     return page
@@ -50,9 +52,10 @@ def _say(page: Page, to: str, text: str) -> None:
 
 
 def test_a_whisper_reaches_only_its_addressee_and_a_roll_shows_its_dice(browser: Browser, server: AppServer) -> None:
-    frames: dict[str, list[str]] = {key: [] for key in ("soulweaver", "alice", "bob", "cara")}
+    frames: dict[str, list[str]] = {key: [] for key in ("soulweaver", "alice", "bob", "cara", "spectator")}
     pages = {key: _open(browser, server, key, frames[key]) for key in frames}
-    alice, bob, cara, gm = pages["alice"], pages["bob"], pages["cara"], pages["soulweaver"]
+    alice, bob, cara, gm, watcher = (pages[k] for k in ("alice", "bob", "cara", "soulweaver", "spectator"))
+    expect(watcher.locator(".chat-input")).to_have_count(0)  # spectators read the chat; they do not write in it
 
     _say(alice, "bob (whisper)", WHISPER)
     for page in (alice, bob, gm):
@@ -60,11 +63,18 @@ def test_a_whisper_reaches_only_its_addressee_and_a_roll_shows_its_dice(browser:
         expect(page.locator(".chat-whisper .chat-from")).to_have_text("alice → bob (whisper)")
     _say(alice, "Everyone", PUBLIC)
     # Changes reach every page in order: once cara has the public message, a leaked whisper would be there too.
-    expect(cara.locator(".chat-message")).to_have_count(1)
-    expect(cara.locator(".chat-message")).to_contain_text(PUBLIC)
-    assert WHISPER not in cara.content()
-    assert any(WHISPER in f for f in frames["bob"]) and any(PUBLIC in f for f in frames["cara"])
-    assert not [f for f in frames["cara"] if WHISPER in f or "→ bob" in f]
+    for other in ("cara", "spectator"):
+        expect(pages[other].locator(".chat-message")).to_have_count(1)
+        expect(pages[other].locator(".chat-message")).to_contain_text(PUBLIC)
+        assert WHISPER not in pages[other].content()
+        assert any(PUBLIC in f for f in frames[other])
+        assert not [f for f in frames[other] if WHISPER in f or "→ bob" in f]
+    assert any(WHISPER in f for f in frames["bob"])  # the frames recorded do carry chat
+
+    alice.locator(".chat-input input").fill("/dance")
+    alice.locator(".chat-input input").press("Enter")
+    expect(alice.locator(".q-notification")).to_contain_text("the chat knows one command, /roll")
+    expect(alice.locator(".chat-input input")).to_have_value("/dance")  # kept, to be corrected
 
     _say(alice, "Everyone", "/roll 3d12+2")
     entry = alice.locator(".log-entry").filter(has_text="Rolls 3d12+2")
@@ -72,7 +82,7 @@ def test_a_whisper_reaches_only_its_addressee_and_a_roll_shows_its_dice(browser:
     expect(entry.locator(".die")).to_have_count(3)
     faces = [int(t) for t in entry.locator(".die").all_inner_texts()]
     expect(entry.locator(".roll")).to_contain_text(f"= {max(faces) + 2}")
-    for page in (bob, cara, gm):
+    for page in (bob, cara, gm, watcher):
         expect(page.locator(".log-entry").filter(has_text="Rolls 3d12+2").locator(".die")).to_have_count(3)
     expect(cara.locator(".chat-message").first).to_contain_text(f"Rolls 3d12+2: {max(faces) + 2}")
     screenshot(alice, "chat-panel")
