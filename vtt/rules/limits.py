@@ -68,6 +68,12 @@ NAME_MAX = 80
 """Creature, weapon, limb, part, object, map, game and display names."""
 NOTES_MAX = 5_000
 PROMPT_MAX = 1_000
+CHAT_MAX = 1_000
+"""A chat message or whisper."""
+ROLL_DICE_MAX = 30
+"""Dice of one roll typed in the chat (`/roll 3d12+2`)."""
+ROLL_MODIFIER_MAX = 99
+"""The flat modifier of a roll typed in the chat, either way."""
 
 # ---- games, files and uploads ----------------------------------------------------------------------------------
 

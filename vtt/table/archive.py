@@ -70,6 +70,7 @@ from vtt.rules.model import SOULWEAVER
 from vtt.rules.paths import field_errors, shown
 from vtt.store.db import parse_time
 from vtt.store.images import BACKGROUND, IMAGE_TYPES, MAX_UPLOAD_BYTES, image_type
+from vtt.table.chat import CHAT_KINDS, ChatError, chat_entry
 from vtt.table.table import META, TIME_LIMIT, Table, Viewer
 
 ARCHIVE_FORMAT = 1
@@ -103,6 +104,7 @@ class Archive:
         """The player keys the game knows: its creatures' controllers and its commands' senders."""
         keys = {c.controller for s in (self.initial_state, self.final_state) for c in s.creatures.values()}
         keys |= {r["sender"] for r in self.log}
+        keys |= {r["command"].get("to") for r in self.log if r["command"].get("type") in CHAT_KINDS}
         return sorted(k for k in keys if k and k not in (SOULWEAVER, TIME_LIMIT))
 
 
@@ -271,6 +273,10 @@ class _Played:
     def is_meta(self) -> bool:
         return str(self.command.get("type")) in META
 
+    @property
+    def is_play(self) -> bool:
+        return not self.is_meta and str(self.command.get("type")) not in CHAT_KINDS
+
     def row(self) -> dict[str, Any]:
         return {k: getattr(self, k) for k in ENTRY_KEYS}
 
@@ -315,7 +321,7 @@ def _apply(state: GameState, cmd: Command, faces: list[int], where: str) -> tupl
 def _undo_group(played: list[_Played]) -> list[_Played]:
     """What the table's Undo takes back (`Table.undo_group`): the last command and those before it back to the one
     that started while nothing waited."""
-    live = [r for r in played if not r.is_meta and not r.undone]
+    live = [r for r in played if r.is_play and not r.undone]
     group: list[_Played] = []
     while live:
         r = live.pop()
@@ -344,6 +350,10 @@ def _replay(initial: GameState, log: list[dict[str, Any]]) -> tuple[list[_Played
             where = _entry_where(i, r)
             kind = r["command"].get("type")
             record = _Played(r["seq"], r["sender"], {}, list(r["faces"]), [], r["time"])
+            if kind in CHAT_KINDS:
+                record.command, record.events = _chat(r, where)
+                played.append(record)
+                continue
             if kind in META:
                 seqs = r["command"].get("seqs")
                 if set(r["command"]) != {"type", "seqs"} or not isinstance(seqs, list):
@@ -392,6 +402,26 @@ def _replay(initial: GameState, log: list[dict[str, Any]]) -> tuple[list[_Played
         return played, state
     finally:
         judge.close()
+
+
+def _chat(r: dict[str, Any], where: str) -> tuple[dict[str, Any], list[dict[str, Any]]]:
+    """A message, whisper or roll of the log, checked as the table checks it, the roll rolled again with exactly
+    its recorded faces; the stored command and its events."""
+    if r["sender"] == TIME_LIMIT:
+        raise ArchiveError([f"{where}: the time limit does not write in the chat"])
+    to = r["command"].get("to")
+    seated = isinstance(to, str) and _key_problem(to) is None and to.lower() not in _RESERVED_KEYS - {SOULWEAVER}
+    seats = {SOULWEAVER} | ({to} if seated else set())
+    dice = ScriptedDice(r["faces"])
+    try:
+        entry = chat_entry(r["sender"], r["command"], dice, seats)
+    except ChatError as exc:
+        raise ArchiveError([f"{where}: {exc}"]) from None
+    except DiceScriptExhausted:
+        raise ArchiveError([f"{where}: its roll needs more dice than the {len(r['faces'])} faces recorded"]) from None
+    if dice.remaining:
+        raise ArchiveError([f"{where}: {dice.remaining} of its recorded faces are left over on replay"])
+    return entry.command, entry.events
 
 
 def _checked_state(state: GameState, where: str) -> GameState:

@@ -343,9 +343,25 @@ class SeatView:
             worded["target"] = None
         return None if self.mentions(worded) else worded
 
+    def sees_record(self, record: LogRecord) -> bool:
+        """Whether this seat may know of the record at all: a whisper (a chat record with an addressee) is for its
+        sender, its addressee and the Soulweaver alone; spectators read only what was said to everyone. Every
+        other record is seen, in part (`events`)."""
+        if not record.is_chat:
+            return True
+        to = record.command.get("to")
+        if to is None:
+            return True
+        if self.viewer.is_spectator:
+            return False
+        return self.viewer.is_soulweaver or self.viewer.key in (record.sender, to)
+
     def events(self, record: LogRecord, log: Sequence[LogRecord]) -> list[Json]:
         """The events of a record this seat may see (none: the record is not shown). An undo or redo of commands
-        about a hidden creature says only how many it took back or played again."""
+        about a hidden creature says only how many it took back or played again. A chat record is what its sender
+        wrote, shown as written to those it was for (`sees_record`)."""
+        if record.is_chat:
+            return record.events if self.sees_record(record) else []
         if self.viewer.is_soulweaver or not self.hidden:
             return record.events
         if record.is_meta:

@@ -25,6 +25,7 @@ from vtt.rules.limits import plain_message
 from vtt.rules.model import SOULWEAVER
 from vtt.rules.turns import is_active, places_before_fight
 from vtt.store import db
+from vtt.table.chat import CHAT_KINDS, ChatError, chat_entry
 from vtt.table.seat_view import SeatView
 
 Role = Literal["soulweaver", "player", "spectator"]
@@ -71,6 +72,16 @@ class LogRecord:
     def is_meta(self) -> bool:
         """An undo or a redo: a record in the log, not a move in the game."""
         return self.kind in META
+
+    @property
+    def is_chat(self) -> bool:
+        """A message, whisper or roll typed at the table: a record in the log, not a move in the game."""
+        return self.kind in CHAT_KINDS
+
+    @property
+    def is_play(self) -> bool:
+        """A command the rules played on the game (neither an undo or redo nor a chat record)."""
+        return not self.is_meta and not self.is_chat
 
 
 @dataclass
@@ -177,12 +188,12 @@ class Table:
                 for seq in r.command["seqs"]:
                     by_seq[seq].undone = False
                 self._redo.pop()
-            else:
+            elif not r.is_chat:
                 self._redo.clear()
         self.log = records
         kept_from = len(records) - KEEP_STATES  # as `_forget_old_states` keeps them, and no more in memory
         for i, r in enumerate(records):
-            if r.seq <= start_after or r.is_meta or r.undone:
+            if r.seq <= start_after or not r.is_play or r.undone:
                 continue
             r.before = state if i >= kept_from else None
             after, _ = apply(state, r.command, ScriptedDice(r.faces))
@@ -287,6 +298,8 @@ class Table:
         kind = command.get("type") if isinstance(command, dict) else None
         if isinstance(kind, str) and kind in META:
             return await self._meta(viewer, kind)
+        if isinstance(kind, str) and kind in CHAT_KINDS:
+            return await self._chat(viewer, command)
         async with self._lock:
             cmd, error = self.check(viewer, command)
             if error is None:
@@ -316,6 +329,34 @@ class Table:
         self._tell(change)
         return Outcome(True, None, record)
 
+    async def _chat(self, viewer: Viewer, command: dict[str, Any]) -> Outcome:
+        """A message, whisper or roll (`vtt.table.chat`): stored in the log like a command, but the game's state
+        stays as it is."""
+        if viewer.is_spectator:
+            return Outcome(False, "spectators watch; they do not write in the chat")
+        seats = await self._seat_keys()
+        async with self._lock:
+            dice = RecordingDice(self._dice)
+            try:
+                entry = chat_entry(viewer.key, command, dice, seats)
+            except ChatError as exc:
+                return Outcome(False, str(exc))
+            record = LogRecord(len(self.log) + 1, viewer.key, entry.command, list(dice.used), entry.events)
+            await self._store(record, self.state)
+            change = Change(self.state, self.state, record)
+            self.log.append(record)
+        self._tell(change)
+        return Outcome(True, None, record)
+
+    async def _seat_keys(self) -> set[str]:
+        """Whom a whisper may go to: the Soulweaver, the players seated at the game and its creatures'
+        controllers."""
+        keys = {SOULWEAVER} | {c.controller for c in self.state.creatures.values() if c.controller}
+        if self.engine is not None and self.game_id is not None:
+            seats = await asyncio.get_running_loop().run_in_executor(None, db.seats, self.engine, self.game_id)
+            keys |= {s.key for s in seats if s.role == "player"}
+        return keys
+
     def _refused(self, viewer: Viewer, reason: str | None) -> Outcome:
         """A refusal, its reason worded for its sender: it never names a creature they may not see."""
         return Outcome(False, self.seat_view(viewer).refusal(reason or "that is not possible now"))
@@ -324,7 +365,7 @@ class Table:
         """Keep the state before each command in memory for the last `KEEP_STATES` commands only; an undo further
         back rebuilds them by replaying the log (`_rebuild_before`)."""
         old = len(self.log) - KEEP_STATES - 1
-        if old >= 0 and not self.log[old].is_meta:
+        if old >= 0 and self.log[old].is_play:
             self.log[old].before = None
 
     async def _store(self, record: LogRecord, after: GameState) -> None:
@@ -353,7 +394,7 @@ class Table:
     def undo_group(self) -> list[LogRecord]:
         """What an undo takes back: the last command, and with it the commands before it back to the one that
         started while nothing waited — so an attack goes with its defense, reactions and damage."""
-        played = [r for r in self.log if not r.is_meta and not r.undone]
+        played = [r for r in self.log if r.is_play and not r.undone]
         group: list[LogRecord] = []
         while played:
             r = played.pop()
@@ -425,7 +466,7 @@ class Table:
         loaded from a snapshot does not until it needs to)."""
         state = self.initial
         for r in self.log:
-            if r.is_meta or r.undone:
+            if not r.is_play or r.undone:
                 continue
             r.before = state
             state, _ = apply(state, r.command, ScriptedDice(r.faces))

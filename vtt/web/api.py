@@ -95,13 +95,25 @@ def _differs(a: object, b: object) -> bool:
     return a is not b and a != b
 
 
+def seat_message(table: Table, change: Change, viewer: Viewer) -> Json | None:
+    """`change_message`, or None when the seat may not know of the change at all (a whisper not for it): then
+    nothing is sent to it."""
+    if not table.seat_view(viewer, change.after).sees_record(change.record):
+        return None
+    return change_message(table, change, viewer)
+
+
 def change_message(table: Table, change: Change, viewer: Viewer) -> Json:
     """One change of the table as `viewer` may see it: who sent what, the events, the creatures that changed
     (with their new versions), those it can no longer see (`gone`), and the other parts of the state that changed.
     A command naming a hidden creature shows as `type` and `command` null, with only the events worded for the
-    seat whose creature they happen to."""
+    seat whose creature they happen to. A whisper not for the seat says nothing of who sent it, to whom or what
+    (`seat_message` sends it no message at all)."""
     record, before, after = change.record, change.before, change.after
     seat = table.seat_view(viewer, after)
+    if not seat.sees_record(record):
+        return {"kind": "change", "seq": record.seq, "sender": None, "type": None, "command": None, "events": [],
+                "creatures": {}, "gone": [], "versions": {}, "state": {}, "log_length": len(table.log)}  # fmt: skip
     was = table.seat_view(viewer, before)
     creatures: Json = {}
     gone: list[str] = []
@@ -281,18 +293,22 @@ class _Hub:
                 client.close_replaced()
 
     def table_changed(self, change: Change) -> None:
-        texts: dict[Viewer | bool, str] = {}
+        texts: dict[Viewer | bool, str | None] = {}
         secrets = bool(self.table.gone_hidden) or any(
             c.hidden for s in (change.before, change.after) for c in s.creatures.values()
         )
+        whisper = change.record.is_chat and change.record.command.get("to") is not None
         for client in list(self.clients):
             # With hidden creatures about, each seat gets its own (a decision or a defense roll is worded for the
-            # seat it concerns); without, every player sees the same.
-            key = client.viewer if secrets and not client.viewer.is_soulweaver else client.viewer.is_soulweaver
-            text = texts.get(key)
-            if text is None:
-                text = texts[key] = json.dumps(change_message(self.table, change, client.viewer))
-            client.push(text)
+            # seat it concerns); without, every player sees the same. A whisper reaches only the seats it is for.
+            personal = (secrets or whisper) and not client.viewer.is_soulweaver
+            key = client.viewer if personal else client.viewer.is_soulweaver
+            if key not in texts:
+                message = seat_message(self.table, change, client.viewer)
+                texts[key] = None if message is None else json.dumps(message)
+            text = texts[key]
+            if text is not None:
+                client.push(text)
 
 
 # ---- the router -----------------------------------------------------------------------------------------------

@@ -9,6 +9,7 @@ from typing import Any
 
 from nicegui import ui
 
+from vtt.table.chat import addressee_name
 from vtt.table.table import LogRecord
 from vtt.web.attrs import with_data
 
@@ -93,9 +94,10 @@ def render_record(record: LogRecord, shown: list[dict[str, Any]]) -> ui.element 
             card.classes("log-undone")
         if record.is_meta:
             card.classes("log-meta")
-        ui.label(f"#{record.seq} · {sender} · {record.command.get('type', '').replace('_', ' ')}").classes(
-            "text-xs text-stone-500"
-        )
+        head = f"#{record.seq} · {sender} · {record.command.get('type', '').replace('_', ' ')}"
+        if record.is_chat and record.command.get("to") is not None:
+            head += f" · whispered to {addressee_name(record.command['to'], {})}"
+        ui.label(head).classes("text-xs text-stone-500")
         for event in shown:
             kind = str(event.get("kind", ""))
             if kind in {"turn", "turn_end"} and not event.get("rolls"):

@@ -16,6 +16,7 @@ from vtt.rules.model import SOULWEAVER, Cell, Creature, GameState
 from vtt.rules.move_preview import preview_move
 from vtt.rules.space import Occupancy, footprint, grid_of, why_cannot_stand
 from vtt.rules.turns import active_creatures, is_active
+from vtt.table.chat import ROLL
 from vtt.table.registry import Games
 from vtt.table.seat_view import SeatView, TurnPanel
 from vtt.table.table import Change, LogRecord, Table, Viewer
@@ -28,6 +29,7 @@ from vtt.web.action_menu import (
     render_menu,
 )
 from vtt.web.attrs import with_data
+from vtt.web.chat_panel import ChatPanel
 from vtt.web.game_files import export_game
 from vtt.web.gm_panel import render_gm_panel, render_sheet_controls
 from vtt.web.map_editor import MapEditor, background_of, board_patch, board_props
@@ -141,6 +143,7 @@ class TableView:
                 self.decisions = ui.column().classes("w-full gap-1")
                 self.turn_panel = ui.column().classes("w-full gap-1")
                 self.sheet = ui.column().classes("w-full gap-1")
+                self.chat = ChatPanel(viewer, self._players, self.send)
                 ui.label("Roll log").classes("text-sm font-bold text-stone-700 mt-1")
                 self.log = ui.column().classes("w-full gap-2 roll-log")
         self.map.on_move(self._on_move)
@@ -254,7 +257,12 @@ class TableView:
                 card.classes(remove="log-undone")
 
     def _add_to_log(self, record: LogRecord) -> None:
-        """Newest first, in chunks, so a new entry re-sends one chunk's list of entries, not the whole log's."""
+        """Newest first, in chunks, so a new entry re-sends one chunk's list of entries, not the whole log's.
+        Chat goes to the chat panel; a roll typed there to the roll log as well, with its dice."""
+        if record.is_chat:
+            self.chat.add(record, self._seat().events(record, self.table.log))
+            if record.kind != ROLL:
+                return
         if self._log_chunk is None or len(self._log_chunk.default_slot.children) >= LOG_CHUNK:
             with self.log:
                 self._log_chunk = ui.column().classes("w-full gap-2")
@@ -755,6 +763,7 @@ class TableView:
         self._render_panels()
 
     def seats_changed(self) -> None:
+        self.chat.seats_changed()
         if self.viewer.is_soulweaver:
             self._panel_keys.pop("gm", None)
             self._panel_keys.pop("sheet", None)
