@@ -207,7 +207,7 @@ def test_the_library_form_refuses_a_bad_field_and_stores_a_good_creature(browser
 
     error = page.locator('[data-error-for="skills.Martial"]')
     expect(error).to_be_visible()
-    expect(error).to_contain_text("less than or equal to 99")
+    expect(error).to_contain_text("at most 99")
     expect(page.get_by_text("Not saved: 1 problem")).to_be_visible()
     expect(page.locator('.library-item[data-key^="user:"]')).to_have_count(0)
     expect(error).to_be_in_viewport()  # the page scrolled to the first problem

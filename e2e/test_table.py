@@ -201,8 +201,9 @@ def test_begin_and_drag_is_broadcast(users: Users) -> None:
     sw, alice = users.both
     expect(sw.locator(".turn-panel")).to_contain_text("The fight has not begun.")
     expect(alice.get_by_role("button", name="Begin: roll Priority")).to_have_count(0)  # the Soulweaver's only
-    # before the fight Ayla is not alice's to drag
-    assert "vtt-draggable" not in (alice.locator('[data-token-id="ayla"]').get_attribute("class") or "")
+    # before the fight alice may set her own Ayla down (table setting players_place_before_fight), not the Orc
+    expect(alice.locator('[data-token-id="ayla"]')).to_have_class(re.compile(r"\bvtt-draggable\b"))
+    assert "vtt-draggable" not in (alice.locator('[data-token-id="orc"]').get_attribute("class") or "")
     begin(users)
     text = assert_same_entry(users, 1)
     assert "Ayla rolls Zeal for Priority" in text and "Round 1: Ayla's turn." in text
@@ -497,7 +498,9 @@ def test_reactions_wait_for_the_soulweaver(users: Users) -> None:
         wait_for_entry(users, seq)
         expect(sw.locator('[data-decision-kind="reaction"]')).to_have_count(5 - seq)
     text = assert_same_entry(users, 5)
-    assert re.search(r"Orc rolls \d+ \(DL 3\) against Ayla's \w+ \d+: the Hinder (succeeds|fails)\.", text), text
+    assert re.search(r"Orc rolls \d+ \(DL 3\) against Ayla's \w+ \d+: the Hinder Movement (succeeds|fails)\.", text), (
+        text
+    )
     assert len(dice_faces(log_entry(sw, 5))) >= 2  # the Orc's Hinder roll and Ayla's defense
     prevented = "prevents Ayla's movement" in text
     assert prevented or "Ayla moves 1 space(s)" in text, text

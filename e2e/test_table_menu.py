@@ -172,14 +172,16 @@ def test_distract_two_creatures_from_the_dialog(table: Table) -> None:
     alice.keyboard.press("Escape")
     expect(dialog).to_have_count(0)
     expect(alice.locator("[data-highlight-kind]")).to_have_count(0)
-    # a player ticks the creatures to attack; only the Soulweaver knows who expects it
+    # a player who has used no action yet distracts by speaking, with no bonus (seed-000: "After you use an action
+    # or speak"); only the Soulweaver knows who expects it
     open_menu(alice, "ayla", "Ayla")
     choose_action(alice, "distract")
     expect(dialog).to_be_visible()
     for creature in ("orc", "rat1", "rat2"):
         expect(dialog.locator(f"[data-attack={creature}]")).to_be_visible()
     expect(dialog.locator("[data-expects]")).to_have_count(0)
-    expect(dialog.locator(".multi-roll")).to_contain_text("3d12 Guile +2")
+    expect(dialog.locator("[data-choose=action]")).to_contain_text("Speaking")
+    expect(dialog.locator(".multi-roll")).to_have_text("3d12 Guile vs DL 3 / Observe")
     # the creatures it may attack are highlighted on the map meanwhile
     expect(alice.locator('[data-highlight-kind="target"][data-q="5"][data-r="5"]')).to_have_count(1)
     dialog.locator("[data-go]").click()
@@ -190,14 +192,18 @@ def test_distract_two_creatures_from_the_dialog(table: Table) -> None:
     dialog.locator("[data-go]").click()
     expect(dialog).to_have_count(0)
     text = wait_for_entries(table, 2)
-    assert "Ayla creates a diversion (a Major Action)." in text
+    assert "Ayla creates a diversion (speaking)." in text
     for page in table.both:
         rolls = newest_entry(page).locator(".roll", has=page.get_by_text("Ayla: Distract", exact=True))
         expect(rolls).to_have_count(2)
         expect(newest_entry(page)).to_contain_text("against Orc's Observe")
         expect(newest_entry(page)).to_contain_text("against Rat A's Observe")
         expect(page.locator("[data-highlight-kind]")).to_have_count(0)
-    # the Soulweaver, acting for Ayla, sees who expects it: a second Distract, a Minor Action, +6 for the Orc
+    # after a Dash (a Minor Action) the Soulweaver, acting for Ayla, distracts after it: +1, and +6 for the Orc
+    # that expects it
+    open_menu(sw, "ayla", "Ayla")
+    choose_action(sw, "dash")
+    wait_for_entries(table, 3)
     open_menu(sw, "ayla", "Ayla")
     choose_action(sw, "distract")
     dialog = sw.locator(".multi-target-dialog")
@@ -209,8 +215,8 @@ def test_distract_two_creatures_from_the_dialog(table: Table) -> None:
     _tick(dialog, "expects", "orc")
     screenshot(sw, "table_distract_dialog_soulweaver")
     dialog.locator("[data-go]").click()
-    text = wait_for_entries(table, 3)
-    assert "Ayla creates a diversion (a Minor Action)." in text
+    text = wait_for_entries(table, 4)
+    assert "Ayla creates a diversion (after a Minor Action)." in text
     for page in table.both:
         entry = newest_entry(page)
         expect(entry.locator(".roll", has=page.get_by_text("Ayla: Distract", exact=True))).to_have_count(2)

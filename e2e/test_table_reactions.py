@@ -99,5 +99,5 @@ def test_a_third_creatures_player_hinders_an_attack_and_every_log_shows_the_minu
         defense.get_by_role("button", name="Roll defense").click()
         for page in (gm, alice, bob):
             expect(page.locator(".log-entry").first).to_contain_text("−1 · Hindered by Bram")
-        expect(gm.locator(".log-entry").nth(1)).to_contain_text("the Hinder succeeds")
+        expect(gm.locator(".log-entry").nth(1)).to_contain_text("the Hinder Attack succeeds")
         screenshot(gm, "table_hinder_logged")

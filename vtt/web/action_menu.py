@@ -33,7 +33,7 @@ MULTI_TARGET_ACTIONS = frozenset({"distract"})
 # Option params that name what an action is made with: options differing only in these are variants of one kind.
 VARIANT_PARAMS = ("weapon", "limb")
 UNARMED_STRIKE = "Unarmed Strike"
-ACTION_WORDS = {"major": "Major Action", "minor": "Minor Action"}
+ACTION_WORDS = {"major": "Major Action", "minor": "Minor Action", "speak": "Speaking (no bonus)"}
 
 Send = Callable[[dict[str, Any]], Awaitable[bool]]
 Pick = Callable[[ActionOption], Awaitable[None]]

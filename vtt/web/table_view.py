@@ -285,7 +285,8 @@ class TableView:
     async def send(self, command: dict[str, Any]) -> bool:
         outcome = await self.table.submit(self.viewer, command)
         if not outcome.ok:
-            ui.notify(f"Not allowed: {outcome.error}", type="warning", position="top")
+            reason = outcome.error or "the table refused that"
+            ui.notify(reason[:1].upper() + reason[1:], type="warning", position="top")
         return outcome.ok
 
     async def _on_move(self, e: events.GenericEventArguments) -> None:
