@@ -252,6 +252,7 @@ def prepare(folder: Path) -> tuple[Path, Path, Path, int]:
     database = folder / "trust.sqlite"
     games = Games(open_engine(f"sqlite:///{database}"), maps)
     game_id, _, _ = games.ensure("The largest", load_map(largest_map()), LARGEST)
+    games.set_watchable(game_id, True)  # its spectator page is the view under test
     games.close()
     return maps, uvtt, peer, game_id
 
