@@ -136,6 +136,9 @@ def _frozen(cells: Iterable[Sequence[int]], width: int = 2) -> tuple[tuple[int, 
     return tuple(tuple(int(n) for n in c[:width]) for c in cells)
 
 
+TOKENS_IN_PAGE_MAX = 50
+"""A map with more tokens sends them once its page is connected, not in the page's text."""
+
 Layer = tuple[tuple[int, ...], ...] | dict[str, Any]
 """A layer of the board as the browser gets it: its spaces, or for a long layer the packed form of `_pack`."""
 
@@ -247,6 +250,7 @@ class MapView(ui.element, component="../../static/map_view.js"):
             the caller promises each is complete (``id``, ``cells`` as lists, ``draggable``) and never changed in
             place; ignored with ``viewer_can_drag``
         """
+        self._tokens_held = False
         super().__init__()
         if grid not in GRIDS:
             raise ValueError(f"grid must be one of {GRIDS}, not {grid!r}")
@@ -283,6 +287,12 @@ class MapView(ui.element, component="../../static/map_view.js"):
                     else {str(token_id): self._prepare_token(str(token_id), t) for token_id, t in tokens.items()}
                 ),
             )
+            # Many tokens are left out of the page's first text and sent once its browser connects: NiceGUI escapes
+            # that text character by character on the event loop (50 ns each when it holds any non-ASCII letter),
+            # and a message goes out as JSON at once.
+            self._tokens_held = len(self._tokens()) > TOKENS_IN_PAGE_MAX
+            if self._tokens_held:
+                self.client.on_connect(self._send_tokens)
             # Listeners are registered once, here, so adding Python handlers later never changes the
             # client-side listener set (which would force NiceGUI to re-render the element).
             self.on("token_move", self._handle_move)
@@ -291,6 +301,17 @@ class MapView(ui.element, component="../../static/map_view.js"):
             self.on("cell_click", lambda e: self._dispatch("cell_click", e))
             self.on("cancel", lambda e: self._dispatch("cancel", e))
             self.on("paint_stroke", self._handle_stroke)
+
+    def _to_dict(self) -> dict[str, Any]:
+        data = super()._to_dict()
+        if self._tokens_held:
+            data["props"] = {k: v for k, v in data["props"].items() if k != "tokens"}
+        return data
+
+    def _send_tokens(self) -> None:
+        """Every token, once the browser is connected (again): see `TOKENS_IN_PAGE_MAX`."""
+        self._tokens_held = False
+        self.run_method("syncTokens", self._tokens())
 
     # ---- data preparation ---------------------------------------------------------------------------------
 
