@@ -27,6 +27,7 @@ from __future__ import annotations
 import argparse
 import asyncio
 import json
+import os
 import statistics
 import sys
 import tempfile
@@ -252,12 +253,14 @@ def prepare(folder: Path) -> tuple[Path, Path, Path, int]:
     database = folder / "trust.sqlite"
     games = Games(open_engine(f"sqlite:///{database}"), maps)
     game_id, _, _ = games.ensure("The largest", load_map(largest_map()), LARGEST)
+    games.set_watchable(game_id, True)  # its spectator page is the view under test
     games.close()
     return maps, uvtt, peer, game_id
 
 
 async def bench(quick: bool) -> int:
     moves = 20 if quick else 60
+    load_before = os.getloadavg()[0]
     rounds = 1 if quick else 2
     with tempfile.TemporaryDirectory() as tmp:
         folder = Path(tmp)
@@ -313,6 +316,8 @@ async def bench(quick: bool) -> int:
             raise
         finally:
             server.stop()
+    print()
+    print(f"The machine's load (1 minute average): {load_before:.1f} at the start, {os.getloadavg()[0]:.1f} at the end")
     print()
     print("Another game's move -> its other client (seat API websockets, one move every 0.2 s)")
     print(f"   {'':34} {'alone':>10} {'under load':>12}")

@@ -896,17 +896,44 @@ function stackKeyOf(ids, local) {
 let uidCounter = 0;
 const MAX_STROKE = 5000;
 
+// A layer of the board: its spaces ([q, r], or [q, r, tier] for Uneven Ground), given as a list or, for a long
+// layer, packed by the server (map_view.py `_pack`): {packed: base64, bits, width, cols, rows, hex}, a bitmap of
+// `bits` bits a space (its tier, or 1), spaces row by row, first bit highest.
+function unpackCells(layer) {
+  if (!layer) return [];
+  if (Array.isArray(layer)) return cloneJson(layer);
+  if (typeof layer.packed !== "string") return [];
+  const bytes = atob(layer.packed);
+  const bits = Number(layer.bits) || 1;
+  const cols = Number(layer.cols) || 0;
+  const total = cols * (Number(layer.rows) || 0);
+  const out = [];
+  for (let i = 0; i < total; i++) {
+    let value = 0;
+    for (let b = 0; b < bits; b++) {
+      const pos = i * bits + b;
+      if (bytes.charCodeAt(pos >> 3) & (0x80 >> (pos & 7))) value |= 1 << (bits - 1 - b);
+    }
+    if (!value) continue;
+    const row = Math.floor(i / cols);
+    const col = i % cols;
+    const q = layer.hex ? col - (row - (row & 1)) / 2 : col;
+    out.push(layer.width === 3 ? [q, row, value] : [q, row]);
+  }
+  return out;
+}
+
 // The board's parts, copied from the component's props (patched later by setBoard).
 function boardOf(props) {
   const terrain = props.terrain || {};
   return {
     cols: props.cols,
     rows: props.rows,
-    walls: cloneJson(props.walls) || [],
+    walls: unpackCells(props.walls),
     objects: cloneJson(props.objects) || [],
-    water: cloneJson(terrain.water) || [],
-    uneven: cloneJson(terrain.uneven) || [],
-    conductive: cloneJson(terrain.conductive) || [],
+    water: unpackCells(terrain.water),
+    uneven: unpackCells(terrain.uneven),
+    conductive: unpackCells(terrain.conductive),
   };
 }
 
@@ -917,9 +944,10 @@ export default {
     cols: { type: Number, default: 10 },
     rows: { type: Number, default: 10 },
     cell: { type: Number, default: 32 },
-    walls: { type: Array, default: () => [] },
+    // a list of spaces, or packed (see unpackCells)
+    walls: { type: [Array, Object], default: () => [] },
     objects: { type: Array, default: () => [] },
-    // {water: [[q, r], ...], uneven: [[q, r, tier], ...], conductive: [[q, r], ...]}
+    // {water: [[q, r], ...], uneven: [[q, r, tier], ...], conductive: [[q, r], ...]}, each a list or packed
     terrain: { type: Object, default: () => ({}) },
     // {image, offset: [x, y], cell_px, opacity} or null
     background: { type: Object, default: null },
@@ -1070,12 +1098,18 @@ export default {
       if (!patch) return;
       const bd = this.bd;
       const resized = ("cols" in patch && patch.cols !== bd.cols) || ("rows" in patch && patch.rows !== bd.rows);
-      for (const key of ["cols", "rows", "walls", "objects"]) {
+      for (const key of ["cols", "rows", "objects"]) {
         if (key in patch && !sameJson(bd[key], patch[key])) bd[key] = cloneJson(patch[key]);
+      }
+      if ("walls" in patch) {
+        const walls = unpackCells(patch.walls);
+        if (!sameJson(bd.walls, walls)) bd.walls = walls;
       }
       const terrain = patch.terrain || {};
       for (const key of ["water", "uneven", "conductive"]) {
-        if (key in terrain && !sameJson(bd[key], terrain[key])) bd[key] = cloneJson(terrain[key]) || [];
+        if (!(key in terrain)) continue;
+        const cells = unpackCells(terrain[key]);
+        if (!sameJson(bd[key], cells)) bd[key] = cells;
       }
       if (resized && !this.userMoved) this.$nextTick(() => this.fit());
     },

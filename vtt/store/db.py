@@ -453,9 +453,9 @@ def game_watchable(engine: Engine, game_id: int) -> bool | None:
     """Whether spectators may watch the game; None when there is no such game."""
     if not 0 < game_id <= GAME_ID_MAX:
         return None
-    with Session(engine) as session:
-        row = session.get(GameRow, game_id)
-        return None if row is None else row.watchable
+    with Session(engine) as session:  # the one column: loading the row would parse its whole starting state
+        found = session.exec(select(GameRow.watchable).where(GameRow.id == game_id)).first()
+        return None if found is None else bool(found)
 
 
 def set_game_watchable(engine: Engine, game_id: int, watchable: bool) -> bool:

@@ -10,6 +10,7 @@ stopped being watchable, is closed.
 
 from __future__ import annotations
 
+import gc
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
@@ -311,6 +312,7 @@ def run(games: Games, host: str, port: int, storage_secret: str, **extra: Any) -
     Server.games = games
     app.add_middleware(SecurityHeaders)
     app.include_router(make_router(games))
+    app.on_startup(gc.freeze)  # the long-lived objects of start-up: see `Games.load_table`
     app.on_shutdown(games.close)
     app.on_shutdown(offload.close)
     ui.run(

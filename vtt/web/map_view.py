@@ -13,7 +13,9 @@ Coordinates: hex maps use pointy-top axial ``(q, r)`` on a ``cols x rows`` odd-r
 
 from __future__ import annotations
 
+import base64
 import copy
+from collections import OrderedDict
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from typing import Any, Self
 
@@ -128,10 +130,67 @@ def _copy_json(value: Any) -> Any:
     return value
 
 
-def _frozen(cells: Iterable[Sequence[int]]) -> tuple[tuple[int, int], ...]:
-    """Spaces as a tuple of tuples, for the element's props: NiceGUI wraps every list and dict kept in props in an
-    observing wrapper, one by one (seconds for a 200 x 200 map's walls, on every page view), and leaves tuples be."""
-    return tuple((int(c[0]), int(c[1])) for c in cells)
+def _frozen(cells: Iterable[Sequence[int]], width: int = 2) -> tuple[tuple[int, ...], ...]:
+    """Spaces (their first `width` numbers) as a tuple of tuples, for the element's props: NiceGUI wraps every list
+    and dict kept in props in an observing wrapper, one by one (seconds for a 200 x 200 map's walls, on every page
+    view), and leaves tuples be."""
+    return tuple(tuple(int(n) for n in c[:width]) for c in cells)
+
+
+TOKENS_IN_PAGE_MAX = 50
+"""A map with more tokens sends them once its page is connected, not in the page's text."""
+
+Layer = tuple[tuple[int, ...], ...] | dict[str, Any]
+"""A layer of the board as the browser gets it: its spaces, or for a long layer the packed form of `_pack`."""
+
+PACK_MIN = 500
+"""Layers of at least this many spaces go to the browser packed."""
+PACKED_KEPT = 32
+_PACKED: OrderedDict[tuple[int, int, bool, int, int], tuple[Sequence[Sequence[int]], Layer]] = OrderedDict()
+"""The latest long layers given to a map, by identity (each kept alive here, so that its id stays its own), with
+the form sent: every page view of a 200 x 200 map would otherwise convert its 40,000 walls on the event loop. The
+layers given to a map are never changed afterwards (`map_editor.board_props`: shared, do not change)."""
+
+
+def _layer(cells: Sequence[Sequence[int]], width: int, hexes: bool, cols: int, rows: int) -> Layer:
+    """A layer of spaces (`width` 3: with a tier) in the form the browser gets: a long one packed (`_pack`)."""
+    if len(cells) < PACK_MIN:
+        return _frozen(cells, width)
+    key = (id(cells), width, hexes, cols, rows)
+    known = _PACKED.get(key)
+    if known is not None and known[0] is cells:
+        _PACKED.move_to_end(key)
+        return known[1]
+    layer: Layer = _pack(cells, width, hexes, cols, rows) or _frozen(cells, width)
+    _PACKED[key] = (cells, layer)
+    while len(_PACKED) > PACKED_KEPT:
+        _PACKED.popitem(last=False)
+    return layer
+
+
+def _pack(cells: Sequence[Sequence[int]], width: int, hexes: bool, cols: int, rows: int) -> dict[str, Any] | None:
+    """The layer as a bitmap, `bits` bits a space (its tier, or 1), spaces row by row, first bit highest, in
+    base64: at most 6,700 characters for a 200 x 200 layer where the list of spaces takes 400,000, and the page's
+    text costs the server time for each character on each view (``static/map_view.js`` `unpackCells` reads it).
+    None when a space is off the board or named twice (then the list is sent)."""
+    values: dict[int, int] = {}
+    for c in cells:
+        q, r = int(c[0]), int(c[1])
+        col = q + (r - (r & 1)) // 2 if hexes else q
+        value = int(c[2]) if width == 3 else 1
+        index = r * cols + col
+        if not (0 <= r < rows and 0 <= col < cols and 0 < value < 128) or index in values:
+            return None
+        values[index] = value
+    bits = max(values.values()).bit_length()
+    data = bytearray((cols * rows * bits + 7) // 8)
+    for index, value in values.items():
+        for b in range(bits):
+            if value >> (bits - 1 - b) & 1:
+                pos = index * bits + b
+                data[pos >> 3] |= 0x80 >> (pos & 7)
+    packed = base64.b64encode(bytes(data)).decode("ascii")
+    return {"packed": packed, "bits": bits, "width": width, "cols": cols, "rows": rows, "hex": hexes}
 
 
 def _same(a: Any, b: Any) -> bool:
@@ -173,6 +232,7 @@ class MapView(ui.element, component="../../static/map_view.js"):
         viewer_can_drag: Callable[[str], bool] | None = None,
         terrain: Mapping[str, Any] | None = None,
         background: Mapping[str, Any] | None = None,
+        shared_tokens: bool = False,
     ) -> None:
         """Create the map.
 
@@ -187,7 +247,11 @@ class MapView(ui.element, component="../../static/map_view.js"):
             Combined with the token's own ``draggable`` flag; also enforced server-side on ``token_move``.
         :param terrain: ``{water: [[q, r], ...], uneven: [[q, r, tier], ...], conductive: [[q, r], ...]}``
         :param background: ``{image, offset: [x, y], cell_px, opacity}`` or ``None`` (see ``set_background``)
+        :param shared_tokens: the token dicts are kept as given, not copied (a 500-token page view copies a lot):
+            the caller promises each is complete (``id``, ``cells`` as lists, ``draggable``) and never changed in
+            place; ignored with ``viewer_can_drag``
         """
+        self._tokens_held = False
         super().__init__()
         if grid not in GRIDS:
             raise ValueError(f"grid must be one of {GRIDS}, not {grid!r}")
@@ -216,11 +280,21 @@ class MapView(ui.element, component="../../static/map_view.js"):
                 active=None,
             )
             self._keep(
-                walls=_frozen(walls),
+                walls=self._board_layer(walls),
                 objects=[self._prepare_object(o) for o in objects],
                 terrain=self._prepare_terrain(terrain or {}),
-                tokens={str(token_id): self._prepare_token(str(token_id), t) for token_id, t in tokens.items()},
+                tokens=(
+                    dict(tokens)
+                    if shared_tokens and viewer_can_drag is None
+                    else {str(token_id): self._prepare_token(str(token_id), t) for token_id, t in tokens.items()}
+                ),
             )
+            # Many tokens are left out of the page's first text and sent once its browser connects: NiceGUI escapes
+            # that text character by character on the event loop (50 ns each when it holds any non-ASCII letter),
+            # and a message goes out as JSON at once.
+            self._tokens_held = len(self._tokens()) > TOKENS_IN_PAGE_MAX
+            if self._tokens_held:
+                self.client.on_connect(self._send_tokens)
             # Listeners are registered once, here, so adding Python handlers later never changes the
             # client-side listener set (which would force NiceGUI to re-render the element).
             self.on("token_move", self._handle_move)
@@ -230,6 +304,17 @@ class MapView(ui.element, component="../../static/map_view.js"):
             self.on("cancel", lambda e: self._dispatch("cancel", e))
             self.on("paint_stroke", self._handle_stroke)
             self.on("drag_start", lambda e: self._dispatch("drag_start", e))
+
+    def _to_dict(self) -> dict[str, Any]:
+        data = super()._to_dict()
+        if self._tokens_held:
+            data["props"] = {k: v for k, v in data["props"].items() if k != "tokens"}
+        return data
+
+    def _send_tokens(self) -> None:
+        """Every token, once the browser is connected (again): see `TOKENS_IN_PAGE_MAX`."""
+        self._tokens_held = False
+        self.run_method("syncTokens", self._tokens())
 
     # ---- data preparation ---------------------------------------------------------------------------------
 
@@ -245,17 +330,17 @@ class MapView(ui.element, component="../../static/map_view.js"):
         data["cells"] = _frozen(obj.get("cells", []))
         return data
 
-    @staticmethod
-    def _prepare_terrain(terrain: Mapping[str, Any]) -> dict[str, tuple[tuple[int, ...], ...]]:
-        out: dict[str, tuple[tuple[int, ...], ...]] = {}
-        for layer in TERRAIN_LAYERS:
-            if layer not in terrain:
-                continue
-            if layer == "uneven":
-                out[layer] = tuple((int(c[0]), int(c[1]), int(c[2])) for c in terrain[layer])
-            else:
-                out[layer] = _frozen(terrain[layer])
-        return out
+    def _board_layer(self, cells: Iterable[Sequence[int]], width: int = 2) -> Layer:
+        spaces = cells if isinstance(cells, Sequence) else list(cells)
+        hexes = self._props["grid"] == "hex"
+        return _layer(spaces, width, hexes, int(self._props["cols"]), int(self._props["rows"]))
+
+    def _prepare_terrain(self, terrain: Mapping[str, Any]) -> dict[str, Layer]:
+        return {
+            layer: self._board_layer(terrain[layer], 3 if layer == "uneven" else 2)
+            for layer in TERRAIN_LAYERS
+            if layer in terrain
+        }
 
     @staticmethod
     def _prepare_background(background: Mapping[str, Any] | None) -> dict[str, Any] | None:
@@ -371,8 +456,12 @@ class MapView(ui.element, component="../../static/map_view.js"):
             patch["cols"] = int(cols)
         if rows is not None:
             patch["rows"] = int(rows)
+        with self._props.suspend_updates():  # the size first: the layers are packed on it
+            for key in ("cols", "rows"):
+                if key in patch:
+                    self._props[key] = patch[key]
         if walls is not None:
-            patch["walls"] = _frozen(walls)
+            patch["walls"] = self._board_layer(walls)
         if objects is not None:
             patch["objects"] = [self._prepare_object(o) for o in objects]
         if terrain is not None:
@@ -380,9 +469,6 @@ class MapView(ui.element, component="../../static/map_view.js"):
         if not patch:
             return
         with self._props.suspend_updates():
-            for key in ("cols", "rows"):
-                if key in patch:
-                    self._props[key] = patch[key]
             self._keep(**{key: patch[key] for key in ("walls", "objects") if key in patch})
             if "terrain" in patch:
                 self._keep(terrain={**self._props["terrain"], **patch["terrain"]})

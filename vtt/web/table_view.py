@@ -35,7 +35,7 @@ from vtt.web.gm_panel import render_gm_panel, render_sheet_controls
 from vtt.web.map_editor import MapEditor, background_of, board_patch, board_props
 from vtt.web.map_view import MapView
 from vtt.web.roll_log import render_record
-from vtt.web.tokens import on_map, token_for
+from vtt.web.tokens import on_map, shown_tokens, token_for
 
 CELL_PX = 26.0
 FLUSH_DELAY = 0.03
@@ -117,7 +117,7 @@ class TableView:
         self._seat_of: SeatView | None = None
         state = table.state
         board = state.board
-        self.tokens = {cid: self._token(state, c) for cid, c in state.creatures.items() if self._shown(c)}
+        self.tokens = shown_tokens(table, viewer, self._seat())
         with ui.row().classes("w-full h-full no-wrap gap-0 items-stretch"):
             # The menu sits beside the map, not in its slot: a slot would make every update of the menu (or of
             # anything on the page) re-render the whole map component.
@@ -128,6 +128,7 @@ class TableView:
                     rows=board.rows,
                     cell=CELL_PX,
                     tokens=self.tokens,
+                    shared_tokens=True,
                     **board_props(board),
                 ).classes("w-full h-full")
                 self.menu_anchor = ui.element("div").classes("menu-anchor")

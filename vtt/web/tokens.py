@@ -13,7 +13,7 @@ from vtt.rules.conditions import encumbered_tier
 from vtt.rules.model import Creature, GameState
 from vtt.rules.space import footprint
 from vtt.table.seat_view import SeatView
-from vtt.table.table import Viewer
+from vtt.table.table import Table, Viewer
 
 
 def initials(name: str) -> str:
@@ -110,3 +110,29 @@ def token_for(
         "dead": creature.dead,
         "prone": creature.prone,
     }
+
+
+_Shown = tuple[weakref.ref[GameState], dict[str, int], dict[str, dict[str, Any]]]
+_VIEWS: weakref.WeakKeyDictionary[Table, dict[tuple[str, str], _Shown]] = weakref.WeakKeyDictionary()
+"""Per table (gone with it) and kind of seat (the viewer's role and key): the tokens of the latest state shown."""
+
+
+def shown_tokens(table: Table, viewer: Viewer, seat: SeatView) -> dict[str, dict[str, Any]]:
+    """The tokens of every creature `seat` (the viewer's view of the table's current state) shows on the map.
+
+    A new dict each call, but its token dicts are shared by the pages of one kind of seat: never change them in
+    place (replace them). Built once per state, versions and seat kind: a 500-creature page view would otherwise
+    build 500 tokens on the event loop, for each view."""
+    state = table.state
+    known = _VIEWS.setdefault(table, {})
+    key = (viewer.role, viewer.key)
+    shown = known.get(key)
+    if shown is not None and shown[0]() is state and shown[1] == table.versions:
+        return dict(shown[2])
+    tokens = {
+        cid: token_for(state, c, viewer, table.version(cid), seat)
+        for cid, c in state.creatures.items()
+        if seat.sees(cid) and on_map(c)
+    }
+    known[key] = (weakref.ref(state), dict(table.versions), tokens)
+    return dict(tokens)

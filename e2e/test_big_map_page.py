@@ -1,0 +1,54 @@
+"""A big map's page: more than 50 tokens reach the browser after it connects (not in the page's text), and a layer
+of 500 or more spaces goes packed; the page shows every token and every wall all the same."""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+from playwright.sync_api import Browser, expect
+
+from e2e.conftest import AppServer, open_page, running
+from vtt.rules.model import SOULWEAVER
+from vtt.web.map_view import PACK_MIN, TOKENS_IN_PAGE_MAX
+
+SIDE = 40
+CREATURES = TOKENS_IN_PAGE_MAX + 10
+WALL_ROWS = range(1, SIDE, 3)  # 13 rows of 40 walls: 520
+WALLS = [[x, y] for y in WALL_ROWS for x in range(SIDE)]
+TIMEOUT = 30_000
+
+
+@pytest.fixture
+def server(tmp_path: Path) -> Iterator[AppServer]:
+    assert len(WALLS) >= PACK_MIN
+    open_rows = [y for y in range(SIDE) if y not in WALL_ROWS]
+    spaces = [(x, y) for y in open_rows for x in range(SIDE)]
+    creatures = [
+        {"id": f"c{i}", "name": f"Goblin {i}", "anchor": list(spaces[i]), "controller": "alice" if i < 3 else None}
+        for i in range(CREATURES)
+    ]
+    board = {"cols": SIDE, "rows": SIDE, "walls": WALLS}
+    path = tmp_path / "big.json"
+    path.write_text(json.dumps({"format": 1, "name": "Big", "grid": "square", "board": board, "creatures": creatures}))
+    args = ["--map", str(path), "--database", f"sqlite:///{tmp_path}/game.sqlite", "--seed", "1"]
+    with running(AppServer(module="vtt.cli", args=args)) as server:
+        yield server
+
+
+def test_a_big_map_shows_every_token_and_wall_to_the_soulweaver_and_a_player(
+    browser: Browser, server: AppServer
+) -> None:
+    for key in (SOULWEAVER, "alice"):
+        page = open_page(browser, server.url + server.seat(key), "svg.vtt-svg")
+        try:
+            expect(page.locator("[data-token-id]")).to_have_count(CREATURES, timeout=TIMEOUT)
+            walls = page.locator("g[data-layer=wall]")
+            expect(walls).to_have_attribute("data-count", str(len(WALLS)), timeout=TIMEOUT)
+            page.reload()
+            expect(page.locator("[data-token-id]")).to_have_count(CREATURES, timeout=TIMEOUT)
+            expect(page.locator('[data-token-id="c59"]')).to_have_count(1)
+        finally:
+            page.context.close()
