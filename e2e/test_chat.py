@@ -73,7 +73,7 @@ def test_a_whisper_reaches_only_its_addressee_and_a_roll_shows_its_dice(browser:
 
     alice.locator(".chat-input input").fill("/dance")
     alice.locator(".chat-input input").press("Enter")
-    expect(alice.locator(".q-notification")).to_contain_text("the chat knows one command, /roll")
+    expect(alice.locator(".q-notification")).to_contain_text("The chat knows one command, /roll")
     expect(alice.locator(".chat-input input")).to_have_value("/dance")  # kept, to be corrected
 
     _say(alice, "Everyone", "/roll 3d12+2")
