@@ -21,7 +21,7 @@ from hypothesis import HealthCheck, assume, given, settings
 from hypothesis import strategies as st
 from pydantic import BaseModel
 
-from vtt.rules.commands import Command, parse_command
+from vtt.rules.commands import COMMAND_MODELS, parse_command
 from vtt.rules.dice import RandomDice
 from vtt.rules.mapfile import MapError, load_map
 from vtt.rules.model import SOULWEAVER, Creature, Weapon
@@ -43,26 +43,8 @@ SPECTATOR = "spectator"
 EXAMPLES = settings(deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture, HealthCheck.too_slow])
 FEWER_EXAMPLES = settings(EXAMPLES, max_examples=settings().max_examples * 2 // 5)
 """For the properties that make whole games in the database."""
-COMMAND_MODELS: tuple[type[BaseModel], ...] = typing.get_args(typing.get_args(Command)[0])
 COMMAND_TYPES = frozenset(str(m.model_fields["type"].default) for m in COMMAND_MODELS)
-SOULWEAVER_ONLY = frozenset(
-    {
-        "begin",
-        "place",
-        "choose_order",
-        "edit_creature",
-        "harm",
-        "heal",
-        "afflict",
-        "change_settings",
-        "pass_time",
-        "edit_board",
-        "set_background",
-        "add_creature",
-        "remove_creature",
-        "resize_board",
-    }
-)
+SOULWEAVER_ONLY = frozenset(str(m.model_fields["type"].default) for m in COMMAND_MODELS if m.SENT_BY == "soulweaver")
 DECISIONS = frozenset({"defend", "react", "choose_order"})
 
 Json = Any

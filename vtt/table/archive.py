@@ -180,15 +180,9 @@ def _short(value: object) -> str:
     return text if len(text) <= 60 else text[:57] + "..."
 
 
-def _plain(message: str) -> str:
-    """A pydantic message without its 'Value error, ' prefix (our own checks already speak plainly)."""
-    return message.removeprefix("Value error, ")
-
-
 def _first_model_problem(exc: ValidationError, where: str) -> str:
-    first = field_errors(exc, where)[0]
-    path, _, message = first.partition(": ")
-    return f"{path}: {_plain(message)}"
+    """The first error, in plain words (`field_errors` words them with `limits.plain_message`)."""
+    return field_errors(exc, where)[0]
 
 
 def _entry_where(i: int, r: object) -> str:
@@ -252,8 +246,7 @@ def _parse(command: dict[str, Any], where: str) -> Command:
         drop = tag if isinstance(tag, str) else None
         problems = Problems()
         problems.pydantic(f"{where}, its command", exc, drop_first=drop)
-        path, _, message = problems.items[0].partition(": ")
-        raise ArchiveError([f"{path}: {_plain(message)}"]) from None
+        raise ArchiveError([problems.items[0]]) from None
 
 
 @dataclass
