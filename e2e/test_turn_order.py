@@ -87,7 +87,6 @@ def test_a_creature_given_to_a_player_mid_fight_takes_a_turn_and_the_soulweaver_
         drag(alice, token_xy(alice, "orc"), cell_xy(alice, ORC_STEP))
         for page in (gm, alice):
             page.wait_for_selector(anchor_selector("orc", ORC_STEP))
-        # the panel is rebuilt when the move lands; click its new End turn button, not the one being replaced
         expect(alice.locator(".turn-panel .economy")).to_contain_text("Movement 4/5")
         alice.locator(".turn-panel").get_by_role("button", name="End turn").click()
         expect(gm.locator(".turn-panel")).to_contain_text("▶ Soulweaver")

@@ -158,6 +158,7 @@ class TableView:
         self._unrendered: list[LogRecord] = []
         self._flush_task: asyncio.Task[None] | None = None
         self._panel_keys: dict[str, object] = {}
+        self._turn_parts: tuple[ui.column, ui.button, ui.column] | None = None
         self._cards: dict[int, ui.element] = {}
         self._render_panels()
         self._set_active()
@@ -853,10 +854,28 @@ class TableView:
             on_click=lambda: self.send({"type": "choose_order", "decision": decision_id, "order": list(order)}),
         ).props("dense")
 
+    def _turn_card(self) -> tuple[ui.column, ui.button, ui.column]:
+        """The turn panel's card, made once: its body and tools are rebuilt as the turn changes, but its End turn
+        button stays the same element, so a click landing while the panel is rebuilt is never lost."""
+        if self._turn_parts is None:
+            with self.turn_panel, ui.card().classes("w-full p-2 gap-1 turn-panel"):
+                body = ui.column().classes("w-full gap-1")
+                end = ui.button("End turn", on_click=self._end_turn).props("dense color=primary")
+                tools = ui.column().classes("w-full gap-1")
+            self._turn_parts = (body, end, tools)
+        return self._turn_parts
+
+    async def _end_turn(self) -> None:
+        if self._seat().turn_panel().can_end_turn:
+            await self.send({"type": "end_turn"})
+
     def _render_turn(self) -> None:
         panel: TurnPanel = self._seat().turn_panel()
-        self.turn_panel.clear()
-        with self.turn_panel, ui.card().classes("w-full p-2 gap-1 turn-panel"):
+        body, end, tools = self._turn_card()
+        body.clear()
+        tools.clear()
+        end.set_visibility(panel.started and panel.can_end_turn)
+        with body:
             if not panel.started:
                 ui.label("The fight has not begun.").classes("text-sm")
                 if panel.can_begin:
@@ -875,9 +894,8 @@ class TableView:
                         self._order_buttons(row.entry, row.name)
             for line in panel.economy:
                 ui.label(line).classes("text-xs text-stone-600 economy")
-            if panel.can_end_turn:
-                ui.button("End turn", on_click=lambda: self.send({"type": "end_turn"})).props("dense color=primary")
-            if gm:
+        if gm:
+            with tools:
                 ui.separator()
                 self._order_tools(self.table.state.turn.current == SOULWEAVER)
 
