@@ -148,6 +148,8 @@ class Table:
         self._listeners: weakref.WeakSet[Any] = weakref.WeakSet()
         self._lock = asyncio.Lock()
         self._timers: dict[str, asyncio.TimerHandle] = {}
+        self._deadlines: dict[str, float] = {}
+        """When each timer fires, in seconds since the epoch (for the pages' countdowns)."""
         self._tasks: set[asyncio.Future[None]] = set()
         self._writer = ThreadPoolExecutor(max_workers=1, thread_name_prefix=f"vtt-db-{name}")
 
@@ -511,9 +513,11 @@ class Table:
         seconds = self.state.settings.reaction_seconds
         if seconds <= 0:
             return
+        self._deadlines = {k: v for k, v in self._deadlines.items() if k in self._timers}
         for d in self.state.pending:
             if d.kind == "reaction" and d.id not in self._timers:
                 self._timers[d.id] = asyncio.get_running_loop().call_later(seconds, self._fire, d.id)
+                self._deadlines[d.id] = time.time() + seconds
 
     def _fire(self, decision_id: str) -> None:
         self._tasks.add(asyncio.ensure_future(self._time_out(decision_id)))
@@ -533,10 +537,7 @@ class Table:
 
     def deadline(self, decision_id: str) -> float | None:
         """When the time limit answers this decision, in seconds since the epoch (None: it waits for its answer)."""
-        timer = self._timers.get(decision_id)
-        if timer is None:
-            return None
-        return time.time() + timer.when() - asyncio.get_running_loop().time()
+        return self._deadlines.get(decision_id) if decision_id in self._timers else None
 
     def close(self) -> None:
         for timer in self._timers.values():

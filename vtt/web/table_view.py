@@ -30,10 +30,12 @@ from vtt.web.action_menu import (
 )
 from vtt.web.attrs import with_data
 from vtt.web.chat_panel import ChatPanel
+from vtt.web.dice_dialog import submit_typed
 from vtt.web.game_files import export_game
 from vtt.web.gm_panel import render_gm_panel, render_sheet_controls
 from vtt.web.map_editor import MapEditor, background_of, board_patch, board_props
 from vtt.web.map_view import MapView
+from vtt.web.prompt_banner import PromptBanner
 from vtt.web.roll_log import render_record
 from vtt.web.tokens import on_map, shown_tokens, token_for
 
@@ -131,6 +133,7 @@ class TableView:
                     shared_tokens=True,
                     **board_props(board),
                 ).classes("w-full h-full")
+                self.banner = PromptBanner(self.send)
                 self.menu_anchor = ui.element("div").classes("menu-anchor")
                 with self.menu_anchor, ui.menu().props("no-parent-event") as self.menu:
                     self.menu_body = ui.column().classes("gap-0 p-1 min-w-64")
@@ -284,7 +287,7 @@ class TableView:
     # ---- commands -------------------------------------------------------------------------------------------
 
     async def send(self, command: dict[str, Any]) -> bool:
-        outcome = await self.table.submit(self.viewer, command)
+        outcome = await submit_typed(self.table, self.viewer, command)
         if not outcome.ok:
             reason = outcome.error or "the table refused that"
             ui.notify(reason[:1].upper() + reason[1:], type="warning", position="top")
@@ -353,14 +356,15 @@ class TableView:
                     return False
                 self._ask_collision(state, c, to, occupants, seen, preview)
                 return True
-            outcome = await self.table.submit(self.viewer, {"type": "move", "creature": c.id, "to": list(to)}, seen)
+            move = {"type": "move", "creature": c.id, "to": list(to)}
+            outcome = await submit_typed(self.table, self.viewer, move, seen)
             if outcome.ok:
                 self._show_where_it_is(c.id)
                 return True
             if not self.viewer.is_soulweaver:
                 ui.notify(f"Move rejected: {outcome.error}", type="warning", position="top")
                 return False
-        outcome = await self.table.submit(self.viewer, {"type": "place", "creature": c.id, "to": list(to)}, seen)
+        outcome = await submit_typed(self.table, self.viewer, {"type": "place", "creature": c.id, "to": list(to)}, seen)
         if not outcome.ok:
             ui.notify(f"Move rejected: {outcome.error}", type="warning", position="top")
         return outcome.ok
@@ -403,7 +407,7 @@ class TableView:
                 cmd["collide_with"] = collide_with
             if charge:
                 cmd["charge"] = True
-            outcome = await self.table.submit(self.viewer, cmd, seen)
+            outcome = await submit_typed(self.table, self.viewer, cmd, seen)
             if not outcome.ok:
                 ui.notify(f"Move rejected: {outcome.error}", type="warning", position="top")
                 self._snap_back_everywhere(c.id)
@@ -753,6 +757,7 @@ class TableView:
             if self._panel_keys.get(name, object()) != keys[name]:
                 self._panel_keys[name] = keys[name]
                 render()
+        self.banner.show(seat, self.table)
 
     def _inside(self, cid: str | None) -> tuple[Creature, ...]:
         seat = self._seat()
