@@ -50,7 +50,7 @@ export default {
         <button v-if="prompt.mine" type="button" class="prompt-sound" :aria-pressed="sound ? 'true' : 'false'"
                 :title="sound ? 'Sound on: click to mute' : 'Sound off: click to hear prompts'"
                 :aria-label="sound ? 'Mute the prompt sound' : 'Turn the prompt sound on'" @click="toggleSound">
-          {{ sound ? "🔔" : "🔕" }}
+          <i class="q-icon notranslate material-icons" aria-hidden="true">{{ sound ? "volume_up" : "volume_off" }}</i>
         </button>
       </div>
       <div v-if="prompt.mine && prompt.answers.length" class="prompt-answers">

@@ -85,6 +85,7 @@ def test_a_hidden_attacker_is_never_named_in_any_players_banner() -> None:
     bob, _ = shown[BOB]
     assert bob["mine"] is True and bob["text"].startswith("A creature you cannot see attacks")
     assert shown[ALICE][0]["text"] == "The table waits for the Soulweaver."
+    assert shown[ALICE][0]["deadline"] is None  # a countdown would tell that it is a reaction
     for viewer in (ALICE, BOB):
         assert HIDDEN not in json.dumps(shown[viewer])
     assert HIDDEN in shown[SW][0]["text"]

@@ -12,6 +12,7 @@ from nicegui import ui
 from vtt.rules.dice import SIDES
 from vtt.table.table import Outcome, Table, Viewer
 from vtt.table.typed_dice import TYPED_ROLLS_MAX, DiceAsk
+from vtt.web.attrs import with_data
 
 CANCELLED = "nothing was played: the dice were not typed"
 
@@ -41,13 +42,15 @@ def _face(value: object) -> int | None:
 
 async def ask_faces(need: DiceAsk) -> list[int] | None:
     """The faces typed for one roll (as many as it needs, each 1 to 12), or None when cancelled."""
-    with ui.dialog().props("persistent") as dialog, ui.card().classes("p-3 gap-2 dice-dialog"):
+    with ui.dialog().props("persistent") as dialog, ui.card().classes("p-3 gap-2 dice-dialog") as card:
+        with_data(card, roll=need.typed)
         ui.label(need.text).classes("font-bold")
         ui.label("Type each die's face, from 1 to 12.").classes("text-xs text-stone-600")
         inputs: list[ui.number] = []
         with ui.row().classes("gap-2 flex-wrap"):
             for i in range(need.count):
-                face = ui.number(f"Die {i + 1}", min=1, max=SIDES, step=1, precision=0).classes("w-20")
+                # No min or max: NiceGUI would quietly change a 13 into a 12; a face out of range is refused instead.
+                face = ui.number(f"Die {i + 1}", step=1, precision=0).classes("w-20")
                 face.props("dense outlined")
                 face.props["data-face"] = str(i)
                 inputs.append(face)

@@ -80,7 +80,8 @@ def banner_prompt(seat: SeatView, table: Table) -> tuple[Json | None, dict[str, 
         return None, {}
     decision = next((d for d in decisions if asks_me(seat, d)), decisions[0])
     mine = asks_me(seat, decision)
-    deadline = table.deadline(str(decision["id"]))
+    # A decision worded as a bare wait hides what it is; its time limit would tell that it is a reaction.
+    deadline = None if decision["kind"] == "wait" else table.deadline(str(decision["id"]))
     offered = answers(decision) if mine else []
     text = str(decision["prompt"]) if mine else waiting_text(seat, decision)
     if mine and not offered:
