@@ -15,6 +15,7 @@ from vtt.table.typed_dice import TYPED_ROLLS_MAX, DiceAsk
 from vtt.web.attrs import with_data
 
 CANCELLED = "nothing was played: the dice were not typed"
+CHANGED = "the table changed while the dice were typed; nothing was played, so try again"
 
 
 async def submit_typed(
@@ -22,11 +23,14 @@ async def submit_typed(
 ) -> Outcome:
     """`table.submit`, asking this page for each roll the table needs typed (under the `physical_dice` setting)."""
     typed: list[list[int]] = []
+    state = table.state
     outcome = await table.submit(viewer, command, seen)
     while outcome.need is not None and len(typed) < TYPED_ROLLS_MAX:
         faces = await ask_faces(outcome.need)
         if faces is None:
             return Outcome(False, CANCELLED)
+        if table.state is not state:  # the rolls typed so far were asked for the game as it was
+            return Outcome(False, CHANGED)
         typed.append(faces)
         outcome = await table.submit(viewer, command, seen, typed)
     return outcome

@@ -35,7 +35,7 @@ from vtt.web.game_files import export_game
 from vtt.web.gm_panel import render_gm_panel, render_sheet_controls
 from vtt.web.map_editor import MapEditor, background_of, board_patch, board_props
 from vtt.web.map_view import MapView
-from vtt.web.prompt_banner import PromptBanner
+from vtt.web.prompt_banner import PromptBanner, answers
 from vtt.web.roll_log import render_record
 from vtt.web.tokens import on_map, shown_tokens, token_for
 
@@ -57,6 +57,9 @@ ELEMENTS = {
 AFFLICTIONS = sorted(name for name in AILMENTS if name not in PART_AILMENTS)
 """The Ailments the Soulweaver's Afflict… gives (Wounded and Trauma come from Serious Injury on a part)."""
 MAX_AFFLICT_TIERS = 6
+ANSWER_DATA = {"reaction": "react", "trauma": "trauma"}
+"""The data attribute naming a decision's answer on the side panel's buttons (`data-react="hinder"`); the answers
+themselves are `prompt_banner.answers`, which the banner offers too."""
 
 
 def _percent(p: float) -> str:
@@ -803,42 +806,17 @@ class TableView:
                         continue
                     ui.label(d["prompt"]).classes("text-sm")
                     i = str(d["id"])
-                    if kind == "defense":
-                        with ui.row().classes("gap-2"):
-                            ui.button(
-                                "Roll defense",
-                                on_click=lambda _, i=i: self.send({"type": "defend", "decision": i, "roll": True}),
-                            ).props("color=primary dense")
-                            ui.button(
-                                "Decline",
-                                on_click=lambda _, i=i: self.send({"type": "defend", "decision": i, "roll": False}),
-                            ).props("flat dense")
-                    elif kind == "reaction":
-                        with ui.row().classes("gap-2"):
-                            ui.button(
-                                "Hinder",
-                                on_click=lambda _, i=i: self.send({"type": "react", "decision": i, "hinder": True}),
-                            ).props("color=negative dense data-react=hinder")
-                            ui.button(
-                                "Let it pass",
-                                on_click=lambda _, i=i: self.send({"type": "react", "decision": i, "hinder": False}),
-                            ).props("flat dense data-react=pass")
-                    elif kind == "order":
+                    if kind == "order":
                         self._order_picker(i, [str(o) for o in d["options"]])
-                    elif kind == "trauma":
+                    elif offered := answers(d):
                         with ui.row().classes("gap-2"):
-                            ui.button(
-                                "Trauma instead",
-                                on_click=lambda _, i=i: self.send(
-                                    {"type": "choose_trauma", "decision": i, "trauma": True}
-                                ),
-                            ).props("color=negative dense data-trauma=yes")
-                            ui.button(
-                                "Keep Wounded",
-                                on_click=lambda _, i=i: self.send(
-                                    {"type": "choose_trauma", "decision": i, "trauma": False}
-                                ),
-                            ).props("flat dense data-trauma=no")
+                            for a in offered:
+                                button = ui.button(a.label, on_click=lambda _, c=a.command: self.send(dict(c)))
+                                button.props("dense flat" if a.tone == "plain" else "dense")
+                                if a.tone != "plain":
+                                    button.props["color"] = a.tone
+                                if kind in ANSWER_DATA:
+                                    with_data(button, **{ANSWER_DATA[kind]: a.key})
 
     def _order_picker(self, decision_id: str, options: list[str]) -> None:
         names = self._names()
