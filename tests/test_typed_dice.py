@@ -9,11 +9,15 @@ from pathlib import Path
 from typing import Any
 
 from factories import creature, on_turn, state, weapon
+from fastapi import FastAPI
+from fastapi.testclient import TestClient
 
 from vtt.rules.model import GameState
 from vtt.rules.settings import TableSettings
 from vtt.store.db import open_engine
+from vtt.table.registry import Games
 from vtt.table.table import Outcome, Table, Viewer
+from vtt.web.api import make_router
 
 SW = Viewer("soulweaver", "Soulweaver")
 ALICE = Viewer("player", "alice")
@@ -128,3 +132,24 @@ def test_a_defense_asked_through_a_decision_is_typed_by_the_defender() -> None:
     assert _submit(table, SW, answer, [[2, 5], [2, 8]]).ok
     assert table.state.creatures["orc"].grit.pips == 1
     assert table.log[-1].faces == [2, 5, 2, 8]
+
+
+def test_the_seat_api_answers_with_the_roll_to_type_and_takes_the_typed_faces(tmp_path: Path) -> None:
+    """A program at a seat types its dice as a page does: `need` says the roll, `typed` sends the faces."""
+    games = Games(open_engine(f"sqlite:///{tmp_path}/api.sqlite"), tmp_path)
+    _, made, _ = games.ensure("Typed", _game(), "")
+    alice = next(s for s in made if s.key == "alice")
+    app = FastAPI()
+    app.include_router(make_router(games))
+    url = f"/api/seat/{alice.secret}/commands"
+    with TestClient(app) as client:
+        asked = client.post(url, json={"command": STRIKE}).json()
+        assert asked["ok"] is False and asked["seq"] is None
+        assert asked["need"] == {"count": 2, "purpose": "Ayla: Strike on Orc with Sword", "typed": 0}
+        bad = client.post(url, json={"command": STRIKE, "typed": [3, 10]})
+        assert bad.status_code == 400
+        assert bad.json()["error"] == '"typed" must be a list of rolls, each a list of the faces typed'
+        played = client.post(url, json={"command": STRIKE, "typed": [[3, 10], [2, 5], [2, 8]]}).json()
+        assert played == {"ok": True, "error": None, "seq": 1}
+    assert games.table(alice.game_id).state.creatures["orc"].grit.pips == 1
+    games.close()
