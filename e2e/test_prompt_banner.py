@@ -165,14 +165,19 @@ def test_the_banner_asks_the_player_with_a_countdown_and_others_see_only_what_th
 
 
 def test_a_strike_with_typed_dice_is_logged_with_the_faces_typed(browser: Browser, tmp_path: Path) -> None:
-    """physical_dice: each roll of the Orc's Strike (attack, Ayla's defense, damage on a hit) is asked of the
-    Soulweaver, who sends it; a face of 13 is refused in the page; the log shows the typed faces, marked typed."""
-    settings = {"physical_dice": True, "reactions": False, "defense_prompts": "nobody"}
+    """physical_dice, turned on in the Settings dialog: Priority and each roll of the Orc's Strike (attack, Ayla's
+    defense, damage on a hit) are asked of the Soulweaver, who sends them; a face of 13 is refused in the page; the
+    log shows the typed faces, marked typed."""
+    settings = {"reactions": False, "defense_prompts": "nobody"}
     path, _ = _map(tmp_path, settings, hidden=False)
     args = ["--map", str(path), "--database", f"sqlite:///{tmp_path}/game.sqlite", "--seed", "3"]
     with running(AppServer(module="vtt.cli", args=args)) as server:
         gm = open_as(browser, server, "as=soulweaver")
         alice = open_as(browser, server, "as=player&name=alice")
+        gm.get_by_role("button", name="Settings…").click()
+        gm.locator(".settings-dialog [data-field=physical-dice]").click()
+        gm.locator("[data-action=save-settings]").click()
+        expect(gm.locator(".settings-dialog")).to_have_count(0)
         _to_soulweavers_turn(gm)
         before = gm.locator(".log-entry").count()
         _strike(gm)
