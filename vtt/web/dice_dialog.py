@@ -69,6 +69,7 @@ async def ask_faces(need: DiceAsk) -> list[int] | None:
         with ui.row().classes("gap-2"):
             ui.button("Use these faces", on_click=use).props("color=primary dense data-action=use-faces")
             ui.button("Cancel", on_click=lambda: dialog.submit(None)).props("flat dense data-action=cancel-faces")
-    result = await dialog
-    dialog.delete()
+    result = await dialog  # None too when the page went away meanwhile (NiceGUI ends the wait)
+    if not dialog.is_deleted:
+        dialog.delete()
     return result if isinstance(result, list) else None
