@@ -120,6 +120,14 @@ class TableSettings(BaseModel):
     )
     reaction_seconds: int = Field(30, ge=0, description="How long the table waits for a reaction (0: forever).")
     reaction_timeout: Literal["pass", "hinder"] = Field("pass", description="The answer when the time runs out.")
+    physical_dice: bool = Field(
+        False,
+        description="Each roll asks the person rolling to type the faces of real dice (the count the rules ask for, "
+        "each 1 to 12), marked as typed in the log. The rules roll d12s (reference §1.1) and say nothing of who "
+        "rolls them or how. False: the table rolls, which is quick and lets the time limit answer a reaction; a "
+        "group that likes the feel of its own dice turns it on (the time limit's own answers still use the "
+        "table's dice, as nobody is there to type them).",
+    )
     disarm_skill: str = Field("Athletics", description="Skill Disarm rolls (seed-000 names none; gap).")
     impair_skill: str = Field("Athletics", description="Skill Impair rolls (gap).")
     impair_defense: str = Field("Athletics", description="Skill Impair attacks (gap).")

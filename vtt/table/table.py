@@ -8,8 +8,9 @@ nothing anywhere and its sender gets the reason.
 from __future__ import annotations
 
 import asyncio
+import time
 import weakref
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
@@ -27,6 +28,7 @@ from vtt.rules.turns import is_active, places_before_fight
 from vtt.store import db
 from vtt.table.chat import CHAT_KINDS, ChatError, chat_entry
 from vtt.table.seat_view import SeatView
+from vtt.table.typed_dice import DiceAsk, FacesNeeded, TypedRolls, WrongFaceCount, mark_typed, typed_problem
 
 Role = Literal["soulweaver", "player", "spectator"]
 TIME_LIMIT = "time limit"
@@ -110,6 +112,9 @@ class Outcome:
     ok: bool
     error: str | None = None
     record: LogRecord | None = None
+    need: DiceAsk | None = None
+    """Under physical dice: the next roll the sender must type before the command can be played (nothing changed
+    meanwhile); the command is sent again with that roll added to the typed ones."""
 
 
 def _command_creature(cmd: Command) -> str | None:
@@ -143,6 +148,8 @@ class Table:
         self._listeners: weakref.WeakSet[Any] = weakref.WeakSet()
         self._lock = asyncio.Lock()
         self._timers: dict[str, asyncio.TimerHandle] = {}
+        self._deadlines: dict[str, float] = {}
+        """When each timer fires, in seconds since the epoch (for the pages' countdowns)."""
         self._tasks: set[asyncio.Future[None]] = set()
         self._writer = ThreadPoolExecutor(max_workers=1, thread_name_prefix=f"vtt-db-{name}")
 
@@ -292,9 +299,16 @@ class Table:
 
     # ---- playing --------------------------------------------------------------------------------------------
 
-    async def submit(self, viewer: Viewer, command: dict[str, Any], seen: dict[str, int] | None = None) -> Outcome:
+    async def submit(
+        self,
+        viewer: Viewer,
+        command: dict[str, Any],
+        seen: dict[str, int] | None = None,
+        typed: Sequence[Sequence[int]] | None = None,
+    ) -> Outcome:
         """Check, resolve, store, then tell everyone. `seen` maps creature ids to the versions the sender's screen
-        showed; a command sent from an out-of-date screen is refused."""
+        showed; a command sent from an out-of-date screen is refused. Under the `physical_dice` setting, `typed`
+        holds the faces the sender typed, one list a roll (`vtt.table.typed_dice`)."""
         kind = command.get("type") if isinstance(command, dict) else None
         if isinstance(kind, str) and kind in META:
             return await self._meta(viewer, kind)
@@ -306,17 +320,29 @@ class Table:
                 error = self._stale(seen)
             if error or cmd is None:
                 return self._refused(viewer, error)
-            dice = RecordingDice(self._dice)
+            typed_rolls: TypedRolls | None = None
+            if self.state.settings.physical_dice and viewer.name != TIME_LIMIT:
+                if (problem := typed_problem(typed)) is not None:
+                    return self._refused(viewer, problem)
+                typed_rolls = TypedRolls(typed or [])
+            dice = RecordingDice(self._dice if typed_rolls is None else typed_rolls.dice)
             try:
                 after, events = apply(self.state, cmd, dice)
             except RuleError as exc:
                 return self._refused(viewer, str(exc))
+            except FacesNeeded as exc:
+                return self._ask_faces(viewer, exc, len(typed or []))
+            except WrongFaceCount as exc:
+                return self._refused(viewer, str(exc))
+            if typed_rolls is not None and typed_rolls.left:
+                return self._refused(viewer, "more rolls were typed than this needs; nothing was played")
+            dumped = [e.model_dump(mode="json") for e in events]
             record = LogRecord(
                 seq=len(self.log) + 1,
                 sender=TIME_LIMIT if viewer.is_soulweaver and viewer.name == TIME_LIMIT else viewer.key,
                 command=cmd.model_dump(mode="json"),
                 faces=list(dice.used),
-                events=[e.model_dump(mode="json") for e in events],
+                events=dumped if typed_rolls is None else mark_typed(dumped),
                 before=self.state,
             )
             await self._store(record, after)
@@ -357,6 +383,16 @@ class Table:
             keys |= {s.key for s in seats if s.role == "player"}
         return keys
 
+    def _ask_faces(self, viewer: Viewer, need: FacesNeeded, typed: int) -> Outcome:
+        """The roll the sender must type next, its purpose worded for them (never naming a creature they cannot
+        see)."""
+        seat = self.seat_view(viewer)
+        purpose = seat.reword_text(need.purpose, ids=True)
+        if seat.mentions(purpose):
+            purpose = "a roll"
+        ask = DiceAsk(need.count, purpose, typed)
+        return Outcome(False, ask.text, need=ask)
+
     def _refused(self, viewer: Viewer, reason: str | None) -> Outcome:
         """A refusal, its reason worded for its sender: it never names a creature they may not see."""
         return Outcome(False, self.seat_view(viewer).refusal(reason or "that is not possible now"))
@@ -387,9 +423,9 @@ class Table:
         )
 
     def _tell(self, change: Change) -> None:
+        self._arm_reaction_timers()  # first, so that the listeners can show each reaction's deadline
         for listener in list(self._listeners):
             listener.table_changed(change)
-        self._arm_reaction_timers()
 
     def undo_group(self) -> list[LogRecord]:
         """What an undo takes back: the last command, and with it the commands before it back to the one that
@@ -477,9 +513,11 @@ class Table:
         seconds = self.state.settings.reaction_seconds
         if seconds <= 0:
             return
+        self._deadlines = {k: v for k, v in self._deadlines.items() if k in self._timers}
         for d in self.state.pending:
             if d.kind == "reaction" and d.id not in self._timers:
                 self._timers[d.id] = asyncio.get_running_loop().call_later(seconds, self._fire, d.id)
+                self._deadlines[d.id] = time.time() + seconds
 
     def _fire(self, decision_id: str) -> None:
         self._tasks.add(asyncio.ensure_future(self._time_out(decision_id)))
@@ -496,6 +534,10 @@ class Table:
     def waiting_since(self, decision_id: str) -> float | None:
         timer = self._timers.get(decision_id)
         return timer.when() if timer else None
+
+    def deadline(self, decision_id: str) -> float | None:
+        """When the time limit answers this decision, in seconds since the epoch (None: it waits for its answer)."""
+        return self._deadlines.get(decision_id) if decision_id in self._timers else None
 
     def close(self) -> None:
         for timer in self._timers.values():

@@ -7,7 +7,9 @@ permission and legality checks as the table page.
 - `GET  /api/seat/{secret}/state`: what the seat may see (`seat_view`).
 - `POST /api/seat/{secret}/commands` with `{"command": {...}, "seen": {creature id: version}}` (`seen` optional):
   `{"ok", "error", "seq"}`. A command the table refuses is a 200 answer with `ok: false` and the reason; a
-  malformed body is a 400 (a too big one a 413) with the reason in `error`.
+  malformed body is a 400 (a too big one a 413) with the reason in `error`. Under the `physical_dice` setting a
+  command waits for its sender's dice: the answer has `need` (`{"count", "purpose", "typed"}`, the next roll to
+  type), and the command is sent again with `"typed": [[faces of the first roll], ...]`, until it is played.
 - `WS   /api/seat/{secret}/events`: first `{"kind": "state", ...}` (as `GET state`), then one `{"kind": "change",
   ...}` per change of the table (`change_message`). A message `{"command", "seen", "id"}` sent on it is
   answered with `{"kind": "outcome", "id", "ok", "error", "seq"}`, after the change it caused. An unknown
@@ -50,7 +52,7 @@ QUEUE_LIMIT = 1000
 NO_SEAT = "no seat has this secret"
 TOO_FAR_BEHIND = "too far behind: reconnect and start from the state"
 SEAT_REPLACED = "this seat link was replaced: ask the Soulweaver for the new one"
-BODY_KEYS = frozenset({"command", "seen", "id"})
+BODY_KEYS = frozenset({"command", "seen", "id", "typed"})
 
 
 # ---- what a seat may see (decided by `SeatView`; rendered here as JSON) -------------------------------------
@@ -156,6 +158,8 @@ class CommandBody:
     command: Json
     seen: dict[str, int] | None
     ident: str | int | None
+    typed: list[list[int]] | None = None
+    """The faces of the rolls typed so far, checked by the table (`vtt.table.typed_dice`)."""
 
 
 def utf8_text(data: object) -> bool:
@@ -191,7 +195,7 @@ def parse_body(raw: str | bytes) -> CommandBody:
         ident = None
     unknown = sorted(str(k) for k in data if k not in BODY_KEYS)
     if unknown:
-        raise BadBody(f"unknown key {unknown[0]!r}; the body has command, seen and id", ident)
+        raise BadBody(f"unknown key {unknown[0]!r}; the body has command, seen, typed and id", ident)
     command = data.get("command")
     if not isinstance(command, dict):
         raise BadBody('"command" must be a JSON object with a "type"', ident)
@@ -201,7 +205,10 @@ def parse_body(raw: str | bytes) -> CommandBody:
         or not all(isinstance(v, int) and not isinstance(v, bool) and v >= 0 for v in seen.values())
     ):
         raise BadBody('"seen" must map creature ids to the versions seen (whole numbers)', ident)
-    return CommandBody(command, seen, ident)
+    typed = data.get("typed")
+    if typed is not None and not (isinstance(typed, list) and all(isinstance(r, list) for r in typed)):
+        raise BadBody('"typed" must be a list of rolls, each a list of the faces typed', ident)
+    return CommandBody(command, seen, ident, typed)
 
 
 def _megabytes(n: int) -> str:
@@ -329,9 +336,12 @@ def make_router(games: Games, max_upload: int = MAX_UPLOAD_BYTES) -> APIRouter:
         seen = body.seen
         if seen is not None:  # a version of a creature the seat cannot see would tell its name in the refusal
             seen = {cid: v for cid, v in seen.items() if table.visible_to(viewer, cid)}
-        outcome = await table.submit(viewer, body.command, seen)
+        outcome = await table.submit(viewer, body.command, seen, body.typed)
         seq = outcome.record.seq if outcome.record is not None else None
-        return 200, {"id": body.ident, "ok": outcome.ok, "error": outcome.error, "seq": seq}
+        answer: Json = {"id": body.ident, "ok": outcome.ok, "error": outcome.error, "seq": seq}
+        if outcome.need is not None:
+            answer["need"] = {"count": outcome.need.count, "purpose": outcome.need.purpose, "typed": outcome.need.typed}
+        return 200, answer
 
     @router.get("/api/seat/{secret}/state")
     async def get_state(secret: str) -> JSONResponse:

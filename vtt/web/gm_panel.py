@@ -181,6 +181,7 @@ SETTINGS_SHOWN: dict[str, str] = {
     "reaction_seconds": "Seconds to wait for a reaction (0: forever)",
     "reaction_timeout": "When the time runs out",
     "defense_prompts": "Who is asked before a defense roll",
+    "physical_dice": "Physical dice: each roll asks for the faces rolled on real dice",
 }
 
 
@@ -204,6 +205,8 @@ def _settings_dialog(table: Table, send: Send) -> None:
             value=current.defense_prompts,
             label=SETTINGS_SHOWN["defense_prompts"],
         ).props("dense outlined")
+        fields["physical_dice"] = ui.switch(SETTINGS_SHOWN["physical_dice"], value=current.physical_dice)
+        fields["physical_dice"].props["data-field"] = "physical-dice"
 
         async def save() -> None:
             changes: dict[str, Any] = {}

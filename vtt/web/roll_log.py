@@ -64,6 +64,9 @@ def render_roll(roll: dict[str, Any], dl: int | None = None, counted: tuple[int,
                     die.classes("die-fumble")
                 if counted is not None and isinstance(face, int) and face < counted[0]:
                     die.classes("die-miss")
+            if roll.get("typed") is True:
+                typed = with_data(ui.label("typed").classes("die-typed"), typed="yes")
+                typed.props["title"] = "Faces typed from physical dice"
             outcome = counted[1] if counted is not None else roll.get("result")
             ui.label(f"= {outcome}").classes("font-bold ml-1")
             if dl is not None:

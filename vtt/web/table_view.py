@@ -30,10 +30,12 @@ from vtt.web.action_menu import (
 )
 from vtt.web.attrs import with_data
 from vtt.web.chat_panel import ChatPanel
+from vtt.web.dice_dialog import submit_typed
 from vtt.web.game_files import export_game
 from vtt.web.gm_panel import render_gm_panel, render_sheet_controls
 from vtt.web.map_editor import MapEditor, background_of, board_patch, board_props
 from vtt.web.map_view import MapView
+from vtt.web.prompt_banner import PromptBanner, answers
 from vtt.web.roll_log import render_record
 from vtt.web.tokens import on_map, shown_tokens, token_for
 
@@ -55,6 +57,9 @@ ELEMENTS = {
 AFFLICTIONS = sorted(name for name in AILMENTS if name not in PART_AILMENTS)
 """The Ailments the Soulweaver's Afflict… gives (Wounded and Trauma come from Serious Injury on a part)."""
 MAX_AFFLICT_TIERS = 6
+ANSWER_DATA = {"reaction": "react", "trauma": "trauma"}
+"""The data attribute naming a decision's answer on the side panel's buttons (`data-react="hinder"`); the answers
+themselves are `prompt_banner.answers`, which the banner offers too."""
 
 
 def _percent(p: float) -> str:
@@ -131,6 +136,7 @@ class TableView:
                     shared_tokens=True,
                     **board_props(board),
                 ).classes("w-full h-full")
+                self.banner = PromptBanner(self.send)
                 self.menu_anchor = ui.element("div").classes("menu-anchor")
                 with self.menu_anchor, ui.menu().props("no-parent-event") as self.menu:
                     self.menu_body = ui.column().classes("gap-0 p-1 min-w-64")
@@ -285,7 +291,7 @@ class TableView:
     # ---- commands -------------------------------------------------------------------------------------------
 
     async def send(self, command: dict[str, Any]) -> bool:
-        outcome = await self.table.submit(self.viewer, command)
+        outcome = await submit_typed(self.table, self.viewer, command)
         if not outcome.ok:
             reason = outcome.error or "the table refused that"
             ui.notify(reason[:1].upper() + reason[1:], type="warning", position="top")
@@ -354,14 +360,15 @@ class TableView:
                     return False
                 self._ask_collision(state, c, to, occupants, seen, preview)
                 return True
-            outcome = await self.table.submit(self.viewer, {"type": "move", "creature": c.id, "to": list(to)}, seen)
+            move = {"type": "move", "creature": c.id, "to": list(to)}
+            outcome = await submit_typed(self.table, self.viewer, move, seen)
             if outcome.ok:
                 self._show_where_it_is(c.id)
                 return True
             if not self.viewer.is_soulweaver:
                 ui.notify(f"Move rejected: {outcome.error}", type="warning", position="top")
                 return False
-        outcome = await self.table.submit(self.viewer, {"type": "place", "creature": c.id, "to": list(to)}, seen)
+        outcome = await submit_typed(self.table, self.viewer, {"type": "place", "creature": c.id, "to": list(to)}, seen)
         if not outcome.ok:
             ui.notify(f"Move rejected: {outcome.error}", type="warning", position="top")
         return outcome.ok
@@ -404,7 +411,7 @@ class TableView:
                 cmd["collide_with"] = collide_with
             if charge:
                 cmd["charge"] = True
-            outcome = await self.table.submit(self.viewer, cmd, seen)
+            outcome = await submit_typed(self.table, self.viewer, cmd, seen)
             if not outcome.ok:
                 ui.notify(f"Move rejected: {outcome.error}", type="warning", position="top")
                 self._snap_back_everywhere(c.id)
@@ -754,6 +761,7 @@ class TableView:
             if self._panel_keys.get(name, object()) != keys[name]:
                 self._panel_keys[name] = keys[name]
                 render()
+        self.banner.show(seat, self.table)
 
     def _inside(self, cid: str | None) -> tuple[Creature, ...]:
         seat = self._seat()
@@ -799,42 +807,17 @@ class TableView:
                         continue
                     ui.label(d["prompt"]).classes("text-sm")
                     i = str(d["id"])
-                    if kind == "defense":
-                        with ui.row().classes("gap-2"):
-                            ui.button(
-                                "Roll defense",
-                                on_click=lambda _, i=i: self.send({"type": "defend", "decision": i, "roll": True}),
-                            ).props("color=primary dense")
-                            ui.button(
-                                "Decline",
-                                on_click=lambda _, i=i: self.send({"type": "defend", "decision": i, "roll": False}),
-                            ).props("flat dense")
-                    elif kind == "reaction":
-                        with ui.row().classes("gap-2"):
-                            ui.button(
-                                "Hinder",
-                                on_click=lambda _, i=i: self.send({"type": "react", "decision": i, "hinder": True}),
-                            ).props("color=negative dense data-react=hinder")
-                            ui.button(
-                                "Let it pass",
-                                on_click=lambda _, i=i: self.send({"type": "react", "decision": i, "hinder": False}),
-                            ).props("flat dense data-react=pass")
-                    elif kind == "order":
+                    if kind == "order":
                         self._order_picker(i, [str(o) for o in d["options"]])
-                    elif kind == "trauma":
+                    elif offered := answers(d):
                         with ui.row().classes("gap-2"):
-                            ui.button(
-                                "Trauma instead",
-                                on_click=lambda _, i=i: self.send(
-                                    {"type": "choose_trauma", "decision": i, "trauma": True}
-                                ),
-                            ).props("color=negative dense data-trauma=yes")
-                            ui.button(
-                                "Keep Wounded",
-                                on_click=lambda _, i=i: self.send(
-                                    {"type": "choose_trauma", "decision": i, "trauma": False}
-                                ),
-                            ).props("flat dense data-trauma=no")
+                            for a in offered:
+                                button = ui.button(a.label, on_click=lambda _, c=a.command: self.send(dict(c)))
+                                button.props("dense flat" if a.tone == "plain" else "dense")
+                                if a.tone != "plain":
+                                    button.props["color"] = a.tone
+                                if kind in ANSWER_DATA:
+                                    with_data(button, **{ANSWER_DATA[kind]: a.key})
 
     def _order_picker(self, decision_id: str, options: list[str]) -> None:
         names = self._names()
