@@ -319,8 +319,8 @@ function injectStyles() {
 .vtt-map .vtt-keys { position: absolute; top: 42px; right: 0; display: none; width: max-content; max-width: 80vw;
   padding: 8px 10px; border-radius: 6px; background: rgba(30, 25, 20, 0.94); color: #f6eedb;
   font: 12px/1.5 ${FONT_FAMILY}; box-shadow: 0 2px 8px rgba(0, 0, 0, 0.45); }
-.vtt-map .vtt-keys.vtt-open { display: block; }
-.vtt-map .vtt-keys b { display: inline-block; min-width: 8.5em; color: #ffd27a; }
+.vtt-map .vtt-keys.vtt-open { display: grid; grid-template-columns: auto auto; column-gap: 12px; }
+.vtt-map .vtt-keys b { color: #ffd27a; white-space: nowrap; }
 .vtt-map .vtt-svg.vtt-measuring { cursor: crosshair; }
 .vtt-ruler { pointer-events: none; }
 .vtt-ruler-line { stroke: #ffd23f; stroke-width: 4; stroke-linecap: round; vector-effect: non-scaling-stroke;
@@ -1908,14 +1908,14 @@ export default {
         <button ref="keysButton" type="button" class="vtt-tool" data-role="keys-toggle" aria-label="Keys"
                 aria-expanded="false" title="Keys" @click="showKeys()">?</button>
         <div ref="keysHelp" class="vtt-keys" data-role="keys-help">
-          <div><b>R</b>ruler on or off; press and drag to measure</div>
-          <div><b>Alt-click</b>ping a space (on touch: a long press)</div>
-          <div><b>E</b>end the turn, on your turn</div>
-          <div><b>Arrow keys</b>move the map</div>
-          <div><b>+ and −</b>zoom in and out</div>
-          <div><b>Ctrl+Z</b>undo (the Soulweaver)</div>
-          <div><b>Ctrl+Shift+Z</b>redo (the Soulweaver)</div>
-          <div><b>Escape</b>cancel</div>
+          <b>R</b><span>ruler on or off; press and drag to measure</span>
+          <b>Alt-click</b><span>ping a space (on touch: a long press)</span>
+          <b>E</b><span>end the turn, on your turn</span>
+          <b>Arrow keys</b><span>move the map</span>
+          <b>+ and −</b><span>zoom in and out</span>
+          <b>Ctrl+Z</b><span>undo (the Soulweaver)</span>
+          <b>Ctrl+Shift+Z</b><span>redo (the Soulweaver)</span>
+          <b>Escape</b><span>cancel</span>
         </div>
       </div>
       <div ref="moveLabel" class="vtt-move-label" data-role="move-label"></div>
