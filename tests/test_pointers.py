@@ -3,9 +3,12 @@ map's grid, the rate limits, and the relay to the pages of the same table only."
 
 from __future__ import annotations
 
-from typing import Any
+import asyncio
+from collections.abc import Callable
+from typing import Any, cast
 
 import pytest
+from nicegui.events import GenericEventArguments
 
 from tests.factories import creature, state
 from vtt.rules.limits import PING_WINDOW_SECONDS, PINGS_MAX, RULER_UPDATES_MAX, RULER_WINDOW_SECONDS
@@ -13,7 +16,8 @@ from vtt.rules.model import GameState
 from vtt.rules.settings import TableSettings
 from vtt.table.pointers import PING, RULER, RULER_END, PointerError, Pointers, RateLimit, board_space, pointers_of
 from vtt.table.table import Table, Viewer
-from vtt.web.map_view import clean_event
+from vtt.web.map_pointers import MapPointers
+from vtt.web.map_view import MapView, clean_event
 
 SOULWEAVER = Viewer("soulweaver", "soulweaver")
 ALICE = Viewer("player", "alice")
@@ -246,3 +250,93 @@ def test_the_maps_ruler_ping_and_key_events_reach_their_handlers_checked(
     name: str, args: dict[str, Any], out: dict[str, Any] | None
 ) -> None:
     assert clean_event(name, args) == out
+
+
+# ---- a page's keys and what it draws --------------------------------------------------------------------------
+
+
+class FakeMap:
+    """What `MapPointers` uses of the map element: its handlers, and what it was asked to draw."""
+
+    def __init__(self) -> None:
+        self.handlers: dict[str, Callable[[Any], Any]] = {}
+        self.drawn: list[tuple[str, Any]] = []
+
+    def __getattr__(self, name: str) -> Callable[[Callable[[Any], Any]], None]:
+        if not name.startswith("on_"):
+            raise AttributeError(name)
+        return lambda handler: self.handlers.__setitem__(name.removeprefix("on_"), handler)
+
+    def show_ruler(self, ruler: dict[str, Any]) -> None:
+        self.drawn.append(("ruler", ruler))
+
+    def clear_ruler(self, seat: str) -> None:
+        self.drawn.append(("clear", seat))
+
+    def show_ping(self, ping: dict[str, Any]) -> None:
+        self.drawn.append(("ping", ping))
+
+
+def _page(table: Table, viewer: Viewer, may_end_turn: bool) -> tuple[FakeMap, list[dict[str, Any]], MapPointers]:
+    fake = FakeMap()
+    sent: list[dict[str, Any]] = []
+
+    async def send(command: dict[str, Any]) -> bool:
+        sent.append(command)
+        return True
+
+    page = MapPointers(table, viewer, cast(MapView, fake), lambda: viewer.name, lambda: may_end_turn, send)
+    return fake, sent, page
+
+
+def _press(fake: FakeMap, key: str) -> None:
+    asyncio.run(fake.handlers["key"](GenericEventArguments(sender=None, client=None, args={"key": key})))  # type: ignore[arg-type]
+
+
+def test_e_ends_the_turn_only_where_the_end_turn_button_would_be_enabled() -> None:
+    table = Table("keys", _square())
+    try:
+        mine, sent_mine, _ = _page(table, ALICE, may_end_turn=True)
+        other, sent_other, _ = _page(table, BOB, may_end_turn=False)
+        _press(mine, "end_turn")
+        _press(other, "end_turn")
+        assert sent_mine == [{"type": "end_turn"}]
+        assert sent_other == []
+    finally:
+        table.close()
+
+
+def test_undo_and_redo_keys_are_the_soulweavers_and_need_something_to_take_back() -> None:
+    table = Table("keys", _square())
+    try:
+        gm, sent_gm, _ = _page(table, SOULWEAVER, may_end_turn=False)
+        player, sent_player, _ = _page(table, ALICE, may_end_turn=False)
+        for key in ("undo", "redo"):
+            _press(gm, key)  # an empty log: nothing to undo or redo
+            _press(player, key)
+        assert sent_gm == sent_player == []
+        asyncio.run(table.submit(SOULWEAVER, {"type": "place", "creature": "ayla", "to": [3, 3]}))
+        _press(player, "undo")
+        _press(gm, "undo")
+        assert sent_player == []
+        assert sent_gm == [{"type": "undo"}]
+    finally:
+        table.close()
+
+
+def test_a_page_draws_the_tables_rulers_and_pings_and_lets_go_of_its_ruler_when_closed() -> None:
+    table = Table("draw", _square())
+    try:
+        gm_map, _, gm = _page(table, SOULWEAVER, may_end_turn=False)
+        alice_map, _, alice = _page(table, ALICE, may_end_turn=False)
+        ruler = {"from": [2, 2], "to": [4, 2]}
+        gm_map.handlers["ruler"](GenericEventArguments(sender=None, client=None, args=ruler))  # type: ignore[arg-type]
+        alice_map.handlers["ping"](GenericEventArguments(sender=None, client=None, args={"q": 9, "r": 0}))  # type: ignore[arg-type]
+        gm.close()
+        assert [kind for kind, _ in alice_map.drawn] == ["ruler", "ping", "clear"]
+        assert alice_map.drawn[0][1]["distance"] == 2
+        assert alice_map.drawn[2] == ("clear", "soulweaver")
+        assert [kind for kind, _ in gm_map.drawn] == ["ruler", "ping"]  # a closed page is told nothing more
+        alice.close()
+    finally:
+        table.close()

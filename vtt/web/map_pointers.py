@@ -84,5 +84,5 @@ class MapPointers:
 
     def close(self) -> None:
         """The page is gone: its ruler, if held, disappears for everyone."""
-        self.pointers.release(self.viewer)
         self.pointers.unsubscribe(self)
+        self.pointers.release(self.viewer)
