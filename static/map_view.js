@@ -1456,7 +1456,9 @@ export default {
         this.$emit("cancel", {});
         return;
       }
-      if (e.isComposing) return;
+      // a key a field, menu or dialog of the page already took (arrows in a list, say) is not the map's
+      if (e.isComposing || e.defaultPrevented) return;
+      if (e.target && e.target.closest && e.target.closest(".q-field, .q-menu, .q-dialog")) return;
       const ctrl = e.ctrlKey || e.metaKey;
       const dialogOpen = !!document.querySelector(".q-dialog");
       if (ctrl && !e.altKey && (e.key === "z" || e.key === "Z")) {
