@@ -8,9 +8,9 @@ from collections.abc import Callable
 from typing import Any, cast
 
 import pytest
+from factories import creature, state
 from nicegui.events import GenericEventArguments
 
-from tests.factories import creature, state
 from vtt.rules.limits import PING_WINDOW_SECONDS, PINGS_MAX, RULER_UPDATES_MAX, RULER_WINDOW_SECONDS
 from vtt.rules.model import GameState
 from vtt.rules.settings import TableSettings
