@@ -1568,12 +1568,13 @@ export default {
       if (this.pressTimer) clearTimeout(this.pressTimer);
       this.pressTimer = null;
     },
-    // A seat's ruler {seat, name, from: [q, r], to: [q, r], distance}: a line, its end space and the distance.
+    // A ruler {hand, name, from: [q, r], to: [q, r], distance} (hand: whose, on which page): a line, its end space
+    // and the distance.
     showRuler(m) {
       const layer = this.$refs.rulers;
-      if (!layer || !m || m.seat == null || !Array.isArray(m.from) || !Array.isArray(m.to)) return;
-      const seat = String(m.seat);
-      this.clearRuler(seat);
+      if (!layer || !m || m.hand == null || !Array.isArray(m.from) || !Array.isArray(m.to)) return;
+      const hand = String(m.hand);
+      this.clearRuler(hand);
       const from = [Number(m.from[0]), Number(m.from[1])];
       const to = [Number(m.to[0]), Number(m.to[1])];
       const distance = Number(m.distance);
@@ -1583,7 +1584,7 @@ export default {
       const g = svgEl("g", {
         class: "vtt-ruler",
         "data-role": "ruler",
-        "data-seat": seat,
+        "data-hand": hand,
         "data-from": cellKey(...from),
         "data-to": cellKey(...to),
         "data-distance": distance,
@@ -1613,10 +1614,10 @@ export default {
       g.append(label);
       layer.append(g);
     },
-    clearRuler(seat) {
+    clearRuler(hand) {
       const layer = this.$refs.rulers;
       if (!layer) return;
-      for (const g of [...layer.children]) if (g.getAttribute("data-seat") === String(seat)) g.remove();
+      for (const g of [...layer.children]) if (g.getAttribute("data-hand") === String(hand)) g.remove();
     },
     // A ping {seat, name, space: [q, r], seconds}: rings spreading from the space for a few seconds.
     showPing(m) {

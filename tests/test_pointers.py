@@ -72,7 +72,15 @@ def test_ruler_on_squares_counts_a_diagonal_step_as_one_space() -> None:
     assert ruler.distance == 4
     for page in (gm, alice):
         assert page.messages == [
-            {"kind": RULER, "seat": "soulweaver", "name": "Soulweaver", "from": [2, 2], "to": [6, 4], "distance": 4}
+            {
+                "kind": RULER,
+                "seat": "soulweaver",
+                "hand": "soulweaver/0",
+                "name": "Soulweaver",
+                "from": [2, 2],
+                "to": [6, 4],
+                "distance": 4,
+            }
         ]
 
 
@@ -93,7 +101,7 @@ def test_a_ruler_names_spaces_only_never_a_creature() -> None:
     pointers, _, _, alice = _pointers()
     pointers.ruler(s, SOULWEAVER, "Soulweaver", [3, 3], [7, 3])
     assert "lurker" not in repr(alice.messages)
-    assert set(alice.messages[0]) == {"kind", "seat", "name", "from", "to", "distance"}
+    assert set(alice.messages[0]) == {"kind", "seat", "hand", "name", "from", "to", "distance"}
 
 
 # ---- spaces checked against the map -------------------------------------------------------------------------
@@ -156,8 +164,18 @@ def test_letting_go_of_a_ruler_takes_it_off_every_page() -> None:
     pointers.release(ALICE)
     pointers.release(ALICE)  # nothing held any more: nothing to say
     assert [m["kind"] for m in alice.messages] == [RULER, RULER_END]
-    assert gm.messages[-1] == {"kind": RULER_END, "seat": "alice"}
+    assert gm.messages[-1] == {"kind": RULER_END, "seat": "alice", "hand": "alice/0"}
     assert pointers.held == {}
+
+
+def test_two_pages_of_one_seat_hold_two_rulers() -> None:
+    """A seat with two pages open: letting go on one page leaves the ruler held on the other."""
+    pointers, _, gm, _ = _pointers()
+    pointers.ruler(_square(), ALICE, "alice", [2, 2], [3, 3], page=1)
+    pointers.ruler(_square(), ALICE, "alice", [5, 5], [6, 6], page=2)
+    pointers.release(ALICE, page=1)
+    assert set(pointers.held) == {"alice/2"}
+    assert [m.get("hand") for m in gm.messages] == ["alice/1", "alice/2", "alice/1"]
 
 
 def test_a_page_that_stopped_listening_is_told_nothing() -> None:
@@ -210,7 +228,7 @@ def test_ruler_positions_are_limited_per_seat() -> None:
         pointers.ruler(s, ALICE, "alice", [0, 0], [i + 1, 0])
     with pytest.raises(PointerError, match="move it more slowly"):
         pointers.ruler(s, ALICE, "alice", [0, 0], [50, 0])
-    assert pointers.held["alice"].end == (RULER_UPDATES_MAX, 0)  # the refused position is not kept
+    assert pointers.held["alice/0"].end == (RULER_UPDATES_MAX, 0)  # the refused position is not kept
     clock.now += RULER_WINDOW_SECONDS
     assert pointers.ruler(s, ALICE, "alice", [0, 0], [50, 0]).distance == 50
     assert len(gm.messages) == RULER_UPDATES_MAX + 1
@@ -335,7 +353,7 @@ def test_a_page_draws_the_tables_rulers_and_pings_and_lets_go_of_its_ruler_when_
         gm.close()
         assert [kind for kind, _ in alice_map.drawn] == ["ruler", "ping", "clear"]
         assert alice_map.drawn[0][1]["distance"] == 2
-        assert alice_map.drawn[2] == ("clear", "soulweaver")
+        assert alice_map.drawn[2] == ("clear", f"soulweaver/{gm.page}")
         assert [kind for kind, _ in gm_map.drawn] == ["ruler", "ping"]  # a closed page is told nothing more
         alice.close()
     finally:

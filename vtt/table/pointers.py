@@ -84,6 +84,8 @@ class RateLimit:
 @dataclass(frozen=True)
 class Ruler:
     seat: str
+    hand: str
+    """Which ruler it is: its seat's key, and which page of the seat holds it (a seat may have two pages open)."""
     name: str
     start: Cell
     end: Cell
@@ -93,6 +95,7 @@ class Ruler:
         return {
             "kind": RULER,
             "seat": self.seat,
+            "hand": self.hand,
             "name": self.name,
             "from": list(self.start),
             "to": list(self.end),
@@ -115,6 +118,11 @@ def _may_point(viewer: Viewer) -> None:
         raise PointerError("spectators watch the map; they do not measure on it or ping it")
 
 
+def hand_of(viewer: Viewer, page: int) -> str:
+    """The name of the ruler a seat holds on one of its pages: `alice/2`."""
+    return f"{viewer.key}/{page}"
+
+
 class Pointers:
     """The rulers held and the pings sent at one table, and the pages that show them."""
 
@@ -123,7 +131,7 @@ class Pointers:
         self._ruler_rate = RateLimit(RULER_UPDATES_MAX, RULER_WINDOW_SECONDS, clock)
         self._ping_rate = RateLimit(PINGS_MAX, PING_WINDOW_SECONDS, clock)
         self.held: dict[str, Ruler] = {}
-        """The ruler each seat holds now, by the seat's key."""
+        """The rulers held now, by their hand (`hand_of`)."""
 
     def subscribe(self, listener: PointerListener) -> None:
         self._listeners.add(listener)
@@ -135,23 +143,26 @@ class Pointers:
         for listener in list(self._listeners):
             listener.pointer_message(message)
 
-    def ruler(self, state: GameState, viewer: Viewer, name: str, start: object, end: object) -> Ruler:
-        """`viewer` (shown as `name`) holds a ruler from `start` to `end`: checked, measured and shown to every
-        page of the table. `PointerError` says why not; nothing is shown then."""
+    def ruler(self, state: GameState, viewer: Viewer, name: str, start: object, end: object, page: int = 0) -> Ruler:
+        """`viewer` (shown as `name`) holds a ruler from `start` to `end` on their `page`: checked, measured and
+        shown to every page of the table. `PointerError` says why not; nothing is shown then."""
         _may_point(viewer)
         a, b = board_space(start, state), board_space(end, state)
         if not self._ruler_rate.allow(viewer.key):
             raise PointerError("the ruler moved faster than the table passes it on: move it more slowly")
-        ruler = Ruler(viewer.key, name, a, b, grid_of(state).distance(a, b))
-        if self.held.get(viewer.key) != ruler:
-            self.held[viewer.key] = ruler
+        hand = hand_of(viewer, page)
+        ruler = Ruler(viewer.key, hand, name, a, b, grid_of(state).distance(a, b))
+        if self.held.get(hand) != ruler:
+            self.held[hand] = ruler
             self._relay(ruler.as_json())
         return ruler
 
-    def release(self, viewer: Viewer) -> None:
-        """`viewer` let go of their ruler: it disappears from every page (nothing happens if none was held)."""
-        if self.held.pop(viewer.key, None) is not None:
-            self._relay({"kind": RULER_END, "seat": viewer.key})
+    def release(self, viewer: Viewer, page: int = 0) -> None:
+        """`viewer` let go of the ruler on their `page`: it disappears from every page (nothing happens if none
+        was held)."""
+        hand = hand_of(viewer, page)
+        if self.held.pop(hand, None) is not None:
+            self._relay({"kind": RULER_END, "seat": viewer.key, "hand": hand})
 
     def ping(self, state: GameState, viewer: Viewer, name: str, space: object) -> Ping:
         """`viewer` (shown as `name`) pings `space` for every page of the table. `PointerError` says why not."""

@@ -8,6 +8,7 @@ and redo; for anyone else they do nothing (the table checks each command again a
 
 from __future__ import annotations
 
+import itertools
 from collections.abc import Awaitable, Callable
 from typing import Any
 
@@ -18,6 +19,7 @@ from vtt.table.table import Table, Viewer
 from vtt.web.map_view import MapView
 
 Send = Callable[[dict[str, Any]], Awaitable[bool]]
+_PAGES = itertools.count(1)
 
 
 class MapPointers:
@@ -38,10 +40,11 @@ class MapPointers:
         self._name = name
         self._may_end_turn = may_end_turn
         self._send = send
+        self.page = next(_PAGES)
         self.pointers = pointers_of(table)
         self.pointers.subscribe(self)
         map_view.on_ruler(self._on_ruler)
-        map_view.on_ruler_end(lambda _: self.pointers.release(viewer))
+        map_view.on_ruler_end(lambda _: self.pointers.release(viewer, self.page))
         map_view.on_ping(self._on_ping)
         map_view.on_key(self._on_key)
 
@@ -51,7 +54,7 @@ class MapPointers:
         if kind == RULER:
             self.map.show_ruler(message)
         elif kind == RULER_END:
-            self.map.clear_ruler(str(message.get("seat")))
+            self.map.clear_ruler(str(message.get("hand")))
         elif kind == PING:
             self.map.show_ping(message)
 
@@ -61,7 +64,8 @@ class MapPointers:
 
     def _on_ruler(self, e: events.GenericEventArguments) -> None:
         try:
-            self.pointers.ruler(self.table.state, self.viewer, self._name(), e.args["from"], e.args["to"])
+            state, name = self.table.state, self._name()
+            self.pointers.ruler(state, self.viewer, name, e.args["from"], e.args["to"], self.page)
         except PointerError as error:
             self._refuse(error)
 
@@ -85,4 +89,4 @@ class MapPointers:
     def close(self) -> None:
         """The page is gone: its ruler, if held, disappears for everyone."""
         self.pointers.unsubscribe(self)
-        self.pointers.release(self.viewer)
+        self.pointers.release(self.viewer, self.page)

@@ -510,13 +510,13 @@ class MapView(ui.element, component="../../static/map_view.js"):
         self.run_method("setBackground", data)
 
     def show_ruler(self, ruler: Mapping[str, Any]) -> None:
-        """Draw a seat's ruler ``{seat, name, from: [q, r], to: [q, r], distance}`` (replacing that seat's last one)
+        """Draw a ruler ``{hand, name, from: [q, r], to: [q, r], distance}`` (replacing the last one of that hand)
         with its distance at the end."""
         self.run_method("showRuler", _copied(ruler))
 
-    def clear_ruler(self, seat: str) -> None:
-        """Take a seat's ruler off the map."""
-        self.run_method("clearRuler", str(seat))
+    def clear_ruler(self, hand: str) -> None:
+        """Take a ruler off the map (by its hand, see `show_ruler`)."""
+        self.run_method("clearRuler", str(hand))
 
     def show_ping(self, ping: Mapping[str, Any]) -> None:
         """Ring a space ``{seat, name, space: [q, r], seconds}`` for a few seconds, with the name of who pinged it."""
