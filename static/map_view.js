@@ -308,6 +308,34 @@ function injectStyles() {
 .vtt-lod-low .vtt-label, .vtt-lod-low .vtt-object-name,
 .vtt-lod-low .vtt-uneven-tier { display: none; }
 @keyframes vtt-pulse { 0%, 100% { stroke-opacity: 1; } 50% { stroke-opacity: 0.55; } }
+/* the map's tools: the ruler toggle and the keys help; rulers and pings drawn over the tokens */
+.vtt-map .vtt-tools { position: absolute; top: 8px; right: 8px; z-index: 6; display: flex; gap: 6px;
+  align-items: flex-start; }
+.vtt-map .vtt-tool { min-width: 34px; height: 34px; padding: 0 10px; border-radius: 6px; border: 1px solid #5b4a35;
+  background: rgba(246, 238, 218, 0.92); color: #2a2118; font: 600 13px ${FONT_FAMILY}; cursor: pointer;
+  box-shadow: 0 1px 3px rgba(0, 0, 0, 0.35); touch-action: manipulation; }
+.vtt-map .vtt-tool:hover { background: #fff8e6; }
+.vtt-map .vtt-tool.vtt-on { background: #ffd23f; border-color: #8a6500; }
+.vtt-map .vtt-keys { position: absolute; top: 42px; right: 0; display: none; width: max-content; max-width: 80vw;
+  padding: 8px 10px; border-radius: 6px; background: rgba(30, 25, 20, 0.94); color: #f6eedb;
+  font: 12px/1.5 ${FONT_FAMILY}; box-shadow: 0 2px 8px rgba(0, 0, 0, 0.45); }
+.vtt-map .vtt-keys.vtt-open { display: grid; grid-template-columns: auto auto; column-gap: 12px; }
+.vtt-map .vtt-keys b { color: #ffd27a; white-space: nowrap; }
+.vtt-map .vtt-svg.vtt-measuring { cursor: crosshair; }
+.vtt-ruler { pointer-events: none; }
+.vtt-ruler-line { stroke: #ffd23f; stroke-width: 4; stroke-linecap: round; vector-effect: non-scaling-stroke;
+  filter: drop-shadow(0 0 2px rgba(0, 0, 0, 0.8)); }
+.vtt-ruler-end { fill: rgba(255, 210, 63, 0.3); stroke: #ffd23f; stroke-width: 2; vector-effect: non-scaling-stroke; }
+.vtt-ruler-dot { fill: #ffd23f; stroke: #3a2f24; stroke-width: 1.5; vector-effect: non-scaling-stroke; }
+.vtt-ruler-label { font-weight: 700; fill: #1e1914; paint-order: stroke; stroke: #ffe9a0; stroke-linejoin: round; }
+.vtt-ruler-label .vtt-ruler-who { font-weight: 600; fill: #3a2f24; }
+.vtt-ping { pointer-events: none; }
+.vtt-ping-ring { fill: none; stroke: #ff5a36; stroke-width: 4; vector-effect: non-scaling-stroke;
+  transform-box: fill-box; transform-origin: center; animation: vtt-ping-grow 1.2s ease-out infinite; }
+.vtt-ping-ring.vtt-later { animation-delay: 0.6s; }
+.vtt-ping-dot { fill: #ff5a36; stroke: #fff; stroke-width: 2; vector-effect: non-scaling-stroke; }
+.vtt-ping-name { font-weight: 700; fill: #fff; paint-order: stroke; stroke: #7a1c08; stroke-linejoin: round; }
+@keyframes vtt-ping-grow { 0% { transform: scale(0.35); opacity: 1; } 100% { transform: scale(1.7); opacity: 0; } }
 `;
   const el = document.createElement("style");
   el.setAttribute("data-vtt-map-style", "");
@@ -895,6 +923,26 @@ function stackKeyOf(ids, local) {
 
 let uidCounter = 0;
 const MAX_STROKE = 5000;
+const SVG_NS = "http://www.w3.org/2000/svg";
+// A held ruler sends its end at most this often (ms); the server counts at most RULER_UPDATES_MAX a second.
+const RULER_EVERY_MS = 60;
+// A touch held this long (ms) without moving pings its space.
+const LONG_PRESS_MS = 600;
+const KEY_PAN_PX = 80;
+const KEY_ZOOM = 1.25;
+
+function svgEl(tag, attrs) {
+  const el = document.createElementNS(SVG_NS, tag);
+  for (const [k, v] of Object.entries(attrs)) el.setAttribute(k, String(v));
+  return el;
+}
+
+// Whether a key pressed in `target` is typing (a text field, a select, an editable element): the map's keys wait.
+function typingIn(target) {
+  if (!target) return false;
+  const tag = target.tagName;
+  return tag === "INPUT" || tag === "TEXTAREA" || tag === "SELECT" || !!target.isContentEditable;
+}
 
 // A layer of the board: its spaces ([q, r], or [q, r, tier] for Uneven Ground), given as a list or, for a long
 // layer, packed by the server (map_view.py `_pack`): {packed: base64, bits, width, cols, rows, hex}, a bitmap of
@@ -957,8 +1005,13 @@ export default {
     // null: play; "paint": a press and drag paints a stroke of spaces (emits paint_stroke); "place": clicks on
     // spaces place something (cursor only: cell_click as usual)
     mode: { type: String, default: null },
+    // the ruler toggle (and R), pings (Alt-click, a long press) and the keys E and Ctrl+Z for the page
+    tools: { type: Boolean, default: false },
   },
-  emits: ["token_move", "token_refused", "token_click", "cell_click", "cancel", "paint_stroke", "drag_start"],
+  emits: [
+    "token_move", "token_refused", "token_click", "cell_click", "cancel", "paint_stroke", "drag_start",
+    "ruler", "ruler_end", "ping", "key",
+  ],
   data() {
     return {
       local: {},
@@ -982,6 +1035,11 @@ export default {
     this.previewKey = "";
     this.movePreview = null; // not reactive: the server's move preview for the token being dragged
     this.moveKey = "";
+    this.rulerOn = false; // not reactive: the ruler tool is on (a press and drag measures)
+    this.rulerKey = ""; // the ruler last sent ("q,r>q,r"), "" when none is held
+    this.rulerLast = 0;
+    this.rulerTimer = null;
+    this.pressTimer = null;
     this.syncTokens(this.tokens);
   },
   mounted() {
@@ -996,6 +1054,8 @@ export default {
   },
   unmounted() {
     window.removeEventListener("keydown", this.onKey);
+    this.clearLongPress();
+    if (this.rulerTimer) clearTimeout(this.rulerTimer);
     if (this.resizeObserver) this.resizeObserver.disconnect();
   },
   computed: {
@@ -1210,6 +1270,11 @@ export default {
       // while painting, the middle or right button pans (the left one paints)
       if (otherButton && !(painting && (e.button === 1 || e.button === 2))) return;
       const p = this.screenPoint(e);
+      if (this.tools && e.altKey && this.pointers.size === 0) {
+        e.preventDefault();
+        this.pingAt(p);
+        return;
+      }
       this.pointers.set(e.pointerId, p);
       try {
         this.$refs.svg.setPointerCapture(e.pointerId);
@@ -1228,6 +1293,14 @@ export default {
         return;
       }
       if (this.pointers.size > 2) return;
+      if (this.tools && this.rulerOn && !otherButton) {
+        const from = this.cellAt(p);
+        if (from) {
+          this.drag = { mode: "ruler", from, to: from };
+          this.rulerSend();
+          return;
+        }
+      }
       if (painting && otherButton) {
         this.drag = { mode: "pan", start: p, moved: true, view0: { ...this.view } };
         return;
@@ -1246,6 +1319,7 @@ export default {
       } else {
         this.drag = { mode: "pan", start: p, moved: false, view0: { ...this.view } };
       }
+      if (this.tools && e.pointerType !== "mouse") this.armLongPress(this.drag);
     },
     onMove(e) {
       if (!this.pointers.has(e.pointerId)) return;
@@ -1269,6 +1343,14 @@ export default {
       }
       if (d.mode === "paint") {
         this.paintTo(p);
+        return;
+      }
+      if (d.mode === "ruler") {
+        const to = this.cellAt(p);
+        if (to && (to[0] !== d.to[0] || to[1] !== d.to[1])) {
+          d.to = to;
+          this.rulerSend();
+        }
         return;
       }
       const dx = p.x - d.start.x;
@@ -1317,7 +1399,13 @@ export default {
       }
       if (this.pointers.size > 0) return;
       this.drag = null;
+      this.clearLongPress();
       this.$refs.svg.classList.remove("vtt-panning");
+      if (d.pinged) return; // a long press pinged: no click, no drop
+      if (d.mode === "ruler") {
+        this.rulerRelease();
+        return;
+      }
       if (d.mode === "paint") {
         this.paintTo(p);
         this.showStroke(null);
@@ -1356,19 +1444,219 @@ export default {
       if (this.pointers.size === 0) this.abortGesture();
     },
     onContextMenu(e) {
-      // the right button pans while painting: no browser menu then
-      if (this.editMode) e.preventDefault();
+      // the right button pans while painting, and a long press on touch pings: no browser menu then
+      if (this.editMode || (this.tools && this.drag && this.drag.touch)) e.preventDefault();
     },
     handleKey(e) {
-      if (e.key !== "Escape") return;
-      const tag = e.target && e.target.tagName;
-      if (tag === "INPUT" || tag === "TEXTAREA" || (e.target && e.target.isContentEditable)) return;
-      this.abortGesture();
-      this.$emit("cancel", {});
+      if (typingIn(e.target)) return;
+      if (e.key === "Escape") {
+        this.setRuler(false);
+        this.showKeys(false);
+        this.abortGesture();
+        this.$emit("cancel", {});
+        return;
+      }
+      // a key a field, menu or dialog of the page already took (arrows in a list, say) is not the map's
+      if (e.isComposing || e.defaultPrevented) return;
+      if (e.target && e.target.closest && e.target.closest(".q-field, .q-menu, .q-dialog")) return;
+      const ctrl = e.ctrlKey || e.metaKey;
+      const dialogOpen = !!document.querySelector(".q-dialog");
+      if (ctrl && !e.altKey && (e.key === "z" || e.key === "Z")) {
+        if (!this.tools || dialogOpen) return;
+        e.preventDefault();
+        if (!e.repeat) this.$emit("key", { key: e.shiftKey ? "redo" : "undo" });
+        return;
+      }
+      if (ctrl || e.altKey) return;
+      const pans = { ArrowLeft: [1, 0], ArrowRight: [-1, 0], ArrowUp: [0, 1], ArrowDown: [0, -1] };
+      if (e.key in pans) {
+        e.preventDefault();
+        const [dx, dy] = pans[e.key];
+        this.panBy(dx * KEY_PAN_PX, dy * KEY_PAN_PX);
+      } else if (e.key === "+" || e.key === "=") {
+        e.preventDefault();
+        this.zoomCentre(KEY_ZOOM);
+      } else if (e.key === "-" || e.key === "_") {
+        e.preventDefault();
+        this.zoomCentre(1 / KEY_ZOOM);
+      } else if (this.tools && !dialogOpen && (e.key === "r" || e.key === "R")) {
+        if (!e.repeat) this.toggleRuler();
+      } else if (this.tools && !dialogOpen && (e.key === "e" || e.key === "E")) {
+        if (!e.repeat) this.$emit("key", { key: "end_turn" });
+      }
+    },
+    panBy(dx, dy) {
+      this.view = { ...this.view, x: this.view.x + dx, y: this.view.y + dy };
+      this.userMoved = true;
+      this.applyView();
+    },
+    zoomCentre(factor) {
+      const el = this.$el;
+      this.zoomAt({ x: (el.clientWidth || 0) / 2, y: (el.clientHeight || 0) / 2 }, factor);
+    },
+    // ---- the ruler and pings (drawn from what the server relays: the same on every page of the table) -------
+    cellAt(p) {
+      const w = this.toWorld(p);
+      const [q, r] = this.geo.pixelToCell(w.x, w.y);
+      return this.geo.inBounds(q, r, this.bd.cols, this.bd.rows) ? [q, r] : null;
+    },
+    toggleRuler() {
+      this.setRuler(!this.rulerOn);
+    },
+    setRuler(on) {
+      on = !!on && this.tools;
+      if (on === this.rulerOn) return;
+      this.rulerOn = on;
+      if (!on && this.drag && this.drag.mode === "ruler") this.abortGesture();
+      if (this.$refs.svg) this.$refs.svg.classList.toggle("vtt-measuring", on);
+      const button = this.$refs.rulerButton;
+      if (button) {
+        button.classList.toggle("vtt-on", on);
+        button.setAttribute("aria-pressed", String(on));
+      }
+    },
+    showKeys(open) {
+      const panel = this.$refs.keysHelp;
+      if (!panel) return;
+      const show = open === undefined ? !panel.classList.contains("vtt-open") : !!open;
+      panel.classList.toggle("vtt-open", show);
+      if (this.$refs.keysButton) this.$refs.keysButton.setAttribute("aria-expanded", String(show));
+    },
+    // Send the held ruler's spaces when they changed, at most once every RULER_EVERY_MS (the last one always).
+    rulerSend() {
+      const d = this.drag;
+      if (!d || d.mode !== "ruler") return;
+      const key = cellKey(d.from[0], d.from[1]) + ">" + cellKey(d.to[0], d.to[1]);
+      if (key === this.rulerKey) return;
+      const wait = this.rulerLast + RULER_EVERY_MS - performance.now();
+      if (wait > 0) {
+        if (!this.rulerTimer) {
+          this.rulerTimer = setTimeout(() => {
+            this.rulerTimer = null;
+            this.rulerSend();
+          }, wait);
+        }
+        return;
+      }
+      this.rulerKey = key;
+      this.rulerLast = performance.now();
+      this.$emit("ruler", { from: [d.from[0], d.from[1]], to: [d.to[0], d.to[1]] });
+    },
+    rulerRelease() {
+      if (this.rulerTimer) clearTimeout(this.rulerTimer);
+      this.rulerTimer = null;
+      if (!this.rulerKey) return;
+      this.rulerKey = "";
+      this.$emit("ruler_end", {});
+    },
+    pingAt(p) {
+      const cell = this.cellAt(p);
+      if (cell) this.$emit("ping", { q: cell[0], r: cell[1] });
+    },
+    armLongPress(d) {
+      this.clearLongPress();
+      if (!d || (d.mode !== "pan" && d.mode !== "token")) return;
+      d.touch = true;
+      this.pressTimer = setTimeout(() => {
+        this.pressTimer = null;
+        if (this.drag !== d || d.moved || this.pointers.size !== 1) return;
+        d.pinged = true;
+        this.pingAt(d.start);
+      }, LONG_PRESS_MS);
+    },
+    clearLongPress() {
+      if (this.pressTimer) clearTimeout(this.pressTimer);
+      this.pressTimer = null;
+    },
+    // A ruler {hand, name, from: [q, r], to: [q, r], distance} (hand: whose, on which page): a line, its end space
+    // and the distance.
+    showRuler(m) {
+      const layer = this.$refs.rulers;
+      if (!layer || !m || m.hand == null || !Array.isArray(m.from) || !Array.isArray(m.to)) return;
+      const hand = String(m.hand);
+      this.clearRuler(hand);
+      const from = [Number(m.from[0]), Number(m.from[1])];
+      const to = [Number(m.to[0]), Number(m.to[1])];
+      const distance = Number(m.distance);
+      const [x1, y1] = this.geo.center(...from);
+      const [x2, y2] = this.geo.center(...to);
+      const c = this.geo.cell;
+      const g = svgEl("g", {
+        class: "vtt-ruler",
+        "data-role": "ruler",
+        "data-hand": hand,
+        "data-from": cellKey(...from),
+        "data-to": cellKey(...to),
+        "data-distance": distance,
+      });
+      g.append(
+        svgEl("path", { class: "vtt-ruler-end", d: cellsPath(this.geo, [to]) }),
+        svgEl("line", { class: "vtt-ruler-line", x1: fmt(x1), y1: fmt(y1), x2: fmt(x2), y2: fmt(y2) }),
+        svgEl("circle", { class: "vtt-ruler-dot", cx: fmt(x1), cy: fmt(y1), r: fmt(c * 0.12) }),
+        svgEl("circle", { class: "vtt-ruler-dot", cx: fmt(x2), cy: fmt(y2), r: fmt(c * 0.12) }),
+      );
+      const size = Math.max(c * 0.55, 13 / this.view.k);
+      const x = fmt(x2 + c * 0.45);
+      const label = svgEl("text", {
+        class: "vtt-ruler-label",
+        "data-role": "ruler-label",
+        "data-distance": distance,
+        x,
+        y: fmt(y2 - c * 0.45),
+        "font-size": fmt(size),
+        "stroke-width": fmt(size * 0.28),
+      });
+      const amount = svgEl("tspan", { class: "vtt-ruler-distance" });
+      amount.textContent = distance + (distance === 1 ? " space" : " spaces");
+      const who = svgEl("tspan", { class: "vtt-ruler-who", x, dy: fmt(size * 1.05), "font-size": fmt(size * 0.75) });
+      who.textContent = String(m.name ?? "");
+      label.append(amount, who);
+      g.append(label);
+      layer.append(g);
+    },
+    clearRuler(hand) {
+      const layer = this.$refs.rulers;
+      if (!layer) return;
+      for (const g of [...layer.children]) if (g.getAttribute("data-hand") === String(hand)) g.remove();
+    },
+    // A ping {seat, name, space: [q, r], seconds}: rings spreading from the space for a few seconds.
+    showPing(m) {
+      const layer = this.$refs.pings;
+      if (!layer || !m || !Array.isArray(m.space)) return;
+      const cell = [Number(m.space[0]), Number(m.space[1])];
+      const [x, y] = this.geo.center(...cell);
+      const c = this.geo.cell;
+      const g = svgEl("g", {
+        class: "vtt-ping",
+        "data-role": "ping",
+        "data-seat": String(m.seat ?? ""),
+        "data-cell": cellKey(...cell),
+      });
+      const size = Math.max(c * 0.5, 12 / this.view.k);
+      const name = svgEl("text", {
+        class: "vtt-ping-name",
+        x: fmt(x),
+        y: fmt(y - c * 1.35),
+        "text-anchor": "middle",
+        "font-size": fmt(size),
+        "stroke-width": fmt(size * 0.3),
+      });
+      name.textContent = String(m.name ?? "");
+      g.append(
+        svgEl("circle", { class: "vtt-ping-ring", cx: fmt(x), cy: fmt(y), r: fmt(c * 1.1) }),
+        svgEl("circle", { class: "vtt-ping-ring vtt-later", cx: fmt(x), cy: fmt(y), r: fmt(c * 1.1) }),
+        svgEl("circle", { class: "vtt-ping-dot", cx: fmt(x), cy: fmt(y), r: fmt(c * 0.16) }),
+        name,
+      );
+      layer.append(g);
+      const seconds = Math.min(10, Math.max(0.5, Number(m.seconds) || 4));
+      setTimeout(() => g.remove(), seconds * 1000);
     },
     abortGesture() {
       const d = this.drag;
       this.drag = null;
+      this.clearLongPress();
+      if (d && d.mode === "ruler") this.rulerRelease();
       if (d && d.mode === "token") this.clearDragVisual(d);
       if (d && d.mode === "paint") this.showStroke(null);
       if (this.$refs.svg) this.$refs.svg.classList.remove("vtt-panning");
@@ -1613,8 +1901,26 @@ export default {
           <g ref="moveSteps" class="vtt-move-steps" data-role="move-steps"></g>
           <path ref="stroke" class="vtt-stroke-preview" d=""/>
           <use ref="dragTop" href="" pointer-events="none"/>
+          <g ref="pings" data-role="pings"></g>
+          <g ref="rulers" data-role="rulers"></g>
         </g>
       </svg>
+      <div v-if="tools" class="vtt-tools" @pointerdown.stop>
+        <button ref="rulerButton" type="button" class="vtt-tool" data-role="ruler-toggle" aria-pressed="false"
+                title="Ruler (R): press and drag on the map to measure" @click="toggleRuler">Ruler</button>
+        <button ref="keysButton" type="button" class="vtt-tool" data-role="keys-toggle" aria-label="Keys"
+                aria-expanded="false" title="Keys" @click="showKeys()">?</button>
+        <div ref="keysHelp" class="vtt-keys" data-role="keys-help">
+          <b>R</b><span>ruler on or off; press and drag to measure</span>
+          <b>Alt-click</b><span>ping a space (on touch: a long press)</span>
+          <b>E</b><span>end the turn, on your turn</span>
+          <b>Arrow keys</b><span>move the map</span>
+          <b>+ and −</b><span>zoom in and out</span>
+          <b>Ctrl+Z</b><span>undo (the Soulweaver)</span>
+          <b>Ctrl+Shift+Z</b><span>redo (the Soulweaver)</span>
+          <b>Escape</b><span>cancel</span>
+        </div>
+      </div>
       <div ref="moveLabel" class="vtt-move-label" data-role="move-label"></div>
       <div ref="anchor" class="vtt-anchor"><slot></slot></div>
     </div>`,

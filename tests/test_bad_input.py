@@ -33,7 +33,7 @@ from vtt.table.archive import check_archive
 from vtt.table.registry import GameError, Games, viewer_for
 from vtt.table.table import Table, Viewer
 from vtt.web.api import make_router, seat_view
-from vtt.web.map_view import COORD_MAX, clean_event
+from vtt.web.map_view import COORD_MAX, KEYS, clean_event
 
 MAPS = Path(__file__).resolve().parents[1] / "maps"
 DEMO: dict[str, Any] = json.loads((MAPS / "demo.json").read_text())
@@ -647,10 +647,14 @@ def test_a_mutated_archive_is_imported_whole_and_playable_or_refused_and_stores_
 
 # ---- browser events -------------------------------------------------------------------------------------------
 
-EVENT_KEYS = ["id", "q", "r", "v", "x", "y", "cells", "erase"]
+EVENT_KEYS = ["id", "q", "r", "v", "x", "y", "cells", "erase", "from", "to", "key"]
 EVENT_ARGS = JSON_VALUES | st.dictionaries(
     st.sampled_from(EVENT_KEYS),
-    JSON_VALUES | HUGE | st.sampled_from(["ayla", 3, -2]) | st.lists(st.lists(st.integers(), max_size=3), max_size=4),
+    JSON_VALUES
+    | HUGE
+    | st.sampled_from(["ayla", 3, -2, "undo", "end_turn"])
+    | st.lists(st.integers(), max_size=3)
+    | st.lists(st.lists(st.integers(), max_size=3), max_size=4),
     max_size=6,
 )
 PROMISED: dict[str, dict[str, type | tuple[type, ...]]] = {
@@ -660,6 +664,10 @@ PROMISED: dict[str, dict[str, type | tuple[type, ...]]] = {
     "cell_click": {"q": int, "r": int},
     "paint_stroke": {"cells": list, "erase": bool},
     "cancel": {},
+    "ping": {"q": int, "r": int},
+    "ruler": {"from": list, "to": list},
+    "ruler_end": {},
+    "key": {"key": str},
 }
 OPTIONAL: dict[str, dict[str, type]] = {"token_move": {"v": int}, "token_click": {"x": float, "y": float}}
 
@@ -678,5 +686,7 @@ def test_a_random_browser_event_is_dropped_or_reaches_its_handler_in_its_promise
         assert isinstance(value, kind) and (kind is bool or not isinstance(value, bool)), (key, value)
         if isinstance(value, int) and key != "v":
             assert abs(value) <= COORD_MAX
-    for cell in out.get("cells", []):
+    for cell in [*out.get("cells", []), *(out[k] for k in ("from", "to") if k in out)]:
         assert len(cell) == 2 and all(type(v) is int and abs(v) <= COORD_MAX for v in cell)
+    if name == "key":
+        assert out["key"] in KEYS

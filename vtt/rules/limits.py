@@ -95,6 +95,15 @@ IMAGE_PIXELS_MAX = 40_000_000
 """A picture's width and height each, and their product: a bigger image is refused before it is decoded."""
 COMMAND_BYTES_MAX = 64 * 1024
 
+# ---- rulers and pings (passing marks on the map, never stored) -------------------------------------------------
+
+PINGS_MAX = 3
+PING_WINDOW_SECONDS = 5.0
+"""Pings one seat may send in any `PING_WINDOW_SECONDS`: enough to point at a few spaces, too few to flood the map."""
+RULER_UPDATES_MAX = 25
+RULER_WINDOW_SECONDS = 1.0
+"""Ruler positions one seat may send in any `RULER_WINDOW_SECONDS` (a page sends at most one every 60 ms)."""
+
 
 # ---- plain messages ---------------------------------------------------------------------------------------------
 

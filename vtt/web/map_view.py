@@ -2,8 +2,9 @@
 
 The browser renders the SVG map (grid, walls, objects, tokens, highlights) from compact props and handles
 drag, zoom and pan on its own. Python only receives the resulting events (``token_move``, ``token_click``,
-``cell_click``, ``cancel``, ``drag_start``, and in the map editor's paint mode ``paint_stroke``) and pushes small
-patches back with ``run_method`` (``patch_token``, ``set_board``, ``set_background``...); it never re-sends the
+``cell_click``, ``cancel``, ``drag_start``, in the map editor's paint mode ``paint_stroke``, and with the map's tools
+``ruler``, ``ruler_end``, ``ping`` and ``key``) and pushes small patches back with ``run_method`` (``patch_token``,
+``set_board``, ``set_background``, ``show_ruler``, ``show_ping``...); it never re-sends the
 full props after construction (pitfall: nested writes into ``_props`` would trigger a full update, so every write
 happens under ``suspend_updates()``).
 
@@ -42,6 +43,8 @@ SCREEN_MAX = 1e6
 """The largest pixel position (either sign) a click may report."""
 ID_TEXT_MAX = 200
 VERSION_MAX = 2**53
+KEYS = ("end_turn", "undo", "redo")
+"""What the map's keys ask of the page (``E``, ``Ctrl+Z``, ``Ctrl+Shift+Z``); the page decides whether they apply."""
 
 
 def _whole(value: object, limit: int) -> int | None:
@@ -60,11 +63,19 @@ def _space(args: Mapping[str, Any]) -> tuple[int, int] | None:
     return None if q is None or r is None else (q, r)
 
 
+def _pair(value: object) -> tuple[int, int] | None:
+    """A space written ``[q, r]``, or None."""
+    if not isinstance(value, list) or len(value) != 2:
+        return None
+    q, r = _whole(value[0], COORD_MAX), _whole(value[1], COORD_MAX)
+    return None if q is None or r is None else (q, r)
+
+
 def clean_event(name: str, args: object) -> dict[str, Any] | None:
     """A browser event's arguments in the shape its handlers are promised (see `on_move`, `on_token_click`...), or
     None for junk: the event is then dropped without a word (the page only sends well-formed events, so a malformed
     one comes from a script, and no handler ever sees it)."""
-    if name == "cancel":
+    if name in ("cancel", "ruler_end"):
         return {}
     if not isinstance(args, dict):
         return None
@@ -82,9 +93,15 @@ def clean_event(name: str, args: object) -> dict[str, Any] | None:
         ):
             out["x"], out["y"] = float(x), float(y)  # type: ignore[arg-type]
         return out
-    if name == "cell_click":
+    if name in ("cell_click", "ping"):
         space = _space(args)
         return None if space is None else {"q": space[0], "r": space[1]}
+    if name == "ruler":
+        a, b = _pair(args.get("from")), _pair(args.get("to"))
+        return None if a is None or b is None else {"from": list(a), "to": list(b)}
+    if name == "key":
+        key = args.get("key")
+        return {"key": key} if isinstance(key, str) and key in KEYS else None
     if name == "token_move":
         token, space = _token_id(args.get("id")), _space(args)
         if token is None or space is None:
@@ -233,6 +250,7 @@ class MapView(ui.element, component="../../static/map_view.js"):
         terrain: Mapping[str, Any] | None = None,
         background: Mapping[str, Any] | None = None,
         shared_tokens: bool = False,
+        tools: bool = False,
     ) -> None:
         """Create the map.
 
@@ -250,6 +268,7 @@ class MapView(ui.element, component="../../static/map_view.js"):
         :param shared_tokens: the token dicts are kept as given, not copied (a 500-token page view copies a lot):
             the caller promises each is complete (``id``, ``cells`` as lists, ``draggable``) and never changed in
             place; ignored with ``viewer_can_drag``
+        :param tools: show the map's ruler toggle and let it measure (``R``) and ping (Alt-click, a long press)
         """
         self._tokens_held = False
         super().__init__()
@@ -267,6 +286,10 @@ class MapView(ui.element, component="../../static/map_view.js"):
             "cancel": [],
             "paint_stroke": [],
             "drag_start": [],
+            "ruler": [],
+            "ruler_end": [],
+            "ping": [],
+            "key": [],
         }
         with self._props.suspend_updates():
             self._props.update(
@@ -278,6 +301,7 @@ class MapView(ui.element, component="../../static/map_view.js"):
                 mode=None,
                 highlights=[],
                 active=None,
+                tools=bool(tools),
             )
             self._keep(
                 walls=self._board_layer(walls),
@@ -304,6 +328,8 @@ class MapView(ui.element, component="../../static/map_view.js"):
             self.on("cancel", lambda e: self._dispatch("cancel", e))
             self.on("paint_stroke", self._handle_stroke)
             self.on("drag_start", lambda e: self._dispatch("drag_start", e))
+            for name in ("ruler", "ruler_end", "ping", "key"):
+                self.on(name, lambda e, name=name: self._dispatch(name, e))
 
     def _to_dict(self) -> dict[str, Any]:
         data = super()._to_dict()
@@ -483,6 +509,19 @@ class MapView(ui.element, component="../../static/map_view.js"):
             self._props["background"] = data
         self.run_method("setBackground", data)
 
+    def show_ruler(self, ruler: Mapping[str, Any]) -> None:
+        """Draw a ruler ``{hand, name, from: [q, r], to: [q, r], distance}`` (replacing the last one of that hand)
+        with its distance at the end."""
+        self.run_method("showRuler", _copied(ruler))
+
+    def clear_ruler(self, hand: str) -> None:
+        """Take a ruler off the map (by its hand, see `show_ruler`)."""
+        self.run_method("clearRuler", str(hand))
+
+    def show_ping(self, ping: Mapping[str, Any]) -> None:
+        """Ring a space ``{seat, name, space: [q, r], seconds}`` for a few seconds, with the name of who pinged it."""
+        self.run_method("showPing", _copied(ping))
+
     def set_mode(self, mode: str | None) -> None:
         """Switch between play (``None``), ``paint``/``erase`` strokes and ``place`` (see ``MODES``)."""
         if mode not in MODES:
@@ -530,6 +569,29 @@ class MapView(ui.element, component="../../static/map_view.js"):
     def on_cell_click(self, handler: EventHandler) -> Self:
         """Register a handler for a click on an in-bounds cell without a token: ``e.args == {'q': int, 'r': int}``."""
         self._handlers["cell_click"].append(handler)
+        return self
+
+    def on_ruler(self, handler: EventHandler) -> Self:
+        """Register a handler for a ruler held on the map (its tools on): ``e.args == {'from': [q, r], 'to': [q, r]}``,
+        sent when its end moves to another space (at most one every 60 ms); spaces are not checked against the
+        board."""
+        self._handlers["ruler"].append(handler)
+        return self
+
+    def on_ruler_end(self, handler: EventHandler) -> Self:
+        """Register a handler for the ruler let go: ``e.args == {}``."""
+        self._handlers["ruler_end"].append(handler)
+        return self
+
+    def on_ping(self, handler: EventHandler) -> Self:
+        """Register a handler for a ping (Alt-click, or a long press on touch): ``e.args == {'q': int, 'r': int}``."""
+        self._handlers["ping"].append(handler)
+        return self
+
+    def on_key(self, handler: EventHandler) -> Self:
+        """Register a handler for a key the page acts on (not typed in a text field): ``e.args == {'key': k}`` with
+        ``k`` one of ``KEYS``."""
+        self._handlers["key"].append(handler)
         return self
 
     def on_cancel(self, handler: EventHandler) -> Self:

@@ -34,6 +34,7 @@ from vtt.web.dice_dialog import submit_typed
 from vtt.web.game_files import export_game
 from vtt.web.gm_panel import render_gm_panel, render_sheet_controls
 from vtt.web.map_editor import MapEditor, background_of, board_patch, board_props
+from vtt.web.map_pointers import MapPointers
 from vtt.web.map_view import MapView
 from vtt.web.prompt_banner import PromptBanner, answers
 from vtt.web.roll_log import render_record
@@ -134,6 +135,7 @@ class TableView:
                     cell=CELL_PX,
                     tokens=self.tokens,
                     shared_tokens=True,
+                    tools=not viewer.is_spectator,
                     **board_props(board),
                 ).classes("w-full h-full")
                 self.banner = PromptBanner(self.send)
@@ -159,6 +161,9 @@ class TableView:
         self.map.on_token_click(self._on_token_click)
         self.map.on_cell_click(self._on_cell_click)
         self.map.on_cancel(lambda _: self._cancel())
+        self.pointers = MapPointers(
+            table, viewer, self.map, self._seat_name, lambda: self._seat().turn_panel().can_end_turn, self.send
+        )
         self._active: str | None = None
         self._log_chunk: ui.column | None = None
         self._unrendered: list[LogRecord] = []
@@ -1021,5 +1026,12 @@ class TableView:
             return
         await self.send({"type": "edit_creature", "creature": cid, "changes": {"skills": {**c.skills, skill: tier}}})
 
+    def _seat_name(self) -> str:
+        """This seat's name as the others at the table see it beside its ruler or ping."""
+        if self.viewer.is_soulweaver:
+            return "Soulweaver"
+        return self._players().get(self.viewer.key, self.viewer.name)
+
     def close(self) -> None:
         self.table.unsubscribe(self)
+        self.pointers.close()
