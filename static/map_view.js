@@ -733,8 +733,8 @@ const VttToken = {
       // shared space (plate shown on hover only): right under its body
       const mid = this.multi ? cy + this.rb * 0.3 : cy + this.ri * 0.34;
       const textLength = squeeze < 1 ? fmt(tw) : null;
-      // scaled up, the plate grows downwards from its top: the upper half of the body stays in sight
-      const origin = [cx, mid - h / 2];
+      // scaled up, the plate grows upwards from its bottom: the pool bars under it stay in sight
+      const origin = [cx, mid + h / 2];
       return { x: cx - w / 2, y: mid - h / 2, w, h, tx: cx, ty: mid, textLength, swatch: null, origin };
     },
     // Scales the name plate up about `namePill.origin` when the zoom would draw its text under NAME_MIN_PX:
@@ -750,7 +750,13 @@ const VttToken = {
       const s = (this.ri * 0.42 * (this.slot ? 0.8 : this.ui)) / 12;
       const [cx, cy] = this.center;
       const y = cy - this.rb - this.ri * 0.05;
-      return { transform: `translate(${fmt(cx - 12 * s)} ${fmt(y - 12 * s)}) scale(${fmt(s)})` };
+      // at least as high on screen as a name plate's text, grown upwards from the bottom of the mark
+      const grow = `clamp(1, calc(var(--vtt-name-min, 0) * 1.4 / ${fmt(24 * s)}), ${NAME_MAX_SCALE})`;
+      const oy = fmt(y + 12 * s);
+      return {
+        transform: `translate(${fmt(cx - 12 * s)} ${fmt(y - 12 * s)}) scale(${fmt(s)})`,
+        style: `transform: translate(${fmt(cx)}px, ${oy}px) scale(${grow}) translate(${fmt(-cx)}px, -${oy}px)`,
+      };
     },
     sizeBadge() {
       const fs = this.ri * 0.3 * this.ui;
@@ -906,13 +912,15 @@ const VttToken = {
               :font-size="fsName" :textLength="namePill.textLength"
               :lengthAdjust="namePill.textLength ? 'spacingAndGlyphs' : null">{{ name }}</text>
       </g>
-      <g v-if="hiddenMark" class="vtt-hidden-mark" data-role="hidden-mark" :transform="hiddenMark.transform">
+      <g v-if="hiddenMark" class="vtt-hidden-mark" data-role="hidden-mark" :style="hiddenMark.style">
+       <g :transform="hiddenMark.transform">
         <title>Hidden: the players do not see this creature</title>
         <circle class="vtt-hidden-bg" cx="12" cy="12" r="11" stroke-width="1.5"/>
         <path class="vtt-hidden-eye" d="M4 12 Q12 4.5 20 12 Q12 19.5 4 12 Z" stroke-width="1.8"/>
         <circle class="vtt-hidden-pupil" cx="12" cy="12" r="2.6"/>
         <line class="vtt-hidden-slash" x1="5.5" y1="18.5" x2="18.5" y2="5.5" stroke="#3a2854" stroke-width="4.5"/>
         <line class="vtt-hidden-slash" x1="5.5" y1="18.5" x2="18.5" y2="5.5" stroke="#f4ecff" stroke-width="1.8"/>
+       </g>
       </g>
       <g v-for="a in ailments" :key="a.key" :class="['vtt-ailment', a.kind ? 'vtt-ailment-' + a.kind : '']"
          :data-title="a.title">
@@ -1237,8 +1245,10 @@ export default {
       const [mw, mh] = this.geo.size(this.bd.cols, this.bd.rows);
       const pad = 24;
       const k = Math.max(MIN_ZOOM, Math.min(1.5, (el.clientWidth - 2 * pad) / mw, (el.clientHeight - 2 * pad) / mh));
-      this.view = { k, x: (el.clientWidth - mw * k) / 2, y: (el.clientHeight - mh * k) / 2 };
-      if (el.clientHeight > el.clientWidth && this.geo.inner * k < FIT_READABLE_PX) this.fitTokens(el, k);
+      // a portrait screen (phone, tablet) shows the map at its top: the panels' bottom sheet opens below it
+      const portrait = el.clientHeight > el.clientWidth;
+      this.view = { k, x: (el.clientWidth - mw * k) / 2, y: portrait ? pad : (el.clientHeight - mh * k) / 2 };
+      if (portrait && this.geo.inner * k < FIT_READABLE_PX) this.fitTokens(el, k);
       this.applyView();
     },
     // A portrait screen (a phone) where the whole map would be too small to read: show the tokens' part of it
@@ -1258,7 +1268,7 @@ export default {
       const m = this.geo.cell * 2.5;
       [x0, y0, x1, y1] = [x0 - m, y0 - m, x1 + m, y1 + m];
       const k = Math.max(kWhole, Math.min(1.5, el.clientWidth / (x1 - x0), el.clientHeight / (y1 - y0)));
-      this.view = { k, x: el.clientWidth / 2 - ((x0 + x1) / 2) * k, y: el.clientHeight / 2 - ((y0 + y1) / 2) * k };
+      this.view = { k, x: el.clientWidth / 2 - ((x0 + x1) / 2) * k, y: -y0 * k };
     },
     zoomAt(p, factor) {
       const v = this.view;

@@ -9,7 +9,6 @@ from nicegui import ui
 
 from vtt.web.attrs import with_data
 
-OPEN_CLASS = "panels-open"
 OPEN_TEXT = "Panels"
 CLOSE_TEXT = "Map"
 
@@ -36,9 +35,9 @@ class PanelDrawer:
     def set_open(self, open_: bool) -> None:
         self.open = open_
         if open_:
-            self.layout.classes(add=OPEN_CLASS)
+            self.layout.classes(add="panels-open")
         else:
-            self.layout.classes(remove=OPEN_CLASS)
+            self.layout.classes(remove="panels-open")
         self.button.set_text(CLOSE_TEXT if open_ else OPEN_TEXT)
         self.button.props["icon"] = "map" if open_ else "view_sidebar"
         self.button.props["data-open"] = "true" if open_ else "false"

@@ -31,7 +31,6 @@ POOL_WORDS = {
         "Exhausted.",
     ),
 }
-BAR_CLASSES = {"grit": "pool-bar pool-grit", "energy": "pool-bar pool-energy", "resolve": "pool-bar pool-resolve"}
 
 EditPips = Callable[[str, int], Awaitable[None]]
 """Sets a pool's Pips (the Soulweaver's buttons): the pool's name and its new Pips."""
@@ -59,7 +58,11 @@ def render_pool(pool_name: str, pool: Pool, edit: EditPips | None) -> None:
     with with_data(row, pool=pool_name, left=left, max=pool.max, pips=pool.pips):
         ui.label(pool_text(pool_name, pool)).classes("text-xs pool-text").props["title"] = words.full
         share = min(100, round(100 * left / pool.max)) if pool.max else 0
-        with ui.element("div").classes(BAR_CLASSES[pool_name]) as bar:
+        with ui.element("div").classes(
+            {"grit": "pool-bar pool-grit", "energy": "pool-bar pool-energy", "resolve": "pool-bar pool-resolve"}[
+                pool_name
+            ]
+        ) as bar:
             ui.element("div").classes("pool-fill").style(f"width: {int(share)}%")
         bar.props["title"] = words.full
         ui.label(taken_text(pool_name, pool)).classes("text-xs text-stone-600 pool-taken")
