@@ -247,3 +247,13 @@ def test_phone_touch_opens_the_menu_and_drags_a_token(browser: Browser, server: 
     touch_drag(gm, token_xy(gm, "bram"), cell_xy(gm, BRAM_TO))
     for page in (gm, alice):
         page.wait_for_selector(anchor_selector("bram", BRAM_TO))
+
+
+def test_a_tap_on_a_name_under_a_shared_space_opens_that_creatures_menu(browser: Browser, server: AppServer) -> None:
+    """The rats' bodies are small in their shared space; their names listed under it take a tap for them."""
+    page = open_at(browser, server, "alice", PHONE, touch=True)
+    plate = page.locator('[data-token-id="rat-b"] .vtt-name-bg').bounding_box()
+    assert plate is not None
+    page.touchscreen.tap(plate["x"] + plate["width"] / 2, plate["y"] + plate["height"] / 2)
+    expect(page.locator(".q-menu")).to_be_visible()
+    expect(page.locator(".q-menu")).to_contain_text("Big Rat")

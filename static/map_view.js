@@ -317,7 +317,10 @@ function injectStyles() {
   animation: vtt-pulse 1.6s ease-in-out infinite; }
 /* tokens sharing a space list their names under it, one plate a line, each with its token's colour */
 .vtt-name-swatch { stroke: #f6eedb; }
-.vtt-token:hover .vtt-name-bg { fill: rgba(10, 8, 6, 0.95); }
+/* a name plate scaled up for reading may lie over its body or a neighbour's space: it never takes the pointer */
+.vtt-token .vtt-name-plate { pointer-events: none; }
+/* but a name in the list under a shared space is the easiest part of its small token to tap */
+.vtt-token.vtt-stacked .vtt-name-plate { pointer-events: auto; }
 .vtt-lod-low .vtt-name-plate, .vtt-lod-low .vtt-hidden-mark, .vtt-lod-low .vtt-bar, .vtt-lod-low .vtt-ailment, .vtt-lod-low .vtt-size-badge,
 .vtt-lod-low .vtt-label, .vtt-lod-low .vtt-object-name,
 .vtt-lod-low .vtt-uneven-tier { display: none; }
@@ -713,7 +716,7 @@ const VttToken = {
         const w = tw + pad + sw + fs * 0.3;
         const h = fs * 1.25;
         const [sx, sy] = this.spaceCenter;
-        const top = sy + this.ri * 0.78;
+        const top = sy + this.ri * 0.92; // below the bars of the tokens in the space
         const mid = top + h * (0.5 + this.stackIndex.i * 1.06);
         return {
           x: sx - w / 2, y: mid - h / 2, w, h, tx: sx + (sw + fs * 0.3) / 2, ty: mid, textLength: null,
