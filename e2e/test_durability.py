@@ -59,7 +59,9 @@ def test_kill_9_in_the_middle_of_play_loses_nothing_anyone_saw(
         # a pool changed by the Soulweaver
         gm.locator('[data-token-id="orc"] .vtt-body').click()
         gm.keyboard.press("Escape")
-        gm.locator(".sheet .nicegui-row", has=gm.get_by_text("Grit 0/")).get_by_role("button", name="+").click()
+        grit = gm.locator('.sheet .pool-row[data-pool="grit"]')
+        expect(grit).to_contain_text("Grit: 8 of 8 left")
+        grit.get_by_role("button", name="+").click()
         expect(gm.locator('[data-token-id="orc"]')).to_have_attribute("data-grit", "1")
         gm.get_by_role("button", name="Begin: roll Priority").click()
         expect(gm.locator(".turn-panel")).to_contain_text("Round 1")

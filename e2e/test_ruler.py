@@ -128,12 +128,10 @@ def test_the_ruler_pings_and_keys_reach_the_table(browser: Browser, server: AppS
 
 
 def _phone(browser: Browser, server: AppServer, key: str) -> Page:
-    """A seat's page on a touch phone (390 × 844). Until the layout work gives a phone a full-width map (the side
-    pane in a drawer), the 400 px side pane leaves the map no width at all, so it is put aside here."""
+    """A seat's page on a touch phone (390 × 844): the map takes the screen, the panels wait in their sheet."""
     page = browser.new_context(viewport=PHONE, has_touch=True, is_mobile=True).new_page()
     page.goto(server.url + server.seat(key), timeout=LOAD_TIMEOUT)
     wait_ready(page, timeout=LOAD_TIMEOUT)
-    page.add_style_tag(content=".side-pane { display: none !important; }")
     page.wait_for_selector("[data-token-id]")
     return page
 

@@ -432,16 +432,16 @@ def test_full_resolve_pool_offers_only_recovery_and_zeal(users: Users) -> None:
     open_menu(sw, "ayla", "Ayla")
     sw.keyboard.press("Escape")
     expect(sw.locator(".q-menu")).to_have_count(0)
-    resolve = re.compile(r"^Resolve \d+/\d+$")
-    pool = sw.locator(".sheet").get_by_text(resolve)
-    plus = sw.locator(".sheet .nicegui-row", has=sw.get_by_text(resolve)).get_by_role("button", name="+")
-    pips, top = (int(n) for n in re.findall(r"\d+", pool.inner_text()))
+    row = sw.locator('.sheet .pool-row[data-pool="resolve"]')
+    pool = row.locator(".pool-text")
+    plus = row.get_by_role("button", name="+")
+    left, top = (int(n) for n in re.findall(r"\d+", pool.inner_text()))
     assert top > 0
     seq = 1
-    for pip in range(pips + 1, top + 1):
+    for pip in range(top - left + 1, top + 1):
         plus.click()
         seq += 1
-        expect(pool).to_have_text(f"Resolve {pip}/{top}")
+        expect(pool).to_have_text(f"Resolve: {top - pip} of {top} left")
         wait_for_entry(users, seq)
     full = {"type": "edit_creature", "creature": "ayla", "changes": {"resolve": {"max": top, "pips": top}}}
     expected = expected_menu(users.arena, full)

@@ -78,7 +78,7 @@ def test_a_strike_that_knocks_a_creature_unconscious_shows_pips_token_and_log(
         expect(orc).to_contain_text("UNC")
     gm.locator('[data-token-id="orc"] .vtt-body').click()
     expect(gm.locator(".sheet")).to_contain_text("Unconscious")
-    expect(gm.locator(".sheet")).to_contain_text("Grit 8/8")
+    expect(gm.locator(".sheet")).to_contain_text("Grit: 0 of 8 left")
     gm.keyboard.press("Escape")
     expect(gm.locator(".q-menu")).to_have_count(0)
     screenshot(gm, "table_knockout_soulweaver")

@@ -13,9 +13,16 @@ const SQUARE_DIRS = [[0, -1], [1, 0], [0, 1], [-1, 0]];
 const DRAG_THRESHOLD = 4;
 const MIN_ZOOM = 0.05;
 const MAX_ZOOM = 6;
-// Below this on-screen cell size (px) token details (names, bars, badges) are hidden: unreadable, and costly
-// to repaint on every pan/zoom frame of a big map.
-const LOD_CELL_PX = 18;
+// Below this on-screen size of a space (px from its centre to the middle of an edge) token details (names, bars,
+// badges) are hidden: the tokens are truly tiny then, and a big map's details are costly to repaint on every
+// pan/zoom frame. Above it, name plates are drawn at least NAME_MIN_PX high on screen (scaled up when the zoom
+// would make them smaller), so a whole 30 x 20 map on a laptop still shows every name.
+const LOD_INNER_PX = 7;
+const NAME_MIN_PX = 11;
+const NAME_MAX_SCALE = 3;
+// On a portrait screen, a fitted map whose spaces would be smaller than this (px, as LOD_INNER_PX) shows the
+// tokens' part of the map instead of all of it.
+const FIT_READABLE_PX = 12;
 
 const fmt = (v) => String(Math.round(v * 10) / 10);
 const cellKey = (q, r) => q + "," + r;
@@ -281,8 +288,15 @@ function injectStyles() {
 .vtt-foot-shared { fill: rgba(30, 25, 20, 0.06); stroke: #3a3026; stroke-opacity: 0.7; stroke-dasharray: 3 2;
   vector-effect: non-scaling-stroke; pointer-events: none; }
 .vtt-body { stroke: #1d1813; }
-.vtt-token.vtt-hidden { opacity: 0.5; }
-.vtt-token.vtt-hidden .vtt-body { stroke-dasharray: 4 3; }
+/* the Soulweaver's hidden creatures: ghosted body, dashed outline, an eye-off mark; name and mark stay legible */
+.vtt-token.vtt-hidden .vtt-body, .vtt-token.vtt-hidden .vtt-foot, .vtt-token.vtt-hidden .vtt-label,
+.vtt-token.vtt-hidden .vtt-foot-outline { opacity: 0.45; }
+.vtt-token.vtt-hidden .vtt-body { stroke-dasharray: 4 3; stroke: #f4ecff; }
+.vtt-token.vtt-hidden .vtt-name-bg { fill: rgba(58, 40, 84, 0.9); stroke: #d9c8f5; stroke-dasharray: 3 2; }
+.vtt-hidden-bg { fill: #3a2854; stroke: #f4ecff; }
+.vtt-hidden-eye { fill: none; stroke: #f4ecff; stroke-linecap: round; stroke-linejoin: round; }
+.vtt-hidden-pupil { fill: #f4ecff; }
+.vtt-hidden-slash { stroke-linecap: round; }
 .vtt-token.vtt-dead .vtt-body { fill: #6f675e; }
 .vtt-label { font-weight: 700; fill: #fff; paint-order: stroke; stroke: rgba(0, 0, 0, 0.55); stroke-linejoin: round; }
 .vtt-name-bg { fill: rgba(30, 25, 20, 0.84); }
@@ -301,10 +315,13 @@ function injectStyles() {
 .vtt-active-halo { fill: none; stroke: rgba(60, 40, 0, 0.55); pointer-events: none; }
 .vtt-active-ring { fill: none; stroke: #ffd23f; stroke-linejoin: round; pointer-events: none;
   animation: vtt-pulse 1.6s ease-in-out infinite; }
-/* tokens sharing a space show their name on hover only: side by side, their plates would cover each other */
-.vtt-token.vtt-stacked .vtt-name-plate { display: none; }
-.vtt-svg:not(.vtt-lod-low) .vtt-token.vtt-stacked:hover .vtt-name-plate { display: inline; }
-.vtt-lod-low .vtt-name-plate, .vtt-lod-low .vtt-bar, .vtt-lod-low .vtt-ailment, .vtt-lod-low .vtt-size-badge,
+/* tokens sharing a space list their names under it, one plate a line, each with its token's colour */
+.vtt-name-swatch { stroke: #f6eedb; }
+/* a name plate scaled up for reading may lie over its body or a neighbour's space: it never takes the pointer */
+.vtt-token .vtt-name-plate { pointer-events: none; }
+/* but a name in the list under a shared space is the easiest part of its small token to tap */
+.vtt-token.vtt-stacked .vtt-name-plate { pointer-events: auto; }
+.vtt-lod-low .vtt-name-plate, .vtt-lod-low .vtt-hidden-mark, .vtt-lod-low .vtt-bar, .vtt-lod-low .vtt-ailment, .vtt-lod-low .vtt-size-badge,
 .vtt-lod-low .vtt-label, .vtt-lod-low .vtt-object-name,
 .vtt-lod-low .vtt-uneven-tier { display: none; }
 @keyframes vtt-pulse { 0%, 100% { stroke-opacity: 1; } 50% { stroke-opacity: 0.55; } }
@@ -638,7 +655,8 @@ const VttToken = {
     slot() {
       return this.multi ? null : parseStack(this.stack);
     },
-    center() {
+    // the middle of the token's spaces (of its one space for a token sharing it)
+    spaceCenter() {
       let x = 0;
       let y = 0;
       for (const [q, r] of this.cells) {
@@ -646,10 +664,18 @@ const VttToken = {
         x += cx;
         y += cy;
       }
-      x /= this.cells.length;
-      y /= this.cells.length;
+      return [x / this.cells.length, y / this.cells.length];
+    },
+    center() {
+      const [x, y] = this.spaceCenter;
       const s = this.slot;
       return s ? [x + s.dx * this.ri, y + s.dy * this.ri] : [x, y];
+    },
+    // i of n for a token sharing its space with n - 1 others
+    stackIndex() {
+      if (!this.slot) return null;
+      const [i, n] = String(this.stack).split("/").map(Number);
+      return { i, n };
     },
     foot() {
       const geo = this.geo;
@@ -710,6 +736,21 @@ const VttToken = {
     namePill() {
       const fs = this.fsName;
       const pad = fs * 0.6;
+      if (this.slot) {
+        // a shared space: the plates of its tokens make a list under the space, each with its token's colour;
+        // they all scale about the list's top (`plateStyle`), so the list stays a list at any zoom
+        const sw = fs * 0.8;
+        const tw = nameWidthEm(this.name) * fs;
+        const w = tw + pad + sw + fs * 0.3;
+        const h = fs * 1.25;
+        const [sx, sy] = this.spaceCenter;
+        const top = sy + this.ri * 0.92; // below the bars of the tokens in the space
+        const mid = top + h * (0.5 + this.stackIndex.i * 1.06);
+        return {
+          x: sx - w / 2, y: mid - h / 2, w, h, tx: sx + (sw + fs * 0.3) / 2, ty: mid, textLength: null,
+          swatch: { cx: sx - w / 2 + pad / 2 + sw / 2, cy: mid, r: sw / 2 }, origin: [sx, top],
+        };
+      }
       // about one cell wide at most, so that the plates of neighbours in a row meet without covering each
       // other: a longer name is squeezed (down to 80 %), and only beyond that the plate grows
       const room = (this.multi ? Math.max(this.rb * 2, this.ri * 1.96) : this.ri * 1.96) - pad;
@@ -721,8 +762,32 @@ const VttToken = {
       const [cx, cy] = this.center;
       // one space: lower half of the cell, above the bars; big token: lower half of its body; a token in a
       // shared space (plate shown on hover only): right under its body
-      const mid = this.multi ? cy + this.rb * 0.3 : this.slot ? cy + this.rb + h * 0.6 : cy + this.ri * 0.34;
-      return { x: cx - w / 2, y: mid - h / 2, w, h, tx: cx, ty: mid, textLength: squeeze < 1 ? fmt(tw) : null };
+      const mid = this.multi ? cy + this.rb * 0.3 : cy + this.ri * 0.34;
+      const textLength = squeeze < 1 ? fmt(tw) : null;
+      // scaled up, the plate grows upwards from its bottom: the pool bars under it stay in sight
+      const origin = [cx, mid + h / 2];
+      return { x: cx - w / 2, y: mid - h / 2, w, h, tx: cx, ty: mid, textLength, swatch: null, origin };
+    },
+    // Scales the name plate up about `namePill.origin` when the zoom would draw its text under NAME_MIN_PX:
+    // `--vtt-name-min` (set on the map by the zoom) is that height in map units.
+    plateStyle() {
+      const [ox, oy] = this.namePill.origin;
+      const scale = `clamp(1, calc(var(--vtt-name-min, 0) / ${fmt(this.fsName)}), ${NAME_MAX_SCALE})`;
+      return `transform: translate(${fmt(ox)}px, ${fmt(oy)}px) scale(${scale}) translate(${fmt(-ox)}px, ${fmt(-oy)}px)`;
+    },
+    // the Soulweaver's eye-off mark on a hidden creature: above the body, in a 24-unit icon box
+    hiddenMark() {
+      if (!this.t.hidden) return null;
+      const s = (this.ri * 0.42 * (this.slot ? 0.8 : this.ui)) / 12;
+      const [cx, cy] = this.center;
+      const y = cy - this.rb - this.ri * 0.05;
+      // at least as high on screen as a name plate's text, grown upwards from the bottom of the mark
+      const grow = `clamp(1, calc(var(--vtt-name-min, 0) * 1.4 / ${fmt(24 * s)}), ${NAME_MAX_SCALE})`;
+      const oy = fmt(y + 12 * s);
+      return {
+        transform: `translate(${fmt(cx - 12 * s)} ${fmt(y - 12 * s)}) scale(${fmt(s)})`,
+        style: `transform: translate(${fmt(cx)}px, ${oy}px) scale(${grow}) translate(${fmt(-cx)}px, -${oy}px)`,
+      };
     },
     sizeBadge() {
       const fs = this.ri * 0.3 * this.ui;
@@ -767,7 +832,9 @@ const VttToken = {
       }
       const x = cx - w / 2;
       return pools.map(([kind, p]) => {
-        const bar = { kind, x, y, w, h, fill: (w * p.pips) / p.max, pips: p.pips, max: p.max, ticks: "" };
+        // the bar shows what is left of the pool: Pips fill a pool (Injury in Grit), and a full one has effects
+        const left = p.max - p.pips;
+        const bar = { kind, x, y, w, h, fill: (w * left) / p.max, pips: p.pips, max: p.max, left, ticks: "" };
         if (p.max > 1 && p.max <= 16) {
           for (let i = 1; i < p.max; i++) bar.ticks += "M" + fmt(x + (w * i) / p.max) + " " + fmt(y) + "v" + fmt(h);
         }
@@ -821,7 +888,8 @@ const VttToken = {
   },
   template: `
     <g :class="classes" :data-token-id="t.id" :data-q="anchor[0]" :data-r="anchor[1]" :data-grit="grit"
-       :data-size="size" :data-active="active ? 'true' : null" :data-stack="stack || null">
+       :data-size="size" :data-active="active ? 'true' : null" :data-stack="stack || null"
+       :data-hidden="t.hidden ? 'true' : null">
       <title>{{ t.name }}</title>
       <template v-if="slot">
         <polygon v-for="c in foot" :key="c.key" class="vtt-foot vtt-foot-shared" :points="c.points"
@@ -859,18 +927,31 @@ const VttToken = {
         <text class="vtt-badge" :x="sizeBadge.tx" :y="sizeBadge.ty" dy="0.36em" text-anchor="middle"
               :font-size="sizeBadge.fs">{{ sizeBadge.text }}</text>
       </g>
-      <g v-for="b in bars" :key="b.kind" class="vtt-bar" :data-pool="b.kind" :data-pips="b.pips" :data-max="b.max">
+      <g v-for="b in bars" :key="b.kind" class="vtt-bar" :data-pool="b.kind" :data-pips="b.pips" :data-max="b.max"
+         :data-left="b.left">
         <rect class="vtt-bar-bg" :x="b.x - barFrame" :y="b.y - barFrame" :width="b.w + 2 * barFrame"
               :height="b.h + 2 * barFrame" :rx="barFrame * 1.3"/>
         <rect :class="'vtt-bar-fill vtt-bar-' + b.kind" :x="b.x" :y="b.y" :width="b.fill" :height="b.h"/>
         <path v-if="b.ticks" class="vtt-bar-ticks" :d="b.ticks" :stroke-width="barFrame"/>
       </g>
-      <g v-if="name" class="vtt-name-plate">
+      <g v-if="name" class="vtt-name-plate" :style="plateStyle">
         <rect class="vtt-name-bg" :x="namePill.x" :y="namePill.y" :width="namePill.w" :height="namePill.h"
-              :rx="namePill.h * 0.35"/>
+              :rx="namePill.h * 0.35" :stroke-width="fsName * 0.1"/>
+        <circle v-if="namePill.swatch" class="vtt-name-swatch" :cx="namePill.swatch.cx" :cy="namePill.swatch.cy"
+                :r="namePill.swatch.r" :fill="t.color || '#777'" :stroke-width="fsName * 0.08"/>
         <text class="vtt-name" :x="namePill.tx" :y="namePill.ty" dy="0.36em" text-anchor="middle"
               :font-size="fsName" :textLength="namePill.textLength"
               :lengthAdjust="namePill.textLength ? 'spacingAndGlyphs' : null">{{ name }}</text>
+      </g>
+      <g v-if="hiddenMark" class="vtt-hidden-mark" data-role="hidden-mark" :style="hiddenMark.style">
+       <g :transform="hiddenMark.transform">
+        <title>Hidden: the players do not see this creature</title>
+        <circle class="vtt-hidden-bg" cx="12" cy="12" r="11" stroke-width="1.5"/>
+        <path class="vtt-hidden-eye" d="M4 12 Q12 4.5 20 12 Q12 19.5 4 12 Z" stroke-width="1.8"/>
+        <circle class="vtt-hidden-pupil" cx="12" cy="12" r="2.6"/>
+        <line class="vtt-hidden-slash" x1="5.5" y1="18.5" x2="18.5" y2="5.5" stroke="#3a2854" stroke-width="4.5"/>
+        <line class="vtt-hidden-slash" x1="5.5" y1="18.5" x2="18.5" y2="5.5" stroke="#f4ecff" stroke-width="1.8"/>
+       </g>
       </g>
       <g v-for="a in ailments" :key="a.key" :class="['vtt-ailment', a.kind ? 'vtt-ailment-' + a.kind : '']"
          :data-title="a.title">
@@ -1214,7 +1295,8 @@ export default {
     applyView() {
       const { x, y, k } = this.view;
       if (this.$refs.world) this.$refs.world.setAttribute("transform", `translate(${fmt(x)} ${fmt(y)}) scale(${k})`);
-      const low = this.geo.cell * k < LOD_CELL_PX;
+      const low = this.geo.inner * k < LOD_INNER_PX;
+      if (this.$refs.svg && !low) this.$refs.svg.style.setProperty("--vtt-name-min", fmt(NAME_MIN_PX / k));
       if (this.$refs.svg && low !== this.lowDetail) {
         this.lowDetail = low;
         this.$refs.svg.classList.toggle("vtt-lod-low", low);
@@ -1226,8 +1308,30 @@ export default {
       const [mw, mh] = this.geo.size(this.bd.cols, this.bd.rows);
       const pad = 24;
       const k = Math.max(MIN_ZOOM, Math.min(1.5, (el.clientWidth - 2 * pad) / mw, (el.clientHeight - 2 * pad) / mh));
-      this.view = { k, x: (el.clientWidth - mw * k) / 2, y: (el.clientHeight - mh * k) / 2 };
+      // a portrait screen (phone, tablet) shows the map at its top: the panels' bottom sheet opens below it
+      const portrait = el.clientHeight > el.clientWidth;
+      this.view = { k, x: (el.clientWidth - mw * k) / 2, y: portrait ? pad : (el.clientHeight - mh * k) / 2 };
+      if (portrait && this.geo.inner * k < FIT_READABLE_PX) this.fitTokens(el, k);
       this.applyView();
+    },
+    // A portrait screen (a phone) where the whole map would be too small to read: show the tokens' part of it
+    // (with a margin of two spaces), never smaller than the whole map would be.
+    fitTokens(el, kWhole) {
+      const ids = this.ids.filter((id) => this.local[id]);
+      if (!ids.length) return;
+      let [x0, y0, x1, y1] = [Infinity, Infinity, -Infinity, -Infinity];
+      for (const id of ids) {
+        for (const c of this.local[id].cells || []) {
+          if (!Array.isArray(c) || c.length < 2) continue;
+          const [x, y] = this.geo.center(c[0], c[1]);
+          [x0, y0, x1, y1] = [Math.min(x0, x), Math.min(y0, y), Math.max(x1, x), Math.max(y1, y)];
+        }
+      }
+      if (!(x1 >= x0)) return;
+      const m = this.geo.cell * 2.5;
+      [x0, y0, x1, y1] = [x0 - m, y0 - m, x1 + m, y1 + m];
+      const k = Math.max(kWhole, Math.min(1.5, el.clientWidth / (x1 - x0), el.clientHeight / (y1 - y0)));
+      this.view = { k, x: el.clientWidth / 2 - ((x0 + x1) / 2) * k, y: -y0 * k };
     },
     zoomAt(p, factor) {
       const v = this.view;

@@ -31,3 +31,12 @@ def test_a_hidden_creature_in_a_stomach_is_named_to_the_soulweaver_only() -> Non
     assert [c.id for c in in_stomach(s, s.creatures["w"], SW)] == ["v"]
     assert in_stomach(s, s.creatures["w"], ALICE) == []
     assert stomach_badge(s, s.creatures["w"], ALICE) == []
+
+
+def test_a_hidden_creatures_token_is_marked_hidden_for_the_soulweaver() -> None:
+    """The Soulweaver's map draws a hidden creature as hidden (the mark is the token's `hidden` field); a creature
+    in plain sight carries no such field, so a player's tokens never name it."""
+    s = state(creature("g", (2, 2), hidden=True), creature("a", (4, 4), controller="alice"), cols=12, rows=12)
+    assert token_for(s, s.creatures["g"], SW)["hidden"] is True
+    assert "hidden" not in token_for(s, s.creatures["a"], SW)
+    assert "hidden" not in token_for(s, s.creatures["a"], ALICE)

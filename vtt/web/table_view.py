@@ -36,6 +36,8 @@ from vtt.web.gm_panel import render_gm_panel, render_sheet_controls
 from vtt.web.map_editor import MapEditor, background_of, board_patch, board_props
 from vtt.web.map_pointers import MapPointers
 from vtt.web.map_view import MapView
+from vtt.web.panel_drawer import PanelDrawer
+from vtt.web.pool_rows import render_pool
 from vtt.web.prompt_banner import PromptBanner, answers
 from vtt.web.roll_log import render_record
 from vtt.web.tokens import on_map, shown_tokens, token_for
@@ -124,7 +126,7 @@ class TableView:
         state = table.state
         board = state.board
         self.tokens = shown_tokens(table, viewer, self._seat())
-        with ui.row().classes("w-full h-full no-wrap gap-0 items-stretch"):
+        with ui.row().classes("w-full h-full no-wrap gap-0 items-stretch table-layout") as layout:
             # The menu sits beside the map, not in its slot: a slot would make every update of the menu (or of
             # anything on the page) re-render the whole map component.
             with ui.column().classes("grow h-full p-0 map-pane"), ui.element("div").classes("map-wrap"):
@@ -142,19 +144,24 @@ class TableView:
                 self.menu_anchor = ui.element("div").classes("menu-anchor")
                 with self.menu_anchor, ui.menu().props("no-parent-event") as self.menu:
                     self.menu_body = ui.column().classes("gap-0 p-1 min-w-64")
-            with ui.column().classes("side-pane h-full no-wrap gap-2 p-2"):
-                self.editor: MapEditor | None = None
-                if viewer.is_soulweaver:
-                    engine = games.engine if games is not None else table.engine
-                    stored = games is not None and table.game_id is not None
-                    self.editor = MapEditor(table, engine, self.map, self.send, self._export_game if stored else None)
-                self.gm_panel = ui.column().classes("w-full gap-1")
-                self.decisions = ui.column().classes("w-full gap-1")
-                self.turn_panel = ui.column().classes("w-full gap-1")
-                self.sheet = ui.column().classes("w-full gap-1")
-                self.chat = ChatPanel(viewer, self._players, self.send)
-                ui.label("Roll log").classes("text-sm font-bold text-stone-700 mt-1")
-                self.log = ui.column().classes("w-full gap-2 roll-log")
+            # Two parts that scroll each on its own, so that the roll log stays in sight below a long sheet.
+            with ui.column().classes("side-pane h-full no-wrap gap-0 p-0"):
+                with ui.column().classes("side-panels w-full no-wrap gap-2 p-2"):
+                    self.decisions = ui.column().classes("w-full gap-1")
+                    self.turn_panel = ui.column().classes("w-full gap-1")
+                    self.sheet = ui.column().classes("w-full gap-1")
+                    self.editor: MapEditor | None = None
+                    if viewer.is_soulweaver:
+                        engine = games.engine if games is not None else table.engine
+                        stored = games is not None and table.game_id is not None
+                        export = self._export_game if stored else None
+                        self.editor = MapEditor(table, engine, self.map, self.send, export)
+                    self.gm_panel = ui.column().classes("w-full gap-1")
+                with ui.column().classes("side-talk w-full no-wrap gap-2 p-2"):
+                    ui.label("Roll log").classes("text-sm font-bold text-stone-700 roll-log-title")
+                    self.log = ui.column().classes("w-full gap-2 roll-log")
+                    self.chat = ChatPanel(viewer, self._players, self.send)
+        self.drawer = PanelDrawer(layout)
         self.map.on_move(self._on_move)
         self.map.on_drag_start(self._on_drag_start)
         self.map.on_refused(lambda _: ui.notify(f"Move rejected: {self._why_not_drag()}", type="warning"))
@@ -799,6 +806,7 @@ class TableView:
     def _render_decisions(self) -> None:
         seat = self._seat()
         self.decisions.clear()
+        self.drawer.set_waiting(sum(1 for d in seat.decisions() if seat.mine(d)))
         with self.decisions:
             for d in seat.decisions():
                 mine = seat.mine(d)
@@ -963,22 +971,8 @@ class TableView:
                     else:
                         ui.label(f"{skill} {tier}").classes("text-xs skill")
             for pool_name in ("grit", "energy", "resolve"):
-                pool = getattr(c, pool_name)
-                with ui.row().classes("items-center gap-1 no-wrap"):
-                    ui.label(f"{pool_name.title()} {pool.pips}/{pool.max}").classes("text-xs w-24")
-                    share = min(100, round(100 * pool.pips / pool.max)) if pool.max else 0
-                    bar = ui.element("div").classes("pool-bar")
-                    with bar.classes(
-                        {"grit": "pool-grit", "energy": "pool-energy", "resolve": "pool-resolve"}[pool_name]
-                    ):
-                        ui.element("div").classes("pool-fill").style(f"width: {int(share)}%")
-                    if gm:
-                        ui.button(
-                            "−", on_click=lambda _, p=pool_name, v=pool.pips: self._edit(c.id, p, max(0, v - 1))
-                        ).props("dense flat size=sm").classes("pip-button")
-                        ui.button("+", on_click=lambda _, p=pool_name, v=pool.pips: self._edit(c.id, p, v + 1)).props(
-                            "dense flat size=sm"
-                        ).classes("pip-button")
+                edit = (lambda name, pips, cid=c.id: self._edit(cid, name, pips)) if gm else None
+                render_pool(pool_name, getattr(c, pool_name), edit)
             ailments = ", ".join(f"{k} {v}" for k, v in sorted(c.ailments.items()) if v)
             ui.label(f"Ailments: {ailments or 'none'}").classes("text-xs")
             hurt = [p for p in c.parts if p.wounded or p.trauma or p.severed]

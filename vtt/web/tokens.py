@@ -94,7 +94,7 @@ def token_for(
     """`v` is the creature's version at the table: a drag sends it back, so a drag from a stale screen is refused.
     `seat` is what the viewer may see of `state` (made here when not given)."""
     seat = seat or SeatView(state, viewer)
-    return {
+    token: dict[str, Any] = {
         "id": creature.id,
         "v": version,
         "name": creature.name,
@@ -110,6 +110,9 @@ def token_for(
         "dead": creature.dead,
         "prone": creature.prone,
     }
+    if creature.hidden:  # only the Soulweaver's seat sees a hidden creature: its token is drawn as hidden
+        token["hidden"] = True
+    return token
 
 
 _Shown = tuple[weakref.ref[GameState], dict[str, int], dict[str, dict[str, Any]]]
