@@ -1357,7 +1357,18 @@ export default {
     },
     onContextMenu(e) {
       // the right button pans while painting: no browser menu then
-      if (this.editMode) e.preventDefault();
+      if (this.editMode) {
+        e.preventDefault();
+        return;
+      }
+      // a right click (or a long press) on a token opens its menu, as a click does
+      const g = e.target && e.target.closest ? e.target.closest("[data-token-id]") : null;
+      const id = g ? g.getAttribute("data-token-id") : null;
+      if (id != null && this.local[id]) {
+        e.preventDefault();
+        this.abortGesture();
+        this.clickToken(id);
+      }
     },
     handleKey(e) {
       if (e.key !== "Escape") return;
@@ -1557,8 +1568,13 @@ export default {
         anchor.style.left = x + "px";
         anchor.style.top = y + "px";
       }
-      // x, y: the token's centre in the component's own pixels, for a menu placed outside the component
-      this.$emit("token_click", { id, x: Number(x), y: Number(y) });
+      // x, y: the token's centre in the component's own pixels, for a menu placed outside the component; w, h: the
+      // size of its body on screen, for a menu beside it
+      const body = this.$el.querySelector(`[data-token-id="${CSS.escape(String(id))}"] .vtt-body`);
+      const box = body ? body.getBoundingClientRect() : null;
+      const w = box ? Number(fmt(box.width)) : 1;
+      const h = box ? Number(fmt(box.height)) : 1;
+      this.$emit("token_click", { id, x: Number(x), y: Number(y), w, h });
     },
   },
   template: `

@@ -25,6 +25,7 @@ from vtt.web.action_menu import (
     SELF_ACTIONS,
     choice_dialog,
     group_actions,
+    has_no_target,
     multi_target_dialog,
     render_menu,
 )
@@ -33,11 +34,15 @@ from vtt.web.chat_panel import ChatPanel
 from vtt.web.game_files import export_game
 from vtt.web.gm_panel import render_gm_panel, render_sheet_controls
 from vtt.web.map_editor import MapEditor, background_of, board_patch, board_props
+from vtt.web.map_pick import CLICK_SPACE, PickHint, SpacePick, space_fields, space_pick
 from vtt.web.map_view import MapView
+from vtt.web.menu_facts import option_facts
+from vtt.web.menu_keys import install_menu_keys
 from vtt.web.roll_log import render_record
 from vtt.web.tokens import on_map, shown_tokens, token_for
 
 CELL_PX = 26.0
+MENU_PROPS = "no-parent-event anchor='center right' self='center left' :offset='[10, 0]'"
 FLUSH_DELAY = 0.03
 """Seconds between a change's map patch and its log and panel updates."""
 LOG_CHUNK = 20
@@ -114,6 +119,7 @@ class TableView:
         self.base_url = base_url
         self.selected: str | None = None
         self.choosing: tuple[str, ActionOption] | None = None
+        self.picking: SpacePick | None = None
         self._seat_of: SeatView | None = None
         state = table.state
         board = state.board
@@ -132,8 +138,10 @@ class TableView:
                     **board_props(board),
                 ).classes("w-full h-full")
                 self.menu_anchor = ui.element("div").classes("menu-anchor")
-                with self.menu_anchor, ui.menu().props("no-parent-event") as self.menu:
-                    self.menu_body = ui.column().classes("gap-0 p-1 min-w-64")
+                # beside the clicked token (the anchor is the token's box), never over it
+                with self.menu_anchor, ui.menu().props(MENU_PROPS).classes("token-menu") as self.menu:
+                    self.menu_body = ui.column().classes("gap-0 p-1")
+                self.hint = PickHint()
             with ui.column().classes("side-pane h-full no-wrap gap-2 p-2"):
                 self.editor: MapEditor | None = None
                 if viewer.is_soulweaver:
@@ -153,6 +161,7 @@ class TableView:
         self.map.on_token_click(self._on_token_click)
         self.map.on_cell_click(self._on_cell_click)
         self.map.on_cancel(lambda _: self._cancel())
+        install_menu_keys()
         self._active: str | None = None
         self._log_chunk: ui.column | None = None
         self._unrendered: list[LogRecord] = []
@@ -469,6 +478,11 @@ class TableView:
     async def _on_token_click(self, e: events.GenericEventArguments) -> None:
         cid = str(e.args.get("id"))
         seen = self._seat().sees(cid)
+        if self.picking is not None:
+            cell = self._cell_of(cid) if seen else None
+            if cell is not None:
+                await self._pick_space(cell)
+            return
         if self.choosing is not None:
             await self._choose_target(target=cid if seen else None)
             return
@@ -476,9 +490,18 @@ class TableView:
             return
         self.selected = cid
         self._render_panels()
-        if "x" in e.args and "y" in e.args:
-            self.menu_anchor.style(f"left: {float(e.args['x']):.1f}px; top: {float(e.args['y']):.1f}px")
+        self._anchor_menu(e.args)
         self._open_menu(cid)
+
+    def _anchor_menu(self, args: dict[str, Any]) -> None:
+        """Put the menu's anchor over the clicked token's box (the browser's numbers, checked as numbers)."""
+        try:
+            x, y = float(args["x"]), float(args["y"])
+            w, h = float(args.get("w", 1)), float(args.get("h", 1))
+        except (KeyError, TypeError, ValueError):
+            return
+        w, h = min(max(w, 1.0), 4000.0), min(max(h, 1.0), 4000.0)
+        self.menu_anchor.style(f"left: {x - w / 2:.1f}px; top: {y - h / 2:.1f}px; width: {w:.1f}px; height: {h:.1f}px")
 
     def _open_menu(self, cid: str) -> None:
         """The clicked creature's menu, then one for each creature in its stomach: a swallowed creature has no
@@ -508,7 +531,13 @@ class TableView:
             if state.pending:
                 why = "the table waits for a decision"
             ui.label(f"No actions: {why}.").classes("text-xs text-stone-500 px-2 pb-1")
-        render_menu(self.menu, group_actions(state, cid, actions), lambda option: self._choose(cid, option))
+        names = self._names()
+        render_menu(
+            self.menu,
+            group_actions(state, cid, actions),
+            lambda option: self._choose(cid, option),
+            lambda option: option_facts(state, cid, option, names, has_no_target(option)),
+        )
         if self.viewer.is_soulweaver:
             ui.label("Soulweaver").classes("text-xs uppercase tracking-wide text-stone-500 px-2 pt-1")
             for label, kind in (("Deal damage…", "harm"), ("Heal…", "heal")):
@@ -637,8 +666,11 @@ class TableView:
             return
         self.choosing = (cid, option)
         self.map.set_highlights(self._highlights(cid, option))
-        what = "a space" if option.spaces and not option.targets else "a target"
-        ui.notify(f"{option.label}: choose {what} (Escape cancels)", position="top", timeout=1500)
+        if option.spaces and not option.targets:
+            self.hint.show(f"{option.label}: choose a space. {CLICK_SPACE}")
+        else:
+            odds = option_facts(self.table.state, cid, option, self._names(), False).pick_hint()
+            self.hint.show(f"{option.label}: choose a target (Escape cancels)" + (f". {odds}" if odds else ""))
 
     def _highlights(self, cid: str, option: ActionOption) -> list[dict[str, Any]]:
         state = self.table.state
@@ -708,14 +740,48 @@ class TableView:
                     self._choice_dialog(option, t, cmd)
                     return
         if cmd is None:
+            if option.spaces and not option.targets:
+                return  # a click beside the highlighted spaces: ignored, the hint stays
             ui.notify("That is not a legal choice for this action (Escape cancels)", type="warning", position="top")
             return
         self._cancel()
         await self.send(cmd)
 
     def _choice_dialog(self, option: ActionOption, t: TargetOption, cmd: dict[str, Any]) -> None:
+        """The fields the action still needs: the ones that are spaces are clicked on the map (after the others,
+        which a dialog asks)."""
         target_name = self._names().get(t.target or "", t.target or "")
-        choice_dialog(self.table.state, option, t, cmd, target_name, self.send)
+        spaces = space_fields(option, t)
+        others = [f for f in option.choose if f not in spaces]
+        what = f"{option.label} on {target_name}" if t.target else option.label
+        target_cells = self.tokens[t.target]["cells"] if t.target in self.tokens else []
+
+        async def then(full: dict[str, Any]) -> bool:
+            self._start_pick(space_pick(option, t, full, spaces, what, target_cells))
+            return True
+
+        if not others:
+            self._start_pick(space_pick(option, t, cmd, spaces, what, target_cells))
+            return
+        asked = option.model_copy(update={"choose": others})
+        choice_dialog(self.table.state, asked, t, cmd, target_name, then if spaces else self.send)
+
+    def _start_pick(self, pick: SpacePick) -> None:
+        self.choosing = None
+        self.picking = pick
+        self.map.set_highlights(pick.highlights())
+        self.hint.show(pick.hint())
+
+    async def _pick_space(self, cell: Cell) -> None:
+        """A click on the map while spaces are picked: a highlighted one fills the field; any other is ignored."""
+        pick = self.picking
+        if pick is None or cell not in pick.legal:
+            return
+        if not pick.fill(cell):
+            self._start_pick(pick)
+            return
+        self._cancel()
+        await self.send(pick.cmd)
 
     def _cell_of(self, target: str | None) -> Cell | None:
         if target is None or target not in self.tokens:
@@ -724,12 +790,21 @@ class TableView:
         return (int(q), int(r))
 
     async def _on_cell_click(self, e: events.GenericEventArguments) -> None:
+        try:
+            cell = (int(e.args["q"]), int(e.args["r"]))
+        except (KeyError, TypeError, ValueError):
+            return
+        if self.picking is not None:
+            await self._pick_space(cell)
+            return
         if self.choosing is None:
             return
-        await self._choose_target(space=(int(e.args["q"]), int(e.args["r"])))
+        await self._choose_target(space=cell)
 
     def _cancel(self) -> None:
         self.choosing = None
+        self.picking = None
+        self.hint.hide()
         self.map.clear_highlights()
         self.menu.close()
 
