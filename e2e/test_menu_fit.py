@@ -193,3 +193,29 @@ def test_a_reposition_destination_is_clicked_on_the_map(arena: tuple[Page, Page]
     for page in (gm, alice):
         expect(page.locator(".log-entry").first).to_contain_text("Reposition")
         expect(page.locator(anchor_selector("orc", to))).to_have_count(1)
+
+
+def test_a_distracts_sound_is_clicked_on_the_map_and_enter_confirms(arena: tuple[Page, Page]) -> None:
+    """seed-000 Distract: "If your action creates a sound at range, creatures instead become Focused on the space
+    where the sound was made." The dialog shows the roll as chances; Enter confirms it; the sound's space is a
+    click among highlighted spaces."""
+    gm, alice = arena
+    alice.set_viewport_size(LAPTOP)  # type: ignore[arg-type]
+    _open_menu(alice, "ayla")
+    choose_action(alice, "distract")
+    dialog = alice.locator(".multi-target-dialog")
+    expect(dialog.locator(".multi-roll")).to_contain_text("Orc: ")
+    expect(dialog).not_to_contain_text("d12")
+    dialog.locator("[data-attack=orc]").click()
+    dialog.locator("[data-choose=sound_at]").click()
+    alice.keyboard.press("Enter")
+    expect(dialog).to_have_count(0)
+    hint = alice.locator(".pick-hint")
+    expect(hint).to_contain_text("where the sound comes from")
+    expect(hint).to_contain_text(CLICK_SPACE)
+    tokens = {(4, 5), (5, 5), (4, 6), (10, 6)}
+    to = next(cell for cell in _highlighted(alice, "space") if cell not in tokens)
+    alice.mouse.click(*cell_xy(alice, to))
+    expect(hint).to_be_hidden()
+    for page in (gm, alice):
+        expect(page.locator(".log-entry").first).to_contain_text("diversion")

@@ -15,6 +15,9 @@
         const go = last ? last.querySelector("[data-go]") : null;
         if (go) {
           e.preventDefault();
+          e.stopPropagation();
+          // the focused box or button would take the key as its own click on its release
+          if (document.activeElement && document.activeElement.blur) document.activeElement.blur();
           go.click();
         }
         return;

@@ -18,10 +18,11 @@ from nicegui import ui
 from vtt.rules.dice import Modifier
 from vtt.rules.engine import ActionOption, RollPreview, TargetOption
 from vtt.rules.events import RuleError
-from vtt.rules.model import Creature, GameState
+from vtt.rules.model import Cell, Creature, GameState
 from vtt.rules.strike import armament
 from vtt.rules.tactics import distract_bonus
 from vtt.web.attrs import with_data
+from vtt.web.map_pick import as_cell
 from vtt.web.menu_facts import OptionFacts
 
 GROUP_ORDER = ["Move", "Strike", "Overpower", "Tactics", "Defense", "Manifest", "Turn"]
@@ -375,10 +376,14 @@ def multi_target_dialog(
     soulweaver: bool,
     send: Send,
     on_close: Callable[[], None],
+    pick_sound: Callable[[dict[str, Any], list[Cell]], None] | None = None,
+    odds: Callable[[RollPreview | None], str] = preview_text,
 ) -> None:
     """seed-000 Distract: "attack creatures that are Aware of that action ... Creatures that expect you to use
     this action gain +6 on their defense." The creatures the rules allow are listed to tick; only the Soulweaver,
-    who knows who expects it, sees the "expects it" boxes (a player sends an empty list)."""
+    who knows who expects it, sees the "expects it" boxes (a player sends an empty list). "If your action creates
+    a sound at range, creatures instead become Focused on the space where the sound was made": ticked, the space
+    is clicked on the map after Go (`pick_sound`)."""
     targets = [t.target for t in option.targets if t.target]
     actions = option.targets[0].choices.get("action", []) if option.targets else []
     attack: dict[str, ui.checkbox] = {}
@@ -391,7 +396,9 @@ def multi_target_dialog(
     ):
         ui.label((f"{actor.name}: " if actor else "") + option.label).classes("font-bold")
         if first_preview(option) is not None:
-            ui.label("One roll, against each creature ticked:").classes("text-xs text-stone-600")
+            ui.label("One roll, against each creature ticked; its chance against each:").classes(
+                "text-xs text-stone-600"
+            )
         roll = ui.label().classes("text-sm multi-roll")
         action = None
         if actions:
@@ -399,9 +406,9 @@ def multi_target_dialog(
                 {a: choice_label(state, "action", a, option.targets[0]) for a in actions},
                 value=actions[0],
                 label="action",
-                on_change=lambda e: roll.set_text(preview_text(action_preview(option, str(e.value)))),
+                on_change=lambda e: roll.set_text(odds(action_preview(option, str(e.value)))),
             ).props("dense outlined data-choose=action")
-        roll.set_text(preview_text(action_preview(option, str(actions[0]) if actions else "")))
+        roll.set_text(odds(action_preview(option, str(actions[0]) if actions else "")))
         ui.label("Attack the creatures that are Aware of it:").classes("text-sm")
         with ui.grid(columns="auto auto" if soulweaver else "auto").classes("gap-1 items-center multi-targets"):
             for tid in targets:
@@ -412,6 +419,12 @@ def multi_target_dialog(
                         expects=tid,
                     )
                     expects[tid].bind_enabled_from(attack[tid], "value")
+
+        sounds = [c for v in option.targets[0].choices.get("sound_at", []) if (c := as_cell(v))] if targets else []
+        sound = None
+        if sounds and pick_sound is not None:
+            sound = ui.checkbox("It makes a sound at range: click where on the map after Go").props("dense")
+            with_data(sound.classes("text-sm"), choose="sound_at")
 
         async def go() -> None:
             chosen = [tid for tid in targets if attack[tid].value]
@@ -424,6 +437,9 @@ def multi_target_dialog(
             if action is not None:
                 full["action"] = action.value
             dialog.close()
+            if sound is not None and sound.value and pick_sound is not None:
+                pick_sound(full, sounds)
+                return
             await send(full)
 
         with ui.row().classes("gap-2"):

@@ -9,7 +9,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from fractions import Fraction
 
-from vtt.rules.engine import ActionOption, TargetOption
+from vtt.rules.engine import ActionOption, RollPreview, TargetOption
 from vtt.rules.menu_explain import explain
 from vtt.rules.menu_odds import injury_text, percent, strike_damage, success_chance
 from vtt.rules.model import GameState
@@ -97,3 +97,13 @@ def option_facts(
     if len(targets) > len(shown) and shown:
         lines.append(f"and {len(targets) - len(shown)} more")
     return OptionFacts(detail=" · ".join(parts), tip="\n".join(lines), targets=targets)
+
+
+def odds_with(
+    state: GameState, actor: str, option: ActionOption, names: dict[str, str], preview: RollPreview | None
+) -> str:
+    """The chance against each target of `option` rolled as `preview` (a Distract with the Action chosen)."""
+    if preview is None:
+        return ""
+    targets = [t.model_copy(update={"preview": preview}) for t in option.targets]
+    return option_facts(state, actor, option.model_copy(update={"targets": targets}), names, False).pick_hint()

@@ -36,7 +36,7 @@ from vtt.web.gm_panel import render_gm_panel, render_sheet_controls
 from vtt.web.map_editor import MapEditor, background_of, board_patch, board_props
 from vtt.web.map_pick import CLICK_SPACE, PickHint, SpacePick, space_fields, space_pick
 from vtt.web.map_view import MapView
-from vtt.web.menu_facts import option_facts
+from vtt.web.menu_facts import odds_with, option_facts
 from vtt.web.menu_keys import install_menu_keys
 from vtt.web.roll_log import render_record
 from vtt.web.tokens import on_map, shown_tokens, token_for
@@ -650,6 +650,10 @@ class TableView:
                 self.viewer.is_soulweaver,
                 self.send,
                 self.map.clear_highlights,
+                lambda full, cells: self._start_pick(
+                    SpacePick(cmd=full, fields=["sound_at"], cells={"sound_at": cells}, what=option.label)
+                ),
+                lambda preview: odds_with(self.table.state, cid, option, self._names(), preview),
             )
             return
         if option.action == "strike_stomach" and len(option.targets) == 1:
