@@ -99,6 +99,12 @@ def test_the_demo_menu_fits_beside_its_token_and_explains(demo: tuple[Page, Page
     menu = _open_menu(alice, "ayla")
     alice.locator('.menu-action[data-action="dash"]').hover()
     expect(alice.locator(".q-tooltip.menu-tip")).to_contain_text("Movement")
+    # and its odds and damage against each target
+    alice.locator('.menu-action[data-action="throw"]').hover()
+    tip = alice.locator(".q-tooltip.menu-tip", has_text="Throw the weapon")
+    expect(tip).to_contain_text("Bram: ")
+    expect(tip).to_contain_text("Injury")
+    screenshot(alice, "menu_fit_hover")
     # the odds are a chance, not dice jargon
     expect(menu.locator('.menu-action[data-action="throw"] .menu-detail')).to_contain_text("% to succeed")
     expect(menu).not_to_contain_text("d12")
@@ -125,6 +131,19 @@ def test_number_key_picks_the_first_entry_and_escape_cancels(demo: tuple[Page, P
     alice.keyboard.press("Escape")
     expect(hint).to_be_hidden()
     expect(alice.locator("[data-highlight-kind]")).to_have_count(0)
+    # a row made with several weapons: its key opens their list, whose keys then pick one of them
+    menu = _open_menu(alice, "ayla")
+    kind = menu.locator('.menu-kind[data-kind="strike_space"]')
+    key = kind.get_attribute("data-key")
+    assert key is not None
+    alice.keyboard.press(key)
+    variant = kind.locator('.menu-variant[data-key="1"]')
+    expect(variant).to_be_visible()
+    label = variant.get_attribute("data-label")
+    alice.keyboard.press("1")
+    expect(hint).to_contain_text(f"{label}: choose a space")
+    alice.keyboard.press("Escape")
+    expect(hint).to_be_hidden()
 
 
 def test_drop_prone_from_the_menu_makes_the_creature_prone(demo: tuple[Page, Page]) -> None:

@@ -158,3 +158,17 @@ def test_a_reposition_destination_is_a_space_to_click_and_an_ailment_is_not() ->
     assert space_fields(reposition, reposition.targets[0]) == ["to"]
     impair = _option(s, "a", "impair")
     assert space_fields(impair, impair.targets[0]) == []
+
+
+def test_a_much_larger_target_leaves_no_damage_dice() -> None:
+    """seed-004: "Against a larger subject, subtract the size difference from your damage": a size 0 Sword (2 dice)
+    on a size 3 target rolls no dice, and the menu says so in words."""
+    a = creature("a", (5, 5), weapons=[weapon("sword", 2)], grip={"right_arm": "sword"})
+    t = creature("t", (6, 5), size=3)
+    s = on_turn(state(a, t), "a")
+    option = next(o for o in legal_actions(s, "a") if o.action == "strike" and o.params.get("weapon") == "sword")
+    preview = next(x.preview for x in option.targets if x.target == "t")
+    assert preview is not None
+    d = strike_damage(s, "a", "t", preview, "sword")
+    assert d is not None and d.dice == 0
+    assert injury_text(d) == "no dice left, no Injury"

@@ -103,6 +103,8 @@ def percent(p: Fraction | float) -> str:
 
 def injury_text(d: DamagePreview) -> str:
     """ "3 dice, likely 1 to 2 Injury" in plain words."""
+    if d.dice == 0:
+        return "no dice left, no Injury"
     dice = f"{d.dice} {'die' if d.dice == 1 else 'dice'}"
     likely = str(d.likely_low) if d.likely_low == d.likely_high else f"{d.likely_low} to {d.likely_high}"
     return f"{dice}, likely {likely} Injury"
