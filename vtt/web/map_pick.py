@@ -66,7 +66,7 @@ class SpacePick:
         return out
 
     def fill(self, cell: Cell) -> bool:
-        """Fill the current field with `cell` when it is legal; True when every field is filled."""
+        """Fill the current field with `cell` (one of `legal`); True when every field is filled."""
         self.cmd[self.field] = list(cell)
         self.fields.pop(0)
         return not self.fields
