@@ -200,7 +200,6 @@ def group_actions(state: GameState, creature_id: str, actions: Iterable[ActionOp
 # ---- the menu -------------------------------------------------------------------------------------------------
 
 Facts = Callable[[ActionOption], OptionFacts]
-TIP_PROPS = "anchor='top right' self='top left' :offset='[6, 0]' :delay='300'"
 KEYS = "1234567890"
 """The keys that pick the menu's rows, in order (and a kind's variants once its list is open)."""
 
@@ -254,7 +253,7 @@ def _action_item(
 
 def _tip(text: str) -> None:
     """What a row does and its odds, beside the menu on hover (or a long press on a touch screen)."""
-    ui.tooltip(text).classes("menu-tip").props(TIP_PROPS)
+    ui.tooltip(text).classes("menu-tip").props("anchor='top right' self='top left' :offset='[6, 0]' :delay='300'")
 
 
 def _more_choices_button(option: ActionOption, pick: Pick) -> None:

@@ -2,13 +2,8 @@
 
 from __future__ import annotations
 
-from pathlib import Path
-
 from nicegui import ui
 
-SCRIPT = (Path(__file__).resolve().parents[2] / "static" / "menu_keys.js").read_text()
 
-
-def install_menu_keys() -> None:
-    """Add the script to the current page (it installs its listener once)."""
-    ui.add_body_html(f"<script>{SCRIPT}</script>")
+class MenuKeys(ui.element, component="../../static/menu_keys.js"):
+    """A hidden element listening to the page's keys while it is on the page."""

@@ -37,12 +37,11 @@ from vtt.web.map_editor import MapEditor, background_of, board_patch, board_prop
 from vtt.web.map_pick import CLICK_SPACE, PickHint, SpacePick, space_fields, space_pick
 from vtt.web.map_view import MapView
 from vtt.web.menu_facts import odds_with, option_facts
-from vtt.web.menu_keys import install_menu_keys
+from vtt.web.menu_keys import MenuKeys
 from vtt.web.roll_log import render_record
 from vtt.web.tokens import on_map, shown_tokens, token_for
 
 CELL_PX = 26.0
-MENU_PROPS = "no-parent-event anchor='center right' self='center left' :offset='[10, 0]'"
 FLUSH_DELAY = 0.03
 """Seconds between a change's map patch and its log and panel updates."""
 LOG_CHUNK = 20
@@ -139,9 +138,13 @@ class TableView:
                 ).classes("w-full h-full")
                 self.menu_anchor = ui.element("div").classes("menu-anchor")
                 # beside the clicked token (the anchor is the token's box), never over it
-                with self.menu_anchor, ui.menu().props(MENU_PROPS).classes("token-menu") as self.menu:
+                with self.menu_anchor:
+                    self.menu = ui.menu().props("no-parent-event anchor='center right' self='center left'")
+                self.menu.props(":offset='[10, 0]'").classes("token-menu")
+                with self.menu:
                     self.menu_body = ui.column().classes("gap-0 p-1")
                 self.hint = PickHint()
+                MenuKeys()
             with ui.column().classes("side-pane h-full no-wrap gap-2 p-2"):
                 self.editor: MapEditor | None = None
                 if viewer.is_soulweaver:
@@ -161,7 +164,6 @@ class TableView:
         self.map.on_token_click(self._on_token_click)
         self.map.on_cell_click(self._on_cell_click)
         self.map.on_cancel(lambda _: self._cancel())
-        install_menu_keys()
         self._active: str | None = None
         self._log_chunk: ui.column | None = None
         self._unrendered: list[LogRecord] = []
@@ -501,7 +503,10 @@ class TableView:
         except (KeyError, TypeError, ValueError):
             return
         w, h = min(max(w, 1.0), 4000.0), min(max(h, 1.0), 4000.0)
-        self.menu_anchor.style(f"left: {x - w / 2:.1f}px; top: {y - h / 2:.1f}px; width: {w:.1f}px; height: {h:.1f}px")
+        left, top = x - w / 2, y - h / 2
+        self.menu_anchor.style(
+            f"left: {round(left, 1)}px; top: {round(top, 1)}px; width: {round(w, 1)}px; height: {round(h, 1)}px"
+        )
 
     def _open_menu(self, cid: str) -> None:
         """The clicked creature's menu, then one for each creature in its stomach: a swallowed creature has no
