@@ -22,12 +22,17 @@ from playwright.sync_api import Browser, Locator, Page, expect
 from e2e.conftest import ROOT, AppServer, open_as, running, screenshot
 from e2e.helpers import choose_action, menu_entry, token_xy
 from vtt.rules import RandomDice, apply, legal_actions
+from vtt.rules.menu_odds import percent
+from vtt.rules.odds import attack_chance
 from vtt.rules.scenario import load_scenario
 
 ARENA = ROOT / "e2e" / "maps" / "arena.json"
 pytestmark = pytest.mark.usefixtures("table_timeouts")
 WEAPONS = ["sword", "dagger", "spear"]
 VARIANTS = ["Sword", "Dagger", "Spear", "Unarmed (lower left arm)"]
+CHANCE = r"(\d+%|under 1%|over 99%)"
+ODDS = re.compile(rf"^Major · {CHANCE}( to {CHANCE})? to succeed$")
+"""A variant's cost and the chance its roll succeeds against its targets (the d12 rule, `vtt.rules.odds`)."""
 
 
 def _four_armed_arena(tmp_path: Path) -> tuple[Path, dict[str, Any]]:
@@ -132,7 +137,7 @@ def test_grouped_menu_picks_a_weapon_then_a_target(table: Table) -> None:
     for i, name in enumerate(VARIANTS):
         expect(variants.nth(i)).to_be_visible()
         expect(variants.nth(i).locator(".text-sm")).to_have_text(name)
-        expect(variants.nth(i).locator(".menu-detail")).to_have_text(re.compile(r"^Major · \d+d12 Martial .*/ Elude$"))
+        expect(variants.nth(i).locator(".menu-detail")).to_have_text(ODDS)
     screenshot(alice, "table_menu_grouped_strike_open")
     # another kind's list opens in its place (one at a time)
     impair = menu.locator('.menu-kind[data-kind="impair"]')
@@ -181,7 +186,8 @@ def test_distract_two_creatures_from_the_dialog(table: Table) -> None:
         expect(dialog.locator(f"[data-attack={creature}]")).to_be_visible()
     expect(dialog.locator("[data-expects]")).to_have_count(0)
     expect(dialog.locator("[data-choose=action]")).to_contain_text("Speaking")
-    expect(dialog.locator(".multi-roll")).to_have_text("3d12 Guile vs DL 3 / Observe")
+    # one roll, shown as its chance against each creature's Observe 1d12: Guile 3d12 vs DL 3 (no bonus for speaking)
+    expect(dialog.locator(".multi-roll")).to_contain_text(f"Orc: {percent(attack_chance(3, 0, 3, 1, 0))}")
     # the creatures it may attack are highlighted on the map meanwhile
     expect(alice.locator('[data-highlight-kind="target"][data-q="5"][data-r="5"]')).to_have_count(1)
     dialog.locator("[data-go]").click()
@@ -208,7 +214,7 @@ def test_distract_two_creatures_from_the_dialog(table: Table) -> None:
     choose_action(sw, "distract")
     dialog = sw.locator(".multi-target-dialog")
     expect(dialog.locator("[data-choose=action]")).to_contain_text("Minor Action")
-    expect(dialog.locator(".multi-roll")).to_contain_text("3d12 Guile +1")
+    expect(dialog.locator(".multi-roll")).to_contain_text(f"Orc: {percent(attack_chance(3, 1, 3, 1, 0))}")  # +1
     expect(dialog.locator("[data-expects=orc]")).to_have_class(re.compile(r"\bdisabled\b"))  # not attacked yet
     _tick(dialog, "attack", "orc")
     _tick(dialog, "attack", "rat2")

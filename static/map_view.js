@@ -1548,8 +1548,22 @@ export default {
       if (this.pointers.size === 0) this.abortGesture();
     },
     onContextMenu(e) {
-      // the right button pans while painting, and a long press on touch pings: no browser menu then
-      if (this.editMode || (this.tools && this.drag && this.drag.touch)) e.preventDefault();
+      // the right button pans while painting: no browser menu then
+      if (this.editMode) {
+        e.preventDefault();
+        return;
+      }
+      // a right click (or a long press) on a token opens its menu, as a click does
+      const g = e.target && e.target.closest ? e.target.closest("[data-token-id]") : null;
+      const id = g ? g.getAttribute("data-token-id") : null;
+      if (id != null && this.local[id]) {
+        e.preventDefault();
+        this.abortGesture();
+        this.clickToken(id);
+        return;
+      }
+      // a long press on a space pings it: no browser menu then
+      if (this.tools && this.drag && this.drag.touch) e.preventDefault();
     },
     handleKey(e) {
       if (typingIn(e.target)) return;
@@ -1949,8 +1963,13 @@ export default {
         anchor.style.left = x + "px";
         anchor.style.top = y + "px";
       }
-      // x, y: the token's centre in the component's own pixels, for a menu placed outside the component
-      this.$emit("token_click", { id, x: Number(x), y: Number(y) });
+      // x, y: the token's centre in the component's own pixels, for a menu placed outside the component; w, h: the
+      // size of its body on screen, for a menu beside it
+      const body = this.$el.querySelector(`[data-token-id="${CSS.escape(String(id))}"] .vtt-body`);
+      const box = body ? body.getBoundingClientRect() : null;
+      const w = box ? Number(fmt(box.width)) : 1;
+      const h = box ? Number(fmt(box.height)) : 1;
+      this.$emit("token_click", { id, x: Number(x), y: Number(y), w, h });
     },
   },
   template: `

@@ -114,6 +114,8 @@ class RollPreview(BaseModel):
     modifiers: list[Modifier] = Field(default_factory=list)
     dl: int | None = None
     defense_skill: str | None = None
+    damage: int = Field(0, description="The damage dice a hit rolls before the target's size and Threshold.")
+    damage_changes: list[DiceChange] = Field(default_factory=list)
 
 
 class TargetOption(BaseModel):
@@ -622,6 +624,8 @@ def _preview(plan: strike.AttackPlan) -> RollPreview:
         modifiers=plan.modifiers,
         dl=plan.dl,
         defense_skill=plan.defense_skill,
+        damage=plan.damage,
+        damage_changes=plan.damage_changes,
     )
 
 

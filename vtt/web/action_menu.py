@@ -18,15 +18,17 @@ from nicegui import ui
 from vtt.rules.dice import Modifier
 from vtt.rules.engine import ActionOption, RollPreview, TargetOption
 from vtt.rules.events import RuleError
-from vtt.rules.model import Creature, GameState
+from vtt.rules.model import Cell, Creature, GameState
 from vtt.rules.strike import armament
 from vtt.rules.tactics import distract_bonus
 from vtt.web.attrs import with_data
+from vtt.web.map_pick import as_cell
+from vtt.web.menu_facts import OptionFacts
 
 GROUP_ORDER = ["Move", "Strike", "Overpower", "Tactics", "Defense", "Manifest", "Turn"]
 # Actions of the creature on itself: picking one sends its command at once, there is no target to choose.
 SELF_ACTIONS = frozenset(
-    {"dash", "drop_hold", "recover", "zeal_for_major", "defensive_stance", "stand_up", "drop_focus"}
+    {"dash", "drop_hold", "recover", "zeal_for_major", "defensive_stance", "stand_up", "drop_focus", "drop_prone"}
 )
 # Actions whose command attacks a list of creatures (`targets`), chosen together in a dialog (seed-000 Distract).
 MULTI_TARGET_ACTIONS = frozenset({"distract"})
@@ -197,20 +199,38 @@ def group_actions(state: GameState, creature_id: str, actions: Iterable[ActionOp
 
 # ---- the menu -------------------------------------------------------------------------------------------------
 
-
-def render_menu(menu: ui.menu, kinds: dict[str, list[ActionKind]], pick: Pick) -> None:
-    """The rows of the menu, in the current context (inside `menu`): a group's title, then its kinds. A kind
-    with one variant is picked by a click; one with several opens the list of its variants (one at a time)."""
-    for group, group_kinds in kinds.items():
-        ui.label(group).classes("text-xs uppercase tracking-wide text-stone-500 px-2 pt-1 menu-group")
-        for kind in group_kinds:
-            if len(kind.variants) == 1:
-                _action_item(kind.first, kind.first.label, option_detail(kind.first), pick)
-            else:
-                _kind_item(menu, kind, pick)
+Facts = Callable[[ActionOption], OptionFacts]
+KEYS = "1234567890"
+"""The keys that pick the menu's rows, in order (and a kind's variants once its list is open)."""
 
 
-def _action_item(option: ActionOption, label: str, detail: str, pick: Pick, variant: bool = False) -> None:
+def render_menu(menu: ui.menu, kinds: dict[str, list[ActionKind]], pick: Pick, facts: Facts) -> None:
+    """The rows of the menu, in the current context (inside `menu`): each group's title and kinds, the groups
+    flowing in columns so that the menu fits the window. A kind with one variant is picked by a click (or its
+    number key); one with several opens the list of its variants (one at a time). Hovering a row, or pressing it
+    long, shows what the action does and its odds against each target."""
+    n = 0
+    with ui.element("div").classes("menu-groups"):
+        for group, group_kinds in kinds.items():
+            with ui.element("div").classes("menu-block"):
+                ui.label(group).classes("text-xs uppercase tracking-wide text-stone-500 px-2 pt-1 menu-group")
+                for kind in group_kinds:
+                    key = KEYS[n] if n < len(KEYS) else None
+                    n += 1
+                    if len(kind.variants) == 1:
+                        _action_item(kind.first, kind.first.label, facts(kind.first), pick, key=key)
+                    else:
+                        _kind_item(menu, kind, pick, facts, key)
+
+
+def _key_badge(key: str | None) -> None:
+    """The row's number key (an empty square keeps a row without one in line)."""
+    ui.label(key or "").classes("menu-key" if key is not None else "menu-key menu-key-none")
+
+
+def _action_item(
+    option: ActionOption, label: str, facts: OptionFacts, pick: Pick, variant: bool = False, key: str | None = None
+) -> None:
     async def chosen() -> None:
         await pick(option)
 
@@ -218,13 +238,22 @@ def _action_item(option: ActionOption, label: str, detail: str, pick: Pick, vari
     # set as values, not parsed from a props string: labels carry the names of weapons from the map file
     item.props["data-action"] = option.action
     item.props["data-label"] = option.label
+    if key is not None:
+        item.props["data-key"] = key
     with item.classes("menu-action" + (" menu-variant" if variant else "")):
-        with ui.column().classes("gap-0"):
+        _key_badge(key)
+        with ui.column().classes("gap-0 menu-text"):
             ui.label(label).classes("text-sm")
-            if detail:
-                ui.label(detail).classes("text-xs text-stone-500 menu-detail")
+            if facts.detail:
+                ui.label(facts.detail).classes("text-xs text-stone-500 menu-detail")
         if any(f in option.optional for f in option.choose):
             _more_choices_button(option, pick)
+        _tip(facts.tip)
+
+
+def _tip(text: str) -> None:
+    """What a row does and its odds, beside the menu on hover (or a long press on a touch screen)."""
+    ui.tooltip(text).classes("menu-tip").props("anchor='top right' self='top left' :offset='[6, 0]' :delay='300'")
 
 
 def _more_choices_button(option: ActionOption, pick: Pick) -> None:
@@ -241,8 +270,8 @@ def _more_choices_button(option: ActionOption, pick: Pick) -> None:
     button.on("click.stop", chosen)
 
 
-def _kind_item(menu: ui.menu, kind: ActionKind, pick: Pick) -> None:
-    """A kind with several variants: its row opens the list of variants, each with its cost and roll preview."""
+def _kind_item(menu: ui.menu, kind: ActionKind, pick: Pick, facts: Facts, key: str | None) -> None:
+    """A kind with several variants: its row opens the list of variants, each with its cost and odds."""
     disabled = not kind.enabled
     expansion = (
         ui.expansion(kind.label, caption=kind.summary(), group="menu-kinds")
@@ -250,11 +279,19 @@ def _kind_item(menu: ui.menu, kind: ActionKind, pick: Pick) -> None:
         .classes("menu-kind w-full")
     )
     expansion.props.update({"data-kind": kind.action, "data-label": kind.label, "data-variants": len(kind.variants)})
-    # The menu grows downwards; have Quasar fit it in the window again once the list is open.
+    if key is not None:
+        expansion.props["data-key"] = key
+    with expansion.add_slot("header"):
+        _key_badge(key)
+        with ui.column().classes("gap-0 menu-text grow"):
+            ui.label(kind.label).classes("text-sm")
+            ui.label(kind.summary()).classes("text-xs text-stone-500 menu-detail")
+        _tip(facts(kind.first).tip.split("\n", 1)[0])
+    # Have Quasar fit the menu in the window again once the list is open.
     expansion.on("after-show", lambda: menu.run_method("updatePosition"))
     with expansion:
-        for v in kind.variants:
-            _action_item(v.option, v.name, option_detail(v.option), pick, variant=True)
+        for i, v in enumerate(kind.variants):
+            _action_item(v.option, v.name, facts(v.option), pick, variant=True, key=KEYS[i] if i < len(KEYS) else None)
 
 
 # ---- dialogs --------------------------------------------------------------------------------------------------
@@ -338,10 +375,14 @@ def multi_target_dialog(
     soulweaver: bool,
     send: Send,
     on_close: Callable[[], None],
+    pick_sound: Callable[[dict[str, Any], list[Cell]], None] | None = None,
+    odds: Callable[[RollPreview | None], str] = preview_text,
 ) -> None:
     """seed-000 Distract: "attack creatures that are Aware of that action ... Creatures that expect you to use
     this action gain +6 on their defense." The creatures the rules allow are listed to tick; only the Soulweaver,
-    who knows who expects it, sees the "expects it" boxes (a player sends an empty list)."""
+    who knows who expects it, sees the "expects it" boxes (a player sends an empty list). "If your action creates
+    a sound at range, creatures instead become Focused on the space where the sound was made": ticked, the space
+    is clicked on the map after Go (`pick_sound`)."""
     targets = [t.target for t in option.targets if t.target]
     actions = option.targets[0].choices.get("action", []) if option.targets else []
     attack: dict[str, ui.checkbox] = {}
@@ -354,7 +395,9 @@ def multi_target_dialog(
     ):
         ui.label((f"{actor.name}: " if actor else "") + option.label).classes("font-bold")
         if first_preview(option) is not None:
-            ui.label("One roll, against each creature ticked:").classes("text-xs text-stone-600")
+            ui.label("One roll, against each creature ticked; its chance against each:").classes(
+                "text-xs text-stone-600"
+            )
         roll = ui.label().classes("text-sm multi-roll")
         action = None
         if actions:
@@ -362,9 +405,9 @@ def multi_target_dialog(
                 {a: choice_label(state, "action", a, option.targets[0]) for a in actions},
                 value=actions[0],
                 label="action",
-                on_change=lambda e: roll.set_text(preview_text(action_preview(option, str(e.value)))),
+                on_change=lambda e: roll.set_text(odds(action_preview(option, str(e.value)))),
             ).props("dense outlined data-choose=action")
-        roll.set_text(preview_text(action_preview(option, str(actions[0]) if actions else "")))
+        roll.set_text(odds(action_preview(option, str(actions[0]) if actions else "")))
         ui.label("Attack the creatures that are Aware of it:").classes("text-sm")
         with ui.grid(columns="auto auto" if soulweaver else "auto").classes("gap-1 items-center multi-targets"):
             for tid in targets:
@@ -375,6 +418,12 @@ def multi_target_dialog(
                         expects=tid,
                     )
                     expects[tid].bind_enabled_from(attack[tid], "value")
+
+        sounds = [c for v in option.targets[0].choices.get("sound_at", []) if (c := as_cell(v))] if targets else []
+        sound = None
+        if sounds and pick_sound is not None:
+            sound = ui.checkbox("It makes a sound at range: click where on the map after Go").props("dense")
+            with_data(sound.classes("text-sm"), choose="sound_at")
 
         async def go() -> None:
             chosen = [tid for tid in targets if attack[tid].value]
@@ -387,6 +436,9 @@ def multi_target_dialog(
             if action is not None:
                 full["action"] = action.value
             dialog.close()
+            if sound is not None and sound.value and pick_sound is not None:
+                pick_sound(full, sounds)
+                return
             await send(full)
 
         with ui.row().classes("gap-2"):

@@ -25,6 +25,7 @@ from vtt.web.action_menu import (
     SELF_ACTIONS,
     choice_dialog,
     group_actions,
+    has_no_target,
     multi_target_dialog,
     render_menu,
 )
@@ -34,8 +35,11 @@ from vtt.web.dice_dialog import submit_typed
 from vtt.web.game_files import export_game
 from vtt.web.gm_panel import render_gm_panel, render_sheet_controls
 from vtt.web.map_editor import MapEditor, background_of, board_patch, board_props
+from vtt.web.map_pick import CLICK_SPACE, PickHint, SpacePick, space_fields, space_pick
 from vtt.web.map_pointers import MapPointers
 from vtt.web.map_view import MapView
+from vtt.web.menu_facts import odds_with, option_facts
+from vtt.web.menu_keys import MenuKeys
 from vtt.web.panel_drawer import PanelDrawer
 from vtt.web.pool_rows import render_pool
 from vtt.web.prompt_banner import PromptBanner, answers
@@ -122,6 +126,7 @@ class TableView:
         self.base_url = base_url
         self.selected: str | None = None
         self.choosing: tuple[str, ActionOption] | None = None
+        self.picking: SpacePick | None = None
         self._seat_of: SeatView | None = None
         state = table.state
         board = state.board
@@ -142,8 +147,14 @@ class TableView:
                 ).classes("w-full h-full")
                 self.banner = PromptBanner(self.send)
                 self.menu_anchor = ui.element("div").classes("menu-anchor")
-                with self.menu_anchor, ui.menu().props("no-parent-event") as self.menu:
-                    self.menu_body = ui.column().classes("gap-0 p-1 min-w-64")
+                # beside the clicked token (the anchor is the token's box), never over it
+                with self.menu_anchor:
+                    self.menu = ui.menu().props("no-parent-event anchor='center right' self='center left'")
+                self.menu.props(":offset='[10, 0]'").classes("token-menu")
+                with self.menu:
+                    self.menu_body = ui.column().classes("gap-0 p-1")
+                self.hint = PickHint()
+                MenuKeys()
             # Two parts that scroll each on its own, so that the roll log stays in sight below a long sheet.
             with ui.column().classes("side-pane h-full no-wrap gap-0 p-0"):
                 with ui.column().classes("side-panels w-full no-wrap gap-2 p-2"):
@@ -489,6 +500,11 @@ class TableView:
     async def _on_token_click(self, e: events.GenericEventArguments) -> None:
         cid = str(e.args.get("id"))
         seen = self._seat().sees(cid)
+        if self.picking is not None:
+            cell = self._cell_of(cid) if seen else None
+            if cell is not None:
+                await self._pick_space(cell)
+            return
         if self.choosing is not None:
             await self._choose_target(target=cid if seen else None)
             return
@@ -496,9 +512,21 @@ class TableView:
             return
         self.selected = cid
         self._render_panels()
-        if "x" in e.args and "y" in e.args:
-            self.menu_anchor.style(f"left: {float(e.args['x']):.1f}px; top: {float(e.args['y']):.1f}px")
+        self._anchor_menu(e.args)
         self._open_menu(cid)
+
+    def _anchor_menu(self, args: dict[str, Any]) -> None:
+        """Put the menu's anchor over the clicked token's box (the browser's numbers, checked as numbers)."""
+        try:
+            x, y = float(args["x"]), float(args["y"])
+            w, h = float(args.get("w", 1)), float(args.get("h", 1))
+        except (KeyError, TypeError, ValueError):
+            return
+        w, h = min(max(w, 1.0), 4000.0), min(max(h, 1.0), 4000.0)
+        left, top = x - w / 2, y - h / 2
+        self.menu_anchor.style(
+            f"left: {round(left, 1)}px; top: {round(top, 1)}px; width: {round(w, 1)}px; height: {round(h, 1)}px"
+        )
 
     def _open_menu(self, cid: str) -> None:
         """The clicked creature's menu, then one for each creature in its stomach: a swallowed creature has no
@@ -528,7 +556,13 @@ class TableView:
             if state.pending:
                 why = "the table waits for a decision"
             ui.label(f"No actions: {why}.").classes("text-xs text-stone-500 px-2 pb-1")
-        render_menu(self.menu, group_actions(state, cid, actions), lambda option: self._choose(cid, option))
+        names = self._names()
+        render_menu(
+            self.menu,
+            group_actions(state, cid, actions),
+            lambda option: self._choose(cid, option),
+            lambda option: option_facts(state, cid, option, names, has_no_target(option)),
+        )
         if self.viewer.is_soulweaver:
             ui.label("Soulweaver").classes("text-xs uppercase tracking-wide text-stone-500 px-2 pt-1")
             for label, kind in (("Deal damage…", "harm"), ("Heal…", "heal")):
@@ -641,6 +675,10 @@ class TableView:
                 self.viewer.is_soulweaver,
                 self.send,
                 self.map.clear_highlights,
+                lambda full, cells: self._start_pick(
+                    SpacePick(cmd=full, fields=["sound_at"], cells={"sound_at": cells}, what=option.label)
+                ),
+                lambda preview: odds_with(self.table.state, cid, option, self._names(), preview),
             )
             return
         if option.action == "strike_stomach" and len(option.targets) == 1:
@@ -657,8 +695,11 @@ class TableView:
             return
         self.choosing = (cid, option)
         self.map.set_highlights(self._highlights(cid, option))
-        what = "a space" if option.spaces and not option.targets else "a target"
-        ui.notify(f"{option.label}: choose {what} (Escape cancels)", position="top", timeout=1500)
+        if option.spaces and not option.targets:
+            self.hint.show(f"{option.label}: choose a space. {CLICK_SPACE}")
+        else:
+            odds = option_facts(self.table.state, cid, option, self._names(), False).pick_hint()
+            self.hint.show(f"{option.label}: choose a target (Escape cancels)" + (f". {odds}" if odds else ""))
 
     def _highlights(self, cid: str, option: ActionOption) -> list[dict[str, Any]]:
         state = self.table.state
@@ -728,14 +769,48 @@ class TableView:
                     self._choice_dialog(option, t, cmd)
                     return
         if cmd is None:
+            if option.spaces and not option.targets:
+                return  # a click beside the highlighted spaces: ignored, the hint stays
             ui.notify("That is not a legal choice for this action (Escape cancels)", type="warning", position="top")
             return
         self._cancel()
         await self.send(cmd)
 
     def _choice_dialog(self, option: ActionOption, t: TargetOption, cmd: dict[str, Any]) -> None:
+        """The fields the action still needs: the ones that are spaces are clicked on the map (after the others,
+        which a dialog asks)."""
         target_name = self._names().get(t.target or "", t.target or "")
-        choice_dialog(self.table.state, option, t, cmd, target_name, self.send)
+        spaces = space_fields(option, t)
+        others = [f for f in option.choose if f not in spaces]
+        what = f"{option.label} on {target_name}" if t.target else option.label
+        target_cells = self.tokens[t.target]["cells"] if t.target in self.tokens else []
+
+        async def then(full: dict[str, Any]) -> bool:
+            self._start_pick(space_pick(option, t, full, spaces, what, target_cells))
+            return True
+
+        if not others:
+            self._start_pick(space_pick(option, t, cmd, spaces, what, target_cells))
+            return
+        asked = option.model_copy(update={"choose": others})
+        choice_dialog(self.table.state, asked, t, cmd, target_name, then if spaces else self.send)
+
+    def _start_pick(self, pick: SpacePick) -> None:
+        self.choosing = None
+        self.picking = pick
+        self.map.set_highlights(pick.highlights())
+        self.hint.show(pick.hint())
+
+    async def _pick_space(self, cell: Cell) -> None:
+        """A click on the map while spaces are picked: a highlighted one fills the field; any other is ignored."""
+        pick = self.picking
+        if pick is None or cell not in pick.legal:
+            return
+        if not pick.fill(cell):
+            self._start_pick(pick)
+            return
+        self._cancel()
+        await self.send(pick.cmd)
 
     def _cell_of(self, target: str | None) -> Cell | None:
         if target is None or target not in self.tokens:
@@ -744,12 +819,21 @@ class TableView:
         return (int(q), int(r))
 
     async def _on_cell_click(self, e: events.GenericEventArguments) -> None:
+        try:
+            cell = (int(e.args["q"]), int(e.args["r"]))
+        except (KeyError, TypeError, ValueError):
+            return
+        if self.picking is not None:
+            await self._pick_space(cell)
+            return
         if self.choosing is None:
             return
-        await self._choose_target(space=(int(e.args["q"]), int(e.args["r"])))
+        await self._choose_target(space=cell)
 
     def _cancel(self) -> None:
         self.choosing = None
+        self.picking = None
+        self.hint.hide()
         self.map.clear_highlights()
         self.menu.close()
 
