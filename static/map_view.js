@@ -1969,6 +1969,14 @@ export default {
       const box = body ? body.getBoundingClientRect() : null;
       const w = box ? Number(fmt(box.width)) : 1;
       const h = box ? Number(fmt(box.height)) : 1;
+      if (box && box.width > 0) {
+        // the body as drawn (name plates and badges may shift it off the footprint's centre)
+        const own = this.$el.getBoundingClientRect();
+        const bx = fmt(box.left + box.width / 2 - own.left);
+        const by = fmt(box.top + box.height / 2 - own.top);
+        this.$emit("token_click", { id, x: Number(bx), y: Number(by), w, h });
+        return;
+      }
       this.$emit("token_click", { id, x: Number(x), y: Number(y), w, h });
     },
   },

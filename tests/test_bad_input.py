@@ -669,7 +669,10 @@ PROMISED: dict[str, dict[str, type | tuple[type, ...]]] = {
     "ruler_end": {},
     "key": {"key": str},
 }
-OPTIONAL: dict[str, dict[str, type]] = {"token_move": {"v": int}, "token_click": {"x": float, "y": float}}
+OPTIONAL: dict[str, dict[str, type]] = {
+    "token_move": {"v": int},
+    "token_click": {"x": float, "y": float, "w": float, "h": float},
+}
 
 
 @EXAMPLES

@@ -99,3 +99,19 @@ def test_the_dialog_tells_the_collision_roll_in_plain_words() -> None:
     assert _collision_roll_text("Rat", no_dice) == (
         "Roll 2 dice + 1 against DL 3; Rat has no Athletics to defend with. Rat takes no damage from it."
     )
+
+
+def test_a_token_click_keeps_the_token_box_size_for_the_menu_beside_it() -> None:
+    """The menu opens beside the clicked token, so the click's box size reaches the page; junk sizes are left out."""
+    assert clean_event("token_click", {"id": "m", "x": 10, "y": 20.5, "w": 28, "h": 28.5}) == {
+        "id": "m",
+        "x": 10.0,
+        "y": 20.5,
+        "w": 28.0,
+        "h": 28.5,
+    }
+    assert clean_event("token_click", {"id": "m", "x": 10, "y": 20, "w": -3, "h": "big"}) == {
+        "id": "m",
+        "x": 10.0,
+        "y": 20.0,
+    }

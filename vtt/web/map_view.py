@@ -92,6 +92,9 @@ def clean_event(name: str, args: object) -> dict[str, Any] | None:
             isinstance(v, int | float) and not isinstance(v, bool) and abs(v) <= SCREEN_MAX for v in (x, y)
         ):
             out["x"], out["y"] = float(x), float(y)  # type: ignore[arg-type]
+            w, h = args.get("w"), args.get("h")
+            if all(isinstance(v, int | float) and not isinstance(v, bool) and 0 < v <= SCREEN_MAX for v in (w, h)):
+                out["w"], out["h"] = float(w), float(h)  # type: ignore[arg-type]
         return out
     if name in ("cell_click", "ping"):
         space = _space(args)
