@@ -274,6 +274,7 @@ def ranged_strike(tx: Tx, cmd: Strike, dice: DiceSource) -> list[Event]:
         "weapon": weapon.model_dump(),
         "strike_type": chosen_type,
         "max_dice": cmd.max_dice,
+        "ranged": True,
     }
     if cmd.called_shot is not None:
         params.update({"called_part": cmd.called_shot, "part_offset": offset})

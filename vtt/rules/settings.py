@@ -144,6 +144,21 @@ class TableSettings(BaseModel):
         description="Severe Threshold of a stomach attacked from inside; None: its Durability 2 (seed-000 swallow; "
         "ASSUMPTION: an object's Durability works as its Severe Threshold for Wounded).",
     )
+    guard_on_defense: bool = Field(
+        True,
+        description="Guard (§4.6): the highest Guard value among the weapons you grip adds to your defense against "
+        "physical melee attacks you perceive (not while Unaware or Prone). The seeds give weapons a Guard value and "
+        "say that an object being attacked \"cannot be used for Guard\" (seed-000) but not what Guard does (gap): "
+        "ASSUMPTION, the reference's proposed default. Off: Guard does nothing.",
+    )
+    object_broken_at: int = Field(
+        6,
+        ge=0,
+        description="Tiers of Wounded (Injury beyond its Durability) that break an object on the map; 0: never. The "
+        "seeds give an object a Durability but say nothing of breaking it (gap). ASSUMPTION 6: seed-000's stomach, "
+        "\"an unattended object with 2 Durability\", gives way at \"6 Tiers of Wounded\", and a part at 6 Tiers "
+        "cannot be used (`wounded_unusable_at`, §5.2).",
+    )
     stomach_size: int | None = Field(
         None,
         description="Size a stomach attacked from inside counts as for the Strike size rules. None: derived from the "
