@@ -252,6 +252,8 @@ class StrikeSpace(_Command):
     strike_type: Literal["B", "C", "F", "M", "S"] | None = None
     charge: bool = Field(False, description="Charge: after Dash and 2 consecutive spaces; the turn ends after.")
     minor: bool = Field(False, description="Flurry: use it as a Minor Action while the Flurry has uses left.")
+    ranged: bool = Field(False, description="Shoot or throw the ranged `weapon` at the space (see `ranged`).")
+    long_shot: int = Field(0, ge=0, description="Long Shot: range increments added, -1 on the attack each.")
 
 
 class Grab(_Command):

@@ -30,6 +30,7 @@ from vtt.rules import (
     overpower,
     prone,
     ranged,
+    ranged_offers,
     reactions,
     stance,
     strike,
@@ -293,7 +294,17 @@ def _strike(tx: Tx, cmd: Strike, dice: DiceSource) -> list[Event]:
 @handles(StrikeSpace)
 def _strike_space(tx: Tx, cmd: StrikeSpace, dice: DiceSource) -> list[Event]:
     return targeted.strike_space(
-        tx, cmd.creature, cmd.space, cmd.weapon, cmd.limb, dice, cmd.strike_type, cmd.charge, cmd.minor
+        tx,
+        cmd.creature,
+        cmd.space,
+        cmd.weapon,
+        cmd.limb,
+        dice,
+        cmd.strike_type,
+        cmd.charge,
+        cmd.minor,
+        cmd.ranged,
+        cmd.long_shot,
     )
 
 
@@ -1572,6 +1583,7 @@ def legal_actions(state: GameState, creature_id: str) -> list[ActionOption]:
             if charge_ok:
                 out += _weapon_overpower_options(state, occ, c, arm, in_reach, True)
         out += _ranged_options(state, occ, c)
+        out += ranged_offers.offer_ranged_spaces(state, occ, c)
         grab_option = _grab_option(state, occ, c)
         if grab_option is not None:
             out.append(grab_option)

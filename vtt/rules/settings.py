@@ -148,7 +148,7 @@ class TableSettings(BaseModel):
         True,
         description="Guard (§4.6): the highest Guard value among the weapons you grip adds to your defense against "
         "physical melee attacks you perceive (not while Unaware or Prone). The seeds give weapons a Guard value and "
-        "say that an object being attacked \"cannot be used for Guard\" (seed-000) but not what Guard does (gap): "
+        'say that an object being attacked "cannot be used for Guard" (seed-000) but not what Guard does (gap): '
         "ASSUMPTION, the reference's proposed default. Off: Guard does nothing.",
     )
     object_broken_at: int = Field(
@@ -156,7 +156,7 @@ class TableSettings(BaseModel):
         ge=0,
         description="Tiers of Wounded (Injury beyond its Durability) that break an object on the map; 0: never. The "
         "seeds give an object a Durability but say nothing of breaking it (gap). ASSUMPTION 6: seed-000's stomach, "
-        "\"an unattended object with 2 Durability\", gives way at \"6 Tiers of Wounded\", and a part at 6 Tiers "
+        '"an unattended object with 2 Durability", gives way at "6 Tiers of Wounded", and a part at 6 Tiers '
         "cannot be used (`wounded_unusable_at`, §5.2).",
     )
     stomach_size: int | None = Field(

@@ -369,7 +369,7 @@ def strike(
         params.update({"called_part": called_shot, "part_offset": offset})
     if target is None:
         assert space is not None  # a Strike without a target was planned on a space
-        events = [*declared, path_event, *_surface_outcome(tx, c, plan, space, attack, params, dice)]
+        events = [*declared, path_event, *surface_outcome(tx, c, plan, space, attack, params, dice)]
         return events + tactics.after_attack(tx, c.id, dice)
     spec = attacks.AttackSpec(
         action="strike",
@@ -383,7 +383,7 @@ def strike(
     return [*declared, path_event, *attacks.resolve(tx, spec, dice)]
 
 
-def _surface_outcome(
+def surface_outcome(
     tx: Tx, c: Creature, plan: AttackPlan, space: Cell, attack: Roll, params: dict[str, Any], dice: DiceSource
 ) -> list[Event]:
     s = tx.state.settings
