@@ -401,6 +401,14 @@ class SetFocus(_Command):
     space: Cell | None = None
 
 
+class PickUp(_Command):
+    """Pick up a weapon lying within Reach (a thrown, dropped or Disarmed one) into free limbs (see `gear`)."""
+
+    type: Literal["pick_up"] = "pick_up"
+    creature: CreatureRef
+    item: Ident = Field(description="The id of the weapon lying on the map.")
+
+
 class DropFocus(_Command):
     """Drop your Focus (refused while a Distract keeps it until your next turn)."""
 
@@ -709,6 +717,7 @@ Command = Annotated[
     | Soothe
     | StrikeStomach
     | SetFocus
+    | PickUp
     | DropFocus
     | PassTime
     | Manifest

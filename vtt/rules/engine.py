@@ -23,6 +23,7 @@ from vtt.rules import (
     called_trauma,
     care,
     focus,
+    gear,
     hold,
     manifest,
     minutes,
@@ -74,6 +75,7 @@ from vtt.rules.commands import (
     Manifest,
     Move,
     PassTime,
+    PickUp,
     Place,
     React,
     Ready,
@@ -306,6 +308,11 @@ def _strike_space(tx: Tx, cmd: StrikeSpace, dice: DiceSource) -> list[Event]:
         cmd.ranged,
         cmd.long_shot,
     )
+
+
+@handles(PickUp)
+def _pick_up(tx: Tx, cmd: PickUp, dice: DiceSource) -> list[Event]:
+    return gear.pick_up(tx, cmd.creature, cmd.item)
 
 
 @handles(Grab)
@@ -1595,6 +1602,7 @@ def legal_actions(state: GameState, creature_id: str) -> list[ActionOption]:
         out += _tactic_options(state, occ, c, major_ok, econ.minor > 0 and not full_resolve)
     out += _manifest_options(state, occ, c, major_ok, econ.minor > 0 and not full_resolve)
     out += _focus_options(state, occ, c, major_ok, econ.minor > 0 and not full_resolve)
+    out += gear.offer_pick_up(state, occ, c)
     stance_cost = state.settings.defensive_stance_cost
     stance_paid = major_ok if stance_cost == "major" else econ.minor > 0 and not full_resolve
     if stance_paid and stance.why_no_stance(state, creature_id) is None:

@@ -56,6 +56,9 @@ class Weapon(BaseModel):
     )
     element: Name | None = Field(None, description="The weapon's Element (fire, water, earth, air...).")
     guard: int = Field(0, ge=0, le=L.DICE_MAX, description="Its Guard value (reference §4.6; see `guard`).")
+    ammo: int | None = Field(
+        None, ge=0, le=L.AMMO_MAX, description="A launched weapon's ammunition left; None: not counted (see `gear`)."
+    )
     ranged: Literal["thrown", "launched"] | None = Field(
         None, description="A ranged weapon: thrown (may also be a melee weapon) or launched (not a melee weapon)."
     )

@@ -34,7 +34,8 @@ seed-000 Long Shot, Strikes, Called Shot, Flurry).
 - At a targeted space (`strike_space` with `ranged`, see `targeted`): the Soulweaver's 3d12 per occupant, changed
   only by half the occupant's size (the other changes are for "your melee weapon" and an Unarmed Strike); Long
   Shot and the ranged weapon's modifiers go on the roll; a thrown weapon lands in the space.
-- Not modelled: ammunition (a launched weapon never runs out) and Concealment.
+- Ammunition (`Weapon.ammo`, see `gear`): a launched weapon that counts it spends 1 per attack and cannot be shot
+  at 0. A thrown weapon is picked up again from where it lies (`pick_up`, see `gear`).
 """
 
 from __future__ import annotations
@@ -44,7 +45,7 @@ from typing import Any, Literal
 
 from pydantic import BaseModel
 
-from vtt.rules import ailments, attacks, objects, tactics
+from vtt.rules import ailments, attacks, gear, objects, tactics
 from vtt.rules.commands import Strike
 from vtt.rules.conditions import attack_modifiers, limb_action_modifiers, ranged_attack_modifiers
 from vtt.rules.dice import DiceChange, DiceSource, Modifier, roll
@@ -104,6 +105,9 @@ def ranged_armament(state: GameState, c: Creature, weapon_id: str | None) -> Arm
     arm = armament(state, c, weapon_id, None, melee=False)
     if arm.weapon is None or arm.weapon.ranged is None:
         raise RuleError(f"{arm.name} is not a ranged weapon: it cannot be shot or thrown")
+    why = gear.ammo_error(arm.weapon)
+    if why is not None:
+        raise RuleError(why, code="weapon.no_ammo")
     return arm
 
 
@@ -278,7 +282,7 @@ def ranged_surface(tx: Tx, cmd: Strike, c: Creature, arm: Armament, dice: DiceSo
     )
     paid = tactics.pay_attack(tx, c.id, cmd.minor, attack_limbs(state, c, arm))
     tx.economy(c.id).attacked = True
-    events = [*paid, *tactics.declare(tx, c.id, False, False)]
+    events = [*paid, *gear.spend_ammo(tx, c.id, weapon), *tactics.declare(tx, c.id, False, False)]
     attack = roll(dice, plan.label, plan.dice, [*plan.modifiers, *tx.extra_attack_mods], plan.dice_changes)
     events.append(_range_event(c, f"the {cmd.surface} at {space}", None, plan))
     if weapon.ranged == "thrown" and state.settings.thrown_weapon_drops:
@@ -434,7 +438,7 @@ def ranged_strike(tx: Tx, cmd: Strike, dice: DiceSource) -> list[Event]:
     )
     paid = tactics.pay_attack(tx, c.id, cmd.minor, attack_limbs(state, c, arm))
     tx.economy(c.id).attacked = True
-    events = [*paid, *tactics.declare(tx, c.id, cmd.called_shot is not None, False)]
+    events = [*paid, *gear.spend_ammo(tx, c.id, weapon), *tactics.declare(tx, c.id, cmd.called_shot is not None, False)]
     attack = roll(dice, plan.label, plan.dice, [*plan.modifiers, *tx.extra_attack_mods], plan.dice_changes)
     events.append(_range_event(c, target.name, target.id, plan))
     if weapon.ranged == "thrown" and state.settings.thrown_weapon_drops:

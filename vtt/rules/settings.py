@@ -144,6 +144,13 @@ class TableSettings(BaseModel):
         description="Severe Threshold of a stomach attacked from inside; None: its Durability 2 (seed-000 swallow; "
         "ASSUMPTION: an object's Durability works as its Severe Threshold for Wounded).",
     )
+    pick_up_cost: Literal["minor", "major"] = Field(
+        "minor",
+        description="Picking up a weapon lying within your Reach into free limbs (§4.5). The reference makes letting "
+        "go No Action but gives picking up no cost (gap). ASSUMPTION a Minor Action: taking something into a Free "
+        "Limb is a small action, as Focus and completing a Readied effect are; a Major Action would cost a thrower "
+        "its whole turn's attack to get its weapon back.",
+    )
     guard_on_defense: bool = Field(
         True,
         description="Guard (§4.6): the highest Guard value among the weapons you grip adds to your defense against "

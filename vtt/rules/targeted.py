@@ -32,7 +32,7 @@ from __future__ import annotations
 from collections.abc import Set as AbstractSet
 from typing import Any
 
-from vtt.rules import ailments, attacks, tactics
+from vtt.rules import ailments, attacks, gear, tactics
 from vtt.rules import ranged as ranged_mod
 from vtt.rules.checks import AttackResult
 from vtt.rules.conditions import attack_modifiers, limb_action_modifiers
@@ -159,6 +159,7 @@ def strike_space(
     how = f"{ranged_mod.verb(arm.weapon)}s {arm.name} at" if ranged and arm.weapon else f"attacks with {arm.name}"
     events = [
         *paid,
+        *(gear.spend_ammo(tx, c.id, arm.weapon) if ranged and arm.weapon is not None else []),
         *tactics.declare(tx, c.id, False, charge),
         Event(
             kind="reach",
