@@ -20,8 +20,10 @@ from pydantic import BaseModel, Field, ValidationError
 from vtt.rules import (
     ailments,
     board_edit,
+    burning,
     called_trauma,
     care,
+    enraged,
     focus,
     gear,
     hold,
@@ -171,6 +173,7 @@ def apply(state: GameState, command: Command | dict[str, Any], dice: DiceSource)
     tx = Tx(state)
     events = _begin(tx, cmd, dice)
     events += swallow.spill(tx)
+    events += burning.douse(tx)
     events += ailments.lapse_sources(tx, state)
     tx.state.version = state.version + 1
     return tx.state, events
@@ -200,6 +203,7 @@ def _dispatch(tx: Tx, cmd: Command, dice: DiceSource) -> list[Event]:
     if attacker is not None and attacker in tx.state.creatures:
         stance.require_can_attack(tx.state, attacker)
     swallow.check_command(tx.state, cmd)
+    enraged.check_command(tx.state, cmd)
     handler = HANDLERS.get(type(cmd))
     if handler is None:
         raise RuleError(f"unknown command {cmd!r}")
@@ -1091,7 +1095,7 @@ def _manifest_preview(state: GameState, c: Creature, ab: Ability, dl: int | None
         label=f"{c.name}: Manifest {ab.name}",
         skill=skill,
         dice=c.skill(skill),
-        modifiers=ailments.manifest_modifiers(c),
+        modifiers=ailments.manifest_modifiers(c, state, skill),
         dl=manifest.dl_of(state, c, ab)[0] if dl is None else dl,
         defense_skill=ab.effect.defense or "Elude" if ab.effect.attacks else None,
     )
@@ -1619,7 +1623,7 @@ def legal_actions(state: GameState, creature_id: str) -> list[ActionOption]:
     if any(creature_id in h.holders for h in state.holds.values()) and not full_resolve:
         out.append(ActionOption(action="drop_hold", group="Overpower", label="Stop holding", cost={}))
     out.append(ActionOption(action="end_turn", group="Turn", label="End turn", cost={}))
-    return out
+    return enraged.filter_options(state, c, out)
 
 
 def parse_log(entries: Sequence[dict[str, Any]]) -> list[LogEntry]:

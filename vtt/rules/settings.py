@@ -144,6 +144,21 @@ class TableSettings(BaseModel):
         description="Severe Threshold of a stomach attacked from inside; None: its Durability 2 (seed-000 swallow; "
         "ASSUMPTION: an object's Durability works as its Severe Threshold for Wounded).",
     )
+    speech_magnitude: int = Field(
+        2,
+        ge=0,
+        description="The sound Tier (Magnitude) of speech. Muted lowers the sound Tier you can speak by half its "
+        "Tier (§5.2, the older Mute); at 0 or less you cannot speak (no words for Spells, no Distract by speaking). "
+        "The sources give speech no Magnitude (gap). ASSUMPTION 2: moving makes a sound of Magnitude 2 + your size "
+        "(§2.4), so an ordinary voice is as loud as a size 0 creature's steps; Muted Tier 4 silences it.",
+    )
+    knowledge_skills: list[str] = Field(
+        default_factory=lambda: ["Magic"],
+        description="Skills whose rolls are Knowledge rolls, on which Enraged is a penalty equal to its Tier (§5.2). "
+        "The seeds name Knowledge rolls but no skill (gap). ASSUMPTION Magic: Knowledge belongs to Wit, the knowing "
+        "attribute, and Magic is the one Wit skill the sources show (§4.1); a table with a Knowledge skill lists it.",
+        max_length=40,
+    )
     pick_up_cost: Literal["minor", "major"] = Field(
         "minor",
         description="Picking up a weapon lying within your Reach into free limbs (§4.5). The reference makes letting "
