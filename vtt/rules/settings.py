@@ -288,6 +288,14 @@ class TableSettings(BaseModel):
     concealment_attack_per_tier: int = Field(
         1, ge=0, description="Concealment: this x Tier penalty on attacks against a concealed target (§2.6, gap 9)."
     )
+    concealment_distract_per_tier: int = Field(
+        1,
+        ge=0,
+        description="Concealment: this x Tier bonus on a Distract target's defense when the diversion reaches it "
+        "through Concealment (its Deafened for speech; the better of its Sight and Sound otherwise). seed-000: a "
+        "Distract attacks creatures Aware of the action, and Awareness is an Observe roll that Concealment makes "
+        "harder (§2.6; how much is gap 9): ASSUMPTION 1 per Tier, as on attacks; 0 = none.",
+    )
     concealment_defense_per_tier: int = Field(
         0,
         ge=0,

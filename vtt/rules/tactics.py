@@ -46,6 +46,7 @@ from __future__ import annotations
 
 from typing import Literal
 
+from vtt.rules import senses
 from vtt.rules.ailments import (
     EFFECT_ATTACK_DICE,
     EFFECT_DAMAGE_DICE,
@@ -395,7 +396,12 @@ def distract(
         dice,
         label,
         c.skill(s.distract_skill),
-        [*distract_modifiers(action), *attack_roll_modifiers(state, c), *tx.extra_attack_mods],
+        [
+            *distract_modifiers(action),
+            *attack_roll_modifiers(state, c),
+            *senses.attack_concealment_modifiers(state, c),
+            *tx.extra_attack_mods,
+        ],
         attack_dice_changes(state, c, physical=False),
     )
     events = [
@@ -419,7 +425,10 @@ def distract(
             dl=s.distract_dl,
             defense_skill=s.distract_defense,
             attack=attack,
-            defense_modifiers=expected,
+            defense_modifiers=[
+                *expected,
+                *senses.distract_defense_modifiers(state, tx.get(tid), action == "speak"),
+            ],
             physical=False,
             params={"sound_at": list(sound_at) if sound_at is not None else None},
         )
