@@ -19,6 +19,7 @@ from typing import Any
 
 from factories import creature, mod_values, of_kind, on_turn, only, refused, run, state, weapon
 
+from vtt.rules.engine import legal_actions
 from vtt.rules.model import BoardObject, GameState
 from vtt.rules.settings import TableSettings
 
@@ -235,3 +236,22 @@ def test_guard_setting_off_gives_no_guard() -> None:
     _, events = run(duel([SHIELD], {"left_arm": "shield"}, settings=off), STRIKE, [5, 1, 4, 2, 1, 1])
     assert mod_values(only(events, "attack"), 1) == []
     assert only(events, "attack").data["success"] is True
+
+
+def test_menu_offers_no_space_or_wall_behind_an_object() -> None:
+    """A targeted attack on a space or a Strike on a wall needs a line no other wall or object interrupts (the rules
+    refuse "a wall blocks ... attack"), so the menu offers neither behind the crate: a at (3, 3) grips a spear of
+    Extend 1 (Reach 2), the crate at (2, 3): (1, 3) is within Reach 2 but not offered; the crate is."""
+    spear = weapon("spear", damage=2, extend=1)
+    a = creature("a", (3, 3), weapons=[spear], grip={"right_arm": "spear"})
+    crate_ = BoardObject(id="crate", name="crate", cells=[(2, 3)], durability=1)
+    s0 = on_turn(state(a, creature("t", (12, 12)), objects=[crate_]), "a")
+    options = legal_actions(s0, "a")
+    space = next(o for o in options if o.action == "strike_space" and o.params.get("weapon") == "spear")
+    assert space.reach == 2
+    assert (1, 3) not in space.spaces
+    assert (4, 3) in space.spaces
+    wall = next(o for o in options if o.action == "strike_wall" and o.params.get("weapon") == "spear")
+    assert wall.spaces == [(2, 3)]
+    assert wall.command == "strike"
+    refused(s0, {"type": "strike_space", "creature": "a", "space": (1, 3), "weapon": "spear"}, [9] * 9)

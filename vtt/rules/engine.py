@@ -102,6 +102,7 @@ from vtt.rules.events import Event, RuleError
 from vtt.rules.grid import footprint_distance
 from vtt.rules.limits import plain_message
 from vtt.rules.model import Cell, Creature, Economy, GameState
+from vtt.rules.reach import attack_path
 from vtt.rules.sizes import can_overpower
 from vtt.rules.space import Occupancy, footprint, grid_of, why_cannot_stand
 from vtt.rules.txn import Tx
@@ -1548,8 +1549,13 @@ def legal_actions(state: GameState, creature_id: str) -> list[ActionOption]:
                     optional=list(STRIKE_CHOICES),
                 )
             )
+            mine = occ.cells[c.id]
             spaces = [
-                cell for cell in area if cell not in filled and grid.in_bounds(cell, state.board.cols, state.board.rows)
+                cell
+                for cell in area
+                if cell not in filled
+                and grid.in_bounds(cell, state.board.cols, state.board.rows)
+                and attack_path(grid, mine, (cell,), filled) is not None
             ]
             out.append(
                 ActionOption(
@@ -1576,11 +1582,16 @@ def legal_actions(state: GameState, creature_id: str) -> list[ActionOption]:
                         reach=rng,
                     )
                 )
-            walls = sorted(cell for cell in area if cell in filled)
+            walls = sorted(
+                cell
+                for cell in area
+                if cell in filled and attack_path(grid, mine, (cell,), filled - {cell}) is not None
+            )
             if walls:
                 out.append(
                     ActionOption(
                         action="strike_wall",
+                        command="strike",
                         group="Strike",
                         label=f"Strike a wall ({arm.name})",
                         cost={"major": 1},
