@@ -1585,7 +1585,7 @@ def legal_actions(state: GameState, creature_id: str) -> list[ActionOption]:
             walls = sorted(
                 cell
                 for cell in area
-                if cell in filled and attack_path(grid, mine, (cell,), filled - {cell}) is not None
+                if cell in filled and attack_path(grid, mine, (cell,), filled) is not None  # the ends are never blocked
             )
             if walls:
                 out.append(

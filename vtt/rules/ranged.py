@@ -192,7 +192,7 @@ def reach_space(
             f"{hint}",
             code="range.out_of_range",
         )
-    path = line_to(grid, mine, space, filled - {space})
+    path = line_to(grid, mine, space, filled)  # only the spaces between count: the wall aimed at does not block
     if path is None:
         raise RuleError(f"a wall blocks {c.name}'s line to {space}", code="reach.wall_blocks")
     return SpaceShot(distance=dist, range=rng, extended=extended, long_shot=long_shot, path=path)

@@ -273,7 +273,8 @@ def choice_label(state: GameState, field_name: str, value: Any, t: TargetOption)
     if field_name == "item" and isinstance(value, str):
         c = state.creatures.get(t.target or "")
         w = c.weapon(value) if c else None
-        return w.name if w else value
+        lying = next((i.weapon for i in state.board.items if i.weapon.id == value), None)  # one to pick up
+        return w.name if w else lying.name if lying else value
     return str(value)
 
 
