@@ -255,3 +255,21 @@ def test_menu_offers_no_space_or_wall_behind_an_object() -> None:
     assert wall.spaces == [(2, 3)]
     assert wall.command == "strike"
     refused(s0, {"type": "strike_space", "creature": "a", "space": (1, 3), "weapon": "spear"}, [9] * 9)
+
+
+def test_guard_counts_on_the_one_defense_against_a_hinder() -> None:
+    """A Hinder is a physical melee attack by a creature in Reach (seed-000 "attack to prevent the movement, DL 3"):
+    Guard counts on the actor's one defense against it. a grips a shield of Guard 2 and moves to (6, 4); h, beside
+    it at (4, 5), Hinders Movement: h's Athletics 3, 1 -> 3 (DL 3) against a's Athletics 2, 1 -> 2 + 2 = 4: the
+    Hinder fails and a moves (without Guard, 3 beats 2 and the move would be prevented)."""
+    reacting = TableSettings(defense_prompts="nobody", reactions=True)
+    a = creature("a", (5, 5), side="blue", weapons=[SHIELD], grip={"left_arm": "shield"})
+    h = creature("h", (4, 5), side="red")
+    s = on_turn(state(a, h, settings=reacting), "a")
+    s, _ = run(s, {"type": "move", "creature": "a", "to": [6, 4]}, [])
+    (decision,) = s.pending
+    s, events = run(s, {"type": "react", "decision": decision.id, "hinder": True}, [3, 1, 2, 1])
+    hindered = only(events, "hinder")
+    assert [m.value for m in hindered.rolls[1].modifiers] == [2]
+    assert hindered.data["success"] is False
+    assert s.creatures["a"].anchor == (6, 4)

@@ -38,7 +38,7 @@ from typing import Any, Literal
 
 from pydantic import BaseModel, Field
 
-from vtt.rules import ailments
+from vtt.rules import ailments, guard
 from vtt.rules.abilities import LIBRARY
 from vtt.rules.checks import AttackResult
 from vtt.rules.commands import Command, Distract, Manifest, Move, StrikeSpace, parse_command
@@ -343,7 +343,11 @@ def _hinder_rolls(
         dice,
         f"{actor.name}: one {defense_skill} defense against every {label}",
         actor.skill(defense_skill),
-        [*defense_modifiers(state, actor, defense_skill), *ailments.defense_against_modifiers(state, actor, None)],
+        [
+            *defense_modifiers(state, actor, defense_skill),
+            *ailments.defense_against_modifiers(state, actor, None),
+            *guard.guard_modifiers(state, actor, True, False, None),  # a Hinder is a physical melee attack
+        ],
     )
     events = exhaustion_death(tx, actor_id, defense_skill, defense)
     won: list[str] = []
