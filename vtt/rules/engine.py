@@ -668,6 +668,8 @@ def _arms(state: GameState, c: Creature) -> list[strike.Armament]:
 
 
 STRIKE_CHOICES = ("nimble", "strike_type", "max_dice")
+REFINEMENTS = ("strike_type", "max_dice")
+"""Choices a menu may leave at their first value without asking; attacking Nimble and suffocating are asked for."""
 
 
 def _strike_choices(
@@ -1060,7 +1062,6 @@ def _hold_options(state: GameState, occ: Occupancy, c: Creature, charge: bool) -
             cost={"major": 1},
             targets=grapple,
             choose=suffocate,
-            optional=["suffocate"],
         )
         out.append(_charged(option) if charge else option)
     out += _grapple_variant_options(with_distal, swallowing, charge)
@@ -1546,7 +1547,7 @@ def legal_actions(state: GameState, creature_id: str) -> list[ActionOption]:
                     targets=targets,
                     reach=rng,
                     choose=[f for f in STRIKE_CHOICES if any(len(t.choices.get(f, [])) > 1 for t in targets)],
-                    optional=list(STRIKE_CHOICES),
+                    optional=list(REFINEMENTS),
                 )
             )
             mine = occ.cells[c.id]
