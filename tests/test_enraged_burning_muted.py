@@ -221,3 +221,21 @@ def test_muted_cannot_distract_by_speaking() -> None:
     for o in legal_actions(s0, "a"):
         if o.action == "distract":
             assert all("speak" not in t.choices.get("action", []) for t in o.targets)
+
+
+def test_enraged_is_offered_a_hinder_only_against_its_focus() -> None:
+    """Enraged "can only target subjects of your Focus"; a Hinder attacks the creature it hinders. a (blue) moves
+    past h (red, beside it): h Enraged and Focused on t is not asked to Hinder a, and a moves at once; Focused on a,
+    it is asked."""
+    reacting = TableSettings(defense_prompts="nobody", reactions=True)
+
+    def table(focus: str) -> GameState:
+        a = creature("a", (5, 5), side="blue")
+        h = creature("h", (4, 5), side="red", ailments={"Enraged": 1}, focus=focus)
+        return on_turn(state(a, h, creature("t", (12, 12), side="red"), settings=reacting), "a")
+
+    move = {"type": "move", "creature": "a", "to": [6, 4]}
+    s, _ = run(table("t"), move, [])
+    assert s.pending == [] and s.creatures["a"].anchor == (6, 4)
+    s, _ = run(table("a"), move, [])
+    assert [d.creature for d in s.pending] == ["h"]

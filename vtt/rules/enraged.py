@@ -12,7 +12,8 @@ subjects of your Focus. At Tier 6+ you are always in Conflict."
   chooses one (Focus stays open to it).
 - "can only target subjects of your Focus": every creature a command of its names (the target of a Strike, an
   Overpower, a Collision, a Distract, a Manifest, a Soothe...) must be its Focus, and a space it attacks (a
-  targeted space, a wall, the ground) must be the space it is Focused on. Targeting itself is not targeting a
+  targeted space, a wall, the ground) must be the space it is Focused on; it is offered a Hinder only against its
+  Focus (`may_target`, see `reactions`). Targeting itself is not targeting a
   subject (a Talent on oneself stays open); attacking the stomach it is swallowed in is its only target there.
 - "At Tier 6+ you are always in Conflict": the table does not model being in or out of Conflict; nothing to do.
 """
@@ -35,6 +36,11 @@ SPACE_ATTACKS = frozenset({"strike_space", "strike_wall", "strike_ground"})
 
 def tier(c: Creature) -> int:
     return c.ailments.get("Enraged", 0)
+
+
+def may_target(c: Creature, other: str) -> bool:
+    """Whether `c` may make an attack aimed at the creature `other` (a Hinder aims at the one it hinders)."""
+    return not tier(c) or c.focus == other
 
 
 def knowledge_modifiers(state: GameState, c: Creature, skill: str) -> list[Modifier]:
