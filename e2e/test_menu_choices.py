@@ -20,8 +20,13 @@ from typing import Any
 import pytest
 from playwright.sync_api import Browser, Locator, Page, expect
 
-from e2e.conftest import ROOT, AppServer, open_as, running, screenshot
+from e2e.conftest import ROOT, AppServer, open_as, open_page, running, screenshot
 from e2e.helpers import cell_xy, choose_action, token_xy
+from vtt.rules import apply
+from vtt.rules.dice import ScriptedDice
+from vtt.rules.mapfile import load_map
+from vtt.rules.turns import begun_on_turn, fresh_economy
+from vtt.table.archive import ARCHIVE_FORMAT, KIND
 
 ARENA = ROOT / "e2e" / "maps" / "arena.json"
 PILLAR = (3, 5)
@@ -157,3 +162,80 @@ def test_attack_nimble_chosen_from_the_dialog(giant: Table) -> None:
     dialog.locator("[data-go]").click()
     text = newest_text(giant, 2)
     assert "Rat A: Nimble defense" in text
+
+
+def _held_orc_archive(tmp_path: Path) -> Path:
+    """A game archive whose starting state has Ayla (grown to size 2, Grab Reach 1) holding the Orc beside her with
+    its head kept from use (a Grab, then a Grapple with a Called Shot at the head, played with scripted dice), on
+    a fresh turn of hers."""
+    data: dict[str, Any] = json.loads(ARENA.read_text())
+    data["settings"] = {"reactions": False, "defense_prompts": "nobody"}
+    creatures = {c["id"]: c for c in data["creatures"]}
+    creatures["ayla"].update(size=2, anchor=[2, 2])
+    creatures["orc"]["anchor"] = [4, 2]
+    s = begun_on_turn(load_map(data), "ayla")
+    grab = {"type": "grab", "creature": "ayla", "target": "orc", "limb": "left_arm"}
+    s, _ = apply(s, grab, ScriptedDice([12, 12, 1, 1]))
+    s.economy["ayla"] = fresh_economy(s, s.creatures["ayla"])
+    grapple = {"type": "grapple", "creature": "ayla", "target": "orc", "called_shot": "head"}
+    s, _ = apply(s, grapple, ScriptedDice([12, 12, 1, 1]))
+    s.economy["ayla"] = fresh_economy(s, s.creatures["ayla"])
+    assert [x.part for h in s.holds.values() for x in h.locks] == ["head"]
+    archive = {
+        "format": ARCHIVE_FORMAT,
+        "kind": KIND,
+        "name": "Held Orc",
+        "map": "arena.json",
+        "initial_state": s.model_dump(mode="json"),
+        "log": [],
+    }
+    path = tmp_path / "held-orc.game.json"
+    path.write_text(json.dumps(archive))
+    return path
+
+
+def test_suffocate_and_break_hold_of_a_part_chosen_from_the_dialogs(browser: Browser, tmp_path: Path) -> None:
+    """seed-000 Grapple: "While you have a head affected in this way, you can use Grapple to attempt to suffocate
+    the subject"; Break Hold: "If the Holder has targeted a specific part, you can remove the affected part". The
+    Soulweaver imports the game, suffocates the Orc for Ayla from the Grapple dialog, ends Ayla's turn, and on its
+    own turn the Orc Breaks Hold, choosing to free its head in the dialog."""
+    args = ["--database", f"sqlite:///{tmp_path}/game.sqlite", "--seed", "31"]
+    with running(AppServer(module="vtt.cli", args=args)) as server:
+        sw = open_page(browser, server.url + "/")  # the start page
+        try:
+            sw.locator("input[data-field=import-your-name]").fill("Mira")
+            sw.locator("[data-field=game-file] input[type=file]").set_input_files(str(_held_orc_archive(tmp_path)))
+            sw.wait_for_url("**/play/**")
+            sw.wait_for_selector('[data-token-id="ayla"]')
+            sw.mouse.click(*token_xy(sw, "ayla"))
+            expect(sw.locator(".q-menu .menu-title")).to_have_text("Ayla")
+            choose_action(sw, "grapple")
+            sw.mouse.click(*token_xy(sw, "orc"))
+            dialog = sw.locator(".choice-dialog")
+            dialog.locator("[data-choose=suffocate]").click()
+            options = sw.locator(".q-menu .q-item")
+            expect(options).to_have_count(2)
+            options.nth(1).click()
+            expect(dialog.locator("[data-choose=suffocate]")).to_contain_text("yes")
+            screenshot(sw, "menu_choices_suffocate")
+            dialog.locator("[data-go]").click()
+            entry = sw.locator(".roll-log .log-entry").first
+            expect(entry).to_contain_text("Ayla: Grapple on Orc")
+            expect(entry).to_contain_text("suffocates Orc")
+            sw.get_by_role("button", name="End turn").click()
+            expect(sw.locator(".turn-panel")).to_contain_text("Soulweaver")
+            sw.mouse.click(*token_xy(sw, "orc"))
+            expect(sw.locator(".q-menu .menu-title")).to_have_text("Orc")
+            choose_action(sw, "break_hold")
+            sw.mouse.click(*token_xy(sw, "ayla"))
+            dialog = sw.locator(".choice-dialog")
+            dialog.locator("[data-choose=free_part]").click()
+            options = sw.locator(".q-menu .q-item")
+            expect(options).to_have_count(2)
+            expect(options.nth(1)).to_have_text("head")
+            options.nth(1).click()
+            screenshot(sw, "menu_choices_break_hold_part")
+            dialog.locator("[data-go]").click()
+            expect(sw.locator(".roll-log .log-entry").first).to_contain_text("Orc: Break Hold on Ayla")
+        finally:
+            sw.context.close()
