@@ -144,9 +144,10 @@ def test_each_earlier_consecutive_failure_lowers_the_ailment_dl_by_1() -> None:
 
 
 def test_ailments_without_a_listed_defense_or_with_their_own_rules_do_not_roll() -> None:
-    """reference §5.2: Exhausted, Crowded and Strangled list no defense; Wounded and Burning have their own rules;
-    Unaware lists none. Ending the turn rolls nothing for them. (Trauma rolls Endure: see test_exhaustion_death.)"""
-    d = {"Exhausted": 2, "Crowded": 2, "Wounded": 1, "Burning": 1, "Unaware": 3, "Strangled": 1}
+    """reference §5.2: Exhausted, Crowded and Strangled list no defense; Wounded has its own rules; Unaware lists
+    none. Ending the turn rolls no defense for them. (Trauma rolls Endure: see test_exhaustion_death; Burning rolls
+    its own Tier d12: see test_enraged_burning_muted.)"""
+    d = {"Exhausted": 2, "Crowded": 2, "Wounded": 1, "Unaware": 3, "Strangled": 1}
     s, events = run(field(d_ailments=d), END, [])
     assert of_kind(events, "ailment_roll") == []
     assert s.creatures["d"].ailments == d

@@ -23,7 +23,7 @@ from hypothesis import strategies as st
 from vtt.rules.dice import RandomDice
 from vtt.rules.engine import ActionOption, TargetOption, apply, legal_actions
 from vtt.rules.events import RuleError
-from vtt.rules.model import ContinuingDamage, GameState, Hold
+from vtt.rules.model import BoardObject, ContinuingDamage, GameState, Hold, LooseItem
 from vtt.rules.settings import TableSettings
 
 QUIET = TableSettings(defense_prompts="nobody", reactions=False)
@@ -178,19 +178,36 @@ def tables(draw: st.DrawFn) -> GameState:
     n = draw(st.integers(min_value=1, max_value=3))
     cells = draw(st.lists(st.tuples(st.integers(3, 9), st.integers(3, 9)), min_size=n + 1, max_size=n + 1, unique=True))
     types = draw(st.sampled_from([(), ("B",), ("B", "S")]))
+    javelin = draw(st.booleans())  # a thrown weapon in the other hand: ranged attacks on creatures and spaces
     a = creature(
         "a",
         cells[0],
         size=draw(SIZES),
-        skills={"Martial": 2, "Elude": 2, "Athletics": 2, "Guile": 2, "Observe": 2, "Zeal": 1},
-        weapons=[weapon("sword", draw(st.integers(1, 3)), strike_types=types)],
+        skills={"Martial": 2, "Elude": 2, "Athletics": 2, "Guile": 2, "Observe": 2, "Nimble": 2, "Zeal": 1},
+        weapons=[
+            weapon("sword", draw(st.integers(1, 3)), strike_types=types),
+            *([weapon("javelin", 1, ranged="thrown", range=3)] if javelin else []),
+        ],
         grip={"right_arm": "sword"} if draw(st.booleans()) else {},
     )
+    if javelin:
+        arm = a.limb("left_arm")
+        assert arm is not None
+        arm.holding = "javelin"
+    if draw(st.booleans()):  # Enraged, Focused on the first other creature (reference §5.2)
+        a.ailments["Enraged"] = 1
+        a.focus = "o0"
     others = []
     for i, cell in enumerate(cells[1:]):
         acid = [ContinuingDamage(id=f"c{i}", element="acid", amount=1, part="torso")] if draw(st.booleans()) else []
         others.append(creature(f"o{i}", cell, size=draw(SIZES), continuing=acid, side="red"))
-    s = on_turn(state(a, *others, settings=QUIET), "a")
+    q, r = cells[0]
+    extras: dict[str, Any] = {}
+    if draw(st.booleans()):  # a dagger lying beside a, to pick up; a crate on the other side, to strike
+        extras["items"] = [LooseItem(weapon=weapon("dagger", 1), cell=(q, r - 1), owner=None)]
+        if (q - 1, r) not in cells:
+            extras["objects"] = [BoardObject(id="crate", name="Crate", cells=[(q - 1, r)], durability=1)]
+    s = on_turn(state(a, *others, settings=QUIET, **extras), "a")
     for action in draw(st.lists(st.sampled_from(["dash", "defensive_stance"]), max_size=1)):
         with contextlib.suppress(RuleError):  # a Defensive Stance may not be open to it
             s, _ = apply(s, {"type": action, "creature": "a"}, RandomDice(0))

@@ -37,9 +37,15 @@
   `ailments["Wounded"]`): `wounded_penalty_per_tier` x the part's Tier on attack rolls made with that part, and
   a part at `wounded_unusable_at` Tiers or more cannot be used to attack.
 - Focused (reference §5.3) is a condition without Tiers, not an Ailment: `Creature.focus` (see `tactics`).
+- Enraged (FACT): Tier on Knowledge rolls (table setting `knowledge_skills`), no fewer damage dice, must keep a
+  Focus and target only it: see `enraged`.
+- Burning (FACT): half its Tier in Heat Continuing Damage on the Soulweaver's turn, Tier d12 at DL 9 as its turn
+  ends (+1 Tier on success, -1 on failing by 6 or more), put out when surrounded by water: see `burning`.
+- Muted (the older Mute, FACT): half its Tier off the sound Tier of speech (table setting `speech_magnitude`); at
+  0 or less no speech (`speech_error`): no words for Spells, no Distract by speaking.
 
-Not done: Enraged, Burning, Muted's speech, Trauma lowered by recovering Grit, Wounded on rolls other than
-attacks (legs on movement, defenses), Concealment on Awareness (no Awareness roll exists yet).
+Not done: Trauma lowered by recovering Grit, Wounded on rolls other than attacks (legs on movement, defenses),
+Enraged's "At Tier 6+ you are always in Conflict" (being in or out of Conflict is not modelled).
 """
 
 from __future__ import annotations
@@ -49,7 +55,7 @@ from typing import Literal, NamedTuple
 
 from pydantic import BaseModel, ConfigDict
 
-from vtt.rules import senses
+from vtt.rules import enraged, senses
 from vtt.rules.damage import Hit, deal, exhaustion_death, suffer_pips
 from vtt.rules.dice import DiceChange, DiceSource, Modifier, roll
 from vtt.rules.events import Event, RuleError
@@ -183,12 +189,13 @@ def defense_roll_modifiers(state: GameState, c: Creature, skill: str, physical: 
     crowded = tier(c, "Crowded") * s.crowded_penalty_per_tier
     if crowded and skill in s.limb_defenses:
         mods.append(Modifier(value=-crowded, reason=f"Crowded (Tier {tier(c, 'Crowded')}) on an {skill} defense"))
-    return mods + exhausted(c, "Skill rolls")
+    return mods + exhausted(c, "Skill rolls") + enraged.knowledge_modifiers(state, c, skill)
 
 
-def manifest_modifiers(c: Creature) -> list[Modifier]:
-    """Dazzled and Exhausted on Manifest rolls."""
-    return dazzled(c, "Manifest rolls") + exhausted(c, "Skill rolls")
+def manifest_modifiers(c: Creature, state: GameState | None = None, skill: str | None = None) -> list[Modifier]:
+    """Dazzled and Exhausted on Manifest rolls, and Enraged when the roll's `skill` is a Knowledge skill."""
+    knowledge = enraged.knowledge_modifiers(state, c, skill) if state is not None and skill is not None else []
+    return dazzled(c, "Manifest rolls") + exhausted(c, "Skill rolls") + knowledge
 
 
 def observe_modifiers(c: Creature) -> list[Modifier]:
@@ -215,7 +222,8 @@ def reduce_at_turn_end(tx: Tx, creature_id: str, dice: DiceSource) -> list[Event
             continue
         failures = c.ailment_failures.get(name, 0)
         dl = REDUCTION_DL + t - failures
-        r = roll(dice, f"{c.name}: {skill} against {name}", c.skill(skill), exhausted(c, "Skill rolls"))
+        mods = exhausted(c, "Skill rolls") + enraged.knowledge_modifiers(state, c, skill)
+        r = roll(dice, f"{c.name}: {skill} against {name}", c.skill(skill), mods)
         ok = r.result >= dl and not (state.settings.fumble_always_fails and r.fumble)
         death = exhaustion_death(tx, creature_id, skill, r)
         m = tx.creature(creature_id)
@@ -711,9 +719,24 @@ def strangled_at_turn_start(tx: Tx, creature_id: str) -> list[Event]:
     ]
 
 
+def speech_error(state: GameState, c: Creature) -> str | None:
+    """Why `c` cannot speak, or None. Strangled (`strangled_silences`): no speech. Muted (reference §5.2, the older
+    Mute, FACT): it lowers the sound Tier you can speak by half its Tier (rounded down); speech is table setting
+    `speech_magnitude` (2), so at a speakable Tier of 0 or less no word can be spoken."""
+    if state.settings.strangled_silences and tier(c, "Strangled"):
+        return f"{c.name} is Strangled and cannot speak"
+    muted = tier(c, "Muted") // 2
+    if muted and state.settings.speech_magnitude - muted <= 0:
+        return (
+            f"{c.name} is Muted (Tier {tier(c, 'Muted')}): half its Tier, {muted}, takes its speech of sound Tier "
+            f"{state.settings.speech_magnitude} to {state.settings.speech_magnitude - muted}, and it cannot speak"
+        )
+    return None
+
+
 def can_speak(state: GameState, c: Creature) -> bool:
-    """Strangled (`strangled_silences`): no speech."""
-    return not (state.settings.strangled_silences and tier(c, "Strangled"))
+    """Whether `c` can speak (see `speech_error`)."""
+    return speech_error(state, c) is None
 
 
 # --------------------------------------------------------------------------------------------------------

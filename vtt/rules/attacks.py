@@ -14,7 +14,7 @@ from typing import Any
 
 from pydantic import BaseModel, Field
 
-from vtt.rules import ailments, tactics
+from vtt.rules import ailments, guard, tactics
 from vtt.rules.checks import AttackResult, describe_attack
 from vtt.rules.conditions import defense_modifiers
 from vtt.rules.damage import exhaustion_death
@@ -93,6 +93,9 @@ def roll_defense(tx: Tx, spec: AttackSpec, dice: DiceSource) -> Roll:
     defender = tx.get(spec.target)
     mods = [*defense_modifiers(tx.state, defender, spec.defense_skill, spec.physical), *spec.defense_modifiers]
     mods += ailments.defense_against_modifiers(tx.state, defender, tx.state.creatures.get(spec.attacker))
+    mods += guard.guard_modifiers(
+        tx.state, defender, spec.physical, bool(spec.params.get("ranged")), spec.params.get("item")
+    )
     return roll(dice, f"{defender.name}: {spec.defense_skill} defense", defender.skill(spec.defense_skill), mods)
 
 

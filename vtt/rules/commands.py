@@ -252,6 +252,8 @@ class StrikeSpace(_Command):
     strike_type: Literal["B", "C", "F", "M", "S"] | None = None
     charge: bool = Field(False, description="Charge: after Dash and 2 consecutive spaces; the turn ends after.")
     minor: bool = Field(False, description="Flurry: use it as a Minor Action while the Flurry has uses left.")
+    ranged: bool = Field(False, description="Shoot or throw the ranged `weapon` at the space (see `ranged`).")
+    long_shot: int = Field(0, ge=0, description="Long Shot: range increments added, -1 on the attack each.")
 
 
 class Grab(_Command):
@@ -397,6 +399,14 @@ class SetFocus(_Command):
     creature: CreatureRef
     target: CreatureRef | None = None
     space: Cell | None = None
+
+
+class PickUp(_Command):
+    """Pick up a weapon lying within Reach (a thrown, dropped or Disarmed one) into free limbs (see `gear`)."""
+
+    type: Literal["pick_up"] = "pick_up"
+    creature: CreatureRef
+    item: Ident = Field(description="The id of the weapon lying on the map.")
 
 
 class DropFocus(_Command):
@@ -707,6 +717,7 @@ Command = Annotated[
     | Soothe
     | StrikeStomach
     | SetFocus
+    | PickUp
     | DropFocus
     | PassTime
     | Manifest

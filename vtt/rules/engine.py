@@ -20,9 +20,12 @@ from pydantic import BaseModel, Field, ValidationError
 from vtt.rules import (
     ailments,
     board_edit,
+    burning,
     called_trauma,
     care,
+    enraged,
     focus,
+    gear,
     hold,
     manifest,
     minutes,
@@ -30,6 +33,7 @@ from vtt.rules import (
     overpower,
     prone,
     ranged,
+    ranged_offers,
     reactions,
     stance,
     strike,
@@ -73,6 +77,7 @@ from vtt.rules.commands import (
     Manifest,
     Move,
     PassTime,
+    PickUp,
     Place,
     React,
     Ready,
@@ -97,6 +102,7 @@ from vtt.rules.events import Event, RuleError
 from vtt.rules.grid import footprint_distance
 from vtt.rules.limits import plain_message
 from vtt.rules.model import Cell, Creature, Economy, GameState
+from vtt.rules.reach import attack_path
 from vtt.rules.sizes import can_overpower
 from vtt.rules.space import Occupancy, footprint, grid_of, why_cannot_stand
 from vtt.rules.txn import Tx
@@ -170,6 +176,7 @@ def apply(state: GameState, command: Command | dict[str, Any], dice: DiceSource)
     tx = Tx(state)
     events = _begin(tx, cmd, dice)
     events += swallow.spill(tx)
+    events += burning.douse(tx)
     events += ailments.lapse_sources(tx, state)
     tx.state.version = state.version + 1
     return tx.state, events
@@ -199,6 +206,7 @@ def _dispatch(tx: Tx, cmd: Command, dice: DiceSource) -> list[Event]:
     if attacker is not None and attacker in tx.state.creatures:
         stance.require_can_attack(tx.state, attacker)
     swallow.check_command(tx.state, cmd)
+    enraged.check_command(tx.state, cmd)
     handler = HANDLERS.get(type(cmd))
     if handler is None:
         raise RuleError(f"unknown command {cmd!r}")
@@ -295,8 +303,23 @@ def _strike(tx: Tx, cmd: Strike, dice: DiceSource) -> list[Event]:
 @handles(StrikeSpace)
 def _strike_space(tx: Tx, cmd: StrikeSpace, dice: DiceSource) -> list[Event]:
     return targeted.strike_space(
-        tx, cmd.creature, cmd.space, cmd.weapon, cmd.limb, dice, cmd.strike_type, cmd.charge, cmd.minor
+        tx,
+        cmd.creature,
+        cmd.space,
+        cmd.weapon,
+        cmd.limb,
+        dice,
+        cmd.strike_type,
+        cmd.charge,
+        cmd.minor,
+        cmd.ranged,
+        cmd.long_shot,
     )
+
+
+@handles(PickUp)
+def _pick_up(tx: Tx, cmd: PickUp, dice: DiceSource) -> list[Event]:
+    return gear.pick_up(tx, cmd.creature, cmd.item)
 
 
 @handles(Grab)
@@ -649,6 +672,8 @@ def _arms(state: GameState, c: Creature) -> list[strike.Armament]:
 
 
 STRIKE_CHOICES = ("nimble", "strike_type", "max_dice")
+REFINEMENTS = ("strike_type", "max_dice")
+"""Choices a menu may leave at their first value without asking; attacking Nimble and suffocating are asked for."""
 
 
 def _strike_choices(
@@ -1041,7 +1066,6 @@ def _hold_options(state: GameState, occ: Occupancy, c: Creature, charge: bool) -
             cost={"major": 1},
             targets=grapple,
             choose=suffocate,
-            optional=["suffocate"],
         )
         out.append(_charged(option) if charge else option)
     out += _grapple_variant_options(with_distal, swallowing, charge)
@@ -1077,7 +1101,7 @@ def _manifest_preview(state: GameState, c: Creature, ab: Ability, dl: int | None
         label=f"{c.name}: Manifest {ab.name}",
         skill=skill,
         dice=c.skill(skill),
-        modifiers=ailments.manifest_modifiers(c),
+        modifiers=ailments.manifest_modifiers(c, state, skill),
         dl=manifest.dl_of(state, c, ab)[0] if dl is None else dl,
         defense_skill=ab.effect.defense or "Elude" if ab.effect.attacks else None,
     )
@@ -1527,11 +1551,16 @@ def legal_actions(state: GameState, creature_id: str) -> list[ActionOption]:
                     targets=targets,
                     reach=rng,
                     choose=[f for f in STRIKE_CHOICES if any(len(t.choices.get(f, [])) > 1 for t in targets)],
-                    optional=list(STRIKE_CHOICES),
+                    optional=list(REFINEMENTS),
                 )
             )
+            mine = occ.cells[c.id]
             spaces = [
-                cell for cell in area if cell not in filled and grid.in_bounds(cell, state.board.cols, state.board.rows)
+                cell
+                for cell in area
+                if cell not in filled
+                and grid.in_bounds(cell, state.board.cols, state.board.rows)
+                and attack_path(grid, mine, (cell,), filled) is not None
             ]
             out.append(
                 ActionOption(
@@ -1558,11 +1587,16 @@ def legal_actions(state: GameState, creature_id: str) -> list[ActionOption]:
                         reach=rng,
                     )
                 )
-            walls = sorted(cell for cell in area if cell in filled)
+            walls = sorted(
+                cell
+                for cell in area
+                if cell in filled and attack_path(grid, mine, (cell,), filled) is not None  # the ends are never blocked
+            )
             if walls:
                 out.append(
                     ActionOption(
                         action="strike_wall",
+                        command="strike",
                         group="Strike",
                         label=f"Strike a wall ({arm.name})",
                         cost={"major": 1},
@@ -1576,6 +1610,7 @@ def legal_actions(state: GameState, creature_id: str) -> list[ActionOption]:
             if charge_ok:
                 out += _weapon_overpower_options(state, occ, c, arm, in_reach, True)
         out += _ranged_options(state, occ, c)
+        out += ranged_offers.offer_ranged_spaces(state, occ, c)
         grab_option = _grab_option(state, occ, c)
         if grab_option is not None:
             out.append(grab_option)
@@ -1587,6 +1622,7 @@ def legal_actions(state: GameState, creature_id: str) -> list[ActionOption]:
         out += _tactic_options(state, occ, c, major_ok, econ.minor > 0 and not full_resolve)
     out += _manifest_options(state, occ, c, major_ok, econ.minor > 0 and not full_resolve)
     out += _focus_options(state, occ, c, major_ok, econ.minor > 0 and not full_resolve)
+    out += gear.offer_pick_up(state, occ, c)
     stance_cost = state.settings.defensive_stance_cost
     stance_paid = major_ok if stance_cost == "major" else econ.minor > 0 and not full_resolve
     if stance_paid and stance.why_no_stance(state, creature_id) is None:
@@ -1603,7 +1639,7 @@ def legal_actions(state: GameState, creature_id: str) -> list[ActionOption]:
     if any(creature_id in h.holders for h in state.holds.values()) and not full_resolve:
         out.append(ActionOption(action="drop_hold", group="Overpower", label="Stop holding", cost={}))
     out.append(ActionOption(action="end_turn", group="Turn", label="End turn", cost={}))
-    return out
+    return enraged.filter_options(state, c, out)
 
 
 def parse_log(entries: Sequence[dict[str, Any]]) -> list[LogEntry]:

@@ -42,6 +42,8 @@ DAMAGE_TYPES_MAX = 32
 """Entries in a creature's Reductions, immunities, vulnerabilities and Ailments."""
 DICE_MAX = 99
 """Damage dice of a weapon or distal, and a weapon's usage Tier."""
+AMMO_MAX = 999
+"""Ammunition a launched weapon counts (arrows, sling stones): a quiver or a bag, with room to spare."""
 ACTIONS_PER_TURN_MAX = 99
 """Major and Minor Actions one creature uses in a turn: far above any table's setting."""
 

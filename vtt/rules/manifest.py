@@ -98,8 +98,9 @@ def why_not_manifest(state: GameState, c: Creature, ab: Ability, boosted: bool, 
     if boosted and ab.boost <= 0:
         return f"{ab.name} cannot be Boosted"
     cost = ab.word_cost(boosted)
-    if cost and not ailments.can_speak(state, c):
-        return f"{c.name} is Strangled and cannot speak the words {ab.name} costs"
+    silenced = ailments.speech_error(state, c) if cost else None
+    if silenced is not None:
+        return f"{silenced} the words {ab.name} costs"
     if cost > words_left(state, c.id):
         return f"{ab.name} costs {cost} word(s) and {c.name} has {words_left(state, c.id)} left this turn"
     if (ab.is_spell or readying) and not free_limbs(c):
@@ -193,7 +194,7 @@ def _manifest_roll(
     state = tx.state
     dl, notes = dl_of(state, c, ab)
     skill = skill_of(state, ab)
-    mods: list[Modifier] = [*ailments.manifest_modifiers(c), *tx.extra_attack_mods]
+    mods: list[Modifier] = [*ailments.manifest_modifiers(c, state, skill), *tx.extra_attack_mods]
     # the roll is the attack roll of an ability that attacks (seed-000), so it loses d12 as attack rolls do (Flurry)
     changes = ailments.attack_dice_changes(state, c, is_physical(state, ab)) if ab.effect.attacks else []
     r = roll(dice, f"{c.name}: Manifest {ab.name} ({skill})", c.skill(skill), mods, changes)
@@ -426,7 +427,7 @@ def after_grit_injury(tx: Tx, creature_id: str, injury: int, dice: DiceSource) -
             dice,
             f"{c.name}: Manifest to keep {ab.name} Ready ({skill})",
             c.skill(skill),
-            ailments.manifest_modifiers(c),
+            ailments.manifest_modifiers(c, tx.state, skill),
         )
         ok = r.result >= dl and not (tx.state.settings.fumble_always_fails and r.fumble)
         why = f" ({'; '.join(notes)})" if notes else ""

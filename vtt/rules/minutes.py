@@ -40,7 +40,7 @@ def pass_time(tx: Tx, minutes: int, dice: DiceSource) -> list[Event]:
                     dice,
                     f"{c.name}: Manifest to keep {ab.name} Ready ({skill})",
                     c.skill(skill),
-                    ailments.manifest_modifiers(c),
+                    ailments.manifest_modifiers(c, state, skill),
                 )
                 ok = r.result >= dl and not (state.settings.fumble_always_fails and r.fumble)
                 m = tx.creature(cid, body=True)

@@ -55,6 +55,10 @@ class Weapon(BaseModel):
         (), description="Strike types (seed-004): Bashing, Chopping, Flowing, Mystical, Stabbing; none by default."
     )
     element: Name | None = Field(None, description="The weapon's Element (fire, water, earth, air...).")
+    guard: int = Field(0, ge=0, le=L.DICE_MAX, description="Its Guard value (reference §4.6; see `guard`).")
+    ammo: int | None = Field(
+        None, ge=0, le=L.AMMO_MAX, description="A launched weapon's ammunition left; None: not counted (see `gear`)."
+    )
     ranged: Literal["thrown", "launched"] | None = Field(
         None, description="A ranged weapon: thrown (may also be a melee weapon) or launched (not a melee weapon)."
     )
@@ -321,8 +325,8 @@ class BoardObject(BaseModel):
 
     `size` is the object's size on the creature scale (a wall filling a whole space is a size 1 object, seed-000).
     `durability` is its Durability (seed-000 names it for an unattended object, the stomach: Durability 2); None
-    when the map gives none. Like the stomach's (table setting `stomach_threshold`), it is kept as data for attacks on
-    objects; no rule reads it yet."""
+    when the map gives none. Injury beyond it is `wounded`; at the table's `object_broken_at` Tiers it is `broken`:
+    it stays on the map but no longer fills its spaces (see `objects`)."""
 
     model_config = ConfigDict(extra="forbid")
     id: Ident
@@ -331,6 +335,8 @@ class BoardObject(BaseModel):
     size: int = Field(1, ge=L.CREATURE_SIZE_MIN, le=L.CREATURE_SIZE_MAX)
     durability: int | None = Field(None, ge=0, description="The object's Durability (seed-000); None: not given.")
     reduction: int = Field(0, ge=0, description="Its Physical Reduction (seed-000: the stomach has 0).")
+    wounded: int = Field(0, ge=0, description="Tiers of Wounded: Injury beyond its Durability (see `objects`).")
+    broken: bool = Field(False, description="Broken: it no longer fills its spaces (see `objects`).")
 
 
 class LooseItem(BaseModel):
@@ -493,7 +499,8 @@ class Board(BaseModel):
             return kept[1]  # type: ignore[no-any-return]
         out = set(self.walls)
         for obj in self.objects:
-            out.update(obj.cells)
+            if not obj.broken:
+                out.update(obj.cells)
         self._filled = (key, frozenset(out))
         return self._filled[1]
 

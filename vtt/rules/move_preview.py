@@ -15,7 +15,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from vtt.rules import ailments, prone, tactics
+from vtt.rules import ailments, guard, prone, tactics
 from vtt.rules.conditions import defense_modifiers, holds_of, melee_attack_modifiers
 from vtt.rules.damage import Hit, effective_threshold, needed_face, severe_threshold
 from vtt.rules.dice import dice_count
@@ -189,6 +189,7 @@ def _collision(state: GameState, c: Creature, t: Creature) -> CollisionPreview |
         defense_dice = t.skill(s.collision_defense)
         dmods = defense_modifiers(state, t, s.collision_defense, True)
         dmods += ailments.defense_against_modifiers(state, t, c)
+        dmods += guard.guard_modifiers(state, t, True, False, None)
         defense_modifier = sum(m.value for m in dmods)
 
     def chance(plus: int) -> float:

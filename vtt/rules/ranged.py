@@ -27,23 +27,33 @@ seed-000 Long Shot, Strikes, Called Shot, Flurry).
 - Throwing: the weapon leaves the hand as it is thrown, hit or miss. The gripping limbs let go and it lies as a
   loose item in the space it was aimed at, the target's exposed space nearest the thrower (table setting
   `thrown_weapon_drops`; off, it stays in hand).
-- Not modelled: ammunition (a launched weapon never runs out), ranged attacks on a wall, the ground or a space,
-  and Concealment.
+- At a wall (an object) or the ground (`space` and `surface`, seed-000): as a melee Strike on it (see `strike`,
+  `objects`): a wall is a size 1 object, an object has its own size, the ground is -1 with defense 0; the space
+  must be within range (Long Shot counts) and a line must reach it that no other wall or object interrupts. A
+  thrown weapon lands on the ground it hit, or in the space before the wall on that line.
+- At a targeted space (`strike_space` with `ranged`, see `targeted`): the Soulweaver's 3d12 per occupant, changed
+  only by half the occupant's size (the other changes are for "your melee weapon" and an Unarmed Strike); Long
+  Shot and the ranged weapon's modifiers go on the roll; a thrown weapon lands in the space.
+- Ammunition (`Weapon.ammo`, see `gear`): a launched weapon that counts it spends 1 per attack and cannot be shot
+  at 0. A thrown weapon is picked up again from where it lies (`pick_up`, see `gear`).
 """
 
 from __future__ import annotations
 
 from collections.abc import Set as AbstractSet
-from typing import Any
+from typing import Any, Literal
 
-from vtt.rules import ailments, attacks, tactics
+from pydantic import BaseModel
+
+from vtt.rules import ailments, attacks, gear, objects, tactics
 from vtt.rules.commands import Strike
-from vtt.rules.conditions import ranged_attack_modifiers
+from vtt.rules.conditions import attack_modifiers, limb_action_modifiers, ranged_attack_modifiers
 from vtt.rules.dice import DiceChange, DiceSource, Modifier, roll
 from vtt.rules.events import Event, RuleError
 from vtt.rules.grid import Grid, footprint_distance
 from vtt.rules.model import Cell, Creature, GameState, Weapon
 from vtt.rules.obstruction import exposure
+from vtt.rules.sizes import GROUND_PENALTY, WALL_SIZE, physical_damage_size_change, strike_size_modifier
 from vtt.rules.space import Occupancy, grid_of
 from vtt.rules.strike import (
     STRIKE_DL,
@@ -53,6 +63,7 @@ from vtt.rules.strike import (
     attack_limbs,
     choose_strike_type,
     strike_size_terms,
+    surface_outcome,
 )
 from vtt.rules.turns import require_active
 from vtt.rules.txn import Tx
@@ -94,6 +105,9 @@ def ranged_armament(state: GameState, c: Creature, weapon_id: str | None) -> Arm
     arm = armament(state, c, weapon_id, None, melee=False)
     if arm.weapon is None or arm.weapon.ranged is None:
         raise RuleError(f"{arm.name} is not a ranged weapon: it cannot be shot or thrown")
+    why = gear.ammo_error(arm.weapon)
+    if why is not None:
+        raise RuleError(why, code="weapon.no_ammo")
     return arm
 
 
@@ -118,13 +132,188 @@ def long_shot_modifier(increments: int, rng: int) -> Modifier:
     )
 
 
-def _sight_line(grid: Grid, mine: tuple[Cell, ...], aimed: Cell, filled: AbstractSet[Cell]) -> list[Cell]:
-    """A line from the attacker to the space aimed at with no wall or object between them."""
+def line_to(grid: Grid, mine: tuple[Cell, ...], aimed: Cell, filled: AbstractSet[Cell]) -> list[Cell] | None:
+    """A line from the attacker to the space aimed at with no wall or object between them, or None."""
     for a in sorted(mine, key=lambda cell: grid.distance(cell, aimed)):
         for line in grid.lines(a, aimed):
             if not any(cell in filled for cell in line[1:-1]):
                 return line
-    raise RuleError("no line of sight")  # exposure found one, so this is never reached
+    return None
+
+
+def _sight_line(grid: Grid, mine: tuple[Cell, ...], aimed: Cell, filled: AbstractSet[Cell]) -> list[Cell]:
+    """A line from the attacker to the space aimed at with no wall or object between them."""
+    line = line_to(grid, mine, aimed, filled)
+    if line is None:
+        raise RuleError("no line of sight")  # exposure found one, so this is never reached
+    return line
+
+
+class SpaceShot(BaseModel):
+    """How a ranged attack reaches a space: the distance, the weapon's range, the range with Long Shot, the line."""
+
+    distance: int
+    range: int
+    extended: int
+    long_shot: int
+    path: list[Cell]
+
+
+def reach_space(
+    state: GameState,
+    occ: Occupancy,
+    c: Creature,
+    weapon: Weapon,
+    space: Cell,
+    long_shot: int,
+    filled: AbstractSet[Cell],
+) -> SpaceShot:
+    """A ranged attack of `c` with `weapon` at `space` (a wall's or the ground's, or a targeted space): within
+    range with `long_shot` increments (seed-000 Long Shot), with a line to it that no other wall or object
+    interrupts; RuleError otherwise."""
+    assert weapon.ranged is not None
+    grid = grid_of(state)
+    if not grid.in_bounds(space, state.board.cols, state.board.rows):
+        raise RuleError(f"{space} is off the map")
+    most = LONG_SHOT_MAX[weapon.ranged]
+    if long_shot > most:
+        raise RuleError(
+            f"Long Shot increases the range of a {weapon.ranged} attack up to {most} times, not {long_shot}"
+        )
+    mine = occ.cells[c.id]
+    rng = weapon_range(state, weapon)
+    extended = rng * (1 + long_shot)
+    dist = footprint_distance(grid, mine, (space,))
+    if dist > extended:
+        needed = long_shot_needed(dist, rng)
+        hint = f"Long Shot {needed} would reach it" if needed <= most else f"beyond even Long Shot {most}"
+        raise RuleError(
+            f"{space} is {dist} spaces away, beyond the range {extended} of {weapon.name} (Long Shot {long_shot}): "
+            f"{hint}",
+            code="range.out_of_range",
+        )
+    path = line_to(grid, mine, space, filled)  # only the spaces between count: the wall aimed at does not block
+    if path is None:
+        raise RuleError(f"a wall blocks {c.name}'s line to {space}", code="reach.wall_blocks")
+    return SpaceShot(distance=dist, range=rng, extended=extended, long_shot=long_shot, path=path)
+
+
+def plan_ranged_surface(
+    state: GameState,
+    occ: Occupancy,
+    c: Creature,
+    arm: Armament,
+    space: Cell,
+    surface: Literal["wall", "ground"],
+    long_shot: int,
+    filled: AbstractSet[Cell],
+    minor: bool = False,
+) -> RangedPlan:
+    """A shot or throw at the wall or the ground at `space` (seed-000: a wall "a size 1 object", an object at its
+    own size, see `objects`; the ground "-1 on your attack roll and treat its defense as 0")."""
+    weapon = arm.weapon
+    if weapon is None or weapon.ranged is None:
+        raise RuleError(f"{arm.name} is not a ranged weapon")
+    is_wall = space in filled
+    if surface == "wall" and not is_wall:
+        raise RuleError(f"there is no wall filling {space}")
+    if surface == "ground" and is_wall:
+        raise RuleError(f"a wall fills {space}: there is no ground to strike")
+    shot = reach_space(state, occ, c, weapon, space, long_shot, filled)
+    mods: list[Modifier] = []
+    changes: list[DiceChange] = tactics.flurry_damage_changes(state, c)
+    target_size: int | None = None
+    what = "ground"
+    if surface == "wall":
+        obj = objects.object_at(state.board, space)
+        target_size = WALL_SIZE if obj is None else obj.size
+        subject = "a wall filling a space" if obj is None else f"the {obj.name}, size {obj.size}"
+        what = "wall" if obj is None else obj.name
+        size_mod = strike_size_modifier(c.size, target_size, f" ({subject})")
+        if size_mod:
+            mods.append(size_mod)
+        size_change = physical_damage_size_change(c.size, target_size)
+        if size_change:
+            rel = "smaller" if size_change > 0 else "larger"
+            changes.append(DiceChange(dice=size_change, reason=f"physical damage against a {rel} subject ({subject})"))
+    else:
+        mods.append(Modifier(value=GROUND_PENALTY, reason="attacking the ground"))
+    mods += ranged_weapon_modifiers(state, c, weapon)
+    if long_shot:
+        mods.append(long_shot_modifier(long_shot, shot.range))
+    mods += limb_action_modifiers(state, c)
+    mods += attack_modifiers(state, c)
+    mods += ailments.attack_against_modifiers(state, c, None)
+    s = state.settings
+    aimed = space if surface == "ground" else shot.path[-2] if len(shot.path) > 1 else shot.path[0]
+    return RangedPlan(
+        label=f"{c.name}: {verb(weapon)} {weapon.name} at the {what} at {space}",
+        skill=s.ranged_skill,
+        dice=c.skill(s.ranged_skill),
+        dice_changes=[*ailments.attack_dice_changes(state, c), *tactics.flurry_weapon_changes(weapon, minor)],
+        modifiers=mods,
+        dl=STRIKE_DL,
+        defense_skill=None,
+        reach=shot.extended,
+        distance=shot.distance,
+        path=shot.path,
+        target_size=target_size,
+        exposed_size=target_size,
+        damage=weapon.damage,
+        damage_changes=changes,
+        surface=surface,
+        range=shot.range,
+        long_shot=long_shot,
+        aimed=aimed,
+    )
+
+
+def ranged_surface(tx: Tx, cmd: Strike, c: Creature, arm: Armament, dice: DiceSource) -> list[Event]:
+    """A shot or throw at a wall (an object) or the ground: defense 0, damage as a melee Strike's on it."""
+    state = tx.state
+    weapon = arm.weapon
+    assert weapon is not None and cmd.space is not None and cmd.surface is not None
+    if cmd.called_shot is not None:
+        raise RuleError("a Called Shot aims at a part of a single creature")
+    chosen_type = choose_strike_type(weapon, cmd.strike_type)
+    space: Cell = (cmd.space[0], cmd.space[1])
+    plan = plan_ranged_surface(
+        state, Occupancy(state), c, arm, space, cmd.surface, cmd.long_shot, state.board.filled(), cmd.minor
+    )
+    paid = tactics.pay_attack(tx, c.id, cmd.minor, attack_limbs(state, c, arm))
+    tx.economy(c.id).attacked = True
+    events = [*paid, *gear.spend_ammo(tx, c.id, weapon), *tactics.declare(tx, c.id, False, False)]
+    attack = roll(dice, plan.label, plan.dice, [*plan.modifiers, *tx.extra_attack_mods], plan.dice_changes)
+    events.append(_range_event(c, f"the {cmd.surface} at {space}", None, plan))
+    if weapon.ranged == "thrown" and state.settings.thrown_weapon_drops:
+        events.append(let_go(tx, c.id, weapon, plan.aimed))
+    params: dict[str, Any] = {
+        "damage": plan.damage,
+        "changes": [ch.model_dump() for ch in plan.damage_changes],
+        "weapon": weapon.model_dump(),
+        "strike_type": chosen_type,
+        "max_dice": cmd.max_dice,
+        "ranged": True,
+    }
+    events += surface_outcome(tx, c, plan, space, attack, params, dice)
+    return events + tactics.after_attack(tx, c.id, dice)
+
+
+def _range_event(c: Creature, what: str, target: str | None, plan: RangedPlan) -> Event:
+    long_shot = f", Long Shot {plan.long_shot}" if plan.long_shot else ""
+    return Event(
+        kind="range",
+        text=f"{c.name} aims at {what} {plan.distance} space(s) away (range {plan.range}{long_shot}: {plan.reach}).",
+        actor=c.id,
+        target=target,
+        data={
+            "path": plan.path,
+            "range": plan.range,
+            "long_shot": plan.long_shot,
+            "reach": plan.reach,
+            "exposed_size": plan.exposed_size,
+        },
+    )
 
 
 def plan_ranged_strike(
@@ -201,7 +390,7 @@ def plan_ranged_strike(
     )
 
 
-def _let_go(tx: Tx, creature_id: str, weapon: Weapon, cell: Cell) -> Event:
+def let_go(tx: Tx, creature_id: str, weapon: Weapon, cell: Cell) -> Event:
     c = tx.creature(creature_id, body=True)
     for limb in c.limbs:
         if limb.holding == weapon.id:
@@ -221,8 +410,6 @@ def ranged_strike(tx: Tx, cmd: Strike, dice: DiceSource) -> list[Event]:
     c = require_active(state, cmd.creature)
     if not cmd.ranged:
         raise RuleError("Long Shot extends a ranged attack: shoot or throw (`ranged`) to use it")
-    if cmd.target is None:
-        raise RuleError("a ranged Strike is made at a creature (`target`), not at a wall, the ground or a space")
     if cmd.charge:
         raise RuleError("a Charge is made with a melee Strike or Overpower, not with a ranged attack")
     if cmd.limb is not None:
@@ -230,6 +417,10 @@ def ranged_strike(tx: Tx, cmd: Strike, dice: DiceSource) -> list[Event]:
     arm = ranged_armament(state, c, cmd.weapon)
     weapon = arm.weapon
     assert weapon is not None
+    if cmd.target is None:
+        if cmd.space is None or cmd.surface is None:
+            raise RuleError("a ranged Strike needs a target creature, or a space and a surface (wall or ground)")
+        return ranged_surface(tx, cmd, c, arm, dice)
     chosen_type = choose_strike_type(weapon, cmd.strike_type)
     target = tx.get(cmd.target)
     offset = tactics.called_part(target, cmd.called_shot).size_offset if cmd.called_shot is not None else 0
@@ -247,33 +438,18 @@ def ranged_strike(tx: Tx, cmd: Strike, dice: DiceSource) -> list[Event]:
     )
     paid = tactics.pay_attack(tx, c.id, cmd.minor, attack_limbs(state, c, arm))
     tx.economy(c.id).attacked = True
-    events = [*paid, *tactics.declare(tx, c.id, cmd.called_shot is not None, False)]
+    events = [*paid, *gear.spend_ammo(tx, c.id, weapon), *tactics.declare(tx, c.id, cmd.called_shot is not None, False)]
     attack = roll(dice, plan.label, plan.dice, [*plan.modifiers, *tx.extra_attack_mods], plan.dice_changes)
-    long_shot = f", Long Shot {plan.long_shot}" if plan.long_shot else ""
-    events.append(
-        Event(
-            kind="range",
-            text=f"{c.name} aims at {target.name} {plan.distance} space(s) away "
-            f"(range {plan.range}{long_shot}: {plan.reach}).",
-            actor=c.id,
-            target=target.id,
-            data={
-                "path": plan.path,
-                "range": plan.range,
-                "long_shot": plan.long_shot,
-                "reach": plan.reach,
-                "exposed_size": plan.exposed_size,
-            },
-        )
-    )
+    events.append(_range_event(c, target.name, target.id, plan))
     if weapon.ranged == "thrown" and state.settings.thrown_weapon_drops:
-        events.append(_let_go(tx, c.id, weapon, plan.aimed))
+        events.append(let_go(tx, c.id, weapon, plan.aimed))
     params: dict[str, Any] = {
         "damage": plan.damage,
         "changes": [ch.model_dump() for ch in plan.damage_changes],
         "weapon": weapon.model_dump(),
         "strike_type": chosen_type,
         "max_dice": cmd.max_dice,
+        "ranged": True,
     }
     if cmd.called_shot is not None:
         params.update({"called_part": cmd.called_shot, "part_offset": offset})

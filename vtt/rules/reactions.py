@@ -38,7 +38,7 @@ from typing import Any, Literal
 
 from pydantic import BaseModel, Field
 
-from vtt.rules import ailments
+from vtt.rules import ailments, enraged, guard
 from vtt.rules.abilities import LIBRARY
 from vtt.rules.checks import AttackResult
 from vtt.rules.commands import Command, Distract, Manifest, Move, StrikeSpace, parse_command
@@ -190,6 +190,8 @@ def eligible(state: GameState, kind: ReactionKind, actor: str, target: str | Non
         if resolve_blocks(state, hid):  # seed-004: on a full Resolve Pool, no action but Recovery and the Zeal roll
             continue
         if h.team == mover.team and not state.settings.hinder_allies:
+            continue
+        if not enraged.may_target(h, actor):  # Enraged: "can only target subjects of your Focus"
             continue
         rng = hinder_reach(state, hid)
         if rng < 0 or footprint_distance(grid, occ.cells[hid], occ.cells[actor]) > rng:
@@ -343,7 +345,11 @@ def _hinder_rolls(
         dice,
         f"{actor.name}: one {defense_skill} defense against every {label}",
         actor.skill(defense_skill),
-        [*defense_modifiers(state, actor, defense_skill), *ailments.defense_against_modifiers(state, actor, None)],
+        [
+            *defense_modifiers(state, actor, defense_skill),
+            *ailments.defense_against_modifiers(state, actor, None),
+            *guard.guard_modifiers(state, actor, True, False, None),  # a Hinder is a physical melee attack
+        ],
     )
     events = exhaustion_death(tx, actor_id, defense_skill, defense)
     won: list[str] = []

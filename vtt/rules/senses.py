@@ -10,6 +10,11 @@
   or size", so it takes no such penalty.
 - Defenses: the reference says nothing of a creature that cannot perceive its attacker (GAP): table setting
   `concealment_defense_per_tier` (0: nothing) x the same Tier on its defense rolls.
+- Distract (seed-000: "attack creatures that are Aware of that action"; Awareness is an Observe roll, §2.6, and
+  a Distract attacks Observe): the distracter's roll is an attack roll, so its targets' Concealment counted from it
+  is a penalty as on any attack; the target perceives the diversion through its own Concealment of it (for speech,
+  Sound; for an action, the better of Sight and Sound), which makes being drawn by it harder: table setting
+  `concealment_distract_per_tier` (1) x that Tier on its defense (GAP, as gap 9).
 - No light (seed-000 swallowing: "While swallowed, there is no light"): the swallowed creature's targets have the
   Sight Concealment Blinded would give, at the Tier of table setting `swallowed_darkness` (3; GAP: the reference
   gives darkness no Tier; 0 turns it off). Blinded in the dark sees no less than either alone would let it: the
@@ -72,6 +77,30 @@ def _modifier(state: GameState, c: Creature, per_tier: int, what: str) -> list[M
 def attack_concealment_modifiers(state: GameState, attacker: Creature) -> list[Modifier]:
     """The penalty Concealment gives an attack (not a targeted attack on a space)."""
     return _modifier(state, attacker, state.settings.concealment_attack_per_tier, "attack rolls")
+
+
+def distract_concealment(state: GameState, target: Creature, speaking: bool) -> tuple[int, Sense]:
+    """The Concealment a Distract's diversion has for `target`: through Sound for speech, else through its better
+    of Sight and Sound (it may see or hear the action)."""
+    senses: list[Sense] = ["sound"] if speaking else ["sight", "sound"]
+    return min(((concealment(state, target, sense), sense) for sense in senses), key=lambda ts: ts[0])
+
+
+def distract_defense_modifiers(state: GameState, target: Creature, speaking: bool) -> list[Modifier]:
+    """Concealment on a Distract's defense: the diversion reaches `target` through Concealment, and being Aware of
+    it is an Observe roll that Concealment makes harder (`concealment_distract_per_tier` x Tier, a bonus)."""
+    t, sense = distract_concealment(state, target, speaking)
+    per_tier = state.settings.concealment_distract_per_tier
+    if not t or not per_tier:
+        return []
+    cause = concealment_and_cause(state, target, sense)[1]
+    what = "the speech" if speaking else "the action"
+    return [
+        Modifier(
+            value=t * per_tier,
+            reason=f"{cause}: {what} has {SENSE_NAMES[sense]} Concealment {t} for it, on its defense (Distract)",
+        )
+    ]
 
 
 def defense_concealment_modifiers(state: GameState, defender: Creature) -> list[Modifier]:

@@ -152,6 +152,43 @@ class TableSettings(BaseModel):
         description="Severe Threshold of a stomach attacked from inside; None: its Durability 2 (seed-000 swallow; "
         "ASSUMPTION: an object's Durability works as its Severe Threshold for Wounded).",
     )
+    speech_magnitude: int = Field(
+        2,
+        ge=0,
+        description="The sound Tier (Magnitude) of speech. Muted lowers the sound Tier you can speak by half its "
+        "Tier (§5.2, the older Mute); at 0 or less you cannot speak (no words for Spells, no Distract by speaking). "
+        "The sources give speech no Magnitude (gap). ASSUMPTION 2: moving makes a sound of Magnitude 2 + your size "
+        "(§2.4), so an ordinary voice is as loud as a size 0 creature's steps; Muted Tier 4 silences it.",
+    )
+    knowledge_skills: list[str] = Field(
+        default_factory=lambda: ["Magic"],
+        description="Skills whose rolls are Knowledge rolls, on which Enraged is a penalty equal to its Tier (§5.2). "
+        "The seeds name Knowledge rolls but no skill (gap). ASSUMPTION Magic: Knowledge belongs to Wit, the knowing "
+        "attribute, and Magic is the one Wit skill the sources show (§4.1); a table with a Knowledge skill lists it.",
+        max_length=40,
+    )
+    pick_up_cost: Literal["minor", "major"] = Field(
+        "minor",
+        description="Picking up a weapon lying within your Reach into free limbs (§4.5). The reference makes letting "
+        "go No Action but gives picking up no cost (gap). ASSUMPTION a Minor Action: taking something into a Free "
+        "Limb is a small action, as Focus and completing a Readied effect are; a Major Action would cost a thrower "
+        "its whole turn's attack to get its weapon back.",
+    )
+    guard_on_defense: bool = Field(
+        True,
+        description="Guard (§4.6): the highest Guard value among the weapons you grip adds to your defense against "
+        "physical melee attacks you perceive (not while Unaware or Prone). The seeds give weapons a Guard value and "
+        'say that an object being attacked "cannot be used for Guard" (seed-000) but not what Guard does (gap): '
+        "ASSUMPTION, the reference's proposed default. Off: Guard does nothing.",
+    )
+    object_broken_at: int = Field(
+        6,
+        ge=0,
+        description="Tiers of Wounded (Injury beyond its Durability) that break an object on the map; 0: never. The "
+        "seeds give an object a Durability but say nothing of breaking it (gap). ASSUMPTION 6: seed-000's stomach, "
+        '"an unattended object with 2 Durability", gives way at "6 Tiers of Wounded", and a part at 6 Tiers '
+        "cannot be used (`wounded_unusable_at`, §5.2).",
+    )
     stomach_size: int | None = Field(
         None,
         description="Size a stomach attacked from inside counts as for the Strike size rules. None: derived from the "
@@ -258,6 +295,14 @@ class TableSettings(BaseModel):
     )
     concealment_attack_per_tier: int = Field(
         1, ge=0, description="Concealment: this x Tier penalty on attacks against a concealed target (§2.6, gap 9)."
+    )
+    concealment_distract_per_tier: int = Field(
+        1,
+        ge=0,
+        description="Concealment: this x Tier bonus on a Distract target's defense when the diversion reaches it "
+        "through Concealment (its Deafened for speech; the better of its Sight and Sound otherwise). seed-000: a "
+        "Distract attacks creatures Aware of the action, and Awareness is an Observe roll that Concealment makes "
+        "harder (§2.6; how much is gap 9): ASSUMPTION 1 per Tier, as on attacks; 0 = none.",
     )
     concealment_defense_per_tier: int = Field(
         0,

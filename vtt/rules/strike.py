@@ -22,7 +22,7 @@ from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field
 
-from vtt.rules import ailments, attacks, tactics
+from vtt.rules import ailments, attacks, objects, tactics
 from vtt.rules.checks import AttackResult
 from vtt.rules.conditions import attack_modifiers, limb_action_modifiers, melee_attack_modifiers
 from vtt.rules.damage import DAMAGE_FACE, Hit, StrikeType, deal
@@ -270,17 +270,20 @@ def plan_surface_strike(
     mods: list[Modifier] = []
     target_size: int | None = None
     damage, changes = base_damage(state, c, arm)
+    what: str = surface
     if surface == "wall":
-        target_size = WALL_SIZE
-        size_mod = strike_size_modifier(c.size, WALL_SIZE, " (a wall filling a space)")
+        obj = objects.object_at(state.board, space)
+        target_size = WALL_SIZE if obj is None else obj.size
+        subject = "a wall filling a space" if obj is None else f"the {obj.name}, size {obj.size}"
+        what = "wall" if obj is None else obj.name
+        size_mod = strike_size_modifier(c.size, target_size, f" ({subject})")
         if size_mod:
             mods.append(size_mod)
-        size_change = physical_damage_size_change(c.size, WALL_SIZE)
+        size_change = physical_damage_size_change(c.size, target_size)
         if size_change:
             rel = "smaller" if size_change > 0 else "larger"
-            changes.append(
-                DiceChange(dice=size_change, reason=f"physical damage against a {rel} subject (a size 1 wall)")
-            )
+            subject = "a size 1 wall" if obj is None else subject
+            changes.append(DiceChange(dice=size_change, reason=f"physical damage against a {rel} subject ({subject})"))
     else:
         mods.append(Modifier(value=GROUND_PENALTY, reason="attacking the ground"))
     mods += weapon_modifiers(state, c, arm, dist)
@@ -289,7 +292,7 @@ def plan_surface_strike(
     mods += ailments.attack_against_modifiers(state, c, None)
     mods += tactics.declared_modifiers(state, c, False, charge)
     return AttackPlan(
-        label=f"{c.name}: Strike on the {surface} at {space} with {arm.name}",
+        label=f"{c.name}: Strike on the {what} at {space} with {arm.name}",
         skill=s.strike_skill,
         dice=c.skill(s.strike_skill),
         dice_changes=[*ailments.attack_dice_changes(state, c), *tactics.flurry_weapon_changes(arm.weapon, minor)],
@@ -365,7 +368,8 @@ def strike(
     if called_shot is not None:
         params.update({"called_part": called_shot, "part_offset": offset})
     if target is None:
-        events = [*declared, path_event, *_surface_outcome(tx, c, plan, attack, params, dice)]
+        assert space is not None  # a Strike without a target was planned on a space
+        events = [*declared, path_event, *surface_outcome(tx, c, plan, space, attack, params, dice)]
         return events + tactics.after_attack(tx, c.id, dice)
     spec = attacks.AttackSpec(
         action="strike",
@@ -379,8 +383,8 @@ def strike(
     return [*declared, path_event, *attacks.resolve(tx, spec, dice)]
 
 
-def _surface_outcome(
-    tx: Tx, c: Creature, plan: AttackPlan, attack: Roll, params: dict[str, Any], dice: DiceSource
+def surface_outcome(
+    tx: Tx, c: Creature, plan: AttackPlan, space: Cell, attack: Roll, params: dict[str, Any], dice: DiceSource
 ) -> list[Event]:
     s = tx.state.settings
     ground = roll(dice, "ground defense", 0, [Modifier(value=GROUND_DEFENSE, reason="a surface's defense is 0")])
@@ -403,7 +407,15 @@ def _surface_outcome(
         )
     ]
     if result.success:
-        events += surface_damage(tx, c.id, params, attack, dice)
+        obj = objects.object_at(tx.state.board, space) if plan.surface == "wall" else None
+        if obj is None:
+            events += surface_damage(tx, c.id, params, attack, dice)
+        else:
+            weapon = Weapon.model_validate(params["weapon"]) if params.get("weapon") else None
+            changes = [DiceChange.model_validate(ch) for ch in params["changes"]] + weapon_changes(weapon, attack)
+            events += objects.damage_object(
+                tx, c, obj, params["damage"], changes, params["strike_type"], attack.faces, params["max_dice"], dice
+            )
     return events
 
 

@@ -46,7 +46,15 @@ from __future__ import annotations
 
 from typing import Literal
 
-from vtt.rules.ailments import EFFECT_ATTACK_DICE, EFFECT_DAMAGE_DICE, attack_dice_changes, attack_roll_modifiers
+from vtt.rules import senses
+from vtt.rules.ailments import (
+    EFFECT_ATTACK_DICE,
+    EFFECT_DAMAGE_DICE,
+    attack_dice_changes,
+    attack_roll_modifiers,
+    can_speak,
+    speech_error,
+)
 from vtt.rules.checks import AttackResult
 from vtt.rules.conditions import PHYSICAL_ATTACK, PHYSICAL_DEFENSE
 from vtt.rules.dice import DiceChange, DiceSource, Modifier, roll
@@ -335,7 +343,8 @@ def distract_actions(state: GameState, creature_id: str) -> list[DistractAction]
         return []
     used = econ.distractable if econ is not None else []
     kinds: list[DistractAction] = [a for a in ("major", "minor") if a in used]
-    return [*kinds, "speak"]
+    c = state.creatures.get(creature_id)
+    return [*kinds, "speak"] if c is not None and can_speak(state, c) else kinds
 
 
 def distract(
@@ -365,6 +374,9 @@ def distract(
         raise RuleError(f"a Distract's sound cannot be made at {sound_at}: it is off the map")
     s = state.settings
     refuse_on_full_resolve(state, c.id, "Distract")
+    silenced = speech_error(state, c) if action == "speak" else None
+    if silenced is not None:
+        raise RuleError(f"{silenced}: it cannot Distract by speaking")
     if action == "speak" and action not in distract_actions(state, c.id):
         raise RuleError(f"{c.name}'s turn is over: it cannot Distract now")
     if action != "speak":
@@ -384,7 +396,12 @@ def distract(
         dice,
         label,
         c.skill(s.distract_skill),
-        [*distract_modifiers(action), *attack_roll_modifiers(state, c), *tx.extra_attack_mods],
+        [
+            *distract_modifiers(action),
+            *attack_roll_modifiers(state, c),
+            *senses.attack_concealment_modifiers(state, c),
+            *tx.extra_attack_mods,
+        ],
         attack_dice_changes(state, c, physical=False),
     )
     events = [
@@ -408,7 +425,10 @@ def distract(
             dl=s.distract_dl,
             defense_skill=s.distract_defense,
             attack=attack,
-            defense_modifiers=expected,
+            defense_modifiers=[
+                *expected,
+                *senses.distract_defense_modifiers(state, tx.get(tid), action == "speak"),
+            ],
             physical=False,
             params={"sound_at": list(sound_at) if sound_at is not None else None},
         )

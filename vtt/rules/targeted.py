@@ -20,6 +20,11 @@ Being a Strike, it may be a Charge (`charge`: +1 on the roll, -1 on physical def
 after the attack -- or after the rolls, when no occupant rolled doubles) or a Flurry's Minor Action (`minor`). The
 Soulweaver's 3d12 "becomes the attack roll", so a Flurry's lost d12 (and, as a Minor Action with a weapon that is
 not Lightweight, 1d12 more) are lost from it; a Flurry's lost damage dice come off the damage.
+
+A ranged weapon may be shot or thrown at a space (`ranged`): the space is within its range (with `long_shot`
+increments, -1 each) on a line no wall interrupts (see `ranged.reach_space`); the weapon's size changes no dice
+(they are for "your melee weapon"), only half the occupant's size does; a Prone occupant gives the ranged penalty;
+no Charge; a thrown weapon lands in the space.
 """
 
 from __future__ import annotations
@@ -27,7 +32,8 @@ from __future__ import annotations
 from collections.abc import Set as AbstractSet
 from typing import Any
 
-from vtt.rules import ailments, attacks, tactics
+from vtt.rules import ailments, attacks, gear, tactics
+from vtt.rules import ranged as ranged_mod
 from vtt.rules.checks import AttackResult
 from vtt.rules.conditions import attack_modifiers, limb_action_modifiers
 from vtt.rules.damage import deal
@@ -68,13 +74,15 @@ def weapon_size_dice(weapon: Weapon) -> DiceChange | None:
     return DiceChange(dice=n, reason=f"{weapon.name} {', '.join(parts)}: {'+' if n > 0 else ''}{n}d12")
 
 
-def space_dice_changes(attacker: Creature, arm: Armament, target: Creature) -> list[DiceChange]:
+def space_dice_changes(attacker: Creature, arm: Armament, target: Creature, ranged: bool = False) -> list[DiceChange]:
+    """The d12 changes of the Soulweaver's roll for `target`; a shot or throw is made with no melee weapon and no
+    Unarmed Strike, so only the target's size counts."""
     changes: list[DiceChange] = []
-    if arm.weapon is not None:
+    if not ranged and arm.weapon is not None:
         w = weapon_size_dice(arm.weapon)
         if w:
             changes.append(w)
-    elif half(attacker.size):
+    elif not ranged and half(attacker.size):
         changes.append(DiceChange(dice=half(attacker.size), reason=f"Unarmed Strike: half your size {attacker.size}"))
     if half(target.size):
         changes.append(DiceChange(dice=half(target.size), reason=f"half the target's size {target.size}"))
@@ -115,30 +123,55 @@ def strike_space(
     strike_type: str | None = None,
     charge: bool = False,
     minor: bool = False,
+    ranged: bool = False,
+    long_shot: int = 0,
 ) -> list[Event]:
     state = tx.state
     c = require_active(state, creature)
-    arm = armament(state, c, weapon, limb)
     occ = Occupancy(state)
-    if charge:
-        tactics.require_charge(state, c)
-    dist, path, occupants = plan_space(state, occ, c, space, arm, state.board.filled())
+    filled = state.board.filled()
+    if ranged:
+        if charge:
+            raise RuleError("a Charge is made with a melee Strike or Overpower, not with a ranged attack")
+        if limb is not None:
+            raise RuleError("a ranged Strike is made with a gripped ranged weapon, not with a limb")
+        arm = ranged_mod.ranged_armament(state, c, weapon)
+        assert arm.weapon is not None
+        if space in filled:
+            raise RuleError(f"a wall fills {space}: shoot the wall instead")
+        shot = ranged_mod.reach_space(state, occ, c, arm.weapon, space, long_shot, filled)
+        path, occupants = shot.path, [o for o in occ.at(space) if o != c.id]
+        own_mods = ranged_mod.ranged_weapon_modifiers(state, c, arm.weapon)
+        if long_shot:
+            own_mods.append(ranged_mod.long_shot_modifier(long_shot, shot.range))
+    else:
+        if long_shot:
+            raise RuleError("Long Shot extends a ranged attack: shoot or throw (`ranged`) to use it")
+        arm = armament(state, c, weapon, limb)
+        if charge:
+            tactics.require_charge(state, c)
+        dist, path, occupants = plan_space(state, occ, c, space, arm, filled)
+        own_mods = weapon_modifiers(state, c, arm, dist)
     declared_mods = tactics.declared_modifiers(state, c, False, charge)
     flurry = flurry_dice(state, c, arm, minor)
     paid = tactics.pay_attack(tx, c.id, minor, attack_limbs(state, c, arm))
     tx.economy(c.id).attacked = True
+    how = f"{ranged_mod.verb(arm.weapon)}s {arm.name} at" if ranged and arm.weapon else f"attacks with {arm.name}"
     events = [
         *paid,
+        *(gear.spend_ammo(tx, c.id, arm.weapon) if ranged and arm.weapon is not None else []),
         *tactics.declare(tx, c.id, False, charge),
         Event(
             kind="reach",
-            text=f"{c.name} attacks the space {space} with {arm.name}: {len(occupants)} occupant(s).",
+            text=f"{c.name} {how} the space {space}: {len(occupants)} occupant(s).",
             actor=c.id,
             data={"path": path, "space": space},
         ),
     ]
+    if ranged and arm.weapon is not None and arm.weapon.ranged == "thrown" and state.settings.thrown_weapon_drops:
+        events.append(ranged_mod.let_go(tx, c.id, arm.weapon, space))
     mods = [
-        *weapon_modifiers(state, c, arm, dist),
+        *own_mods,
         *limb_action_modifiers(state, c),
         *attack_modifiers(state, c),
         *declared_mods,
@@ -151,8 +184,12 @@ def strike_space(
             dice,
             f"Soulweaver's roll for {t.name} in the space",
             SPACE_DICE,
-            [*mods, *ailments.against_target_modifiers(state, t), *ailments.frightened_modifiers(state, c, t)],
-            [*space_dice_changes(c, arm, t), *flurry],
+            [
+                *mods,
+                *ailments.against_target_modifiers(state, t, melee=not ranged),
+                *ailments.frightened_modifiers(state, c, t),
+            ],
+            [*space_dice_changes(c, arm, t, ranged), *flurry],
         )
         doubled = r.highest_double
         events.append(
@@ -179,6 +216,7 @@ def strike_space(
         "base_changes": [ch.model_dump() for ch in changes],
         "space": space,
         "strike_type": choose_strike_type(arm.weapon, strike_type),
+        "ranged": ranged,
     }
     queue = [{"target": oid, "roll": r.model_dump(mode="json")} for oid, r in hits]
     faces = [r.highest_double for _, r in hits]

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 from typing import Literal
 
+from vtt.rules import burning
 from vtt.rules.ailments import reduce_at_turn_end, slowed_at_turn_start, strangled_at_turn_start
 from vtt.rules.damage import continuing_damage, wake_roll
 from vtt.rules.dice import DiceSource, roll
@@ -119,6 +120,7 @@ def start_turn(tx: Tx, dice: DiceSource) -> list[Event]:
     events += slowed
     if state.turn.current == SOULWEAVER:
         events += continuing_damage(tx, dice)
+        events += burning.burn(tx, dice)
     return events
 
 
@@ -132,6 +134,7 @@ def end_turn(tx: Tx, dice: DiceSource) -> list[Event]:
     wake: list[Event] = []
     for cid in active_creatures(state):
         wake += reduce_at_turn_end(tx, cid, dice)
+        wake += burning.at_turn_end(tx, cid, dice)
         if state.creatures[cid].unconscious:
             wake += wake_roll(tx, cid, dice)
     events = [

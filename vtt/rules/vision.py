@@ -19,7 +19,9 @@ Perception. A creature perceives the spaces in line of sight that are not dark, 
 `dark_sight`. Blinded (any Tier) sees nothing (§5.2: every target has Sight Concealment; ASSUMPTION: a Blinded
 creature sees no space at all); a swallowed creature is off the board and perceives nothing of it.
 - Seen: a creature any of whose spaces is perceived. With `sight_automatic` off, one beyond Sight's range (base 4,
-  extended by its size, §2.6) is seen only on an Observe roll; the note says its DL.
+  extended by its size, §2.6) is seen only on an Observe roll; the note says its DL. Concealment on Awareness
+  (ASSUMPTION, as on attacks, reference gap 9): one seen only in dim light has the Sight Concealment
+  `dim_concealment`, added to that DL (a Blinded viewer sees no space at all).
 - Heard: a creature not seen whose movement the viewer can hear. §2.6: moving makes a sound of Magnitude 2 + size;
   Sound has base DL 6 and base range -1; Magnitude extends the range and lowers the DL (size counts once, inside
   the Magnitude), and every further multiple of the range adds +1 DL. So its sound reaches 1 + size spaces (at
@@ -66,12 +68,15 @@ class Awareness:
     magnitude: int = 0
     """Its moving sound's Magnitude (sound only)."""
     deafened: int = 0
+    dim: int = 0
+    """Sight Concealment from dim light, added to the DL (sight only)."""
 
     @property
     def reason(self) -> str:
         if self.sense == "sight":
+            dim = f", and seen only in dim light, its Sight Concealment {self.dim} adds {self.dim}" if self.dim else ""
             return (
-                f"in sight {self.distance} spaces away, beyond Sight's range of {self.reach} for its size: "
+                f"in sight {self.distance} spaces away, beyond Sight's range of {self.reach} for its size{dim}: "
                 f"an Observe roll at DL {self.dl}"
             )
         deaf = f", and Deafened {self.deafened} adds {self.deafened}" if self.deafened else ""
@@ -311,8 +316,10 @@ def perceived(
                 seen.add(cid)
                 reasons[cid] = "in line of sight and light"
                 continue
-            dl = SIGHT_DL - size + _multiples(distance, sight_range)
-            notes.append(Awareness(cid, "sight", dl, distance, sight_range))
+            lit = [light_at(state, cell, lamps) for cell in theirs if cell in spaces]
+            dim = settings.dim_concealment if "lit" not in lit and "dim" in lit else 0
+            dl = SIGHT_DL - size + _multiples(distance, sight_range) + dim
+            notes.append(Awareness(cid, "sight", dl, distance, sight_range, dim=dim))
         magnitude = MOVING_SOUND_MAGNITUDE + size
         sound_range = max(1, SOUND_RANGE + magnitude)
         if hearing and distance <= sound_range:

@@ -36,6 +36,15 @@ MULTI_TARGET_ACTIONS = frozenset({"distract"})
 VARIANT_PARAMS = ("weapon", "limb")
 UNARMED_STRIKE = "Unarmed Strike"
 ACTION_WORDS = {"major": "Major Action", "minor": "Minor Action", "speak": "Speaking (no bonus)"}
+FIELD_WORDS = {
+    "nimble": "Attack Nimble",
+    "max_dice": "Damage dice",
+    "strike_type": "Strike Type",
+    "called_shot": "Part aimed at",
+    "free_part": "Part to free",
+    "held": "Held creature",
+}
+"""How the choice dialog names a command's fields; any other field is named by its words."""
 
 Send = Callable[[dict[str, Any]], Awaitable[bool]]
 Pick = Callable[[ActionOption], Awaitable[None]]
@@ -297,7 +306,13 @@ def _kind_item(menu: ui.menu, kind: ActionKind, pick: Pick, facts: Facts, key: s
 # ---- dialogs --------------------------------------------------------------------------------------------------
 
 
+def field_words(name: str) -> str:
+    return FIELD_WORDS.get(name, name.replace("_", " ").capitalize())
+
+
 def choice_label(state: GameState, field_name: str, value: Any, t: TargetOption) -> str:
+    if value is None:
+        return "all" if field_name == "max_dice" else "none"
     if isinstance(value, bool):
         return "yes" if value else "no"
     if field_name == "called_shot" and isinstance(value, str):
@@ -310,7 +325,8 @@ def choice_label(state: GameState, field_name: str, value: Any, t: TargetOption)
     if field_name == "item" and isinstance(value, str):
         c = state.creatures.get(t.target or "")
         w = c.weapon(value) if c else None
-        return w.name if w else value
+        lying = next((i.weapon for i in state.board.items if i.weapon.id == value), None)  # one to pick up
+        return w.name if w else lying.name if lying else value
     return str(value)
 
 
@@ -325,14 +341,14 @@ def choice_dialog(
         for name in option.choose:
             values = t.choices.get(name, [])
             labels = {i: choice_label(state, name, v, t) for i, v in enumerate(values)}
-            select = ui.select(labels, value=0 if values else None, label=name.replace("_", " "))
-            selects[name] = with_data(select.props("dense outlined"), choose=name)
+            select = ui.select(labels, value=0 if values else None, label=field_words(name))
+            selects[name] = with_data(select.props("dense outlined").style("min-width: 14rem"), choose=name)
 
         async def go() -> None:
             for name, select in selects.items():
                 values = t.choices.get(name, [])
                 if select.value is None or not values:
-                    ui.notify(f"Choose the {name.replace('_', ' ')}", type="warning")
+                    ui.notify(f"Choose the {field_words(name).lower()}", type="warning")
                     return
                 value = values[int(select.value)]
                 cmd[name] = list(value) if isinstance(value, tuple) else value

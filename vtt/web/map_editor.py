@@ -55,7 +55,7 @@ def objects_of(board: Board) -> list[dict[str, Any]]:
     return [
         {
             "id": o.id,
-            "name": o.name,
+            "name": f"{o.name} (broken)" if o.broken else o.name,
             "cells": [list(c) for c in o.cells],
             "kind": "object",
             "size": o.size,

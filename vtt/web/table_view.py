@@ -752,7 +752,7 @@ class TableView:
             cell = space if space is not None else self._cell_of(target)
             if cell is not None and cell in option.spaces:
                 cmd = {"type": "strike_space", "creature": cid, "space": list(cell), **params}
-        elif option.action == "strike_wall" and space is not None and space in option.spaces:
+        elif option.action in ("strike_wall", "strike_ground") and space is not None and space in option.spaces:
             cmd = {"type": "strike", "creature": cid, "space": list(space), "surface": "wall", **params}
         elif option.targets:
             t = self._target_option(option, target, None)
