@@ -31,6 +31,7 @@ from vtt.rules import (
     prone,
     ranged,
     reactions,
+    setting_groups,
     stance,
     strike,
     swallow,
@@ -548,20 +549,23 @@ def change_settings(tx: Tx, changes: dict[str, Any]) -> list[Event]:
     """The Soulweaver changes table settings; every value is validated by `TableSettings`. The grid kind is fixed
     once a game exists (its map was drawn for it)."""
     if not changes:
-        raise RuleError("no settings to change")
+        raise RuleError("no setting was changed: change one, then save")
     current = tx.state.settings
     unknown = sorted(set(changes) - set(type(current).model_fields))
     if unknown:
-        raise RuleError(f"no such setting: {', '.join(unknown)}")
+        raise RuleError(f"this table has no setting called {', '.join(unknown)}: choose one from the Settings list")
     if "grid" in changes and changes["grid"] != current.grid:
-        raise RuleError("the grid cannot change during a game")
+        raise RuleError("the grid cannot change during a game (its map was drawn for it): start a new game instead")
     try:
         settings = type(current).model_validate({**current.model_dump(), **changes})
     except ValidationError as exc:
-        first = exc.errors()[0]
-        raise RuleError(f"{'.'.join(str(p) for p in first['loc'])}: {plain_message(first)}") from None
+        raise RuleError(setting_groups.setting_error(exc.errors()[0])) from None
     tx.state.settings = settings
-    shown = ", ".join(f"{k} = {v}" for k, v in sorted(changes.items()))
+    shown = "; ".join(
+        f"{setting_groups.label(k)}: {setting_groups.shown_value(getattr(settings, k))}"
+        for k in type(current).model_fields
+        if k in changes
+    )
     return [
         Event(kind="settings", text=f"The Soulweaver changes the table settings: {shown}.", data={"changes": changes})
     ]
