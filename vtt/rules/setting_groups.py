@@ -13,8 +13,6 @@ from vtt.rules.settings import TableSettings
 
 GROUPS: dict[str, tuple[str, ...]] = {
     "Turns and actions": (
-        "rules_version",
-        "grid",
         "ties_to",
         "fumble_always_fails",
         "major_actions",
@@ -24,6 +22,8 @@ GROUPS: dict[str, tuple[str, ...]] = {
         "npcs_roll_priority",
         "players_place_before_fight",
         "full_resolve_moves",
+        "grid",
+        "rules_version",
     ),
     "Space and movement": (
         "space_capacity",
@@ -159,7 +159,7 @@ _LABELS: dict[str, str] = {
     "grid": "Grid",
     "ties_to": "Ties go to",
     "npcs_roll_priority": "NPCs roll their own Priority",
-    "players_place_before_fight": "Players place their own creatures before the fight",
+    "players_place_before_fight": "Players place their own creatures",
     "space_capacity": "Area one space holds",
     "footprints": "Footprint shapes by size",
     "reactions": "Offer reactions",

@@ -34,6 +34,9 @@ from vtt.web.attrs import with_data
 Send = Callable[[dict[str, Any]], Awaitable[bool]]
 Kind = Literal["switch", "number", "select", "multi", "skill", "skills", "text", "json"]
 
+BADGE = "text-xs rounded-borders q-px-xs"
+NOTE = f"{BADGE} bg-grey-3 text-grey-9 setting-default"
+NOTE_CHANGED = f"{BADGE} bg-amber-3 text-amber-10 setting-default setting-changed"
 ELEMENTS = ["earth", "fire", "water", "air"]
 """The four Elements the seeds name, offered for `material_elements` (a table may type others)."""
 
@@ -153,10 +156,10 @@ def _make_control(name: str, control: Control, value: Any, skills: list[str]) ->
         if control.optional:
             number.props["clearable"] = True
             number.props["placeholder"] = "not set (derived)"
-        return number.props("dense outlined").classes("w-40")
+        return number.props("dense outlined").classes("w-44")
     if control.kind == "select":
         options = {v: choice_label(v) for v in control.choices}
-        select = ui.select(options, value=value).props("dense outlined options-dense").classes("w-64 max-w-full")
+        select = ui.select(options, value=value).props("dense outlined options-dense").classes("w-72")
         if name in FIXED:
             select.disable()
         return select
@@ -171,10 +174,10 @@ def _make_control(name: str, control: Control, value: Any, skills: list[str]) ->
     if control.kind == "skill":
         options = {s: s for s in [*skills, *([value] if value not in skills else [])]}
         skill = ui.select(options, value=value, new_value_mode="add-unique", with_input=True)
-        return skill.props("dense outlined options-dense").classes("w-64 max-w-full")
+        return skill.props("dense outlined options-dense").classes("w-72")
     if control.kind == "text":
-        return ui.input(value=str(value)).props("dense outlined").classes("w-64 max-w-full")
-    element = ui.textarea(value=_json_text(value)).props("dense outlined autogrow").classes("w-full font-mono text-xs")
+        return ui.input(value=str(value)).props("dense outlined").classes("w-72")
+    element = ui.textarea(value=_json_text(value)).props("dense outlined autogrow").classes("w-full text-xs")
     element.props["placeholder"] = "empty: not set (the rules' own)"
     return element
 
@@ -197,7 +200,11 @@ def open_settings_dialog(table: Table, send: Send) -> None:
     rows: dict[str, _Row] = {}
     groups: list[tuple[ui.expansion, list[str]]] = []
     # Under the page's content, not the Soulweaver's panel: the panel is redrawn whenever the game changes.
-    with ui.context.client.content, ui.dialog() as dialog, ui.card().classes("p-3 gap-2 settings-dialog"):
+    with (
+        ui.context.client.content,
+        ui.dialog() as dialog,
+        ui.card().classes("p-3 gap-2 no-wrap settings-dialog").style("width: 760px; max-width: 96vw"),
+    ):
         dialog.props("persistent")
         with ui.row().classes("w-full items-center gap-2 no-wrap"):
             ui.label("Table settings").classes("text-lg font-bold grow")
@@ -207,7 +214,7 @@ def open_settings_dialog(table: Table, send: Send) -> None:
             "Each setting settles a rule the seeds leave open. Saving changes them for everyone at once; it is "
             "logged, and Undo takes it back."
         ).classes("text-xs text-stone-600")
-        with ui.scroll_area().classes("settings-list"):
+        with ui.scroll_area().classes("settings-list").style("height: min(60vh, 640px)"):
             for index, (group, names) in enumerate(grouped().items()):
                 expansion = ui.expansion(group, value=index == 0).props("dense header-class=font-bold")
                 expansion.classes("w-full settings-group")
@@ -223,9 +230,10 @@ def open_settings_dialog(table: Table, send: Send) -> None:
                 shown = [n for n in names if not words or words in rows[n].words]
                 for n in names:
                     rows[n].block.set_visibility(n in shown)
-                expansion.set_visibility(bool(shown))
-                if words and shown:
-                    expansion.open()
+                # A group stays in the list (greyed when nothing in it matches): Quasar cannot open a hidden one.
+                expansion.set_enabled(bool(shown))
+                if words:
+                    expansion.set_value(bool(shown))
 
         find.on_value_change(filter_rows)
 
@@ -258,15 +266,19 @@ def open_settings_dialog(table: Table, send: Send) -> None:
 def _setting_row(name: str, value: Any, default: Any, skills: list[str]) -> _Row:
     control = control_for(name)
     description = plain_description(name)
-    with ui.column().classes("w-full gap-1 py-2 setting") as block:
+    with ui.column().classes("w-full gap-1 q-py-sm setting") as block:
         with_data(block, setting=name)
         with ui.row().classes("w-full items-center gap-2"):
             ui.label(label(name)).classes("text-sm font-bold setting-name")
-            note = ui.label(_default_note(name, value, default)).classes("text-xs setting-default")
-            if name in BEFORE_FIGHT:
-                ui.label("before the fight").classes("text-xs setting-when").tooltip(
-                    "Only makes sense before the fight begins" if name not in FIXED else "Fixed once the game exists"
+            note = ui.label(_default_note(name, value, default)).classes(NOTE)
+            if name in FIXED:
+                ui.label("fixed for this game").classes(f"{BADGE} bg-grey-4 text-grey-10 setting-when").tooltip(
+                    "Its map was drawn for it: choose it when making a game"
                 )
+            elif name in BEFORE_FIGHT:
+                ui.label("before the fight").classes(
+                    f"{BADGE} bg-light-blue-1 text-light-blue-10 setting-when"
+                ).tooltip("Only makes sense before the fight begins")
         element = _make_control(name, control, value, skills)
         with_data(element, field=name)
         ui.label(description).classes("text-xs text-stone-600 setting-rule")
@@ -278,7 +290,7 @@ def _setting_row(name: str, value: Any, default: Any, skills: list[str]) -> _Row
         except ValueError:
             now = None
         note.set_text(_default_note(name, now, default))
-        note.classes(replace="text-xs setting-default" + (" setting-changed" if now != default else ""))
+        note.classes(replace=NOTE_CHANGED if now != default else NOTE)
 
     element.on_value_change(changed)
     changed()
