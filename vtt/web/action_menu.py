@@ -335,13 +335,13 @@ def multi_target_dialog(
     option: ActionOption,
     cmd: dict[str, Any],
     names: dict[str, str],
-    soulweaver: bool,
     send: Send,
     on_close: Callable[[], None],
 ) -> None:
     """seed-000 Distract: "attack creatures that are Aware of that action ... Creatures that expect you to use
-    this action gain +6 on their defense." The creatures the rules allow are listed to tick; only the Soulweaver,
-    who knows who expects it, sees the "expects it" boxes (a player sends an empty list)."""
+    this action gain +6 on their defense." The creatures the rules allow are listed to tick, each with an
+    "expects it" box: the rules let whoever makes the Distract mark a creature that saw it coming, the player as
+    much as the Soulweaver (`legal_actions` offers the choice to both)."""
     targets = [t.target for t in option.targets if t.target]
     actions = option.targets[0].choices.get("action", []) if option.targets else []
     attack: dict[str, ui.checkbox] = {}
@@ -366,15 +366,14 @@ def multi_target_dialog(
             ).props("dense outlined data-choose=action")
         roll.set_text(preview_text(action_preview(option, str(actions[0]) if actions else "")))
         ui.label("Attack the creatures that are Aware of it:").classes("text-sm")
-        with ui.grid(columns="auto auto" if soulweaver else "auto").classes("gap-1 items-center multi-targets"):
+        with ui.grid(columns="auto auto").classes("gap-1 items-center multi-targets"):
             for tid in targets:
                 attack[tid] = with_data(ui.checkbox(names.get(tid, tid)).props("dense"), attack=tid)
-                if soulweaver:
-                    expects[tid] = with_data(
-                        ui.checkbox("expects it (+6 defense)").props("dense").classes("text-xs text-stone-600"),
-                        expects=tid,
-                    )
-                    expects[tid].bind_enabled_from(attack[tid], "value")
+                expects[tid] = with_data(
+                    ui.checkbox("expects it (+6 defense)").props("dense").classes("text-xs text-stone-600"),
+                    expects=tid,
+                )
+                expects[tid].bind_enabled_from(attack[tid], "value")
 
         async def go() -> None:
             chosen = [tid for tid in targets if attack[tid].value]
@@ -383,7 +382,7 @@ def multi_target_dialog(
                 return
             full = dict(cmd)
             full["targets"] = chosen
-            full["expects"] = [tid for tid in chosen if tid in expects and expects[tid].value]
+            full["expects"] = [tid for tid in chosen if expects[tid].value]
             if action is not None:
                 full["action"] = action.value
             dialog.close()
