@@ -101,6 +101,7 @@ from vtt.rules.model import Cell, Creature, Economy, GameState
 from vtt.rules.sizes import can_overpower
 from vtt.rules.space import Occupancy, footprint, grid_of, why_cannot_stand
 from vtt.rules.txn import Tx
+from vtt.rules.words import count
 
 on_result("distract")(tactics.distract_result)
 
@@ -612,7 +613,7 @@ def replay(initial: GameState, log: Iterable[LogEntry]) -> tuple[GameState, list
         dice = ScriptedDice(entry.faces)
         state, evs = apply(state, entry.command, dice)
         if dice.remaining:
-            raise RuleError(f"log entry {i} left {dice.remaining} recorded face(s) unused")
+            raise RuleError(f"log entry {i} left {count(dice.remaining, 'recorded face')} unused")
         events += evs
     return state, events
 
@@ -1169,7 +1170,7 @@ def _manifest_options(
                     label=f"Dismiss {e.name} on {state.creatures[e.subject].name}",
                     cost={} if cost == "none" else {cost: 1},
                     params={"effect": e.id},
-                    targets=[TargetOption(target=e.subject, note=f"{e.rounds} round(s) left")],
+                    targets=[TargetOption(target=e.subject, note=f"{count(e.rounds, 'round')} left")],
                 )
             )
     return out

@@ -51,6 +51,7 @@ from vtt.rules.strike import (
 )
 from vtt.rules.turns import require_active
 from vtt.rules.txn import Tx
+from vtt.rules.words import count
 
 SPACE_DICE = 3
 
@@ -132,7 +133,7 @@ def strike_space(
         *tactics.declare(tx, c.id, False, charge),
         Event(
             kind="reach",
-            text=f"{c.name} attacks the space {space} with {arm.name}: {len(occupants)} occupant(s).",
+            text=f"{c.name} attacks the space {space} with {arm.name}: {count(len(occupants), 'occupant')}.",
             actor=c.id,
             data={"path": path, "space": space},
         ),

@@ -175,4 +175,3 @@ def render_sheet_controls(c: Creature, players: dict[str, str], send: Send) -> N
     ui.button("Remove from the map", on_click=lambda: send({"type": "remove_creature", "creature": c.id})).props(
         "dense flat no-caps size=sm color=negative icon=delete data-action=remove-creature"
     )
-
