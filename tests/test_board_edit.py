@@ -65,8 +65,8 @@ def test_painting_and_erasing_walls_changes_only_the_new_state() -> None:
         (edit("water", [[3, 8]]), "(3, 8) is off the 10x8 map"),
         (edit("wall", [[3, 3]], [[3, 3]]), "(3, 3) cannot be both painted and erased"),
         (edit("wall"), "paint or erase at least one space"),
-        (edit("object", [[3, 3]]), "needs `object`"),
-        (edit("wall", [[3, 3]], object={"name": "Crate"}), "use it with layer object"),
+        (edit("object", [[3, 3]]), "painting an object needs its name, size and Durability"),
+        (edit("wall", [[3, 3]], object={"name": "Crate"}), "go with painting objects only: choose the Object tool"),
         (edit("object", [[5, 3], [6, 3]], object={"name": "Crate"}), "Orc stands in (5, 3)"),
     ],
 )
