@@ -34,9 +34,6 @@ from vtt.web.attrs import with_data
 Send = Callable[[dict[str, Any]], Awaitable[bool]]
 Kind = Literal["switch", "number", "select", "multi", "skill", "skills", "text", "json"]
 
-BADGE = "text-xs rounded-borders q-px-xs"
-NOTE = f"{BADGE} bg-grey-3 text-grey-9 setting-default"
-NOTE_CHANGED = f"{BADGE} bg-amber-3 text-amber-10 setting-default setting-changed"
 ELEMENTS = ["earth", "fire", "water", "air"]
 """The four Elements the seeds name, offered for `material_elements` (a table may type others)."""
 
@@ -270,14 +267,16 @@ def _setting_row(name: str, value: Any, default: Any, skills: list[str]) -> _Row
         with_data(block, setting=name)
         with ui.row().classes("w-full items-center gap-2"):
             ui.label(label(name)).classes("text-sm font-bold setting-name")
-            note = ui.label(_default_note(name, value, default)).classes(NOTE)
+            note = ui.label(_default_note(name, value, default)).classes(
+                "text-xs rounded-borders q-px-xs bg-grey-3 text-grey-9 setting-default"
+            )
             if name in FIXED:
-                ui.label("fixed for this game").classes(f"{BADGE} bg-grey-4 text-grey-10 setting-when").tooltip(
-                    "Its map was drawn for it: choose it when making a game"
-                )
+                ui.label("fixed for this game").classes(
+                    "text-xs rounded-borders q-px-xs bg-grey-4 text-grey-10 setting-when"
+                ).tooltip("Its map was drawn for it: choose it when making a game")
             elif name in BEFORE_FIGHT:
                 ui.label("before the fight").classes(
-                    f"{BADGE} bg-light-blue-1 text-light-blue-10 setting-when"
+                    "text-xs rounded-borders q-px-xs bg-light-blue-1 text-light-blue-10 setting-when"
                 ).tooltip("Only makes sense before the fight begins")
         element = _make_control(name, control, value, skills)
         with_data(element, field=name)
@@ -290,7 +289,11 @@ def _setting_row(name: str, value: Any, default: Any, skills: list[str]) -> _Row
         except ValueError:
             now = None
         note.set_text(_default_note(name, now, default))
-        note.classes(replace=NOTE_CHANGED if now != default else NOTE)
+        note.classes(
+            replace="text-xs rounded-borders q-px-xs bg-amber-3 text-amber-10 setting-default setting-changed"
+            if now != default
+            else "text-xs rounded-borders q-px-xs bg-grey-3 text-grey-9 setting-default"
+        )
 
     element.on_value_change(changed)
     changed()
