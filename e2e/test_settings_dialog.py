@@ -78,6 +78,7 @@ def test_the_soulweaver_changes_a_setting_and_the_player_s_seat_follows(browser:
     expect(dialog.locator("[data-setting=movement_pool]")).to_be_hidden()
     row.locator("[data-field=reactions]").click()
     expect(row.locator(".setting-default")).to_have_text("changed · default: on")
+    row.scroll_into_view_if_needed()
     screenshot(gm, "settings_dialog_changed")
     dialog.locator("[data-action=save-settings]").click()
     expect(dialog).to_have_count(0)

@@ -211,7 +211,7 @@ def open_settings_dialog(table: Table, send: Send) -> None:
             "Each setting settles a rule the seeds leave open. Saving changes them for everyone at once; it is "
             "logged, and Undo takes it back."
         ).classes("text-xs text-stone-600")
-        with ui.scroll_area().classes("settings-list").style("height: min(60vh, 640px)"):
+        with ui.scroll_area().classes("settings-list").style("height: min(60vh, 640px)") as scroll:
             for index, (group, names) in enumerate(grouped().items()):
                 expansion = ui.expansion(group, value=index == 0).props("dense header-class=font-bold")
                 expansion.classes("w-full settings-group")
@@ -231,6 +231,7 @@ def open_settings_dialog(table: Table, send: Send) -> None:
                 expansion.set_enabled(bool(shown))
                 if words:
                     expansion.set_value(bool(shown))
+            scroll.scroll_to(pixels=0)
 
         find.on_value_change(filter_rows)
 
