@@ -109,7 +109,7 @@ def _default_note(name: str, value: Any, default: Any) -> str:
     return f"changed · default: {shown_value(getattr(TableSettings(), name))}"
 
 
-def _read(control: Control, element: Any) -> Any:
+def read_control(control: Control, element: Any) -> Any:
     """The value a control holds, as the command sends it; ValueError with plain words when it cannot be read."""
     value = element.value
     if control.kind == "json":
@@ -241,7 +241,7 @@ def open_settings_dialog(table: Table, send: Send) -> None:
                 if name in FIXED:
                     continue
                 try:
-                    value = _read(row.control, row.element)
+                    value = read_control(row.control, row.element)
                 except ValueError as exc:
                     ui.notify(f"{label(name)} {exc}", type="warning", position="top")
                     return
@@ -286,7 +286,7 @@ def _setting_row(name: str, value: Any, default: Any, skills: list[str]) -> _Row
 
     def changed() -> None:
         try:
-            now = _read(control, element)
+            now = read_control(control, element)
         except ValueError:
             now = None
         note.set_text(_default_note(name, now, default))
