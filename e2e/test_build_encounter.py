@@ -110,7 +110,7 @@ def test_the_soulweaver_builds_an_encounter_and_a_player_strikes_in_it(browser: 
     drag(gm, cell_xy(gm, WALL_FROM), cell_xy(gm, WALL_TO), steps=20)
     for page in (gm, sam):
         expect(page.locator('[data-layer=wall][data-count="6"]')).to_have_count(1)
-    expect(gm.locator(".log-entry").first).to_contain_text("The Soulweaver paints 6 space(s) of wall.")
+    expect(gm.locator(".log-entry").first).to_contain_text("The Soulweaver paints 6 spaces of wall.")
 
     # an object: its name, size and Durability, painted over two spaces
     gm.locator("[data-tool=object]").click()

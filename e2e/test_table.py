@@ -503,7 +503,7 @@ def test_reactions_wait_for_the_soulweaver(users: Users) -> None:
     )
     assert len(dice_faces(log_entry(sw, 5))) >= 2  # the Orc's Hinder roll and Ayla's defense
     prevented = "prevents Ayla's movement" in text
-    assert prevented or "Ayla moves 1 space(s)" in text, text
+    assert prevented or "Ayla moves 1 space" in text, text
     for page in users.both:
         page.wait_for_selector(anchor_selector("ayla", AYLA if prevented else AYLA_STEP))
         expect(page.locator(".decision")).to_have_count(0)
@@ -521,7 +521,7 @@ def test_unanswered_reactions_time_out(users: Users) -> None:
     # nobody answers: after 2 s the table lets each reaction pass, in the Soulweaver's name
     wait_for_entry(users, 5)
     text = assert_same_entry(users, 5)
-    assert "Ayla moves 1 space(s)" in text, text
+    assert "Ayla moves 1 space" in text, text
     for page in users.both:
         page.wait_for_selector(anchor_selector("ayla", AYLA_STEP))
         expect(page.locator(".decision")).to_have_count(0)

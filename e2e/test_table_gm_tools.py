@@ -142,7 +142,7 @@ def test_the_soulweaver_afflicts_from_the_menu_and_lets_a_minute_pass(browser: B
     button.click()
     for page in (gm, alice):
         expect(page.locator(".log-entry")).to_have_count(2)
-        expect(page.locator(".log-entry").first).to_contain_text("1 minute(s) pass.")
+        expect(page.locator(".log-entry").first).to_contain_text("1 minute passes.")
     gm.locator("input[data-field=minutes]").fill("3")
     expect(button).to_contain_text("3 minutes pass")
     screenshot(gm, "table_gm_tools")

@@ -178,13 +178,14 @@ def test_distract_two_creatures_from_the_dialog(table: Table) -> None:
     expect(dialog).to_have_count(0)
     expect(alice.locator("[data-highlight-kind]")).to_have_count(0)
     # a player who has used no action yet distracts by speaking, with no bonus (seed-000: "After you use an action
-    # or speak"); only the Soulweaver knows who expects it
+    # or speak"); she may mark a creature that expects it ("Creatures that expect you to use this action gain +6
+    # on their defense"), once she ticks it to attack
     open_menu(alice, "ayla", "Ayla")
     choose_action(alice, "distract")
     expect(dialog).to_be_visible()
     for creature in ("orc", "rat1", "rat2"):
         expect(dialog.locator(f"[data-attack={creature}]")).to_be_visible()
-    expect(dialog.locator("[data-expects]")).to_have_count(0)
+        expect(dialog.locator(f"[data-expects={creature}]")).to_have_class(re.compile(r"\bdisabled\b"))
     expect(dialog.locator("[data-choose=action]")).to_contain_text("Speaking")
     # one roll, shown as its chance against each creature's Observe 1d12: Guile 3d12 vs DL 3 (no bonus for speaking)
     expect(dialog.locator(".multi-roll")).to_contain_text(f"Orc: {percent(attack_chance(3, 0, 3, 1, 0))}")
@@ -194,6 +195,7 @@ def test_distract_two_creatures_from_the_dialog(table: Table) -> None:
     expect(alice.get_by_text("Tick at least one creature to attack")).to_be_visible()
     _tick(dialog, "attack", "orc")
     _tick(dialog, "attack", "rat1")
+    _tick(dialog, "expects", "rat1")
     screenshot(alice, "table_distract_dialog_alice")
     dialog.locator("[data-go]").click()
     expect(dialog).to_have_count(0)
@@ -204,6 +206,7 @@ def test_distract_two_creatures_from_the_dialog(table: Table) -> None:
         expect(rolls).to_have_count(2)
         expect(newest_entry(page)).to_contain_text("against Orc's Observe")
         expect(newest_entry(page)).to_contain_text("against Rat A's Observe")
+        expect(newest_entry(page).get_by_text("+6 · expects the Distract: +6")).to_have_count(1)
         expect(page.locator("[data-highlight-kind]")).to_have_count(0)
     # after a Dash (a Minor Action) the Soulweaver, acting for Ayla, distracts after it: +1, and +6 for the Orc
     # that expects it

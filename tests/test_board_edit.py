@@ -53,7 +53,7 @@ def test_painting_and_erasing_walls_changes_only_the_new_state() -> None:
     # (5, 4) was a wall already and (2, 6) was not one: the event names only what changed.
     ev = only(events, "board_edit")
     assert ev.data["painted"] == [] and ev.data["erased"] == [(4, 4)]
-    assert ev.text == "The Soulweaver erases 1 space(s) of wall."
+    assert ev.text == "The Soulweaver erases 1 space of wall."
     assert (4, 4) not in s2.board.filled()
 
 
@@ -65,8 +65,8 @@ def test_painting_and_erasing_walls_changes_only_the_new_state() -> None:
         (edit("water", [[3, 8]]), "(3, 8) is off the 10x8 map"),
         (edit("wall", [[3, 3]], [[3, 3]]), "(3, 3) cannot be both painted and erased"),
         (edit("wall"), "paint or erase at least one space"),
-        (edit("object", [[3, 3]]), "needs `object`"),
-        (edit("wall", [[3, 3]], object={"name": "Crate"}), "use it with layer object"),
+        (edit("object", [[3, 3]]), "painting an object needs its name, size and Durability"),
+        (edit("wall", [[3, 3]], object={"name": "Crate"}), "go with painting objects only: choose the Object tool"),
         (edit("object", [[5, 3], [6, 3]], object={"name": "Crate"}), "Orc stands in (5, 3)"),
     ],
 )
@@ -84,7 +84,7 @@ def test_painting_an_object_makes_one_object_over_every_painted_space() -> None:
     (obj,) = s.board.objects
     assert (obj.id, obj.name, obj.cells, obj.size, obj.durability) == ("crate", "Crate", [(6, 1), (7, 1)], 1, 3)
     assert only(events, "board_edit").text == (
-        "The Soulweaver places the Crate (crate, size 1, Durability 3) over 2 space(s)."
+        "The Soulweaver places the Crate (crate, size 1, Durability 3) over 2 spaces."
     )
     s, _ = run(s, edit("object", [[1, 6]], object=crate), [])
     assert [o.id for o in s.board.objects] == ["crate", "crate_2"]
@@ -103,7 +103,7 @@ def test_painting_an_object_makes_one_object_over_every_painted_space() -> None:
 def test_uneven_ground_is_painted_with_a_tier_and_repainted_or_erased() -> None:
     s, events = run(game(), edit("uneven", [[3, 3], [4, 3]], tier=2), [])
     assert s.board.uneven == {(3, 3): 2, (4, 3): 2}
-    assert only(events, "board_edit").text == "The Soulweaver paints 2 space(s) of Tier 2 Uneven Ground."
+    assert only(events, "board_edit").text == "The Soulweaver paints 2 spaces of Tier 2 Uneven Ground."
     s, events = run(s, edit("uneven", [[3, 3]], [[4, 3]], tier=3), [])
     assert s.board.uneven == {(3, 3): 3}
     assert only(events, "board_edit").data == {"layer": "uneven", "painted": [(3, 3)], "erased": [(4, 3)], "tier": 3}
@@ -195,7 +195,7 @@ def test_adding_a_creature_twice_gives_each_copy_its_own_id() -> None:
         ({**GOBLIN, "grit": {"max": -1}}, [7, 5], "creature.grit.max: at least 0"),
         ({**GOBLIN, "hp": 3}, [7, 5], "creature.hp: unknown key"),
         ({"size": 0}, [7, 5], "creature.name: Field required"),
-        ({**GOBLIN, "id": "orc"}, [7, 5], "creature.id: there is already a creature 'orc'"),
+        ({**GOBLIN, "id": "orc"}, [7, 5], "there is already a creature 'orc': give the new one another id"),
         ({**GOBLIN, "id": "soulweaver"}, [7, 5], "reserved"),
         ({**GOBLIN, "limbs": [{"id": "arm", "name": "arm", "holding": "axe"}]}, [7, 5], "does not carry weapon"),
         (GOBLIN, [10, 1], "off the map"),
@@ -282,8 +282,8 @@ def test_resizing_drops_what_falls_off_the_map_but_never_a_creature() -> None:
     assert (s.board.cols, s.board.rows) == (8, 6)
     assert s.board.walls == {(1, 1)} and s.board.objects == [] and s.board.uneven == {}
     assert only(events, "board_resized").text == (
-        "The Soulweaver resizes the map from 10x8 to 8x6; off the map now and dropped: 1 walls space(s), "
-        "1 uneven space(s), object cart."
+        "The Soulweaver resizes the map from 10x8 to 8x6; off the map now and dropped: 1 wall space, "
+        "1 Uneven Ground space, object cart."
     )
     s, _ = run(s, {"type": "resize_board", "cols": 40, "rows": 30}, [])
     assert (s.board.cols, s.board.rows) == (40, 30) and s.board.walls == {(1, 1)}

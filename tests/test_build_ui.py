@@ -105,7 +105,7 @@ def test_the_editor_only_sends_what_was_typed_the_rules_refuse_bad_values() -> N
         paint_command("uneven", [[2, 2]], {"tier": 2.5}),
         paint_command("object", [[9, 2]], {"name": "", "size": 1}),
     ):
-        with pytest.raises(Exception, match=r"edit_board|tier|name"):
+        with pytest.raises(Exception, match=r"fills|stands in|tier|name"):
             apply(s, bad, RandomDice(1))
 
 

@@ -86,7 +86,7 @@ def test_distal_damage_with_chopping_adds_a_die_per_attack_face_of_6_or_more() -
     damage = only(events, "damage")
     assert damage.rolls[0].dice == 4
     assert [(ch.dice, ch.reason) for ch in damage.rolls[0].dice_changes] == [
-        (2, "Chopping: 2 attack face(s) of 6 or more")
+        (2, "Chopping: 2 attack faces of 6 or more")
     ]
     assert s.creatures["t"].grit.pips == 3
 

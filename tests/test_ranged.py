@@ -169,7 +169,7 @@ def test_long_shot_adds_the_weapon_range_at_minus_one_each() -> None:
     s, events = run(field(9), shoot(long_shot=2), [9, 4, 5, 1, 3, 3])
     attack = only(events, "attack")
     assert mod_values(attack) == [-2]
-    assert reasons(attack) == ["Long Shot: range 4 increased 2 time(s) to 12, -1 each"]
+    assert reasons(attack) == ["Long Shot: range 4 increased 2 times to 12, -1 each"]
     assert attack.rolls[0].result == 7
     assert attack.data["success"] is True
     assert only(events, "range").data["reach"] == 12
@@ -488,7 +488,7 @@ def test_legal_ranged_strike_absent_without_a_gripped_ranged_weapon() -> None:
     carried but not gripped, or gripped with one arm only, offers no Shoot."""
     assert options(field(grip={}), "shoot") == []
     assert options(field(grip={"right_arm": "longbow"}), "shoot") == []
-    assert "must grip Longbow with 2 limb(s)" in rule_error(field(grip={"right_arm": "longbow"}), shoot())
+    assert "must grip Longbow with 2 limbs" in rule_error(field(grip={"right_arm": "longbow"}), shoot())
 
 
 def test_legal_ranged_strike_absent_without_a_major_action_or_in_a_defensive_stance() -> None:

@@ -306,7 +306,7 @@ def test_serious_injury_chopping_severs_the_rolled_part() -> None:
     strike = [e for e in events if e["command"] == 1]
     damage = next(e for e in strike if e["kind"] == "damage")
     (dmg,) = damage["rolls"]
-    assert dmg["dice_changes"] == [{"dice": 2, "reason": "Chopping: 2 attack face(s) of 6 or more"}]
+    assert dmg["dice_changes"] == [{"dice": 2, "reason": "Chopping: 2 attack faces of 6 or more"}]
     assert dmg["faces"] == [8, 3, 6, 4, 11] and damage["data"]["injury"] == 5
     serious = next(e for e in strike if e["kind"] == "serious_injury")
     assert serious["data"] == {"part": "right_arm", "wounded": 4}

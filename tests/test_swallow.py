@@ -161,7 +161,7 @@ def test_not_breathing_costs_an_energy_pip_as_each_turn_starts() -> None:
     Soulweaver's turn (on which v acts) starts again, v suffers 1 Energy Pip; no Ailment of v's or w's rolls to wear
     off (Crowded and Strangled list no defense)."""
     s, events = run(swallowed(), {"type": "end_turn"}, [])
-    assert only(events, "strangled").text == "V is Strangled (Tier 1) and cannot breathe: 1 Energy Pip(s)."
+    assert only(events, "strangled").text == "V is Strangled (Tier 1) and cannot breathe: 1 Energy Pip."
     assert s.creatures["v"].energy.pips == 1
 
 

@@ -51,7 +51,7 @@ def test_a_failed_balance_roll_ends_the_move_prone_where_it_failed() -> None:
     m = s.creatures["m"]
     assert m.anchor == (6, 5) and m.prone
     assert s.economy["m"].movement_spent == 2
-    assert only(events, "move").text == "M moves 1 space(s) to (6, 5) and falls Prone there (Movement 2/5)."
+    assert only(events, "move").text == "M moves 1 space to (6, 5) and falls Prone there (Movement 2/5)."
     assert only(events, "prone").text == "M falls Prone on the Uneven Ground."
 
 

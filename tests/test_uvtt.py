@@ -101,7 +101,7 @@ def test_a_door_between_two_walls_is_left_open() -> None:
     )
     m = uvtt_to_map(data)
     assert {tuple(c) for c in m["board"]["walls"]} == {(1, 2), (2, 2), (4, 2), (5, 2)}
-    assert "1 door(s) left open" in m["description"]
+    assert "1 door left open" in m["description"]
 
 
 def test_the_map_edge_marks_nothing_and_the_origin_shifts_points() -> None:

@@ -54,6 +54,7 @@ from vtt.rules import limits as L
 from vtt.rules.mapfile import MAP_FORMAT, MapError, load_map
 from vtt.rules.model import BACKGROUND_DATA_LIMIT, Cell, GameState
 from vtt.rules.paths import field_errors
+from vtt.rules.words import count
 
 MAX_SIDE = L.MAP_SIDE_MAX
 EDGE_MARGIN = 1
@@ -291,8 +292,8 @@ def uvtt_to_map(
     return {
         "format": MAP_FORMAT,
         "name": name,
-        "description": f"Imported from a Universal VTT file: {cols}x{rows} spaces, {len(walls)} wall space(s)"
-        + (f", {doors} door(s) left open" if doors else "")
+        "description": f"Imported from a Universal VTT file: {cols}x{rows} spaces, {count(len(walls), 'wall space')}"
+        + (f", {count(doors, 'door')} left open" if doors else "")
         + ".",
         "grid": "square",
         "board": board,

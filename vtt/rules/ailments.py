@@ -63,6 +63,7 @@ from vtt.rules.grid import footprint_distance
 from vtt.rules.model import AilmentSource, Cell, Creature, GameState
 from vtt.rules.space import Occupancy, footprint, grid_of
 from vtt.rules.txn import Tx
+from vtt.rules.words import count
 
 Kind = Literal["roll", "concealment", "movement", "damage", "own_rules", "hold", "other"]
 
@@ -279,8 +280,8 @@ def slowed_at_turn_start(state: GameState, creature_id: str) -> list[Event]:
     return [
         Event(
             kind="slowed",
-            text=f"{c.name} is Slowed (Tier {tier(c, 'Slowed')}): {pips} Movement Pip(s); "
-            f"{econ.movement_left} space(s) left.",
+            text=f"{c.name} is Slowed (Tier {tier(c, 'Slowed')}): {count(pips, 'Movement Pip')}; "
+            f"{count(econ.movement_left, 'space')} left.",
             target=creature_id,
             data={"pips": pips, "movement_left": econ.movement_left},
         )
@@ -711,11 +712,17 @@ def strangled_at_turn_start(tx: Tx, creature_id: str) -> list[Event]:
     return [
         Event(
             kind="strangled",
-            text=f"{c.name} is Strangled (Tier {t}) and cannot breathe: {pips} Energy Pip(s).",
+            text=f"{c.name} is Strangled (Tier {t}) and cannot breathe: {count(pips, 'Energy Pip')}.",
             target=creature_id,
             data={"tier": t, "pips": pips},
         ),
-        *suffer_pips(tx, creature_id, "energy", pips, "Energy Pip(s) for want of air"),
+        *suffer_pips(
+            tx,
+            creature_id,
+            "energy",
+            pips,
+            "Energy Pip for want of air" if pips == 1 else "Energy Pips for want of air",
+        ),
     ]
 
 

@@ -43,6 +43,7 @@ from vtt.rules.paths import field_errors
 from vtt.rules.space import Occupancy, footprint, grid_of, why_cannot_stand
 from vtt.rules.turns import fresh_economy, is_active
 from vtt.rules.txn import Tx
+from vtt.rules.words import count
 
 
 def slug(name: str, fallback: str) -> str:
@@ -109,16 +110,16 @@ def edit_board(tx: Tx, cmd: EditBoard) -> list[Event]:
     grid = grid_of(state)
     paint, erase = _cells(cmd.paint), _cells(cmd.erase)
     if not paint and not erase:
-        raise RuleError("edit_board: paint or erase at least one space")
+        raise RuleError("paint or erase at least one space")
     both = sorted(set(paint) & set(erase))
     if both:
-        raise RuleError(f"edit_board: {_cells_text(both)} cannot be both painted and erased")
+        raise RuleError(f"{_cells_text(both)} cannot be both painted and erased")
     off = _off_map(grid, state.board, [*paint, *erase])
     if off:
         b = state.board
-        raise RuleError(f"edit_board: {_cells_text(off)} is off the {b.cols}x{b.rows} map")
+        raise RuleError(f"{_cells_text(off)} is off the {b.cols}x{b.rows} map")
     if cmd.object is not None and cmd.layer != "object":
-        raise RuleError("edit_board: `object` describes a painted object: use it with layer object")
+        raise RuleError("an object's name and size go with painting objects only: choose the Object tool")
     if cmd.layer == "object":
         return _edit_objects(tx, cmd, paint, erase)
     if cmd.layer == "wall":
@@ -148,10 +149,10 @@ def edit_board(tx: Tx, cmd: EditBoard) -> list[Event]:
     what = {"wall": "wall", "water": "water", "uneven": f"Tier {cmd.tier} Uneven Ground", "conductive": "conductive"}
     bits = []
     if painted:
-        bits.append(f"paints {len(painted)} space(s) of {what[cmd.layer]}")
+        bits.append(f"paints {count(len(painted), 'space')} of {what[cmd.layer]}")
     if erased:
         layer = "Uneven Ground" if cmd.layer == "uneven" else what[cmd.layer]
-        bits.append(f"erases {len(erased)} space(s) of {layer}")
+        bits.append(f"erases {count(len(erased), 'space')} of {layer}")
     text = "The Soulweaver " + (" and ".join(bits) if bits else f"edits the {cmd.layer} layer: nothing changes") + "."
     data: dict[str, Any] = {"layer": cmd.layer, "painted": painted, "erased": erased}
     if cmd.layer == "uneven":
@@ -166,12 +167,12 @@ def _refuse_filling(state: GameState, cells: list[Cell], what: str, objects_too:
         here = standing.get(c)
         if here:
             names = ", ".join(state.creatures[o].name for o in here)
-            raise RuleError(f"edit_board: {names} stands in {c}: {what} cannot be painted over a creature")
+            raise RuleError(f"{names} stands in {c}: {what} cannot be painted over a creature")
     if objects_too:
         for obj in state.board.objects:
             over = [c for c in cells if c in set(obj.cells)]
             if over:
-                raise RuleError(f"edit_board: the {obj.name} ({obj.id}) fills {_cells_text(over)}: erase it first")
+                raise RuleError(f"the {obj.name} ({obj.id}) fills {_cells_text(over)}: erase it first")
 
 
 def _edit_objects(tx: Tx, cmd: EditBoard, paint: list[Cell], erase: list[Cell]) -> list[Event]:
@@ -183,19 +184,19 @@ def _edit_objects(tx: Tx, cmd: EditBoard, paint: list[Cell], erase: list[Cell]) 
     if paint:
         spec = cmd.object
         if spec is None:
-            raise RuleError("edit_board: painting the object layer needs `object` (name, size, durability)")
+            raise RuleError("painting an object needs its name, size and Durability: fill them in with the Object tool")
         _refuse_filling(state, paint, f"the {spec.name}", objects_too=False)
         for obj in keep:
             over = [c for c in paint if c in set(obj.cells)]
             if over:
-                raise RuleError(f"edit_board: the {obj.name} ({obj.id}) fills {_cells_text(over)}: erase it first")
+                raise RuleError(f"the {obj.name} ({obj.id}) fills {_cells_text(over)}: erase it first")
         walls = [c for c in paint if c in board.walls]
         if walls:
-            raise RuleError(f"edit_board: a wall fills {_cells_text(walls)}: erase it first")
+            raise RuleError(f"a wall fills {_cells_text(walls)}: erase it first")
         taken = [o.id for o in keep]
         if spec.id is not None:
             if spec.id in taken:
-                raise RuleError(f"edit_board: there is already an object {spec.id!r}")
+                raise RuleError(f"there is already an object {spec.id!r}: give the new one another name")
             oid = spec.id
         else:
             oid = unique_id(slug(spec.name, "object"), [o.id for o in board.objects])
@@ -221,7 +222,7 @@ def _edit_objects(tx: Tx, cmd: EditBoard, paint: list[Cell], erase: list[Cell]) 
         bits.append("removes " + ", ".join(f"the {o.name} ({o.id})" for o in removed))
     if made is not None:
         dur = f", Durability {made.durability}" if made.durability is not None else ""
-        bits.append(f"places the {made.name} ({made.id}, size {made.size}{dur}) over {len(made.cells)} space(s)")
+        bits.append(f"places the {made.name} ({made.id}, size {made.size}{dur}) over {count(len(made.cells), 'space')}")
     return [
         Event(
             kind="board_edit",
@@ -249,7 +250,7 @@ def set_background(tx: Tx, cmd: SetBackground) -> list[Event]:
     try:
         bg = Background(image=cmd.image, offset=cmd.offset, cell_px=cmd.cell_px, opacity=cmd.opacity)
     except ValidationError as exc:
-        raise RuleError("set_background: " + "; ".join(field_errors(exc))) from None
+        raise RuleError("; ".join(field_errors(exc))) from None
     tx.board().background = bg
     where = "an uploaded image" if bg.image.startswith("/api/") else "an image"
     if bg.image.startswith("https://"):
@@ -279,7 +280,7 @@ def resize_board(tx: Tx, cmd: ResizeBoard) -> list[Event]:
         if c.swallowed_by is None and not all(inside(cell) for cell in footprint(state, c))
     ]
     if cut:
-        raise RuleError(f"resize_board: {', '.join(cut)} would be off a {cols}x{rows} map: move them first")
+        raise RuleError(f"{', '.join(cut)} would be off a {cols}x{rows} map: move them first")
     board = tx.board()
     board.cols, board.rows = cols, rows
     walls = {c for c in old.walls if inside(c)}
@@ -301,7 +302,8 @@ def resize_board(tx: Tx, cmd: ResizeBoard) -> list[Event]:
     items = [i for i in old.items if inside(i.cell)]
     dropped["items"] = len(old.items) - len(items)
     board.items = items
-    lost = [f"{n} {k} space(s)" if k != "items" else f"{n} item(s)" for k, n in dropped.items() if n]
+    nouns = {"walls": "wall space", "water": "water space", "uneven": "Uneven Ground space", "items": "item"}
+    lost = [count(n, nouns.get(k, f"{k} space")) for k, n in dropped.items() if n]
     lost += [f"object {oid}" for oid in gone]
     tail = f"; off the map now and dropped: {', '.join(lost)}" if lost else ""
     return [
@@ -331,25 +333,25 @@ def new_creature(state: GameState, data: dict[str, Any], at: Cell) -> Creature:
     try:
         c = Creature.model_validate(body)
     except ValidationError as exc:
-        raise RuleError("add_creature: " + "; ".join(field_errors(exc, "creature"))) from None
+        raise RuleError("the new creature: " + "; ".join(field_errors(exc, "creature"))) from None
     if given is not None:
         if not c.id.strip():
-            raise RuleError("add_creature: creature.id: must not be empty")
+            raise RuleError("the new creature needs an id: give it one, or leave it out to have one made from its name")
         if c.id == SOULWEAVER:
-            raise RuleError(f"add_creature: creature.id: {SOULWEAVER!r} is reserved for the Soulweaver's turn")
-        if c.id in state.creatures:
-            raise RuleError(f"add_creature: creature.id: there is already a creature {c.id!r}")
-    if c.swallowed_by is not None:
-        raise RuleError("add_creature: creature.swallowed_by: a new creature starts on the map")
-    if c.focus is not None and c.focus not in state.creatures:
-        raise RuleError(f"add_creature: creature.focus: there is no creature {c.focus!r}")
-    for i, limb in enumerate(c.limbs):
-        if limb.hold_id is not None:
-            raise RuleError(f"add_creature: creature.limbs[{i}].hold_id: a new creature is in no Hold")
-        if limb.holding is not None and c.weapon(limb.holding) is None:
             raise RuleError(
-                f"add_creature: creature.limbs[{i}].holding: {c.name} does not carry weapon {limb.holding!r}"
+                f"the id {SOULWEAVER!r} is reserved for the Soulweaver's turn: give the new creature another"
             )
+        if c.id in state.creatures:
+            raise RuleError(f"there is already a creature {c.id!r}: give the new one another id")
+    if c.swallowed_by is not None:
+        raise RuleError("a new creature starts on the map, not swallowed: leave out whom it is swallowed by")
+    if c.focus is not None and c.focus not in state.creatures:
+        raise RuleError(f"the new creature's Focus names no creature here ({c.focus!r}): leave it out")
+    for limb in c.limbs:
+        if limb.hold_id is not None:
+            raise RuleError(f"a new creature is in no Hold: leave out the Hold of its limb {limb.name}")
+        if limb.holding is not None and c.weapon(limb.holding) is None:
+            raise RuleError(f"{c.name} does not carry weapon {limb.holding!r}: its limb {limb.name} cannot hold it")
     return c
 
 
@@ -357,7 +359,7 @@ def add_creature(tx: Tx, cmd: AddCreature) -> list[Event]:
     state = tx.state
     c = new_creature(state, cmd.creature, cmd.at)
     if (why := why_cannot_stand(state, c, c.anchor, Occupancy(state))) is not None:
-        raise RuleError(f"add_creature: {why}")
+        raise RuleError(why)
     state.creatures[c.id] = c
     tx._creatures.add(c.id)
     joined = ""
@@ -380,10 +382,10 @@ def remove_creature(tx: Tx, creature_id: str) -> list[Event]:
     state = tx.state
     c = tx.get(creature_id)
     if state.turn.current == creature_id:
-        raise RuleError(f"remove_creature: it is {c.name}'s turn: end it first")
+        raise RuleError(f"it is {c.name}'s turn: end it first")
     inside = [o.name for o in state.creatures.values() if o.swallowed_by == creature_id]
     if inside:
-        raise RuleError(f"remove_creature: {c.name} has swallowed {', '.join(inside)}: place them on the map first")
+        raise RuleError(f"{c.name} has swallowed {', '.join(inside)}: place them on the map first")
     events: list[Event] = []
     if any(creature_id in h.members for h in state.holds.values()):
         events += leave_holds(tx, creature_id)

@@ -45,6 +45,7 @@ from vtt.rules.model import ContinuingDamage, Creature, Pool
 from vtt.rules.parts import roll_part
 from vtt.rules.sizes import half
 from vtt.rules.txn import Tx
+from vtt.rules.words import count
 
 DAMAGE_FACE = 3
 HEALING_FACE = 6
@@ -151,7 +152,7 @@ def needed_face(tx: Tx, hit: Hit, target: Creature, attacker: Creature | None) -
         if hit.strike_type == "S" and total_physical - lowered > 0:
             stab = min(total_physical - lowered, strong_faces(hit.attack_faces))
             if stab:
-                reasons.append(Modifier(value=-stab, reason=f"Stabbing: {stab} attack face(s) of 6 or more"))
+                reasons.append(Modifier(value=-stab, reason=f"Stabbing: {count(stab, 'attack face')} of 6 or more"))
     for t in types:
         if t == "physical":
             continue
@@ -192,7 +193,7 @@ def deal(tx: Tx, hit: Hit, dice: DiceSource) -> list[Event]:
     if hit.strike_type == "C":
         chop = strong_faces(hit.attack_faces)
         if chop:
-            changes.append(DiceChange(dice=chop, reason=f"Chopping: {chop} attack face(s) of 6 or more"))
+            changes.append(DiceChange(dice=chop, reason=f"Chopping: {count(chop, 'attack face')} of 6 or more"))
     if hit.is_physical and hit.apply_size and not hit.from_spell and attacker is not None:
         diff = attacker.size - target.size
         if diff:
@@ -676,7 +677,7 @@ def heal(
         Event(
             kind="heal",
             text=f"Healing {r.dice}d12, needing {HEALING_FACE}+: {healed}; {c.name} loses "
-            f"{removed} {pool.title()} Pip(s) ({pool.title()} {p.pips}/{p.max}).",
+            f"{count(removed, pool.title() + ' Pip')} ({pool.title()} {p.pips}/{p.max}).",
             actor=healer,
             target=target_id,
             rolls=[r],

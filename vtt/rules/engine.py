@@ -35,6 +35,7 @@ from vtt.rules import (
     ranged,
     ranged_offers,
     reactions,
+    setting_groups,
     stance,
     strike,
     swallow,
@@ -106,6 +107,7 @@ from vtt.rules.reach import attack_path
 from vtt.rules.sizes import can_overpower
 from vtt.rules.space import Occupancy, footprint, grid_of, why_cannot_stand
 from vtt.rules.txn import Tx
+from vtt.rules.words import count
 
 on_result("distract")(tactics.distract_result)
 
@@ -573,20 +575,23 @@ def change_settings(tx: Tx, changes: dict[str, Any]) -> list[Event]:
     """The Soulweaver changes table settings; every value is validated by `TableSettings`. The grid kind is fixed
     once a game exists (its map was drawn for it)."""
     if not changes:
-        raise RuleError("no settings to change")
+        raise RuleError("no setting was changed: change one, then save")
     current = tx.state.settings
     unknown = sorted(set(changes) - set(type(current).model_fields))
     if unknown:
-        raise RuleError(f"no such setting: {', '.join(unknown)}")
+        raise RuleError(f"this table has no setting called {', '.join(unknown)}: choose one from the Settings list")
     if "grid" in changes and changes["grid"] != current.grid:
-        raise RuleError("the grid cannot change during a game")
+        raise RuleError("the grid cannot change during a game (its map was drawn for it): start a new game instead")
     try:
         settings = type(current).model_validate({**current.model_dump(), **changes})
     except ValidationError as exc:
-        first = exc.errors()[0]
-        raise RuleError(f"{'.'.join(str(p) for p in first['loc'])}: {plain_message(first)}") from None
+        raise RuleError(setting_groups.setting_error(exc.errors()[0])) from None
     tx.state.settings = settings
-    shown = ", ".join(f"{k} = {v}" for k, v in sorted(changes.items()))
+    shown = "; ".join(
+        f"{setting_groups.label(k)}: {setting_groups.shown_value(getattr(settings, k))}"
+        for k in type(current).model_fields
+        if k in changes
+    )
     return [
         Event(kind="settings", text=f"The Soulweaver changes the table settings: {shown}.", data={"changes": changes})
     ]
@@ -633,7 +638,7 @@ def replay(initial: GameState, log: Iterable[LogEntry]) -> tuple[GameState, list
         dice = ScriptedDice(entry.faces)
         state, evs = apply(state, entry.command, dice)
         if dice.remaining:
-            raise RuleError(f"log entry {i} left {dice.remaining} recorded face(s) unused")
+            raise RuleError(f"log entry {i} left {count(dice.remaining, 'recorded face')} unused")
         events += evs
     return state, events
 
@@ -1193,7 +1198,7 @@ def _manifest_options(
                     label=f"Dismiss {e.name} on {state.creatures[e.subject].name}",
                     cost={} if cost == "none" else {cost: 1},
                     params={"effect": e.id},
-                    targets=[TargetOption(target=e.subject, note=f"{e.rounds} round(s) left")],
+                    targets=[TargetOption(target=e.subject, note=f"{count(e.rounds, 'round')} left")],
                 )
             )
     return out

@@ -38,6 +38,7 @@ from vtt.rules.sizes import strike_size_modifier
 from vtt.rules.space import Occupancy, grid_of
 from vtt.rules.turns import refuse_on_full_resolve, require_active
 from vtt.rules.txn import Tx
+from vtt.rules.words import count
 
 
 def is_held(state: GameState, creature_id: str) -> bool:
@@ -316,7 +317,7 @@ def escape_roll_spec(
     for hold in holds_of(state, mover):
         others += [m for m in hold.members if m != mover and m not in others]
     skill = state.settings.hold_escape_skill
-    attack = roll(dice, f"{c.name}: moving {spaces} space(s) out of the Hold", spaces)
+    attack = roll(dice, f"{c.name}: moving {count(spaces, 'space')} out of the Hold", spaces)
     return [
         attacks.AttackSpec(
             action="hold_move",

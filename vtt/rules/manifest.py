@@ -38,6 +38,7 @@ from vtt.rules.space import Occupancy, grid_of
 from vtt.rules.stance import in_stance, require_can_attack
 from vtt.rules.turns import require_active, spend
 from vtt.rules.txn import Tx
+from vtt.rules.words import count
 
 VULNERABLE_DL = 2
 READY_BASE_DL = 3
@@ -102,7 +103,7 @@ def why_not_manifest(state: GameState, c: Creature, ab: Ability, boosted: bool, 
     if silenced is not None:
         return f"{silenced} the words {ab.name} costs"
     if cost > words_left(state, c.id):
-        return f"{ab.name} costs {cost} word(s) and {c.name} has {words_left(state, c.id)} left this turn"
+        return f"{ab.name} costs {count(cost, 'word')} and {c.name} has {words_left(state, c.id)} left this turn"
     if (ab.is_spell or readying) and not free_limbs(c):
         return f"{c.name} has no Free Limb to {'keep it Ready' if readying else 'Manifest a Spell'}"
     return None
@@ -124,7 +125,7 @@ def why_not_target(state: GameState, occ: Occupancy, c: Creature, ab: Ability, t
         return f"{t.name} has been swallowed: it is off the board"
     dist = footprint_distance(grid_of(state), occ.cells[c.id], occ.cells[target_id])
     if dist > eff.range:
-        return f"{t.name} is {dist} space(s) away; {ab.name} reaches {eff.range}"
+        return f"{t.name} is {count(dist, 'space')} away; {ab.name} reaches {eff.range}"
     if state.settings.manifest_needs_sight and eff.needs_sight:
         return sight.why_not_in_sight(state, occ, c, t)
     return None
@@ -344,7 +345,7 @@ def _effect(
     return [
         Event(
             kind="effect",
-            text=f"{ab.name} takes hold on {tx.get(target).name} for {rounds} round(s): {mods}.",
+            text=f"{ab.name} takes hold on {tx.get(target).name} for {count(rounds, 'round')}: {mods}.",
             actor=caster,
             target=target,
             data={"effect": e.id, "ability": ab.id, "rounds": rounds},

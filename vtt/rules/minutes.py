@@ -19,11 +19,18 @@ from vtt.rules.dice import DiceSource, roll
 from vtt.rules.events import Event
 from vtt.rules.manifest import dl_of, readied_limbs, skill_of
 from vtt.rules.txn import Tx
+from vtt.rules.words import count
 
 
 def pass_time(tx: Tx, minutes: int, dice: DiceSource) -> list[Event]:
     state = tx.state
-    events = [Event(kind="time", text=f"{minutes} minute(s) pass.", data={"minutes": minutes})]
+    events = [
+        Event(
+            kind="time",
+            text=f"{count(minutes, 'minute')} {'passes' if minutes == 1 else 'pass'}.",
+            data={"minutes": minutes},
+        )
+    ]
     for _ in range(minutes):
         for cid in list(state.creatures):
             c = tx.get(cid)
@@ -51,7 +58,8 @@ def pass_time(tx: Tx, minutes: int, dice: DiceSource) -> list[Event]:
                 events.append(
                     Event(
                         kind="ready_check",
-                        text=f"{c.name} has kept {ab.name} Ready {held} minute(s): Manifest {r.result} against DL "
+                        text=f"{c.name} has kept {ab.name} Ready {count(held, 'minute')}: "
+                        f"Manifest {r.result} against DL "
                         f"{dl}{why}" + (": kept." if ok else ": lost."),
                         target=cid,
                         rolls=[r],

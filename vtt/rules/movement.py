@@ -32,6 +32,7 @@ from vtt.rules.sizes import can_overpower, overpower_size_modifier, physical_dam
 from vtt.rules.space import Occupancy, footprint, grid_of, why_cannot_pass, why_cannot_stand
 from vtt.rules.turns import refuse_on_full_resolve, require_active, resolve_blocks, spend
 from vtt.rules.txn import Tx
+from vtt.rules.words import count
 
 COLLISION_DL = 3
 
@@ -173,7 +174,7 @@ def _do_move(
     events.append(
         Event(
             kind="move",
-            text=f"{c.name} moves {len(path)} space(s) to {final} "
+            text=f"{c.name} moves {count(len(path), 'space')} to {final} "
             + (f"(it does not fit in {path[-1]} and stops before it) " if final != path[-1] else "")
             + f"(Movement {econ.movement_spent}/{econ.movement_max}).",
             actor=creature,
@@ -204,7 +205,7 @@ def _fall_on_the_way(tx: Tx, creature: str, start: Cell, path: list[Cell]) -> li
     return [
         Event(
             kind="move",
-            text=f"{c.name} moves {len(moved)} space(s) to {final} and falls Prone there "
+            text=f"{c.name} moves {count(len(moved), 'space')} to {final} and falls Prone there "
             f"(Movement {econ.movement_spent}/{econ.movement_max}).",
             actor=creature,
             data={"from": start, "to": final, "path": moved, "fell": True},

@@ -25,6 +25,7 @@ from vtt.rules.dice import DiceChange, DiceSource, roll
 from vtt.rules.events import Event
 from vtt.rules.model import Board, BoardObject, Cell, Creature
 from vtt.rules.txn import Tx
+from vtt.rules.words import count
 
 
 def object_at(board: Board, space: Cell) -> BoardObject | None:
@@ -47,7 +48,7 @@ def damage_object(
     strong = strong_faces(attack_faces)
     changes = list(changes)
     if strike_type == "C" and strong:
-        changes.append(DiceChange(dice=strong, reason=f"Chopping: {strong} attack face(s) of 6 or more"))
+        changes.append(DiceChange(dice=strong, reason=f"Chopping: {count(strong, 'attack face')} of 6 or more"))
     wanted = max(0, amount + sum(ch.dice for ch in changes))
     if max_dice is not None and max_dice < wanted:
         changes.append(DiceChange(dice=max_dice - wanted, reason="the roller chose to roll fewer dice"))

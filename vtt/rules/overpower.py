@@ -78,6 +78,7 @@ from vtt.rules.space import Occupancy, footprint, footprint_offsets, grid_of, wh
 from vtt.rules.strike import Armament, AttackPlan, arm_reach, armament, attack_limbs, weapon_modifiers
 from vtt.rules.turns import require_active
 from vtt.rules.txn import Tx
+from vtt.rules.words import count
 
 OverpowerAction = Literal["disarm", "impair", "reposition", "grapple", "break_hold"]
 WeaponAction = Literal["disarm", "impair", "reposition"]
@@ -438,7 +439,9 @@ def _reposition_result(tx: Tx, spec: attacks.AttackSpec, result: AttackResult, d
     if not others:
         return _move_target(tx, spec.attacker, t.id, to)
     spaces = grid_of(state).distance(t.anchor, to)
-    attack = roll(dice, f"{tx.get(spec.attacker).name}: moving {t.name} {spaces} space(s) out of the Hold", spaces)
+    attack = roll(
+        dice, f"{tx.get(spec.attacker).name}: moving {t.name} {count(spaces, 'space')} out of the Hold", spaces
+    )
     nxt = attacks.AttackSpec(
         action="reposition_hold",
         attacker=spec.attacker,
@@ -764,7 +767,7 @@ def _break_hold_result(tx: Tx, spec: attacks.AttackSpec, result: AttackResult, d
     events = [
         Event(
             kind="break_hold",
-            text=f"{h} causes {g} {lowered} Tier(s) of Encumbered fewer and suffers {own} fewer: {g} has "
+            text=f"{h} causes {g} {count(lowered, 'Tier')} of Encumbered fewer and suffers {own} fewer: {g} has "
             f"{hold_encumbered(state, hold, grabbed)} from the Hold, {h} {hold_encumbered(state, hold, holder)}.",
             actor=spec.attacker,
             target=holder,
@@ -826,7 +829,8 @@ def _attack(
     )
     path_event = Event(
         kind="reach",
-        text=f"{c.name} reaches {plan.distance} space(s) (Reach {plan.reach}) through {len(plan.path)} space(s).",
+        text=f"{c.name} reaches {count(plan.distance, 'space')} (Reach {plan.reach}) "
+        f"through {count(len(plan.path), 'space')}.",
         actor=c.id,
         target=target.id,
         data={"path": plan.path, "reach": plan.reach},

@@ -67,6 +67,7 @@ from vtt.rules.strike import (
 )
 from vtt.rules.turns import require_active
 from vtt.rules.txn import Tx
+from vtt.rules.words import count
 
 LONG_SHOT_MAX: dict[str, int] = {"thrown": 5, "launched": 15}
 """seed-000 Long Shot: "up to 5 times" for a thrown attack, "up to 15 times" for a launched one."""
@@ -128,7 +129,7 @@ def ranged_weapon_modifiers(state: GameState, c: Creature, weapon: Weapon) -> li
 def long_shot_modifier(increments: int, rng: int) -> Modifier:
     return Modifier(
         value=-increments,
-        reason=f"Long Shot: range {rng} increased {increments} time(s) to {rng * (1 + increments)}, -1 each",
+        reason=f"Long Shot: range {rng} increased {count(increments, 'time')} to {rng * (1 + increments)}, -1 each",
     )
 
 
@@ -303,7 +304,8 @@ def _range_event(c: Creature, what: str, target: str | None, plan: RangedPlan) -
     long_shot = f", Long Shot {plan.long_shot}" if plan.long_shot else ""
     return Event(
         kind="range",
-        text=f"{c.name} aims at {what} {plan.distance} space(s) away (range {plan.range}{long_shot}: {plan.reach}).",
+        text=f"{c.name} aims at {what} {count(plan.distance, 'space')} away "
+        f"(range {plan.range}{long_shot}: {plan.reach}).",
         actor=c.id,
         target=target,
         data={

@@ -44,6 +44,7 @@ from vtt.rules.mapfile import (
 )
 from vtt.rules.model import SOULWEAVER, BodyPart, Creature, GameState, Weapon
 from vtt.rules.paths import json_path, shown
+from vtt.rules.words import count
 
 FORMAT_VERSION = MAP_FORMAT
 SIDES = 12
@@ -336,7 +337,7 @@ def summary(state: GameState, unused_dice: list[int] | None) -> dict[str, Any]:
     if unused_dice is None:
         tail = "random dice"
     elif unused_dice:
-        tail = f"{len(unused_dice)} unused dice face(s): {', '.join(map(str, unused_dice))}"
+        tail = f"{count(len(unused_dice), 'unused dice face')}: {', '.join(map(str, unused_dice))}"
     else:
         tail = "every scripted face used"
     return {

@@ -44,6 +44,7 @@ from vtt.rules.sizes import (
 from vtt.rules.space import Occupancy, grid_of
 from vtt.rules.turns import require_active
 from vtt.rules.txn import Tx
+from vtt.rules.words import count
 
 STRIKE_DL = 3
 UNARMED_TIER = 1
@@ -98,7 +99,7 @@ def armament(state: GameState, c: Creature, weapon_id: str | None, limb_id: str 
         need = state.settings.two_handed_grip if weapon.two_handed else 1
         if len(grips) < need:
             raise RuleError(
-                f"{c.name} must grip {weapon.name} with {need} limb(s) to use it", code="weapon.not_gripped"
+                f"{c.name} must grip {weapon.name} with {count(need, 'limb')} to use it", code="weapon.not_gripped"
             )
         return Armament(weapon=weapon, limb=best_limb(c, grips), grips=len(grips))
     if limb_id is not None:
@@ -353,7 +354,8 @@ def strike(
     attack = roll(dice, plan.label, plan.dice, [*plan.modifiers, *tx.extra_attack_mods], plan.dice_changes)
     path_event = Event(
         kind="reach",
-        text=f"{c.name} reaches {plan.distance} space(s) (Reach {plan.reach}) through {len(plan.path)} space(s).",
+        text=f"{c.name} reaches {count(plan.distance, 'space')} (Reach {plan.reach}) "
+        f"through {count(len(plan.path), 'space')}.",
         actor=c.id,
         target=target,
         data={"path": plan.path, "reach": plan.reach, "exposed_size": plan.exposed_size},
@@ -426,7 +428,7 @@ def weapon_changes(weapon: Weapon | None, attack: Roll) -> list[DiceChange]:
     twelves = attack.faces.count(12)
     if not twelves:
         return []
-    return [DiceChange(dice=twelves, reason=f"{weapon.name} is Devastating: {twelves} twelve(s) rolled")]
+    return [DiceChange(dice=twelves, reason=f"{weapon.name} is Devastating: {count(twelves, 'twelve')} rolled")]
 
 
 def choose_strike_type(weapon: Weapon | None, wanted: str | None) -> StrikeType | None:

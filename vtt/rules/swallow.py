@@ -74,6 +74,7 @@ from vtt.rules.strike import (
 )
 from vtt.rules.turns import require_active
 from vtt.rules.txn import Tx
+from vtt.rules.words import count
 
 SWALLOW_SIZES = 6
 """seed-000: "at least 6 sizes smaller than you"."""
@@ -346,7 +347,7 @@ def stomach_damage(
     strike_type = params["strike_type"]
     strong = strong_faces(attack.faces)
     if strike_type == "C" and strong:
-        changes.append(DiceChange(dice=strong, reason=f"Chopping: {strong} attack face(s) of 6 or more"))
+        changes.append(DiceChange(dice=strong, reason=f"Chopping: {count(strong, 'attack face')} of 6 or more"))
     change = physical_damage_size_change(c.size, stomach_size(state, sw))
     if change:
         rel = "smaller" if change > 0 else "larger"

@@ -64,6 +64,7 @@ from vtt.rules.model import BodyPart, Cell, Creature, Effect, GameState, Weapon
 from vtt.rules.space import Occupancy, grid_of
 from vtt.rules.turns import break_moves, end_turn, refuse_on_full_resolve, require_active, spend
 from vtt.rules.txn import Tx
+from vtt.rules.words import count
 
 CALLED_SHOT = "Called Shot"
 CALLED_SHOT_PENALTY = -1
@@ -241,7 +242,8 @@ def flurry(tx: Tx, creature_id: str, number: int) -> list[Event]:
         Event(
             kind="effect",
             text=f"{c.name} declares a Flurry of {number}: lose {number}d12 on attack rolls and {number // 2}d12 "
-            f"on damage rolls for 1 round; up to {number} Strike(s) or Overpower(s) as a Minor Action this turn.",
+            f"on damage rolls for 1 round; up to {count(number, 'Strike')} or "
+            f"{'Overpower' if number == 1 else 'Overpowers'} as a Minor Action this turn.",
             actor=c.id,
             data={"effect": FLURRY, "number": number},
         )
@@ -292,7 +294,7 @@ def pay_attack(tx: Tx, creature_id: str, minor: bool, limbs: list[str]) -> list[
     return [
         Event(
             kind="effect",
-            text=f"{name} attacks as a Minor Action (Flurry, {econ.flurry_uses} use(s) left): {used} cannot "
+            text=f"{name} attacks as a Minor Action (Flurry, {count(econ.flurry_uses, 'use')} left): {used} cannot "
             "attack again for 1 round.",
             actor=creature_id,
             data={"effect": FLURRY_LIMBS, "limbs": list(limbs), "uses_left": econ.flurry_uses},

@@ -57,6 +57,7 @@ from vtt.rules.strike import (
 )
 from vtt.rules.turns import require_active
 from vtt.rules.txn import Tx
+from vtt.rules.words import count
 
 SPACE_DICE = 3
 
@@ -163,7 +164,7 @@ def strike_space(
         *tactics.declare(tx, c.id, False, charge),
         Event(
             kind="reach",
-            text=f"{c.name} {how} the space {space}: {len(occupants)} occupant(s).",
+            text=f"{c.name} {how} the space {space}: {count(len(occupants), 'occupant')}.",
             actor=c.id,
             data={"path": path, "space": space},
         ),

@@ -287,6 +287,10 @@ class Table:
             context = first.get("ctx", {})
             if "where" in context and "why" in context:  # an error deep inside a field, that names its own path
                 where, why = f"{first['loc'][0]}.{context['where']}", str(context["why"])
+            if first["type"] == "union_tag_invalid":
+                return None, f"malformed command: the table has no command {str(context.get('tag'))[:40]!r}"
+            if first["type"] == "union_tag_not_found":
+                return None, "malformed command: it does not say what to do (its type)"
             return None, f"malformed command: {where}: {why}"
         return cmd, self.permission_error(viewer, cmd)
 

@@ -388,15 +388,15 @@ def multi_target_dialog(
     option: ActionOption,
     cmd: dict[str, Any],
     names: dict[str, str],
-    soulweaver: bool,
     send: Send,
     on_close: Callable[[], None],
     pick_sound: Callable[[dict[str, Any], list[Cell]], None] | None = None,
     odds: Callable[[RollPreview | None], str] = preview_text,
 ) -> None:
     """seed-000 Distract: "attack creatures that are Aware of that action ... Creatures that expect you to use
-    this action gain +6 on their defense." The creatures the rules allow are listed to tick; only the Soulweaver,
-    who knows who expects it, sees the "expects it" boxes (a player sends an empty list). "If your action creates
+    this action gain +6 on their defense." The creatures the rules allow are listed to tick, each with an
+    "expects it" box: the rules let whoever makes the Distract mark a creature that saw it coming, the player as
+    much as the Soulweaver (`legal_actions` offers the choice to both). "If your action creates
     a sound at range, creatures instead become Focused on the space where the sound was made": ticked, the space
     is clicked on the map after Go (`pick_sound`)."""
     targets = [t.target for t in option.targets if t.target]
@@ -425,15 +425,14 @@ def multi_target_dialog(
             ).props("dense outlined data-choose=action")
         roll.set_text(odds(action_preview(option, str(actions[0]) if actions else "")))
         ui.label("Attack the creatures that are Aware of it:").classes("text-sm")
-        with ui.grid(columns="auto auto" if soulweaver else "auto").classes("gap-1 items-center multi-targets"):
+        with ui.grid(columns="auto auto").classes("gap-1 items-center multi-targets"):
             for tid in targets:
                 attack[tid] = with_data(ui.checkbox(names.get(tid, tid)).props("dense"), attack=tid)
-                if soulweaver:
-                    expects[tid] = with_data(
-                        ui.checkbox("expects it (+6 defense)").props("dense").classes("text-xs text-stone-600"),
-                        expects=tid,
-                    )
-                    expects[tid].bind_enabled_from(attack[tid], "value")
+                expects[tid] = with_data(
+                    ui.checkbox("expects it (+6 defense)").props("dense").classes("text-xs text-stone-600"),
+                    expects=tid,
+                )
+                expects[tid].bind_enabled_from(attack[tid], "value")
 
         sounds = [c for v in option.targets[0].choices.get("sound_at", []) if (c := as_cell(v))] if targets else []
         sound = None
@@ -448,7 +447,7 @@ def multi_target_dialog(
                 return
             full = dict(cmd)
             full["targets"] = chosen
-            full["expects"] = [tid for tid in chosen if tid in expects and expects[tid].value]
+            full["expects"] = [tid for tid in chosen if expects[tid].value]
             if action is not None:
                 full["action"] = action.value
             dialog.close()

@@ -13,6 +13,7 @@ from nicegui import ui
 from vtt.rules.model import Creature
 from vtt.table.registry import GameError, Games
 from vtt.table.table import Table
+from vtt.web.settings_dialog import open_settings_dialog
 
 Send = Callable[[dict[str, Any]], Awaitable[bool]]
 
@@ -27,7 +28,7 @@ def render_gm_panel(table: Table, games: Games | None, base_url: str, send: Send
             ui.button("Redo", on_click=lambda: send({"type": "redo"})).props(
                 "dense outline icon=redo data-action=redo" + ("" if table.can_redo() else " disable")
             )
-            ui.button("Settings…", on_click=lambda: _settings_dialog(table, send)).props(
+            ui.button("Settings…", on_click=lambda: open_settings_dialog(table, send)).props(
                 "dense flat icon=tune data-action=settings"
             )
         render_time_controls(send)
@@ -174,53 +175,3 @@ def render_sheet_controls(c: Creature, players: dict[str, str], send: Send) -> N
     ui.button("Remove from the map", on_click=lambda: send({"type": "remove_creature", "creature": c.id})).props(
         "dense flat no-caps size=sm color=negative icon=delete data-action=remove-creature"
     )
-
-
-SETTINGS_SHOWN: dict[str, str] = {
-    "reactions": "Offer reactions (Hinder Attack, Movement, Spell)",
-    "reaction_seconds": "Seconds to wait for a reaction (0: forever)",
-    "reaction_timeout": "When the time runs out",
-    "defense_prompts": "Who is asked before a defense roll",
-    "physical_dice": "Physical dice: each roll asks for the faces rolled on real dice",
-}
-
-
-def _settings_dialog(table: Table, send: Send) -> None:
-    """The table settings a group changes most during play; each is checked by the rules core on saving."""
-    current = table.state.settings
-    fields: dict[str, Any] = {}
-    with ui.dialog() as dialog, ui.card().classes("p-3 gap-2 settings-dialog"):
-        ui.label("Table settings").classes("font-bold")
-        fields["reactions"] = ui.switch(SETTINGS_SHOWN["reactions"], value=current.reactions)
-        fields["reaction_seconds"] = ui.number(
-            SETTINGS_SHOWN["reaction_seconds"], value=current.reaction_seconds, min=0, step=5, precision=0
-        ).props("dense outlined")
-        fields["reaction_timeout"] = ui.select(
-            {"pass": "they let it pass", "hinder": "they Hinder"},
-            value=current.reaction_timeout,
-            label=SETTINGS_SHOWN["reaction_timeout"],
-        ).props("dense outlined")
-        fields["defense_prompts"] = ui.select(
-            {"players": "players", "everyone": "everyone", "nobody": "nobody (roll at once)"},
-            value=current.defense_prompts,
-            label=SETTINGS_SHOWN["defense_prompts"],
-        ).props("dense outlined")
-        fields["physical_dice"] = ui.switch(SETTINGS_SHOWN["physical_dice"], value=current.physical_dice)
-        fields["physical_dice"].props["data-field"] = "physical-dice"
-
-        async def save() -> None:
-            changes: dict[str, Any] = {}
-            for name, element in fields.items():
-                value = element.value
-                if name == "reaction_seconds":
-                    value = int(value or 0)
-                if value != getattr(current, name):
-                    changes[name] = value
-            if changes and not await send({"type": "change_settings", "changes": changes}):
-                return
-            dialog.close()
-
-        with ui.row().classes("gap-2"):
-            ui.button("Save", on_click=save).props("color=primary dense data-action=save-settings")
-            ui.button("Cancel", on_click=dialog.close).props("flat dense")
-    dialog.open()

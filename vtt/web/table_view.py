@@ -672,7 +672,6 @@ class TableView:
                 option,
                 {"type": option.command or option.action, "creature": cid, **params},
                 self._names(),
-                self.viewer.is_soulweaver,
                 self.send,
                 self.map.clear_highlights,
                 lambda full, cells: self._start_pick(
