@@ -117,7 +117,7 @@ def change_message(table: Table, change: Change, viewer: Viewer) -> Json:
     was = table.seat_view(viewer, before)
     creatures: Json = {}
     gone: list[str] = []
-    for cid in sorted(change.changed_creatures):
+    for cid in sorted(change.changed_creatures | (seat.hidden ^ was.hidden)):  # changed, or came into or left sight
         c = seat.creature(cid)
         if c is not None:
             creatures[cid] = seat.creature_json(c)
@@ -126,8 +126,12 @@ def change_message(table: Table, change: Change, viewer: Viewer) -> Json:
     others = {name for name in OTHER_FIELDS if _differs(getattr(before, name), getattr(after, name))}
     if seat.hidden != was.hidden:  # a creature hidden or shown: every part that names creatures is sent again
         others |= NAMING_FIELDS
+    fog = seat.fog_json()
+    now, then = seat.vision, was.vision
+    if (now is None) != (then is None) or (now and then and now.remembered != then.remembered):
+        others.add("board")  # spaces seen for the first time show their walls (or fog of war turned on or off)
     command = seat.command_json(record.command)
-    return {
+    message = {
         "kind": "change",
         "seq": record.seq,
         "sender": record.sender,
@@ -140,6 +144,9 @@ def change_message(table: Table, change: Change, viewer: Viewer) -> Json:
         "state": seat.scrub(after.model_dump(mode="json", include=others)) if others else {},
         "log_length": len(table.log),
     }
+    if seat.vision is not None or was.vision is not None:
+        message["fog"] = fog  # the spaces seen and remembered, the creatures heard (None: fog of war is off)
+    return message
 
 
 # ---- request bodies -------------------------------------------------------------------------------------------
