@@ -282,6 +282,13 @@ function injectStyles() {
   vector-effect: non-scaling-stroke; pointer-events: none; }
 .vtt-body { stroke: #1d1813; }
 .vtt-token.vtt-hidden { opacity: 0.5; }
+.vtt-token.vtt-heard { opacity: 0.75; }
+.vtt-token.vtt-heard .vtt-body { stroke-dasharray: 3 3; }
+.vtt-fog path { stroke: none; pointer-events: none; }
+.vtt-fog-dark { fill: #14110e; fill-opacity: 0.94; }
+.vtt-fog-dim { fill: #2a2724; fill-opacity: 0.5; }
+.vtt-fog[data-preview="1"] .vtt-fog-dark { fill-opacity: 0.55; }
+.vtt-fog[data-preview="1"] .vtt-fog-dim { fill-opacity: 0.3; }
 .vtt-token.vtt-hidden .vtt-body { stroke-dasharray: 4 3; }
 .vtt-token.vtt-dead .vtt-body { fill: #6f675e; }
 .vtt-label { font-weight: 700; fill: #fff; paint-order: stroke; stroke: rgba(0, 0, 0, 0.55); stroke-linejoin: round; }
@@ -785,6 +792,7 @@ const VttToken = {
         "vtt-multi": this.multi,
         "vtt-stacked": !!this.slot,
         "vtt-hidden": !!this.t.hidden,
+        "vtt-heard": !!this.t.heard,
         "vtt-dead": !!this.t.dead,
         "vtt-prone": !!this.t.prone,
         "vtt-is-active": this.active,
@@ -923,6 +931,12 @@ function unpackCells(layer) {
   return out;
 }
 
+// The fog of war from the component's prop (or a setFog call): {visible, remembered, preview}, spaces unpacked.
+function fogOf(fog) {
+  if (!fog || typeof fog !== "object") return null;
+  return { visible: unpackCells(fog.visible), remembered: unpackCells(fog.remembered), preview: !!fog.preview };
+}
+
 // The board's parts, copied from the component's props (patched later by setBoard).
 function boardOf(props) {
   const terrain = props.terrain || {};
@@ -957,6 +971,9 @@ export default {
     // null: play; "paint": a press and drag paints a stroke of spaces (emits paint_stroke); "place": clicks on
     // spaces place something (cursor only: cell_click as usual)
     mode: { type: String, default: null },
+    // fog of war, or null: {visible, remembered (each a list of spaces or packed), preview}: spaces in neither
+    // are dark, remembered ones dim; a preview (the Soulweaver seeing as a player) is drawn lighter, over tokens
+    fog: { type: Object, default: null },
   },
   emits: ["token_move", "token_refused", "token_click", "cell_click", "cancel", "paint_stroke", "drag_start"],
   data() {
@@ -968,6 +985,7 @@ export default {
       bd: boardOf(this),
       bg: cloneJson(this.background) || null,
       editMode: this.mode || null,
+      fogData: fogOf(this.fog),
     };
   },
   created() {
@@ -1026,6 +1044,28 @@ export default {
       return `M0 ${fmt(c * 0.35)} L${fmt(c * 0.125)} ${fmt(c * 0.15)} L${fmt(c * 0.25)} ${fmt(c * 0.35)} ` +
         `L${fmt(c * 0.375)} ${fmt(c * 0.15)} L${fmt(c * 0.5)} ${fmt(c * 0.35)}`;
     },
+    // The fog of war as two paths (dark: never seen; dim: remembered), or null.
+    fogView() {
+      const f = this.fogData;
+      if (!f) return null;
+      const { geo } = this;
+      const seen = new Set(f.visible.map(([q, r]) => cellKey(q, r)));
+      const kept = new Set(f.remembered.map(([q, r]) => cellKey(q, r)));
+      const dark = [];
+      const dim = [];
+      for (const [q, r] of geo.cells(this.bd.cols, this.bd.rows, false)) {
+        const k = cellKey(q, r);
+        if (seen.has(k)) continue;
+        (kept.has(k) ? dim : dark).push([q, r]);
+      }
+      return {
+        dark: dark.length ? outlinePath(geo, dark, cellSetOf(dark)) : "",
+        dim: dim.length ? outlinePath(geo, dim, cellSetOf(dim)) : "",
+        visible: seen.size,
+        remembered: dim.length,
+        preview: f.preview ? 1 : 0,
+      };
+    },
     // Draw order: the active token last, so that its ring stays on top of its neighbours (in a shared space).
     order() {
       const a = this.activeId == null ? null : String(this.activeId);
@@ -1067,6 +1107,9 @@ export default {
     },
     mode(v) {
       this.setMode(v);
+    },
+    fog(v) {
+      this.setFog(v);
     },
   },
   methods: {
@@ -1112,6 +1155,10 @@ export default {
         if (!sameJson(bd[key], cells)) bd[key] = cells;
       }
       if (resized && !this.userMoved) this.$nextTick(() => this.fit());
+    },
+    setFog(fog) {
+      const next = fogOf(fog);
+      if (!sameJson(this.fogData, next)) this.fogData = next;
     },
     setBackground(bg) {
       if (!sameJson(this.bg, bg)) this.bg = cloneJson(bg) || null;
@@ -1600,12 +1647,22 @@ export default {
         <g ref="world" data-role="world">
           <vtt-board :geo="geo" :cols="bd.cols" :rows="bd.rows" :walls="bd.walls" :objects="bd.objects"
                      :water="bd.water" :uneven="bd.uneven" :conductive="bd.conductive" :bg="bg" :uid="uid"/>
+          <g v-if="fogView && !fogView.preview" class="vtt-fog" data-role="fog" :data-visible="fogView.visible"
+             :data-remembered="fogView.remembered" data-preview="0">
+            <path :d="fogView.dim" class="vtt-fog-dim"/>
+            <path :d="fogView.dark" class="vtt-fog-dark"/>
+          </g>
           <vtt-highlights :geo="geo" :items="hl"/>
           <path ref="moveReach" class="vtt-move-reach" data-role="move-reach" d=""/>
           <path ref="moveBlocked" class="vtt-move-blocked" data-role="move-blocked" d=""/>
           <g class="vtt-tokens">
             <vtt-token v-for="id in order" :key="id" :t="local[id]" :geo="geo" :active="id === activeId" :uid="uid"
                        :stack="stacks[id] || ''"/>
+          </g>
+          <g v-if="fogView && fogView.preview" class="vtt-fog" data-role="fog" :data-visible="fogView.visible"
+             :data-remembered="fogView.remembered" data-preview="1">
+            <path :d="fogView.dim" class="vtt-fog-dim"/>
+            <path :d="fogView.dark" class="vtt-fog-dark"/>
           </g>
           <vtt-highlights :geo="geo" :items="hl" over/>
           <path ref="preview" class="vtt-drop-preview" d=""/>

@@ -121,9 +121,10 @@ class Fog:
         digest = hmac.new(self._salt, f"{seat}\x00{creature_id}".encode(), hashlib.sha256).hexdigest()
         return HEARD_PREFIX + digest[:12]
 
-    def vision(self, state: GameState, viewer: Viewer) -> SeatVision | None:
-        """What `viewer` perceives of `state`; None when it sees everything (the Soulweaver, or fog of war off)."""
-        if viewer.is_soulweaver or not self.on(state):
+    def vision(self, state: GameState, viewer: Viewer, preview: bool = False) -> SeatVision | None:
+        """What `viewer` perceives of `state`; None when it sees everything (the Soulweaver, or fog of war off).
+        `preview`: what it would perceive with fog of war on (the Soulweaver seeing as a player)."""
+        if viewer.is_soulweaver or not (preview or self.on(state)):
             return None
         seat = memory_key(viewer)
         last = self._last.setdefault(seat, [])

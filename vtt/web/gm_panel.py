@@ -181,6 +181,7 @@ SETTINGS_SHOWN: dict[str, str] = {
     "reaction_seconds": "Seconds to wait for a reaction (0: forever)",
     "reaction_timeout": "When the time runs out",
     "defense_prompts": "Who is asked before a defense roll",
+    "fog_of_war": "Fog of war: players see only what their creatures perceive",
 }
 
 
@@ -204,6 +205,9 @@ def _settings_dialog(table: Table, send: Send) -> None:
             value=current.defense_prompts,
             label=SETTINGS_SHOWN["defense_prompts"],
         ).props("dense outlined")
+        fields["fog_of_war"] = ui.switch(SETTINGS_SHOWN["fog_of_war"], value=current.fog_of_war).props(
+            "data-field=fog-of-war"
+        )
 
         async def save() -> None:
             changes: dict[str, Any] = {}

@@ -193,6 +193,13 @@ def _pack(cells: Sequence[Sequence[int]], width: int, hexes: bool, cols: int, ro
     return {"packed": packed, "bits": bits, "width": width, "cols": cols, "rows": rows, "hex": hexes}
 
 
+def pack_spaces(cells: Sequence[Sequence[int]], hexes: bool, cols: int, rows: int) -> Layer:
+    """A set of spaces (each once, on the board) as the browser gets a layer: packed, or a list when empty."""
+    if not cells:
+        return ()
+    return _pack(cells, 2, hexes, cols, rows) or _frozen(cells)
+
+
 def _same(a: Any, b: Any) -> bool:
     """Whether two JSON-like values serialize alike (unlike ``==``, ``True`` is not ``1`` here)."""
     if isinstance(a, bool) or isinstance(b, bool):
@@ -233,6 +240,7 @@ class MapView(ui.element, component="../../static/map_view.js"):
         terrain: Mapping[str, Any] | None = None,
         background: Mapping[str, Any] | None = None,
         shared_tokens: bool = False,
+        fog: Mapping[str, Any] | None = None,
     ) -> None:
         """Create the map.
 
@@ -250,6 +258,7 @@ class MapView(ui.element, component="../../static/map_view.js"):
         :param shared_tokens: the token dicts are kept as given, not copied (a 500-token page view copies a lot):
             the caller promises each is complete (``id``, ``cells`` as lists, ``draggable``) and never changed in
             place; ignored with ``viewer_can_drag``
+        :param fog: the fog of war (see ``set_fog``), or ``None``
         """
         self._tokens_held = False
         super().__init__()
@@ -278,6 +287,7 @@ class MapView(ui.element, component="../../static/map_view.js"):
                 mode=None,
                 highlights=[],
                 active=None,
+                fog=None if fog is None else dict(fog),
             )
             self._keep(
                 walls=self._board_layer(walls),
@@ -473,6 +483,15 @@ class MapView(ui.element, component="../../static/map_view.js"):
             if "terrain" in patch:
                 self._keep(terrain={**self._props["terrain"], **patch["terrain"]})
         self.run_method("setBoard", patch)
+
+    def set_fog(self, fog: Mapping[str, Any] | None) -> None:
+        """Show the fog of war: ``{visible, remembered, preview}`` (spaces as lists or packed, `pack_spaces`): spaces
+        in neither are dark, remembered ones dim; ``preview`` draws it lighter and over the tokens (the Soulweaver
+        seeing as a player). ``None`` takes it away."""
+        data = None if fog is None else dict(fog)
+        with self._props.suspend_updates():
+            self._props["fog"] = data
+        self.run_method("setFog", data)
 
     def set_background(self, background: Mapping[str, Any] | None) -> None:
         """Show ``{image, offset: [x, y], cell_px, opacity}`` under the grid (``None`` removes it): ``cell_px``

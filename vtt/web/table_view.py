@@ -30,9 +30,10 @@ from vtt.web.action_menu import (
 )
 from vtt.web.attrs import with_data
 from vtt.web.chat_panel import ChatPanel
+from vtt.web.fog_view import PageFog
 from vtt.web.game_files import export_game
 from vtt.web.gm_panel import render_gm_panel, render_sheet_controls
-from vtt.web.map_editor import MapEditor, background_of, board_patch, board_props
+from vtt.web.map_editor import MapEditor, background_of, board_patch
 from vtt.web.map_view import MapView
 from vtt.web.roll_log import render_record
 from vtt.web.tokens import on_map, shown_tokens, token_for
@@ -117,7 +118,9 @@ class TableView:
         self._seat_of: SeatView | None = None
         state = table.state
         board = state.board
-        self.tokens = shown_tokens(table, viewer, self._seat())
+        seat = self._seat()
+        self.fog = PageFog(table, viewer, seat)
+        self.tokens = {**shown_tokens(table, viewer, seat), **self.fog.heard}
         with ui.row().classes("w-full h-full no-wrap gap-0 items-stretch"):
             # The menu sits beside the map, not in its slot: a slot would make every update of the menu (or of
             # anything on the page) re-render the whole map component.
@@ -129,12 +132,14 @@ class TableView:
                     cell=CELL_PX,
                     tokens=self.tokens,
                     shared_tokens=True,
-                    **board_props(board),
+                    **self.fog.map_props(seat),
                 ).classes("w-full h-full")
                 self.menu_anchor = ui.element("div").classes("menu-anchor")
                 with self.menu_anchor, ui.menu().props("no-parent-event") as self.menu:
                     self.menu_body = ui.column().classes("gap-0 p-1 min-w-64")
             with ui.column().classes("side-pane h-full no-wrap gap-2 p-2"):
+                if viewer.is_soulweaver:
+                    self.fog.render_preview_select(self._players, lambda: self.fog.refresh_fog(self.map, self._seat()))
                 self.editor: MapEditor | None = None
                 if viewer.is_soulweaver:
                     engine = games.engine if games is not None else table.engine
@@ -202,8 +207,9 @@ class TableView:
         """Patch the tokens that changed at once; render the log and panels a moment later, so that the map's
         small patch goes out ahead of the page's element updates."""
         before, state = change.before, change.after
+        was, seat = self.table.seat_view(self.viewer, before), self._seat()
         if before.board is not state.board:
-            self._board_changed(before, state)
+            self._board_changed(before, state, self.fog.board_fogged(was, seat))
         if (
             before.turn.index != state.turn.index
             or before.turn.round != state.turn.round
@@ -213,8 +219,10 @@ class TableView:
             ids = set(state.creatures) | set(self.tokens)
         else:
             ids = change.changed_creatures
-        ids = ids | _swallowers(before, state, ids)
+        ids = ids | _swallowers(before, state, ids) | (was.hidden ^ seat.hidden)  # changed, or came into sight
         for cid in sorted(ids):
+            if cid in self.fog.heard:
+                continue  # a creature only heard: `fog.changed` keeps its token
             c = state.creatures.get(cid)
             if c is None or not self._shown(c):
                 if self.tokens.pop(cid, None) is not None:
@@ -224,13 +232,17 @@ class TableView:
             if token != self.tokens.get(cid):
                 self.tokens[cid] = token
                 self.map.patch_token(token)
+        self.fog.changed(self.map, seat, self.tokens)
         self._set_active()
         self._unrendered.append(change.record)
         if self._flush_task is None:
             self._flush_task = background_tasks.create(self._flush(), name="table-view-flush")
 
-    def _board_changed(self, before: GameState, after: GameState) -> None:
+    def _board_changed(self, before: GameState, after: GameState, fogged: bool = False) -> None:
+        """`fogged`: the walls, objects and terrain are left to the fog of war (`PageFog.changed`)."""
         patch = board_patch(before.board, after.board)
+        if fogged:
+            patch = {k: v for k, v in patch.items() if k not in ("walls", "objects", "terrain")}
         if patch:
             self.map.set_board(**patch)
         background = background_of(after.board)
