@@ -17,7 +17,10 @@ permission and legality checks as the table page.
 - `GET  /api/games/{game_id}/background`: that image, with its content type.
 
 Hidden creatures exist only for the Soulweaver: for a player they are left out of everything sent (the state, the
-turn order, holds, effects, decisions, events, refusals), and so are the Soulweaver's notes. `SeatView` decides
+turn order, holds, effects, decisions, events, refusals), and so are the Soulweaver's notes. With fog of war on, so
+are the creatures the seat's creatures do not perceive; the state then has `fog` (`SeatView.fog_json`: the spaces
+`visible` now and `remembered`, and `heard` creatures as `{"id": <opaque>, "heard": true, "cells"}`), a change
+message has it too, and the board holds only the remembered spaces' walls, objects and terrain. `SeatView` decides
 what each seat may see; this module only renders it as JSON.
 """
 
