@@ -484,11 +484,12 @@ class SeatView:
         return out
 
     def _within_sight(self, actions: list[ActionOption]) -> list[ActionOption]:
-        """The options without spaces the seat does not perceive now (an option left with none is left out)."""
+        """The options without spaces the seat does not perceive now, as places to go or aim at (an option left with
+        none is left out); creatures as targets are left to `hidden`."""
         out: list[ActionOption] = []
         for a in actions:
             spaces = [s for s in a.spaces if self.sees_space(s)]
-            targets = [t for t in a.targets if t.space is None or self.sees_space(t.space)]
+            targets = [t for t in a.targets if t.target is not None or t.space is None or self.sees_space(t.space)]
             if (a.spaces and not spaces) or (a.targets and not targets):
                 continue
             if len(spaces) != len(a.spaces) or len(targets) != len(a.targets):

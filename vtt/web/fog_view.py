@@ -125,9 +125,11 @@ class PageFog:
                 view.patch_token(token)
         self.heard = heard
         self.refresh_fog(view, seat)
-        board = (seat.state.board, self._remembered(seat))
-        if board[0] is not self._board[0] or board[1] != self._board[1]:
-            self._board = board
+        board, was = (seat.state.board, self._remembered(seat)), self._board
+        self._board = board
+        if board[1] is None and was[1] is None:
+            return  # no fog of war, now or before: the page's own board patch did it
+        if board[0] is not was[0] or board[1] != was[1]:
             props = known_board(seat.state.board, seat.vision)
             view.set_board(**{part: props[part] for part in BOARD_PARTS})
 
