@@ -211,3 +211,17 @@ def test_perception_is_worked_out_again_only_when_vision_changes() -> None:
     assert play(table, SW, {"type": "place", "creature": "O", "to": [7, 2]})[0]
     table.seat_view(ALICE).state_json()
     assert table.fog.computed > before
+
+
+def test_a_wall_painted_between_hides_what_was_seen() -> None:
+    """The Soulweaver paints a wall at (3, 0), between A at (0, 0) and O at (6, 0) on one open row: the line
+    (0,0)->(6,0) runs straight along the row through (3, 0), now filled. O was seen; it is not any more, though
+    nobody moved: perception depends on the walls too. The space behind the new wall stays remembered."""
+    table = Table("fog", draw("A.....O"))
+    assert table.seat_view(ALICE).sees("O")
+    assert play(table, SW, {"type": "edit_board", "layer": "wall", "paint": [[3, 0]]})[0]
+    seat = table.seat_view(ALICE)
+    assert not seat.sees("O")
+    fog = seat.fog_json()
+    assert fog is not None and [6, 0] in fog["remembered"] and [3, 0] in fog["visible"]
+    assert seat.state_json()["board"]["walls"] == [[3, 0]]

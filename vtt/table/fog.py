@@ -7,8 +7,11 @@ everything (no `SeatVision` at all). A seat always knows its own creatures, even
 
 Perception is worked out again only when something it depends on changed: the board (walls, objects, light),
 the settings, or a creature's place, size, light, dark sight, Blinded or Deafened (`vision_key`); otherwise the
-perception of the last such state is used. Remembered terrain is kept here, in memory only, per seat: every state
-the table reaches adds what each seat perceives in it (`remember`); a restart forgets it.
+perception of the last such state is used. When the walls or objects change, the rules' cache of lines of sight
+(`vision.clear_sight_cache`) is emptied: its lines for the old map would only take memory.
+
+Remembered terrain is kept here, in memory only, per seat: every state the table reaches adds what each seat
+perceives in it (`remember`); a restart forgets it.
 
 A creature only heard is known to the seat by an opaque id of its own (the same for one seat and creature while
 the table lives), never by its real id or name.
@@ -26,7 +29,7 @@ from typing import TYPE_CHECKING
 
 from vtt.rules.model import Board, Cell, GameState
 from vtt.rules.settings import TableSettings
-from vtt.rules.vision import Perception, seat_perception
+from vtt.rules.vision import Perception, clear_sight_cache, seat_perception
 
 if TYPE_CHECKING:
     from vtt.table.table import Viewer
@@ -95,6 +98,8 @@ class Fog:
         self._last: dict[str, list[tuple[GameState, SeatVision]]] = {}
         """Per seat, its vision of the last few states (a change message compares the state before with the one
         after, each with what the seat remembered then)."""
+        self._filled: frozenset[Cell] | None = None
+        """The spaces walls and objects filled when perception was last worked out."""
         self.computed = 0
         """How many perceptions were worked out (not taken from the cache): for tests and benchmarks."""
 
@@ -109,6 +114,12 @@ class Fog:
         if known is not None and known[0] is state.board and known[1] is state.settings:
             self._perceptions.move_to_end(key)
             return known[2]
+        filled = state.board.filled()
+        if self._filled is not None and filled != self._filled:
+            # The walls or objects changed (the map editor): the lines of sight cached for the old ones are never
+            # asked for again, and on a big map each holds thousands of spaces.
+            clear_sight_cache()
+        self._filled = filled
         found = seat_perception(state, creature_ids)
         self.computed += 1
         self._perceptions[key] = (state.board, state.settings, found)
