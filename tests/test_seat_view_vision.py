@@ -9,13 +9,16 @@ from __future__ import annotations
 
 import asyncio
 import json
+from pathlib import Path
 from typing import Any
 
 from factories import creature, weapon
 
 from vtt.rules.dice import ScriptedDice
 from vtt.rules.grid import GridKind
+from vtt.rules.mapfile import load_map
 from vtt.rules.model import Board, Cell, Creature, GameState
+from vtt.rules.move_preview import preview_move
 from vtt.rules.settings import TableSettings
 from vtt.rules.turns import begun_on_turn
 from vtt.table.fog import HEARD_PREFIX
@@ -189,8 +192,6 @@ def test_the_drag_preview_shows_only_spaces_in_sight() -> None:
     """A's move preview keeps the spaces alice's seat perceives now, reached through such spaces only: from
     (0, 0) no space right of the wall (x > 5) is in it, though A's Movement would reach (6, 4) by the gap."""
     table = Table("fog", begun_on_turn(draw(CORNER, movement_pool=9), "A"))
-    from vtt.rules.move_preview import preview_move
-
     full = preview_move(table.state, "A").as_json()
     assert "6,4" in full["reachable"]  # type: ignore[operator]
     shown = table.seat_view(ALICE).move_preview(full)
@@ -225,3 +226,15 @@ def test_a_wall_painted_between_hides_what_was_seen() -> None:
     fog = seat.fog_json()
     assert fog is not None and [6, 0] in fog["remembered"] and [3, 0] in fog["visible"]
     assert seat.state_json()["board"]["walls"] == [[3, 0]]
+
+
+def test_the_demo_map_plays_with_fog_of_war_and_hides_a_kobold_round_a_corner() -> None:
+    """maps/demo.json turns fog of war on; the Skulking Kobold waits east of the east wall, out of every player's
+    creatures' sight, so no player's seat nor the spectators get it; the Soulweaver does."""
+    demo = load_map(json.loads((Path(__file__).resolve().parents[1] / "maps" / "demo.json").read_text()))
+    assert demo.settings.fog_of_war
+    table = Table("demo", demo)
+    for viewer in (ALICE, Viewer("player", "bob"), Viewer("player", "cara"), WATCHER):
+        assert not table.seat_view(viewer).sees("kobold"), viewer
+        assert "Skulking Kobold" not in text(table.seat_view(viewer).state_json())
+    assert table.seat_view(SW).sees("kobold")
