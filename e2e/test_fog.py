@@ -8,7 +8,8 @@ heard). Set down at (6, 7), round the end of the wall, Ayla sees Grukk along (7,
 the line to the Shade crosses column 10 at row 1.4, in the second wall: it stays unseen.
 
 Screenshots (1280×800, 820×1180, 390×844): `fog_before_*`, `fog_after_*`, `fog_remembered_*` (alice),
-`fog_preview_*` (the Soulweaver seeing as alice).
+`fog_preview_*` (the Soulweaver seeing as alice). At the end the Soulweaver turns fog of war off in the table
+settings: alice's map shows everything again.
 """
 
 from __future__ import annotations
@@ -128,3 +129,11 @@ def test_a_players_fog_round_a_corner_and_the_soulweavers_preview(browser: Brows
     shots(gm, "fog_preview")
 
     assert not [f for f in frames if SHADE in f or SHADE_NAME in f], "the shade never came into alice's sight"
+
+    gm.locator('[data-action="settings"]').click()  # the Soulweaver turns fog of war off: a shared map again
+    gm.locator('[data-field="fog-of-war"]').click()
+    gm.locator('[data-action="save-settings"]').click()
+    expect(alice.locator(f'[data-token-id="{SHADE}"]')).to_have_count(1)
+    expect(alice.locator(f'[data-token-id="{ORC}"]')).to_have_count(1)
+    expect(alice.locator('[data-role="fog"]')).to_have_count(0)
+    expect(alice.locator('[data-layer="wall"]')).to_have_attribute("data-count", "8")
