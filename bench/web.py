@@ -64,6 +64,8 @@ from vtt.rules.commands import parse_command  # noqa: E402
 from vtt.rules.dice import RandomDice  # noqa: E402
 from vtt.rules.grid import make_grid  # noqa: E402
 from vtt.rules.scenario import load_scenario  # noqa: E402
+from vtt.rules.vision import clear_sight_cache  # noqa: E402
+from vtt.table.fog import Fog  # noqa: E402
 from vtt.table.table import Viewer  # noqa: E402
 from vtt.web.tokens import token_for  # noqa: E402
 
@@ -702,6 +704,43 @@ def server_pieces(enc: Encounter, n_views: int, reps: int = 20) -> None:
     )
 
 
+def vision_pieces(enc: Encounter, reps: int = 5) -> None:
+    """Time, in this process, the vision work of a move with fog of war on (`vtt.table.fog`): the mover's player's
+    perception after the move with the line-of-sight cache cold, then warm, and for a change that moves nobody
+    (taken from the cache). The table does this once per player and once for the spectators."""
+    state = load_scenario(json.loads(enc.path.read_text())).state
+    mover = state.creatures[MOVER].model_copy(update={"controller": "watcher1"})
+    fogged = state.model_copy(
+        update={
+            "settings": state.settings.model_copy(update={"fog_of_war": True}),
+            "creatures": {**state.creatures, MOVER: mover},
+        }
+    )
+    moved, _ = apply(fogged, parse_command({"type": "place", "creature": MOVER, "to": list(enc.spot_b)}), RandomDice(0))
+    viewer = Viewer("player", "watcher1")
+    cold: list[float] = []
+    warm: list[float] = []
+    cached: list[float] = []
+    for _ in range(reps):
+        clear_sight_cache()
+        t0 = time.perf_counter()
+        Fog().vision(moved, viewer)
+        t1 = time.perf_counter()
+        fog = Fog()
+        fog.vision(moved, viewer)
+        t2 = time.perf_counter()
+        fog.vision(moved.model_copy(update={"version": moved.version + 1}), viewer)  # same places, lights, walls
+        t3 = time.perf_counter()
+        cold.append((t1 - t0) * 1000)
+        warm.append((t2 - t1) * 1000)
+        cached.append((t3 - t2) * 1000)
+    print(
+        f"   vision per move, fog of war on, one player with one creature ({len(state.creatures)} creatures): "
+        f"{statistics.median(cold):.1f} ms with the line-of-sight cache cold, {statistics.median(warm):.1f} ms warm, "
+        f"{statistics.median(cached):.2f} ms when nothing seen changed (off the event loop)"
+    )
+
+
 def row(label: str, values: Sequence[float], indent: int = 3) -> None:
     print(f"{' ' * indent}{label:<{48 - indent}} {dist(values)}")
 
@@ -879,6 +918,7 @@ def main(argv: list[str] | None = None) -> int:
                     report_server(bare_server, "bare NiceGUI")
                 print_latency("app ", app, "patchToken")
                 server_pieces(big, n_clients)
+                vision_pieces(big)
                 print_latency("bare", bare, "label update")
                 ratio_med = statistics.median(app.dom) / statistics.median(bare.dom)
                 ratio_p95 = pct(app.dom, 95) / pct(bare.dom, 95)

@@ -297,6 +297,13 @@ function injectStyles() {
 .vtt-hidden-eye { fill: none; stroke: #f4ecff; stroke-linecap: round; stroke-linejoin: round; }
 .vtt-hidden-pupil { fill: #f4ecff; }
 .vtt-hidden-slash { stroke-linecap: round; }
+.vtt-token.vtt-heard { opacity: 0.75; }
+.vtt-token.vtt-heard .vtt-body { stroke-dasharray: 3 3; }
+.vtt-fog path { stroke: none; pointer-events: none; }
+.vtt-fog-dark { fill: #14110e; fill-opacity: 0.94; }
+.vtt-fog-dim { fill: #2a2724; fill-opacity: 0.5; }
+.vtt-fog[data-preview="1"] .vtt-fog-dark { fill-opacity: 0.55; }
+.vtt-fog[data-preview="1"] .vtt-fog-dim { fill-opacity: 0.3; }
 .vtt-token.vtt-dead .vtt-body { fill: #6f675e; }
 .vtt-label { font-weight: 700; fill: #fff; paint-order: stroke; stroke: rgba(0, 0, 0, 0.55); stroke-linejoin: round; }
 .vtt-name-bg { fill: rgba(30, 25, 20, 0.84); }
@@ -880,6 +887,7 @@ const VttToken = {
         "vtt-multi": this.multi,
         "vtt-stacked": !!this.slot,
         "vtt-hidden": !!this.t.hidden,
+        "vtt-heard": !!this.t.heard,
         "vtt-dead": !!this.t.dead,
         "vtt-prone": !!this.t.prone,
         "vtt-is-active": this.active,
@@ -1052,6 +1060,12 @@ function unpackCells(layer) {
   return out;
 }
 
+// The fog of war from the component's prop (or a setFog call): {visible, remembered, preview}, spaces unpacked.
+function fogOf(fog) {
+  if (!fog || typeof fog !== "object") return null;
+  return { visible: unpackCells(fog.visible), remembered: unpackCells(fog.remembered), preview: !!fog.preview };
+}
+
 // The board's parts, copied from the component's props (patched later by setBoard).
 function boardOf(props) {
   const terrain = props.terrain || {};
@@ -1088,6 +1102,9 @@ export default {
     mode: { type: String, default: null },
     // the ruler toggle (and R), pings (Alt-click, a long press) and the keys E and Ctrl+Z for the page
     tools: { type: Boolean, default: false },
+    // fog of war, or null: {visible, remembered (each a list of spaces or packed), preview}: spaces in neither
+    // are dark, remembered ones dim; a preview (the Soulweaver seeing as a player) is drawn lighter, over tokens
+    fog: { type: Object, default: null },
   },
   emits: [
     "token_move", "token_refused", "token_click", "cell_click", "cancel", "paint_stroke", "drag_start",
@@ -1102,6 +1119,7 @@ export default {
       bd: boardOf(this),
       bg: cloneJson(this.background) || null,
       editMode: this.mode || null,
+      fogData: fogOf(this.fog),
     };
   },
   created() {
@@ -1167,6 +1185,28 @@ export default {
       return `M0 ${fmt(c * 0.35)} L${fmt(c * 0.125)} ${fmt(c * 0.15)} L${fmt(c * 0.25)} ${fmt(c * 0.35)} ` +
         `L${fmt(c * 0.375)} ${fmt(c * 0.15)} L${fmt(c * 0.5)} ${fmt(c * 0.35)}`;
     },
+    // The fog of war as two paths (dark: never seen; dim: remembered), or null.
+    fogView() {
+      const f = this.fogData;
+      if (!f) return null;
+      const { geo } = this;
+      const seen = new Set(f.visible.map(([q, r]) => cellKey(q, r)));
+      const kept = new Set(f.remembered.map(([q, r]) => cellKey(q, r)));
+      const dark = [];
+      const dim = [];
+      for (const [q, r] of geo.cells(this.bd.cols, this.bd.rows, false)) {
+        const k = cellKey(q, r);
+        if (seen.has(k)) continue;
+        (kept.has(k) ? dim : dark).push([q, r]);
+      }
+      return {
+        dark: dark.length ? outlinePath(geo, dark, cellSetOf(dark)) : "",
+        dim: dim.length ? outlinePath(geo, dim, cellSetOf(dim)) : "",
+        visible: seen.size,
+        remembered: dim.length,
+        preview: f.preview ? 1 : 0,
+      };
+    },
     // Draw order: the active token last, so that its ring stays on top of its neighbours (in a shared space).
     order() {
       const a = this.activeId == null ? null : String(this.activeId);
@@ -1208,6 +1248,9 @@ export default {
     },
     mode(v) {
       this.setMode(v);
+    },
+    fog(v) {
+      this.setFog(v);
     },
   },
   methods: {
@@ -1253,6 +1296,10 @@ export default {
         if (!sameJson(bd[key], cells)) bd[key] = cells;
       }
       if (resized && !this.userMoved) this.$nextTick(() => this.fit());
+    },
+    setFog(fog) {
+      const next = fogOf(fog);
+      if (!sameJson(this.fogData, next)) this.fogData = next;
     },
     setBackground(bg) {
       if (!sameJson(this.bg, bg)) this.bg = cloneJson(bg) || null;
@@ -2019,12 +2066,22 @@ export default {
         <g ref="world" data-role="world">
           <vtt-board :geo="geo" :cols="bd.cols" :rows="bd.rows" :walls="bd.walls" :objects="bd.objects"
                      :water="bd.water" :uneven="bd.uneven" :conductive="bd.conductive" :bg="bg" :uid="uid"/>
+          <g v-if="fogView && !fogView.preview" class="vtt-fog" data-role="fog" :data-visible="fogView.visible"
+             :data-remembered="fogView.remembered" data-preview="0">
+            <path :d="fogView.dim" class="vtt-fog-dim"/>
+            <path :d="fogView.dark" class="vtt-fog-dark"/>
+          </g>
           <vtt-highlights :geo="geo" :items="hl"/>
           <path ref="moveReach" class="vtt-move-reach" data-role="move-reach" d=""/>
           <path ref="moveBlocked" class="vtt-move-blocked" data-role="move-blocked" d=""/>
           <g class="vtt-tokens">
             <vtt-token v-for="id in order" :key="id" :t="local[id]" :geo="geo" :active="id === activeId" :uid="uid"
                        :stack="stacks[id] || ''"/>
+          </g>
+          <g v-if="fogView && fogView.preview" class="vtt-fog" data-role="fog" :data-visible="fogView.visible"
+             :data-remembered="fogView.remembered" data-preview="1">
+            <path :d="fogView.dim" class="vtt-fog-dim"/>
+            <path :d="fogView.dark" class="vtt-fog-dark"/>
           </g>
           <vtt-highlights :geo="geo" :items="hl" over/>
           <path ref="preview" class="vtt-drop-preview" d=""/>

@@ -51,7 +51,7 @@ def test_todays_map_files_load_as_format_1() -> None:
     assert "format" not in data
     s = load_map(data)
     assert s.model_dump() == load_scenario(data).state.model_dump()
-    assert len(s.creatures) == 7 and s.board.uneven == {} and s.board.background is None
+    assert len(s.creatures) == 8 and s.board.uneven == {} and s.board.background is None
 
 
 def test_every_scenario_file_loads_as_a_map() -> None:

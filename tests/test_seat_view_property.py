@@ -6,6 +6,10 @@ Each game has a few creatures with distinctive random ids and names (some beginn
 that cannot turn up in other text by chance, random sides, controllers and hidden flags, on a small map. It is
 played with random legal commands (from `legal_actions`, as a menu offers them), answers to the pending decisions,
 the Soulweaver hiding and showing creatures, and commands a player sends that the table refuses.
+
+Half the games have fog of war on, and a few walls: then a creature the seat's creatures do not perceive (worked out
+here from `vision.seat_perception`, not from the seat view's own cache) is as secret as a hidden one, and a creature
+only heard is sent by an opaque id, never by its own.
 """
 
 from __future__ import annotations
@@ -25,6 +29,7 @@ from vtt.rules.engine import ActionOption
 from vtt.rules.model import SOULWEAVER, GameState
 from vtt.rules.settings import TableSettings
 from vtt.rules.turns import active_creatures
+from vtt.rules.vision import seat_perception
 from vtt.table.table import Change, Table, Viewer
 from vtt.web.api import change_message
 
@@ -49,9 +54,20 @@ class Secret:
         return sorted(s for s in self.ids | self.names if s in text)
 
 
-def secrets(s: GameState) -> Secret:
-    hidden = [c for c in s.creatures.values() if c.hidden]
-    return Secret(frozenset(c.id for c in hidden), frozenset(c.name for c in hidden))
+def secrets(s: GameState, viewer: Viewer | None = None) -> Secret:
+    """The creatures `viewer` may not know of: the hidden ones, and with fog of war those its creatures (a
+    spectator: every player's creatures) do not perceive."""
+    secret = {c.id for c in s.creatures.values() if c.hidden}
+    if viewer is not None and s.settings.fog_of_war and not viewer.is_soulweaver:
+        own = [
+            cid
+            for cid, c in s.creatures.items()
+            if not c.hidden and (c.controller is not None if viewer.is_spectator else c.controller == viewer.key)
+        ]
+        seen = seat_perception(s, own).seen | set(own)
+        secret |= set(s.creatures) - seen
+    shown = {c.name for c in s.creatures.values() if c.id not in secret}
+    return Secret(frozenset(secret), frozenset(s.creatures[cid].name for cid in secret) - shown)
 
 
 @dataclass(eq=False)
@@ -64,8 +80,8 @@ class Recorder:
     def table_changed(self, change: Change) -> None:
         for viewer in VIEWERS:
             message = change_message(self.table, change, viewer)
-            could_see = frozenset(cid for cid, c in change.before.creatures.items() if not c.hidden)
-            self.seen.append((viewer, secrets(change.after), could_see, message))
+            could_see = frozenset(change.before.creatures) - secrets(change.before, viewer).ids
+            self.seen.append((viewer, secrets(change.after, viewer), could_see, message))
 
 
 @st.composite
@@ -94,8 +110,11 @@ def games(draw: st.DrawFn) -> GameState:
         defense_prompts=draw(st.sampled_from(["players", "everyone", "nobody"])),
         reactions=draw(st.booleans()),
         reaction_seconds=0,
+        fog_of_war=draw(st.booleans()),
     )
-    return state(*made, cols=6, rows=6, settings=rules)
+    free = st.tuples(st.integers(0, 5), st.integers(0, 5)).filter(lambda c: c not in cells)
+    walls = set(draw(st.lists(free, max_size=6)))
+    return state(*made, cols=6, rows=6, walls=walls, settings=rules)
 
 
 def sender_for(s: GameState, controller: str | None) -> Viewer:
@@ -133,7 +152,7 @@ async def play(draw: Draw, table: Table, refusals: list[tuple[Viewer, Secret, st
     async def send(viewer: Viewer, cmd: dict[str, Any]) -> None:
         outcome = await table.submit(viewer, cmd)
         if not outcome.ok and viewer != SW:
-            refusals.append((viewer, secrets(table.state), str(outcome.error)))
+            refusals.append((viewer, secrets(table.state, viewer), str(outcome.error)))
 
     await send(SW, {"type": "begin"})
     for _ in range(STEPS):
@@ -186,8 +205,8 @@ async def play(draw: Draw, table: Table, refusals: list[tuple[Viewer, Secret, st
 def check_views(table: Table, whole_log: bool) -> None:
     """What each seat is shown now: its state, its menus, its turn panel and the log (the newest entry; the whole
     log, as a page opened now shows it, when `whole_log`)."""
-    secret = secrets(table.state)
     for viewer in VIEWERS:
+        secret = secrets(table.state, viewer)
         seat = table.seat_view(viewer)
         shown: list[Any] = [seat.state_json(), seat.decisions(), str(seat.turn_panel())]
         for record in table.log if whole_log else table.log[-1:]:
@@ -227,8 +246,15 @@ def test_nothing_a_player_or_spectator_receives_names_a_hidden_creature(
         if r.before is not None and r.kind != "edit_creature"
     )
     event(f"a hidden creature acted: {'yes' if hidden_acted else 'no'}")
+    unseen = game.settings.fog_of_war and any(
+        secrets(game, v).ids - secrets(game).ids for v in VIEWERS if not v.is_spectator
+    )
+    event(f"fog of war: {'a creature out of sight' if unseen else 'on' if game.settings.fog_of_war else 'off'}")
     for viewer, secret, could_see, message in recorder.seen:
         assert set(message["gone"]) <= could_see, (viewer, message["gone"])
         assert secret.found_in({**message, "gone": []}) == [], (viewer, message)
     for viewer, secret, reason in refusals:
         assert secret.found_in(reason) == [], (viewer, reason)
+    for _, _, _, message in recorder.seen:
+        for heard in (message.get("fog") or {}).get("heard", []):
+            assert set(heard) == {"id", "heard", "cells"} and heard["id"] not in table.state.creatures, heard

@@ -373,3 +373,10 @@ class TableSettings(BaseModel):
         description="A moving creature within the range of its own sound is heard without an Awareness roll (its "
         "space is known, nothing more); beyond it the table rolls Observe (§2.6).",
     )
+    fog_of_war: bool = Field(
+        False,
+        description="Fog of war: each player's browser gets only what their creatures perceive (vision: line of "
+        "sight, light, hearing) and the spaces they saw before, greyed; spectators get what the players' creatures "
+        "perceive together; the Soulweaver sees everything. The rules leave what players know of the map to the "
+        "table: off by default, so a table plays as on a shared battle map until its Soulweaver turns it on.",
+    )

@@ -188,7 +188,8 @@ def _line_of_sight(
         add(i)
         if not block[i]:
             extend(children[node])
-    return frozenset(map(layout.cells.__getitem__, out))  # type: ignore[arg-type]
+    cells = layout.cells
+    return frozenset(spot for i in out if (spot := cells[i]) is not None)  # a viewer off the map: not its space
 
 
 def line_of_sight(

@@ -10,6 +10,10 @@ in a JSON value) and by name (its name in any text, matched with boundaries that
 ending with punctuation). A text that names one is reworded for the seat ("a creature you cannot see") where the
 seat must still be told something — its own decision, its own defense roll, its refused command — and left out
 everywhere else.
+
+With fog of war on (`vtt.table.fog`), a creature the seat's creatures do not perceive is treated exactly as a
+hidden one; one they only hear is sent as its spaces under an opaque id (`heard_json`), and the board as the
+spaces the seat remembers (walls, objects, terrain and loose items elsewhere are left out until seen).
 """
 
 from __future__ import annotations
@@ -27,6 +31,7 @@ from vtt.rules.model import SOULWEAVER, Creature, Decision, GameState
 from vtt.rules.turns import active_creatures, is_active, places_before_fight
 
 if TYPE_CHECKING:
+    from vtt.table.fog import SeatVision
     from vtt.table.table import LogRecord, Viewer
 
 Json = dict[str, Any]
@@ -77,15 +82,25 @@ class TurnPanel:
 class SeatView:
     """One seat's view of one state. Cheap to build; build a new one for each state."""
 
-    def __init__(self, state: GameState, viewer: Viewer, gone: Mapping[str, str] | None = None) -> None:
-        """`gone`: creatures removed from the game while hidden (id -> name), still secret in the log."""
+    def __init__(
+        self,
+        state: GameState,
+        viewer: Viewer,
+        gone: Mapping[str, str] | None = None,
+        vision: SeatVision | None = None,
+    ) -> None:
+        """`gone`: creatures removed from the game while hidden (id -> name), still secret in the log. `vision`:
+        what the seat perceives with fog of war on (None: every creature not hidden)."""
         self.state = state
         self.viewer = viewer
+        self.vision = None if viewer.is_soulweaver else vision
         if viewer.is_soulweaver:
             secret: dict[str, str] = {}
         else:
             secret = {cid: c.name for cid, c in state.creatures.items() if c.hidden}
             secret.update({cid: name for cid, name in (gone or {}).items() if cid not in state.creatures})
+            if vision is not None:
+                secret.update({cid: c.name for cid, c in state.creatures.items() if cid not in vision.seen})
         self.hidden: frozenset[str] = frozenset(secret)
         visible_names = {c.name for c in state.creatures.values() if c.id not in self.hidden}
         self.hidden_names: frozenset[str] = frozenset(n for n in secret.values() if n and n not in visible_names)
@@ -251,6 +266,8 @@ class SeatView:
     def scrub(self, data: Json) -> Json:
         """A (partial) dump of a `GameState` without creatures, as this seat may see it. Changes `data` in place
         and returns it."""
+        if self.vision is not None and "board" in data:
+            data["board"] = self._board_seen(data["board"])
         hidden = self.hidden
         if not hidden:
             return data
@@ -276,6 +293,57 @@ class SeatView:
                 if item.get("owner") in hidden:
                     item["owner"] = None
         return data
+
+    def _board_seen(self, board: Json) -> Json:
+        """The board as the seat knows it: of walls, objects, terrain, light and loose items, only what lies in the
+        spaces it remembers (an object by its remembered spaces)."""
+        assert self.vision is not None
+        known = self.vision.remembered
+
+        def seen(cell: Any) -> bool:
+            return isinstance(cell, list | tuple) and len(cell) >= 2 and (cell[0], cell[1]) in known
+
+        def seen_key(key: str) -> bool:
+            q, _, r = key.partition(",")
+            return q.lstrip("-").isdigit() and r.lstrip("-").isdigit() and (int(q), int(r)) in known
+
+        objects = [{**o, "cells": [c for c in o["cells"] if seen(c)]} for o in board.get("objects", [])]
+        conductive = [[c for c in piece if seen(c)] for piece in board.get("conductive", [])]
+        return {
+            **board,
+            "walls": [c for c in board.get("walls", []) if seen(c)],
+            "objects": [o for o in objects if o["cells"]],
+            "items": [i for i in board.get("items", []) if seen(i.get("cell"))],
+            "conductive": [piece for piece in conductive if piece],
+            "water": [c for c in board.get("water", []) if seen(c)],
+            "uneven": {k: v for k, v in board.get("uneven", {}).items() if seen_key(k)},
+            "light": {k: v for k, v in board.get("light", {}).items() if seen_key(k)},
+        }
+
+    def fog_json(self) -> Json | None:
+        """With fog of war: the spaces the seat perceives now and those it remembers (as `[q, r]` lists), and the
+        creatures it only hears. None: it sees everything."""
+        if self.vision is None:
+            return None
+        return {
+            "visible": [list(c) for c in sorted(self.vision.spaces)],
+            "remembered": [list(c) for c in sorted(self.vision.remembered - self.vision.spaces)],
+            "heard": self.heard_json(),
+        }
+
+    def heard_json(self) -> list[Json]:
+        """The creatures only heard: `{"id": <an opaque id of this seat's>, "heard": true, "cells": [[q, r], ...]}`,
+        never their real id, name or anything else."""
+        if self.vision is None:
+            return []
+        return [
+            {"id": hid, "heard": True, "cells": [list(c) for c in cells]}
+            for hid, cells in sorted(self.vision.heard.items())
+        ]
+
+    def sees_space(self, cell: tuple[int, int]) -> bool:
+        """Whether the seat's creatures perceive the space now (every space without fog of war)."""
+        return self.vision is None or cell in self.vision.spaces
 
     def _scrub_turn(self, turn: Json) -> Json:
         """The turn order without hidden creatures; `index` is -1 while a hidden creature has the turn."""
@@ -310,8 +378,13 @@ class SeatView:
         }
 
     def state_json(self) -> Json:
+        """The state as the seat may see it; with fog of war, `fog` (`fog_json`) as well."""
         data = self.scrub(self.state.model_dump(mode="json", exclude={"creatures"}))
-        return {"creatures": {c.id: self.creature_json(c) for c in self.creatures()}, **data}
+        out = {"creatures": {c.id: self.creature_json(c) for c in self.creatures()}, **data}
+        fog = self.fog_json()
+        if fog is not None:
+            out["fog"] = fog
+        return out
 
     # ---- the log -----------------------------------------------------------------------------------------------
 
@@ -393,6 +466,8 @@ class SeatView:
         if c is None or not self.may_act_for(c):
             return []
         actions = legal_actions(self.state, creature_id)
+        if self.vision is not None:
+            actions = self._within_sight(actions)
         if not self.hidden:
             return actions
         out: list[ActionOption] = []
@@ -406,6 +481,20 @@ class SeatView:
                 option = ActionOption.model_validate(self.reword(dumped))
             if not self.mentions(option.model_dump(mode="json")):
                 out.append(option)
+        return out
+
+    def _within_sight(self, actions: list[ActionOption]) -> list[ActionOption]:
+        """The options without spaces the seat does not perceive now, as places to go or aim at (an option left with
+        none is left out); creatures as targets are left to `hidden`."""
+        out: list[ActionOption] = []
+        for a in actions:
+            spaces = [s for s in a.spaces if self.sees_space(s)]
+            targets = [t for t in a.targets if t.target is not None or t.space is None or self.sees_space(t.space)]
+            if (a.spaces and not spaces) or (a.targets and not targets):
+                continue
+            if len(spaces) != len(a.spaces) or len(targets) != len(a.targets):
+                a = a.model_copy(update={"spaces": spaces, "targets": targets})
+            out.append(a)
         return out
 
     def turn_panel(self) -> TurnPanel:
@@ -448,7 +537,10 @@ class SeatView:
     def move_preview(self, preview: Json) -> Json:
         """A drag's move preview (`MovePreview.as_json`) as this seat may see it: a Collision with a hidden creature
         is left out (a space with no other is then no Collision at all), and so is a reason not to end a move that
-        names one (that space then looks free; a drop there is refused in this seat's words)."""
+        names one (that space then looks free; a drop there is refused in this seat's words). With fog of war, only
+        the spaces the seat perceives now, reached by a path through them, are kept: no peeking round a corner."""
+        if self.vision is not None:
+            preview = self._preview_in_sight(preview)
         if not self.hidden:
             return preview
         blocked: dict[str, Any] = preview.get("blocked") or {}
@@ -466,6 +558,53 @@ class SeatView:
             return out
         reworded: Json = self.reword(out)
         return reworded
+
+    def _preview_in_sight(self, preview: Json) -> Json:
+        spaces = self.vision.spaces if self.vision is not None else frozenset()
+        paths: dict[str, str] = preview.get("paths") or {}
+
+        def cell(key: str) -> tuple[int, int] | None:
+            q, _, r = key.partition(",")
+            try:
+                return int(q), int(r)
+            except ValueError:
+                return None
+
+        kept: dict[str, bool] = {}
+
+        def in_sight(key: str) -> bool:
+            """Whether the space and every space on the path to it are perceived now."""
+            chain: list[str] = []
+            on_chain: set[str] = set()
+            at, ok = key, True
+            while True:
+                if at in kept:
+                    ok = kept[at]
+                    break
+                chain.append(at)
+                on_chain.add(at)
+                c = cell(at)
+                if c is None or c not in spaces:
+                    ok = False
+                    break
+                parent = paths.get(at)
+                if parent is None or parent in on_chain:
+                    break  # the start
+                at = parent
+            for k in chain:
+                kept[k] = ok
+            return kept[key]
+
+        def filtered(value: Any) -> Any:
+            return {k: v for k, v in (value or {}).items() if in_sight(k)}
+
+        return {
+            **preview,
+            "reachable": filtered(preview.get("reachable")),
+            "paths": filtered(paths),
+            "blocked": filtered(preview.get("blocked")),
+            "collisions": filtered(preview.get("collisions")),
+        }
 
     def may_drag(self, creature: Creature) -> bool:
         """The Soulweaver drags any token; a player only their own creature, on its turn (or before the fight, if

@@ -27,6 +27,7 @@ from vtt.rules.model import SOULWEAVER
 from vtt.rules.turns import is_active, places_before_fight
 from vtt.store import db
 from vtt.table.chat import CHAT_KINDS, ChatError, chat_entry
+from vtt.table.fog import Fog
 from vtt.table.seat_view import SeatView
 from vtt.table.typed_dice import DiceAsk, FacesNeeded, TypedRolls, WrongFaceCount, mark_typed, typed_problem
 
@@ -143,6 +144,8 @@ class Table:
         saw; a stale one is refused, so two people dragging one token end up agreeing."""
         self.gone_hidden: dict[str, str] = {}
         """Creatures removed from the game while hidden (id -> name): the log about them stays the Soulweaver's."""
+        self.fog = Fog()
+        """What each seat perceives with fog of war on, and the spaces it remembers (in memory only)."""
         self._redo: list[list[int]] = []
         self._dice = dice()
         self._listeners: weakref.WeakSet[Any] = weakref.WeakSet()
@@ -152,6 +155,7 @@ class Table:
         """When each timer fires, in seconds since the epoch (for the pages' countdowns)."""
         self._tasks: set[asyncio.Future[None]] = set()
         self._writer = ThreadPoolExecutor(max_workers=1, thread_name_prefix=f"vtt-db-{name}")
+        self.remember(initial)
 
     @classmethod
     def open(cls, engine: Engine, name: str, initial: GameState, dice: Callable[[], DiceSource] = RandomDice) -> Table:
@@ -180,6 +184,7 @@ class Table:
             table._replay(records, GameState.model_validate(snapshot[1]), snapshot[0])
         else:
             table._replay(records, table.initial, 0)
+        table.remember(table.state)
         return table
 
     def _replay(self, records: list[LogRecord], state: GameState, start_after: int) -> None:
@@ -236,7 +241,21 @@ class Table:
 
     def seat_view(self, viewer: Viewer, state: GameState | None = None) -> SeatView:
         """What `viewer` may see of the current state (or of `state`, a state of this game)."""
-        return SeatView(self.state if state is None else state, viewer, self.gone_hidden)
+        shown = self.state if state is None else state
+        return SeatView(shown, viewer, self.gone_hidden, self.fog.vision(shown, viewer))
+
+    def remember(self, state: GameState) -> None:
+        """With fog of war on, every seat (each player with a creature, and the spectators) remembers the spaces its
+        creatures perceive in `state`."""
+        if not self.fog.on(state):
+            return
+        players = sorted({c.controller for c in state.creatures.values() if c.controller})
+        self.fog.remember(state, [*(Viewer("player", p) for p in players), Viewer("spectator", "spectator")])
+
+    async def _remember(self, state: GameState) -> None:
+        """`remember`, off the event loop (working out perception on a big map takes a while)."""
+        if self.fog.on(state):
+            await asyncio.to_thread(self.remember, state)
 
     def visible_to(self, viewer: Viewer, creature_id: str) -> bool:
         """Hidden creatures exist only for the Soulweaver: nothing about them goes to anyone else."""
@@ -356,6 +375,7 @@ class Table:
             self.log.append(record)
             self._redo.clear()
             self._forget_old_states()
+            await self._remember(after)
         self._tell(change)
         return Outcome(True, None, record)
 
@@ -495,6 +515,7 @@ class Table:
             self._bump(self.state, after)
             self.state = after
             self.log.append(record)
+            await self._remember(after)
         for cid in list(self._timers):
             if not any(d.id == cid for d in after.pending):
                 self._timers.pop(cid).cancel()

@@ -19,7 +19,10 @@ permission and legality checks as the table page.
 - `GET  /api/games/{game_id}/background`: that image, with its content type.
 
 Hidden creatures exist only for the Soulweaver: for a player they are left out of everything sent (the state, the
-turn order, holds, effects, decisions, events, refusals), and so are the Soulweaver's notes. `SeatView` decides
+turn order, holds, effects, decisions, events, refusals), and so are the Soulweaver's notes. With fog of war on, so
+are the creatures the seat's creatures do not perceive; the state then has `fog` (`SeatView.fog_json`: the spaces
+`visible` now and `remembered`, and `heard` creatures as `{"id": <opaque>, "heard": true, "cells"}`), a change
+message has it too, and the board holds only the remembered spaces' walls, objects and terrain. `SeatView` decides
 what each seat may see; this module only renders it as JSON.
 """
 
@@ -119,7 +122,7 @@ def change_message(table: Table, change: Change, viewer: Viewer) -> Json:
     was = table.seat_view(viewer, before)
     creatures: Json = {}
     gone: list[str] = []
-    for cid in sorted(change.changed_creatures):
+    for cid in sorted(change.changed_creatures | (seat.hidden ^ was.hidden)):  # changed, or came into or left sight
         c = seat.creature(cid)
         if c is not None:
             creatures[cid] = seat.creature_json(c)
@@ -128,8 +131,12 @@ def change_message(table: Table, change: Change, viewer: Viewer) -> Json:
     others = {name for name in OTHER_FIELDS if _differs(getattr(before, name), getattr(after, name))}
     if seat.hidden != was.hidden:  # a creature hidden or shown: every part that names creatures is sent again
         others |= NAMING_FIELDS
+    fog = seat.fog_json()
+    now, then = seat.vision, was.vision
+    if (now is None) != (then is None) or (now and then and now.remembered != then.remembered):
+        others.add("board")  # spaces seen for the first time show their walls (or fog of war turned on or off)
     command = seat.command_json(record.command)
-    return {
+    message = {
         "kind": "change",
         "seq": record.seq,
         "sender": record.sender,
@@ -142,6 +149,9 @@ def change_message(table: Table, change: Change, viewer: Viewer) -> Json:
         "state": seat.scrub(after.model_dump(mode="json", include=others)) if others else {},
         "log_length": len(table.log),
     }
+    if seat.vision is not None or was.vision is not None:
+        message["fog"] = fog  # the spaces seen and remembered, the creatures heard (None: fog of war is off)
+    return message
 
 
 # ---- request bodies -------------------------------------------------------------------------------------------

@@ -213,6 +213,13 @@ def _pack(cells: Sequence[Sequence[int]], width: int, hexes: bool, cols: int, ro
     return {"packed": packed, "bits": bits, "width": width, "cols": cols, "rows": rows, "hex": hexes}
 
 
+def pack_spaces(cells: Sequence[Sequence[int]], hexes: bool, cols: int, rows: int) -> Layer:
+    """A set of spaces (each once, on the board) as the browser gets a layer: packed, or a list when empty."""
+    if not cells:
+        return ()
+    return _pack(cells, 2, hexes, cols, rows) or _frozen(cells)
+
+
 def _same(a: Any, b: Any) -> bool:
     """Whether two JSON-like values serialize alike (unlike ``==``, ``True`` is not ``1`` here)."""
     if isinstance(a, bool) or isinstance(b, bool):
@@ -254,6 +261,7 @@ class MapView(ui.element, component="../../static/map_view.js"):
         background: Mapping[str, Any] | None = None,
         shared_tokens: bool = False,
         tools: bool = False,
+        fog: Mapping[str, Any] | None = None,
     ) -> None:
         """Create the map.
 
@@ -272,6 +280,7 @@ class MapView(ui.element, component="../../static/map_view.js"):
             the caller promises each is complete (``id``, ``cells`` as lists, ``draggable``) and never changed in
             place; ignored with ``viewer_can_drag``
         :param tools: show the map's ruler toggle and let it measure (``R``) and ping (Alt-click, a long press)
+        :param fog: the fog of war (see ``set_fog``), or ``None``
         """
         self._tokens_held = False
         super().__init__()
@@ -305,6 +314,7 @@ class MapView(ui.element, component="../../static/map_view.js"):
                 highlights=[],
                 active=None,
                 tools=bool(tools),
+                fog=None if fog is None else dict(fog),
             )
             self._keep(
                 walls=self._board_layer(walls),
@@ -502,6 +512,15 @@ class MapView(ui.element, component="../../static/map_view.js"):
             if "terrain" in patch:
                 self._keep(terrain={**self._props["terrain"], **patch["terrain"]})
         self.run_method("setBoard", patch)
+
+    def set_fog(self, fog: Mapping[str, Any] | None) -> None:
+        """Show the fog of war: ``{visible, remembered, preview}`` (spaces as lists or packed, `pack_spaces`): spaces
+        in neither are dark, remembered ones dim; ``preview`` draws it lighter and over the tokens (the Soulweaver
+        seeing as a player). ``None`` takes it away."""
+        data = None if fog is None else dict(fog)
+        with self._props.suspend_updates():
+            self._props["fog"] = data
+        self.run_method("setFog", data)
 
     def set_background(self, background: Mapping[str, Any] | None) -> None:
         """Show ``{image, offset: [x, y], cell_px, opacity}`` under the grid (``None`` removes it): ``cell_px``

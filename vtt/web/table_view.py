@@ -32,9 +32,10 @@ from vtt.web.action_menu import (
 from vtt.web.attrs import with_data
 from vtt.web.chat_panel import ChatPanel
 from vtt.web.dice_dialog import submit_typed
+from vtt.web.fog_view import PageFog
 from vtt.web.game_files import export_game
 from vtt.web.gm_panel import render_gm_panel, render_sheet_controls
-from vtt.web.map_editor import MapEditor, background_of, board_patch, board_props
+from vtt.web.map_editor import MapEditor, background_of, board_patch
 from vtt.web.map_pick import CLICK_SPACE, PickHint, SpacePick, space_fields, space_pick
 from vtt.web.map_pointers import MapPointers
 from vtt.web.map_view import MapView
@@ -130,7 +131,9 @@ class TableView:
         self._seat_of: SeatView | None = None
         state = table.state
         board = state.board
-        self.tokens = shown_tokens(table, viewer, self._seat())
+        seat = self._seat()
+        self.fog = PageFog(table, viewer, seat)
+        self.tokens = {**shown_tokens(table, viewer, seat), **self.fog.heard}
         with ui.row().classes("w-full h-full no-wrap gap-0 items-stretch table-layout") as layout:
             # The menu sits beside the map, not in its slot: a slot would make every update of the menu (or of
             # anything on the page) re-render the whole map component.
@@ -143,7 +146,7 @@ class TableView:
                     tokens=self.tokens,
                     shared_tokens=True,
                     tools=not viewer.is_spectator,
-                    **board_props(board),
+                    **self.fog.map_props(seat),
                 ).classes("w-full h-full")
                 self.banner = PromptBanner(self.send)
                 self.menu_anchor = ui.element("div").classes("menu-anchor")
@@ -161,6 +164,10 @@ class TableView:
                     self.decisions = ui.column().classes("w-full gap-1")
                     self.turn_panel = ui.column().classes("w-full gap-1")
                     self.sheet = ui.column().classes("w-full gap-1")
+                    if viewer.is_soulweaver:
+                        self.fog.render_preview_select(
+                            self._players, lambda: self.fog.refresh_fog(self.map, self._seat())
+                        )
                     self.editor: MapEditor | None = None
                     if viewer.is_soulweaver:
                         engine = games.engine if games is not None else table.engine
@@ -232,8 +239,9 @@ class TableView:
         """Patch the tokens that changed at once; render the log and panels a moment later, so that the map's
         small patch goes out ahead of the page's element updates."""
         before, state = change.before, change.after
+        was, seat = self.table.seat_view(self.viewer, before), self._seat()
         if before.board is not state.board:
-            self._board_changed(before, state)
+            self._board_changed(before, state, self.fog.board_fogged(was, seat))
         if (
             before.turn.index != state.turn.index
             or before.turn.round != state.turn.round
@@ -243,8 +251,10 @@ class TableView:
             ids = set(state.creatures) | set(self.tokens)
         else:
             ids = change.changed_creatures
-        ids = ids | _swallowers(before, state, ids)
+        ids = ids | _swallowers(before, state, ids) | (was.hidden ^ seat.hidden)  # changed, or came into sight
         for cid in sorted(ids):
+            if cid in self.fog.heard:
+                continue  # a creature only heard: `fog.changed` keeps its token
             c = state.creatures.get(cid)
             if c is None or not self._shown(c):
                 if self.tokens.pop(cid, None) is not None:
@@ -254,13 +264,17 @@ class TableView:
             if token != self.tokens.get(cid):
                 self.tokens[cid] = token
                 self.map.patch_token(token)
+        self.fog.changed(self.map, seat, self.tokens)
         self._set_active()
         self._unrendered.append(change.record)
         if self._flush_task is None:
             self._flush_task = background_tasks.create(self._flush(), name="table-view-flush")
 
-    def _board_changed(self, before: GameState, after: GameState) -> None:
+    def _board_changed(self, before: GameState, after: GameState, fogged: bool = False) -> None:
+        """`fogged`: the walls, objects and terrain are left to the fog of war (`PageFog.changed`)."""
         patch = board_patch(before.board, after.board)
+        if fogged:
+            patch = {k: v for k, v in patch.items() if k not in ("walls", "objects", "terrain")}
         if patch:
             self.map.set_board(**patch)
         background = background_of(after.board)

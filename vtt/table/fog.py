@@ -1,0 +1,169 @@
+"""Fog of war for one table: what each seat's creatures perceive now, and the spaces each seat remembers.
+
+With the table's `fog_of_war` on, a player's seat perceives what any creature they control perceives
+(`vision.seat_perception`); a spectator what every player's creature perceives together; the Soulweaver
+everything (no `SeatVision` at all). A seat always knows its own creatures, even where they perceive nothing
+(in a stomach, Blinded).
+
+Perception is worked out again only when something it depends on changed: the board (walls, objects, light),
+the settings, or a creature's place, size, light, dark sight, Blinded or Deafened (`vision_key`); otherwise the
+perception of the last such state is used. When the walls or objects change, the rules' cache of lines of sight
+(`vision.clear_sight_cache`) is emptied: its lines for the old map would only take memory.
+
+Remembered terrain is kept here, in memory only, per seat: every state the table reaches adds what each seat
+perceives in it (`remember`); a restart forgets it.
+
+A creature only heard is known to the seat by an opaque id of its own (the same for one seat and creature while
+the table lives), never by its real id or name.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import hmac
+import secrets
+from collections import OrderedDict
+from collections.abc import Hashable, Iterable
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING
+
+from vtt.rules.model import Board, Cell, GameState
+from vtt.rules.settings import TableSettings
+from vtt.rules.vision import Perception, clear_sight_cache, seat_perception
+
+if TYPE_CHECKING:
+    from vtt.table.table import Viewer
+
+SPECTATORS = "\x00spectators"
+"""The memory key of the spectators' seat (no player's name: names are printable)."""
+HEARD_PREFIX = "heard-"
+PERCEPTIONS_KEPT = 64
+STATES_KEPT = 4
+
+
+@dataclass(frozen=True)
+class SeatVision:
+    """What one seat perceives of one state."""
+
+    spaces: frozenset[Cell]
+    """The spaces its creatures perceive now."""
+    remembered: frozenset[Cell]
+    """Every space it perceived since the table was opened, `spaces` included."""
+    seen: frozenset[str]
+    """The creatures it sees (its own among them)."""
+    heard: dict[str, tuple[Cell, ...]] = field(default_factory=dict)
+    """Creatures only heard, by their opaque id: the spaces they fill."""
+    heard_ids: dict[str, str] = field(default_factory=dict)
+    """Real id -> opaque id of each heard creature (for the server only: never sent)."""
+
+
+def vision_key(state: GameState, creature_ids: tuple[str, ...]) -> tuple[Hashable, ...]:
+    """Everything a seat's perception depends on, but the board and settings (compared by identity)."""
+    facets = tuple(
+        (
+            cid,
+            c.anchor,
+            c.size,
+            tuple(c.footprint or ()),
+            c.swallowed_by,
+            None if c.light is None else (c.light.bright, c.light.dim),
+            c.dark_sight,
+            c.ailments.get("Blinded", 0),
+            c.ailments.get("Deafened", 0),
+        )
+        for cid, c in state.creatures.items()
+    )
+    return creature_ids, facets
+
+
+def seat_creatures(state: GameState, viewer: Viewer) -> tuple[str, ...]:
+    """The creatures whose senses the seat uses: a player's own, or (a spectator) every player's creature. A hidden
+    creature lends no senses: it is the Soulweaver's alone."""
+    if viewer.is_spectator:
+        return tuple(cid for cid, c in state.creatures.items() if c.controller is not None and not c.hidden)
+    return tuple(cid for cid, c in state.creatures.items() if c.controller == viewer.key and not c.hidden)
+
+
+def memory_key(viewer: Viewer) -> str:
+    return SPECTATORS if viewer.is_spectator else viewer.key
+
+
+class Fog:
+    """Per table: perceptions cached by what they depend on, remembered spaces per seat, opaque ids."""
+
+    def __init__(self) -> None:
+        self._salt = secrets.token_bytes(16)
+        self._memory: dict[str, frozenset[Cell]] = {}
+        self._perceptions: OrderedDict[tuple[Hashable, ...], tuple[Board, TableSettings, Perception]] = OrderedDict()
+        self._last: dict[str, list[tuple[GameState, SeatVision]]] = {}
+        """Per seat, its vision of the last few states (a change message compares the state before with the one
+        after, each with what the seat remembered then)."""
+        self._filled: frozenset[Cell] | None = None
+        """The spaces walls and objects filled when perception was last worked out."""
+        self.computed = 0
+        """How many perceptions were worked out (not taken from the cache): for tests and benchmarks."""
+
+    @staticmethod
+    def on(state: GameState) -> bool:
+        return state.settings.fog_of_war
+
+    def perception(self, state: GameState, creature_ids: tuple[str, ...]) -> Perception:
+        """What these creatures perceive together in `state`, worked out again only when it may differ."""
+        key = (id(state.board), id(state.settings), vision_key(state, creature_ids))
+        known = self._perceptions.get(key)
+        if known is not None and known[0] is state.board and known[1] is state.settings:
+            self._perceptions.move_to_end(key)
+            return known[2]
+        filled = state.board.filled()
+        if self._filled is not None and filled != self._filled:
+            # The walls or objects changed (the map editor): the lines of sight cached for the old ones are never
+            # asked for again, and on a big map each holds thousands of spaces.
+            clear_sight_cache()
+        self._filled = filled
+        found = seat_perception(state, creature_ids)
+        self.computed += 1
+        self._perceptions[key] = (state.board, state.settings, found)
+        while len(self._perceptions) > PERCEPTIONS_KEPT:
+            self._perceptions.popitem(last=False)
+        return found
+
+    def opaque(self, seat: str, creature_id: str) -> str:
+        """The id a heard creature has for one seat: the same each time, telling nothing of the creature."""
+        digest = hmac.new(self._salt, f"{seat}\x00{creature_id}".encode(), hashlib.sha256).hexdigest()
+        return HEARD_PREFIX + digest[:12]
+
+    def vision(self, state: GameState, viewer: Viewer, preview: bool = False) -> SeatVision | None:
+        """What `viewer` perceives of `state`; None when it sees everything (the Soulweaver, or fog of war off).
+        `preview`: what it would perceive with fog of war on (the Soulweaver seeing as a player)."""
+        if viewer.is_soulweaver or not (preview or self.on(state)):
+            return None
+        seat = memory_key(viewer)
+        last = self._last.setdefault(seat, [])
+        for known, seen in last:
+            if known is state:
+                return seen
+        own = seat_creatures(state, viewer)
+        p = self.perception(state, own)
+        heard_ids = {cid: self.opaque(seat, cid) for cid in sorted(p.heard)}
+        found = SeatVision(
+            spaces=p.spaces,
+            remembered=self._memory.get(seat, frozenset()) | p.spaces,
+            seen=p.seen | frozenset(own),
+            heard={heard_ids[cid]: cells for cid, cells in p.heard.items()},
+            heard_ids=heard_ids,
+        )
+        last.append((state, found))
+        del last[:-STATES_KEPT]
+        return found
+
+    def remember(self, state: GameState, viewers: Iterable[Viewer]) -> None:
+        """Add what each of these seats perceives in `state` to what it remembers."""
+        for viewer in viewers:
+            found = self.vision(state, viewer)
+            if found is not None:
+                self._memory[memory_key(viewer)] = found.remembered
+
+    def forget(self) -> None:
+        """Forget every seat's remembered spaces (a game loaded anew starts with none)."""
+        self._memory.clear()
+        self._last.clear()
