@@ -27,6 +27,7 @@ from vtt.web.api import make_router
 from vtt.web.game_files import create_game, render_game_import, render_uvtt_import
 from vtt.web.headers import SecurityHeaders
 from vtt.web.library_page import render_library
+from vtt.web.loop_watch import start_from_env as watch_loop
 from vtt.web.table_view import TableView
 
 STATIC = Path(__file__).resolve().parents[2] / "static"
@@ -313,6 +314,7 @@ def run(games: Games, host: str, port: int, storage_secret: str, **extra: Any) -
     app.add_middleware(SecurityHeaders)
     app.include_router(make_router(games))
     app.on_startup(gc.freeze)  # the long-lived objects of start-up: see `Games.load_table`
+    app.on_startup(watch_loop)  # only when VTT_LOOP_WATCH asks for it
     app.on_shutdown(games.close)
     app.on_shutdown(offload.close)
     ui.run(
