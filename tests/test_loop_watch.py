@@ -1,12 +1,15 @@
-"""The loop watch (`VTT_LOOP_WATCH`) names what held the event loop and for how long."""
+"""The loop watch (`VTT_LOOP_WATCH`) names what held the event loop and for how long; the import workers run at a
+lower priority than the server."""
 
 from __future__ import annotations
 
 import asyncio
+import os
 import time
 
 import pytest
 
+from vtt.table.offload import WORKER_NICENESS, Offloader
 from vtt.web.loop_watch import LoopWatch, threshold_from_env
 
 
@@ -44,3 +47,12 @@ def test_the_watch_is_off_unless_asked_for_in_milliseconds(
     monkeypatch.setenv("VTT_LOOP_WATCH", "soon")
     assert threshold_from_env() is None
     assert "not a number of milliseconds" in capsys.readouterr().err
+
+
+def test_an_import_worker_yields_the_processor_to_the_server() -> None:
+    pool = Offloader(workers=1)
+    try:
+        worker_niceness = pool.run(os.nice, 0, seconds=30)
+    finally:
+        pool.close()
+    assert worker_niceness == min(19, os.nice(0) + WORKER_NICENESS)
