@@ -26,6 +26,7 @@ from vtt.table.registry import GameError, Games, NewGame, parse_game_id, viewer_
 from vtt.table.table import Change, Table, Viewer
 from vtt.web import first_paint
 from vtt.web.api import make_router
+from vtt.web.compress import Compress
 from vtt.web.game_files import create_game, render_game_import, render_uvtt_import
 from vtt.web.headers import SecurityHeaders
 from vtt.web.library_page import render_library
@@ -340,5 +341,6 @@ def run(games: Games, host: str, port: int, storage_secret: str, **extra: Any) -
         favicon="🎲",
         uvicorn_logging_level="warning",
         storage_secret=storage_secret,
+        gzip_middleware_factory=Compress,
         **extra,
     )
