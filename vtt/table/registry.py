@@ -311,7 +311,7 @@ class Games:
         return db.list_games(self.engine)
 
     def close(self) -> None:
-        for table in self._tables.values():
+        for table in list(self._tables.values()):  # a thread may be adding a new game's table
             table.close()
 
     def create_from_map(
