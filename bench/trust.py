@@ -158,6 +158,15 @@ async def move_peer(peer: Peer, moves: int, stop: asyncio.Event | None = None) -
 # ----------------------------------------------------------------------------------------------------------
 
 
+async def own_lag(stop: asyncio.Event, lags: list[float]) -> None:
+    """How late this process's own event loop wakes (ms), every 10 ms until `stop`: the clients that time the moves
+    run on it, so a late wake-up here is counted in a move's time though the server was not to blame."""
+    while not stop.is_set():
+        t0 = time.perf_counter()
+        await asyncio.sleep(0.01)
+        lags.append((time.perf_counter() - t0 - 0.01) * 1000)
+
+
 async def import_uvtt(page: Page, base: str, path: Path, name: str) -> float:
     await page.goto(f"{base}/")
     await page.locator("input[data-field=game-name]").fill(name)
@@ -258,7 +267,28 @@ def prepare(folder: Path) -> tuple[Path, Path, Path, int]:
     return maps, uvtt, peer, game_id
 
 
-async def bench(quick: bool) -> int:
+def print_stalls(output: str) -> None:
+    """The server's `VTT_LOOP_WATCH` report, summed by the stack the loop was most often sampled in during each
+    stall: how often, how long (wall clock) and how much of it the loop's thread computed (its CPU time). On a busy
+    machine a stall with little computing is the server waiting for a core or for another thread's GIL."""
+    by_stack: dict[str, list[tuple[float, float]]] = {}
+    for block in output.split("loop held ")[1:]:
+        lines = block.splitlines()
+        words = lines[0].split()
+        held, computing = float(words[0]), float(words[2])
+        top = next((line.split("% ", 1)[1] for line in lines[1:] if line.startswith("    ") and "% " in line), "")
+        by_stack.setdefault(top or "(no sample: the GIL held in C code, or no core free)", []).append((held, computing))
+    stalls = [s for v in by_stack.values() for s in v]
+    print(
+        f"Event loop held past the watch's threshold: {len(stalls)} times, {sum(s[0] for s in stalls):.0f} ms, "
+        f"{sum(s[1] for s in stalls):.0f} ms of it computing on the loop's thread"
+    )
+    for stack, times in sorted(by_stack.items(), key=lambda kv: -max(c for _, c in kv[1]))[:12]:
+        most, computing, total = max(h for h, _ in times), max(c for _, c in times), sum(c for _, c in times)
+        print(f"   {len(times):3d} x, max {most:4.0f} ms (computing max {computing:4.0f}, total {total:5.0f}): {stack}")
+
+
+async def bench(quick: bool, loop_watch: float | None = None, server_log: Path | None = None) -> int:
     moves = 20 if quick else 60
     load_before = os.getloadavg()[0]
     rounds = 1 if quick else 2
@@ -270,7 +300,8 @@ async def bench(quick: bool) -> int:
         server = AppServer(
             module="vtt.cli",
             args=["--map", str(peer_path), "--database", f"sqlite:///{folder / 'trust.sqlite'}", "--seed", "1"],
-            env={"VTT_MAPS": str(maps), "VTT_STORAGE_SECRET": "bench"},
+            env={"VTT_MAPS": str(maps), "VTT_STORAGE_SECRET": "bench"}
+            | ({"VTT_LOOP_WATCH": f"{loop_watch:g}"} if loop_watch else {}),
             startup_timeout=120,
         ).start()
         try:
@@ -297,6 +328,8 @@ async def bench(quick: bool) -> int:
                     "map file game + its table page": [],
                 }
                 view_s: list[float] = []
+                lags: list[float] = []
+                lagger = asyncio.create_task(own_lag(stop, lags))
                 mover = asyncio.create_task(move_peer(peer, 0, stop))
                 viewer = asyncio.create_task(views(base, largest_id, stop, view_s))
                 try:
@@ -307,6 +340,7 @@ async def bench(quick: bool) -> int:
                     stop.set()
                     loaded = await mover
                     await viewer
+                    await lagger
                 rss_end = rss_mb(pid)
                 workers = [(c, rss_mb(c)) for c in children(pid)]
                 for task in tasks:
@@ -316,6 +350,7 @@ async def bench(quick: bool) -> int:
             raise
         finally:
             server.stop()
+        output = server.output()
     print()
     print(f"The machine's load (1 minute average): {load_before:.1f} at the start, {os.getloadavg()[0]:.1f} at the end")
     print()
@@ -328,6 +363,10 @@ async def bench(quick: bool) -> int:
     print(f"   {'max (ms)':34} {max(alone):>10.1f} {max(loaded):>12.1f}")
     print(f"   {'p95 under 100 ms':34} {verdict(p95a):>10} {verdict(p95l):>12}")
     print(f"   moves unanswered after 30 s: {peer.lost}")
+    print(
+        f"   this process's own loop woke late under load by p50 {statistics.median(lags):.1f}, "
+        f"p95 {pct(lags, 95):.1f}, max {max(lags):.1f} ms (counted in the moves' times)"
+    )
     print()
     print("The load (seconds each)")
     print(f"   first view of the largest game (loads its table): {first_view:.2f}")
@@ -347,14 +386,26 @@ async def bench(quick: bool) -> int:
     print(f"   at the end (imported games loaded): {rss_end:.0f} MB")
     for child, mb in workers:
         print(f"   worker process {child}: {mb:.0f} MB")
+    if loop_watch:
+        print()
+        print_stalls(output)
+    if server_log is not None:
+        server_log.write_text(output)
     return 0
 
 
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0] if __doc__ else None)
     parser.add_argument("--quick", action="store_true", help="fewer moves, one import of each kind")
+    parser.add_argument(
+        "--loop-watch",
+        type=float,
+        metavar="MS",
+        help="report each time the server's event loop was held longer than MS milliseconds, and where",
+    )
+    parser.add_argument("--server-log", type=Path, metavar="FILE", help="write the server's output to FILE")
     args = parser.parse_args(argv)
-    return asyncio.run(bench(args.quick))
+    return asyncio.run(bench(args.quick, args.loop_watch, args.server_log))
 
 
 if __name__ == "__main__":

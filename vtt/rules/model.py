@@ -504,6 +504,13 @@ class Board(BaseModel):
         self._filled = (key, frozenset(out))
         return self._filled[1]
 
+    def __getstate__(self) -> dict[Any, Any]:
+        """Pickled (to or from a worker process) without `filled`'s cache: its key is object ids, which in another
+        process may name other objects."""
+        state = super().__getstate__()
+        private = state.get("__pydantic_private__")
+        return state if not private else {**state, "__pydantic_private__": {**private, "_filled": None}}
+
 
 class Economy(BaseModel):
     """What a creature has left this turn (reference §3)."""

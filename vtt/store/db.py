@@ -151,10 +151,11 @@ def create_game(engine: Engine, name: str, initial_state: dict[str, Any], map_na
     with Session(engine) as session:
         row = GameRow(name=name, initial_state=initial_state, map=map_name)
         session.add(row)
+        session.flush()
+        game_id = row.id  # read before the commit: afterwards it would load the whole row (its state) back
         session.commit()
-        session.refresh(row)
-        assert row.id is not None
-        return row.id
+        assert game_id is not None
+        return game_id
 
 
 def add_seat(engine: Engine, game_id: int, name: str, role: str, key: str | None = None) -> Seat:

@@ -20,7 +20,9 @@ The pool is this module's: any caller (imports, archives) may use it.
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import multiprocessing
+import os
 import queue
 import threading
 from collections.abc import Callable
@@ -47,6 +49,11 @@ class WorkerFailed(Exception):
     """The worker process died (killed by the system, out of memory...) before it answered."""
 
 
+WORKER_NICENESS = 10
+"""How much lower a worker's scheduling priority is than the server's: on a busy machine an import's minutes of
+computing give way to the server, which answers every game's moves."""
+
+
 def _serve(conn: Connection, memory: int) -> None:
     """A worker's life: take a job, send back ("ok", result) or ("error", exception), until the pipe closes."""
     try:
@@ -55,6 +62,8 @@ def _serve(conn: Connection, memory: int) -> None:
         resource.setrlimit(resource.RLIMIT_AS, (memory, memory))
     except (ImportError, ValueError, OSError):  # not on every system: the time budget still holds
         pass
+    with contextlib.suppress(AttributeError, OSError):  # not on every system
+        os.nice(WORKER_NICENESS)
     conn.send(("ready", None))
     while True:
         try:

@@ -187,7 +187,14 @@ class Games:
     def _store(self, name: str, who: str, state: GameState, map_label: str) -> NewGame:
         game_id = db.create_game(self.engine, name, state.model_dump(mode="json"), map_label)
         seat = db.add_seat(self.engine, game_id, who, "soulweaver", key=SOULWEAVER)
-        return NewGame(game_id, seat, db.create_invitation(self.engine, game_id))
+        made = NewGame(game_id, seat, db.create_invitation(self.engine, game_id))
+        # Its creator opens the new game next: its table is made from the state in hand, as loading it would make
+        # it (a game with no log is its starting state), without reading the whole state back and checking it
+        # again (for the largest map a tenth of a second in which the parser holds the interpreter, and with it
+        # every game). Frozen for the garbage collector as `load_table` does.
+        self._tables.setdefault(game_id, Table(name, state, self.engine, game_id, self.dice))
+        gc.freeze()
+        return made
 
     def invited_to(self, invitation: str) -> int | None:
         return db.invitation_game(self.engine, invitation)
@@ -304,7 +311,7 @@ class Games:
         return db.list_games(self.engine)
 
     def close(self) -> None:
-        for table in self._tables.values():
+        for table in list(self._tables.values()):  # a thread may be adding a new game's table
             table.close()
 
     def create_from_map(

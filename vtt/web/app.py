@@ -11,6 +11,7 @@ stopped being watchable, is closed.
 from __future__ import annotations
 
 import gc
+import sys
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
@@ -23,10 +24,13 @@ from vtt.store.db import Seat
 from vtt.table import offload
 from vtt.table.registry import GameError, Games, NewGame, parse_game_id, viewer_for
 from vtt.table.table import Change, Table, Viewer
+from vtt.web import first_paint
 from vtt.web.api import make_router
+from vtt.web.compress import Compress
 from vtt.web.game_files import create_game, render_game_import, render_uvtt_import
 from vtt.web.headers import SecurityHeaders
 from vtt.web.library_page import render_library
+from vtt.web.loop_watch import start_from_env as watch_loop
 from vtt.web.table_view import TableView
 
 STATIC = Path(__file__).resolve().parents[2] / "static"
@@ -286,7 +290,9 @@ async def play(secret: str, request: Request) -> None:
         return
     _remember(seat)
     table = await games.load_table(seat.game_id)
-    _table_page(table, viewer_for(seat), games, request, lambda: None if games.seat(secret) else SEAT_REPLACED)
+    viewer = viewer_for(seat)
+    await first_paint.prepare(table, viewer)
+    _table_page(table, viewer, games, request, lambda: None if games.seat(secret) else SEAT_REPLACED)
 
 
 @ui.page("/watch/{game_id}")
@@ -305,14 +311,24 @@ async def watch(game_id: str, request: Request) -> None:
         return
     table = await games.load_table(number)
     spectator = Viewer("spectator", "spectator")
+    await first_paint.prepare(table, spectator)
     _table_page(table, spectator, games, request, lambda: None if games.watchable(number) else WATCHING_OFF)
+
+
+SWITCH_INTERVAL = 0.001
+"""Seconds a thread computing (loading a game, building a first paint, storing an import) may keep the interpreter
+while the event loop waits for it (Python's default: 0.005). The loop gives the interpreter up at each read or
+write of a socket or of the database and may wait this long each time to have it back: a move, which reads and
+writes several times, waited tens of milliseconds behind a busy thread at the default."""
 
 
 def run(games: Games, host: str, port: int, storage_secret: str, **extra: Any) -> None:
     Server.games = games
+    sys.setswitchinterval(SWITCH_INTERVAL)
     app.add_middleware(SecurityHeaders)
     app.include_router(make_router(games))
     app.on_startup(gc.freeze)  # the long-lived objects of start-up: see `Games.load_table`
+    app.on_startup(watch_loop)  # only when VTT_LOOP_WATCH asks for it
     app.on_shutdown(games.close)
     app.on_shutdown(offload.close)
     ui.run(
@@ -325,5 +341,6 @@ def run(games: Games, host: str, port: int, storage_secret: str, **extra: Any) -
         favicon="🎲",
         uvicorn_logging_level="warning",
         storage_secret=storage_secret,
+        gzip_middleware_factory=Compress,
         **extra,
     )

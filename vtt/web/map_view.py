@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import base64
 import copy
+import threading
 from collections import OrderedDict
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from typing import Any, Self
@@ -170,6 +171,7 @@ _PACKED: OrderedDict[tuple[int, int, bool, int, int], tuple[Sequence[Sequence[in
 """The latest long layers given to a map, by identity (each kept alive here, so that its id stays its own), with
 the form sent: every page view of a 200 x 200 map would otherwise convert its 40,000 walls on the event loop. The
 layers given to a map are never changed afterwards (`map_editor.board_props`: shared, do not change)."""
+_PACKED_LOCK = threading.Lock()
 
 
 def _layer(cells: Sequence[Sequence[int]], width: int, hexes: bool, cols: int, rows: int) -> Layer:
@@ -177,15 +179,27 @@ def _layer(cells: Sequence[Sequence[int]], width: int, hexes: bool, cols: int, r
     if len(cells) < PACK_MIN:
         return _frozen(cells, width)
     key = (id(cells), width, hexes, cols, rows)
-    known = _PACKED.get(key)
-    if known is not None and known[0] is cells:
-        _PACKED.move_to_end(key)
-        return known[1]
+    with _PACKED_LOCK:
+        known = _PACKED.get(key)
+        if known is not None and known[0] is cells:
+            _PACKED.move_to_end(key)
+            return known[1]
     layer: Layer = _pack(cells, width, hexes, cols, rows) or _frozen(cells, width)
-    _PACKED[key] = (cells, layer)
-    while len(_PACKED) > PACKED_KEPT:
-        _PACKED.popitem(last=False)
+    with _PACKED_LOCK:
+        _PACKED[key] = (cells, layer)
+        while len(_PACKED) > PACKED_KEPT:
+            _PACKED.popitem(last=False)
     return layer
+
+
+def prepare_layers(grid: str, cols: int, rows: int, walls: Sequence[Sequence[int]], terrain: Mapping[str, Any]) -> None:
+    """Pack a board's long layers ahead of its first `MapView` (`vtt.web.first_paint` does it in a thread): the
+    map then finds them packed. Takes what `MapView` takes (`map_editor.board_props`)."""
+    hexes = grid == "hex"
+    _layer(walls, 2, hexes, cols, rows)
+    for name in TERRAIN_LAYERS:
+        if name in terrain:
+            _layer(terrain[name], 3 if name == "uneven" else 2, hexes, cols, rows)
 
 
 def _pack(cells: Sequence[Sequence[int]], width: int, hexes: bool, cols: int, rows: int) -> dict[str, Any] | None:

@@ -125,17 +125,22 @@ def shown_tokens(table: Table, viewer: Viewer, seat: SeatView) -> dict[str, dict
 
     A new dict each call, but its token dicts are shared by the pages of one kind of seat: never change them in
     place (replace them). Built once per state, versions and seat kind: a 500-creature page view would otherwise
-    build 500 tokens on the event loop, for each view."""
+    build 500 tokens on the event loop, for each view. May run in a thread (`vtt.web.first_paint`) while the
+    table changes: the tokens kept are built from one state and one copy of the versions, and used only while the
+    table has both."""
+    versions = dict(table.versions)
     state = table.state
     known = _VIEWS.setdefault(table, {})
     key = (viewer.role, viewer.key)
     shown = known.get(key)
-    if shown is not None and shown[0]() is state and shown[1] == table.versions:
+    if shown is not None and shown[0]() is state and shown[1] == versions:
         return dict(shown[2])
+    if seat.state is not state:
+        seat = table.seat_view(viewer, state)
     tokens = {
-        cid: token_for(state, c, viewer, table.version(cid), seat)
+        cid: token_for(state, c, viewer, versions.get(cid, 0), seat)
         for cid, c in state.creatures.items()
         if seat.sees(cid) and on_map(c)
     }
-    known[key] = (weakref.ref(state), dict(table.versions), tokens)
+    known[key] = (weakref.ref(state), versions, tokens)
     return dict(tokens)
