@@ -91,6 +91,7 @@ class Games:
         """Who may make and import games: anyone who opens the start page, or only browsers holding the admin
         secret (`may_create`)."""
         self._tables: dict[int, Table] = {}
+        self._players: dict[int, dict[str, str]] = {}
         self._locks: dict[int, threading.Lock] = {}
         self._locks_lock = threading.Lock()
 
@@ -212,6 +213,7 @@ class Games:
         db.add_seat(self.engine, game_id, "Soulweaver", "soulweaver", key=SOULWEAVER)
         for key in sorted({c.controller for c in state.creatures.values() if c.controller}):
             db.add_seat(self.engine, game_id, key, "player", key=key)
+        self._players.pop(game_id, None)
         return game_id, self.seats(game_id), db.create_invitation(self.engine, game_id)
 
     def join(self, invitation: str, name: str) -> Seat:
@@ -228,6 +230,7 @@ class Games:
         return seat
 
     def _seats_changed(self, game_id: int) -> None:
+        self._players.pop(game_id, None)
         table = self._tables.get(game_id)
         if table is not None:
             table.seats_changed()
@@ -239,8 +242,12 @@ class Games:
         return db.seats(self.engine, game_id)
 
     def players(self, game_id: int) -> dict[str, str]:
-        """Seat key → display name, for the players of a game."""
-        return {s.key: s.name for s in self.seats(game_id) if s.role == "player"}
+        """Seat key → display name, for the players of a game. Kept until its seats change: every page of the
+        game asks (a spectator's view too), and a database read on the event loop waits behind any write."""
+        known = self._players.get(game_id)
+        if known is None:
+            known = self._players[game_id] = {s.key: s.name for s in self.seats(game_id) if s.role == "player"}
+        return dict(known)
 
     def invitations(self, game_id: int) -> list[str]:
         return db.open_invitations(self.engine, game_id)

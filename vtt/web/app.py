@@ -10,6 +10,7 @@ stopped being watchable, is closed.
 
 from __future__ import annotations
 
+import asyncio
 import gc
 import sys
 from collections.abc import Callable
@@ -24,7 +25,7 @@ from vtt.store.db import Seat
 from vtt.table import offload
 from vtt.table.registry import GameError, Games, NewGame, parse_game_id, viewer_for
 from vtt.table.table import Change, Table, Viewer
-from vtt.web import first_paint
+from vtt.web import background_threads, first_paint
 from vtt.web.api import make_router
 from vtt.web.compress import Compress
 from vtt.web.game_files import create_game, render_game_import, render_uvtt_import
@@ -280,7 +281,7 @@ def _table_page(
 async def play(secret: str, request: Request) -> None:
     _head()
     games = _games()
-    seat = games.seat(secret)
+    seat = await asyncio.to_thread(games.seat, secret)  # the database, off the loop: a big import may be writing
     if seat is None:
         _not_found()
         _message(
@@ -300,7 +301,7 @@ async def watch(game_id: str, request: Request) -> None:
     _head()
     games = _games()
     number = parse_game_id(game_id)
-    watchable = None if number is None else games.watchable(number)
+    watchable = None if number is None else await asyncio.to_thread(games.watchable, number)
     if number is None or watchable is None:
         _not_found()
         _message("No such game", "There is no game with this number on this server.")
@@ -327,6 +328,7 @@ def run(games: Games, host: str, port: int, storage_secret: str, **extra: Any) -
     sys.setswitchinterval(SWITCH_INTERVAL)
     app.add_middleware(SecurityHeaders)
     app.include_router(make_router(games))
+    app.on_startup(background_threads.install)
     app.on_startup(gc.freeze)  # the long-lived objects of start-up: see `Games.load_table`
     app.on_startup(watch_loop)  # only when VTT_LOOP_WATCH asks for it
     app.on_shutdown(games.close)

@@ -21,7 +21,7 @@ from types import FrameType
 ENV = "VTT_LOOP_WATCH"
 SAMPLE_EVERY = 0.002
 """Seconds between two samples of a held loop's stack."""
-FRAMES_SHOWN = 8
+FRAMES_SHOWN = 30
 """The innermost frames of the project (`vtt`) and its libraries named for each sampled stack."""
 
 
