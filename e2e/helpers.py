@@ -4,6 +4,7 @@ hex and square geometry), drags, token selectors."""
 from __future__ import annotations
 
 import json
+from pathlib import Path
 
 from playwright.sync_api import Locator, Page, expect
 
@@ -87,8 +88,9 @@ def menu_entry(page: Page, action: str, label: str | None = None) -> Locator:
 
 
 def choose_action(page: Page, action: str, label: str | None = None) -> None:
-    """Pick an entry of the open token menu: the first one for ``action`` (with the rules ``label``). When it is
-    one variant of a kind (one weapon of several), open the kind's list of variants first."""
+    """Pick an entry of the open token menu: the first one for ``action`` (with the rules ``label``), and wait for
+    the menu to be gone. When it is one variant of a kind (one weapon of several), open the kind's list of variants
+    first."""
     selector = menu_entry_selector(action, label)
     item = page.locator(".q-menu").locator(selector).first
     item.wait_for(state="attached")
@@ -97,3 +99,17 @@ def choose_action(page: Page, action: str, label: str | None = None) -> None:
         kind.locator(".q-expansion-item__container > .q-item").first.click()
         expect(item).to_be_visible()
     item.click()
+    # the menu beside the token fades out: a click on the map meanwhile would land on it (and only close it)
+    expect(page.locator(".q-menu.token-menu")).to_have_count(0)
+
+
+def demo_without_fog(folder: Path) -> Path:
+    """The demo map (`maps/demo.json`, fog of war on) written into `folder` with fog of war off, as the start-up
+    game (`--map`) and as the only map of the New game form (`VTT_MAPS` naming `folder`): for tests of a shared table
+    where every seat sees the whole map, such as a player who has no creature yet."""
+    demo = json.loads((Path(__file__).resolve().parents[1] / "maps" / "demo.json").read_text())
+    demo["settings"]["fog_of_war"] = False
+    folder.mkdir(parents=True, exist_ok=True)
+    path = folder / "demo.json"
+    path.write_text(json.dumps(demo))
+    return path

@@ -223,7 +223,7 @@ def test_suffocate_and_break_hold_of_a_part_chosen_from_the_dialogs(browser: Bro
             expect(entry).to_contain_text("Ayla: Grapple on Orc")
             expect(entry).to_contain_text("suffocates Orc")
             sw.get_by_role("button", name="End turn").click()
-            expect(sw.locator(".turn-panel")).to_contain_text("Soulweaver")
+            expect(sw.locator(".turn-panel")).to_contain_text("▶ Soulweaver")
             sw.mouse.click(*token_xy(sw, "orc"))
             expect(sw.locator(".q-menu .menu-title")).to_have_text("Orc")
             choose_action(sw, "break_hold")

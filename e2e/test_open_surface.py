@@ -14,6 +14,7 @@ import pytest
 from playwright.sync_api import Browser, BrowserContext, Page, expect
 
 from e2e.conftest import LOAD_TIMEOUT, TABLE_TIMEOUT, VIEWPORT, AppServer, running, screenshot, wait_ready
+from e2e.helpers import demo_without_fog
 
 pytestmark = pytest.mark.usefixtures("table_timeouts")
 
@@ -27,8 +28,17 @@ HEADERS = {
 
 @pytest.fixture
 def server(tmp_path: Path) -> Iterator[AppServer]:
-    args = ["--database", f"sqlite:///{tmp_path}/game.sqlite", "--seed", "3"]
-    with running(AppServer(module="vtt.cli", args=args, env={"VTT_CREATORS": "admin"})) as server:
+    args = [
+        "--map",
+        str(demo_without_fog(tmp_path / "maps")),
+        "--database",
+        f"sqlite:///{tmp_path}/game.sqlite",
+        "--seed",
+        "3",
+    ]
+    with running(
+        AppServer(module="vtt.cli", args=args, env={"VTT_CREATORS": "admin", "VTT_MAPS": str(tmp_path / "maps")})
+    ) as server:
         yield server
 
 

@@ -12,7 +12,7 @@ import pytest
 from playwright.sync_api import Browser, Page, expect
 
 from e2e.conftest import LOAD_TIMEOUT, AppServer, open_page, running, screenshot, wait_ready
-from e2e.helpers import anchor_selector, cell_xy, drag, token_xy
+from e2e.helpers import anchor_selector, cell_xy, demo_without_fog, drag, token_xy
 
 AYLA, AYLA_STEP = (5, 14), (5, 13)
 pytestmark = pytest.mark.usefixtures("table_timeouts")
@@ -20,8 +20,15 @@ pytestmark = pytest.mark.usefixtures("table_timeouts")
 
 @pytest.fixture
 def server(tmp_path: Path) -> Iterator[AppServer]:
-    args = ["--database", f"sqlite:///{tmp_path}/game.sqlite", "--seed", "5"]
-    with running(AppServer(module="vtt.cli", args=args)) as server:
+    args = [
+        "--map",
+        str(demo_without_fog(tmp_path / "maps")),
+        "--database",
+        f"sqlite:///{tmp_path}/game.sqlite",
+        "--seed",
+        "5",
+    ]
+    with running(AppServer(module="vtt.cli", args=args, env={"VTT_MAPS": str(tmp_path / "maps")})) as server:
         yield server
 
 

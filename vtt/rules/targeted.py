@@ -157,14 +157,18 @@ def strike_space(
     flurry = flurry_dice(state, c, arm, minor)
     paid = tactics.pay_attack(tx, c.id, minor, attack_limbs(state, c, arm))
     tx.economy(c.id).attacked = True
-    how = f"{ranged_mod.verb(arm.weapon)}s {arm.name} at" if ranged and arm.weapon else f"attacks with {arm.name}"
+    how = (
+        f"{ranged_mod.verb(arm.weapon)}s {arm.name} at the space {space}"
+        if ranged and arm.weapon
+        else f"attacks the space {space} with {arm.name}"
+    )
     events = [
         *paid,
         *(gear.spend_ammo(tx, c.id, arm.weapon) if ranged and arm.weapon is not None else []),
         *tactics.declare(tx, c.id, False, charge),
         Event(
             kind="reach",
-            text=f"{c.name} {how} the space {space}: {count(len(occupants), 'occupant')}.",
+            text=f"{c.name} {how}: {count(len(occupants), 'occupant')}.",
             actor=c.id,
             data={"path": path, "space": space},
         ),
