@@ -13,7 +13,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from playwright.sync_api import Browser, Page, expect
+from playwright.sync_api import Browser, FilePayload, Page, expect
 
 from e2e.conftest import ROOT, AppServer, open_as, running, screenshot
 
@@ -53,7 +53,7 @@ def _select(gm: Page, token: str) -> None:
 
 def _upload(gm: Page, name: str, mime: str, data: bytes) -> None:
     gm.locator(".sheet [data-field=picture-upload] input[type=file]").set_input_files(
-        files=[{"name": name, "mimeType": mime, "buffer": data}]
+        files=[FilePayload(name=name, mimeType=mime, buffer=data)]
     )
 
 
