@@ -82,6 +82,7 @@ def test_the_soulweaver_gives_a_token_a_picture_and_removes_it(browser: Browser,
     served = alice.request.get(arena.url + href)
     assert served.status == 200 and served.body() == picture
     assert served.headers["content-type"] == "image/png"
+    gm.locator(".sheet [data-action=remove-picture]").scroll_into_view_if_needed()
     screenshot(gm, "token_picture_1280")
 
     gm.locator(".sheet [data-action=remove-picture]").click()
