@@ -720,6 +720,11 @@ const VttToken = {
       const k = this.slot ? 0.8 : 1;
       return { r: this.rb + this.ri * 0.15 * k, halo: this.ri * 0.26 * k, line: this.ri * 0.14 * k };
     },
+    // the token's picture: the server serves it by the hash the token carries (never a URL from the token)
+    picture() {
+      const h = typeof this.t.picture === "string" && /^[0-9a-f]{64}$/.test(this.t.picture) ? this.t.picture : "";
+      return h ? "/api/pictures/" + h : "";
+    },
     label() {
       const l = this.t.label != null && this.t.label !== "" ? String(this.t.label) : String(this.t.name || "?").slice(0, 2);
       return l.slice(0, 4);
@@ -923,11 +928,19 @@ const VttToken = {
                :fill="t.color || '#777'" :stroke-width="Math.max(1.5, rb * 0.09)"/>
       <ellipse :cx="center[0]" :cy="center[1]" :rx="rb * 0.8" :ry="(t.prone ? rb * 0.62 : rb) * 0.8" fill="none"
                stroke="rgba(255,255,255,0.28)" :stroke-width="Math.max(1, rb * 0.05)" pointer-events="none"/>
+      <template v-if="picture">
+        <clipPath :id="'vtt-pic-' + uid + '-' + t.id">
+          <ellipse :cx="center[0]" :cy="center[1]" :rx="rb * 0.94" :ry="(t.prone ? rb * 0.62 : rb) * 0.94"/>
+        </clipPath>
+        <image class="vtt-token-picture" data-role="picture" :href="picture" :x="center[0] - rb" :y="center[1] - rb"
+               :width="2 * rb" :height="2 * rb" preserveAspectRatio="xMidYMid slice" pointer-events="none"
+               :clip-path="'url(#vtt-pic-' + uid + '-' + t.id + ')'"/>
+      </template>
       <g v-if="t.dead" class="vtt-dead-mark" :stroke-width="rb * 0.16">
         <line :x1="center[0] - rb * 0.6" :y1="center[1] - rb * 0.6" :x2="center[0] + rb * 0.6" :y2="center[1] + rb * 0.6"/>
         <line :x1="center[0] + rb * 0.6" :y1="center[1] - rb * 0.6" :x2="center[0] - rb * 0.6" :y2="center[1] + rb * 0.6"/>
       </g>
-      <text class="vtt-label" :x="center[0]" :y="labelY" dy="0.36em" text-anchor="middle"
+      <text v-if="!picture" class="vtt-label" :x="center[0]" :y="labelY" dy="0.36em" text-anchor="middle"
             :font-size="labelSize" :stroke-width="labelSize * 0.14">{{ label }}</text>
       <g v-if="!slot" class="vtt-size-badge">
         <rect class="vtt-badge-bg" :x="sizeBadge.x" :y="sizeBadge.y" :width="sizeBadge.w" :height="sizeBadge.h"

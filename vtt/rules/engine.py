@@ -558,6 +558,7 @@ EDITABLE = frozenset(
         "ailments",
         "prone",
         "color",
+        "picture",
         "controller",
         "movement_pool",
         "minor_actions",

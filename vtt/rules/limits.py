@@ -201,3 +201,15 @@ def check_color(value: str) -> str:
 
 Color = Annotated[str, AfterValidator(check_color)]
 """A token's colour: `#rgb` or `#rrggbb`."""
+
+_PICTURE = re.compile(r"[0-9a-f]{64}")
+
+
+def check_picture(value: str) -> str:
+    if not _PICTURE.fullmatch(value):
+        raise ValueError("a picture is named by the SHA-256 of its bytes: 64 lowercase hex digits")
+    return value
+
+
+PictureHash = Annotated[str, AfterValidator(check_picture)]
+"""A token's picture: the SHA-256 (hex) of an uploaded image's bytes, never a URL."""

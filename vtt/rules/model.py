@@ -12,7 +12,16 @@ from pydantic import BaseModel, ConfigDict, Field, PrivateAttr, ValidationInfo, 
 
 from vtt.rules import limits as L
 from vtt.rules.dice import Roll
-from vtt.rules.limits import ACTIONS_PER_TURN_MAX, LIGHT_RADIUS_MAX, TERRAIN_CELLS_MAX, Color, Ident, Name, Notes
+from vtt.rules.limits import (
+    ACTIONS_PER_TURN_MAX,
+    LIGHT_RADIUS_MAX,
+    TERRAIN_CELLS_MAX,
+    Color,
+    Ident,
+    Name,
+    Notes,
+    PictureHash,
+)
 from vtt.rules.settings import TableSettings
 
 Cell = tuple[int, int]
@@ -207,6 +216,9 @@ class Creature(BaseModel):
         None, description="Its side; None: the players' creatures one, the Soulweaver's the other."
     )
     color: Color = "#7a5c3e"
+    picture: PictureHash | None = Field(
+        None, description="The token's picture (an uploaded image's hash); None: initials."
+    )
     hidden: bool = Field(False, description="Known to the Soulweaver only: never shown or sent to anyone else.")
     notes: Notes = Field("", description="The Soulweaver's notes; never sent to a player.")
     skills: dict[Name, Annotated[int, Field(ge=0, le=L.SKILL_TIER_MAX)]] = Field(

@@ -43,6 +43,7 @@ from vtt.rules.model import Creature, GameState
 from vtt.store import db
 from vtt.store.db import Seat
 from vtt.store.images import BACKGROUND, IMAGE_TYPES, MAX_UPLOAD_BYTES, background_path, image_problem, image_type
+from vtt.store.pictures import load_picture
 from vtt.table.registry import Games, parse_game_id, viewer_for
 from vtt.table.seat_view import SeatView
 from vtt.table.table import Change, Table, Viewer
@@ -447,5 +448,13 @@ def make_router(games: Games, max_upload: int = MAX_UPLOAD_BYTES) -> APIRouter:
             return _error(404, "this game has no background image")
         headers = {"X-Content-Type-Options": "nosniff", "Cache-Control": "no-cache"}
         return Response(upload.data, media_type=upload.content_type, headers=headers)
+
+    @router.get("/api/pictures/{digest}")
+    async def get_picture(digest: str) -> Response:
+        found = await run_in_threadpool(load_picture, games.engine, digest)
+        if found is None:
+            return _error(404, "there is no such picture")
+        headers = {"X-Content-Type-Options": "nosniff", "Cache-Control": "private, max-age=31536000, immutable"}
+        return Response(found[1], media_type=found[0], headers=headers)
 
     return router

@@ -42,6 +42,7 @@ from vtt.web.map_view import MapView
 from vtt.web.menu_facts import odds_with, option_facts
 from vtt.web.menu_keys import MenuKeys
 from vtt.web.panel_drawer import PanelDrawer
+from vtt.web.picture_controls import render_picture_controls
 from vtt.web.pool_rows import render_pool
 from vtt.web.prompt_banner import PromptBanner, answers
 from vtt.web.roll_log import render_record
@@ -1094,6 +1095,8 @@ class TableView:
                     ).classes("text-xs text-amber-900")
             if gm:
                 render_sheet_controls(c, self._players(), self.send)
+                engine = self.editor.engine if self.editor is not None else None
+                render_picture_controls(c, engine, self.table.game_id, self.send)
 
     def _where_swallowed(self, cid: str) -> str | None:
         """ "in the Wyrm's stomach" for a swallowed creature (its swallower as this viewer may know it)."""

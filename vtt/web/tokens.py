@@ -110,6 +110,8 @@ def token_for(
         "dead": creature.dead,
         "prone": creature.prone,
     }
+    if creature.picture is not None:  # the hash only: the page asks the server for `/api/pictures/<hash>`
+        token["picture"] = creature.picture
     if creature.hidden:  # only the Soulweaver's seat sees a hidden creature: its token is drawn as hidden
         token["hidden"] = True
     return token
