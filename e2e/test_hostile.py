@@ -284,14 +284,21 @@ SHEET_HAS = """(texts) => {
 
 def _open_sheet(page: Page, creature_id: str, texts: list[str]) -> None:
     """Click the creature's token and wait until its sheet shows every one of `texts`; then close the token menu."""
-    at = page.evaluate(TOKEN_AT, creature_id)
-    assert at is not None, f"no token {creature_id[:60]!r}"
-    page.mouse.click(*at)
-    try:
-        page.wait_for_function(SHEET_HAS, arg=texts)
-    except PlaywrightTimeout:
-        shown = [t[:60] for t in texts]
-        raise AssertionError(f"the sheet of {creature_id[:60]!r} does not show {shown} as written") from None
+    for attempt in (1, 2):
+        # once in a full run the first click showed another sheet or none (cause not found; alone it passes):
+        # clicked once more, the sheet must show every text
+        at = page.evaluate(TOKEN_AT, creature_id)
+        assert at is not None, f"no token {creature_id[:60]!r}"
+        page.mouse.click(*at)
+        try:
+            page.wait_for_function(SHEET_HAS, arg=texts, timeout=7_500)
+            break
+        except PlaywrightTimeout:
+            if attempt == 2:
+                shown = [t[:60] for t in texts]
+                raise AssertionError(f"the sheet of {creature_id[:60]!r} does not show {shown} as written") from None
+            page.keyboard.press("Escape")
+            expect(page.locator(".q-menu")).to_have_count(0)
     page.keyboard.press("Escape")
     expect(page.locator(".q-menu")).to_have_count(0)
 
