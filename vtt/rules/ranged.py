@@ -48,7 +48,8 @@ from pydantic import BaseModel
 from vtt.rules import ailments, attacks, gear, objects, tactics
 from vtt.rules.commands import Strike
 from vtt.rules.conditions import attack_modifiers, limb_action_modifiers, ranged_attack_modifiers
-from vtt.rules.dice import DiceChange, DiceSource, Modifier, roll
+from vtt.rules.damage import StrikeType
+from vtt.rules.dice import DiceChange, DiceSource, Modifier, Roll, roll
 from vtt.rules.events import Event, RuleError
 from vtt.rules.grid import Grid, footprint_distance
 from vtt.rules.model import Cell, Creature, GameState, Weapon
@@ -281,21 +282,7 @@ def ranged_surface(tx: Tx, cmd: Strike, c: Creature, arm: Armament, dice: DiceSo
     plan = plan_ranged_surface(
         state, Occupancy(state), c, arm, space, cmd.surface, cmd.long_shot, state.board.filled(), cmd.minor
     )
-    paid = tactics.pay_attack(tx, c.id, cmd.minor, attack_limbs(state, c, arm))
-    tx.economy(c.id).attacked = True
-    events = [*paid, *gear.spend_ammo(tx, c.id, weapon), *tactics.declare(tx, c.id, False, False)]
-    attack = roll(dice, plan.label, plan.dice, [*plan.modifiers, *tx.extra_attack_mods], plan.dice_changes)
-    events.append(_range_event(c, f"the {cmd.surface} at {space}", None, plan))
-    if weapon.ranged == "thrown" and state.settings.thrown_weapon_drops:
-        events.append(let_go(tx, c.id, weapon, plan.aimed))
-    params: dict[str, Any] = {
-        "damage": plan.damage,
-        "changes": [ch.model_dump() for ch in plan.damage_changes],
-        "weapon": weapon.model_dump(),
-        "strike_type": chosen_type,
-        "max_dice": cmd.max_dice,
-        "ranged": True,
-    }
+    events, attack, params = _loose(tx, cmd, c, arm, plan, chosen_type, f"the {cmd.surface} at {space}", None, dice)
     events += surface_outcome(tx, c, plan, space, attack, params, dice)
     return events + tactics.after_attack(tx, c.id, dice)
 
@@ -316,6 +303,40 @@ def _range_event(c: Creature, what: str, target: str | None, plan: RangedPlan) -
             "exposed_size": plan.exposed_size,
         },
     )
+
+
+def _loose(
+    tx: Tx,
+    cmd: Strike,
+    c: Creature,
+    arm: Armament,
+    plan: RangedPlan,
+    strike_type: StrikeType | None,
+    what: str,
+    target: str | None,
+    dice: DiceSource,
+) -> tuple[list[Event], Roll, dict[str, Any]]:
+    """What every shot or throw does before it hits or misses: pay for it, spend the ammunition, declare it, roll
+    it, say how far it flies, let a thrown weapon go; and the damage its hit would roll."""
+    state = tx.state
+    weapon = arm.weapon
+    assert weapon is not None
+    paid = tactics.pay_attack(tx, c.id, cmd.minor, attack_limbs(state, c, arm))
+    tx.economy(c.id).attacked = True
+    events = [*paid, *gear.spend_ammo(tx, c.id, weapon), *tactics.declare(tx, c.id, cmd.called_shot is not None, False)]
+    attack = roll(dice, plan.label, plan.dice, [*plan.modifiers, *tx.extra_attack_mods], plan.dice_changes)
+    events.append(_range_event(c, what, target, plan))
+    if weapon.ranged == "thrown" and state.settings.thrown_weapon_drops:
+        events.append(let_go(tx, c.id, weapon, plan.aimed))
+    params: dict[str, Any] = {
+        "damage": plan.damage,
+        "changes": [ch.model_dump() for ch in plan.damage_changes],
+        "weapon": weapon.model_dump(),
+        "strike_type": strike_type,
+        "max_dice": cmd.max_dice,
+        "ranged": True,
+    }
+    return events, attack, params
 
 
 def plan_ranged_strike(
@@ -438,21 +459,7 @@ def ranged_strike(tx: Tx, cmd: Strike, dice: DiceSource) -> list[Event]:
         cmd.called_shot is not None,
         cmd.minor,
     )
-    paid = tactics.pay_attack(tx, c.id, cmd.minor, attack_limbs(state, c, arm))
-    tx.economy(c.id).attacked = True
-    events = [*paid, *gear.spend_ammo(tx, c.id, weapon), *tactics.declare(tx, c.id, cmd.called_shot is not None, False)]
-    attack = roll(dice, plan.label, plan.dice, [*plan.modifiers, *tx.extra_attack_mods], plan.dice_changes)
-    events.append(_range_event(c, target.name, target.id, plan))
-    if weapon.ranged == "thrown" and state.settings.thrown_weapon_drops:
-        events.append(let_go(tx, c.id, weapon, plan.aimed))
-    params: dict[str, Any] = {
-        "damage": plan.damage,
-        "changes": [ch.model_dump() for ch in plan.damage_changes],
-        "weapon": weapon.model_dump(),
-        "strike_type": chosen_type,
-        "max_dice": cmd.max_dice,
-        "ranged": True,
-    }
+    events, attack, params = _loose(tx, cmd, c, arm, plan, chosen_type, target.name, target.id, dice)
     if cmd.called_shot is not None:
         params.update({"called_part": cmd.called_shot, "part_offset": offset})
     spec = attacks.AttackSpec(
