@@ -261,6 +261,11 @@ class _AccessGuard:
         self.table.unsubscribe(self)
 
 
+TABLE_PAGE_SECONDS = 60.0
+"""How long a table page may take to be ready: loading a big game and building its first view run in threads,
+off the loop, and on a busy server they took more than NiceGUI's default 3 s, which then answered 500."""
+
+
 def _table_page(
     table: Table, viewer: Viewer, games: Games, request: Request, lost: Callable[[], tuple[str, str] | None]
 ) -> None:
@@ -277,7 +282,7 @@ def _table_page(
     Keyboard(on_key=lambda e: view._cancel() if e.key == "Escape" and e.action.keydown else None)
 
 
-@ui.page("/play/{secret}")
+@ui.page("/play/{secret}", response_timeout=TABLE_PAGE_SECONDS)
 async def play(secret: str, request: Request) -> None:
     _head()
     games = _games()
@@ -296,7 +301,7 @@ async def play(secret: str, request: Request) -> None:
     _table_page(table, viewer, games, request, lambda: None if games.seat(secret) else SEAT_REPLACED)
 
 
-@ui.page("/watch/{game_id}")
+@ui.page("/watch/{game_id}", response_timeout=TABLE_PAGE_SECONDS)
 async def watch(game_id: str, request: Request) -> None:
     _head()
     games = _games()
