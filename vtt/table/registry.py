@@ -21,6 +21,7 @@ from vtt.rules.mapfile import MapError, load_map
 from vtt.rules.model import SOULWEAVER, GameState
 from vtt.rules.settings import TableSettings
 from vtt.store import db
+from vtt.store.change_feed import ChangeFeed, Heard, listen_url
 from vtt.store.db import Seat
 from vtt.store.images import BACKGROUND, background_path
 from vtt.table.archive import (
@@ -94,6 +95,8 @@ class Games:
         self._players: dict[int, dict[str, str]] = {}
         self._locks: dict[int, threading.Lock] = {}
         self._locks_lock = threading.Lock()
+        self._feed: ChangeFeed | None = None
+        self._tasks: set[asyncio.Task[None]] = set()
 
     # ---- who may make games, who may watch -----------------------------------------------------------------
 
@@ -153,6 +156,8 @@ class Games:
         if table is not None:
             return table
         table = await asyncio.to_thread(self.table, game_id)
+        if self._feed is not None:
+            await table.catch_up()  # what other processes stored while it loaded, before the feed knew of it
         # A loaded game is hundreds of thousands of long-lived objects; left to the garbage collector, each of its
         # full collections walks them all on the event loop (a fifth of a second for one 500-creature game, longer
         # with more), stopping every game. Frozen, they are skipped (still freed when nothing refers to them).
@@ -229,11 +234,45 @@ class Games:
         self._seats_changed(game_id)
         return seat
 
-    def _seats_changed(self, game_id: int) -> None:
+    def _seats_changed(self, game_id: int, elsewhere: bool = False) -> None:
+        """Seats, invitations or watching changed: forget what is kept of them and tell the open pages; and, when
+        the change was made here, the other processes (`elsewhere`: it was made by one of them)."""
         self._players.pop(game_id, None)
         table = self._tables.get(game_id)
         if table is not None:
             table.seats_changed()
+        if not elsewhere:
+            db.notify(self.engine, f"seats {game_id}")
+
+    # ---- other processes (PostgreSQL) ----------------------------------------------------------------------
+
+    def listen(self, loop: asyncio.AbstractEventLoop) -> None:
+        """On PostgreSQL, hear what other processes store for the games loaded here (`vtt.store.change_feed`)."""
+        url = listen_url(self.engine)
+        if url is None or self._feed is not None:
+            return
+        self._feed = ChangeFeed(url, loop, self._heard, self._resync)
+        self._feed.start()
+
+    def _heard(self, heard: Heard) -> None:
+        if heard.kind == "seats":
+            self._seats_changed(heard.game, elsewhere=True)
+            return
+        table = self._tables.get(heard.game)
+        if table is not None and heard.seq > len(table.log):
+            self._catch_up(table)
+
+    def _resync(self) -> None:
+        """The feed was down: what was said meanwhile is lost, so every loaded game catches up from its log."""
+        self._players.clear()
+        for table in list(self._tables.values()):
+            table.seats_changed()
+            self._catch_up(table)
+
+    def _catch_up(self, table: Table) -> None:
+        task = asyncio.get_running_loop().create_task(table.catch_up())
+        self._tasks.add(task)
+        task.add_done_callback(self._tasks.discard)
 
     def seat(self, secret: str) -> Seat | None:
         return db.find_seat(self.engine, secret)
@@ -318,6 +357,8 @@ class Games:
         return db.list_games(self.engine)
 
     def close(self) -> None:
+        if self._feed is not None:
+            self._feed.stop()
         for table in list(self._tables.values()):  # a thread may be adding a new game's table
             table.close()
 
