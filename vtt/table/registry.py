@@ -14,6 +14,7 @@ from pathlib import Path
 from typing import Any, Literal
 
 from sqlalchemy.engine import Engine
+from sqlalchemy.exc import IntegrityError
 
 from vtt.rules.dice import DiceSource, RandomDice
 from vtt.rules.limits import INVITATIONS_MAX, SEATS_MAX
@@ -214,7 +215,10 @@ class Games:
             if not any(s.role == "soulweaver" for s in self.seats(found[0])):
                 db.add_seat(self.engine, found[0], "Soulweaver", "soulweaver", key=SOULWEAVER)
             return found[0], self.seats(found[0]), None
-        game_id = db.create_game(self.engine, name, state.model_dump(mode="json"), map_name)
+        try:
+            game_id = db.create_game(self.engine, name, state.model_dump(mode="json"), map_name)
+        except IntegrityError:  # another process starting at the same moment made it first
+            return self.ensure(name, state, map_name)
         db.add_seat(self.engine, game_id, "Soulweaver", "soulweaver", key=SOULWEAVER)
         for key in sorted({c.controller for c in state.creatures.values() if c.controller}):
             db.add_seat(self.engine, game_id, key, "player", key=key)
