@@ -12,6 +12,7 @@ import asyncio
 import threading
 import uuid
 from collections.abc import Iterator
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -21,9 +22,11 @@ from hypothesis import strategies as st
 from sqlalchemy.engine import Engine
 
 from e2e.pg_server import PostgresDatabases
-from vtt.rules.model import GameState
+from vtt.rules.model import SOULWEAVER, GameState
 from vtt.store import db
 from vtt.store.change_feed import ChangeFeed, Heard, listen_url, parse
+from vtt.table.pointers import PING_SECONDS, pointers_of
+from vtt.table.registry import Games
 from vtt.table.table import Change, Outcome, Table, Viewer
 
 SW = Viewer("soulweaver", "Soulweaver")
@@ -166,6 +169,49 @@ def test_the_change_feed_hears_what_another_process_stored(engines: tuple[Engine
     assert heard == [Heard("log", one.game_id or 0, 1), Heard("seats", one.game_id or 0)]
 
 
+def test_another_process_hears_each_command_and_ping_and_tells_its_pages(engines: tuple[Engine, Engine]) -> None:
+    """Two registries (processes) listening: a command played on one reaches the other's table and its listeners
+    without any command sent there, and a ping shown on one shows on the other's pages."""
+    game_id = db.create_game(engines[0], f"shared {uuid.uuid4().hex}", _game().model_dump(mode="json"))
+    told = Recorder()
+    pinged: list[dict[str, Any]] = []
+
+    class Page:
+        def pointer_message(self, message: dict[str, Any]) -> None:
+            pinged.append(message)
+
+    page = Page()
+
+    async def play() -> tuple[Table, Table]:
+        loop = asyncio.get_running_loop()
+        one, two = Games(engines[0], Path(".")), Games(engines[1], Path("."))
+        one.listen(loop)
+        two.listen(loop)
+        try:
+            assert await asyncio.to_thread(one.listening, 10)
+            assert await asyncio.to_thread(two.listening, 10)
+            here, there = await one.load_table(game_id), await two.load_table(game_id)
+            there.subscribe(told)
+            pointers_of(there).subscribe(page)
+            assert (await here.submit(SW, {"type": "place", "creature": "goblin", "to": [9, 9]})).ok
+            pointers_of(here).ping(here.state, SW, "Soulweaver", [4, 4])
+            async with asyncio.timeout(10):
+                while not (told.changes and pinged):
+                    await asyncio.sleep(0.02)
+            return here, there
+        finally:
+            await asyncio.to_thread(one.close)
+            await asyncio.to_thread(two.close)
+
+    here, there = asyncio.run(play())
+    assert [c.record.seq for c in told.changes] == [1]
+    assert there.state.creatures["goblin"].anchor == (9, 9)
+    assert pinged == [
+        {"kind": "ping", "seat": SOULWEAVER, "name": "Soulweaver", "space": [4, 4], "seconds": PING_SECONDS}
+    ]
+    _same(here, there)
+
+
 def test_only_the_feeds_own_messages_are_understood() -> None:
     """Anything else on the channel is ignored, not an error."""
     assert parse("log 3 17") == Heard("log", 3, 17)
@@ -173,6 +219,9 @@ def test_only_the_feeds_own_messages_are_understood() -> None:
     assert parse("log 3") is None
     assert parse("drop table game") is None
     assert parse("log -1 2") is None
+    assert parse('pointer 3 {"kind": "ping"}') == Heard("pointer", 3, data={"kind": "ping"})
+    assert parse("pointer 3 [1, 2]") is None
+    assert parse("pointer 3 {oops") is None
 
 
 def test_a_sqlite_database_has_no_feed(tmp_path: Any) -> None:

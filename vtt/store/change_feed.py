@@ -13,11 +13,12 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import json
 import threading
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from functools import partial
-from typing import Literal
+from typing import Any, Literal
 
 import psycopg
 from sqlalchemy.engine import Engine
@@ -29,25 +30,35 @@ WAIT_SECONDS = 0.5
 RETRY_SECONDS = (0.2, 0.5, 1.0, 2.0, 5.0)
 """Waits between attempts to reconnect (the last one repeats)."""
 
-Kind = Literal["log", "seats"]
+Kind = Literal["log", "seats", "pointer"]
 
 
 @dataclass(frozen=True)
 class Heard:
-    """One message from another process: a command stored at `seq` of `game`'s log, or the game's seats changed."""
+    """One message from another process: a command stored at `seq` of `game`'s log, the game's seats changed, or a
+    ruler or ping shown at the game (`pointer`, its message in `data`: `vtt.table.pointers`)."""
 
     kind: Kind
     game: int
     seq: int = 0
+    data: dict[str, Any] | None = field(default=None, compare=False)
 
 
 def parse(message: str) -> Heard | None:
     """The message `db.notify` sent, or None for anything else on the channel."""
-    parts = message.split()
-    if len(parts) == 3 and parts[0] == "log" and parts[1].isdigit() and parts[2].isdigit():
-        return Heard("log", int(parts[1]), int(parts[2]))
-    if len(parts) == 2 and parts[0] == "seats" and parts[1].isdigit():
-        return Heard("seats", int(parts[1]))
+    parts = message.split(maxsplit=2)
+    if len(parts) < 2 or not parts[1].isdigit():
+        return None
+    game = int(parts[1])
+    if parts[0] == "log" and len(parts) == 3 and parts[2].isdigit():
+        return Heard("log", game, int(parts[2]))
+    if parts[0] == "seats" and len(parts) == 2:
+        return Heard("seats", game)
+    if parts[0] == "pointer" and len(parts) == 3:
+        with contextlib.suppress(ValueError):
+            data = json.loads(parts[2])
+            if isinstance(data, dict):
+                return Heard("pointer", game, data=data)
     return None
 
 

@@ -41,6 +41,8 @@ GAME_ID_MAX = 2**31 - 1
 CHANGES_CHANNEL = "vtt_changes"
 """The PostgreSQL channel on which every process says what it stored (`notify`) and hears the others
 (`vtt.store.change_feed`): `log <game> <seq>` for a command, `seats <game>` for seats, invitations and watching."""
+NOTIFY_BYTES_MAX = 7_900
+"""A notification's payload (PostgreSQL refuses 8,000 bytes and more)."""
 MIGRATION_LOCK = 7_454_001
 """The PostgreSQL advisory lock held while migrating, so that processes starting together migrate one at a time."""
 

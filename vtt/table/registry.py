@@ -10,6 +10,7 @@ import secrets
 import threading
 from collections.abc import Callable
 from dataclasses import dataclass
+from functools import partial
 from pathlib import Path
 from typing import Any, Literal
 
@@ -33,6 +34,7 @@ from vtt.table.archive import (
     export_archive,
     read_archive,
 )
+from vtt.table.pointers import pointers_of
 from vtt.table.table import Table, Viewer
 
 Grid = Literal["hex", "square"]
@@ -159,6 +161,7 @@ class Games:
         table = await asyncio.to_thread(self.table, game_id)
         if self._feed is not None:
             await table.catch_up()  # what other processes stored while it loaded, before the feed knew of it
+            pointers_of(table).publish = partial(self._publish_pointer, game_id)
         # A loaded game is hundreds of thousands of long-lived objects; left to the garbage collector, each of its
         # full collections walks them all on the event loop (a fifth of a second for one 500-creature game, longer
         # with more), stopping every game. Frozen, they are skipped (still freed when nothing refers to them).
@@ -258,13 +261,28 @@ class Games:
         self._feed = ChangeFeed(url, loop, self._heard, self._resync)
         self._feed.start()
 
+    def listening(self, seconds: float) -> bool:
+        """Whether this process hears the others (within `seconds`); always False on SQLite."""
+        return self._feed is not None and self._feed.wait_listening(seconds)
+
     def _heard(self, heard: Heard) -> None:
         if heard.kind == "seats":
             self._seats_changed(heard.game, elsewhere=True)
             return
         table = self._tables.get(heard.game)
-        if table is not None and heard.seq > len(table.log):
+        if table is None:
+            return
+        if heard.kind == "pointer" and heard.data is not None:
+            pointers_of(table).show(heard.data)
+        elif heard.kind == "log" and heard.seq > len(table.log):
             self._catch_up(table)
+
+    def _publish_pointer(self, game_id: int, message: dict[str, Any]) -> None:
+        """A ruler or ping shown here, for the other processes' pages of the game (a thread sends it: the loop does
+        not wait for the database)."""
+        text = f"pointer {game_id} {json.dumps(message, separators=(',', ':'))}"
+        if len(text.encode()) <= db.NOTIFY_BYTES_MAX:
+            asyncio.get_running_loop().run_in_executor(None, db.notify, self.engine, text)
 
     def _resync(self) -> None:
         """The feed was down: what was said meanwhile is lost, so every loaded game catches up from its log."""
