@@ -520,7 +520,8 @@ def main(argv: list[str] | None = None) -> int:
     if args.processes is not None:
         from bench.scale import main as scale
 
-        return scale(["--processes", str(args.processes), "--seed", str(args.seed)] + (["--quick"] if args.quick else []))
+        quick = ["--quick"] if args.quick else []
+        return scale(["--processes", str(args.processes), "--seed", str(args.seed), *quick])
     seconds = args.seconds if args.seconds is not None else (QUICK_SECONDS if args.quick else SECONDS)
     n_games = args.games if args.games is not None else (QUICK_GAMES if args.quick else GAMES)
     started = time.perf_counter()
