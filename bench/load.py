@@ -5,6 +5,7 @@ Run it from the repository root::
     .venv/bin/python bench/load.py              # 20 games × 6 clients, one command per client per second, 60 s
     .venv/bin/python bench/load.py --quick      # 4 games for 10 s (a smoke run)
     .venv/bin/python bench/load.py --seconds 30 --games 10 --no-deflate
+    .venv/bin/python bench/load.py --processes 2   # through nginx: 1 vs 2 processes on PostgreSQL (bench/scale.py)
 
 It writes an encounter file and creates the games with `Games.ensure` in a fresh SQLite database (a Soulweaver
 seat and 5 player seats per game, each player owning one creature), starts the app on it (`python -m vtt.cli
@@ -242,17 +243,24 @@ def choose(game: Game, client: Client, rng: random.Random) -> tuple[Client, dict
     return soulweaver, {"type": "place", "creature": client.creature, "to": list(to)}, "place hero"
 
 
-async def act(game: Game, client: Client, start: float, stop: float, rng: random.Random) -> None:
-    tick = start + rng.random()
+async def act(
+    game: Game, client: Client, start: float, stop: float, rng: random.Random, period: float = 1.0
+) -> list[Sent]:
+    """The client's commands, one every `period` seconds from a random moment in the first period; returns them
+    (they are in `game.sent` too)."""
+    mine: list[Sent] = []
+    tick = start + rng.random() * period
     while tick < stop:
         await asyncio.sleep(max(0.0, tick - time.perf_counter()))
         via, command, kind = choose(game, client, rng)
         t0, answer = await send(via, command)
         sent = Sent(game.id, client.index, kind, t0)
         game.sent.append(sent)
+        mine.append(sent)
         if answer is not None:
             sent.ok, sent.seq, sent.error = bool(answer["ok"]), answer["seq"], answer["error"]
-        tick += 1.0
+        tick += period
+    return mine
 
 
 class _Turns:
@@ -505,7 +513,15 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--no-deflate", action="store_true", help="clients do not offer permessage-deflate")
     ap.add_argument("--seed", type=int, default=1)
     ap.add_argument("--no-reference", action="store_true", help="skip the in-process Table.submit reference run")
+    ap.add_argument(
+        "--processes", type=int, default=None, help="N processes behind nginx on PostgreSQL vs one (bench/scale.py)"
+    )
     args = ap.parse_args(argv)
+    if args.processes is not None:
+        from bench.scale import main as scale
+
+        quick = ["--quick"] if args.quick else []
+        return scale(["--processes", str(args.processes), "--seed", str(args.seed), *quick])
     seconds = args.seconds if args.seconds is not None else (QUICK_SECONDS if args.quick else SECONDS)
     n_games = args.games if args.games is not None else (QUICK_GAMES if args.quick else GAMES)
     started = time.perf_counter()

@@ -16,7 +16,7 @@ from typing import Any
 
 from alembic import command as alembic_command
 from alembic.config import Config
-from sqlalchemy import event, inspect
+from sqlalchemy import event, inspect, text
 from sqlalchemy.engine import Engine
 from sqlalchemy.exc import IntegrityError
 from sqlmodel import Session, col, create_engine, func, select
@@ -38,6 +38,17 @@ MIGRATIONS = Path(__file__).resolve().parent / "migrations"
 FIRST_REVISION = "0001"
 GAME_ID_MAX = 2**31 - 1
 """The largest game id a database stores (PostgreSQL's `integer`); a bigger number names no game."""
+CHANGES_CHANNEL = "vtt_changes"
+"""The PostgreSQL channel on which every process says what it stored (`notify`) and hears the others
+(`vtt.store.change_feed`): `log <game> <seq>` for a command, `seats <game>` for seats, invitations and watching."""
+NOTIFY_BYTES_MAX = 7_900
+"""A notification's payload (PostgreSQL refuses 8,000 bytes and more)."""
+MIGRATION_LOCK = 7_454_001
+"""The PostgreSQL advisory lock held while migrating, so that processes starting together migrate one at a time."""
+
+
+class SeqTaken(Exception):
+    """Another process stored a command at this place of the game's log first: catch up and try again."""
 
 
 @dataclass(frozen=True)
@@ -109,6 +120,8 @@ def migrate(engine: Engine, revision: str = "head") -> None:
     config = Config()
     config.set_main_option("script_location", str(MIGRATIONS))
     with engine.begin() as connection:
+        if connection.dialect.name == "postgresql":
+            connection.execute(text("SELECT pg_advisory_xact_lock(:key)"), {"key": MIGRATION_LOCK})
         config.attributes["connection"] = connection
         tables = set(inspect(connection).get_table_names())
         if "game" in tables and "alembic_version" not in tables:
@@ -363,12 +376,36 @@ def append_command(
     events: list[dict[str, Any]],
     snapshot: dict[str, Any] | None = None,
 ) -> None:
-    """Store one command; with `snapshot`, also the state after it, in the same transaction."""
+    """Store one command; with `snapshot`, also the state after it, in the same transaction. Raises `SeqTaken` when
+    the game's log already has a command `seq` (another process stored one first); on PostgreSQL the other
+    processes are told at the commit (`notify`)."""
     with Session(engine) as session:
         session.add(CommandRow(game_id=game_id, seq=seq, sender=sender, command=command, faces=faces, events=events))
         if snapshot is not None:
             session.add(SnapshotRow(game_id=game_id, seq=seq, state=snapshot))
+        _notify(session, f"log {game_id} {seq}")
+        try:
+            session.commit()
+        except IntegrityError as exc:
+            session.rollback()
+            raise SeqTaken(f"game {game_id} already has a command {seq}") from exc
+
+
+def notify(engine: Engine, message: str) -> None:
+    """Tell the other processes (PostgreSQL only; one process on SQLite has nobody to tell)."""
+    if engine.dialect.name != "postgresql":
+        return
+    with Session(engine) as session:
+        _notify(session, message)
         session.commit()
+
+
+def _notify(session: Session, message: str) -> None:
+    """Queue `message` on `CHANGES_CHANNEL`; PostgreSQL delivers it when (and only if) the transaction commits."""
+    if session.get_bind().dialect.name == "postgresql":
+        session.connection().execute(
+            text("SELECT pg_notify(:channel, :message)"), {"channel": CHANGES_CHANNEL, "message": message}
+        )
 
 
 def latest_snapshot(engine: Engine, game_id: int) -> tuple[int, dict[str, Any]] | None:

@@ -132,6 +132,8 @@ class Pointers:
         self._ping_rate = RateLimit(PINGS_MAX, PING_WINDOW_SECONDS, clock)
         self.held: dict[str, Ruler] = {}
         """The rulers held now, by their hand (`hand_of`)."""
+        self.publish: Callable[[dict[str, Any]], None] | None = None
+        """Where the table's own messages also go: the other processes serving the game (`Games.listen`)."""
 
     def subscribe(self, listener: PointerListener) -> None:
         self._listeners.add(listener)
@@ -140,6 +142,12 @@ class Pointers:
         self._listeners.discard(listener)
 
     def _relay(self, message: dict[str, Any]) -> None:
+        self.show(message)
+        if self.publish is not None:
+            self.publish(message)
+
+    def show(self, message: dict[str, Any]) -> None:
+        """Show a message on this process's pages of the table (a message from another process comes here)."""
         for listener in list(self._listeners):
             listener.pointer_message(message)
 

@@ -10,10 +10,12 @@ import secrets
 import threading
 from collections.abc import Callable
 from dataclasses import dataclass
+from functools import partial
 from pathlib import Path
 from typing import Any, Literal
 
 from sqlalchemy.engine import Engine
+from sqlalchemy.exc import IntegrityError
 
 from vtt.rules.dice import DiceSource, RandomDice
 from vtt.rules.limits import INVITATIONS_MAX, SEATS_MAX
@@ -21,6 +23,7 @@ from vtt.rules.mapfile import MapError, load_map
 from vtt.rules.model import SOULWEAVER, GameState
 from vtt.rules.settings import TableSettings
 from vtt.store import db
+from vtt.store.change_feed import ChangeFeed, Heard, listen_url
 from vtt.store.db import Seat
 from vtt.store.images import BACKGROUND, background_path
 from vtt.table.archive import (
@@ -31,6 +34,7 @@ from vtt.table.archive import (
     export_archive,
     read_archive,
 )
+from vtt.table.pointers import pointers_of
 from vtt.table.table import Table, Viewer
 
 Grid = Literal["hex", "square"]
@@ -94,6 +98,8 @@ class Games:
         self._players: dict[int, dict[str, str]] = {}
         self._locks: dict[int, threading.Lock] = {}
         self._locks_lock = threading.Lock()
+        self._feed: ChangeFeed | None = None
+        self._tasks: set[asyncio.Task[None]] = set()
 
     # ---- who may make games, who may watch -----------------------------------------------------------------
 
@@ -153,6 +159,9 @@ class Games:
         if table is not None:
             return table
         table = await asyncio.to_thread(self.table, game_id)
+        if self._feed is not None:
+            await table.catch_up()  # what other processes stored while it loaded, before the feed knew of it
+            pointers_of(table).publish = partial(self._publish_pointer, game_id)
         # A loaded game is hundreds of thousands of long-lived objects; left to the garbage collector, each of its
         # full collections walks them all on the event loop (a fifth of a second for one 500-creature game, longer
         # with more), stopping every game. Frozen, they are skipped (still freed when nothing refers to them).
@@ -209,7 +218,10 @@ class Games:
             if not any(s.role == "soulweaver" for s in self.seats(found[0])):
                 db.add_seat(self.engine, found[0], "Soulweaver", "soulweaver", key=SOULWEAVER)
             return found[0], self.seats(found[0]), None
-        game_id = db.create_game(self.engine, name, state.model_dump(mode="json"), map_name)
+        try:
+            game_id = db.create_game(self.engine, name, state.model_dump(mode="json"), map_name)
+        except IntegrityError:  # another process starting at the same moment made it first
+            return self.ensure(name, state, map_name)
         db.add_seat(self.engine, game_id, "Soulweaver", "soulweaver", key=SOULWEAVER)
         for key in sorted({c.controller for c in state.creatures.values() if c.controller}):
             db.add_seat(self.engine, game_id, key, "player", key=key)
@@ -229,11 +241,60 @@ class Games:
         self._seats_changed(game_id)
         return seat
 
-    def _seats_changed(self, game_id: int) -> None:
+    def _seats_changed(self, game_id: int, elsewhere: bool = False) -> None:
+        """Seats, invitations or watching changed: forget what is kept of them and tell the open pages; and, when
+        the change was made here, the other processes (`elsewhere`: it was made by one of them)."""
         self._players.pop(game_id, None)
         table = self._tables.get(game_id)
         if table is not None:
             table.seats_changed()
+        if not elsewhere:
+            db.notify(self.engine, f"seats {game_id}")
+
+    # ---- other processes (PostgreSQL) ----------------------------------------------------------------------
+
+    def listen(self, loop: asyncio.AbstractEventLoop) -> None:
+        """On PostgreSQL, hear what other processes store for the games loaded here (`vtt.store.change_feed`)."""
+        url = listen_url(self.engine)
+        if url is None or self._feed is not None:
+            return
+        self._feed = ChangeFeed(url, loop, self._heard, self._resync)
+        self._feed.start()
+
+    def listening(self, seconds: float) -> bool:
+        """Whether this process hears the others (within `seconds`); always False on SQLite."""
+        return self._feed is not None and self._feed.wait_listening(seconds)
+
+    def _heard(self, heard: Heard) -> None:
+        if heard.kind == "seats":
+            self._seats_changed(heard.game, elsewhere=True)
+            return
+        table = self._tables.get(heard.game)
+        if table is None:
+            return
+        if heard.kind == "pointer" and heard.data is not None:
+            pointers_of(table).show(heard.data)
+        elif heard.kind == "log" and heard.seq > len(table.log):
+            self._catch_up(table)
+
+    def _publish_pointer(self, game_id: int, message: dict[str, Any]) -> None:
+        """A ruler or ping shown here, for the other processes' pages of the game (a thread sends it: the loop does
+        not wait for the database)."""
+        text = f"pointer {game_id} {json.dumps(message, separators=(',', ':'))}"
+        if len(text.encode()) <= db.NOTIFY_BYTES_MAX:
+            asyncio.get_running_loop().run_in_executor(None, db.notify, self.engine, text)
+
+    def _resync(self) -> None:
+        """The feed was down: what was said meanwhile is lost, so every loaded game catches up from its log."""
+        self._players.clear()
+        for table in list(self._tables.values()):
+            table.seats_changed()
+            self._catch_up(table)
+
+    def _catch_up(self, table: Table) -> None:
+        task = asyncio.get_running_loop().create_task(table.catch_up())
+        self._tasks.add(task)
+        task.add_done_callback(self._tasks.discard)
 
     def seat(self, secret: str) -> Seat | None:
         return db.find_seat(self.engine, secret)
@@ -318,6 +379,8 @@ class Games:
         return db.list_games(self.engine)
 
     def close(self) -> None:
+        if self._feed is not None:
+            self._feed.stop()
         for table in list(self._tables.values()):  # a thread may be adding a new game's table
             table.close()
 

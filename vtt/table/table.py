@@ -10,7 +10,7 @@ from __future__ import annotations
 import asyncio
 import time
 import weakref
-from collections.abc import Callable, Sequence
+from collections.abc import Awaitable, Callable, Sequence
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
@@ -106,6 +106,8 @@ class Listener(Protocol):
 META = frozenset({"undo", "redo"})
 KEEP_STATES = 200
 """How many recent commands keep the state they were played on in memory (for undo without a replay)."""
+STORE_ATTEMPTS = 20
+"""How many times a command is tried again after other processes stored commands of the same game first."""
 
 
 @dataclass
@@ -155,6 +157,9 @@ class Table:
         """When each timer fires, in seconds since the epoch (for the pages' countdowns)."""
         self._tasks: set[asyncio.Future[None]] = set()
         self._writer = ThreadPoolExecutor(max_workers=1, thread_name_prefix=f"vtt-db-{name}")
+        self._shared = engine is not None and engine.dialect.name == "postgresql"
+        """Other processes may serve this game too (PostgreSQL): a command is decided on the state after every
+        command already stored, so each one first folds in what they stored."""
         self.remember(initial)
 
     @classmethod
@@ -337,47 +342,72 @@ class Table:
             return await self._meta(viewer, kind)
         if isinstance(kind, str) and kind in CHAT_KINDS:
             return await self._chat(viewer, command)
+        return await self._serialized(lambda: self._play(viewer, command, seen, typed))
+
+    async def _serialized(self, attempt: Callable[[], Awaitable[Outcome | Change]]) -> Outcome:
+        """Run `attempt` under the table's lock, after catching up with what other processes stored; when another
+        process stored a command at the same place of the log first (`db.SeqTaken`), fold in what it stored and
+        try again, checked anew against the state it made. Then tell everyone, in the log's order."""
+        caught: list[Change] = []
+        result: Outcome | Change | None = None
         async with self._lock:
-            cmd, error = self.check(viewer, command)
-            if error is None:
-                error = self._stale(seen)
-            if error or cmd is None:
-                return self._refused(viewer, error)
-            typed_rolls: TypedRolls | None = None
-            if self.state.settings.physical_dice and viewer.name != TIME_LIMIT:
-                if (problem := typed_problem(typed)) is not None:
-                    return self._refused(viewer, problem)
-                typed_rolls = TypedRolls(typed or [])
-            dice = RecordingDice(self._dice if typed_rolls is None else typed_rolls.dice)
-            try:
-                after, events = apply(self.state, cmd, dice)
-            except RuleError as exc:
-                return self._refused(viewer, str(exc))
-            except FacesNeeded as exc:
-                return self._ask_faces(viewer, exc, len(typed or []))
-            except WrongFaceCount as exc:
-                return self._refused(viewer, str(exc))
-            if typed_rolls is not None and typed_rolls.left:
-                return self._refused(viewer, "more rolls were typed than this needs; nothing was played")
-            dumped = [e.model_dump(mode="json") for e in events]
-            record = LogRecord(
-                seq=len(self.log) + 1,
-                sender=TIME_LIMIT if viewer.is_soulweaver and viewer.name == TIME_LIMIT else viewer.key,
-                command=cmd.model_dump(mode="json"),
-                faces=list(dice.used),
-                events=dumped if typed_rolls is None else mark_typed(dumped),
-                before=self.state,
-            )
-            await self._store(record, after)
-            change = Change(self.state, after, record)
-            self._bump(self.state, after)
-            self.state = after
-            self.log.append(record)
-            self._redo.clear()
-            self._forget_old_states()
-            await self._remember(after)
-        self._tell(change)
-        return Outcome(True, None, record)
+            if self._shared:
+                caught += await self._catch_up_locked()
+            for _ in range(STORE_ATTEMPTS):
+                try:
+                    result = await attempt()
+                    break
+                except db.SeqTaken:
+                    caught += await self._catch_up_locked()
+        for change in caught:
+            self._tell(change)
+        if result is None:
+            return Outcome(False, "the table is too busy right now; nothing was played, try again")
+        if isinstance(result, Outcome):
+            return result
+        self._tell(result)
+        return Outcome(True, None, result.record)
+
+    async def _play(
+        self,
+        viewer: Viewer,
+        command: dict[str, Any],
+        seen: dict[str, int] | None,
+        typed: Sequence[Sequence[int]] | None,
+    ) -> Outcome | Change:
+        cmd, error = self.check(viewer, command)
+        if error is None:
+            error = self._stale(seen)
+        if error or cmd is None:
+            return self._refused(viewer, error)
+        typed_rolls: TypedRolls | None = None
+        if self.state.settings.physical_dice and viewer.name != TIME_LIMIT:
+            if (problem := typed_problem(typed)) is not None:
+                return self._refused(viewer, problem)
+            typed_rolls = TypedRolls(typed or [])
+        dice = RecordingDice(self._dice if typed_rolls is None else typed_rolls.dice)
+        try:
+            after, events = apply(self.state, cmd, dice)
+        except RuleError as exc:
+            return self._refused(viewer, str(exc))
+        except FacesNeeded as exc:
+            return self._ask_faces(viewer, exc, len(typed or []))
+        except WrongFaceCount as exc:
+            return self._refused(viewer, str(exc))
+        if typed_rolls is not None and typed_rolls.left:
+            return self._refused(viewer, "more rolls were typed than this needs; nothing was played")
+        dumped = [e.model_dump(mode="json") for e in events]
+        record = LogRecord(
+            seq=len(self.log) + 1,
+            sender=TIME_LIMIT if viewer.is_soulweaver and viewer.name == TIME_LIMIT else viewer.key,
+            command=cmd.model_dump(mode="json"),
+            faces=list(dice.used),
+            events=dumped if typed_rolls is None else mark_typed(dumped),
+        )
+        await self._store(record, after)
+        change = self._fold_play(record, after)
+        await self._remember(after)
+        return change
 
     async def _chat(self, viewer: Viewer, command: dict[str, Any]) -> Outcome:
         """A message, whisper or roll (`vtt.table.chat`): stored in the log like a command, but the game's state
@@ -385,7 +415,8 @@ class Table:
         if viewer.is_spectator:
             return Outcome(False, "spectators watch; they do not write in the chat")
         seats = await self._seat_keys()
-        async with self._lock:
+
+        async def attempt() -> Outcome | Change:
             dice = RecordingDice(self._dice)
             try:
                 entry = chat_entry(viewer.key, command, dice, seats)
@@ -393,10 +424,9 @@ class Table:
                 return Outcome(False, str(exc))
             record = LogRecord(len(self.log) + 1, viewer.key, entry.command, list(dice.used), entry.events)
             await self._store(record, self.state)
-            change = Change(self.state, self.state, record)
-            self.log.append(record)
-        self._tell(change)
-        return Outcome(True, None, record)
+            return self._fold(record)
+
+        return await self._serialized(attempt)
 
     async def _seat_keys(self) -> set[str]:
         """Whom a whisper may go to: the Soulweaver, the players seated at the game and its creatures'
@@ -469,26 +499,18 @@ class Table:
     async def _meta(self, viewer: Viewer, kind: str) -> Outcome:
         if not viewer.is_soulweaver or viewer.name == TIME_LIMIT:
             return Outcome(False, f"only the Soulweaver can {kind}")
-        async with self._lock:
+
+        async def attempt() -> Outcome | Change:
             if kind == "undo":
                 group = self.undo_group()
                 if not group:
                     return Outcome(False, "there is nothing to undo")
-                if group[0].before is None:
-                    self._rebuild_before()
-                    group = self.undo_group()
-                after = group[0].before
-                assert after is not None
                 texts = [_summary(r) for r in group]
                 seqs = [r.seq for r in group]
             else:
                 if not self._redo:
                     return Outcome(False, "there is nothing to redo")
                 seqs = self._redo[-1]
-                after = self.state
-                for seq in seqs:
-                    r = self.log[seq - 1]
-                    after, _ = apply(after, r.command, ScriptedDice(r.faces))
                 texts = [_summary(self.log[seq - 1]) for seq in seqs]
             verb = "takes back" if kind == "undo" else "plays again"
             record = LogRecord(
@@ -498,29 +520,100 @@ class Table:
                 faces=[],
                 events=[{"kind": kind, "text": f"The Soulweaver {verb}: " + " ".join(texts), "data": {"seqs": seqs}}],
             )
+            after = self._meta_result(record)
             await self._store(record, after)
-            change = Change(self.state, after, record)
-            if kind == "undo":
-                for seq in seqs:
-                    self.log[seq - 1].undone = True
-                self._redo.append(seqs)
-            else:
-                state = self.state
-                for seq in seqs:
-                    r = self.log[seq - 1]
-                    r.undone = False
-                    r.before = state
-                    state, _ = apply(state, r.command, ScriptedDice(r.faces))
-                self._redo.pop()
-            self._bump(self.state, after)
-            self.state = after
+            change = self._fold_meta(record, after)
+            await self._remember(change.after)
+            return change
+
+        return await self._serialized(attempt)
+
+    # ---- folding a stored record into the table ------------------------------------------------------------
+
+    def _fold(self, record: LogRecord) -> Change:
+        """Take `record`, stored at the end of the log, into the table: the state, the log, undo and redo. The
+        same for a command played here and one another process stored (`catch_up`)."""
+        if record.is_chat:
             self.log.append(record)
-            await self._remember(after)
-        for cid in list(self._timers):
-            if not any(d.id == cid for d in after.pending):
-                self._timers.pop(cid).cancel()
-        self._tell(change)
-        return Outcome(True, None, record)
+            return Change(self.state, self.state, record)
+        if record.is_meta:
+            return self._fold_meta(record)
+        after, _ = apply(self.state, record.command, ScriptedDice(record.faces))
+        return self._fold_play(record, after)
+
+    def _fold_play(self, record: LogRecord, after: GameState) -> Change:
+        record.before = self.state
+        change = Change(self.state, after, record)
+        self._bump(self.state, after)
+        self.state = after
+        self.log.append(record)
+        self._redo.clear()
+        self._forget_old_states()
+        return change
+
+    def _meta_result(self, record: LogRecord) -> GameState:
+        """The state an undo or redo leads to: before the first command it takes back, or this state with the
+        commands it plays again."""
+        seqs: list[int] = record.command["seqs"]
+        if record.kind == "undo":
+            if self.log[seqs[0] - 1].before is None:
+                self._rebuild_before()
+            before = self.log[seqs[0] - 1].before
+            assert before is not None
+            return before
+        after = self.state
+        for seq in seqs:
+            r = self.log[seq - 1]
+            after, _ = apply(after, r.command, ScriptedDice(r.faces))
+        return after
+
+    def _fold_meta(self, record: LogRecord, after: GameState | None = None) -> Change:
+        seqs: list[int] = record.command["seqs"]
+        after = self._meta_result(record) if after is None else after
+        change = Change(self.state, after, record)
+        if record.kind == "undo":
+            for seq in seqs:
+                self.log[seq - 1].undone = True
+            self._redo.append(seqs)
+        else:
+            state = self.state
+            for seq in seqs:
+                r = self.log[seq - 1]
+                r.undone = False
+                r.before = state
+                state, _ = apply(state, r.command, ScriptedDice(r.faces))
+            self._redo.pop()
+        self._bump(self.state, after)
+        self.state = after
+        self.log.append(record)
+        for did in list(self._timers):
+            if not any(d.id == did for d in after.pending):
+                self._timers.pop(did).cancel()
+        return change
+
+    async def catch_up(self) -> None:
+        """Fold in the commands other processes stored since this table last looked, then tell everyone."""
+        if self.engine is None or self.game_id is None:
+            return
+        async with self._lock:
+            changes = await self._catch_up_locked()
+        for change in changes:
+            self._tell(change)
+
+    async def _catch_up_locked(self) -> list[Change]:
+        if self.engine is None or self.game_id is None:
+            return []
+        rows = await asyncio.to_thread(db.load_log, self.engine, self.game_id, len(self.log))
+        changes: list[Change] = []
+        for r in rows:
+            if r["seq"] != len(self.log) + 1:
+                break
+            changes.append(
+                self._fold(LogRecord(r["seq"], r["sender"], r["command"], r["faces"], r["events"], r["time"]))
+            )
+        if changes:
+            await self._remember(self.state)
+        return changes
 
     def _rebuild_before(self) -> None:
         """Replay the whole log from the starting state, so every played command knows the state before it (a game

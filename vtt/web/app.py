@@ -336,6 +336,7 @@ def run(games: Games, host: str, port: int, storage_secret: str, **extra: Any) -
     app.on_startup(background_threads.install)
     app.on_startup(gc.freeze)  # the long-lived objects of start-up: see `Games.load_table`
     app.on_startup(watch_loop)  # only when VTT_LOOP_WATCH asks for it
+    app.on_startup(lambda: games.listen(asyncio.get_running_loop()))  # other processes' changes (PostgreSQL)
     app.on_shutdown(games.close)
     app.on_shutdown(offload.close)
     ui.run(

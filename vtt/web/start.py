@@ -12,6 +12,7 @@ from pathlib import Path
 from vtt.rules.dice import RandomDice
 from vtt.rules.mapfile import MapError, load_map, map_name
 from vtt.store.db import open_engine
+from vtt.store.single_process import SecondProcess, claim
 from vtt.table.registry import Creators, Games
 
 MAPS = Path(os.environ.get("VTT_MAPS") or Path(__file__).resolve().parents[2] / "maps")
@@ -49,6 +50,11 @@ def start(
         print(f"error: {map_file}: {exc}", file=sys.stderr)
         return 2
     engine = open_engine(database_url)
+    try:
+        claim(engine)
+    except SecondProcess as exc:
+        print(f"error: {exc}", file=sys.stderr)
+        return 2
     games = Games(engine, MAPS, dice=lambda: RandomDice(seed), creators=creators)
     name = game or map_name(data) or map_file.stem
     game_id, seats, invitation = games.ensure(name, initial, map_file.name)

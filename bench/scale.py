@@ -1,0 +1,257 @@
+"""Scale-out benchmark: the seat API's load through nginx against 1 and N `vtt` processes on one PostgreSQL.
+
+Run it from the repository root::
+
+    .venv/bin/python bench/scale.py                  # 1 process, then 2; 10 games; rates 1, 2, 4, 8 per client
+    .venv/bin/python bench/scale.py --processes 3    # 1 process, then 3
+    .venv/bin/python bench/scale.py --quick          # 4 games, shorter steps (a smoke run)
+
+(`bench/load.py --processes N` runs this.) It needs PostgreSQL (`VTT_TEST_POSTGRES_URL`, or Debian's binaries for
+a throw-away cluster, as the tests: `e2e/pg_server.py`) and nginx (Debian's package). It PRINTS figures and never
+asserts (it is not a test).
+
+For each number of processes (1, then N), in the same run: a fresh database holding the same games (the encounter
+of `bench/load.py`: 6 websocket clients a game, the Soulweaver and 5 players), N servers started on it, and nginx
+with the project's own `deploy/nginx-vtt.conf` in front (`e2e/nginx_proxy.py`). Every client connects through
+nginx, which gives each websocket its own route cookie, so the clients of one game are spread over the processes
+as strangers' browsers would be. Then steps of load, `STEP_SECONDS` each: every client sends one command every
+1/r seconds (the commands of `bench/load.py`), for r in `RATES`.
+
+Figures per step: the commands acknowledged per second; command → last of the other 5 clients of its game, p50 and
+p95; and, for each receiving client, whether it is on the process that played the command or on another (which
+hears it through PostgreSQL NOTIFY and replays it): the p95 of each, and their difference, the latency a change
+adds by crossing processes.
+
+Throughput at p95 ≤ 100 ms: the most commands per second of a step whose p95 stayed within 100 ms. Target on a
+2-core machine: N processes (2) ≥ 1.6× one. On one small machine the processes, PostgreSQL, nginx and this
+load generator share the same cores, so the ratio shows the cost of the shared log as much as the gain.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import json
+import os
+import random
+import statistics
+import sys
+import tempfile
+import time
+from collections.abc import Iterator
+from contextlib import ExitStack, contextmanager
+from dataclasses import dataclass
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+if str(ROOT) not in sys.path:
+    sys.path.insert(0, str(ROOT))  # `e2e` and `bench` are not installed packages
+
+from websockets.asyncio.client import connect  # noqa: E402
+
+from bench.load import (  # noqa: E402
+    PLAYERS,
+    Client,
+    Encounter,
+    Game,
+    Sent,
+    act,
+    create_games,
+    load_average,
+    make_encounter,
+    pct,
+    receive,
+    section,
+)
+from e2e.conftest import AppServer  # noqa: E402
+from e2e.nginx_proxy import UPSTREAM_HEADER, NginxProxy, nginx_binary  # noqa: E402
+from e2e.pg_server import PostgresDatabases, available, postgres_server  # noqa: E402
+
+P95_TARGET_MS = 100.0
+RATIO_TARGET = 1.6
+RATES = (1.0, 2.0, 4.0, 8.0)
+STEP_SECONDS, QUICK_STEP_SECONDS = 10.0, 4.0
+GAMES, QUICK_GAMES = 10, 4
+DRAIN_S = 2.0
+
+
+@dataclass
+class Step:
+    rate: float
+    sent: int
+    ok: int
+    lost: int
+    refused: int
+    unanswered: int
+    latencies: list[float]
+    same: list[float]
+    crossing: list[float]
+    seconds: float
+
+    @property
+    def per_second(self) -> float:
+        return self.ok / self.seconds
+
+    @property
+    def p95(self) -> float:
+        return pct(self.latencies, 95) if self.latencies else float("inf")
+
+
+def _via(game: Game, sent: Sent) -> Client:
+    """The client whose socket carried the command (`bench.load.choose`: a player's place goes through the
+    Soulweaver's socket, an end of turn through the sender's own)."""
+    return game.clients[sent.sender] if sent.kind == "end_turn" else game.clients[0]
+
+
+def measure(games: list[Game], sent: list[tuple[Game, Sent]], upstream: dict[int, str], step: Step) -> None:
+    for game, s in sent:
+        if s.ok is None:
+            step.unanswered += 1
+            continue
+        if not s.ok or s.seq is None:
+            step.refused += 1
+            continue
+        others = [c for c in game.clients if c.index != s.sender]
+        times = [c.received.get(s.seq) for c in others]
+        if any(t is None for t in times):
+            step.lost += 1
+            continue
+        step.ok += 1
+        step.latencies.append((max(t for t in times if t is not None) - s.t0) * 1000)
+        played_on = upstream[id(_via(game, s))]
+        for c, t in zip(others, times, strict=True):
+            assert t is not None
+            (step.same if upstream[id(c)] == played_on else step.crossing).append((t - s.t0) * 1000)
+
+
+async def load(proxy: NginxProxy, games: list[Game], step_seconds: float, seed: int) -> list[Step]:
+    ws_url = proxy.url.replace("http://", "ws://")
+
+    def url(client: Client) -> str:
+        return f"{ws_url}/api/seat/{client.secret}/events"
+
+    for game in games:
+        async with connect(url(game.clients[0])) as ws:
+            json.loads(await ws.recv())
+            await ws.send(json.dumps({"id": "begin", "command": {"type": "begin"}}))
+            while (answer := json.loads(await ws.recv()))["kind"] != "outcome":
+                pass
+            if not answer["ok"]:
+                raise RuntimeError(f"game {game.id}: begin refused: {answer['error']}")
+    clients = [c for g in games for c in g.clients]
+    sockets = await asyncio.gather(*(connect(url(c), max_size=None) for c in clients))
+    upstream: dict[int, str] = {}
+    for client, ws in zip(clients, sockets, strict=True):
+        client.ws = ws
+        assert ws.response is not None
+        upstream[id(client)] = ws.response.headers.get(UPSTREAM_HEADER, "?")
+    spread = sorted({u for u in upstream.values()})
+    print(f"   {len(clients)} clients connected through nginx to {len(spread)} processes")
+    receivers = [asyncio.create_task(receive(c)) for c in clients]
+    await asyncio.gather(*(c.ready.wait() for c in clients))
+    rng = random.Random(seed)
+    steps: list[Step] = []
+    try:
+        for rate in RATES:
+            start = time.perf_counter() + 0.5
+            stop = start + step_seconds
+            everyone = [(g, c) for g in games for c in g.clients]
+            done = await asyncio.gather(
+                *(act(g, c, start, stop, random.Random(rng.random()), 1.0 / rate) for g, c in everyone)
+            )
+            await asyncio.sleep(DRAIN_S)
+            pairs = [(g, s) for (g, _), mine in zip(everyone, done, strict=True) for s in mine]
+            step = Step(rate, len(pairs), 0, 0, 0, 0, [], [], [], step_seconds)
+            measure(games, pairs, upstream, step)
+            steps.append(step)
+            crossing = f"{pct(step.crossing, 95):7.1f}" if step.crossing else "      -"
+            print(
+                f"   {rate:4g}/s a client: {step.per_second:6.0f} commands/s ok, p50 "
+                f"{statistics.median(step.latencies) if step.latencies else float('nan'):6.1f} ms, p95 "
+                f"{step.p95:7.1f} ms (receivers on the same process p95 {pct(step.same, 95) if step.same else 0:6.1f}, "
+                f"on another {crossing}); lost {step.lost}, refused {step.refused}, unanswered {step.unanswered}",
+                flush=True,
+            )
+            if step.p95 > 4 * P95_TARGET_MS:
+                break  # far past the target: the next step only queues up more
+    finally:
+        for ws in sockets:
+            await ws.close()
+        for task in receivers:
+            task.cancel()
+    return steps
+
+
+@contextmanager
+def processes(url: str, encounter: Encounter, n: int, seed: int) -> Iterator[NginxProxy]:
+    with ExitStack() as stack:
+        servers: list[AppServer] = []
+        for i in range(n):
+            args = ["--host", "127.0.0.1", "--database", url, "--map", str(encounter.path), "--game", "Load 1"]
+            server = AppServer(
+                module="vtt.cli", args=[*args, "--seed", str(seed + i)], env={"VTT_STORAGE_SECRET": "bench-scale"}
+            )
+            stack.callback(server.stop)
+            servers.append(server.start())
+        yield stack.enter_context(NginxProxy([s.port for s in servers]))
+        for server in servers:
+            out = server.output()
+            if "Traceback" in out:
+                print(f"!! process on port {server.port} logged an exception:\n{out[-2000:]}")
+
+
+def throughput(steps: list[Step]) -> float:
+    within = [s.per_second for s in steps if s.p95 <= P95_TARGET_MS and not s.lost]
+    return max(within, default=0.0)
+
+
+def main(argv: list[str] | None = None) -> int:
+    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument("--processes", type=int, default=2, help="the number of processes compared with one")
+    ap.add_argument("--quick", action="store_true", help=f"{QUICK_GAMES} games, {QUICK_STEP_SECONDS:.0f} s steps")
+    ap.add_argument("--games", type=int, default=None)
+    ap.add_argument("--seed", type=int, default=1)
+    args = ap.parse_args(argv)
+    if (why := available()) is not None or nginx_binary() is None:
+        print(f"bench/scale.py needs PostgreSQL and nginx: {why or 'nginx is not installed'}")
+        return 2
+    n_games = args.games or (QUICK_GAMES if args.quick else GAMES)
+    step_seconds = QUICK_STEP_SECONDS if args.quick else STEP_SECONDS
+    print(
+        f"bench/scale.py: {n_games} games × {PLAYERS + 1} clients through nginx, 1 vs {args.processes} processes on "
+        f"one PostgreSQL; machine load average {load_average()} on {os.cpu_count()} CPUs"
+    )
+    results: dict[int, list[Step]] = {}
+    with tempfile.TemporaryDirectory(prefix="vtt-scale-") as tmp, postgres_server() as server_url:
+        encounter = make_encounter(Path(tmp))
+        databases = PostgresDatabases(server_url)
+        try:
+            for n in (1, args.processes):
+                section(f"{n} process{'es' if n > 1 else ''}")
+                url = databases.new()
+                games = create_games(url, encounter, n_games)
+                with processes(url, encounter, n, args.seed) as proxy:
+                    results[n] = asyncio.run(load(proxy, games, step_seconds, args.seed))
+        finally:
+            databases.drop_all()
+    section("Summary (targets)")
+    one, many = throughput(results[1]), throughput(results[args.processes])
+    for n, value in ((1, one), (args.processes, many)):
+        print(f"   {n} process{'es' if n > 1 else ''}: {value:.0f} commands/s with p95 ≤ {P95_TARGET_MS:.0f} ms")
+    ratio = many / one if one else float("nan")
+    met = "MET" if one and ratio >= RATIO_TARGET else "MISSED"
+    print(f"   ratio {ratio:.2f}× (target ≥ {RATIO_TARGET}× with {args.processes} processes): {met}")
+    crossing = [x for s in results[args.processes] if s.p95 <= P95_TARGET_MS for x in s.crossing]
+    same = [x for s in results[args.processes] if s.p95 <= P95_TARGET_MS for x in s.same]
+    if crossing and same:
+        across, here = statistics.median(crossing), statistics.median(same)
+        print(
+            f"   a change crossing processes: p50 {across:.1f} ms vs {here:.1f} ms on the same process "
+            f"(+{across - here:.1f} ms), p95 {pct(crossing, 95):.1f} vs {pct(same, 95):.1f} ms"
+        )
+    print(f"   machine load average now {load_average()}")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
