@@ -51,7 +51,7 @@ def test_an_attack_on_a_creature_in_darkness_takes_dark_concealment() -> None:
     """Ambient darkness: d, next to a, is not seen: Sight Concealment `dark_concealment` 3. Martial 7, 1 -> 7 - 3 = 4
     (past DL 3) against Elude 5, 2 -> 5: a miss that would have hit (7 beats 5)."""
     _, events = run(duel(ambient_light="dark"), STRIKE, [7, 1, 5, 2])
-    assert reasons(events) == [(-3, "D not seen: in darkness: it has Sight Concealment 3, on attack rolls")]
+    assert reasons(events) == [(-3, "the target is in darkness, not seen: it has Sight Concealment 3, on attack rolls")]
     assert only(events, "attack").data["success"] is False
 
 
@@ -59,7 +59,9 @@ def test_an_attack_on_a_creature_in_dim_light_takes_dim_concealment() -> None:
     """The map names d's space (2, 1) dim: Sight Concealment 1. Martial 7, 1 -> 6 against Elude 6, 2 -> 6: a tie,
     the defender wins."""
     _, events = run(duel(light={(2, 1): "dim"}), STRIKE, [7, 1, 6, 2])
-    assert reasons(events) == [(-1, "D seen only in dim light: it has Sight Concealment 1, on attack rolls")]
+    assert reasons(events) == [
+        (-1, "the target is seen only in dim light: it has Sight Concealment 1, on attack rolls")
+    ]
     assert only(events, "attack").data["success"] is False
 
 

@@ -58,7 +58,7 @@ def concealment_and_cause(
     if target is not None and target.id in state.creatures and observer.id in state.creatures:
         lit, why = vision.light_concealment(state, observer.id, target.id)
         if lit > best[0]:
-            best = (lit, f"{target.name} {why}")
+            best = (lit, why)
     return best
 
 
@@ -86,7 +86,7 @@ def _modifier(state: GameState, c: Creature, per_tier: int, what: str, other: Cr
     t, sense, cause = attack_concealment(state, c, other)
     if not t or sense is None:
         return []
-    whom = "it has" if other is not None and cause.startswith(f"{other.name} ") else "every target has"
+    whom = "it has" if other is not None and cause.startswith("the target") else "every target has"
     return [
         Modifier(
             value=-t * per_tier,

@@ -481,13 +481,13 @@ def light_concealment(state: GameState, viewer_id: str, target_id: str) -> tuple
     if viewer.swallowed_by is not None or state.creatures[target_id].swallowed_by is not None:
         return 0, "off the board"
     if settings.ambient_light == "lit" and all(level == "lit" for level in state.board.light.values()):
-        return 0, "seen in light"  # no space of the map is dim or dark
+        return 0, "the target is seen in light"  # no space of the map is dim or dark
     occ = Occupancy(state)
     mine, theirs = occ.cells[viewer_id], occ.cells[target_id]
     grid = grid_for(settings.grid)
     adjacent = [cell for cell in theirs if footprint_distance(grid, mine, (cell,)) <= 1]
     if any(state.board.light.get(cell, settings.ambient_light) == "lit" for cell in adjacent):
-        return 0, "seen in light"  # a space next to the viewer is always in its line of sight
+        return 0, "the target is seen in light"  # a space next to the viewer is always in its line of sight
     far = max(footprint_distance(grid, mine, (cell,)) for cell in theirs)
     los = line_of_sight(state, mine, _blocking(state, occ, viewer.id), radius=_radius(far))
     judged = [cell for cell in theirs if cell in los] or list(theirs)
@@ -498,10 +498,10 @@ def light_concealment(state: GameState, viewer_id: str, target_id: str) -> tuple
         for cell in judged
     }
     if "lit" in levels:
-        return 0, "seen in light" if not reach else "seen in light or within dark sight"
+        return 0, "the target is seen in light" if not reach else "the target is seen in light or within dark sight"
     if "dim" in levels:
-        return settings.dim_concealment, "seen only in dim light"
-    return settings.dark_concealment, "not seen: in darkness"
+        return settings.dim_concealment, "the target is seen only in dim light"
+    return settings.dark_concealment, "the target is in darkness, not seen"
 
 
 def sees_by_light(state: GameState, viewer: Creature, viewer_cells: tuple[Cell, ...], cell: Cell) -> bool:
