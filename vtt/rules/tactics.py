@@ -335,14 +335,18 @@ def aware_of(
 
 
 def distract_targets(state: GameState, c: Creature, occ: Occupancy | None = None) -> list[str]:
-    """The creatures Aware of some Distract `c` could make now (`aware_of`)."""
+    """The creatures Aware of every Distract `c` could make now (`distract_actions`), so that the menu may offer each
+    with any of them: of an action when it may follow one (a creature Aware of an action is Aware of speech too),
+    else of its speech."""
     occ = occ or Occupancy(state)
     if c.swallowed_by is not None:
         return []
+    kinds = distract_actions(state, c.id)
+    action: DistractAction = next((k for k in kinds if k != "speak"), "speak")
     # Only a creature with a space within range can be Aware: the others are not asked about.
     area = grid_of(state).area_within(occ.cells[c.id], state.settings.distract_range)
     near = set(occ.occupants(list(area)))
-    return [oid for oid, o in state.creatures.items() if oid in near and aware_of(state, c, o, occ)]
+    return [oid for oid, o in state.creatures.items() if oid in near and aware_of(state, c, o, occ, action)]
 
 
 def distract_bonus(action: Literal["major", "minor"]) -> Modifier:
