@@ -13,10 +13,12 @@ from __future__ import annotations
 
 from typing import Any
 
+import pytest
 from test_seat_view_vision import ALICE, Messages, draw, play, text
 
 from vtt.rules.dice import ScriptedDice
 from vtt.rules.turns import begun_on_turn
+from vtt.table.archive import ArchiveError, check_archive
 from vtt.table.fog import HEARD_PREFIX
 from vtt.table.table import Table
 
@@ -88,3 +90,21 @@ def test_a_targeted_space_attack_may_aim_at_a_heard_creature_s_space() -> None:
     menu = table.seat_view(ALICE).menu("A")
     spaces = {s for o in menu if o.action == "strike_space" for s in o.spaces}
     assert (1, 0) in spaces and (2, 0) not in spaces
+
+
+def test_a_game_with_a_strike_on_a_heard_creature_is_checked_again_from_its_log() -> None:
+    """A game's archive is checked by playing its log again, each command as its sender's seat may send it: alice's
+    Strike, logged with the orc's real id, is one her seat could send (by the opaque id) when it was played."""
+    start = begun_on_turn(draw("AO...", ambient_light="dark"), "A")
+    table = Table("fog", start, dice=lambda: ScriptedDice([7, 1, 5, 2]))
+    assert play(table, ALICE, {"type": "strike", "creature": "A", "target": heard_id(table), "weapon": "sword"})[0]
+    (record,) = table.log
+    entry = {"seq": 1, "sender": record.sender, "command": record.command, "faces": record.faces, "events": [],
+             "time": "2026-05-01T12:00:00+00:00"}  # fmt: skip
+    archive = {"format": 1, "kind": "soulshards-vtt-game", "name": "Dark", "map": "",
+               "initial_state": start.model_dump(mode="json"), "log": [entry]}  # fmt: skip
+    checked = check_archive(archive)
+    assert checked.final_state.model_dump(mode="json") == table.state.model_dump(mode="json")
+    refused = {**entry, "command": {**record.command, "called_shot": "head"}}
+    with pytest.raises(ArchiveError, match="may not send it"):
+        check_archive({**archive, "log": [refused]})
