@@ -7,9 +7,11 @@ that cannot turn up in other text by chance, random sides, controllers and hidde
 played with random legal commands (from `legal_actions`, as a menu offers them), answers to the pending decisions,
 the Soulweaver hiding and showing creatures, and commands a player sends that the table refuses.
 
-Half the games have fog of war on, and a few walls: then a creature the seat's creatures do not perceive (worked out
+Half the games have fog of war on, and a few walls (and a third are in darkness, where creatures next to each other
+are heard and not seen): then a creature the seat's creatures do not perceive (worked out
 here from `vision.seat_perception`, not from the seat view's own cache) is as secret as a hidden one, and a creature
-only heard is sent by an opaque id, never by its own.
+only heard is sent by an opaque id, never by its own (and a Strike on it, offered by the menu by that id, is
+played and reported without its id or name).
 """
 
 from __future__ import annotations
@@ -30,6 +32,7 @@ from vtt.rules.model import SOULWEAVER, GameState
 from vtt.rules.settings import TableSettings
 from vtt.rules.turns import active_creatures
 from vtt.rules.vision import seat_perception
+from vtt.table.fog import HEARD_PREFIX
 from vtt.table.table import Change, Table, Viewer
 from vtt.web.api import change_message
 
@@ -111,6 +114,7 @@ def games(draw: st.DrawFn) -> GameState:
         reactions=draw(st.booleans()),
         reaction_seconds=0,
         fog_of_war=draw(st.booleans()),
+        ambient_light=draw(st.sampled_from(["lit", "lit", "dark"])),
     )
     free = st.tuples(st.integers(0, 5), st.integers(0, 5)).filter(lambda c: c not in cells)
     walls = set(draw(st.lists(free, max_size=6)))
@@ -153,6 +157,8 @@ async def play(draw: Draw, table: Table, refusals: list[tuple[Viewer, Secret, st
         outcome = await table.submit(viewer, cmd)
         if not outcome.ok and viewer != SW:
             refusals.append((viewer, secrets(table.state, viewer), str(outcome.error)))
+        if str(cmd.get("target", "")).startswith(HEARD_PREFIX):
+            event(f"a Strike on a creature only heard, by its opaque id: {'played' if outcome.ok else 'refused'}")
 
     await send(SW, {"type": "begin"})
     for _ in range(STEPS):

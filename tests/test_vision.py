@@ -274,6 +274,6 @@ def test_concealment_from_light() -> None:
     C in a lit one none, D in the dark (not seen) 3."""
     state = draw("BAC.D")
     state.board.light = {(0, 0): "dim", (4, 0): "dark"}
-    assert light_concealment(state, "A", "B") == (1, "seen only in dim light")
-    assert light_concealment(state, "A", "C") == (0, "seen in light")
+    assert light_concealment(state, "A", "B") == (1, "the target is seen only in dim light")
+    assert light_concealment(state, "A", "C") == (0, "the target is seen in light")
     assert light_concealment(state, "A", "D")[0] == 3

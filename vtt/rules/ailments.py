@@ -659,17 +659,17 @@ def frightened_modifiers(state: GameState, c: Creature, other: Creature | None, 
 
 
 def attack_against_modifiers(state: GameState, attacker: Creature, target: Creature | None) -> list[Modifier]:
-    """What the attacker's ailments do to an attack on this target: Concealment from its senses (see `senses`)
-    and Frightened of the target."""
+    """What the attacker's ailments do to an attack on this target: Concealment from its senses and from light
+    (see `senses`) and Frightened of the target."""
     return [
-        *senses.attack_concealment_modifiers(state, attacker),
+        *senses.attack_concealment_modifiers(state, attacker, target),
         *frightened_modifiers(state, attacker, target, "attack rolls"),
     ]
 
 
 def defense_against_modifiers(state: GameState, defender: Creature, attacker: Creature | None) -> list[Modifier]:
     """What the defender's ailments do to its defense against this attacker (None: several at once)."""
-    mods = senses.defense_concealment_modifiers(state, defender)
+    mods = senses.defense_concealment_modifiers(state, defender, attacker)
     if state.settings.frightened_on_defense:
         mods += frightened_modifiers(state, defender, attacker, "defense rolls")
     return mods

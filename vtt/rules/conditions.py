@@ -126,6 +126,7 @@ def ranged_attack_modifiers(state: GameState, creature: Creature, target: Creatu
         *limb_action_modifiers(state, creature),
         *attack_modifiers(state, creature, target),
         *ailments.against_target_modifiers(state, target, melee=False),
+        *ailments.attack_against_modifiers(state, creature, target),
     ]
 
 

@@ -23,7 +23,10 @@ How the engine does it: when a command would attack or move and some other creat
 controller gets a reaction decision (hinder or pass). When the last one answers, every hinderer rolls its attack,
 the actor rolls one defense against all of them, and the command goes on: an attack (or a Manifest roll) with -1
 for each successful Hinder Attack (or Hinder Spell), a movement not at all if any Hinder Movement succeeded. Each
-reaction is used at most once per trigger (reference gap 12). Which skills roll and defend are table settings. A
+reaction is used at most once per trigger (reference gap 12). Only a creature that perceives the actor (sees it,
+or knows its space by sound or scent: `vision.perceives`, the computation of fog of war) is offered a Hinder: one
+that cannot perceive the trigger cannot answer it. Its Blinded and Deafened are Concealment on its roll (below),
+not a bar: line of sight, light and range decide. Which skills roll and defend are table settings. A
 creature in a Defensive Stance cannot attack, so it cannot Hinder. Each Hinder is a physical melee attack on the
 actor and the actor's one defense is a defense against physical attacks, so everything that changes those applies:
 on the hinderer's roll effects (Called Shot), Encumbered, Dazzled, Crowded, Exhausted, Prone's d12, Concealment,
@@ -38,7 +41,7 @@ from typing import Any, Literal
 
 from pydantic import BaseModel, Field
 
-from vtt.rules import ailments, enraged, guard
+from vtt.rules import ailments, enraged, guard, vision
 from vtt.rules.abilities import LIBRARY
 from vtt.rules.checks import AttackResult
 from vtt.rules.commands import Command, Distract, Manifest, Move, StrikeSpace, parse_command
@@ -195,6 +198,8 @@ def eligible(state: GameState, kind: ReactionKind, actor: str, target: str | Non
             continue
         rng = hinder_reach(state, hid)
         if rng < 0 or footprint_distance(grid, occ.cells[hid], occ.cells[actor]) > rng:
+            continue
+        if vision.perceives(state, hid, actor, ailments=False) is None:  # cannot see, hear or smell the trigger
             continue
         if kind == "hinder_movement":
             if not can_overpower(h.size, mover.size):

@@ -6,6 +6,10 @@
 - An attack on a creature or a surface (GAP: how much Concealment changes an attack; reference gap 9 ASSUMPTION):
   the attacker finds its target with the senses of table setting `attack_senses` (sight), using the least
   concealed one; that Concealment Tier x `concealment_attack_per_tier` (1) is a penalty on the attack roll.
+- Light (§2.6/§5.2: an attack on a creature you cannot see takes Sight Concealment): an attack on one creature
+  also reads the attacker's vision (`vision.light_concealment`, the computation fog of war uses): a target seen only
+  in dim light has Sight Concealment `dim_concealment`, one the attacker does not see (in darkness, or out of
+  sight) `dark_concealment`. Blinded judges the attacker's eyes as if open: the higher Tier counts, as below.
 - seed-000 targeted attacks on a space: a roll that becomes the attack on doubles "is not modified by Concealment
   or size", so it takes no such penalty.
 - Defenses: the reference says nothing of a creature that cannot perceive its attacker (GAP): table setting
@@ -23,6 +27,7 @@
 
 from __future__ import annotations
 
+from vtt.rules import vision
 from vtt.rules.dice import Modifier
 from vtt.rules.model import Creature, GameState
 from vtt.rules.settings import Sense
@@ -36,14 +41,25 @@ def darkness(state: GameState, observer: Creature) -> int:
     return state.settings.swallowed_darkness if observer.swallowed_by is not None else 0
 
 
-def concealment_and_cause(state: GameState, observer: Creature, sense: Sense) -> tuple[int, str]:
-    """The Concealment Tier every target has for `sense`, counted from `observer`, and what causes it."""
+def concealment_and_cause(
+    state: GameState, observer: Creature, sense: Sense, target: Creature | None = None
+) -> tuple[int, str]:
+    """The Concealment Tier `target` (None: every target) has for `sense`, counted from `observer`, and what causes
+    it. For sight and one target, light and line of sight count too (`vision.light_concealment`): the highest of
+    Blinded, a stomach's darkness and that counts, as all hide the same sense."""
     name = SENSE_AILMENTS[sense]
     t = observer.ailments.get(name, 0)
-    dark = darkness(state, observer) if sense == "sight" else 0
-    if dark > t:
-        return dark, "no light (swallowed)"
-    return t, f"{name} (Tier {t})"
+    best = (t, f"{name} (Tier {t})")
+    if sense != "sight":
+        return best
+    dark = darkness(state, observer)
+    if dark > best[0]:
+        best = (dark, "no light (swallowed)")
+    if target is not None and target.id in state.creatures and observer.id in state.creatures:
+        lit, why = vision.light_concealment(state, observer.id, target.id)
+        if lit > best[0]:
+            best = (lit, why)
+    return best
 
 
 def concealment(state: GameState, observer: Creature, sense: Sense) -> int:
@@ -51,32 +67,40 @@ def concealment(state: GameState, observer: Creature, sense: Sense) -> int:
     return concealment_and_cause(state, observer, sense)[0]
 
 
-def attack_concealment(state: GameState, attacker: Creature) -> tuple[int, Sense | None]:
-    """The Concealment an attacker's targets have through its best sense among `attack_senses`, and that sense."""
-    best: tuple[int, Sense | None] = (0, None)
+def attack_concealment(
+    state: GameState, attacker: Creature, target: Creature | None = None
+) -> tuple[int, Sense | None, str]:
+    """The Concealment an attacker's target (None: every target) has through its best sense among
+    `attack_senses`, that sense, and its cause."""
+    best: tuple[int, Sense | None, str] = (0, None, "")
     for i, sense in enumerate(state.settings.attack_senses):
-        t = concealment(state, attacker, sense)
+        t, cause = concealment_and_cause(state, attacker, sense, target)
         if i == 0 or t < best[0]:
-            best = (t, sense)
+            best = (t, sense, cause)
     return best
 
 
-def _modifier(state: GameState, c: Creature, per_tier: int, what: str) -> list[Modifier]:
-    t, sense = attack_concealment(state, c)
-    if not t or not per_tier or sense is None:
+def _modifier(state: GameState, c: Creature, per_tier: int, what: str, other: Creature | None) -> list[Modifier]:
+    if not per_tier:
         return []
-    cause = concealment_and_cause(state, c, sense)[1]
+    t, sense, cause = attack_concealment(state, c, other)
+    if not t or sense is None:
+        return []
+    whom = "it has" if other is not None and cause.startswith("the target") else "every target has"
     return [
         Modifier(
             value=-t * per_tier,
-            reason=f"{cause}: every target has {SENSE_NAMES[sense]} Concealment {t}, on {what}",
+            reason=f"{cause}: {whom} {SENSE_NAMES[sense]} Concealment {t}, on {what}",
         )
     ]
 
 
-def attack_concealment_modifiers(state: GameState, attacker: Creature) -> list[Modifier]:
-    """The penalty Concealment gives an attack (not a targeted attack on a space)."""
-    return _modifier(state, attacker, state.settings.concealment_attack_per_tier, "attack rolls")
+def attack_concealment_modifiers(
+    state: GameState, attacker: Creature, target: Creature | None = None
+) -> list[Modifier]:
+    """The penalty Concealment gives an attack on `target` (not a targeted attack on a space; None: an attack whose
+    target is no creature, or several)."""
+    return _modifier(state, attacker, state.settings.concealment_attack_per_tier, "attack rolls", target)
 
 
 def distract_concealment(state: GameState, target: Creature, speaking: bool) -> tuple[int, Sense]:
@@ -103,6 +127,8 @@ def distract_defense_modifiers(state: GameState, target: Creature, speaking: boo
     ]
 
 
-def defense_concealment_modifiers(state: GameState, defender: Creature) -> list[Modifier]:
+def defense_concealment_modifiers(
+    state: GameState, defender: Creature, attacker: Creature | None = None
+) -> list[Modifier]:
     """The penalty `concealment_defense_per_tier` gives a defender that cannot perceive its attacker well."""
-    return _modifier(state, defender, state.settings.concealment_defense_per_tier, "defense rolls")
+    return _modifier(state, defender, state.settings.concealment_defense_per_tier, "defense rolls", attacker)

@@ -149,6 +149,7 @@ GROUPS: dict[str, tuple[str, ...]] = {
         "fog_of_war",
         "sight_automatic",
         "hearing_automatic",
+        "smell_automatic",
     ),
 }
 OTHER = "Other settings"
@@ -170,6 +171,7 @@ _LABELS: dict[str, str] = {
     "players_place_before_fight": "Players place their own creatures",
     "physical_dice": "Physical dice: players type the faces they rolled",
     "fog_of_war": "Fog of war: players see only what their creatures perceive",
+    "smell_automatic": "A creature in reach of its scent is smelled without a roll",
     "space_capacity": "Area one space holds",
     "footprints": "Footprint shapes by size",
     "reactions": "Offer reactions",

@@ -373,6 +373,13 @@ class TableSettings(BaseModel):
         description="A moving creature within the range of its own sound is heard without an Awareness roll (its "
         "space is known, nothing more); beyond it the table rolls Observe (§2.6).",
     )
+    smell_automatic: bool = Field(
+        False,
+        description="A creature within the range of its scent (§2.6 Smell: base DL 9, base range -1; the rules give a "
+        "scent no Magnitude, ASSUMPTION its size: 1 space for size 0 to 2) is smelled without an Awareness roll, its "
+        "space known like a heard one's. Off by default: at DL 9 - size smelling is no sure thing, so the table rolls "
+        "Observe; a table whose creatures hunt by scent turns it on.",
+    )
     fog_of_war: bool = Field(
         False,
         description="Fog of war: each player's browser gets only what their creatures perceive (vision: line of "

@@ -37,7 +37,10 @@
   a Hinder is. Any sender may name the creatures that expect it (`expects`). The `distract` command rolls
   one attack (table settings: `distract_skill` Guile against `distract_defense` Observe, DL `distract_dl`)
   against each chosen creature; a creature is Aware (ASSUMPTION) when it is not Unaware or Unconscious and is
-  within `distract_range` spaces. It is not a physical attack. On success the creature's `focus` (or
+  within `distract_range` spaces, and, of an action, perceives the distracter (sees it, or knows its space by
+  sound or scent: `vision.perceives`, the computation of fog of war; its Blinded and Deafened are not a bar but
+  Concealment on its defense, below); speech is heard through walls. It is not a physical attack. On success the
+  creature's `focus` (or
   `focus_space`, for a sound at range) is set and `focus_locked` holds until its next turn starts. Focus gives
   `focus_bonus` (+1) on its attack rolls against its Focus (`conditions.attack_modifiers`).
 """
@@ -46,7 +49,7 @@ from __future__ import annotations
 
 from typing import Literal
 
-from vtt.rules import senses
+from vtt.rules import senses, vision
 from vtt.rules.ailments import (
     EFFECT_ATTACK_DICE,
     EFFECT_DAMAGE_DICE,
@@ -307,26 +310,43 @@ def pay_attack(tx: Tx, creature_id: str, minor: bool, limbs: list[str]) -> list[
 # --------------------------------------------------------------------------------------------------------
 
 
-def aware_of(state: GameState, c: Creature, other: Creature, occ: Occupancy | None = None) -> bool:
-    """ASSUMPTION: `other` is Aware of `c`'s action when it is not Unaware or Unconscious and is within the
-    table's `distract_range`. (`occ`: the state's occupancy, when the caller has one.)"""
+def aware_of(
+    state: GameState,
+    c: Creature,
+    other: Creature,
+    occ: Occupancy | None = None,
+    action: DistractAction | None = None,
+) -> bool:
+    """Whether `other` is Aware of `c`'s `action` (None: of any Distract `c` could make now). ASSUMPTION: when it
+    is not Unaware or Unconscious and is within the table's `distract_range`; and, for an action (not speech, which
+    is heard through walls), when it perceives `c` as fog of war does (`vision.perceives`: sees it, or knows its
+    space by its sound or scent; its Blinded and Deafened count as Concealment on its defense instead).
+    (`occ`: the state's occupancy, when the caller has one.)"""
     if other.id == c.id or other.dead or other.unconscious or other.ailments.get("Unaware", 0) > 0:
         return False
     if other.swallowed_by is not None or c.swallowed_by is not None:  # off the board (seed-000 swallowing)
         return False
     occ = occ or Occupancy(state)
     dist = footprint_distance(grid_of(state), occ.cells[c.id], occ.cells[other.id])
-    return dist <= state.settings.distract_range
+    if dist > state.settings.distract_range:
+        return False
+    speaking = action == "speak" or (action is None and can_speak(state, c))
+    return speaking or vision.perceives(state, other.id, c.id, ailments=False) is not None
 
 
 def distract_targets(state: GameState, c: Creature, occ: Occupancy | None = None) -> list[str]:
+    """The creatures Aware of every Distract `c` could make now (`distract_actions`), so that the menu may offer each
+    with any of them: of an action when it may follow one (a creature Aware of an action is Aware of speech too),
+    else of its speech."""
     occ = occ or Occupancy(state)
     if c.swallowed_by is not None:
         return []
+    kinds = distract_actions(state, c.id)
+    action: DistractAction = next((k for k in kinds if k != "speak"), "speak")
     # Only a creature with a space within range can be Aware: the others are not asked about.
     area = grid_of(state).area_within(occ.cells[c.id], state.settings.distract_range)
     near = set(occ.occupants(list(area)))
-    return [oid for oid, o in state.creatures.items() if oid in near and aware_of(state, c, o, occ)]
+    return [oid for oid, o in state.creatures.items() if oid in near and aware_of(state, c, o, occ, action)]
 
 
 def distract_bonus(action: Literal["major", "minor"]) -> Modifier:
@@ -368,8 +388,9 @@ def distract(
         raise RuleError("a Distract attacks at least one creature")
     for tid in chosen:
         t = tx.get(tid)
-        if not aware_of(state, c, t):
-            raise RuleError(f"{t.name} is not Aware of {c.name}'s action: a Distract cannot attack it")
+        if not aware_of(state, c, t, action=action):
+            what = "speech" if action == "speak" else "action"
+            raise RuleError(f"{t.name} is not Aware of {c.name}'s {what}: a Distract cannot attack it")
     for eid in expects:
         tx.get(eid)
     if sound_at is not None and not grid_of(state).in_bounds(sound_at, state.board.cols, state.board.rows):

@@ -29,6 +29,15 @@ creature sees no space at all); a swallowed creature is off the board and percei
   its spaces are known, nothing more. Otherwise the note gives the Observe DL the table would roll (Deafened adds
   its Tier, as the Sound Concealment it gives, §5.2). Walls do not stop sound (GAP: the rules give walls no
   Magnitude).
+- Smelled: a creature neither seen nor heard whose scent the viewer can smell. §2.6: Smell has base DL 9 and base
+  range -1; the rules give a scent no Magnitude (ASSUMPTION `SCENT_MAGNITUDE`: its size), so it reaches size - 1
+  spaces (at least 1) at DL 9 - size. Within that range, with `smell_automatic` on and the viewer not Anosmatic, it
+  is known by its spaces like a heard one (in `heard`); otherwise the note gives the Observe DL (Anosmatic adds its
+  Tier). A moving creature's sound always reaches as far at a lower DL, so smell finds what a Deafened viewer (or
+  a table rolling for hearing) misses; beyond its range no smell note is made (its DL passes 9, above sound's).
+
+`perceives` answers the same for one viewer and one creature, tracing lines of sight only as far as it is;
+`light_concealment` gives the Sight Concealment an attack on it takes (`senses`).
 """
 
 from __future__ import annotations
@@ -49,10 +58,15 @@ SIGHT_DL = 0
 SIGHT_RANGE = 4
 SOUND_DL = 6
 SOUND_RANGE = -1
+SMELL_DL = 9
+SMELL_RANGE = -1
+SCENT_MAGNITUDE = 0
+"""GAP: the rules give a creature's scent no Magnitude. ASSUMPTION: its size alone (§2.6: the subject's size
+lowers the DL and extends the range), counted once, so a size 0 creature is smelled 1 space away at DL 9."""
 MOVING_SOUND_MAGNITUDE = 2
 """§2.6: moving makes a sound of Magnitude 2 + the mover's size."""
 
-VisionSense = Literal["sight", "sound"]
+VisionSense = Literal["sight", "sound", "smell"]
 
 
 @dataclass(frozen=True)
@@ -64,10 +78,11 @@ class Awareness:
     dl: int
     distance: int
     reach: int
-    """The sense's range for this creature (Sight's, or its moving sound's)."""
+    """The sense's range for this creature (Sight's, its moving sound's, or its scent's)."""
     magnitude: int = 0
-    """Its moving sound's Magnitude (sound only)."""
+    """Its moving sound's Magnitude (sound), or its scent's (smell)."""
     deafened: int = 0
+    anosmatic: int = 0
     dim: int = 0
     """Sight Concealment from dim light, added to the DL (sight only)."""
 
@@ -78,6 +93,12 @@ class Awareness:
             return (
                 f"in sight {self.distance} spaces away, beyond Sight's range of {self.reach} for its size{dim}: "
                 f"an Observe roll at DL {self.dl}"
+            )
+        if self.sense == "smell":
+            nose = f", and Anosmatic {self.anosmatic} adds {self.anosmatic}" if self.anosmatic else ""
+            return (
+                f"its scent has Magnitude {self.magnitude}, smelled {self.reach} spaces away; it is {self.distance} "
+                f"away{nose}: an Observe roll at DL {self.dl}"
             )
         deaf = f", and Deafened {self.deafened} adds {self.deafened}" if self.deafened else ""
         return (
@@ -279,6 +300,47 @@ def _multiples(distance: int, reach: int) -> int:
     return max(0, math.ceil(distance / reach) - 1) if distance > 0 else 0
 
 
+def _judge(
+    state: GameState,
+    viewer: Creature,
+    cid: str,
+    distance: int,
+    visible: list[Cell],
+    lamps: Mapping[Cell, LightLevel],
+    ailments: bool = True,
+) -> tuple[Literal["seen", "heard"] | None, str, list[Awareness]]:
+    """How `viewer` perceives creature `cid`, `distance` away, of whose spaces it perceives `visible`: seen, known
+    by its space only ("heard": by sound or smell), or not at all; why; and the Observe rolls the table would make
+    for it. The one judgement `perceived` and `perceives` share."""
+    settings = state.settings
+    size = state.creatures[cid].size
+    notes: list[Awareness] = []
+    if visible:
+        sight_range = max(1, SIGHT_RANGE + size)
+        if settings.sight_automatic or distance <= sight_range:
+            return "seen", "in line of sight and light", notes
+        lit = [light_at(state, cell, lamps) for cell in visible]
+        dim = settings.dim_concealment if "lit" not in lit and "dim" in lit else 0
+        dl = SIGHT_DL - size + _multiples(distance, sight_range) + dim
+        notes.append(Awareness(cid, "sight", dl, distance, sight_range, dim=dim))
+    deafened = viewer.ailments.get("Deafened", 0) if ailments else 0
+    magnitude = MOVING_SOUND_MAGNITUDE + size
+    sound_range = max(1, SOUND_RANGE + magnitude)
+    if settings.hearing_automatic and not deafened and distance <= sound_range:
+        return "heard", f"heard moving (a sound of Magnitude {magnitude}, heard {sound_range} spaces away)", notes
+    dl = SOUND_DL - magnitude + _multiples(distance, sound_range) + deafened
+    notes.append(Awareness(cid, "sound", dl, distance, sound_range, magnitude, deafened))
+    scent = SCENT_MAGNITUDE + size
+    smell_range = max(1, SMELL_RANGE + scent)
+    if distance <= smell_range:
+        anosmatic = viewer.ailments.get("Anosmatic", 0) if ailments else 0
+        if settings.smell_automatic and not anosmatic:
+            return "heard", f"smelled (a scent of Magnitude {scent}, smelled {smell_range} spaces away)", notes
+        dl = SMELL_DL - scent + anosmatic
+        notes.append(Awareness(cid, "smell", dl, distance, smell_range, scent, anosmatic=anosmatic))
+    return None, "", notes
+
+
 def perceived(
     state: GameState,
     creature_id: str,
@@ -294,14 +356,9 @@ def perceived(
     everyone = occ.everyone()
     lamps = carried_light(state) if carried is None else carried
     cells = everyone[creature_id]
-    settings = state.settings
-    grid = grid_for(settings.grid)
+    grid = grid_for(state.settings.grid)
     blinded = viewer.ailments.get("Blinded", 0)
     spaces: frozenset[Cell] = frozenset() if blinded else _perceived_spaces(state, viewer, cells, occ, lamps)
-    deafened = viewer.ailments.get("Deafened", 0)
-    hearing = settings.hearing_automatic and not deafened
-    sight_auto = settings.sight_automatic
-    creatures = state.creatures
     seen: set[str] = {creature_id}
     heard: dict[str, tuple[Cell, ...]] = {}
     notes: list[Awareness] = []
@@ -309,27 +366,73 @@ def perceived(
     for cid, theirs in everyone.items():
         if cid == creature_id:
             continue
-        size = creatures[cid].size
         distance = footprint_distance(grid, cells, theirs)
-        if not spaces.isdisjoint(theirs):
-            sight_range = max(1, SIGHT_RANGE + size)
-            if sight_auto or distance <= sight_range:
-                seen.add(cid)
-                reasons[cid] = "in line of sight and light"
-                continue
-            lit = [light_at(state, cell, lamps) for cell in theirs if cell in spaces]
-            dim = settings.dim_concealment if "lit" not in lit and "dim" in lit else 0
-            dl = SIGHT_DL - size + _multiples(distance, sight_range) + dim
-            notes.append(Awareness(cid, "sight", dl, distance, sight_range, dim=dim))
-        magnitude = MOVING_SOUND_MAGNITUDE + size
-        sound_range = max(1, SOUND_RANGE + magnitude)
-        if hearing and distance <= sound_range:
+        visible = [cell for cell in theirs if cell in spaces] if spaces else []
+        how, why, found = _judge(state, viewer, cid, distance, visible, lamps)
+        notes += found
+        if how == "seen":
+            seen.add(cid)
+        elif how == "heard":
             heard[cid] = theirs
-            reasons[cid] = f"heard moving (a sound of Magnitude {magnitude}, heard {sound_range} spaces away)"
-            continue
-        dl = SOUND_DL - magnitude + _multiples(distance, sound_range) + deafened
-        notes.append(Awareness(cid, "sound", dl, distance, sound_range, magnitude, deafened))
+        if how is not None:
+            reasons[cid] = why
     return Perception(spaces=spaces, seen=frozenset(seen), heard=heard, awareness=tuple(notes), reasons=reasons)
+
+
+def _radius(distance: int) -> int:
+    """A radius of line of sight that reaches `distance`, rounded up so that few radii share the cache."""
+    return max(_RADIUS_STEP, math.ceil(distance / _RADIUS_STEP) * _RADIUS_STEP)
+
+
+def _visible_of(
+    state: GameState, viewer: Creature, mine: tuple[Cell, ...], theirs: tuple[Cell, ...], occ: Occupancy
+) -> tuple[list[Cell], Mapping[Cell, LightLevel]]:
+    """Of `theirs`, the spaces `viewer` (at `mine`, not Blinded) perceives, as `perceived` would find them but
+    tracing lines of sight only as far as they are; and the carried light, when it had to be worked out."""
+    grid = grid_for(state.settings.grid)
+    settings, board_light = state.settings, state.board.light
+    adjacent = [cell for cell in theirs if footprint_distance(grid, mine, (cell,)) <= 1]
+    if adjacent and board_light.get(adjacent[0], settings.ambient_light) == "lit":
+        return [adjacent[0]], {}  # a space next to the viewer is always in its line of sight
+    far = max(footprint_distance(grid, mine, (cell,)) for cell in theirs)
+    los = line_of_sight(state, mine, _blocking(state, occ, viewer.id), radius=_radius(far))
+    in_sight = [cell for cell in theirs if cell in los]
+    if not in_sight:
+        return [], {}
+    lamps = carried_light(state)
+    reach = viewer.dark_sight
+    visible = [
+        cell
+        for cell in in_sight
+        if board_light.get(cell, settings.ambient_light) != "dark"
+        or cell in lamps
+        or (reach and footprint_distance(grid, mine, (cell,)) <= reach)
+    ]
+    return visible, lamps
+
+
+def perceives(
+    state: GameState, viewer_id: str, target_id: str, ailments: bool = True
+) -> Literal["seen", "heard"] | None:
+    """Whether `viewer_id` perceives `target_id` now, as `perceived` would say (seen, or known by its space only:
+    heard or smelled), worked out for that one creature. `ailments` False: the viewer's Blinded, Deafened and
+    Anosmatic are left out (for the rules that count them as Concealment on a roll instead, `senses`)."""
+    if viewer_id == target_id:
+        return "seen"
+    viewer = state.creatures[viewer_id]
+    target = state.creatures[target_id]
+    if viewer.swallowed_by is not None or target.swallowed_by is not None:
+        return None
+    occ = Occupancy(state)
+    mine, theirs = occ.cells[viewer_id], occ.cells[target_id]
+    distance = footprint_distance(grid_for(state.settings.grid), mine, theirs)
+    visible: list[Cell] = []
+    lamps: Mapping[Cell, LightLevel] = {}
+    if not (ailments and viewer.ailments.get("Blinded", 0)):
+        visible, lamps = _visible_of(state, viewer, mine, theirs, occ)
+    if visible and not state.settings.sight_automatic and not lamps:
+        lamps = carried_light(state)
+    return _judge(state, viewer, target_id, distance, visible, lamps, ailments)[0]
 
 
 def seat_perception(state: GameState, creature_ids: Iterable[str]) -> Perception:
@@ -365,22 +468,40 @@ def remember(remembered: AbstractSet[Cell], perception: Perception) -> frozenset
 
 
 def light_concealment(state: GameState, viewer_id: str, target_id: str) -> tuple[int, str]:
-    """The Sight Concealment light gives `target_id` counted from `viewer_id`, and why: none when one of its
-    perceived spaces is lit (or in the viewer's dark sight), `dim_concealment` when it is seen only in dim light,
-    `dark_concealment` when it is not seen at all (found by another sense, or not at all)."""
+    """The Sight Concealment light gives `target_id` counted from `viewer_id`, and why, judged on its spaces in the
+    viewer's line of sight (all of them when none is: whether an attack sees past a wall is the obstruction test's,
+    which gives the exposed part's size, not Concealment): none when one is lit (or within the viewer's dark sight),
+    `dim_concealment` when the brightest is dim, `dark_concealment` when all are dark (not seen: found by another
+    sense, or not at all). Blinded and a stomach's darkness are left to `senses` (the viewer's eyes are judged as
+    if open); a swallowed viewer or target is off the board, and light gives it nothing here."""
     settings = state.settings
-    p = perceived(state, viewer_id)
-    if target_id not in p.seen:
-        return settings.dark_concealment, "not seen: in darkness or out of sight"
     if target_id == viewer_id:
         return 0, "itself"
+    viewer = state.creatures[viewer_id]
+    if viewer.swallowed_by is not None or state.creatures[target_id].swallowed_by is not None:
+        return 0, "off the board"
+    if settings.ambient_light == "lit" and all(level == "lit" for level in state.board.light.values()):
+        return 0, "the target is seen in light"  # no space of the map is dim or dark
+    occ = Occupancy(state)
+    mine, theirs = occ.cells[viewer_id], occ.cells[target_id]
+    grid = grid_for(settings.grid)
+    adjacent = [cell for cell in theirs if footprint_distance(grid, mine, (cell,)) <= 1]
+    if any(state.board.light.get(cell, settings.ambient_light) == "lit" for cell in adjacent):
+        return 0, "the target is seen in light"  # a space next to the viewer is always in its line of sight
+    far = max(footprint_distance(grid, mine, (cell,)) for cell in theirs)
+    los = line_of_sight(state, mine, _blocking(state, occ, viewer.id), radius=_radius(far))
+    judged = [cell for cell in theirs if cell in los] or list(theirs)
     lamps = carried_light(state)
-    theirs = Occupancy(state).cells[target_id]
-    if any(light_at(state, cell, lamps) == "lit" for cell in theirs if cell in p.spaces):
-        return 0, "seen in light"
-    if any(light_at(state, cell, lamps) == "dim" for cell in theirs if cell in p.spaces):
-        return settings.dim_concealment, "seen only in dim light"
-    return 0, "seen in the dark, within dark sight"
+    reach = viewer.dark_sight
+    levels = {
+        "lit" if reach and footprint_distance(grid, mine, (cell,)) <= reach else light_at(state, cell, lamps)
+        for cell in judged
+    }
+    if "lit" in levels:
+        return 0, "the target is seen in light" if not reach else "the target is seen in light or within dark sight"
+    if "dim" in levels:
+        return settings.dim_concealment, "the target is seen only in dim light"
+    return settings.dark_concealment, "the target is in darkness, not seen"
 
 
 def sees_by_light(state: GameState, viewer: Creature, viewer_cells: tuple[Cell, ...], cell: Cell) -> bool:

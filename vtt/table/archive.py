@@ -71,6 +71,7 @@ from vtt.rules.paths import field_errors, shown
 from vtt.store.db import parse_time
 from vtt.store.images import BACKGROUND, IMAGE_TYPES, MAX_UPLOAD_BYTES, image_type
 from vtt.table.chat import CHAT_KINDS, ChatError, chat_entry
+from vtt.table.heard_targets import heard_target
 from vtt.table.table import META, TIME_LIMIT, Table, Viewer
 
 ARCHIVE_FORMAT = 1
@@ -384,7 +385,7 @@ def _replay(initial: GameState, log: list[dict[str, Any]]) -> tuple[list[_Played
             if r["sender"] not in (SOULWEAVER, TIME_LIMIT):
                 viewer = Viewer("player", r["sender"])
             judge.state = state
-            refused = judge.permission_error(viewer, cmd)
+            refused = judge.permission_error(viewer, cmd, heard_target(cmd, judge.fog.vision(state, viewer)))
             if refused is not None:
                 raise ArchiveError([f"{where}: its sender {shown(r['sender'])} may not send it: {refused}"])
             record.before = state

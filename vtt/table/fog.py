@@ -6,9 +6,9 @@ everything (no `SeatVision` at all). A seat always knows its own creatures, even
 (in a stomach, Blinded).
 
 Perception is worked out again only when something it depends on changed: the board (walls, objects, light),
-the settings, or a creature's place, size, light, dark sight, Blinded or Deafened (`vision_key`); otherwise the
-perception of the last such state is used. When the walls or objects change, the rules' cache of lines of sight
-(`vision.clear_sight_cache`) is emptied: its lines for the old map would only take memory.
+the settings, or a creature's place, size, light, dark sight, Blinded, Deafened or Anosmatic (`vision_key`);
+otherwise the perception of the last such state is used. When the walls or objects change, the rules' cache of
+lines of sight (`vision.clear_sight_cache`) is emptied: its lines for the old map would only take memory.
 
 Remembered terrain is kept here, in memory only, per seat: every state the table reaches adds what each seat
 perceives in it (`remember`); a restart forgets it.
@@ -70,6 +70,7 @@ def vision_key(state: GameState, creature_ids: tuple[str, ...]) -> tuple[Hashabl
             c.dark_sight,
             c.ailments.get("Blinded", 0),
             c.ailments.get("Deafened", 0),
+            c.ailments.get("Anosmatic", 0),
         )
         for cid, c in state.creatures.items()
     )

@@ -29,6 +29,7 @@ from vtt.rules import legal_actions
 from vtt.rules.engine import ActionOption
 from vtt.rules.model import SOULWEAVER, Creature, Decision, GameState
 from vtt.rules.turns import active_creatures, is_active, places_before_fight
+from vtt.table.heard_targets import heard_options
 
 if TYPE_CHECKING:
     from vtt.table.fog import SeatVision
@@ -38,6 +39,8 @@ Json = dict[str, Any]
 
 UNSEEN = "a creature you cannot see"
 UNSEEN_POSSESSIVE = "an unseen creature's"
+HEARD_NAME = "Something heard"
+"""What a creature the seat only hears is called (its token's name on the map too)."""
 UNSEEN_REF = "?"
 """Stands for a hidden creature where a field must say that there is one (a visible creature swallowed by a hidden
 one is still off the board); it is never a creature's id (ids start with a letter or digit)."""
@@ -137,7 +140,15 @@ class SeatView:
         return [c for cid, c in self.state.creatures.items() if cid not in self.hidden]
 
     def names(self) -> dict[str, str]:
-        return {c.id: c.name for c in self.creatures()}
+        """Each creature the seat sees by its name, and each it only hears, by its opaque id, as "Something heard"."""
+        names = {c.id: c.name for c in self.creatures()}
+        if self.vision is not None:
+            names.update(dict.fromkeys(self.vision.heard, HEARD_NAME))
+        return names
+
+    def hears(self, opaque_id: object) -> bool:
+        """Whether `opaque_id` is the id of a creature this seat only hears (`heard_json`)."""
+        return self.vision is not None and isinstance(opaque_id, str) and opaque_id in self.vision.heard
 
     def in_stomach(self, swallower: Creature) -> list[Creature]:
         return [c for c in self.creatures() if c.swallowed_by == swallower.id]
@@ -467,7 +478,7 @@ class SeatView:
             return []
         actions = legal_actions(self.state, creature_id)
         if self.vision is not None:
-            actions = self._within_sight(actions)
+            actions = heard_options(self._within_sight(actions), self.vision)
         if not self.hidden:
             return actions
         out: list[ActionOption] = []
@@ -485,10 +496,18 @@ class SeatView:
 
     def _within_sight(self, actions: list[ActionOption]) -> list[ActionOption]:
         """The options without spaces the seat does not perceive now, as places to go or aim at (an option left with
-        none is left out); creatures as targets are left to `hidden`."""
+        none is left out); creatures as targets are left to `hidden`. A targeted attack on a space may also aim at
+        one the seat remembers or hears a creature in (how a creature it cannot see is attacked)."""
         out: list[ActionOption] = []
+        vision = self.vision
+        known = (
+            vision.remembered | {c for cells in vision.heard.values() for c in cells} if vision is not None else set()
+        )
         for a in actions:
-            spaces = [s for s in a.spaces if self.sees_space(s)]
+            if a.action == "strike_space":
+                spaces = [s for s in a.spaces if self.sees_space(s) or s in known]
+            else:
+                spaces = [s for s in a.spaces if self.sees_space(s)]
             targets = [t for t in a.targets if t.target is not None or t.space is None or self.sees_space(t.space)]
             if (a.spaces and not spaces) or (a.targets and not targets):
                 continue

@@ -28,6 +28,7 @@ from vtt.rules.turns import is_active, places_before_fight
 from vtt.store import db
 from vtt.table.chat import CHAT_KINDS, ChatError, chat_entry
 from vtt.table.fog import Fog
+from vtt.table.heard_targets import unmask
 from vtt.table.seat_view import SeatView
 from vtt.table.typed_dice import DiceAsk, FacesNeeded, TypedRolls, WrongFaceCount, mark_typed, typed_problem
 
@@ -266,14 +267,15 @@ class Table:
         """Hidden creatures exist only for the Soulweaver: nothing about them goes to anyone else."""
         return self.seat_view(viewer).sees(creature_id)
 
-    def permission_error(self, viewer: Viewer, cmd: Command) -> str | None:
-        """Why `viewer` may not send `cmd`, or None. The Soulweaver may send anything; a spectator nothing."""
+    def permission_error(self, viewer: Viewer, cmd: Command, heard: str | None = None) -> str | None:
+        """Why `viewer` may not send `cmd`, or None. The Soulweaver may send anything; a spectator nothing. `heard`:
+        a creature the seat only hears, named by the command as the target of a Strike (`heard_targets`)."""
         if viewer.is_soulweaver:
             return None
         if viewer.is_spectator:
             return "spectators watch; they do not play"
         state = self.state
-        if any(not self.visible_to(viewer, cid) for cid in creature_refs(cmd)):
+        if any(cid != heard and not self.visible_to(viewer, cid) for cid in creature_refs(cmd)):
             return "no such creature"
         placed = state.creatures.get(cmd.creature) if isinstance(cmd, Place) else None
         if placed is not None and places_before_fight(state, viewer.key, placed):
@@ -302,6 +304,11 @@ class Table:
     def check(self, viewer: Viewer, command: dict[str, Any]) -> tuple[Command | None, str | None]:
         if not isinstance(command, dict):
             return None, "malformed command: not an object"
+        heard: str | None = None
+        if not viewer.is_soulweaver:
+            command, heard, why = unmask(command, self.fog.vision(self.state, viewer))
+            if why is not None:
+                return None, why
         try:
             cmd = parse_command(command)
         except ValidationError as exc:
@@ -316,7 +323,7 @@ class Table:
             if first["type"] == "union_tag_not_found":
                 return None, "malformed command: it does not say what to do (its type)"
             return None, f"malformed command: {where}: {why}"
-        return cmd, self.permission_error(viewer, cmd)
+        return cmd, self.permission_error(viewer, cmd, heard)
 
     def _stale(self, seen: dict[str, int] | None) -> str | None:
         for cid, version in (seen or {}).items():

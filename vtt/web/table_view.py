@@ -514,14 +514,16 @@ class TableView:
 
     async def _on_token_click(self, e: events.GenericEventArguments) -> None:
         cid = str(e.args.get("id"))
-        seen = self._seat().sees(cid)
+        seat = self._seat()
+        seen = seat.sees(cid)
+        aimed = seen or seat.hears(cid)  # a creature only heard is a target by its opaque id (`heard_targets`)
         if self.picking is not None:
-            cell = self._cell_of(cid) if seen else None
+            cell = self._cell_of(cid) if aimed else None
             if cell is not None:
                 await self._pick_space(cell)
             return
         if self.choosing is not None:
-            await self._choose_target(target=cid if seen else None)
+            await self._choose_target(target=cid if aimed else None)
             return
         if not seen:  # a hidden id is answered exactly as an id that does not exist: nothing happens
             return

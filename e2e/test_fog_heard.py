@@ -1,0 +1,80 @@
+"""Striking a creature only heard, in the browser (`vtt/table/heard_targets.py`): in darkness (ambient light dark,
+no carried light, no dark sight) Ayla (alice) at (1, 1) sees no space; Grukk the Orc at (2, 1), next to her, is
+heard (its moving sound, Magnitude 2 + size 0, carries -1 + 2 = 1 space: reference §2.6) and drawn as a marker with
+an opaque id. Alice picks "Strike with Sword" and clicks the marker: the table maps the id back on the server; the
+log tells her of her Strike on "a creature you cannot see" (Sight Concealment 3 from the darkness on her roll), and
+no frame her page receives names the orc or its id.
+
+Screenshots (1280×800, 820×1180, 390×844): `fog_heard_*` (the marker), `fog_heard_struck_*` (after the Strike).
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+from playwright.sync_api import Browser, expect
+
+from e2e.conftest import AppServer, open_seat, running
+from e2e.helpers import choose_action
+from e2e.test_fog import open_recorded, shots
+
+pytestmark = pytest.mark.usefixtures("table_timeouts")
+
+ORC, ORC_NAME = "grukk_orc", "Grukk the Orc"
+HEARD = '[data-token-id^="heard-"]'
+
+
+def dark_map() -> dict[str, Any]:
+    return {
+        "version": 1,
+        "name": "Fog in the dark",
+        "description": "e2e: an orc heard, not seen, next to Ayla in the dark.",
+        "settings": {
+            "grid": "square", "fog_of_war": True, "ambient_light": "dark", "reactions": False,
+            "defense_prompts": "nobody",
+        },
+        "board": {"cols": 6, "rows": 4},
+        "weapons": [{"id": "sword", "name": "Sword", "damage": 2}],
+        "creatures": [
+            {"id": "ayla", "name": "Ayla", "anchor": [1, 1], "controller": "alice", "color": "#2f6db5",
+             "skills": {"Martial": 2, "Elude": 2}, "weapons": ["sword"], "grip": {"right_arm": "sword"}},
+            {"id": ORC, "name": ORC_NAME, "anchor": [2, 1], "color": "#7b3f2a", "skills": {"Elude": 2}},
+        ],
+    }  # fmt: skip
+
+
+@pytest.fixture
+def server(tmp_path: Path) -> Iterator[AppServer]:
+    path = tmp_path / "dark.json"
+    path.write_text(json.dumps(dark_map()))
+    args = ["--map", str(path), "--database", f"sqlite:///{tmp_path}/game.sqlite", "--seed", "5"]
+    with running(AppServer(module="vtt.cli", args=args)) as server:
+        yield server
+
+
+def test_a_player_strikes_a_creature_only_heard_by_clicking_its_marker(browser: Browser, server: AppServer) -> None:
+    frames: list[str] = []
+    alice, html = open_recorded(browser, server, "alice", frames)
+    gm = open_seat(browser, server, "soulweaver")
+    gm.get_by_role("button", name="Begin: roll Priority").click()
+    expect(alice.locator(".turn-panel")).to_contain_text("Round 1")
+    expect(alice.locator(HEARD)).to_have_count(1)
+    expect(alice.locator(f'[data-token-id="{ORC}"]')).to_have_count(0)
+    shots(alice, "fog_heard")
+
+    alice.locator('[data-token-id="ayla"] .vtt-body').click()
+    choose_action(alice, "strike", "Strike with Sword")
+    alice.locator(f"{HEARD} .vtt-body").click()
+    entry = alice.locator(".log-entry").filter(has_text="a creature you cannot see")
+    expect(entry.first).to_be_visible()
+    expect(alice.locator(".log-entry").first).to_contain_text("Sight Concealment 3")
+    expect(gm.locator(".log-entry").first).to_contain_text(ORC_NAME)  # the Soulweaver's log names the orc
+    shots(alice, "fog_heard_struck")
+
+    for secret in (ORC, ORC_NAME):
+        assert secret not in html
+        assert not [f for f in frames if secret in f], secret
