@@ -8,16 +8,19 @@ drawn lighter, over every token, on the Soulweaver's own map; nothing else chang
 
 from __future__ import annotations
 
+import asyncio
 from collections.abc import Callable
 from typing import Any
 
-from nicegui import ui
+from nicegui import background_tasks, ui
 
 from vtt.rules.model import Board, GameState
+from vtt.rules.space import grid_of
 from vtt.table.fog import SeatVision
 from vtt.table.seat_view import SeatView
 from vtt.table.table import Table, Viewer
 from vtt.web.attrs import with_data
+from vtt.web.fog_tiles import background_prop, known_picture, load_picture
 from vtt.web.map_editor import board_props
 from vtt.web.map_view import MapView, pack_spaces
 
@@ -58,6 +61,21 @@ def fog_layer(state: GameState, vision: SeatVision | None, preview: bool = False
     }
 
 
+def marks_layer(state: GameState) -> dict[str, Any]:
+    """The Soulweaver's view of the fog marks (while a fog tool is chosen), drawn as a preview of the fog:
+    revealed spaces clear, unmarked ones dim, hidden ones dark."""
+    board, hexes = state.board, state.settings.grid == "hex"
+    grid = grid_of(state)
+    every = {grid.from_offset(col, row) for row in range(board.rows) for col in range(board.cols)}
+    revealed = sorted(every & board.revealed)
+    plain = sorted(every - board.revealed - board.hidden)
+    return {
+        "visible": pack_spaces(revealed, hexes, board.cols, board.rows),
+        "remembered": pack_spaces(plain, hexes, board.cols, board.rows),
+        "preview": True,
+    }
+
+
 def heard_tokens(seat: SeatView) -> dict[str, dict[str, Any]]:
     """A token for each creature the seat only hears: its spaces and nothing else of it (`SeatView.heard_json`)."""
     return {
@@ -90,9 +108,15 @@ class PageFog:
         self.viewer = viewer
         self.preview_as: str | None = None
         """The player whose view the Soulweaver previews, or None."""
+        self.show_marks = False
+        """The Soulweaver's map shows the fog marks (`marks_layer`): a fog tool is chosen."""
         self.heard: dict[str, dict[str, Any]] = heard_tokens(seat)
         self._fog = self._layer(seat.state, seat)
         self._board = (seat.state.board, self._remembered(seat))
+        self.view: MapView | None = None
+        """The page's map, once made (the background picture may come a moment after it)."""
+        self._loading: set[str] = set()
+        self._background = self._background_of(seat)
 
     @staticmethod
     def _remembered(seat: SeatView) -> frozenset[tuple[int, int]] | None:
@@ -100,6 +124,8 @@ class PageFog:
 
     def _layer(self, state: GameState, seat: SeatView) -> dict[str, Any] | None:
         if self.viewer.is_soulweaver:
+            if self.show_marks:
+                return marks_layer(state)
             if self.preview_as is None:
                 return None
             return fog_layer(state, self.table.fog.vision(state, Viewer("player", self.preview_as), True), True)
@@ -107,7 +133,34 @@ class PageFog:
 
     def map_props(self, seat: SeatView) -> dict[str, Any]:
         """The `MapView` arguments for the board and the fog, as this seat knows them."""
-        return {**known_board(seat.state.board, seat.vision), "fog": self._fog}
+        return {**known_board(seat.state.board, seat.vision), "fog": self._fog, "background": self._background}
+
+    def _background_of(self, seat: SeatView) -> dict[str, Any] | None:
+        """The map's background for this page (`fog_tiles.background_prop`); under fog of war, before the picture
+        was read (in a worker), none yet: `_load` sends it when read."""
+        remembered = self._remembered(seat)
+        bg = seat.state.board.background
+        picture = None
+        if remembered is not None and bg is not None:
+            known, picture = known_picture(self.table, bg.image)
+            if not known and bg.image not in self._loading:
+                self._loading.add(bg.image)
+                background_tasks.create(self._load(bg.image), name="fog-background")
+        return background_prop(self.table, self.viewer, seat.state, remembered, picture)
+
+    async def _load(self, image: str) -> None:
+        try:
+            await asyncio.to_thread(load_picture, self.table, image)
+        finally:
+            self._loading.discard(image)
+        if self.view is not None and not self.view.is_deleted:
+            self.refresh_background(self.view, self.table.seat_view(self.viewer))
+
+    def refresh_background(self, view: MapView, seat: SeatView) -> None:
+        background = self._background_of(seat)
+        if background != self._background:
+            self._background = background
+            view.set_background(background)
 
     def board_fogged(self, before: SeatView, after: SeatView) -> bool:
         """Whether the board's walls, objects and terrain are this page's to send (fog of war, now or before)."""
@@ -125,6 +178,7 @@ class PageFog:
                 view.patch_token(token)
         self.heard = heard
         self.refresh_fog(view, seat)
+        self.refresh_background(view, seat)
         board, was = (seat.state.board, self._remembered(seat)), self._board
         self._board = board
         if board[1] is None and was[1] is None:

@@ -32,10 +32,11 @@ from vtt.web.action_menu import (
 from vtt.web.attrs import with_data
 from vtt.web.chat_panel import ChatPanel
 from vtt.web.dice_dialog import submit_typed
+from vtt.web.fog_brush import FogBrush
 from vtt.web.fog_view import PageFog
 from vtt.web.game_files import export_game
 from vtt.web.gm_panel import render_gm_panel, render_sheet_controls
-from vtt.web.map_editor import MapEditor, background_of, board_patch
+from vtt.web.map_editor import MapEditor, board_patch
 from vtt.web.map_pick import CLICK_SPACE, PickHint, SpacePick, space_fields, space_pick
 from vtt.web.map_pointers import MapPointers
 from vtt.web.map_view import MapView
@@ -149,6 +150,7 @@ class TableView:
                     tools=not viewer.is_spectator,
                     **self.fog.map_props(seat),
                 ).classes("w-full h-full")
+                self.fog.view = self.map
                 self.banner = PromptBanner(self.send)
                 self.menu_anchor = ui.element("div").classes("menu-anchor")
                 # beside the clicked token (the anchor is the token's box), never over it
@@ -169,6 +171,7 @@ class TableView:
                         self.fog.render_preview_select(
                             self._players, lambda: self.fog.refresh_fog(self.map, self._seat())
                         )
+                        FogBrush(table, self.fog, self.map, self.send, lambda: bool(self.editor and self.editor.active))
                     self.editor: MapEditor | None = None
                     if viewer.is_soulweaver:
                         engine = games.engine if games is not None else table.engine
@@ -278,9 +281,6 @@ class TableView:
             patch = {k: v for k, v in patch.items() if k not in ("walls", "objects", "terrain")}
         if patch:
             self.map.set_board(**patch)
-        background = background_of(after.board)
-        if background != background_of(before.board):
-            self.map.set_background(background)
         if self.editor is not None:
             self.editor.board_changed(before.board, after.board)
 
