@@ -15,6 +15,7 @@ from fastapi.testclient import TestClient
 from PIL import Image
 
 from vtt.rules.dice import RandomDice
+from vtt.rules.grid import GridKind
 from vtt.rules.model import SOULWEAVER, Background
 from vtt.rules.settings import TableSettings
 from vtt.store.db import Seat, open_engine
@@ -31,14 +32,14 @@ def test_a_space_touches_the_tiles_its_box_overlaps() -> None:
     6/sqrt(3) = 3.46 to 8/sqrt(3) = 4.62: tile row 0; (0, 9) spans x 4.5..5.5 and y 13.5/sqrt(3) = 7.79 to
     15.5/sqrt(3) = 8.95: tile column 0, rows 0 and 1."""
     assert TILE_SPACES == 8
-    assert tiles_of("square", [(0, 0), (7, 7)]) == {(0, 0)}
-    assert tiles_of("square", [(8, 0), (15, 16)]) == {(1, 0), (1, 2)}
-    assert tiles_of("hex", [(7, 0)]) == {(0, 0)}
-    assert tiles_of("hex", [(7, 1)]) == {(0, 0), (1, 0)}
-    assert tiles_of("hex", [(0, 4)]) == {(0, 0)}
+    assert tiles_of(GridKind.SQUARE, [(0, 0), (7, 7)]) == {(0, 0)}
+    assert tiles_of(GridKind.SQUARE, [(8, 0), (15, 16)]) == {(1, 0), (1, 2)}
+    assert tiles_of(GridKind.HEX, [(7, 0)]) == {(0, 0)}
+    assert tiles_of(GridKind.HEX, [(7, 1)]) == {(0, 0), (1, 0)}
+    assert tiles_of(GridKind.HEX, [(0, 4)]) == {(0, 0)}
     assert 1.5 * 9 / math.sqrt(3) < 8 < (1.5 * 9 + 2) / math.sqrt(3)
-    assert tiles_of("hex", [(0, 9)]) == {(0, 0), (0, 1)}
-    assert tiles_of("square", []) == frozenset()
+    assert tiles_of(GridKind.HEX, [(0, 9)]) == {(0, 0), (0, 1)}
+    assert tiles_of(GridKind.SQUARE, []) == frozenset()
 
 
 def test_a_tile_covers_its_spaces_pixels_cut_to_the_picture() -> None:
