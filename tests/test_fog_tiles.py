@@ -160,7 +160,8 @@ def test_without_fog_of_war_every_seat_gets_the_whole_picture(
     table = games.table(sw.game_id)
     alice = viewer_for(seats["alice"])
     prop = background_prop(table, alice, table.state, None, None)
-    assert prop is not None and client.get(prop["image"]).status_code == 200
+    assert prop is not None and prop["image"] == f"/api/games/{sw.game_id}/background?v=1"
+    assert client.get(prop["image"]).status_code == 200
     assert client.get(f"/api/games/{sw.game_id}/background").status_code == 200
 
 

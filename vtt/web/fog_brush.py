@@ -45,7 +45,9 @@ class FogBrush:
         with ui.column().classes("w-full gap-1 fog-tools"):
             ui.label("Fog of war by hand").classes("text-sm font-bold text-stone-700")
             self.toggle = ui.toggle(TOOLS, value="", on_change=lambda e: self.choose(str(e.value or "")))
-            with_data(self.toggle.props("dense no-caps spread toggle-color=brown-8"), field="fog-tool")
+            with_data(
+                self.toggle.props("dense no-caps spread toggle-color=brown-8").classes("w-full"), field="fog-tool"
+            )
             self.rectangle = ui.checkbox("Rectangle", value=True).props("dense data-field=fog-rectangle")
             self.hint = ui.label(HINTS[""]).classes("text-xs text-stone-600 fog-hint")
         view.on_paint(self._on_stroke)

@@ -245,8 +245,9 @@ def whole_allowed(table: Table, viewer: Viewer) -> bool:
 def background_prop(
     table: Table, viewer: Viewer, state: GameState, remembered: frozenset[Cell] | None, picture: Picture | None
 ) -> dict[str, Any] | None:
-    """The map's `background` prop for this page in `state`: the whole picture (its uploaded one by the seat's
-    pass), or under fog of war (`remembered` not None) the tiles the seat may see, or None."""
+    """The map's `background` prop for this page in `state`: the whole picture (its uploaded one, under fog of war,
+    by the seat's pass: the public address refuses then), or for a fogged seat (`remembered` not None) the tiles it
+    may see, or None."""
     bg = state.board.background
     if bg is None:
         return None
@@ -254,7 +255,7 @@ def background_prop(
     game_id = table.game_id
     if remembered is None:
         image = bg.image
-        if stored_image(game_id, image) and game_id is not None:
+        if stored_image(game_id, image) and game_id is not None and state.settings.fog_of_war:
             version = hashlib.sha256(image.encode()).hexdigest()[:12]
             image = f"/api/fog/{seat_pass(game_id, viewer)}/whole?v={version}"
         return {"image": image, **base}
