@@ -11,12 +11,14 @@ import json
 from typing import Any
 
 import pytest
+from test_fog_view import spaces
 from test_seat_view_vision import ALICE, CORNER, SW, WATCHER, Messages, draw, play
 
 from vtt.rules.fog_marks import rectangle, stroke_rectangle
 from vtt.rules.grid import make_grid
 from vtt.rules.model import Board
 from vtt.table.table import Table, Viewer
+from vtt.web.fog_view import marks_layer
 
 
 def mark(how: str, *cells: tuple[int, int]) -> dict[str, Any]:
@@ -165,3 +167,15 @@ def test_a_stroke_marks_the_rectangle_around_it_cut_to_the_map() -> None:
     # offset columns and rows on the hex grid: the rectangle is as drawn, so its axial q shifts with the row
     cells = stroke_rectangle(hexes, board, [hexes.from_offset(1, 0), hexes.from_offset(2, 2)])
     assert sorted(hexes.to_offset(c) for c in cells) == [(c, r) for c in (1, 2) for r in (0, 1, 2)]
+
+
+def test_the_soulweavers_map_shows_the_marks_revealed_clear_unmarked_dim_hidden_dark() -> None:
+    table = Table("fog", draw(CORNER))
+    assert play(table, SW, mark("reveal", (8, 1), (9, 1)))[0]
+    assert play(table, SW, mark("hide", (0, 4)))[0]
+    layer = marks_layer(table.state)
+    assert layer["preview"] is True
+    visible, dim = spaces(layer["visible"]), spaces(layer["remembered"])
+    assert visible == {(8, 1), (9, 1)}
+    assert (0, 4) not in visible | dim and (0, 0) in dim
+    assert len(dim) == 10 * 5 - 3

@@ -3,7 +3,11 @@ it (walls, objects and terrain of the spaces it remembers), the fog layer (space
 the rest dark; packed like the walls) and the tokens of creatures only heard (an opaque id and their spaces).
 
 The Soulweaver sees everything, and may preview a player's view ("See as"): the fog of that player's seat is then
-drawn lighter, over every token, on the Soulweaver's own map; nothing else changes.
+drawn lighter, over every token, on the Soulweaver's own map; nothing else changes. While one of the fog tools is
+chosen (`fog_brush`), the Soulweaver's map shows the fog marks the same way instead (`marks_layer`).
+
+The background picture: the whole one, or under fog of war only its tiles the seat may see (`fog_tiles`); read in
+a worker the first time, so a page may get it a moment after the map.
 """
 
 from __future__ import annotations
@@ -31,7 +35,8 @@ BOARD_PARTS = ("walls", "objects", "terrain")
 
 def known_board(board: Board, vision: SeatVision | None) -> dict[str, Any]:
     """`board_props(board)`, or with fog of war only the walls, objects (their remembered spaces) and terrain of
-    the spaces the seat remembers; the background picture stays (the fog covers it)."""
+    the spaces the seat remembers. Its background is the whole picture: `PageFog` sends the seat's own
+    (`fog_tiles.background_prop`)."""
     props = board_props(board)
     if vision is None:
         return props
