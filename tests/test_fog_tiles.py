@@ -114,7 +114,7 @@ def test_a_player_gets_only_the_tiles_their_seat_may_see(
     assert vision.remembered <= {(x, y) for x in range(3) for y in range(3)}
     picture = load_picture(table, table.state.board.background.image)  # type: ignore[union-attr]
     assert picture is not None and (picture.width, picture.height) == (2000, 2000)
-    prop = background_prop(table, alice, table.state, vision.remembered, picture)
+    prop = background_prop(table, alice, table.state, vision.remembered, picture, seats["alice"].secret)
     assert prop is not None and prop["image"] == "" and [t[1:] for t in prop["tiles"]] == [[0, 0, 400, 400]]
     href = prop["tiles"][0][0]
     cut = CUTTER.cut
@@ -122,7 +122,7 @@ def test_a_player_gets_only_the_tiles_their_seat_may_see(
     assert tile.status_code == 200 and tile.headers["content-type"] == "image/webp"
     assert Image.open(io.BytesIO(tile.content)).size == (400, 400)
     assert client.get(href).status_code == 200 and CUTTER.cut == cut + 1  # the second from the cache
-    key = seat_pass(table.game_id or 0, alice)
+    key = seat_pass(table.game_id or 0, alice, seats["alice"].secret)
     assert client.get(f"/api/fog/{key}/tile/3/3").status_code == 404  # where o stands, unseen
     assert client.get(f"/api/fog/{key}/tile/1/0").status_code == 404
     assert client.get(f"/api/fog/{key}/whole").status_code == 403
@@ -137,11 +137,11 @@ def test_the_soulweaver_gets_the_whole_picture_and_a_revealed_area_adds_its_tile
     _with_background(client, games, seats)
     table = games.table(seats[SOULWEAVER].game_id)
     sw = Viewer("soulweaver", "Soulweaver")
-    whole = background_prop(table, sw, table.state, None, None)
+    whole = background_prop(table, sw, table.state, None, None, seats[SOULWEAVER].secret)
     assert whole is not None and whole["image"].startswith("/api/fog/") and "tiles" not in whole
     got = client.get(whole["image"])
     assert got.status_code == 200 and got.headers["content-type"] == "image/png"
-    key = seat_pass(table.game_id or 0, viewer_for(seats["alice"]))
+    key = seat_pass(table.game_id or 0, viewer_for(seats["alice"]), seats["alice"].secret)
     assert client.get(f"/api/fog/{key}/tile/3/3").status_code == 404
     mark = {"type": "mark_fog", "mark": "reveal", "cells": [[29, 29], [30, 30]]}
     answer = client.post(f"/api/seat/{seats[SOULWEAVER].secret}/commands", json={"command": mark}).json()
@@ -177,3 +177,24 @@ def test_an_https_background_is_not_shown_under_fog(games: Games, seats: dict[st
         "cell_px": 70.0,
         "opacity": 1.0,
     }
+
+
+def test_a_replaced_seat_link_and_a_watch_page_without_watching_lose_their_pass(
+    client: TestClient, games: Games, seats: dict[str, Seat]
+) -> None:
+    """Alice's pass is bound to her seat link: once the Soulweaver replaces the link, the old page's tiles are
+    refused, and the new link's pass works. A watch page's pass works while the game may be watched."""
+    _with_background(client, games, seats)
+    game_id = seats[SOULWEAVER].game_id
+    alice = viewer_for(seats["alice"])
+    old = seat_pass(game_id, alice, seats["alice"].secret)
+    assert client.get(f"/api/fog/{old}/tile/0/0").status_code == 200
+    new = games.replace_seat(game_id, "alice")
+    assert client.get(f"/api/fog/{old}/tile/0/0").status_code == 404
+    assert client.get(f"/api/fog/{seat_pass(game_id, alice, new.secret)}/tile/0/0").status_code == 200
+    assert client.get(f"/api/fog/{seat_pass(game_id, alice, None)}/tile/0/0").status_code == 404
+    watcher = seat_pass(game_id, Viewer("spectator", "spectator"), None)
+    games.set_watchable(game_id, True)
+    assert client.get(f"/api/fog/{watcher}/tile/0/0").status_code == 200  # the players' creatures see it
+    games.set_watchable(game_id, False)
+    assert client.get(f"/api/fog/{watcher}/tile/0/0").status_code == 404

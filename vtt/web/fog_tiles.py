@@ -7,9 +7,10 @@ is sent, and may fetch, only the tiles that touch a space its seat sees or remem
 which holds what it sees now and what the Soulweaver revealed). So a tile shows at most a few spaces past what the
 seat knows; nothing farther ever reaches its browser.
 
-Tiles are fetched by URL (`/api/fog/<pass>/tile/<i>/<j>`). A page's pass is a secret the server derives for its
-game and seat (`seat_pass`): another seat's pass cannot be guessed, and each request is checked against that seat's
-vision as it is then, so a tile it may not see yet is refused (404). The same pass serves the whole picture
+Tiles are fetched by URL (`/api/fog/<pass>/tile/<i>/<j>`). A page's pass is a secret the server derives from its
+game, seat and the seat link it was opened with (`seat_pass`): another seat's pass cannot be guessed, a replaced
+link's pass (or a watch page's, once watching is turned off) is refused, and each request is checked against the
+seat's vision as it is then, so a tile it may not see yet is refused (404). The same pass serves the whole picture
 (`/api/fog/<pass>/whole`) to the Soulweaver, or to anyone when the game has no fog of war; the game's public
 picture address (`/api/games/<id>/background`) refuses while fog of war is on.
 
@@ -43,7 +44,7 @@ from vtt.rules.grid import GridKind
 from vtt.rules.model import Background, Cell, GameState
 from vtt.store import db
 from vtt.store.images import BACKGROUND, background_path, image_problem, image_size, image_type
-from vtt.table.registry import Games
+from vtt.table.registry import Games, viewer_for
 from vtt.table.table import Table, Viewer
 
 TILE_SPACES = 8
@@ -212,20 +213,41 @@ def known_picture(table: Table, image: str) -> tuple[bool, Picture | None]:
 # ---- a seat's pass ------------------------------------------------------------------------------------------------
 
 _PASS_KEY = secrets.token_bytes(32)
-_passes: dict[str, tuple[int, Viewer]] = {}
 
 
-def seat_pass(game_id: int, viewer: Viewer) -> str:
-    """The secret a page of `viewer` at game `game_id` fetches its background with (the same for the seat while the
-    server runs)."""
-    message = f"{game_id}\x00{viewer.role}\x00{viewer.name}".encode()
+@dataclass(frozen=True)
+class Holder:
+    """Whom a pass was given to: a page of `viewer` at game `game_id`, opened with the seat link `secret` (None: a
+    spectator's watch page)."""
+
+    game_id: int
+    viewer: Viewer
+    secret: str | None
+
+
+_passes: dict[str, Holder] = {}
+
+
+def seat_pass(game_id: int, viewer: Viewer, secret: str | None) -> str:
+    """The secret a page of `viewer` at game `game_id`, opened with the seat link `secret` (None: watching), fetches
+    its background with: the same for that link while the server runs; a replaced link's pass is refused."""
+    message = f"{game_id}\x00{viewer.role}\x00{viewer.name}\x00{secret or ''}".encode()
     found = hmac.new(_PASS_KEY, message, hashlib.sha256).hexdigest()[:40]
-    _passes[found] = (game_id, viewer)
+    _passes[found] = Holder(game_id, viewer, secret)
     return found
 
 
-def pass_holder(found: str) -> tuple[int, Viewer] | None:
+def pass_holder(found: str) -> Holder | None:
     return _passes.get(found)
+
+
+def holder_allowed(games: Games, holder: Holder) -> bool:
+    """Whether the pass's holder may still see the game (blocking: the database): its seat link still opens that
+    seat, or, for a spectator, the game may be watched."""
+    if holder.secret is None:
+        return holder.viewer.is_spectator and bool(games.watchable(holder.game_id))
+    seat = games.seat(holder.secret)
+    return seat is not None and seat.game_id == holder.game_id and viewer_for(seat) == holder.viewer
 
 
 # ---- what a page draws ------------------------------------------------------------------------------------------
@@ -243,11 +265,16 @@ def whole_allowed(table: Table, viewer: Viewer) -> bool:
 
 
 def background_prop(
-    table: Table, viewer: Viewer, state: GameState, remembered: frozenset[Cell] | None, picture: Picture | None
+    table: Table,
+    viewer: Viewer,
+    state: GameState,
+    remembered: frozenset[Cell] | None,
+    picture: Picture | None,
+    secret: str | None = None,
 ) -> dict[str, Any] | None:
     """The map's `background` prop for this page in `state`: the whole picture (its uploaded one, under fog of war,
     by the seat's pass: the public address refuses then), or for a fogged seat (`remembered` not None) the tiles it
-    may see, or None."""
+    may see, or None. `secret`: the seat link the page was opened with (None: a watch page)."""
     bg = state.board.background
     if bg is None:
         return None
@@ -257,16 +284,17 @@ def background_prop(
         image = bg.image
         if stored_image(game_id, image) and game_id is not None and state.settings.fog_of_war:
             version = hashlib.sha256(image.encode()).hexdigest()[:12]
-            image = f"/api/fog/{seat_pass(game_id, viewer)}/whole?v={version}"
+            image = f"/api/fog/{seat_pass(game_id, viewer, secret)}/whole?v={version}"
         return {"image": image, **base}
     if picture is None or game_id is None:
         return None
     kind = state.settings.grid
     tiles = []
+    key = seat_pass(game_id, viewer, secret)
     for tile in sorted(tiles_of(kind, remembered)):
         rect = tile_rect(bg, picture.width, picture.height, tile)
         if rect is not None:
-            href = f"/api/fog/{seat_pass(game_id, viewer)}/tile/{tile[0]}/{tile[1]}?v={picture.digest[:12]}"
+            href = f"/api/fog/{key}/tile/{tile[0]}/{tile[1]}?v={picture.digest[:12]}"
             tiles.append([href, *rect])
     return {"image": "", "size": [picture.width, picture.height], "tiles": tiles, **base}
 
@@ -285,9 +313,9 @@ def make_fog_router(games: Games) -> APIRouter:
 
     async def holder_table(found: str) -> tuple[Table, Viewer] | None:
         holder = pass_holder(found)
-        if holder is None:
+        if holder is None or not await asyncio.to_thread(holder_allowed, games, holder):
             return None
-        return await games.load_table(holder[0]), holder[1]
+        return await games.load_table(holder.game_id), holder.viewer
 
     @router.get("/api/fog/{found}/whole")
     async def whole(found: str) -> Response:

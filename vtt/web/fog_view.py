@@ -108,9 +108,12 @@ def heard_tokens(seat: SeatView) -> dict[str, dict[str, Any]]:
 class PageFog:
     """The fog of war of one page's map; the page calls `changed` after each change of the table."""
 
-    def __init__(self, table: Table, viewer: Viewer, seat: SeatView) -> None:
+    def __init__(self, table: Table, viewer: Viewer, seat: SeatView, secret: str | None = None) -> None:
+        """`secret`: the seat link the page was opened with (None: a watch page); its background pass is bound to
+        it."""
         self.table = table
         self.viewer = viewer
+        self.secret = secret
         self.preview_as: str | None = None
         """The player whose view the Soulweaver previews, or None."""
         self.show_marks = False
@@ -151,7 +154,7 @@ class PageFog:
             if not known and bg.image not in self._loading:
                 self._loading.add(bg.image)
                 background_tasks.create(self._load(bg.image), name="fog-background")
-        return background_prop(self.table, self.viewer, seat.state, remembered, picture)
+        return background_prop(self.table, self.viewer, seat.state, remembered, picture, self.secret)
 
     async def _load(self, image: str) -> None:
         try:

@@ -122,7 +122,10 @@ def _swallowers(before: GameState, after: GameState, ids: set[str]) -> set[str]:
 class TableView:
     """Built once per page; subscribes to the Table and patches what changed."""
 
-    def __init__(self, table: Table, viewer: Viewer, games: Games | None = None, base_url: str = "") -> None:
+    def __init__(
+        self, table: Table, viewer: Viewer, games: Games | None = None, base_url: str = "", secret: str | None = None
+    ) -> None:
+        """`secret`: the seat link the page was opened with (None: a watch page, or no stored game)."""
         self.table = table
         self.viewer = viewer
         self.games = games
@@ -134,7 +137,7 @@ class TableView:
         state = table.state
         board = state.board
         seat = self._seat()
-        self.fog = PageFog(table, viewer, seat)
+        self.fog = PageFog(table, viewer, seat, secret)
         self.tokens = {**shown_tokens(table, viewer, seat), **self.fog.heard}
         with ui.row().classes("w-full h-full no-wrap gap-0 items-stretch table-layout") as layout:
             # The menu sits beside the map, not in its slot: a slot would make every update of the menu (or of
