@@ -145,8 +145,15 @@ def test_the_soulweaver_reveals_an_area_and_the_player_gets_only_its_tiles(
     choose_tool(gm, "Hide")
     drag(gm, cell_xy(gm, (18, 10)), cell_xy(gm, (18, 10)), steps=2)
     expect(alice.locator(f'[data-token-id="{ORC}"]')).to_have_count(0)
+    gm.locator("[data-action=edit-map]").click()  # the map editor takes the map's strokes: the fog tools go away
+    expect(gm.locator('[data-role="fog"]')).to_have_count(0)
+    expect(gm.locator("svg.vtt-svg.vtt-painting")).to_have_count(1)
+    choose_tool(gm, "Reveal")  # and a fog tool closes the editor
+    expect(gm.locator("[data-action=edit-map]")).to_contain_text("Edit map")
+    expect(gm.locator('[data-role="fog"][data-preview="1"]')).to_have_count(1)
     choose_tool(gm, "Off")
     expect(gm.locator('[data-role="fog"]')).to_have_count(0)
+    expect(gm.locator("svg.vtt-svg.vtt-painting")).to_have_count(0)
 
     asked = tiles_asked(urls)
     assert asked <= {(0, 0), (2, 1)} and (2, 1) in asked, asked

@@ -4,8 +4,8 @@ chosen with Enter or Space; Escape on the map or "Off" puts it away).
 With a tool chosen, a press and drag on the map marks the rectangle it spans (a click marks one space; with
 "Rectangle" off, only the spaces stroked), sent as one `mark_fog` command (`vtt.rules.fog_marks`: the table checks
 it, logs it and can undo it). While a tool is chosen, the Soulweaver's map shows the marks: revealed spaces clear,
-unmarked ones dim, hidden ones dark. The map editor's painting and the fog tools share the map's strokes: a stroke
-made while the editor is open is the editor's.
+unmarked ones dim, hidden ones dark. The map editor's painting and the fog tools share the map's strokes, so
+opening the editor puts the fog tools away, and choosing a fog tool closes the editor.
 """
 
 from __future__ import annotations
@@ -21,6 +21,7 @@ from vtt.rules.space import grid_of
 from vtt.table.table import Table
 from vtt.web.attrs import with_data
 from vtt.web.fog_view import PageFog
+from vtt.web.map_editor import MapEditor
 from vtt.web.map_view import MapView
 
 Send = Callable[[dict[str, Any]], Awaitable[bool]]
@@ -37,10 +38,9 @@ NO_FOG = "Fog of war is off in this game: the marks count once it is on (Setting
 class FogBrush:
     """The fog tools of one Soulweaver page."""
 
-    def __init__(
-        self, table: Table, fog: PageFog, view: MapView, send: Send, editing: Callable[[], bool] = lambda: False
-    ) -> None:
-        self.table, self.fog, self.view, self.send, self.editing = table, fog, view, send, editing
+    def __init__(self, table: Table, fog: PageFog, view: MapView, send: Send) -> None:
+        self.table, self.fog, self.view, self.send = table, fog, view, send
+        self.editor: MapEditor | None = None
         self.tool = ""
         with ui.column().classes("w-full gap-1 fog-tools"):
             ui.label("Fog of war by hand").classes("text-sm font-bold text-stone-700")
@@ -53,6 +53,14 @@ class FogBrush:
         view.on_paint(self._on_stroke)
         view.on_cancel(lambda _: self.toggle.set_value(""))
 
+    def attach(self, editor: MapEditor) -> None:
+        """Share the map's strokes with the map editor: opening it puts the fog tools away."""
+        self.editor = editor
+        editor.toggle_button.on("click", lambda: self.toggle.set_value("") if self.editing() else None)
+
+    def editing(self) -> bool:
+        return self.editor is not None and self.editor.active
+
     def choose(self, tool: str) -> None:
         """Choose a tool ("" puts them away)."""
         self.tool = tool if tool in TOOLS else ""
@@ -61,6 +69,8 @@ class FogBrush:
             hint = f"{hint} {NO_FOG}"
         self.hint.set_text(hint)
         self.fog.show_marks = bool(self.tool)
+        if self.tool and self.editor is not None and self.editor.active:
+            self.editor.toggle()  # choosing a fog tool closes the map editor
         if not self.editing():
             self.view.set_mode("paint" if self.tool else None)
         self.fog.refresh_fog(self.view, self.table.seat_view(self.fog.viewer))

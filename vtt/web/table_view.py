@@ -174,13 +174,14 @@ class TableView:
                         self.fog.render_preview_select(
                             self._players, lambda: self.fog.refresh_fog(self.map, self._seat())
                         )
-                        FogBrush(table, self.fog, self.map, self.send, lambda: bool(self.editor and self.editor.active))
+                        brush = FogBrush(table, self.fog, self.map, self.send)
                     self.editor: MapEditor | None = None
                     if viewer.is_soulweaver:
                         engine = games.engine if games is not None else table.engine
                         stored = games is not None and table.game_id is not None
                         export = self._export_game if stored else None
                         self.editor = MapEditor(table, engine, self.map, self.send, export)
+                        brush.attach(self.editor)
                     self.gm_panel = ui.column().classes("w-full gap-1")
                 with ui.column().classes("side-talk w-full no-wrap gap-2 p-2"):
                     ui.label("Roll log").classes("text-sm font-bold text-stone-700 roll-log-title")
