@@ -116,9 +116,7 @@ def choose_tool(gm: Page, label: str) -> None:
     gm.locator('[data-field="fog-tool"] button').filter(has_text=label).click()
 
 
-def test_the_soulweaver_reveals_an_area_and_the_player_gets_only_its_tiles(
-    browser: Browser, server: AppServer
-) -> None:
+def test_the_soulweaver_reveals_an_area_and_the_player_gets_only_its_tiles(browser: Browser, server: AppServer) -> None:
     urls: list[str] = []
     frames: list[str] = []
     alice, html = open_player(browser, server, urls, frames)
@@ -134,9 +132,7 @@ def test_the_soulweaver_reveals_an_area_and_the_player_gets_only_its_tiles(
     drag(gm, cell_xy(gm, (16, 8)), cell_xy(gm, (20, 12)))
     expect(alice.locator(f'[data-token-id="{ORC}"]')).to_have_count(1)
     expect(alice.locator(".vtt-bg-tile")).to_have_count(2)
-    alice.wait_for_function(
-        "[...document.querySelectorAll('.vtt-bg-tile')].every(t => t.getBBox().width > 0)"
-    )
+    alice.wait_for_function("[...document.querySelectorAll('.vtt-bg-tile')].every(t => t.getBBox().width > 0)")
     gm_fog = gm.locator('[data-role="fog"]')
     expect(gm_fog).not_to_have_attribute("data-visible", "0")
     shots(alice, "fog_reveal_player")
