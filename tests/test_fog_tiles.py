@@ -22,7 +22,16 @@ from vtt.store.db import Seat, open_engine
 from vtt.table.registry import Games, viewer_for
 from vtt.table.table import Viewer
 from vtt.web.api import make_router
-from vtt.web.fog_tiles import CUTTER, TILE_SPACES, background_prop, load_picture, seat_pass, tile_rect, tiles_of
+from vtt.web.fog_tiles import (
+    CUTTER,
+    TILE_SPACES,
+    background_prop,
+    load_picture,
+    seat_pass,
+    tile_rect,
+    tiles_of,
+    tiles_seen,
+)
 
 
 def test_a_space_touches_the_tiles_its_box_overlaps() -> None:
@@ -198,3 +207,13 @@ def test_a_replaced_seat_link_and_a_watch_page_without_watching_lose_their_pass(
     assert client.get(f"/api/fog/{watcher}/tile/0/0").status_code == 200  # the players' creatures see it
     games.set_watchable(game_id, False)
     assert client.get(f"/api/fog/{watcher}/tile/0/0").status_code == 404
+
+
+def test_the_tiles_of_a_growing_memory_are_those_of_all_its_spaces() -> None:
+    """`tiles_seen` works a grown set out from one it knows; the answer is `tiles_of` the whole set."""
+    first = frozenset({(1, 1), (2, 3)})
+    grown = first | {(30, 2), (9, 17)}
+    for kind in (GridKind.SQUARE, GridKind.HEX):
+        assert tiles_seen(kind, first) == tiles_of(kind, first)
+        assert tiles_seen(kind, grown) == tiles_of(kind, grown)
+        assert tiles_seen(kind, frozenset({(30, 2)})) == tiles_of(kind, {(30, 2)})

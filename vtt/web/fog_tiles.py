@@ -75,14 +75,49 @@ def space_box(kind: GridKind, cell: Cell) -> tuple[float, float, float, float]:
 
 
 def tiles_of(kind: GridKind, cells: Iterable[Cell]) -> frozenset[Tile]:
-    """Every tile that a space of `cells` touches."""
+    """Every tile that a space of `cells` touches (`space_box`, worked in whole numbers: on a hex grid a space's
+    left edge lies at (2q + r) / 2 spacings, and each row's span of tile rows is the same for every column)."""
+    if kind == "square":
+        return frozenset((q // TILE_SPACES, r // TILE_SPACES) for q, r in cells)
     out: set[Tile] = set()
-    for cell in cells:
-        x0, y0, x1, y1 = space_box(kind, cell)
-        for i in range(math.floor(x0 / TILE_SPACES), math.floor((x1 - EDGE) / TILE_SPACES) + 1):
-            for j in range(math.floor(y0 / TILE_SPACES), math.floor((y1 - EDGE) / TILE_SPACES) + 1):
+    rows: dict[int, range] = {}
+    side = 2 * TILE_SPACES
+    for q, r in cells:
+        js = rows.get(r)
+        if js is None:
+            _, top, _, bottom = space_box(kind, (0, r))
+            js = rows[r] = range(math.floor(top / TILE_SPACES), math.floor((bottom - EDGE) / TILE_SPACES) + 1)
+        x = 2 * q + r
+        for i in range(x // side, (x + 1) // side + 1):
+            for j in js:
                 out.add((i, j))
     return frozenset(out)
+
+
+_seen_lock = threading.Lock()
+_seen: OrderedDict[tuple[str, int], tuple[frozenset[Cell], frozenset[Tile]]] = OrderedDict()
+SEEN_KEPT = 64
+SEEN_TRIED = 4
+
+
+def tiles_seen(kind: GridKind, remembered: frozenset[Cell]) -> frozenset[Tile]:
+    """`tiles_of` a seat's remembered spaces, kept per set (a seat's vision of one state is one set, asked for by
+    its page and by each tile it fetches). What a seat remembers mostly grows: a set holding one worked out
+    before needs only the tiles of the spaces it adds."""
+    key = (str(kind), id(remembered))
+    with _seen_lock:
+        found = _seen.get(key)
+        if found is not None and found[0] is remembered:
+            _seen.move_to_end(key)
+            return found[1]
+        recent = [v for k, v in reversed(_seen.items()) if k[0] == key[0]][:SEEN_TRIED]
+    base = next((v for v in recent if len(v[0]) <= len(remembered) and v[0] <= remembered), None)
+    tiles = tiles_of(kind, remembered) if base is None else base[1] | tiles_of(kind, remembered - base[0])
+    with _seen_lock:
+        _seen[key] = (remembered, tiles)
+        while len(_seen) > SEEN_KEPT:
+            _seen.popitem(last=False)
+    return tiles
 
 
 @dataclass(frozen=True)
@@ -257,7 +292,7 @@ def seat_tiles(table: Table, viewer: Viewer) -> frozenset[Tile] | None:
     """The tiles the seat may fetch now (None: any; it sees the whole map). Works out the seat's vision if it is
     not known yet: call it in a worker."""
     vision = table.seat_view(viewer).vision
-    return None if vision is None else tiles_of(table.state.settings.grid, vision.remembered)
+    return None if vision is None else tiles_seen(table.state.settings.grid, vision.remembered)
 
 
 def whole_allowed(table: Table, viewer: Viewer) -> bool:
@@ -291,7 +326,7 @@ def background_prop(
     kind = state.settings.grid
     tiles = []
     key = seat_pass(game_id, viewer, secret)
-    for tile in sorted(tiles_of(kind, remembered)):
+    for tile in sorted(tiles_seen(kind, remembered)):
         rect = tile_rect(bg, picture.width, picture.height, tile)
         if rect is not None:
             href = f"/api/fog/{key}/tile/{tile[0]}/{tile[1]}?v={picture.digest[:12]}"
