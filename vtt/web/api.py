@@ -451,12 +451,12 @@ def make_router(games: Games, max_upload: int = MAX_UPLOAD_BYTES) -> APIRouter:
     async def get_background(game_id: str) -> Response:
         upload = None
         number = parse_game_id(game_id)
-        if number is not None and await fogged(number):
-            return _error(403, "this map is under fog of war: each seat's page gets only what it may see")
         if number is not None:
             upload = await run_in_threadpool(db.load_upload, games.engine, number, BACKGROUND)
         if upload is None:
             return _error(404, "this game has no background image")
+        if number is not None and await fogged(number):
+            return _error(403, "this map is under fog of war: each seat's page gets only what it may see")
         headers = {"X-Content-Type-Options": "nosniff", "Cache-Control": "no-cache"}
         return Response(upload.data, media_type=upload.content_type, headers=headers)
 
