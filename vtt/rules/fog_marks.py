@@ -10,7 +10,8 @@ by hand, as the tables people know do:
   creature all of whose spaces are hidden (a player's own creature is always shown). Owlbear Rodeo's fog is drawn
   by the Soulweaver and hides what lies under it whatever the tokens see, and Roll20's hide tool wins over what it
   revealed: hiding is for what the map shows that the characters must not know yet (a secret door the map art
-  draws, an illusion). A hidden space is not added to what a seat remembers.
+  draws, an illusion). A hidden space is not added to what a seat remembers (a revealed one is: once the mark is
+  cleared, the players still remember the terrain they were shown, as they do what their creatures saw).
 - **Clear** removes either mark: the creatures' senses alone decide again.
 A space is revealed or hidden, never both: marking it one way takes the other mark away.
 
