@@ -235,7 +235,7 @@ function injectStyles() {
 .vtt-grid { fill: none; stroke: #8f7c5c; stroke-opacity: 0.55; stroke-width: 1; vector-effect: non-scaling-stroke; }
 .vtt-wall { fill: #4a423a; stroke: #231e19; stroke-width: 2; stroke-linejoin: round; vector-effect: non-scaling-stroke; }
 .vtt-wall-hatch { stroke: none; pointer-events: none; }
-.vtt-bg-image { pointer-events: none; }
+.vtt-bg-image, .vtt-bg-tile { pointer-events: none; }
 .vtt-water { fill: rgba(74, 136, 196, 0.55); stroke: #2f5f8f; stroke-width: 1.5; stroke-linejoin: round;
   vector-effect: non-scaling-stroke; pointer-events: none; }
 .vtt-water-waves { stroke: none; pointer-events: none; }
@@ -413,6 +413,18 @@ const VttBoard = {
       const opacity = bg.opacity == null ? 1 : Number(bg.opacity);
       return { href: bg.image, x: -ox * s, y: -oy * s, w: this.natural[0] * s, h: this.natural[1] * s, opacity };
     },
+    // under fog of war: only the picture's pieces the seat may see ([href, left, top, width, height] in pixels)
+    bgTiles() {
+      const bg = this.bg;
+      if (!bg || !Array.isArray(bg.tiles)) return [];
+      const spacing = this.geo.grid === "hex" ? this.geo.cell * SQRT3 : this.geo.cell;
+      const s = spacing / (Number(bg.cell_px) > 0 ? Number(bg.cell_px) : 70);
+      const [ox, oy] = Array.isArray(bg.offset) ? bg.offset : [0, 0];
+      const opacity = bg.opacity == null ? 1 : Number(bg.opacity);
+      return bg.tiles.map(([href, l, t, w, h]) => {
+        return { key: href, href, x: (l - ox) * s, y: (t - oy) * s, w: w * s, h: h * s, opacity };
+      });
+    },
     waterCells() {
       return (this.water || []).filter((c) => Array.isArray(c) && c.length >= 2);
     },
@@ -507,6 +519,10 @@ const VttBoard = {
       <image v-if="bgBox" class="vtt-bg-image" data-layer="background" :href="bgBox.href" :x="bgBox.x" :y="bgBox.y"
              :width="bgBox.w" :height="bgBox.h" :opacity="bgBox.opacity" preserveAspectRatio="none"
              :clip-path="'url(#vtt-clip-' + uid + ')'"/>
+      <g v-if="bgTiles.length" class="vtt-bg-tiles" data-layer="background-tiles" :clip-path="'url(#vtt-clip-' + uid + ')'">
+        <image v-for="t in bgTiles" :key="t.key" class="vtt-bg-tile" :href="t.href" :x="t.x" :y="t.y" :width="t.w"
+               :height="t.h" :opacity="t.opacity" preserveAspectRatio="none"/>
+      </g>
       <g class="vtt-terrain-water" data-layer="water" :data-count="waterCells.length">
         <template v-if="waterPath">
           <path :d="waterPath" class="vtt-water"/>

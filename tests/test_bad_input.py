@@ -144,6 +144,8 @@ def _sample(annotation: Any, name: str, actor: str, target: str) -> Json:
         return "x"
     if annotation is int:
         return 1
+    if text.startswith("list[tuple[int, int]"):  # spaces (mark_fog)
+        return [[1, 1]]
     if "tuple[int, int]" in text:
         return [1, 1]
     if text.startswith(("list[str]", "list[typing.Annotated[str,")):

@@ -29,6 +29,7 @@ from vtt.rules.limits import (
     CREATURE_SIZE_MIN,
     CREATURES_MAX,
     ID_MAX,
+    MAP_CELLS_MAX,
     MAP_FILE_BYTES_MAX,
     CreatureRef,
     Ident,
@@ -650,6 +651,16 @@ class SetBackground(_Command):
     opacity: float = Field(1.0, ge=0, le=1)
 
 
+class MarkFog(_Command):
+    """The Soulweaver reveals spaces to every player, hides them from every player, or clears those marks, under
+    fog of war (see `fog_marks`)."""
+
+    type: Literal["mark_fog"] = "mark_fog"
+    SENT_BY = "soulweaver"
+    mark: Literal["reveal", "hide", "clear"]
+    cells: list[Cell] = Field(min_length=1, max_length=MAP_CELLS_MAX)
+
+
 class AddCreature(_Command):
     """The Soulweaver puts a new creature on the map: `creature` holds `Creature` fields (`id` optional: made
     unique from the name; `anchor` is `at`)."""
@@ -726,6 +737,7 @@ Command = Annotated[
     | Dismiss
     | EditBoard
     | SetBackground
+    | MarkFog
     | AddCreature
     | RemoveCreature
     | ResizeBoard,

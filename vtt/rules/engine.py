@@ -25,6 +25,7 @@ from vtt.rules import (
     care,
     enraged,
     focus,
+    fog_marks,
     gear,
     hold,
     manifest,
@@ -76,6 +77,7 @@ from vtt.rules.commands import (
     JoinOrder,
     LeaveOrder,
     Manifest,
+    MarkFog,
     Move,
     PassTime,
     PickUp,
@@ -523,6 +525,11 @@ def _edit_board(tx: Tx, cmd: EditBoard, dice: DiceSource) -> list[Event]:
 @handles(SetBackground)
 def _set_background(tx: Tx, cmd: SetBackground, dice: DiceSource) -> list[Event]:
     return board_edit.set_background(tx, cmd)
+
+
+@handles(MarkFog)
+def _mark_fog(tx: Tx, cmd: MarkFog, dice: DiceSource) -> list[Event]:
+    return fog_marks.mark_fog(tx, cmd)
 
 
 @handles(AddCreature)

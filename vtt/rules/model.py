@@ -452,6 +452,16 @@ class Board(BaseModel):
         description="Light of single spaces: lit, dim or dark; a space not named has the table's ambient light.",
     )
     background: Background | None = None
+    revealed: set[Cell] = Field(
+        default_factory=set,
+        max_length=L.MAP_CELLS_MAX,
+        description="Spaces the Soulweaver revealed to every player under fog of war (`fog_marks`).",
+    )
+    hidden: set[Cell] = Field(
+        default_factory=set,
+        max_length=L.MAP_CELLS_MAX,
+        description="Spaces the Soulweaver hid from every player under fog of war, even in sight (`fog_marks`).",
+    )
 
     @field_validator("light", mode="before")
     @classmethod
@@ -481,7 +491,7 @@ class Board(BaseModel):
             return out
         return v
 
-    @field_validator("water", "walls", mode="before")
+    @field_validator("water", "walls", "revealed", "hidden", mode="before")
     @classmethod
     def _cells_as_tuples(cls, v: Any, info: ValidationInfo) -> Any:
         if isinstance(v, list | set | tuple):

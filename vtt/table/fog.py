@@ -24,11 +24,13 @@ import hmac
 import secrets
 from collections import OrderedDict
 from collections.abc import Hashable, Iterable
-from dataclasses import dataclass, field
-from typing import TYPE_CHECKING
+from dataclasses import dataclass, field, replace
+from typing import TYPE_CHECKING, Any
 
+from vtt.rules.fog_marks import on_map
 from vtt.rules.model import Board, Cell, GameState
 from vtt.rules.settings import TableSettings
+from vtt.rules.space import Occupancy, grid_of
 from vtt.rules.vision import Perception, clear_sight_cache, seat_perception
 
 if TYPE_CHECKING:
@@ -89,6 +91,27 @@ def memory_key(viewer: Viewer) -> str:
     return SPECTATORS if viewer.is_spectator else viewer.key
 
 
+def marked(state: GameState, p: Perception) -> Perception:
+    """What a seat is shown of what its creatures perceive, with the Soulweaver's marks (`fog_marks`): revealed
+    spaces and the creatures on them added, hidden spaces and the creatures wholly on them taken away."""
+    board = state.board
+    if not board.revealed and not board.hidden:
+        return p
+    grid = grid_of(state)
+    revealed = on_map(grid, board, board.revealed) - board.hidden
+    spaces = (p.spaces | revealed) - board.hidden
+    cells = Occupancy(state).cells
+    seen = {cid for cid in p.seen if cid in state.creatures and not set(cells[cid]) <= board.hidden}
+    if revealed:
+        seen.update(
+            cid
+            for cid, c in state.creatures.items()
+            if not c.hidden and c.swallowed_by is None and not revealed.isdisjoint(cells[cid])
+        )
+    heard = {cid: where for cid, where in p.heard.items() if cid not in seen and not set(where) <= board.hidden}
+    return replace(p, spaces=frozenset(spaces), seen=frozenset(seen), heard=heard)
+
+
 class Fog:
     """Per table: perceptions cached by what they depend on, remembered spaces per seat, opaque ids."""
 
@@ -144,11 +167,12 @@ class Fog:
             if known is state:
                 return seen
         own = seat_creatures(state, viewer)
-        p = self.perception(state, own)
+        p = marked(state, self.perception(state, own))
         heard_ids = {cid: self.opaque(seat, cid) for cid in sorted(p.heard)}
+        hidden = state.board.hidden
         found = SeatVision(
             spaces=p.spaces,
-            remembered=self._memory.get(seat, frozenset()) | p.spaces,
+            remembered=(self._memory.get(seat, frozenset()) - hidden) | p.spaces,
             seen=p.seen | frozenset(own),
             heard={heard_ids[cid]: cells for cid, cells in p.heard.items()},
             heard_ids=heard_ids,
@@ -162,9 +186,27 @@ class Fog:
         for viewer in viewers:
             found = self.vision(state, viewer)
             if found is not None:
-                self._memory[memory_key(viewer)] = found.remembered
+                key = memory_key(viewer)
+                self._memory[key] = self._memory.get(key, frozenset()) | found.spaces
 
     def forget(self) -> None:
         """Forget every seat's remembered spaces (a game loaded anew starts with none)."""
         self._memory.clear()
         self._last.clear()
+
+
+def fog_marks_scrubbed(board: dict[str, Any], fogged: bool) -> dict[str, Any]:
+    """A board's dump for a player or spectator: without the Soulweaver's fog marks (a hidden area's outline tells
+    where a secret lies) and, under fog of war, without the background picture (it shows the whole map: the seat
+    gets it cut to what it may see, `vtt.web.fog_tiles`)."""
+    out = {k: v for k, v in board.items() if k not in ("revealed", "hidden")}
+    if fogged and out.get("background") is not None:
+        out["background"] = None
+    return out
+
+
+def fog_marks_command(command: dict[str, Any]) -> dict[str, Any]:
+    """A logged command for a player or spectator: a `mark_fog` without its spaces (see `fog_marks_scrubbed`)."""
+    if command.get("type") == "mark_fog":
+        return {**command, "cells": []}
+    return dict(command)

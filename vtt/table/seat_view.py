@@ -29,6 +29,7 @@ from vtt.rules import legal_actions
 from vtt.rules.engine import ActionOption
 from vtt.rules.model import SOULWEAVER, Creature, Decision, GameState
 from vtt.rules.turns import active_creatures, is_active, places_before_fight
+from vtt.table.fog import fog_marks_command, fog_marks_scrubbed
 from vtt.table.heard_targets import heard_options
 
 if TYPE_CHECKING:
@@ -277,6 +278,8 @@ class SeatView:
     def scrub(self, data: Json) -> Json:
         """A (partial) dump of a `GameState` without creatures, as this seat may see it. Changes `data` in place
         and returns it."""
+        if "board" in data and not self.viewer.is_soulweaver:
+            data["board"] = fog_marks_scrubbed(data["board"], self.vision is not None)
         if self.vision is not None and "board" in data:
             data["board"] = self._board_seen(data["board"])
         hidden = self.hidden
@@ -406,7 +409,7 @@ class SeatView:
             return command
         if self.mentions(command):
             return None
-        out = dict(command)
+        out = fog_marks_command(command)
         for key in ("creature", "changes"):
             value = out.get(key)
             if isinstance(value, dict) and NOTES_KEY in value:

@@ -16,7 +16,9 @@ permission and legality checks as the table page.
   secret closes the socket with code 1008 and the reason.
 - `POST /api/seat/{secret}/background`: the Soulweaver's map background: the bytes of a PNG, JPEG or WebP image
   as the body, with its `Content-Type`, at most `MAX_UPLOAD_BYTES`.
-- `GET  /api/games/{game_id}/background`: that image, with its content type.
+- `GET  /api/games/{game_id}/background`: that image, with its content type; refused (403) while the game has fog
+  of war on: then each page gets it through its seat's pass, whole for the Soulweaver and cut to what the seat may
+  see for anyone else (`vtt.web.fog_tiles`), and the state sent to a player has no background.
 
 Hidden creatures exist only for the Soulweaver: for a player they are left out of everything sent (the state, the
 turn order, holds, effects, decisions, events, refusals), and so are the Soulweaver's notes. With fog of war on, so
@@ -47,6 +49,7 @@ from vtt.store.pictures import load_picture
 from vtt.table.registry import Games, parse_game_id, viewer_for
 from vtt.table.seat_view import SeatView
 from vtt.table.table import Change, Table, Viewer
+from vtt.web.fog_tiles import make_fog_router
 
 Json = dict[str, Any]
 
@@ -438,6 +441,12 @@ def make_router(games: Games, max_upload: int = MAX_UPLOAD_BYTES) -> APIRouter:
         url = background_path(seat.game_id)
         return JSONResponse({"ok": True, "error": None, "content_type": found, "size": len(data), "url": url})
 
+    async def fogged(game_id: int) -> bool:
+        try:
+            return (await games.load_table(game_id)).state.settings.fog_of_war
+        except KeyError:
+            return False
+
     @router.get("/api/games/{game_id}/background")
     async def get_background(game_id: str) -> Response:
         upload = None
@@ -446,6 +455,8 @@ def make_router(games: Games, max_upload: int = MAX_UPLOAD_BYTES) -> APIRouter:
             upload = await run_in_threadpool(db.load_upload, games.engine, number, BACKGROUND)
         if upload is None:
             return _error(404, "this game has no background image")
+        if number is not None and await fogged(number):
+            return _error(403, "this map is under fog of war: each seat's page gets only what it may see")
         headers = {"X-Content-Type-Options": "nosniff", "Cache-Control": "no-cache"}
         return Response(upload.data, media_type=upload.content_type, headers=headers)
 
@@ -457,4 +468,5 @@ def make_router(games: Games, max_upload: int = MAX_UPLOAD_BYTES) -> APIRouter:
         headers = {"X-Content-Type-Options": "nosniff", "Cache-Control": "private, max-age=31536000, immutable"}
         return Response(found[1], media_type=found[0], headers=headers)
 
+    router.include_router(make_fog_router(games))
     return router

@@ -267,7 +267,12 @@ off the loop, and on a busy server they took more than NiceGUI's default 3 s, wh
 
 
 def _table_page(
-    table: Table, viewer: Viewer, games: Games, request: Request, lost: Callable[[], tuple[str, str] | None]
+    table: Table,
+    viewer: Viewer,
+    games: Games,
+    request: Request,
+    lost: Callable[[], tuple[str, str] | None],
+    secret: str | None = None,
 ) -> None:
     ui.query(".nicegui-content").classes("p-0 gap-0 h-screen")
     with ui.header().classes("bg-stone-800 text-stone-100 py-1 px-3 items-center"):
@@ -276,7 +281,7 @@ def _table_page(
         who = "the Soulweaver" if viewer.is_soulweaver else ("a spectator" if viewer.is_spectator else viewer.name)
         ui.label(f"· you are {who}").classes("text-stone-300")
     base = str(request.base_url).rstrip("/")
-    view = TableView(table, viewer, games=games, base_url=base)
+    view = TableView(table, viewer, games=games, base_url=base, secret=secret)
     ui.context.client.on_delete(view.close)
     _AccessGuard(table, view, ui.context.client, lost)
     Keyboard(on_key=lambda e: view._cancel() if e.key == "Escape" and e.action.keydown else None)
@@ -298,7 +303,7 @@ async def play(secret: str, request: Request) -> None:
     table = await games.load_table(seat.game_id)
     viewer = viewer_for(seat)
     await first_paint.prepare(table, viewer)
-    _table_page(table, viewer, games, request, lambda: None if games.seat(secret) else SEAT_REPLACED)
+    _table_page(table, viewer, games, request, lambda: None if games.seat(secret) else SEAT_REPLACED, secret)
 
 
 @ui.page("/watch/{game_id}", response_timeout=TABLE_PAGE_SECONDS)

@@ -3,21 +3,28 @@ it (walls, objects and terrain of the spaces it remembers), the fog layer (space
 the rest dark; packed like the walls) and the tokens of creatures only heard (an opaque id and their spaces).
 
 The Soulweaver sees everything, and may preview a player's view ("See as"): the fog of that player's seat is then
-drawn lighter, over every token, on the Soulweaver's own map; nothing else changes.
+drawn lighter, over every token, on the Soulweaver's own map; nothing else changes. While one of the fog tools is
+chosen (`fog_brush`), the Soulweaver's map shows the fog marks the same way instead (`marks_layer`).
+
+The background picture: the whole one, or under fog of war only its tiles the seat may see (`fog_tiles`); read in
+a worker the first time, so a page may get it a moment after the map.
 """
 
 from __future__ import annotations
 
+import asyncio
 from collections.abc import Callable
 from typing import Any
 
-from nicegui import ui
+from nicegui import background_tasks, ui
 
 from vtt.rules.model import Board, GameState
+from vtt.rules.space import grid_of
 from vtt.table.fog import SeatVision
 from vtt.table.seat_view import SeatView
 from vtt.table.table import Table, Viewer
 from vtt.web.attrs import with_data
+from vtt.web.fog_tiles import background_prop, known_picture, load_picture
 from vtt.web.map_editor import board_props
 from vtt.web.map_view import MapView, pack_spaces
 
@@ -28,7 +35,8 @@ BOARD_PARTS = ("walls", "objects", "terrain")
 
 def known_board(board: Board, vision: SeatVision | None) -> dict[str, Any]:
     """`board_props(board)`, or with fog of war only the walls, objects (their remembered spaces) and terrain of
-    the spaces the seat remembers; the background picture stays (the fog covers it)."""
+    the spaces the seat remembers. Its background is the whole picture: `PageFog` sends the seat's own
+    (`fog_tiles.background_prop`)."""
     props = board_props(board)
     if vision is None:
         return props
@@ -55,6 +63,21 @@ def fog_layer(state: GameState, vision: SeatVision | None, preview: bool = False
         "visible": pack_spaces(sorted(vision.spaces), hexes, board.cols, board.rows),
         "remembered": pack_spaces(sorted(vision.remembered - vision.spaces), hexes, board.cols, board.rows),
         "preview": preview,
+    }
+
+
+def marks_layer(state: GameState) -> dict[str, Any]:
+    """The Soulweaver's view of the fog marks (while a fog tool is chosen), drawn as a preview of the fog:
+    revealed spaces clear, unmarked ones dim, hidden ones dark."""
+    board, hexes = state.board, state.settings.grid == "hex"
+    grid = grid_of(state)
+    every = {grid.from_offset(col, row) for row in range(board.rows) for col in range(board.cols)}
+    revealed = sorted(every & board.revealed)
+    plain = sorted(every - board.revealed - board.hidden)
+    return {
+        "visible": pack_spaces(revealed, hexes, board.cols, board.rows),
+        "remembered": pack_spaces(plain, hexes, board.cols, board.rows),
+        "preview": True,
     }
 
 
@@ -85,14 +108,23 @@ def heard_tokens(seat: SeatView) -> dict[str, dict[str, Any]]:
 class PageFog:
     """The fog of war of one page's map; the page calls `changed` after each change of the table."""
 
-    def __init__(self, table: Table, viewer: Viewer, seat: SeatView) -> None:
+    def __init__(self, table: Table, viewer: Viewer, seat: SeatView, secret: str | None = None) -> None:
+        """`secret`: the seat link the page was opened with (None: a watch page); its background pass is bound to
+        it."""
         self.table = table
         self.viewer = viewer
+        self.secret = secret
         self.preview_as: str | None = None
         """The player whose view the Soulweaver previews, or None."""
+        self.show_marks = False
+        """The Soulweaver's map shows the fog marks (`marks_layer`): a fog tool is chosen."""
         self.heard: dict[str, dict[str, Any]] = heard_tokens(seat)
         self._fog = self._layer(seat.state, seat)
         self._board = (seat.state.board, self._remembered(seat))
+        self.view: MapView | None = None
+        """The page's map, once made (the background picture may come a moment after it)."""
+        self._loading: set[str] = set()
+        self._background = self._background_of(seat)
 
     @staticmethod
     def _remembered(seat: SeatView) -> frozenset[tuple[int, int]] | None:
@@ -100,6 +132,8 @@ class PageFog:
 
     def _layer(self, state: GameState, seat: SeatView) -> dict[str, Any] | None:
         if self.viewer.is_soulweaver:
+            if self.show_marks:
+                return marks_layer(state)
             if self.preview_as is None:
                 return None
             return fog_layer(state, self.table.fog.vision(state, Viewer("player", self.preview_as), True), True)
@@ -107,7 +141,34 @@ class PageFog:
 
     def map_props(self, seat: SeatView) -> dict[str, Any]:
         """The `MapView` arguments for the board and the fog, as this seat knows them."""
-        return {**known_board(seat.state.board, seat.vision), "fog": self._fog}
+        return {**known_board(seat.state.board, seat.vision), "fog": self._fog, "background": self._background}
+
+    def _background_of(self, seat: SeatView) -> dict[str, Any] | None:
+        """The map's background for this page (`fog_tiles.background_prop`); under fog of war, before the picture
+        was read (in a worker), none yet: `_load` sends it when read."""
+        remembered = self._remembered(seat)
+        bg = seat.state.board.background
+        picture = None
+        if remembered is not None and bg is not None:
+            known, picture = known_picture(self.table, bg.image)
+            if not known and bg.image not in self._loading:
+                self._loading.add(bg.image)
+                background_tasks.create(self._load(bg.image), name="fog-background")
+        return background_prop(self.table, self.viewer, seat.state, remembered, picture, self.secret)
+
+    async def _load(self, image: str) -> None:
+        try:
+            await asyncio.to_thread(load_picture, self.table, image)
+        finally:
+            self._loading.discard(image)
+        if self.view is not None and not self.view.is_deleted:
+            self.refresh_background(self.view, self.table.seat_view(self.viewer))
+
+    def refresh_background(self, view: MapView, seat: SeatView) -> None:
+        background = self._background_of(seat)
+        if background != self._background:
+            self._background = background
+            view.set_background(background)
 
     def board_fogged(self, before: SeatView, after: SeatView) -> bool:
         """Whether the board's walls, objects and terrain are this page's to send (fog of war, now or before)."""
@@ -125,6 +186,7 @@ class PageFog:
                 view.patch_token(token)
         self.heard = heard
         self.refresh_fog(view, seat)
+        self.refresh_background(view, seat)
         board, was = (seat.state.board, self._remembered(seat)), self._board
         self._board = board
         if board[1] is None and was[1] is None:

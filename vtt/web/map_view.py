@@ -397,15 +397,19 @@ class MapView(ui.element, component="../../static/map_view.js"):
 
     @staticmethod
     def _prepare_background(background: Mapping[str, Any] | None) -> dict[str, Any] | None:
-        if background is None or not background.get("image"):
+        if background is None or not (background.get("image") or background.get("tiles") is not None):
             return None
         offset = background.get("offset") or (0, 0)
-        return {
+        out: dict[str, Any] = {
             "image": str(background["image"]),
             "offset": [float(offset[0]), float(offset[1])],
             "cell_px": float(background.get("cell_px") or 70),
             "opacity": float(1 if background.get("opacity") is None else background["opacity"]),
         }
+        if background.get("tiles") is not None:  # under fog of war: the picture's pieces the seat may see
+            out["tiles"] = [[str(t[0]), *map(int, t[1:5])] for t in background["tiles"]]
+            out["size"] = [int(v) for v in background["size"]]
+        return out
 
     def _prepare_token(self, token_id: str, token: Mapping[str, Any]) -> dict[str, Any]:
         data = _copied(token)
@@ -539,7 +543,9 @@ class MapView(ui.element, component="../../static/map_view.js"):
     def set_background(self, background: Mapping[str, Any] | None) -> None:
         """Show ``{image, offset: [x, y], cell_px, opacity}`` under the grid (``None`` removes it): ``cell_px``
         image pixels make one space (a square's side; for hexes the distance between neighbouring centres), and
-        the image pixel ``offset`` lies on the top-left corner of space (0, 0)'s bounding box."""
+        the image pixel ``offset`` lies on the top-left corner of space (0, 0)'s bounding box. Under fog of war
+        ``image`` is empty and ``tiles`` (``[[href, left, top, width, height], ...]`` in image pixels) with the
+        picture's ``size`` draw only its pieces the seat may see (`vtt.web.fog_tiles`)."""
         data = self._prepare_background(background)
         with self._props.suspend_updates():
             self._props["background"] = data

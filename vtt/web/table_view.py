@@ -32,10 +32,11 @@ from vtt.web.action_menu import (
 from vtt.web.attrs import with_data
 from vtt.web.chat_panel import ChatPanel
 from vtt.web.dice_dialog import submit_typed
+from vtt.web.fog_brush import FogBrush
 from vtt.web.fog_view import PageFog
 from vtt.web.game_files import export_game
 from vtt.web.gm_panel import render_gm_panel, render_sheet_controls
-from vtt.web.map_editor import MapEditor, background_of, board_patch
+from vtt.web.map_editor import MapEditor, board_patch
 from vtt.web.map_pick import CLICK_SPACE, PickHint, SpacePick, space_fields, space_pick
 from vtt.web.map_pointers import MapPointers
 from vtt.web.map_view import MapView
@@ -121,7 +122,10 @@ def _swallowers(before: GameState, after: GameState, ids: set[str]) -> set[str]:
 class TableView:
     """Built once per page; subscribes to the Table and patches what changed."""
 
-    def __init__(self, table: Table, viewer: Viewer, games: Games | None = None, base_url: str = "") -> None:
+    def __init__(
+        self, table: Table, viewer: Viewer, games: Games | None = None, base_url: str = "", secret: str | None = None
+    ) -> None:
+        """`secret`: the seat link the page was opened with (None: a watch page, or no stored game)."""
         self.table = table
         self.viewer = viewer
         self.games = games
@@ -133,7 +137,7 @@ class TableView:
         state = table.state
         board = state.board
         seat = self._seat()
-        self.fog = PageFog(table, viewer, seat)
+        self.fog = PageFog(table, viewer, seat, secret)
         self.tokens = {**shown_tokens(table, viewer, seat), **self.fog.heard}
         with ui.row().classes("w-full h-full no-wrap gap-0 items-stretch table-layout") as layout:
             # The menu sits beside the map, not in its slot: a slot would make every update of the menu (or of
@@ -149,6 +153,7 @@ class TableView:
                     tools=not viewer.is_spectator,
                     **self.fog.map_props(seat),
                 ).classes("w-full h-full")
+                self.fog.view = self.map
                 self.banner = PromptBanner(self.send)
                 self.menu_anchor = ui.element("div").classes("menu-anchor")
                 # beside the clicked token (the anchor is the token's box), never over it
@@ -169,12 +174,14 @@ class TableView:
                         self.fog.render_preview_select(
                             self._players, lambda: self.fog.refresh_fog(self.map, self._seat())
                         )
+                        brush = FogBrush(table, self.fog, self.map, self.send)
                     self.editor: MapEditor | None = None
                     if viewer.is_soulweaver:
                         engine = games.engine if games is not None else table.engine
                         stored = games is not None and table.game_id is not None
                         export = self._export_game if stored else None
                         self.editor = MapEditor(table, engine, self.map, self.send, export)
+                        brush.attach(self.editor)
                     self.gm_panel = ui.column().classes("w-full gap-1")
                 with ui.column().classes("side-talk w-full no-wrap gap-2 p-2"):
                     ui.label("Roll log").classes("text-sm font-bold text-stone-700 roll-log-title")
@@ -278,9 +285,6 @@ class TableView:
             patch = {k: v for k, v in patch.items() if k not in ("walls", "objects", "terrain")}
         if patch:
             self.map.set_board(**patch)
-        background = background_of(after.board)
-        if background != background_of(before.board):
-            self.map.set_background(background)
         if self.editor is not None:
             self.editor.board_changed(before.board, after.board)
 
