@@ -55,15 +55,13 @@ from typing import Literal, NamedTuple
 
 from pydantic import BaseModel, ConfigDict
 
-from vtt.rules import enraged, senses
-from vtt.rules.damage import Hit, deal, exhaustion_death, suffer_pips
-from vtt.rules.dice import DiceChange, DiceSource, Modifier, roll
+from vtt.rules import senses
+from vtt.rules.dice import DiceChange, Modifier
 from vtt.rules.events import Event, RuleError
 from vtt.rules.grid import footprint_distance
 from vtt.rules.model import AilmentSource, Cell, Creature, GameState
 from vtt.rules.space import Occupancy, footprint, grid_of
 from vtt.rules.txn import Tx
-from vtt.rules.words import count
 
 Kind = Literal["roll", "concealment", "movement", "damage", "own_rules", "hold", "other"]
 
@@ -190,102 +188,26 @@ def defense_roll_modifiers(state: GameState, c: Creature, skill: str, physical: 
     crowded = tier(c, "Crowded") * s.crowded_penalty_per_tier
     if crowded and skill in s.limb_defenses:
         mods.append(Modifier(value=-crowded, reason=f"Crowded (Tier {tier(c, 'Crowded')}) on an {skill} defense"))
-    return mods + exhausted(c, "Skill rolls") + enraged.knowledge_modifiers(state, c, skill)
+    return mods + exhausted(c, "Skill rolls") + knowledge_modifiers(state, c, skill)
+
+
+def knowledge_modifiers(state: GameState, c: Creature, skill: str) -> list[Modifier]:
+    """Enraged: -Tier on a roll of a Knowledge skill (table setting `knowledge_skills`)."""
+    t = tier(c, "Enraged")
+    if not t or skill not in state.settings.knowledge_skills:
+        return []
+    return [Modifier(value=-t, reason=f"Enraged (Tier {t}) on Knowledge rolls ({skill})")]
 
 
 def manifest_modifiers(c: Creature, state: GameState | None = None, skill: str | None = None) -> list[Modifier]:
     """Dazzled and Exhausted on Manifest rolls, and Enraged when the roll's `skill` is a Knowledge skill."""
-    knowledge = enraged.knowledge_modifiers(state, c, skill) if state is not None and skill is not None else []
+    knowledge = knowledge_modifiers(state, c, skill) if state is not None and skill is not None else []
     return dazzled(c, "Manifest rolls") + exhausted(c, "Skill rolls") + knowledge
 
 
 def observe_modifiers(c: Creature) -> list[Modifier]:
     """Dazzled on Observe rolls (no Observe roll exists yet)."""
     return dazzled(c, "Observe rolls")
-
-
-def reduce_at_turn_end(tx: Tx, creature_id: str, dice: DiceSource) -> list[Event]:
-    """reference §5.1: each reducible Ailment rolls its listed defense at DL 6 + Tier - earlier consecutive
-    failures; success lowers it by 1 Tier. One whose every Tier comes from a lasting ongoing source is not rolled."""
-    state = tx.state
-    if not state.settings.ailment_reduction:
-        return []
-    c = tx.get(creature_id)
-    if c.dead:
-        return []
-    events: list[Event] = []
-    for name, t in sorted(c.ailments.items()):
-        skill = defense_of(state, name)
-        if skill is None or t <= 0 or (name == "Unaware" and c.unconscious):
-            continue
-        if blocked_tiers(state, c, name) >= t:
-            events.append(_held_event(state, c, name, t))
-            continue
-        failures = c.ailment_failures.get(name, 0)
-        dl = REDUCTION_DL + t - failures
-        mods = exhausted(c, "Skill rolls") + enraged.knowledge_modifiers(state, c, skill)
-        r = roll(dice, f"{c.name}: {skill} against {name}", c.skill(skill), mods)
-        ok = r.result >= dl and not (state.settings.fumble_always_fails and r.fumble)
-        death = exhaustion_death(tx, creature_id, skill, r)
-        m = tx.creature(creature_id)
-        if ok:
-            m.ailment_failures.pop(name, None)
-            lower(state, m, name, 1)
-            text = f"{c.name} rolls {skill} against {name} (DL {dl}): {r.result}, {name} drops to Tier {t - 1}."
-        else:
-            m.ailment_failures[name] = failures + 1
-            text = f"{c.name} rolls {skill} against {name} (DL {dl}): {r.result}, {name} stays at Tier {t}."
-        events.append(
-            Event(
-                kind="ailment_roll",
-                text=text,
-                target=creature_id,
-                rolls=[r],
-                data={"ailment": name, "dl": dl, "success": ok, "tier": t - 1 if ok else t},
-            )
-        )
-        if death:
-            return events + death
-        if name == "Trauma" and not ok:
-            events += trauma_damage(tx, creature_id, t, dice)
-    return events
-
-
-def trauma_damage(tx: Tx, creature_id: str, t: int, dice: DiceSource) -> list[Event]:
-    """Trauma (reference §5.2, older revision FACT): failing its Endure defense deals half its Tier as damage to
-    the Energy Pool; table setting `trauma_energy_damage`."""
-    amount = t // 2
-    if not tx.state.settings.trauma_energy_damage or amount <= 0:
-        return []
-    hit = Hit(
-        target=creature_id,
-        amount=amount,
-        label="Trauma",
-        physical=False,
-        apply_size=False,
-        targeted=False,
-        pool="energy",
-    )
-    return deal(tx, hit, dice)
-
-
-def slowed_at_turn_start(state: GameState, creature_id: str) -> list[Event]:
-    """Slowed (ASSUMPTION): as the turn starts, Tier / `slowed_pips_divisor` Pips fill the fresh Movement Pool."""
-    c = state.creatures[creature_id]
-    pips = tier(c, "Slowed") // state.settings.slowed_pips_divisor
-    econ = state.economy.get(creature_id)
-    if not pips or econ is None:
-        return []
-    econ.movement_spent = min(econ.movement_max, econ.movement_spent + pips)
-    return [
-        Event(
-            kind="slowed",
-            text=f"{c.name} is Slowed (Tier {tier(c, 'Slowed')}): {count(pips, 'Movement Pip')}; "
-            f"{count(econ.movement_left, 'space')} left.",
-            target=creature_id,
-            data={"pips": pips, "movement_left": econ.movement_left},
-        )
-    ]
 
 
 # --------------------------------------------------------------------------------------------------------
@@ -412,18 +334,6 @@ def describe_source(state: GameState, source: str) -> str:
         holder = ident.partition("/")[2]
         return f"{state.creatures[holder].name}'s hold on its head" if holder in state.creatures else "a head lock"
     return source
-
-
-def _held_event(state: GameState, c: Creature, name: str, t: int) -> Event:
-    why = sorted(
-        {describe_source(state, r.source) for r in sources(state, c) if r.ailment == name and blocks(state, c, r)}
-    )
-    return Event(
-        kind="ailment_held",
-        text=f"{c.name}'s {name} (Tier {t}) cannot be lowered while its source lasts: {', '.join(why)}.",
-        target=c.id,
-        data={"ailment": name, "tier": t},
-    )
 
 
 def immunity_to(c: Creature, name: str, *types: str) -> str | None:
@@ -700,30 +610,6 @@ def approach_check(state: GameState, c: Creature) -> Callable[[Cell], str | None
 # --------------------------------------------------------------------------------------------------------
 # Strangled (reference §5.2, ASSUMPTION)
 # --------------------------------------------------------------------------------------------------------
-
-
-def strangled_at_turn_start(tx: Tx, creature_id: str) -> list[Event]:
-    """Strangled: no breathing; as its turn starts, `strangled_energy_per_tier` x Tier Energy Pips."""
-    c = tx.get(creature_id)
-    t = tier(c, "Strangled")
-    pips = t * tx.state.settings.strangled_energy_per_tier
-    if not pips or c.dead:
-        return []
-    return [
-        Event(
-            kind="strangled",
-            text=f"{c.name} is Strangled (Tier {t}) and cannot breathe: {count(pips, 'Energy Pip')}.",
-            target=creature_id,
-            data={"tier": t, "pips": pips},
-        ),
-        *suffer_pips(
-            tx,
-            creature_id,
-            "energy",
-            pips,
-            "Energy Pip for want of air" if pips == 1 else "Energy Pips for want of air",
-        ),
-    ]
 
 
 def speech_error(state: GameState, c: Creature) -> str | None:

@@ -12,8 +12,9 @@
   as a Minor Action. If you pay Energy before completing it, lose the effect. After suffering Grit Injury, roll
   Manifest to not lose the effect, DL 3 + Injury." The Manifest roll is made (and may be Hindered) when Readying;
   the effect, with that roll's result, happens on completion, on a target chosen then. The limb keeping it is not
-  free. The roll after Grit Injury is hooked into `damage.deal`. "After each minute, roll Manifest to not lose the
-  effect, DL equal to the number of minutes you have had it Ready": the Soulweaver's `pass_time` (see `minutes`).
+  free. The roll after Grit Injury (`manifest_roll.after_grit_injury`) is made by `damage.deal`. "After each
+  minute, roll Manifest to not lose the effect, DL equal to the number of minutes you have had it Ready": the
+  Soulweaver's `pass_time` (see `minutes`).
 - Line of sight: an ability on another creature needs it (table setting `manifest_needs_sight`; an ability's
   `needs_sight` False does without), see `sight`. A swallowed creature is off the board: no ability reaches it.
 - A Flurry's lost damage dice ("half that number on damage rolls" for 1 round) come off an ability's damage.
@@ -29,34 +30,20 @@ from __future__ import annotations
 from vtt.rules import ailments, attacks, sight, tactics
 from vtt.rules.abilities import Ability, ability
 from vtt.rules.checks import AttackResult
-from vtt.rules.damage import Hit, deal, exhaustion_death, heal, suffer_pips
+from vtt.rules.damage import Hit, deal, heal, suffer_pips
+from vtt.rules.death import exhaustion_death
 from vtt.rules.dice import DiceSource, Modifier, Roll, roll
 from vtt.rules.events import Event, RuleError
 from vtt.rules.grid import footprint_distance
+from vtt.rules.manifest_roll import dl_of as dl_of
+from vtt.rules.manifest_roll import readied_limbs as readied_limbs
+from vtt.rules.manifest_roll import skill_of as skill_of
 from vtt.rules.model import Creature, Effect, GameState, Limb, Readied
 from vtt.rules.space import Occupancy, grid_of
 from vtt.rules.stance import in_stance, require_can_attack
 from vtt.rules.turns import require_active, spend
 from vtt.rules.txn import Tx
 from vtt.rules.words import count
-
-VULNERABLE_DL = 2
-READY_BASE_DL = 3
-
-
-def skill_of(state: GameState, ab: Ability) -> str:
-    """reference §4.1: Manifest rolls Magic for Spells, Endure for Talents (table settings)."""
-    return state.settings.spell_skill if ab.is_spell else state.settings.talent_skill
-
-
-def dl_of(state: GameState, c: Creature, ab: Ability, base: int | None = None) -> tuple[int, list[str]]:
-    """The Manifest DL and why it is raised: Vulnerable to the ability's type is +2 (seed-004)."""
-    dl = state.settings.manifest_dl if base is None else base
-    notes: list[str] = []
-    if ab.element is not None and ab.element in c.vulnerabilities:
-        dl += VULNERABLE_DL
-        notes.append(f"+{VULNERABLE_DL} DL: Vulnerable to {ab.element}")
-    return dl, notes
 
 
 def known(c: Creature, ability_id: str) -> Ability:
@@ -273,10 +260,6 @@ def ready(tx: Tx, creature: str, ability_id: str, boosted: bool, limb: str | Non
     return events
 
 
-def readied_limbs(c: Creature) -> list[Limb]:
-    return [lb for lb in c.limbs if lb.readied is not None]
-
-
 def complete_ready(tx: Tx, creature: str, target: str | None, limb: str | None, dice: DiceSource) -> list[Event]:
     state = tx.state
     c = require_active(state, creature)
@@ -413,39 +396,3 @@ def dismiss(tx: Tx, creature: str, effect_id: str, limb: str | None, target: str
             data={"effect": e.id, "dismissed": True},
         )
     ]
-
-
-def after_grit_injury(tx: Tx, creature_id: str, injury: int, dice: DiceSource) -> list[Event]:
-    """seed-000 Ready: "After suffering Grit Injury, roll Manifest to not lose the effect, DL 3 + Injury"."""
-    c = tx.get(creature_id)
-    events: list[Event] = []
-    for lb in readied_limbs(c):
-        assert lb.readied is not None
-        ab = ability(lb.readied.ability)
-        dl, notes = dl_of(tx.state, c, ab, READY_BASE_DL + injury)
-        skill = skill_of(tx.state, ab)
-        r = roll(
-            dice,
-            f"{c.name}: Manifest to keep {ab.name} Ready ({skill})",
-            c.skill(skill),
-            ailments.manifest_modifiers(c, tx.state, skill),
-        )
-        ok = r.result >= dl and not (tx.state.settings.fumble_always_fails and r.fumble)
-        why = f" ({'; '.join(notes)})" if notes else ""
-        text = f"{c.name} rolls Manifest to keep {ab.name} Ready after {injury} Grit Injury: {r.result} against DL {dl}"
-        events.append(
-            Event(
-                kind="ready_check",
-                text=text + why + (": kept." if ok else ": lost."),
-                target=creature_id,
-                rolls=[r],
-                data={"ability": ab.id, "dl": dl, "kept": ok},
-            )
-        )
-        events += exhaustion_death(tx, creature_id, skill, r)
-        if not ok:
-            m = tx.creature(creature_id, body=True)
-            mine = m.limb(lb.id)
-            if mine is not None:
-                mine.readied = None
-    return events

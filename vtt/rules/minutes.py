@@ -14,10 +14,10 @@ from __future__ import annotations
 
 from vtt.rules import ailments
 from vtt.rules.abilities import ability
-from vtt.rules.damage import exhaustion_death
+from vtt.rules.death import exhaustion_death
 from vtt.rules.dice import DiceSource, roll
 from vtt.rules.events import Event
-from vtt.rules.manifest import dl_of, readied_limbs, skill_of
+from vtt.rules.manifest_roll import dl_of, readied_limbs, skill_of
 from vtt.rules.txn import Tx
 from vtt.rules.words import count
 
