@@ -15,6 +15,7 @@ from vtt.rules.ailments import (
     exhausted,
     knowledge_modifiers,
     lower,
+    lower_trauma,
     sources,
     tier,
 )
@@ -53,7 +54,10 @@ def reduce_at_turn_end(tx: Tx, creature_id: str, dice: DiceSource) -> list[Event
         m = tx.creature(creature_id)
         if ok:
             m.ailment_failures.pop(name, None)
-            lower(state, m, name, 1)
+            if name == "Trauma":
+                lower_trauma(tx, creature_id, 1)
+            else:
+                lower(state, m, name, 1)
             text = f"{c.name} rolls {skill} against {name} (DL {dl}): {r.result}, {name} drops to Tier {t - 1}."
         else:
             m.ailment_failures[name] = failures + 1

@@ -5,8 +5,10 @@
   (`Creature.ailment_failures`); a success clears the count. Ailments without a listed defense, and those with
   their own rules (Burning, Unaware while Unconscious, Wounded), are not rolled for. Trauma rolls Endure like
   any other (seed-004: "The Endure roll commonly comes from Trauma"), and a failure deals half its Tier as Energy
-  damage (the older revision; `trauma_energy_damage`). Every Endure roll checks death by Exhaustion. Table setting
-  `ailment_reduction` turns the rolls off.
+  damage (the older revision; `trauma_energy_damage`); success lowers it on its parts too (`lower_trauma`).
+  "Recovering Grit lowers the Tier" (older revision): each Grit Pip a healing removes lowers Trauma by
+  `trauma_per_grit_pip` Tiers, the most Traumatised part first. Every Endure roll checks death by Exhaustion.
+  Table setting `ailment_reduction` turns the rolls off.
 - §5.2 effects on rolls, each a Modifier with its reason:
   Dazzled: 1 + Tier/3 (rounded down) on attack, Manifest and Observe rolls.
   Unstable (ASSUMPTION, the older Unsteady): Tier / `unstable_defense_divisor` on defenses against physical attacks.
@@ -62,6 +64,7 @@ from vtt.rules.grid import footprint_distance
 from vtt.rules.model import AilmentSource, Cell, Creature, GameState
 from vtt.rules.space import Occupancy, footprint, grid_of
 from vtt.rules.txn import Tx
+from vtt.rules.words import count
 
 Kind = Literal["roll", "concealment", "movement", "damage", "own_rules", "hold", "other"]
 
@@ -630,6 +633,45 @@ def speech_error(state: GameState, c: Creature) -> str | None:
 def can_speak(state: GameState, c: Creature) -> bool:
     """Whether `c` can speak (see `speech_error`)."""
     return speech_error(state, c) is None
+
+
+# --------------------------------------------------------------------------------------------------------
+# Trauma, per body part (seed-000 Called Shot; reference §5.2, older revision)
+# --------------------------------------------------------------------------------------------------------
+
+
+def lower_trauma(tx: Tx, creature_id: str, by: int) -> int:
+    """Lower Trauma by up to `by` Tiers: the creature's total and its parts' Tiers, the part with the most first
+    (body order between equals); returns the Tiers lowered."""
+    m = tx.creature(creature_id, body=True)
+    by = min(by, tier(m, "Trauma"))
+    if by <= 0:
+        return 0
+    lower(tx.state, m, "Trauma", by)
+    left = by
+    for p in sorted(m.parts, key=lambda p: -p.trauma):
+        cut = min(left, p.trauma)
+        p.trauma -= cut
+        left -= cut
+    return by
+
+
+def trauma_after_grit_recovered(tx: Tx, creature_id: str, pips: int) -> list[Event]:
+    """Trauma (older revision FACT): "recovering Grit lowers the Tier", by table setting `trauma_per_grit_pip`
+    Tiers for each Grit Pip recovered."""
+    lowered = lower_trauma(tx, creature_id, pips * tx.state.settings.trauma_per_grit_pip)
+    if not lowered:
+        return []
+    c = tx.get(creature_id)
+    return [
+        Event(
+            kind="trauma_recovered",
+            text=f"{c.name} recovers {count(pips, 'Grit Pip')}: Trauma drops by {count(lowered, 'Tier')} to Tier "
+            f"{tier(c, 'Trauma')}.",
+            target=creature_id,
+            data={"grit_pips": pips, "lowered": lowered, "tier": tier(c, "Trauma")},
+        )
+    ]
 
 
 # --------------------------------------------------------------------------------------------------------

@@ -38,7 +38,7 @@ from typing import Literal
 
 from pydantic import BaseModel, ConfigDict, Field
 
-from vtt.rules import called_trauma
+from vtt.rules import ailments, called_trauma
 from vtt.rules.death import exhaustion_death
 from vtt.rules.dice import DiceChange, DiceSource, Modifier, Roll, roll
 from vtt.rules.events import Event
@@ -648,17 +648,16 @@ def heal(
     removed = min(p.pips, healed)
     p = p.model_copy(update={"pips": p.pips - removed})
     setattr(m, pool, p)
-    return [
-        Event(
-            kind="heal",
-            text=f"Healing {r.dice}d12, needing {HEALING_FACE}+: {healed}; {c.name} loses "
-            f"{count(removed, pool.title() + ' Pip')} ({pool.title()} {p.pips}/{p.max}).",
-            actor=healer,
-            target=target_id,
-            rolls=[r],
-            data={"healed": healed, "needed": HEALING_FACE},
-        )
-    ]
+    event = Event(
+        kind="heal",
+        text=f"Healing {r.dice}d12, needing {HEALING_FACE}+: {healed}; {c.name} loses "
+        f"{count(removed, pool.title() + ' Pip')} ({pool.title()} {p.pips}/{p.max}).",
+        actor=healer,
+        target=target_id,
+        rolls=[r],
+        data={"healed": healed, "needed": HEALING_FACE},
+    )
+    return [event, *(ailments.trauma_after_grit_recovered(tx, target_id, removed) if pool == "grit" else [])]
 
 
 def continuing_damage(tx: Tx, dice: DiceSource) -> list[Event]:

@@ -118,6 +118,7 @@ GROUPS: dict[str, tuple[str, ...]] = {
         "ailment_reduction",
         "ailment_defenses",
         "trauma_energy_damage",
+        "trauma_per_grit_pip",
         "soothe_cost",
         "unstable_defense_divisor",
         "crowded_penalty_per_tier",
@@ -197,6 +198,7 @@ _LABELS: dict[str, str] = {
     "stomach_size": "Size of a stomach",
     "swallowed_darkness": "Sight Concealment while swallowed",
     "swallowed_strangled": "Tiers of Strangled while swallowed",
+    "trauma_per_grit_pip": "Trauma Tiers lowered per Grit Pip recovered",
 }
 _WORDS = {"dl": "DL", "npcs": "NPCs"}
 
