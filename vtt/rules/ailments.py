@@ -35,9 +35,13 @@
   Energy Pips (spilling into Exhausted on a full pool, seed-004); no speech (`strangled_silences`): it cannot pay
   the words a Spell costs.
 - Blinded, Deafened (and the older Anosmatic) give every target Concealment for one sense: see `senses`.
-- Wounded (ASSUMPTION, reference §5.2) is kept per body part (`BodyPart.wounded`, `wounded_tiers`; the total is
-  `ailments["Wounded"]`): `wounded_penalty_per_tier` x the part's Tier on attack rolls made with that part, and
-  a part at `wounded_unusable_at` Tiers or more cannot be used to attack.
+- Wounded (ASSUMPTION, reference §5.2: "penalty equal to Tier on rolls that use that part; a part at Wounded >= 6
+  cannot be used") is kept per body part (`BodyPart.wounded`, `wounded_tiers`; the total is
+  `ailments["Wounded"]`): `wounded_penalty_per_tier` x the part's Tier on rolls made with that part (a melee or
+  ranged attack with the limbs gripping the weapon or the unarmed limb, Grab, Grapple, Break Hold, the Free Limb
+  a Spell is Manifested with or an ability is Readied in), and a part at `wounded_unusable_at` Tiers or more
+  cannot be used for them. Defenses that use limbs (`limb_defenses`) take the most Wounded limb's penalty, and
+  Balance on Uneven Ground the most Wounded leg's (`wounded_limbs_modifiers`).
 - Focused (reference §5.3) is a condition without Tiers, not an Ailment: `Creature.focus` (see `tactics`).
 - Enraged (FACT): Tier on Knowledge rolls (table setting `knowledge_skills`), no fewer damage dice, must keep a
   Focus and target only it: see `enraged`.
@@ -46,8 +50,7 @@
 - Muted (the older Mute, FACT): half its Tier off the sound Tier of speech (table setting `speech_magnitude`); at
   0 or less no speech (`speech_error`): no words for Spells, no Distract by speaking.
 
-Not done: Trauma lowered by recovering Grit, Wounded on rolls other than attacks (legs on movement, defenses),
-Enraged's "At Tier 6+ you are always in Conflict" (being in or out of Conflict is not modelled).
+Not done: Enraged's "At Tier 6+ you are always in Conflict" (being in or out of Conflict is not modelled).
 """
 
 from __future__ import annotations
@@ -176,7 +179,7 @@ def against_target_modifiers(state: GameState, target: Creature, melee: bool = T
 
 
 def defense_roll_modifiers(state: GameState, c: Creature, skill: str, physical: bool = True) -> list[Modifier]:
-    """Unstable, Crowded and Exhausted on a defense roll with `skill`."""
+    """Unstable, Crowded, Wounded limbs and Exhausted on a defense roll with `skill`."""
     s = state.settings
     mods: list[Modifier] = []
     unstable = tier(c, "Unstable") // s.unstable_defense_divisor
@@ -191,6 +194,8 @@ def defense_roll_modifiers(state: GameState, c: Creature, skill: str, physical: 
     crowded = tier(c, "Crowded") * s.crowded_penalty_per_tier
     if crowded and skill in s.limb_defenses:
         mods.append(Modifier(value=-crowded, reason=f"Crowded (Tier {tier(c, 'Crowded')}) on an {skill} defense"))
+    if skill in s.limb_defenses:
+        mods += wounded_limbs_modifiers(state, c, f"an {skill} defense")
     return mods + exhausted(c, "Skill rolls") + knowledge_modifiers(state, c, skill)
 
 
@@ -708,3 +713,28 @@ def wounded_use_modifiers(state: GameState, c: Creature, parts: list[str]) -> li
                 Modifier(value=-t * s.wounded_penalty_per_tier, reason=f"{name} Wounded (Tier {t}): using the part")
             )
     return mods
+
+
+def wounded_limbs_modifiers(
+    state: GameState, c: Creature, what: str, kinds: frozenset[str] | None = None
+) -> list[Modifier]:
+    """Wounded on a roll that uses the creature's limbs together (of `kinds`, or all): a defense in
+    `limb_defenses`, the defenses the reference counts as using limbs; Balance on Uneven Ground with the legs.
+    `wounded_penalty_per_tier` x the Tier of its most Wounded such limb still on it (ASSUMPTION: they move at once,
+    so the worst one holds the others back; one penalty, not one per limb). Such a roll is never refused for a
+    limb past `wounded_unusable_at`: the creature does without that limb."""
+    per = state.settings.wounded_penalty_per_tier
+    hurt = [
+        (wounded_tiers(c, lb.id), lb.name)
+        for lb in c.limbs
+        if (kinds is None or lb.kind in kinds) and not _severed(c, lb.id)
+    ]
+    t, name = max(hurt, default=(0, ""), key=lambda h: h[0])
+    if not per or not t:
+        return []
+    return [Modifier(value=-t * per, reason=f"{name} Wounded (Tier {t}): the most Wounded limb, on {what}")]
+
+
+def _severed(c: Creature, part: str) -> bool:
+    p = c.part(part)
+    return p is not None and p.severed

@@ -17,6 +17,9 @@
   Soulweaver's `pass_time` (see `minutes`).
 - Line of sight: an ability on another creature needs it (table setting `manifest_needs_sight`; an ability's
   `needs_sight` False does without), see `sight`. A swallowed creature is off the board: no ability reaches it.
+- Wounded (reference §5.2 ASSUMPTION): the Free Limb a Spell is Manifested with, or the limb an ability is
+  Readied in, gives its Wounded penalty on the roll and cannot be used past `wounded_unusable_at`; unless named,
+  the least Wounded Free Limb is used.
 - A Flurry's lost damage dice ("half that number on damage rolls" for 1 round) come off an ability's damage.
 - Dismiss: "End an ongoing Spell or Talent you Manifested. Dismissing a Spell uses a Free Limb." The seed names no
   cost: table setting `dismiss_cost` (a Minor Action by default).
@@ -58,11 +61,12 @@ def free_limbs(c: Creature) -> list[Limb]:
 
 
 def pick_free_limb(c: Creature, limb_id: str | None, why: str) -> Limb:
+    """The Free Limb named, or else the least Wounded one (the first of equals)."""
     free = free_limbs(c)
     if limb_id is None:
         if not free:
             raise RuleError(f"{c.name} has no Free Limb: {why}")
-        return free[0]
+        return min(free, key=lambda lb: ailments.wounded_tiers(c, lb.id))
     limb = c.limb(limb_id)
     if limb is None:
         raise RuleError(f"{c.name} has no limb {limb_id!r}")
@@ -177,12 +181,13 @@ def _pay(tx: Tx, c: Creature, ab: Ability, boosted: bool) -> list[Event]:
 
 
 def _manifest_roll(
-    tx: Tx, c: Creature, ab: Ability, boosted: bool, dice: DiceSource, verb: str
+    tx: Tx, c: Creature, ab: Ability, boosted: bool, dice: DiceSource, verb: str, limb: Limb | None
 ) -> tuple[Roll, int, bool, Event]:
     state = tx.state
     dl, notes = dl_of(state, c, ab)
     skill = skill_of(state, ab)
     mods: list[Modifier] = [*ailments.manifest_modifiers(c, state, skill), *tx.extra_attack_mods]
+    mods += ailments.wounded_use_modifiers(state, c, [limb.id]) if limb is not None else []
     # the roll is the attack roll of an ability that attacks (seed-000), so it loses d12 as attack rolls do (Flurry)
     changes = ailments.attack_dice_changes(state, c, is_physical(state, ab)) if ab.effect.attacks else []
     r = roll(dice, f"{c.name}: Manifest {ab.name} ({skill})", c.skill(skill), mods, changes)
@@ -220,13 +225,12 @@ def manifest(
     ab = known(c, ability_id)
     if (why := why_not_manifest(state, c, ab, boosted, readying=False)) is not None:
         raise RuleError(why)
-    if ab.is_spell:
-        pick_free_limb(c, limb, "Manifesting a Spell uses a Free Limb")
+    used = pick_free_limb(c, limb, "Manifesting a Spell uses a Free Limb") if ab.is_spell else None
     tid = _target(state, c, ab, target)
     if ab.effect.attacks:
         require_can_attack(state, c.id)
     events = _pay(tx, c, ab, boosted)
-    r, dl, ok, event = _manifest_roll(tx, c, ab, boosted, dice, "Manifests")
+    r, dl, ok, event = _manifest_roll(tx, c, ab, boosted, dice, "Manifests", used)
     events += [event, *exhaustion_death(tx, c.id, skill_of(state, ab), r)]
     if not ok or tx.get(c.id).dead:
         return events
@@ -239,9 +243,10 @@ def ready(tx: Tx, creature: str, ability_id: str, boosted: bool, limb: str | Non
     ab = known(c, ability_id)
     if (why := why_not_manifest(state, c, ab, boosted, readying=True)) is not None:
         raise RuleError(why)
-    kept_in = pick_free_limb(c, limb, "a Readied Spell or Talent is kept in a Free Limb").id
+    kept = pick_free_limb(c, limb, "a Readied Spell or Talent is kept in a Free Limb")
+    kept_in = kept.id
     events = _pay(tx, c, ab, boosted)
-    r, dl, ok, event = _manifest_roll(tx, c, ab, boosted, dice, "readies")
+    r, dl, ok, event = _manifest_roll(tx, c, ab, boosted, dice, "readies", kept)
     events += [event, *exhaustion_death(tx, c.id, skill_of(state, ab), r)]
     if ok and not tx.get(c.id).dead:
         m = tx.creature(c.id, body=True)

@@ -114,8 +114,8 @@ def ranged_armament(state: GameState, c: Creature, weapon_id: str | None) -> Arm
 
 
 def ranged_weapon_modifiers(state: GameState, c: Creature, weapon: Weapon) -> list[Modifier]:
-    """Accurate, and a usage Tier above the ranged skill's Tier (§6.1)."""
-    mods: list[Modifier] = []
+    """The gripping limbs' Wounded, Accurate, and a usage Tier above the ranged skill's Tier (§6.1)."""
+    mods = ailments.wounded_use_modifiers(state, c, [lb.id for lb in c.gripping_limbs(weapon.id)])
     skill = state.settings.ranged_skill
     if weapon.accurate:
         mods.append(Modifier(value=1, reason=f"{weapon.name} is Accurate"))
