@@ -44,13 +44,11 @@
   Balance on Uneven Ground the most Wounded leg's (`wounded_limbs_modifiers`).
 - Focused (reference §5.3) is a condition without Tiers, not an Ailment: `Creature.focus` (see `tactics`).
 - Enraged (FACT): Tier on Knowledge rolls (table setting `knowledge_skills`), no fewer damage dice, must keep a
-  Focus and target only it: see `enraged`.
+  Focus and target only it: see `enraged`; at Tier 6+ always in Conflict: see `conflict`.
 - Burning (FACT): half its Tier in Heat Continuing Damage on the Soulweaver's turn, Tier d12 at DL 9 as its turn
   ends (+1 Tier on success, -1 on failing by 6 or more), put out when surrounded by water: see `burning`.
 - Muted (the older Mute, FACT): half its Tier off the sound Tier of speech (table setting `speech_magnitude`); at
   0 or less no speech (`speech_error`): no words for Spells, no Distract by speaking.
-
-Not done: Enraged's "At Tier 6+ you are always in Conflict" (being in or out of Conflict is not modelled).
 """
 
 from __future__ import annotations

@@ -568,6 +568,8 @@ EDITABLE = frozenset(
         "abilities",
         "hidden",
         "notes",
+        "in_conflict",
+        "overexertion_rolls",
     }
 )
 

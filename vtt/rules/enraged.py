@@ -16,7 +16,8 @@ subjects of your Focus. At Tier 6+ you are always in Conflict."
   targeted space, a wall, the ground) must be the space it is Focused on; it is offered a Hinder only against its
   Focus (`may_target`, see `reactions`). Targeting itself is not targeting a
   subject (a Talent on oneself stays open); attacking the stomach it is swallowed in is its only target there.
-- "At Tier 6+ you are always in Conflict": the table does not model being in or out of Conflict; nothing to do.
+- "At Tier 6+ you are always in Conflict": `conflict.in_conflict` is true for it whatever the Soulweaver's mark,
+  so it rolls Overexertion after each minute (see `conflict`).
 """
 
 from __future__ import annotations

@@ -248,6 +248,13 @@ class TableSettings(BaseModel):
         "alone is solid matter that strikes by its mass; Fire, Water and Air act as Heat, Cold and Lightning when "
         "they flow. A table reading Material as all four classical Elements lists them all.",
     )
+    overexertion_dl: int = Field(
+        3,
+        ge=0,
+        description="Overexertion (after each minute in Conflict): Endure at this DL + the Overexertion rolls "
+        "already made this scene; a failure is Tier 1 Exhausted. The seeds give no DL (reference §3, gap); "
+        "ASSUMPTION 3, the DL of most conflict actions, rising so that a long Conflict wears a creature down.",
+    )
     trauma_per_grit_pip: int = Field(
         1,
         ge=0,
