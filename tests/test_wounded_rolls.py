@@ -14,8 +14,12 @@ from __future__ import annotations
 
 from typing import Any
 
+import pytest
 from factories import creature, of_kind, on_turn, only, refused, run, state, weapon
 
+from vtt.rules.dice import ScriptedDice
+from vtt.rules.engine import apply, legal_actions
+from vtt.rules.events import RuleError
 from vtt.rules.model import Creature, GameState
 from vtt.rules.settings import TableSettings
 
@@ -148,6 +152,17 @@ def test_the_least_wounded_free_limb_is_used_unless_one_is_named() -> None:
 def test_a_free_limb_wounded_6_cannot_manifest_a_spell() -> None:
     """The right arm at Wounded 6 cannot be used: Manifesting Firebolt with it is refused."""
     refused(caster(right_arm=6), cast("firebolt", target="t", limb="right_arm"), [8, 2, 1, 9, 2])
+
+
+def test_with_every_free_limb_wounded_6_no_spell_is_offered_or_manifested() -> None:
+    """Both arms (m's only limbs that grip) at Wounded 6: no Free Limb can be used, so the menu offers neither
+    Manifesting nor Readying Firebolt, and the command is refused in plain words; the Talent stays open."""
+    s0 = caster(right_arm=6, left_arm=6)
+    labels = [o.label for o in legal_actions(s0, "m")]
+    assert "Manifest Firebolt" not in labels and "Ready Firebolt" not in labels
+    assert "Manifest Stone Skin" in labels
+    with pytest.raises(RuleError, match="M's every Free Limb is too Wounded to be used"):
+        apply(s0, cast("firebolt", target="t"), ScriptedDice([8, 2, 1, 9, 2]))
 
 
 def test_a_talent_uses_no_limb_and_ignores_wounded_arms() -> None:

@@ -693,8 +693,14 @@ def wounded_total(c: Creature) -> int:
     return sum(p.wounded for p in c.parts)
 
 
+def wounded_unusable(state: GameState, c: Creature, part: str) -> bool:
+    """Whether the part has `wounded_unusable_at` Tiers of Wounded or more and cannot be used."""
+    limit = state.settings.wounded_unusable_at
+    return bool(limit) and wounded_tiers(c, part) >= limit
+
+
 def wounded_use_modifiers(state: GameState, c: Creature, parts: list[str]) -> list[Modifier]:
-    """Wounded on the parts an attack is made with: `wounded_penalty_per_tier` x each part's Tier; RuleError when
+    """Wounded on the parts a roll is made with: `wounded_penalty_per_tier` x each part's Tier; RuleError when
     one has `wounded_unusable_at` Tiers or more and cannot be used."""
     s = state.settings
     mods: list[Modifier] = []
@@ -704,7 +710,7 @@ def wounded_use_modifiers(state: GameState, c: Creature, parts: list[str]) -> li
             continue
         p = c.part(pid)
         name = p.name if p is not None else pid
-        if s.wounded_unusable_at and t >= s.wounded_unusable_at:
+        if wounded_unusable(state, c, pid):
             raise RuleError(f"{c.name}'s {name} has {t} Tiers of Wounded and cannot be used")
         if s.wounded_penalty_per_tier:
             mods.append(

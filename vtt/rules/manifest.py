@@ -97,6 +97,8 @@ def why_not_manifest(state: GameState, c: Creature, ab: Ability, boosted: bool, 
         return f"{ab.name} costs {count(cost, 'word')} and {c.name} has {words_left(state, c.id)} left this turn"
     if (ab.is_spell or readying) and not free_limbs(c):
         return f"{c.name} has no Free Limb to {'keep it Ready' if readying else 'Manifest a Spell'}"
+    if (ab.is_spell or readying) and all(ailments.wounded_unusable(state, c, lb.id) for lb in free_limbs(c)):
+        return f"{c.name}'s every Free Limb is too Wounded to be used"
     return None
 
 
