@@ -1,5 +1,5 @@
 """Hand-worked tests of Conflict: Enraged at Tier 6+ is always in Conflict, and being in Conflict means an
-Overexertion roll after each minute.
+Overexertion roll after each minute; Dash while Exhausted calls for one too.
 
 reference §5.2 Enraged (FACT [ailments-new]): "At Tier 6+ you are always in Conflict." reference §3 Conflict (FACT
 [conflict]): "Being in Conflict means an Overexertion roll after each minute"; its DL is a gap: ASSUMPTION (table
@@ -13,7 +13,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from factories import creature, of_kind, only, run, state
+from factories import creature, of_kind, on_turn, only, run, state
 
 from vtt.rules.conflict import in_conflict
 from vtt.rules.model import GameState
@@ -45,8 +45,8 @@ def test_enraged_6_rolls_overexertion_after_each_minute_at_a_rising_dl() -> None
     assert (first.data, second.data) == ({"dl": 3, "success": False}, {"dl": 4, "success": True})
     assert second.rolls[0].result == 4
     assert first.text == (
-        "R (Enraged Tier 6: always in Conflict) rolls Endure against Overexertion after a minute (DL 3): 2, "
-        "Tier 1 Exhausted (now Tier 1)."
+        "R rolls Endure against Overexertion after a minute in Conflict (Enraged Tier 6 is always in it): 2 against "
+        "DL 3, Tier 1 Exhausted (now Tier 1)."
     )
     r = s.creatures["r"]
     assert r.ailments["Exhausted"] == 1
@@ -85,3 +85,33 @@ def test_an_unconscious_creature_makes_no_overexertion_roll() -> None:
     """Enraged 6 but Unconscious: it cannot act, so it does not exert itself: no roll."""
     _, events = run(lone(ailments={"Enraged": 6}, unconscious=True), minutes(1), [])
     assert not of_kind(events, "overexertion")
+
+
+def dash_of(**kw: Any) -> tuple[GameState, dict[str, Any]]:
+    """r (Endure 2, alice's) on its own turn, about to Dash."""
+    s = on_turn(state(creature("r", (5, 5), skills={"Endure": 2}, controller="alice", **kw)), "r")
+    return s, {"type": "dash", "creature": "r"}
+
+
+def test_dashing_while_exhausted_calls_for_an_overexertion_roll() -> None:
+    """reference §5.2 Exhausted (FACT [ailments-new]): "Exhausted makes Dash or Run call for Overexertion rolls".
+    r, Exhausted 2, not in Conflict, Dashes: Endure 4, 3 -> 4 - 2 = 2 against DL 3: failed, Exhausted 3. The Dash
+    itself happens: 10 spaces of Movement."""
+    s0, dash = dash_of(ailments={"Exhausted": 2})
+    s, events = run(s0, dash, [4, 3])
+    event = only(events, "overexertion")
+    assert event.data == {"dl": 3, "success": False}
+    assert event.text == (
+        "R rolls Endure against Overexertion for Dashing while Exhausted (Tier 2): 2 against DL 3, Tier 1 Exhausted "
+        "(now Tier 3)."
+    )
+    assert s.creatures["r"].ailments["Exhausted"] == 3
+    assert s.economy["r"].movement_max == 10
+
+
+def test_dashing_without_exhausted_makes_no_overexertion_roll() -> None:
+    """Not Exhausted (though Enraged 6, in Conflict): the Dash rolls nothing."""
+    s0, dash = dash_of(ailments={"Enraged": 6})
+    s, events = run(s0, dash, [])
+    assert not of_kind(events, "overexertion")
+    assert s.creatures["r"].overexertion_rolls == 0
