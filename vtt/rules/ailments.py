@@ -5,8 +5,10 @@
   (`Creature.ailment_failures`); a success clears the count. Ailments without a listed defense, and those with
   their own rules (Burning, Unaware while Unconscious, Wounded), are not rolled for. Trauma rolls Endure like
   any other (seed-004: "The Endure roll commonly comes from Trauma"), and a failure deals half its Tier as Energy
-  damage (the older revision; `trauma_energy_damage`). Every Endure roll checks death by Exhaustion. Table setting
-  `ailment_reduction` turns the rolls off.
+  damage (the older revision; `trauma_energy_damage`); success lowers it on its parts too (`lower_trauma`).
+  "Recovering Grit lowers the Tier" (older revision): each Grit Pip a healing removes lowers Trauma by
+  `trauma_per_grit_pip` Tiers, the most Traumatised part first. Every Endure roll checks death by Exhaustion.
+  Table setting `ailment_reduction` turns the rolls off.
 - §5.2 effects on rolls, each a Modifier with its reason:
   Dazzled: 1 + Tier/3 (rounded down) on attack, Manifest and Observe rolls.
   Unstable (ASSUMPTION, the older Unsteady): Tier / `unstable_defense_divisor` on defenses against physical attacks.
@@ -33,19 +35,20 @@
   Energy Pips (spilling into Exhausted on a full pool, seed-004); no speech (`strangled_silences`): it cannot pay
   the words a Spell costs.
 - Blinded, Deafened (and the older Anosmatic) give every target Concealment for one sense: see `senses`.
-- Wounded (ASSUMPTION, reference §5.2) is kept per body part (`BodyPart.wounded`, `wounded_tiers`; the total is
-  `ailments["Wounded"]`): `wounded_penalty_per_tier` x the part's Tier on attack rolls made with that part, and
-  a part at `wounded_unusable_at` Tiers or more cannot be used to attack.
+- Wounded (ASSUMPTION, reference §5.2: "penalty equal to Tier on rolls that use that part; a part at Wounded >= 6
+  cannot be used") is kept per body part (`BodyPart.wounded`, `wounded_tiers`; the total is
+  `ailments["Wounded"]`): `wounded_penalty_per_tier` x the part's Tier on rolls made with that part (a melee or
+  ranged attack with the limbs gripping the weapon or the unarmed limb, Grab, Grapple, Break Hold, the Free Limb
+  a Spell is Manifested with or an ability is Readied in), and a part at `wounded_unusable_at` Tiers or more
+  cannot be used for them. Defenses that use limbs (`limb_defenses`) take the most Wounded limb's penalty, and
+  Balance on Uneven Ground the most Wounded leg's (`wounded_limbs_modifiers`).
 - Focused (reference §5.3) is a condition without Tiers, not an Ailment: `Creature.focus` (see `tactics`).
 - Enraged (FACT): Tier on Knowledge rolls (table setting `knowledge_skills`), no fewer damage dice, must keep a
-  Focus and target only it: see `enraged`.
+  Focus and target only it: see `enraged`; at Tier 6+ always in Conflict: see `conflict`.
 - Burning (FACT): half its Tier in Heat Continuing Damage on the Soulweaver's turn, Tier d12 at DL 9 as its turn
   ends (+1 Tier on success, -1 on failing by 6 or more), put out when surrounded by water: see `burning`.
 - Muted (the older Mute, FACT): half its Tier off the sound Tier of speech (table setting `speech_magnitude`); at
   0 or less no speech (`speech_error`): no words for Spells, no Distract by speaking.
-
-Not done: Trauma lowered by recovering Grit, Wounded on rolls other than attacks (legs on movement, defenses),
-Enraged's "At Tier 6+ you are always in Conflict" (being in or out of Conflict is not modelled).
 """
 
 from __future__ import annotations
@@ -55,9 +58,8 @@ from typing import Literal, NamedTuple
 
 from pydantic import BaseModel, ConfigDict
 
-from vtt.rules import enraged, senses
-from vtt.rules.damage import Hit, deal, exhaustion_death, suffer_pips
-from vtt.rules.dice import DiceChange, DiceSource, Modifier, roll
+from vtt.rules import senses
+from vtt.rules.dice import DiceChange, Modifier
 from vtt.rules.events import Event, RuleError
 from vtt.rules.grid import footprint_distance
 from vtt.rules.model import AilmentSource, Cell, Creature, GameState
@@ -175,7 +177,7 @@ def against_target_modifiers(state: GameState, target: Creature, melee: bool = T
 
 
 def defense_roll_modifiers(state: GameState, c: Creature, skill: str, physical: bool = True) -> list[Modifier]:
-    """Unstable, Crowded and Exhausted on a defense roll with `skill`."""
+    """Unstable, Crowded, Wounded limbs and Exhausted on a defense roll with `skill`."""
     s = state.settings
     mods: list[Modifier] = []
     unstable = tier(c, "Unstable") // s.unstable_defense_divisor
@@ -190,102 +192,28 @@ def defense_roll_modifiers(state: GameState, c: Creature, skill: str, physical: 
     crowded = tier(c, "Crowded") * s.crowded_penalty_per_tier
     if crowded and skill in s.limb_defenses:
         mods.append(Modifier(value=-crowded, reason=f"Crowded (Tier {tier(c, 'Crowded')}) on an {skill} defense"))
-    return mods + exhausted(c, "Skill rolls") + enraged.knowledge_modifiers(state, c, skill)
+    if skill in s.limb_defenses:
+        mods += wounded_limbs_modifiers(state, c, f"an {skill} defense")
+    return mods + exhausted(c, "Skill rolls") + knowledge_modifiers(state, c, skill)
+
+
+def knowledge_modifiers(state: GameState, c: Creature, skill: str) -> list[Modifier]:
+    """Enraged: -Tier on a roll of a Knowledge skill (table setting `knowledge_skills`)."""
+    t = tier(c, "Enraged")
+    if not t or skill not in state.settings.knowledge_skills:
+        return []
+    return [Modifier(value=-t, reason=f"Enraged (Tier {t}) on Knowledge rolls ({skill})")]
 
 
 def manifest_modifiers(c: Creature, state: GameState | None = None, skill: str | None = None) -> list[Modifier]:
     """Dazzled and Exhausted on Manifest rolls, and Enraged when the roll's `skill` is a Knowledge skill."""
-    knowledge = enraged.knowledge_modifiers(state, c, skill) if state is not None and skill is not None else []
+    knowledge = knowledge_modifiers(state, c, skill) if state is not None and skill is not None else []
     return dazzled(c, "Manifest rolls") + exhausted(c, "Skill rolls") + knowledge
 
 
 def observe_modifiers(c: Creature) -> list[Modifier]:
     """Dazzled on Observe rolls (no Observe roll exists yet)."""
     return dazzled(c, "Observe rolls")
-
-
-def reduce_at_turn_end(tx: Tx, creature_id: str, dice: DiceSource) -> list[Event]:
-    """reference §5.1: each reducible Ailment rolls its listed defense at DL 6 + Tier - earlier consecutive
-    failures; success lowers it by 1 Tier. One whose every Tier comes from a lasting ongoing source is not rolled."""
-    state = tx.state
-    if not state.settings.ailment_reduction:
-        return []
-    c = tx.get(creature_id)
-    if c.dead:
-        return []
-    events: list[Event] = []
-    for name, t in sorted(c.ailments.items()):
-        skill = defense_of(state, name)
-        if skill is None or t <= 0 or (name == "Unaware" and c.unconscious):
-            continue
-        if blocked_tiers(state, c, name) >= t:
-            events.append(_held_event(state, c, name, t))
-            continue
-        failures = c.ailment_failures.get(name, 0)
-        dl = REDUCTION_DL + t - failures
-        mods = exhausted(c, "Skill rolls") + enraged.knowledge_modifiers(state, c, skill)
-        r = roll(dice, f"{c.name}: {skill} against {name}", c.skill(skill), mods)
-        ok = r.result >= dl and not (state.settings.fumble_always_fails and r.fumble)
-        death = exhaustion_death(tx, creature_id, skill, r)
-        m = tx.creature(creature_id)
-        if ok:
-            m.ailment_failures.pop(name, None)
-            lower(state, m, name, 1)
-            text = f"{c.name} rolls {skill} against {name} (DL {dl}): {r.result}, {name} drops to Tier {t - 1}."
-        else:
-            m.ailment_failures[name] = failures + 1
-            text = f"{c.name} rolls {skill} against {name} (DL {dl}): {r.result}, {name} stays at Tier {t}."
-        events.append(
-            Event(
-                kind="ailment_roll",
-                text=text,
-                target=creature_id,
-                rolls=[r],
-                data={"ailment": name, "dl": dl, "success": ok, "tier": t - 1 if ok else t},
-            )
-        )
-        if death:
-            return events + death
-        if name == "Trauma" and not ok:
-            events += trauma_damage(tx, creature_id, t, dice)
-    return events
-
-
-def trauma_damage(tx: Tx, creature_id: str, t: int, dice: DiceSource) -> list[Event]:
-    """Trauma (reference §5.2, older revision FACT): failing its Endure defense deals half its Tier as damage to
-    the Energy Pool; table setting `trauma_energy_damage`."""
-    amount = t // 2
-    if not tx.state.settings.trauma_energy_damage or amount <= 0:
-        return []
-    hit = Hit(
-        target=creature_id,
-        amount=amount,
-        label="Trauma",
-        physical=False,
-        apply_size=False,
-        targeted=False,
-        pool="energy",
-    )
-    return deal(tx, hit, dice)
-
-
-def slowed_at_turn_start(state: GameState, creature_id: str) -> list[Event]:
-    """Slowed (ASSUMPTION): as the turn starts, Tier / `slowed_pips_divisor` Pips fill the fresh Movement Pool."""
-    c = state.creatures[creature_id]
-    pips = tier(c, "Slowed") // state.settings.slowed_pips_divisor
-    econ = state.economy.get(creature_id)
-    if not pips or econ is None:
-        return []
-    econ.movement_spent = min(econ.movement_max, econ.movement_spent + pips)
-    return [
-        Event(
-            kind="slowed",
-            text=f"{c.name} is Slowed (Tier {tier(c, 'Slowed')}): {count(pips, 'Movement Pip')}; "
-            f"{count(econ.movement_left, 'space')} left.",
-            target=creature_id,
-            data={"pips": pips, "movement_left": econ.movement_left},
-        )
-    ]
 
 
 # --------------------------------------------------------------------------------------------------------
@@ -412,18 +340,6 @@ def describe_source(state: GameState, source: str) -> str:
         holder = ident.partition("/")[2]
         return f"{state.creatures[holder].name}'s hold on its head" if holder in state.creatures else "a head lock"
     return source
-
-
-def _held_event(state: GameState, c: Creature, name: str, t: int) -> Event:
-    why = sorted(
-        {describe_source(state, r.source) for r in sources(state, c) if r.ailment == name and blocks(state, c, r)}
-    )
-    return Event(
-        kind="ailment_held",
-        text=f"{c.name}'s {name} (Tier {t}) cannot be lowered while its source lasts: {', '.join(why)}.",
-        target=c.id,
-        data={"ailment": name, "tier": t},
-    )
 
 
 def immunity_to(c: Creature, name: str, *types: str) -> str | None:
@@ -702,30 +618,6 @@ def approach_check(state: GameState, c: Creature) -> Callable[[Cell], str | None
 # --------------------------------------------------------------------------------------------------------
 
 
-def strangled_at_turn_start(tx: Tx, creature_id: str) -> list[Event]:
-    """Strangled: no breathing; as its turn starts, `strangled_energy_per_tier` x Tier Energy Pips."""
-    c = tx.get(creature_id)
-    t = tier(c, "Strangled")
-    pips = t * tx.state.settings.strangled_energy_per_tier
-    if not pips or c.dead:
-        return []
-    return [
-        Event(
-            kind="strangled",
-            text=f"{c.name} is Strangled (Tier {t}) and cannot breathe: {count(pips, 'Energy Pip')}.",
-            target=creature_id,
-            data={"tier": t, "pips": pips},
-        ),
-        *suffer_pips(
-            tx,
-            creature_id,
-            "energy",
-            pips,
-            "Energy Pip for want of air" if pips == 1 else "Energy Pips for want of air",
-        ),
-    ]
-
-
 def speech_error(state: GameState, c: Creature) -> str | None:
     """Why `c` cannot speak, or None. Strangled (`strangled_silences`): no speech. Muted (reference §5.2, the older
     Mute, FACT): it lowers the sound Tier you can speak by half its Tier (rounded down); speech is table setting
@@ -747,6 +639,45 @@ def can_speak(state: GameState, c: Creature) -> bool:
 
 
 # --------------------------------------------------------------------------------------------------------
+# Trauma, per body part (seed-000 Called Shot; reference §5.2, older revision)
+# --------------------------------------------------------------------------------------------------------
+
+
+def lower_trauma(tx: Tx, creature_id: str, by: int) -> int:
+    """Lower Trauma by up to `by` Tiers: the creature's total and its parts' Tiers, the part with the most first
+    (body order between equals); returns the Tiers lowered."""
+    m = tx.creature(creature_id, body=True)
+    by = min(by, tier(m, "Trauma"))
+    if by <= 0:
+        return 0
+    lower(tx.state, m, "Trauma", by)
+    left = by
+    for p in sorted(m.parts, key=lambda p: -p.trauma):
+        cut = min(left, p.trauma)
+        p.trauma -= cut
+        left -= cut
+    return by
+
+
+def trauma_after_grit_recovered(tx: Tx, creature_id: str, pips: int) -> list[Event]:
+    """Trauma (older revision FACT): "recovering Grit lowers the Tier", by table setting `trauma_per_grit_pip`
+    Tiers for each Grit Pip recovered."""
+    lowered = lower_trauma(tx, creature_id, pips * tx.state.settings.trauma_per_grit_pip)
+    if not lowered:
+        return []
+    c = tx.get(creature_id)
+    return [
+        Event(
+            kind="trauma_recovered",
+            text=f"{c.name} recovers {count(pips, 'Grit Pip')}: Trauma drops by {count(lowered, 'Tier')} to Tier "
+            f"{tier(c, 'Trauma')}.",
+            target=creature_id,
+            data={"grit_pips": pips, "lowered": lowered, "tier": tier(c, "Trauma")},
+        )
+    ]
+
+
+# --------------------------------------------------------------------------------------------------------
 # Wounded, per body part (seed-004 Serious Injury; reference §5.2 ASSUMPTION for its effect)
 # --------------------------------------------------------------------------------------------------------
 
@@ -762,8 +693,14 @@ def wounded_total(c: Creature) -> int:
     return sum(p.wounded for p in c.parts)
 
 
+def wounded_unusable(state: GameState, c: Creature, part: str) -> bool:
+    """Whether the part has `wounded_unusable_at` Tiers of Wounded or more and cannot be used."""
+    limit = state.settings.wounded_unusable_at
+    return bool(limit) and wounded_tiers(c, part) >= limit
+
+
 def wounded_use_modifiers(state: GameState, c: Creature, parts: list[str]) -> list[Modifier]:
-    """Wounded on the parts an attack is made with: `wounded_penalty_per_tier` x each part's Tier; RuleError when
+    """Wounded on the parts a roll is made with: `wounded_penalty_per_tier` x each part's Tier; RuleError when
     one has `wounded_unusable_at` Tiers or more and cannot be used."""
     s = state.settings
     mods: list[Modifier] = []
@@ -773,10 +710,35 @@ def wounded_use_modifiers(state: GameState, c: Creature, parts: list[str]) -> li
             continue
         p = c.part(pid)
         name = p.name if p is not None else pid
-        if s.wounded_unusable_at and t >= s.wounded_unusable_at:
+        if wounded_unusable(state, c, pid):
             raise RuleError(f"{c.name}'s {name} has {t} Tiers of Wounded and cannot be used")
         if s.wounded_penalty_per_tier:
             mods.append(
                 Modifier(value=-t * s.wounded_penalty_per_tier, reason=f"{name} Wounded (Tier {t}): using the part")
             )
     return mods
+
+
+def wounded_limbs_modifiers(
+    state: GameState, c: Creature, what: str, kinds: frozenset[str] | None = None
+) -> list[Modifier]:
+    """Wounded on a roll that uses the creature's limbs together (of `kinds`, or all): a defense in
+    `limb_defenses`, the defenses the reference counts as using limbs; Balance on Uneven Ground with the legs.
+    `wounded_penalty_per_tier` x the Tier of its most Wounded such limb still on it (ASSUMPTION: they move at once,
+    so the worst one holds the others back; one penalty, not one per limb). Such a roll is never refused for a
+    limb past `wounded_unusable_at`: the creature does without that limb."""
+    per = state.settings.wounded_penalty_per_tier
+    hurt = [
+        (wounded_tiers(c, lb.id), lb.name)
+        for lb in c.limbs
+        if (kinds is None or lb.kind in kinds) and not _severed(c, lb.id)
+    ]
+    t, name = max(hurt, default=(0, ""), key=lambda h: h[0])
+    if not per or not t:
+        return []
+    return [Modifier(value=-t * per, reason=f"{name} Wounded (Tier {t}): the most Wounded limb, on {what}")]
+
+
+def _severed(c: Creature, part: str) -> bool:
+    p = c.part(part)
+    return p is not None and p.severed

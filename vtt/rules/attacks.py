@@ -4,7 +4,7 @@ An action rolls its attack, then the defender rolls the attacked skill or declin
 person is the table setting `defense_prompts`: the defense becomes a pending decision addressed to the
 defender's controller, answered by a `Defend` command. A defender that cannot act (Unconscious) cannot roll and
 fails. When the defense is known the action's own handler applies the outcome; then, if the attacker declared a
-Charge and nothing about the attack waits any more, its turn ends (see `tactics`).
+Charge and nothing about the attack waits any more, its turn ends (see `turns.end_turn_after_charge`).
 """
 
 from __future__ import annotations
@@ -14,13 +14,14 @@ from typing import Any
 
 from pydantic import BaseModel, Field
 
-from vtt.rules import ailments, guard, tactics
+from vtt.rules import ailments, guard
 from vtt.rules.checks import AttackResult, describe_attack
 from vtt.rules.conditions import defense_modifiers
-from vtt.rules.damage import exhaustion_death
+from vtt.rules.death import exhaustion_death
 from vtt.rules.dice import DiceSource, Modifier, Roll, roll
 from vtt.rules.events import Event, RuleError
 from vtt.rules.model import SOULWEAVER, Decision, GameState
+from vtt.rules.turns import end_turn_after_charge
 from vtt.rules.txn import Tx
 
 
@@ -140,4 +141,4 @@ def finish(tx: Tx, spec: AttackSpec, defense: Roll | None, dice: DiceSource, not
     )
     death = exhaustion_death(tx, spec.target, spec.defense_skill, defense) if defense is not None else []
     events = [event, *death, *HANDLERS[spec.action](tx, spec, result, dice)]
-    return events + tactics.after_attack(tx, spec.attacker, dice)
+    return events + end_turn_after_charge(tx, spec.attacker, dice)

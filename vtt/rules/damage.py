@@ -38,9 +38,11 @@ from typing import Literal
 
 from pydantic import BaseModel, ConfigDict, Field
 
-from vtt.rules import called_trauma
+from vtt.rules import ailments, called_trauma
+from vtt.rules.death import exhaustion_death
 from vtt.rules.dice import DiceChange, DiceSource, Modifier, Roll, roll
 from vtt.rules.events import Event
+from vtt.rules.manifest_roll import after_grit_injury
 from vtt.rules.model import ContinuingDamage, Creature, Pool
 from vtt.rules.parts import roll_part
 from vtt.rules.sizes import half
@@ -53,7 +55,6 @@ MAX_FACE = 12
 VULNERABLE_REDUCTION = -6
 UNCONSCIOUS_UNAWARE = 12
 WAKE_DL = 12
-DEATH_EXHAUSTED = 12
 STRONG_FACE = 6
 """Bashing, Chopping and Stabbing count the attack roll's faces of 6 or higher."""
 
@@ -241,10 +242,7 @@ def deal(tx: Tx, hit: Hit, dice: DiceSource) -> list[Event]:
         return events
     events += suffer_pips(tx, hit.target, hit.pool, injury, what="Injury")
     if hit.pool == "grit":
-        if any(lb.readied is not None for lb in tx.get(hit.target).limbs):
-            from vtt.rules.manifest import after_grit_injury  # seed-000 Ready: roll to keep it after Grit Injury
-
-            events += after_grit_injury(tx, hit.target, injury, dice)
+        events += after_grit_injury(tx, hit.target, injury, dice)
         events += serious_injury(tx, hit, injury, threshold, dice)
     events += element_effects(tx, hit, injury, dice)
     return events
@@ -438,29 +436,6 @@ def endure_roll(tx: Tx, target_id: str, dl: int, label: str, dice: DiceSource) -
     c = tx.get(target_id)
     r, ok = _check_roll(tx, c, "Endure", dl, label, dice)
     return r, ok, exhaustion_death(tx, target_id, "Endure", r)
-
-
-def exhaustion_death(tx: Tx, creature_id: str, skill: str, r: Roll) -> list[Event]:
-    """seed-004 Dead: "Exhausted causes you to die if you Fumble an Endure roll while it is Tier 12 or higher."
-    Called after every roll a creature makes with a skill: a defense, an ailment's defense, a Talent's Manifest."""
-    c = tx.state.creatures.get(creature_id)
-    if c is None or skill != "Endure" or not r.fumble or c.dead:
-        return []
-    exhausted = c.ailments.get("Exhausted", 0)
-    if exhausted < DEATH_EXHAUSTED:
-        return []
-    return die(tx, creature_id, f"Fumbled an Endure roll while Exhausted Tier {exhausted}")
-
-
-def die(tx: Tx, target_id: str, why: str) -> list[Event]:
-    c = tx.creature(target_id)
-    c.dead = True
-    ended = [e for e in tx.state.effects if e.creator == target_id and not e.curse]
-    tx.state.effects = [e for e in tx.state.effects if not (e.creator == target_id and not e.curse)]
-    text = f"{c.name} dies ({why}): the body is now a corpse, keeping its Pips and ailments."
-    if ended:
-        text += " Its ongoing abilities end: " + ", ".join(e.name for e in ended) + "."
-    return [Event(kind="dead", text=text, target=target_id)]
 
 
 def wake_roll(tx: Tx, target_id: str, dice: DiceSource) -> list[Event]:
@@ -673,17 +648,16 @@ def heal(
     removed = min(p.pips, healed)
     p = p.model_copy(update={"pips": p.pips - removed})
     setattr(m, pool, p)
-    return [
-        Event(
-            kind="heal",
-            text=f"Healing {r.dice}d12, needing {HEALING_FACE}+: {healed}; {c.name} loses "
-            f"{count(removed, pool.title() + ' Pip')} ({pool.title()} {p.pips}/{p.max}).",
-            actor=healer,
-            target=target_id,
-            rolls=[r],
-            data={"healed": healed, "needed": HEALING_FACE},
-        )
-    ]
+    event = Event(
+        kind="heal",
+        text=f"Healing {r.dice}d12, needing {HEALING_FACE}+: {healed}; {c.name} loses "
+        f"{count(removed, pool.title() + ' Pip')} ({pool.title()} {p.pips}/{p.max}).",
+        actor=healer,
+        target=target_id,
+        rolls=[r],
+        data={"healed": healed, "needed": HEALING_FACE},
+    )
+    return [event, *(ailments.trauma_after_grit_recovered(tx, target_id, removed) if pool == "grit" else [])]
 
 
 def continuing_damage(tx: Tx, dice: DiceSource) -> list[Event]:

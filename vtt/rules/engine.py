@@ -279,7 +279,7 @@ def _place(tx: Tx, cmd: Place, dice: DiceSource) -> list[Event]:
 
 @handles(Dash)
 def _dash(tx: Tx, cmd: Dash, dice: DiceSource) -> list[Event]:
-    return movement.dash(tx, cmd.creature)
+    return movement.dash(tx, cmd.creature, dice)
 
 
 @handles(Strike)
@@ -575,6 +575,8 @@ EDITABLE = frozenset(
         "abilities",
         "hidden",
         "notes",
+        "in_conflict",
+        "overexertion_rolls",
     }
 )
 

@@ -5,7 +5,8 @@ subjects of your Focus. At Tier 6+ you are always in Conflict."
 
 - Knowledge rolls: the seeds name "Knowledge rolls" beside "Craft" rolls but no skill list (gap): table setting
   `knowledge_skills` lists the skills whose rolls are Knowledge rolls; each roll of one of them (a defense, an
-  Ailment's defense, a Manifest roll) takes -Tier (`knowledge_modifiers`).
+  Ailment's defense, a Manifest roll) takes -Tier (`ailments.knowledge_modifiers`, beside the other Ailments'
+  penalties on rolls).
 - "cannot roll fewer damage dice": a command asking for fewer damage dice (`max_dice`) is refused, and the menu
   offers no such choice.
 - "must Focus": an Enraged creature cannot drop its Focus, and without a Focus it can target nothing until it
@@ -15,7 +16,8 @@ subjects of your Focus. At Tier 6+ you are always in Conflict."
   targeted space, a wall, the ground) must be the space it is Focused on; it is offered a Hinder only against its
   Focus (`may_target`, see `reactions`). Targeting itself is not targeting a
   subject (a Talent on oneself stays open); attacking the stomach it is swallowed in is its only target there.
-- "At Tier 6+ you are always in Conflict": the table does not model being in or out of Conflict; nothing to do.
+- "At Tier 6+ you are always in Conflict": `conflict.in_conflict` is true for it whatever the Soulweaver's mark,
+  so it rolls Overexertion after each minute (see `conflict`).
 """
 
 from __future__ import annotations
@@ -23,7 +25,6 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from vtt.rules.commands import Command, DropFocus, SetFocus, Strike, StrikeSpace, StrikeStomach, creature_refs
-from vtt.rules.dice import Modifier
 from vtt.rules.events import RuleError
 from vtt.rules.model import Creature, GameState
 
@@ -41,14 +42,6 @@ def tier(c: Creature) -> int:
 def may_target(c: Creature, other: str) -> bool:
     """Whether `c` may make an attack aimed at the creature `other` (a Hinder aims at the one it hinders)."""
     return not tier(c) or c.focus == other
-
-
-def knowledge_modifiers(state: GameState, c: Creature, skill: str) -> list[Modifier]:
-    """Enraged: -Tier on a roll of a Knowledge skill (table setting `knowledge_skills`)."""
-    t = tier(c)
-    if not t or skill not in state.settings.knowledge_skills:
-        return []
-    return [Modifier(value=-t, reason=f"Enraged (Tier {t}) on Knowledge rolls ({skill})")]
 
 
 def _focus_name(state: GameState, c: Creature) -> str:

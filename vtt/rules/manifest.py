@@ -12,10 +12,14 @@
   as a Minor Action. If you pay Energy before completing it, lose the effect. After suffering Grit Injury, roll
   Manifest to not lose the effect, DL 3 + Injury." The Manifest roll is made (and may be Hindered) when Readying;
   the effect, with that roll's result, happens on completion, on a target chosen then. The limb keeping it is not
-  free. The roll after Grit Injury is hooked into `damage.deal`. "After each minute, roll Manifest to not lose the
-  effect, DL equal to the number of minutes you have had it Ready": the Soulweaver's `pass_time` (see `minutes`).
+  free. The roll after Grit Injury (`manifest_roll.after_grit_injury`) is made by `damage.deal`. "After each
+  minute, roll Manifest to not lose the effect, DL equal to the number of minutes you have had it Ready": the
+  Soulweaver's `pass_time` (see `minutes`).
 - Line of sight: an ability on another creature needs it (table setting `manifest_needs_sight`; an ability's
   `needs_sight` False does without), see `sight`. A swallowed creature is off the board: no ability reaches it.
+- Wounded (reference §5.2 ASSUMPTION): the Free Limb a Spell is Manifested with, or the limb an ability is
+  Readied in, gives its Wounded penalty on the roll and cannot be used past `wounded_unusable_at`; unless named,
+  the least Wounded Free Limb is used.
 - A Flurry's lost damage dice ("half that number on damage rolls" for 1 round) come off an ability's damage.
 - Dismiss: "End an ongoing Spell or Talent you Manifested. Dismissing a Spell uses a Free Limb." The seed names no
   cost: table setting `dismiss_cost` (a Minor Action by default).
@@ -29,34 +33,20 @@ from __future__ import annotations
 from vtt.rules import ailments, attacks, sight, tactics
 from vtt.rules.abilities import Ability, ability
 from vtt.rules.checks import AttackResult
-from vtt.rules.damage import Hit, deal, exhaustion_death, heal, suffer_pips
+from vtt.rules.damage import Hit, deal, heal, suffer_pips
+from vtt.rules.death import exhaustion_death
 from vtt.rules.dice import DiceSource, Modifier, Roll, roll
 from vtt.rules.events import Event, RuleError
 from vtt.rules.grid import footprint_distance
+from vtt.rules.manifest_roll import dl_of as dl_of
+from vtt.rules.manifest_roll import readied_limbs as readied_limbs
+from vtt.rules.manifest_roll import skill_of as skill_of
 from vtt.rules.model import Creature, Effect, GameState, Limb, Readied
 from vtt.rules.space import Occupancy, grid_of
 from vtt.rules.stance import in_stance, require_can_attack
 from vtt.rules.turns import require_active, spend
 from vtt.rules.txn import Tx
 from vtt.rules.words import count
-
-VULNERABLE_DL = 2
-READY_BASE_DL = 3
-
-
-def skill_of(state: GameState, ab: Ability) -> str:
-    """reference §4.1: Manifest rolls Magic for Spells, Endure for Talents (table settings)."""
-    return state.settings.spell_skill if ab.is_spell else state.settings.talent_skill
-
-
-def dl_of(state: GameState, c: Creature, ab: Ability, base: int | None = None) -> tuple[int, list[str]]:
-    """The Manifest DL and why it is raised: Vulnerable to the ability's type is +2 (seed-004)."""
-    dl = state.settings.manifest_dl if base is None else base
-    notes: list[str] = []
-    if ab.element is not None and ab.element in c.vulnerabilities:
-        dl += VULNERABLE_DL
-        notes.append(f"+{VULNERABLE_DL} DL: Vulnerable to {ab.element}")
-    return dl, notes
 
 
 def known(c: Creature, ability_id: str) -> Ability:
@@ -71,11 +61,12 @@ def free_limbs(c: Creature) -> list[Limb]:
 
 
 def pick_free_limb(c: Creature, limb_id: str | None, why: str) -> Limb:
+    """The Free Limb named, or else the least Wounded one (the first of equals)."""
     free = free_limbs(c)
     if limb_id is None:
         if not free:
             raise RuleError(f"{c.name} has no Free Limb: {why}")
-        return free[0]
+        return min(free, key=lambda lb: ailments.wounded_tiers(c, lb.id))
     limb = c.limb(limb_id)
     if limb is None:
         raise RuleError(f"{c.name} has no limb {limb_id!r}")
@@ -106,6 +97,8 @@ def why_not_manifest(state: GameState, c: Creature, ab: Ability, boosted: bool, 
         return f"{ab.name} costs {count(cost, 'word')} and {c.name} has {words_left(state, c.id)} left this turn"
     if (ab.is_spell or readying) and not free_limbs(c):
         return f"{c.name} has no Free Limb to {'keep it Ready' if readying else 'Manifest a Spell'}"
+    if (ab.is_spell or readying) and all(ailments.wounded_unusable(state, c, lb.id) for lb in free_limbs(c)):
+        return f"{c.name}'s every Free Limb is too Wounded to be used"
     return None
 
 
@@ -190,12 +183,13 @@ def _pay(tx: Tx, c: Creature, ab: Ability, boosted: bool) -> list[Event]:
 
 
 def _manifest_roll(
-    tx: Tx, c: Creature, ab: Ability, boosted: bool, dice: DiceSource, verb: str
+    tx: Tx, c: Creature, ab: Ability, boosted: bool, dice: DiceSource, verb: str, limb: Limb | None
 ) -> tuple[Roll, int, bool, Event]:
     state = tx.state
     dl, notes = dl_of(state, c, ab)
     skill = skill_of(state, ab)
     mods: list[Modifier] = [*ailments.manifest_modifiers(c, state, skill), *tx.extra_attack_mods]
+    mods += ailments.wounded_use_modifiers(state, c, [limb.id]) if limb is not None else []
     # the roll is the attack roll of an ability that attacks (seed-000), so it loses d12 as attack rolls do (Flurry)
     changes = ailments.attack_dice_changes(state, c, is_physical(state, ab)) if ab.effect.attacks else []
     r = roll(dice, f"{c.name}: Manifest {ab.name} ({skill})", c.skill(skill), mods, changes)
@@ -233,13 +227,12 @@ def manifest(
     ab = known(c, ability_id)
     if (why := why_not_manifest(state, c, ab, boosted, readying=False)) is not None:
         raise RuleError(why)
-    if ab.is_spell:
-        pick_free_limb(c, limb, "Manifesting a Spell uses a Free Limb")
+    used = pick_free_limb(c, limb, "Manifesting a Spell uses a Free Limb") if ab.is_spell else None
     tid = _target(state, c, ab, target)
     if ab.effect.attacks:
         require_can_attack(state, c.id)
     events = _pay(tx, c, ab, boosted)
-    r, dl, ok, event = _manifest_roll(tx, c, ab, boosted, dice, "Manifests")
+    r, dl, ok, event = _manifest_roll(tx, c, ab, boosted, dice, "Manifests", used)
     events += [event, *exhaustion_death(tx, c.id, skill_of(state, ab), r)]
     if not ok or tx.get(c.id).dead:
         return events
@@ -252,9 +245,10 @@ def ready(tx: Tx, creature: str, ability_id: str, boosted: bool, limb: str | Non
     ab = known(c, ability_id)
     if (why := why_not_manifest(state, c, ab, boosted, readying=True)) is not None:
         raise RuleError(why)
-    kept_in = pick_free_limb(c, limb, "a Readied Spell or Talent is kept in a Free Limb").id
+    kept = pick_free_limb(c, limb, "a Readied Spell or Talent is kept in a Free Limb")
+    kept_in = kept.id
     events = _pay(tx, c, ab, boosted)
-    r, dl, ok, event = _manifest_roll(tx, c, ab, boosted, dice, "readies")
+    r, dl, ok, event = _manifest_roll(tx, c, ab, boosted, dice, "readies", kept)
     events += [event, *exhaustion_death(tx, c.id, skill_of(state, ab), r)]
     if ok and not tx.get(c.id).dead:
         m = tx.creature(c.id, body=True)
@@ -271,10 +265,6 @@ def ready(tx: Tx, creature: str, ability_id: str, boosted: bool, limb: str | Non
             )
         )
     return events
-
-
-def readied_limbs(c: Creature) -> list[Limb]:
-    return [lb for lb in c.limbs if lb.readied is not None]
 
 
 def complete_ready(tx: Tx, creature: str, target: str | None, limb: str | None, dice: DiceSource) -> list[Event]:
@@ -413,39 +403,3 @@ def dismiss(tx: Tx, creature: str, effect_id: str, limb: str | None, target: str
             data={"effect": e.id, "dismissed": True},
         )
     ]
-
-
-def after_grit_injury(tx: Tx, creature_id: str, injury: int, dice: DiceSource) -> list[Event]:
-    """seed-000 Ready: "After suffering Grit Injury, roll Manifest to not lose the effect, DL 3 + Injury"."""
-    c = tx.get(creature_id)
-    events: list[Event] = []
-    for lb in readied_limbs(c):
-        assert lb.readied is not None
-        ab = ability(lb.readied.ability)
-        dl, notes = dl_of(tx.state, c, ab, READY_BASE_DL + injury)
-        skill = skill_of(tx.state, ab)
-        r = roll(
-            dice,
-            f"{c.name}: Manifest to keep {ab.name} Ready ({skill})",
-            c.skill(skill),
-            ailments.manifest_modifiers(c, tx.state, skill),
-        )
-        ok = r.result >= dl and not (tx.state.settings.fumble_always_fails and r.fumble)
-        why = f" ({'; '.join(notes)})" if notes else ""
-        text = f"{c.name} rolls Manifest to keep {ab.name} Ready after {injury} Grit Injury: {r.result} against DL {dl}"
-        events.append(
-            Event(
-                kind="ready_check",
-                text=text + why + (": kept." if ok else ": lost."),
-                target=creature_id,
-                rolls=[r],
-                data={"ability": ab.id, "dl": dl, "kept": ok},
-            )
-        )
-        events += exhaustion_death(tx, creature_id, skill, r)
-        if not ok:
-            m = tx.creature(creature_id, body=True)
-            mine = m.limb(lb.id)
-            if mine is not None:
-                mine.readied = None
-    return events

@@ -280,6 +280,12 @@ class Creature(BaseModel):
     swallowed_by: str | None = Field(
         None, description="seed-000 Grapple: the creature whose stomach it is in; it is off the board meanwhile."
     )
+    in_conflict: bool = Field(
+        False, description="In Conflict (reference §3), as the Soulweaver marks it; Enraged 6+ is always in it."
+    )
+    overexertion_rolls: int = Field(
+        0, ge=0, description="Overexertion rolls made this scene: each raises the next one's DL by 1."
+    )
 
     @model_validator(mode="before")
     @classmethod

@@ -28,6 +28,7 @@ from vtt.rules.dice import DiceChange, DiceSource, roll
 from vtt.rules.events import Event, RuleError
 from vtt.rules.hold import check_touch, escape_roll_spec, leave_holds
 from vtt.rules.model import Cell, Creature, GameState
+from vtt.rules.overexertion import overexertion
 from vtt.rules.sizes import can_overpower, overpower_size_modifier, physical_damage_size_change
 from vtt.rules.space import Occupancy, footprint, grid_of, why_cannot_pass, why_cannot_stand
 from vtt.rules.turns import refuse_on_full_resolve, require_active, resolve_blocks, spend
@@ -316,7 +317,9 @@ def place(tx: Tx, creature: str, to: Cell) -> list[Event]:
     ]
 
 
-def dash(tx: Tx, creature: str) -> list[Event]:
+def dash(tx: Tx, creature: str, dice: DiceSource) -> list[Event]:
+    """Dash: a Minor Action adding a full Movement Pool (reference §2.2 ASSUMPTION); while Exhausted it calls for
+    an Overexertion roll (reference §5.2 Exhausted FACT, see `overexertion`)."""
     c = require_active(tx.state, creature)
     econ = tx.economy(creature)
     if econ.dashed:
@@ -328,10 +331,14 @@ def dash(tx: Tx, creature: str) -> list[Event]:
     pool = tx.state.settings.movement_pool if c.movement_pool is None else c.movement_pool
     econ.dashed = True
     econ.movement_max += pool
+    event = Event(
+        kind="dash",
+        text=f"{c.name} Dashes: Movement Pool {econ.movement_max - econ.movement_spent} spaces left.",
+        actor=creature,
+    )
+    if not ailments.tier(c, "Exhausted"):
+        return [event]
     return [
-        Event(
-            kind="dash",
-            text=f"{c.name} Dashes: Movement Pool {econ.movement_max - econ.movement_spent} spaces left.",
-            actor=creature,
-        )
+        event,
+        *overexertion(tx, creature, f"for Dashing while Exhausted (Tier {ailments.tier(c, 'Exhausted')})", dice),
     ]

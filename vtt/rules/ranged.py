@@ -66,7 +66,7 @@ from vtt.rules.strike import (
     strike_size_terms,
     surface_outcome,
 )
-from vtt.rules.turns import require_active
+from vtt.rules.turns import end_turn_after_charge, require_active
 from vtt.rules.txn import Tx
 from vtt.rules.words import count
 
@@ -114,8 +114,8 @@ def ranged_armament(state: GameState, c: Creature, weapon_id: str | None) -> Arm
 
 
 def ranged_weapon_modifiers(state: GameState, c: Creature, weapon: Weapon) -> list[Modifier]:
-    """Accurate, and a usage Tier above the ranged skill's Tier (§6.1)."""
-    mods: list[Modifier] = []
+    """The gripping limbs' Wounded, Accurate, and a usage Tier above the ranged skill's Tier (§6.1)."""
+    mods = ailments.wounded_use_modifiers(state, c, [lb.id for lb in c.gripping_limbs(weapon.id)])
     skill = state.settings.ranged_skill
     if weapon.accurate:
         mods.append(Modifier(value=1, reason=f"{weapon.name} is Accurate"))
@@ -284,7 +284,7 @@ def ranged_surface(tx: Tx, cmd: Strike, c: Creature, arm: Armament, dice: DiceSo
     )
     events, attack, params = _loose(tx, cmd, c, arm, plan, chosen_type, f"the {cmd.surface} at {space}", None, dice)
     events += surface_outcome(tx, c, plan, space, attack, params, dice)
-    return events + tactics.after_attack(tx, c.id, dice)
+    return events + end_turn_after_charge(tx, c.id, dice)
 
 
 def _range_event(c: Creature, what: str, target: str | None, plan: RangedPlan) -> Event:

@@ -46,7 +46,7 @@ from vtt.rules.abilities import LIBRARY
 from vtt.rules.checks import AttackResult
 from vtt.rules.commands import Command, Distract, Manifest, Move, StrikeSpace, parse_command
 from vtt.rules.conditions import defense_modifiers, melee_attack_modifiers
-from vtt.rules.damage import exhaustion_death
+from vtt.rules.death import exhaustion_death
 from vtt.rules.dice import DiceSource, Modifier, roll
 from vtt.rules.events import Event, RuleError
 from vtt.rules.grid import footprint_distance

@@ -118,6 +118,8 @@ GROUPS: dict[str, tuple[str, ...]] = {
         "ailment_reduction",
         "ailment_defenses",
         "trauma_energy_damage",
+        "trauma_per_grit_pip",
+        "overexertion_dl",
         "soothe_cost",
         "unstable_defense_divisor",
         "crowded_penalty_per_tier",
@@ -199,6 +201,8 @@ _LABELS: dict[str, str] = {
     "stomach_size": "Size of a stomach",
     "swallowed_darkness": "Sight Concealment while swallowed",
     "swallowed_strangled": "Tiers of Strangled while swallowed",
+    "trauma_per_grit_pip": "Trauma Tiers lowered per Grit Pip recovered",
+    "overexertion_dl": "Overexertion DL (before earlier rolls this scene)",
 }
 _WORDS = {"dl": "DL", "npcs": "NPCs"}
 

@@ -248,6 +248,20 @@ class TableSettings(BaseModel):
         "alone is solid matter that strikes by its mass; Fire, Water and Air act as Heat, Cold and Lightning when "
         "they flow. A table reading Material as all four classical Elements lists them all.",
     )
+    overexertion_dl: int = Field(
+        3,
+        ge=0,
+        description="Overexertion (after each minute in Conflict): Endure at this DL + the Overexertion rolls "
+        "already made this scene; a failure is Tier 1 Exhausted. The seeds give no DL (reference §3, gap); "
+        "ASSUMPTION 3, the DL of most conflict actions, rising so that a long Conflict wears a creature down.",
+    )
+    trauma_per_grit_pip: int = Field(
+        1,
+        ge=0,
+        description="Trauma: Tiers it drops by for each Grit Pip the creature recovers by healing; 0: none. The older "
+        'revision says "recovering Grit lowers the Tier" and gives no rate (reference §5.2, gap); ASSUMPTION 1: the '
+        "rule ties the two counts together, Pip for Tier. An edit of the sheet by the Soulweaver is not recovery.",
+    )
     trauma_energy_damage: bool = Field(
         True,
         description="Trauma: a failed Endure defense against it deals half its Tier as Energy damage. The newer "

@@ -42,7 +42,7 @@ from vtt.rules.sizes import (
     strike_size_modifier,
 )
 from vtt.rules.space import Occupancy, grid_of
-from vtt.rules.turns import require_active
+from vtt.rules.turns import end_turn_after_charge, require_active
 from vtt.rules.txn import Tx
 from vtt.rules.words import count
 
@@ -372,7 +372,7 @@ def strike(
     if target is None:
         assert space is not None  # a Strike without a target was planned on a space
         events = [*declared, path_event, *surface_outcome(tx, c, plan, space, attack, params, dice)]
-        return events + tactics.after_attack(tx, c.id, dice)
+        return events + end_turn_after_charge(tx, c.id, dice)
     spec = attacks.AttackSpec(
         action="strike",
         attacker=c.id,

@@ -20,7 +20,7 @@ and 0 Physical Reduction. If there are 6 Tiers of Wounded to the stomach, they f
   - "Tier 2 Crowded": 2 Tiers of Crowded from the source (Crowded's effect on rolls: see `ailments`).
   - "they cannot breathe": the reference's Strangled is the Ailment of not breathing (§5.2 ASSUMPTION: no
     breathing or speech; Energy Pips each turn): table setting `swallowed_strangled` (1) Tiers of Strangled from
-    the source, with Strangled's effects (`ailments.strangled_at_turn_start`, `can_speak`); 0 turns it off. The
+    the source, with Strangled's effects (`ailment_turns.strangled_at_turn_start`, `can_speak`); 0 turns it off. The
     seed gives no Tier; 1 is the Tier a Grapple's suffocating causes (seed-000), and the reference has no separate
     suffocation rule.
 - "there is no light": not an Ailment but darkness: the Sight Concealment Blinded gives, at table setting

@@ -49,7 +49,7 @@ from __future__ import annotations
 
 from typing import Literal
 
-from vtt.rules import senses, vision
+from vtt.rules import attacks, senses, vision
 from vtt.rules.ailments import (
     EFFECT_ATTACK_DICE,
     EFFECT_DAMAGE_DICE,
@@ -65,7 +65,7 @@ from vtt.rules.events import Event, RuleError
 from vtt.rules.grid import footprint_distance
 from vtt.rules.model import BodyPart, Cell, Creature, Effect, GameState, Weapon
 from vtt.rules.space import Occupancy, grid_of
-from vtt.rules.turns import break_moves, end_turn, refuse_on_full_resolve, require_active, spend
+from vtt.rules.turns import break_moves, refuse_on_full_resolve, require_active, spend
 from vtt.rules.txn import Tx
 from vtt.rules.words import count
 
@@ -176,34 +176,6 @@ def declare(tx: Tx, creature_id: str, called_shot: bool, charge: bool) -> list[E
             )
         )
     return events
-
-
-def after_attack(tx: Tx, attacker: str, dice: DiceSource) -> list[Event]:
-    """seed-000 Charge: "Your turn ends after the attack" -- once nothing about the attack waits any more."""
-    econ = tx.state.economy.get(attacker)
-    if econ is None or not econ.charging or tx.state.pending or tx.state.reactions:
-        return []
-    tx.economy(attacker).charging = False
-    return end_turn_of(tx, attacker, dice)
-
-
-def end_turn_of(tx: Tx, creature_id: str, dice: DiceSource) -> list[Event]:
-    state = tx.state
-    if state.turn.current == creature_id:
-        return end_turn(tx, dice)
-    econ = tx.economy(creature_id)
-    econ.major = 0
-    econ.minor = 0
-    econ.distractable = []
-    econ.turn_over = True
-    econ.movement_spent = max(econ.movement_spent, econ.movement_max)
-    return [
-        Event(
-            kind="turn_over",
-            text=f"{tx.get(creature_id).name}'s turn ends after the Charge: no action or Movement is left to it.",
-            actor=creature_id,
-        )
-    ]
 
 
 # --------------------------------------------------------------------------------------------------------
@@ -379,8 +351,6 @@ def distract(
     dice: DiceSource,
 ) -> list[Event]:
     """seed-000 Distract: one attack roll against each chosen Aware creature; success makes it Focused."""
-    from vtt.rules import attacks
-
     state = tx.state
     c = require_active(state, creature_id)
     chosen = list(dict.fromkeys(targets))
@@ -459,11 +429,8 @@ def distract(
     return events
 
 
-def distract_result(tx: Tx, spec: object, result: AttackResult, dice: DiceSource) -> list[Event]:
+def distract_result(tx: Tx, spec: attacks.AttackSpec, result: AttackResult, dice: DiceSource) -> list[Event]:
     """On success the creature becomes Focused on the distracter (or the sound's space) until its next turn."""
-    from vtt.rules.attacks import AttackSpec
-
-    assert isinstance(spec, AttackSpec)
     if not result.success:
         return []
     t = tx.creature(spec.target)

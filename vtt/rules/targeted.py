@@ -55,7 +55,7 @@ from vtt.rules.strike import (
     strike_hit,
     weapon_modifiers,
 )
-from vtt.rules.turns import require_active
+from vtt.rules.turns import end_turn_after_charge, require_active
 from vtt.rules.txn import Tx
 from vtt.rules.words import count
 
@@ -212,7 +212,7 @@ def strike_space(
             hits.append((oid, r))
     if not hits:
         events.append(Event(kind="space_miss", text=f"No occupant of {space} is attacked.", actor=c.id))
-        return events + tactics.after_attack(tx, c.id, dice)
+        return events + end_turn_after_charge(tx, c.id, dice)
     hits.sort(key=lambda h: -(h[1].highest_double or 0))
     damage, changes = base_damage(state, c, arm)
     base = {

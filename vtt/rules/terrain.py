@@ -10,8 +10,9 @@
     highest Tier entered (`uneven_balance`, on). The first roll of the creature's turn is kept in its Economy and
     holds for the rest of the round (a creature moves on its own turn, so its turn is its round); each later
     Uneven Ground space compares that same result with its own DL. A Fumbled roll holds as a failure when the
-    table's Fumbles always fail. Only Exhausted changes the roll (a penalty on Skill rolls); a change of
-    conditions forcing a new roll is not modelled.
+    table's Fumbles always fail. Exhausted (a penalty on Skill rolls) and the most Wounded leg (reference §5.2
+    ASSUMPTION, see `ailments.wounded_limbs_modifiers`) change the roll; a change of conditions forcing a new
+    roll is not modelled.
   - on a failure the creature falls Prone in the space where it failed and its move ends there (in the last space
     of the path where it fits, if it does not fit there); it pays only for the spaces it moved, and a Collision the
     move was making does not happen. A creature already Prone makes no Balance roll.
@@ -31,6 +32,8 @@ from vtt.rules.events import Event
 from vtt.rules.model import Cell, Creature, GameState
 from vtt.rules.space import footprint, grid_of
 from vtt.rules.txn import Tx
+
+LEGS = frozenset({"leg"})
 
 
 def entered_tier(state: GameState, c: Creature, prev: Cell, nxt: Cell) -> int:
@@ -137,6 +140,7 @@ def balance_along(
         econ = tx.economy(creature_id)
         if econ.balance is None:
             mods = ailments.exhausted(c, "Skill rolls")
+            mods += ailments.wounded_limbs_modifiers(state, c, "Balance", LEGS)
             r = roll(dice, f"{c.name}: Balance on Tier {t} Uneven Ground", c.skill(s.balance_skill), mods)
             check = CheckResult(roll=r, dl=dl, fumble_fails=s.fumble_always_fails)
             econ.balance = r.result

@@ -13,7 +13,7 @@ from __future__ import annotations
 from typing import Literal
 
 from vtt.rules import burning
-from vtt.rules.ailments import reduce_at_turn_end, slowed_at_turn_start, strangled_at_turn_start
+from vtt.rules.ailment_turns import reduce_at_turn_end, slowed_at_turn_start, strangled_at_turn_start
 from vtt.rules.damage import continuing_damage, wake_roll
 from vtt.rules.dice import DiceSource, roll
 from vtt.rules.events import Event, RuleError
@@ -162,6 +162,35 @@ def end_turn(tx: Tx, dice: DiceSource) -> list[Event]:
             state.turn.index = 0
             state.turn.round += 1
     return wake + events + start_turn(tx, dice)
+
+
+def end_turn_after_charge(tx: Tx, attacker: str, dice: DiceSource) -> list[Event]:
+    """seed-000 Charge: "Your turn ends after the attack" -- once nothing about the attack waits any more (the Charge
+    itself is declared in `tactics`)."""
+    econ = tx.state.economy.get(attacker)
+    if econ is None or not econ.charging or tx.state.pending or tx.state.reactions:
+        return []
+    tx.economy(attacker).charging = False
+    return end_turn_of(tx, attacker, dice)
+
+
+def end_turn_of(tx: Tx, creature_id: str, dice: DiceSource) -> list[Event]:
+    state = tx.state
+    if state.turn.current == creature_id:
+        return end_turn(tx, dice)
+    econ = tx.economy(creature_id)
+    econ.major = 0
+    econ.minor = 0
+    econ.distractable = []
+    econ.turn_over = True
+    econ.movement_spent = max(econ.movement_spent, econ.movement_max)
+    return [
+        Event(
+            kind="turn_over",
+            text=f"{tx.get(creature_id).name}'s turn ends after the Charge: no action or Movement is left to it.",
+            actor=creature_id,
+        )
+    ]
 
 
 def resolve_blocks(state: GameState, creature_id: str) -> bool:
