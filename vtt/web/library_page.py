@@ -156,12 +156,12 @@ class CreatureForm:
                         "dense outlined data-field=color"
                     )
                     self._slot("color")
-                with ui.column().classes("gap-0"):
+            with ui.row().classes("w-full gap-3 items-center no-wrap"):
+                description = "Description (a line for the library list)"
+                self._text("description", description, e.get("description", "")).classes("grow min-w-0")
+                with ui.column().classes("gap-0 shrink-0"):
                     self._picture_section()
                     self._slot("picture")
-            self._text("description", "Description (a line for the library list)", e.get("description", "")).classes(
-                "w-full"
-            )
             self._section("Skills and their Tiers", self._skills_section)
             with ui.row().classes("w-full gap-3 items-start"):
                 for pool in ("grit", "energy", "resolve"):
@@ -267,7 +267,11 @@ class CreatureForm:
                 except ValueError:
                     source = None
                 if source is not None:
-                    image = ui.image(source).classes("w-12 h-12 rounded-full border border-stone-400")
+                    image = (
+                        ui.image(source)
+                        .classes("rounded-full border border-stone-400")
+                        .style("width: 40px; height: 40px")
+                    )
                     with_data(image.props("fit=cover"), field="picture-preview")
             render_picture_buttons(digest, self._store_picture, self._set_picture)
 

@@ -70,7 +70,7 @@ def render_picture_buttons(
         .props('accept=".png,.jpg,.jpeg,.webp" data-field=picture-upload')
         .classes("hidden")
     )
-    with ui.row().classes("gap-2 items-center"):
+    with ui.row().classes("gap-2 items-center no-wrap"):
         ui.button("Picture…", on_click=lambda: upload.run_method("pickFiles")).props(
             "dense outline no-caps size=sm icon=image data-action=upload-picture"
         ).tooltip(f"The token's picture: PNG, JPEG or WebP, at most {megabytes} MB")
