@@ -7,6 +7,7 @@ in use, the Settings dialog, the map editor and the chat with a roll in it."""
 from __future__ import annotations
 
 from collections.abc import Callable, Iterator
+from functools import partial
 from pathlib import Path
 
 import pytest
@@ -75,8 +76,8 @@ def test_every_screen_at_three_sizes(browser: Browser, demo: AppServer) -> None:
     alice = open_page(browser, demo.url + demo.seat("alice"), "[data-token-id]")
     watcher = open_page(browser, demo.url + "/watch/1", "[data-token-id]")
     for page, who in ((gm, "soulweaver"), (alice, "player"), (watcher, "spectator")):
-        _shots(page, f"table_{who}", faults, lambda p=page: _map_only(p))
-        _shots(page, f"table_{who}_panels", faults, lambda p=page: _panels(p))
+        _shots(page, f"table_{who}", faults, partial(_map_only, page))
+        _shots(page, f"table_{who}_panels", faults, partial(_panels, page))
         _map_only(page)
 
     # the chat with a roll in it, on the player's panels
