@@ -53,10 +53,11 @@ def test_the_migrations_make_every_table(database_url: str) -> None:
         "upload",
         "library_creature",
         "server_setting",
+        "library_picture",
         "alembic_version",
     } <= tables
     with engine.connect() as conn:
-        assert conn.execute(text("select version_num from alembic_version")).scalar() == "0005"
+        assert conn.execute(text("select version_num from alembic_version")).scalar() == "0006"
 
 
 def test_a_database_of_the_first_schema_is_upgraded_keeping_its_games(tmp_path: Path) -> None:

@@ -85,6 +85,8 @@ INVITATIONS_MAX = 24
 ARCHIVE_BYTES_MAX = 24 * 1024 * 1024
 """A whole-game archive: room for an 8 MiB picture in base64 and a long log."""
 ARCHIVE_COMMANDS_MAX = 20_000
+ARCHIVE_PICTURES_MAX = 200
+"""Token pictures one game archive carries (each within `UPLOAD_BYTES_MAX`, all within `ARCHIVE_BYTES_MAX`)."""
 MAP_FILE_BYTES_MAX = 16 * 1024 * 1024
 UVTT_BYTES_MAX = 16 * 1024 * 1024
 UVTT_POINTS_MAX = 100_000

@@ -120,6 +120,19 @@ class TableSettings(BaseModel):
     )
     reaction_seconds: int = Field(30, ge=0, description="How long the table waits for a reaction (0: forever).")
     reaction_timeout: Literal["pass", "hinder"] = Field("pass", description="The answer when the time runs out.")
+    defense_seconds: int = Field(
+        0,
+        ge=0,
+        description="How long the table waits for a defender to choose to roll or decline (0: forever). The rules "
+        "have the defender choose (§1.3) and set no time for it; a defense left waiting holds up the whole table, "
+        "so a group may give it a limit, as it has one for reactions. Off by default: a defense is part of the "
+        "attack, and the table should not choose for a defender unasked.",
+    )
+    defense_timeout: Literal["roll", "decline"] = Field(
+        "roll",
+        description="The answer when a defense's time runs out, given by the time limit in the Soulweaver's name. "
+        "Roll by default: rolling is what a defender nearly always chooses, and declining fails the defense.",
+    )
     physical_dice: bool = Field(
         False,
         description="Each roll asks the person rolling to type the faces of real dice (the count the rules ask for, "

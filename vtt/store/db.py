@@ -21,7 +21,7 @@ from sqlalchemy.engine import Engine
 from sqlalchemy.exc import IntegrityError
 from sqlmodel import Session, col, create_engine, func, select
 
-from vtt.store.images import BACKGROUND, background_path
+from vtt.store.images import BACKGROUND, PICTURE_PURPOSE, background_path
 from vtt.store.models import (
     CommandRow,
     GameRow,
@@ -318,11 +318,12 @@ def store_imported_game(
     log: Sequence[dict[str, Any]],
     seats: Sequence[tuple[str, str, str]],
     background: tuple[str, str, bytes] | None = None,
+    pictures: Sequence[tuple[str, str, bytes]] = (),
 ) -> tuple[int, list[Seat], str]:
     """A whole game in one transaction: the game, its log (each command with its time), its seats (name, role, key),
     an invitation and its map's picture (`(path, type, bytes)`: the picture is served at the new game's own path,
-    and the starting state and commands that named the old path name the new one). Nothing is stored if any of it
-    fails."""
+    and the starting state and commands that named the old path name the new one) and its token pictures (`(hash,
+    type, bytes)`). Nothing is stored if any of it fails."""
     with Session(engine) as session:
         game = GameRow(name=name, initial_state=initial_state, map=map_name)
         session.add(game)
@@ -336,6 +337,11 @@ def store_imported_game(
             commands = [_renamed(c, old, new) for c in commands]
             session.add(
                 UploadRow(game_id=game.id, purpose=BACKGROUND, content_type=content_type, data=data, size=len(data))
+            )
+        for digest, content_type, data in pictures:
+            purpose = PICTURE_PURPOSE + digest
+            session.add(
+                UploadRow(game_id=game.id, purpose=purpose, content_type=content_type, data=data, size=len(data))
             )
         for r, command in zip(log, commands, strict=True):
             session.add(

@@ -13,6 +13,8 @@ from vtt.rules.limits import IMAGE_PIXELS_MAX, IMAGE_SIDE_MAX, UPLOAD_BYTES_MAX
 BACKGROUND = "background"
 IMAGE_TYPES = ("image/png", "image/jpeg", "image/webp")
 MAX_UPLOAD_BYTES = UPLOAD_BYTES_MAX
+PICTURE_PURPOSE = "picture:"
+"""The purpose of a token picture's upload, followed by its hash."""
 _JPEG_FRAMES = frozenset(range(0xC0, 0xD0)) - {0xC4, 0xC8, 0xCC}
 """Start-of-frame markers (SOF0 to SOF15); C4, C8 and CC are other segments."""
 

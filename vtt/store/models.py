@@ -116,6 +116,18 @@ class LibraryCreatureRow(SQLModel, table=True):
     updated: datetime = Field(default_factory=_now)
 
 
+class LibraryPictureRow(SQLModel, table=True):
+    """A token picture uploaded in the library form: shared by every game on the server, named by its hash, and
+    kept when its creature changes or goes (a game may have placed the creature with it)."""
+
+    __tablename__ = "library_picture"
+    digest: str = Field(primary_key=True, description="The SHA-256 (hex) of the bytes.")
+    content_type: str
+    data: bytes = Field(sa_column=Column(LargeBinary, nullable=False))
+    size: int
+    created: datetime = Field(default_factory=_now)
+
+
 class ServerSettingRow(SQLModel, table=True):
     """A setting of the whole server, such as the admin secret (`admin_secret`) that lets a browser make games."""
 

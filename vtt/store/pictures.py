@@ -3,7 +3,9 @@
 A creature holds only the hash (`Creature.picture`); a seat is sent it only in the token of a creature it sees, and
 the server serves the bytes at `/api/pictures/<hash>`, so a hidden creature's picture cannot be found without
 already having the image. A game with a database stores the file as one of its uploads; a table without one (tests,
-demos) keeps a few in memory.
+demos) keeps a few in memory. A picture given to a creature in the library form is the server's
+(`save_library_picture`): a creature placed from the library carries its hash onto the token, and any game serves
+and exports it.
 """
 
 from __future__ import annotations
@@ -16,10 +18,9 @@ from sqlmodel import Session, select
 
 from vtt.rules.limits import check_picture
 from vtt.store import db
-from vtt.store.images import image_problem, image_type
-from vtt.store.models import UploadRow
+from vtt.store.images import PICTURE_PURPOSE, image_problem, image_type
+from vtt.store.models import LibraryPictureRow, UploadRow
 
-PICTURE_PURPOSE = "picture:"
 MEMORY_PICTURES_MAX = 32
 """Pictures kept in memory for tables without a database; the oldest is dropped first."""
 _MEMORY: OrderedDict[str, tuple[str, bytes]] = OrderedDict()
@@ -62,6 +63,16 @@ def save_picture(engine: Engine | None, game_id: int | None, data: bytes) -> str
     return digest
 
 
+def save_library_picture(engine: Engine, data: bytes) -> str:
+    """Check and store an upload as a picture of the server's library; its hash. Blocking: run it in a thread."""
+    kind, digest = checked_picture(data)
+    with Session(engine) as session:
+        if session.get(LibraryPictureRow, digest) is None:
+            session.add(LibraryPictureRow(digest=digest, content_type=kind, data=data, size=len(data)))
+            session.commit()
+    return digest
+
+
 def load_picture(engine: Engine | None, digest: str) -> tuple[str, bytes] | None:
     """The content type and bytes of the picture with this hash, or None. Blocking: run it in a thread."""
     try:
@@ -74,4 +85,7 @@ def load_picture(engine: Engine | None, digest: str) -> tuple[str, bytes] | None
         return None
     with Session(engine) as session:
         row = session.exec(select(UploadRow).where(UploadRow.purpose == PICTURE_PURPOSE + digest)).first()
-        return None if row is None else (row.content_type, bytes(row.data))
+        if row is not None:
+            return row.content_type, bytes(row.data)
+        shared = session.get(LibraryPictureRow, digest)
+        return None if shared is None else (shared.content_type, bytes(shared.data))

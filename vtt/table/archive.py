@@ -24,6 +24,10 @@ The archive (format 1)::
 - `uploads` (optional): the map's picture, `{"background": {"path", "content_type", "data"}}` with the bytes in
   base64, checked as an upload is (type by its bytes, 8 MB at most). The imported game serves it at its own path,
   and its starting state and log name that path instead of the old one.
+- `uploads.pictures` (optional): the creatures' token pictures, `{"<SHA-256>": {"content_type", "data"}}`, each
+  checked as a picture upload is (`vtt.store.pictures.checked_picture`) and against the hash it is filed under; a
+  picture no creature of the game names refuses the archive too. An export leaves out the pictures that would take
+  it over `ARCHIVE_BYTES_MAX` (their tokens show initials after an import).
 - The check runs in a separate process with a time budget (`check_archive_offloaded`): reading 24 MB of JSON and
   replaying 20,000 commands is work for a process of its own — it never holds the server's event loop or its GIL,
   and a process that overruns its budget can be stopped, which a thread cannot.
@@ -42,6 +46,7 @@ import multiprocessing
 import re
 import resource
 import threading
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from datetime import UTC, datetime
 from multiprocessing.connection import Connection
@@ -55,6 +60,7 @@ from vtt.rules.dice import DiceScriptExhausted, ScriptedDice
 from vtt.rules.limits import (
     ARCHIVE_BYTES_MAX,
     ARCHIVE_COMMANDS_MAX,
+    ARCHIVE_PICTURES_MAX,
     CREATURE_SIZE_MAX,
     CREATURE_SIZE_MIN,
     CREATURES_MAX,
@@ -63,6 +69,7 @@ from vtt.rules.limits import (
     OBJECTS_MAX,
     SEATS_MAX,
     WALLS_MAX,
+    check_picture,
     text_error,
 )
 from vtt.rules.mapfile import Problems
@@ -70,6 +77,7 @@ from vtt.rules.model import SOULWEAVER
 from vtt.rules.paths import field_errors, shown
 from vtt.store.db import parse_time
 from vtt.store.images import BACKGROUND, IMAGE_TYPES, MAX_UPLOAD_BYTES, image_type
+from vtt.store.pictures import PictureError, checked_picture
 from vtt.table.chat import CHAT_KINDS, ChatError, chat_entry
 from vtt.table.heard_targets import heard_target
 from vtt.table.table import META, TIME_LIMIT, Table, Viewer
@@ -78,6 +86,10 @@ ARCHIVE_FORMAT = 1
 KIND = "soulshards-vtt-game"
 KEYS = ("format", "kind", "exported", "name", "map", "initial_state", "log", "uploads")
 UPLOAD_KEYS = ("path", "content_type", "data")
+PICTURES = "pictures"
+PICTURE_KEYS = ("content_type", "data")
+Picture = tuple[str, str, bytes]
+"""A token picture: its hash, its content type and its bytes."""
 ENTRY_KEYS = ("seq", "sender", "command", "faces", "events", "time")
 
 
@@ -100,6 +112,8 @@ class Archive:
     final_state: GameState
     background: tuple[str, str, bytes] | None = None
     """The map's picture: the path the game's state and log name it by, its type and its bytes."""
+    pictures: tuple[Picture, ...] = ()
+    """The creatures' token pictures."""
 
     def players(self) -> list[str]:
         """The player keys the game knows: its creatures' controllers and its commands' senders."""
@@ -115,9 +129,11 @@ def export_archive(
     initial_state: dict[str, Any],
     log: list[dict[str, Any]],
     background: tuple[str, str, bytes] | None = None,
+    pictures: Sequence[Picture] = (),
 ) -> dict[str, Any]:
     """The archive of a stored game (its rows as `db.load_log` gives them), with its map's picture (the path the
-    game names it by, its type, its bytes) if it has one."""
+    game names it by, its type, its bytes) if it has one, and the token `pictures` that fit in
+    `ARCHIVE_BYTES_MAX` (`pictures_left_out` counts the others)."""
     out: dict[str, Any] = {
         "format": ARCHIVE_FORMAT,
         "kind": KIND,
@@ -131,13 +147,90 @@ def export_archive(
         path, content_type, data = background
         encoded = base64.b64encode(data).decode()
         out["uploads"] = {BACKGROUND: {"path": path, "content_type": content_type, "data": encoded}}
+    if pictures:
+        room = ARCHIVE_BYTES_MAX - len(json.dumps(out, indent=1)) - 1024  # the file is written with indent=1
+        carried: dict[str, dict[str, str]] = {}
+        for digest, content_type, data in pictures[:ARCHIVE_PICTURES_MAX]:
+            encoded = base64.b64encode(data).decode()
+            if len(encoded) + 200 <= room:
+                room -= len(encoded) + 200
+                carried[digest] = {"content_type": content_type, "data": encoded}
+        if carried:
+            out.setdefault("uploads", {})[PICTURES] = carried
     return out
+
+
+def pictures_named(initial_state: dict[str, Any], commands: Iterable[dict[str, Any]]) -> list[str]:
+    """The token pictures a game names (in its starting state or its commands), in the order first named."""
+    found: dict[str, None] = {}
+
+    def walk(value: object) -> None:
+        if isinstance(value, dict):
+            for key, item in value.items():
+                if key == "picture" and isinstance(item, str):
+                    found[item] = None
+                else:
+                    walk(item)
+        elif isinstance(value, list):
+            for item in value:
+                walk(item)
+
+    walk(initial_state)
+    for command in commands:
+        walk(command)
+    return list(found)
+
+
+def pictures_left_out(archive: dict[str, Any]) -> int:
+    """How many pictures the game names that its exported archive does not carry."""
+    uploads = archive.get("uploads") or {}
+    carried = set(uploads.get(PICTURES) or {})
+    named = pictures_named(archive["initial_state"], (r["command"] for r in archive["log"]))
+    return len([p for p in named if p not in carried])
+
+
+def _pictures(raw: object) -> tuple[Picture, ...]:
+    """`uploads.pictures`: `{"<hash>": {"content_type", "data" (base64)}}`, each checked like a picture upload
+    and against its hash; `ArchiveError` names the first bad one in plain words."""
+    if raw is None:
+        return ()
+    if not isinstance(raw, dict):
+        raise ArchiveError(["uploads: its pictures must be an object of pictures by their hash"])
+    if len(raw) > ARCHIVE_PICTURES_MAX:
+        raise ArchiveError([f"uploads: {len(raw)} token pictures; an archive carries at most {ARCHIVE_PICTURES_MAX}"])
+    out: list[Picture] = []
+    for digest, entry in raw.items():
+        try:
+            check_picture(digest)
+        except ValueError:
+            message = f"uploads: a picture is filed under {shown(digest)}, which is not a picture's hash"
+            raise ArchiveError([message]) from None
+        where = f"the token picture {digest[:12]}…"
+        if not isinstance(entry, dict) or set(entry) != set(PICTURE_KEYS):
+            raise ArchiveError([f"{where}: must have exactly {' and '.join(PICTURE_KEYS)}"])
+        encoded = entry["data"]
+        if not isinstance(encoded, str) or len(encoded) > MAX_UPLOAD_BYTES * 4 // 3 + 4:
+            raise ArchiveError([f"{where}: its data must be base64 of at most {MAX_UPLOAD_BYTES} bytes"])
+        try:
+            data = base64.b64decode(encoded, validate=True)
+        except (ValueError, binascii.Error):
+            raise ArchiveError([f"{where}: its data is not base64"]) from None
+        try:
+            content_type, actual = checked_picture(data)
+        except PictureError as exc:
+            raise ArchiveError([f"{where}: {exc}"]) from None
+        if actual != digest:
+            raise ArchiveError([f"{where}: its bytes are not the picture of that hash (the file was changed)"])
+        if entry["content_type"] != content_type:
+            raise ArchiveError([f"{where}: it is a {content_type} picture, not {shown(entry['content_type'])}"])
+        out.append((digest, content_type, data))
+    return tuple(out)
 
 
 def _background(raw: object, problems: list[str]) -> tuple[str, str, bytes] | None:
     """`uploads`: `{"background": {"path", "content_type", "data" (base64)}}`, checked like an upload."""
-    if not isinstance(raw, dict) or set(raw) - {BACKGROUND}:
-        problems.append(f"uploads: must be an object with at most {BACKGROUND!r}")
+    if not isinstance(raw, dict) or set(raw) - {BACKGROUND, PICTURES}:
+        problems.append(f"uploads: must be an object with at most {BACKGROUND!r} and {PICTURES!r}")
         return None
     entry = raw.get(BACKGROUND)
     if entry is None:
@@ -379,8 +472,8 @@ def _replay(initial: GameState, log: list[dict[str, Any]]) -> tuple[list[_Played
                 played.append(record)
                 continue
             cmd = _parse(r["command"], where)
-            if r["sender"] == TIME_LIMIT and cmd.type != "react":
-                raise ArchiveError([f"{where}: the time limit only answers reactions, not {cmd.type}"])
+            if r["sender"] == TIME_LIMIT and cmd.type not in ("react", "defend"):
+                raise ArchiveError([f"{where}: the time limit only answers reactions and defenses, not {cmd.type}"])
             viewer = Viewer("soulweaver", TIME_LIMIT if r["sender"] == TIME_LIMIT else "Soulweaver")
             if r["sender"] not in (SOULWEAVER, TIME_LIMIT):
                 viewer = Viewer("player", r["sender"])
@@ -473,11 +566,17 @@ def check_archive(data: object) -> Archive:
     background = _background(data["uploads"], problems) if "uploads" in data else None
     if problems:
         raise ArchiveError(problems[:1])
+    uploads = data.get("uploads")
+    pictures = _pictures(uploads.get(PICTURES)) if isinstance(uploads, dict) else ()
     played, final = _replay(initial, log)
     final = _checked_state(final, "the game after its log")
+    named = set(pictures_named(initial.model_dump(mode="json"), (r.command for r in played)))
+    for digest, _, _ in pictures:
+        if digest not in named:
+            raise ArchiveError([f"the token picture {digest[:12]}…: no creature of the game has it"])
     archive = Archive(
         name=name, map=map_name, initial_state=initial, log=[r.row() for r in played], final_state=final,
-        background=background,
+        background=background, pictures=pictures,
     )  # fmt: skip
     controllers = {c.controller for s in (initial, final) for c in s.creatures.values() if c.controller}
     players = archive.players()

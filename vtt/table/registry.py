@@ -26,12 +26,14 @@ from vtt.store import db
 from vtt.store.change_feed import ChangeFeed, Heard, listen_url
 from vtt.store.db import Seat
 from vtt.store.images import BACKGROUND, background_path
+from vtt.store.pictures import load_picture
 from vtt.table.archive import (
     Archive,
     ArchiveError,
     check_archive,
     check_archive_offloaded,
     export_archive,
+    pictures_named,
     read_archive,
 )
 from vtt.table.pointers import pointers_of
@@ -333,7 +335,13 @@ class Games:
         name, map_name, initial = found
         picture = db.load_upload(self.engine, game_id, BACKGROUND)
         background = None if picture is None else (background_path(game_id), picture.content_type, picture.data)
-        return export_archive(name, map_name, initial, db.load_log(self.engine, game_id), background)
+        log = db.load_log(self.engine, game_id)
+        pictures: list[tuple[str, str, bytes]] = []
+        for digest in pictures_named(initial, (r["command"] for r in log)):
+            stored = load_picture(self.engine, digest)
+            if stored is not None:
+                pictures.append((digest, stored[0], stored[1]))
+        return export_archive(name, map_name, initial, log, background, pictures)
 
     def import_game(self, data: object, soulweaver_name: str) -> NewGame:
         """A new game from an archive (decoded JSON, or the file's bytes), its importer its Soulweaver; checked in
@@ -372,6 +380,7 @@ class Games:
             archive.log,
             seats,
             archive.background,
+            archive.pictures,
         )
         return NewGame(game_id, stored[0], invitation)
 

@@ -8,12 +8,12 @@ nothing anywhere and its sender gets the reason.
 from __future__ import annotations
 
 import asyncio
-import time
 import weakref
 from collections.abc import Awaitable, Callable, Sequence
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
+from functools import partial
 from typing import Any, Literal, Protocol
 
 from pydantic import ValidationError
@@ -27,6 +27,7 @@ from vtt.rules.model import SOULWEAVER
 from vtt.rules.turns import is_active, places_before_fight
 from vtt.store import db
 from vtt.table.chat import CHAT_KINDS, ChatError, chat_entry
+from vtt.table.clock import Clock, LoopClock, Timer
 from vtt.table.fog import Fog
 from vtt.table.heard_targets import unmask
 from vtt.table.seat_view import SeatView
@@ -34,7 +35,8 @@ from vtt.table.typed_dice import DiceAsk, FacesNeeded, TypedRolls, WrongFaceCoun
 
 Role = Literal["soulweaver", "player", "spectator"]
 TIME_LIMIT = "time limit"
-"""The sender of the answers the table gives when a reaction's time runs out (with the Soulweaver's rights)."""
+"""The sender of the answers the table gives when a reaction's or a defense's time runs out (with the Soulweaver's
+rights)."""
 
 
 @dataclass(frozen=True)
@@ -134,6 +136,7 @@ class Table:
         game_id: int | None = None,
         dice: Callable[[], DiceSource] = RandomDice,
         snapshot_every: int = 50,
+        clock: Clock | None = None,
     ) -> None:
         self.name = name
         self.initial = initial
@@ -153,7 +156,8 @@ class Table:
         self._dice = dice()
         self._listeners: weakref.WeakSet[Any] = weakref.WeakSet()
         self._lock = asyncio.Lock()
-        self._timers: dict[str, asyncio.TimerHandle] = {}
+        self.clock: Clock = clock or LoopClock()
+        self._timers: dict[str, Timer] = {}
         self._deadlines: dict[str, float] = {}
         """When each timer fires, in seconds since the epoch (for the pages' countdowns)."""
         self._tasks: set[asyncio.Future[None]] = set()
@@ -632,17 +636,25 @@ class Table:
             r.before = state
             state, _ = apply(state, r.command, ScriptedDice(r.faces))
 
+    def _time_limit(self, kind: str) -> float:
+        """How long a decision of this kind waits before the table answers it (0: it waits for its answer)."""
+        settings = self.state.settings
+        if kind == "reaction":
+            return settings.reaction_seconds
+        if kind == "defense":
+            return settings.defense_seconds
+        return 0
+
     def _arm_reaction_timers(self) -> None:
-        """A reaction waits the table's `reaction_seconds`; then it gets the table's `reaction_timeout` answer,
-        sent in the Soulweaver's name (who may answer for anyone)."""
-        seconds = self.state.settings.reaction_seconds
-        if seconds <= 0:
-            return
+        """A reaction waits the table's `reaction_seconds`, a defense its `defense_seconds`; then the decision gets
+        the table's `reaction_timeout` or `defense_timeout` answer, sent by the time limit in the Soulweaver's name
+        (who may answer for anyone)."""
         self._deadlines = {k: v for k, v in self._deadlines.items() if k in self._timers}
         for d in self.state.pending:
-            if d.kind == "reaction" and d.id not in self._timers:
-                self._timers[d.id] = asyncio.get_running_loop().call_later(seconds, self._fire, d.id)
-                self._deadlines[d.id] = time.time() + seconds
+            seconds = self._time_limit(d.kind)
+            if seconds > 0 and d.id not in self._timers:
+                self._timers[d.id] = self.clock.call_later(seconds, partial(self._fire, d.id))
+                self._deadlines[d.id] = self.clock.now() + seconds
 
     def _fire(self, decision_id: str) -> None:
         self._tasks.add(asyncio.ensure_future(self._time_out(decision_id)))
@@ -650,15 +662,21 @@ class Table:
     async def _time_out(self, decision_id: str) -> None:
         self._timers.pop(decision_id, None)
         self._tasks = {t for t in self._tasks if not t.done()}
-        if any(d.id == decision_id for d in self.state.pending):
-            hinder = self.state.settings.reaction_timeout == "hinder"
-            await self.submit(
-                Viewer("soulweaver", TIME_LIMIT), {"type": "react", "decision": decision_id, "hinder": hinder}
-            )
+        decision = next((d for d in self.state.pending if d.id == decision_id), None)
+        if decision is None:
+            return
+        settings = self.state.settings
+        if decision.kind == "defense":
+            roll = settings.defense_timeout == "roll"
+            command: dict[str, Any] = {"type": "defend", "decision": decision_id, "roll": roll}
+        else:
+            command = {"type": "react", "decision": decision_id, "hinder": settings.reaction_timeout == "hinder"}
+        await self.submit(Viewer("soulweaver", TIME_LIMIT), command)
 
-    def waiting_since(self, decision_id: str) -> float | None:
-        timer = self._timers.get(decision_id)
-        return timer.when() if timer else None
+    async def settle(self) -> None:
+        """Wait until the answers of the time limits that ran out are played."""
+        while pending := [t for t in self._tasks if not t.done()]:
+            await asyncio.gather(*pending)
 
     def deadline(self, decision_id: str) -> float | None:
         """When the time limit answers this decision, in seconds since the epoch (None: it waits for its answer)."""

@@ -24,6 +24,7 @@ from vtt.rules.limits import ARCHIVE_BYTES_MAX, UVTT_BYTES_MAX
 from vtt.rules.mapfile import MapError
 from vtt.store import db
 from vtt.store.images import BACKGROUND
+from vtt.table.archive import pictures_left_out
 from vtt.table.imports import map_file_state, uvtt_import
 from vtt.table.offload import TooSlow, WorkerFailed, off_loop
 from vtt.table.registry import GameError, Games, Grid, NewGame, viewer_for
@@ -124,14 +125,29 @@ def game_file_name(name: str) -> str:
     return f"{slug}.game.json"
 
 
-def export_game(games: Games, game_id: int, name: str) -> None:
-    """Download the whole game (`vtt.table.archive`): its starting state and its log."""
+def _archive_text(games: Games, game_id: int) -> tuple[str, int]:
+    archive = games.export_game(game_id)
+    return json.dumps(archive, indent=1), pictures_left_out(archive)
+
+
+async def export_game(games: Games, game_id: int, name: str) -> None:
+    """Download the whole game (`vtt.table.archive`): its starting state, its log and its pictures, read and
+    written out off the event loop."""
     try:
-        archive = games.export_game(game_id)
+        text, left_out = await asyncio.to_thread(_archive_text, games, game_id)
     except GameError as exc:
         ui.notify(str(exc), type="warning")
         return
-    ui.download.content(json.dumps(archive, indent=1), game_file_name(name), "application/json")
+    ui.download.content(text, game_file_name(name), "application/json")
+    if left_out:
+        pictures = "picture does" if left_out == 1 else "pictures do"
+        ui.notify(
+            f"{left_out} token {pictures} not fit in the file (at most {ARCHIVE_BYTES_MAX // (1024 * 1024)} MB): "
+            "those tokens will show initials in an imported copy.",
+            type="warning",
+            position="top",
+            multi_line=True,
+        )
 
 
 def render_game_import(games: Games, opened: Callable[[NewGame], None], allowed: Callable[[], bool]) -> None:

@@ -24,8 +24,10 @@ from vtt.library import creature_library, validate_creature, weapon_library
 from vtt.rules.abilities import LIBRARY as ABILITIES
 from vtt.rules.model import humanoid_limbs, humanoid_parts
 from vtt.store import db
+from vtt.store.pictures import PictureError, picture_path
 from vtt.web.attrs import with_data
 from vtt.web.map_editor import USER_PREFIX, LibraryEntry, library_entries, whole_number
+from vtt.web.picture_controls import render_picture_buttons, store_library_picture
 
 SKILLS = ("Martial", "Athletics", "Elude", "Endure", "Nimble", "Guile", "Observe", "Poise", "Magic", "Zeal")
 DAMAGE_TYPES = ("physical", "magical", "fire", "water", "earth", "air", "heat", "cold", "acid", "lightning")
@@ -154,9 +156,12 @@ class CreatureForm:
                         "dense outlined data-field=color"
                     )
                     self._slot("color")
-            self._text("description", "Description (a line for the library list)", e.get("description", "")).classes(
-                "w-full"
-            )
+            with ui.row().classes("w-full gap-3 items-center no-wrap"):
+                description = "Description (a line for the library list)"
+                self._text("description", description, e.get("description", "")).classes("grow min-w-0")
+                with ui.column().classes("gap-0 shrink-0"):
+                    self._picture_section()
+                    self._slot("picture")
             self._section("Skills and their Tiers", self._skills_section)
             with ui.row().classes("w-full gap-3 items-start"):
                 for pool in ("grit", "energy", "resolve"):
@@ -247,6 +252,41 @@ class CreatureForm:
             self._changed()
 
         return with_data(ui.number(label, value=row.get(key), on_change=set_value).props("dense outlined"), field=field)
+
+    # ---- the token picture ---------------------------------------------------------------------------------
+
+    @ui.refreshable_method
+    def _picture_section(self) -> None:
+        """The token picture (checked and stored like the sheet's) with its upload and remove buttons."""
+        current = self.entry.get("picture")
+        digest = current if isinstance(current, str) else None
+        with ui.row().classes("gap-2 items-center no-wrap library-picture"):
+            if digest is not None:
+                try:
+                    source = picture_path(digest)
+                except ValueError:
+                    source = None
+                if source is not None:
+                    image = (
+                        ui.image(source)
+                        .classes("rounded-full border border-stone-400")
+                        .style("width: 40px; height: 40px")
+                    )
+                    with_data(image.props("fit=cover"), field="picture-preview")
+            render_picture_buttons(digest, self._store_picture, self._set_picture)
+
+    async def _store_picture(self, data: bytes) -> str:
+        if not self.may_edit():
+            raise PictureError(READ_ONLY)
+        return await store_library_picture(self.engine, data)
+
+    async def _set_picture(self, digest: str | None) -> None:
+        if digest is None:
+            self.entry.pop("picture", None)
+        else:
+            self.entry["picture"] = digest
+        self._picture_section.refresh()
+        self._changed()
 
     # ---- sections with rows --------------------------------------------------------------------------------
 

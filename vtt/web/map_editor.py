@@ -222,7 +222,7 @@ class MapEditor:
         engine: Engine | None,
         map_view: MapView,
         send: Send,
-        export_game: Callable[[], None] | None = None,
+        export_game: Callable[[], Awaitable[None]] | None = None,
     ) -> None:
         self.table = table
         self.engine = engine

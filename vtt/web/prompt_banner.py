@@ -80,7 +80,7 @@ def banner_prompt(seat: SeatView, table: Table) -> tuple[Json | None, dict[str, 
         return None, {}
     decision = next((d for d in decisions if asks_me(seat, d)), decisions[0])
     mine = asks_me(seat, decision)
-    # A decision worded as a bare wait hides what it is; its time limit would tell that it is a reaction.
+    # A decision worded as a bare wait hides what it is; its time limit would tell whether it is a reaction.
     deadline = None if decision["kind"] == "wait" else table.deadline(str(decision["id"]))
     offered = answers(decision) if mine else []
     text = str(decision["prompt"]) if mine else waiting_text(seat, decision)
@@ -92,9 +92,14 @@ def banner_prompt(seat: SeatView, table: Table) -> tuple[Json | None, dict[str, 
         "text": text,
         "answers": [{"key": a.key, "label": a.label, "tone": a.tone} for a in offered],
         "deadline": None if deadline is None else round(deadline * 1000),
-        "total": seat.state.settings.reaction_seconds if deadline is not None else None,
+        "total": _time_limit(seat, str(decision["kind"])) if deadline is not None else None,
     }
     return prompt, {a.key: a.command for a in offered}
+
+
+def _time_limit(seat: SeatView, kind: str) -> int:
+    settings = seat.state.settings
+    return settings.defense_seconds if kind == "defense" else settings.reaction_seconds
 
 
 class PromptBanner(ui.element, component="../../static/prompt_banner.js"):

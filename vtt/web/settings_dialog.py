@@ -153,10 +153,10 @@ def _make_control(name: str, control: Control, value: Any, skills: list[str]) ->
         if control.optional:
             number.props["clearable"] = True
             number.props["placeholder"] = "not set (derived)"
-        return number.props("dense outlined").classes("w-44")
+        return number.props("dense outlined").classes("w-44 max-w-full")
     if control.kind == "select":
         options = {v: choice_label(v) for v in control.choices}
-        select = ui.select(options, value=value).props("dense outlined options-dense").classes("w-72")
+        select = ui.select(options, value=value).props("dense outlined options-dense").classes("w-72 max-w-full")
         if name in FIXED:
             select.disable()
         return select
@@ -171,9 +171,9 @@ def _make_control(name: str, control: Control, value: Any, skills: list[str]) ->
     if control.kind == "skill":
         options = {s: s for s in [*skills, *([value] if value not in skills else [])]}
         skill = ui.select(options, value=value, new_value_mode="add-unique", with_input=True)
-        return skill.props("dense outlined options-dense").classes("w-72")
+        return skill.props("dense outlined options-dense").classes("w-72 max-w-full")
     if control.kind == "text":
-        return ui.input(value=str(value)).props("dense outlined").classes("w-72")
+        return ui.input(value=str(value)).props("dense outlined").classes("w-72 max-w-full")
     element = ui.textarea(value=_json_text(value)).props("dense outlined autogrow").classes("w-full text-xs")
     element.props["placeholder"] = "empty: not set (the rules' own)"
     return element
@@ -212,6 +212,10 @@ def open_settings_dialog(table: Table, send: Send) -> None:
             "logged, and Undo takes it back."
         ).classes("text-xs text-stone-600")
         with ui.scroll_area().classes("settings-list").style("height: min(60vh, 640px)") as scroll:
+            # Quasar sizes the scrolled content to its widest child: held to the dialog's width, nothing in it
+            # is wider than a phone's screen and it never scrolls sideways.
+            scroll.props["content-style"] = {"width": "100%"}
+            scroll.props["content-active-style"] = {"width": "100%"}
             for index, (group, names) in enumerate(grouped().items()):
                 expansion = ui.expansion(group, value=index == 0).props("dense header-class=font-bold")
                 expansion.classes("w-full settings-group")

@@ -210,9 +210,9 @@ class TableView:
             self._add_to_log(record)
         table.subscribe(self)
 
-    def _export_game(self) -> None:
+    async def _export_game(self) -> None:
         if self.games is not None and self.table.game_id is not None:
-            export_game(self.games, self.table.game_id, self.table.name)
+            await export_game(self.games, self.table.game_id, self.table.name)
 
     def _seat(self) -> SeatView:
         """What this viewer may see of the table's current state (kept while the state is the same)."""
