@@ -165,7 +165,10 @@ def test_the_small_archive_is_valid() -> None:
         (lambda a: a["log"][0].pop("sender"), "log entry 1 (seq 1): its sender is missing"),
         (lambda a: a["log"][0].update(sender="al\x07ice"), "its sender holds a control character"),
         (lambda a: a["log"][0].update(sender="alice"), 'its sender "alice" may not send it: only the Soulweaver'),
-        (lambda a: a["log"][0].update(sender="time limit"), "the time limit only answers reactions and defenses, not place"),
+        (
+            lambda a: a["log"][0].update(sender="time limit"),
+            "the time limit only answers reactions and defenses, not place",
+        ),
         (lambda a: a["log"][0].update(time="yesterday"), "log entry 1 (seq 1): its time must be an ISO 8601 time"),
         (lambda a: a["log"][0].update(events={}), "log entry 1 (seq 1): its events must be a list"),
         (lambda a: a["log"][0].update(extra=1), 'log entry 1 (seq 1): "extra" is not part of a log entry'),
