@@ -221,6 +221,11 @@ def _names_space(annotation: Any) -> bool:
 
 
 @cache
+def _fields(kind: str) -> frozenset[str]:
+    return frozenset(_models()[kind].model_fields)
+
+
+@cache
 def ask_kind(kind: str, name: str) -> AskKind:
     """How the command `kind` takes its field `name`: creature ids, spaces or other values."""
     model = _models()[kind]
@@ -239,7 +244,7 @@ def _plain(value: Any) -> Any:
     return value
 
 
-def _pick(option: ActionOption, creature_id: str, fields: dict[str, Any]) -> Pick:
+def _pick(option: ActionOption, creature_id: str, fields: frozenset[str]) -> Pick:
     if option.targets and option.spaces:
         return "creature_or_space"
     if option.spaces:
@@ -253,7 +258,7 @@ def _pick(option: ActionOption, creature_id: str, fields: dict[str, Any]) -> Pic
 def finish(option: ActionOption, creature_id: str) -> ActionOption:
     """`option` with its command filled in: the option's, each target's, the open choices typed."""
     kind = option.command or option.action
-    fields = _models()[kind].model_fields
+    fields = _fields(kind)
     send: dict[str, Any] = {"type": kind}
     if "creature" in fields:
         send["creature"] = creature_id
