@@ -13,8 +13,9 @@ picked on the map or another value, whether it takes a list, and whether it may 
 
 each with the values chosen for its `asks` merged in (the values allowed are the chosen target's `choices[field]`;
 with no target clicked, the first target's). The builders of the options live next to the action family they offer
-(`strike_offers`, `ranged_offers`, `overpower_offers`, `hold_offers`, `tactic_offers`, `manifest_offers`,
-`focus_offers`, `swallow_offers`, `move_offers`); `finish` fills the commands once a creature's menu is complete.
+(`move_offers`, `strike_offers`, `ranged_offers`, `overpower_offers`, `hold_offers`, `tactic_offers`,
+`manifest_offers`, `focus_offers`, `gear_offers`, `defense_offers`, `swallow_offers`); `finish` fills the commands in
+once a creature's menu is complete (`engine.legal_actions`).
 """
 
 from __future__ import annotations
