@@ -100,7 +100,10 @@ def test_the_demo_menu_fits_beside_its_token_and_explains(demo: tuple[Page, Page
     menu = _open_menu(alice, "ayla")
     alice.locator('.menu-action[data-action="dash"]').hover()
     expect(alice.locator(".q-tooltip.menu-tip")).to_contain_text("Movement")
-    # and its odds and damage against each target
+    # and its odds and damage against each target: a Throw is one of the Strike row's weapons, its second step
+    strike = menu.locator('.menu-kind[data-kind="strike"]')
+    expect(strike).to_contain_text("Javelin (throw)")
+    strike.locator(".q-item").first.click()
     alice.locator('.menu-action[data-action="throw"]').hover()
     tip = alice.locator(".q-tooltip.menu-tip", has_text="Throw the weapon")
     expect(tip).to_contain_text("Bram: ")

@@ -115,3 +115,22 @@ def test_distract_preview_follows_the_action_chosen() -> None:
         "Major Action",
         "Minor Action",
     ]
+
+
+def test_a_shot_and_a_throw_are_weapons_of_the_strike_rows() -> None:
+    """Issue 12 item 3, "one row per action, weapons and limbs as a second step": a Throw at t and a Throw at a
+    space are the Javelin's variants of the Strike and Strike a space rows, beside the melee ones (Sword, Javelin, an
+    unarmed leg); its Called Shot is a variant of the Called Shot: Strike row."""
+    a = creature(
+        "a",
+        (5, 5),
+        weapons=[weapon("sword"), weapon("javelin", 1, ranged="thrown", range=3)],
+        grip={"right_arm": "sword", "left_arm": "javelin"},
+    )
+    s = on_turn(state(a, creature("t", (7, 5))), "a")
+    grouped = group_actions(s, "a", legal_actions(s, "a"))
+    rows = {k.label: [v.name for v in k.variants] for kinds in grouped.values() for k in kinds}
+    assert rows["Strike"] == ["Sword", "Javelin", "Unarmed (left leg)", "Javelin (throw)"]
+    assert rows["Strike a space"] == ["Sword", "Javelin", "Unarmed (left leg)", "Javelin (throw)"]
+    assert rows["Called Shot: Strike"] == ["Javelin (throw)"]
+    assert not [label for label in rows if label.startswith("Throw")]

@@ -17,6 +17,7 @@ import pytest
 from test_seat_view_vision import ALICE, Messages, draw, play, text
 
 from vtt.rules.dice import ScriptedDice
+from vtt.rules.offers import command_for
 from vtt.rules.turns import begun_on_turn
 from vtt.table.archive import ArchiveError, check_archive
 from vtt.table.fog import HEARD_PREFIX
@@ -57,7 +58,11 @@ def test_a_strike_on_a_heard_creature_takes_dark_concealment_and_names_nothing()
     table = dark_table([7, 1, 5, 2])
     hid = heard_id(table)
     got = Messages(table)
-    ok, why = play(table, ALICE, {"type": "strike", "creature": "A", "target": hid, "weapon": "sword"})
+    menu = table.seat_view(ALICE).menu("A")
+    (strike,) = [o for o in menu if o.action == "strike" and o.command is None and o.params.get("weapon") == "sword"]
+    cmd = command_for(strike, target=hid)  # what the page sends for a click on the heard marker
+    assert cmd is not None and cmd["target"] == hid
+    ok, why = play(table, ALICE, cmd)
     assert ok, why
     assert table.log[-1].command["target"] == "O"
     (message,) = got.got

@@ -14,6 +14,8 @@ from __future__ import annotations
 
 import contextlib
 import itertools
+import json
+from pathlib import Path
 from typing import Any
 
 from factories import creature, on_turn, state, weapon
@@ -24,6 +26,8 @@ from vtt.rules.dice import RandomDice
 from vtt.rules.engine import ActionOption, TargetOption, apply, legal_actions
 from vtt.rules.events import RuleError
 from vtt.rules.model import BoardObject, ContinuingDamage, GameState, Hold, LooseItem
+from vtt.rules.offers import command_for
+from vtt.rules.scenario import load_scenario
 from vtt.rules.settings import TableSettings
 
 QUIET = TableSettings(defense_prompts="nobody", reactions=False)
@@ -214,14 +218,110 @@ def tables(draw: st.DrawFn) -> GameState:
     return s
 
 
+def sent(o: ActionOption) -> list[dict[str, Any]]:
+    """The commands an option carries (`send`), for its first targets or spaces, each with the first value of every
+    open choice (`asks`) filled in, as a menu merges them."""
+
+    def first(t: TargetOption | None) -> dict[str, Any]:
+        values = {a.field: (t.choices[a.field] if t is not None else [])[:1] for a in o.asks}
+        return {f: v if next(a for a in o.asks if a.field == f).several else v[0] for f, v in values.items() if v}
+
+    if o.pick == "none":
+        only = o.targets[0] if o.targets else None
+        return [c for c in [command_for(o, chosen=first(only))] if c is not None]
+    picked = [command_for(o, target=t.target, chosen=first(t)) for t in o.targets[:MAX_TARGETS] if t.target]
+    picked += [command_for(o, space=cell, chosen=first(None)) for cell in o.spaces[:MAX_TARGETS]]
+    return [c for c in picked if c is not None]
+
+
+def test_every_option_carries_its_command_with_its_choices_typed() -> None:
+    """A Strike on t carries {type, creature, weapon, target}; its open choices say which field, what kind of
+    value and whether they may be left out; a move's space fills `to`; a Collision carries the move's path."""
+    a = creature("a", (5, 5), size=4, weapons=[weapon("sword")], grip={"right_arm": "sword"})
+    s = on_turn(state(a, creature("t", (8, 5)), settings=QUIET), "a")
+    strike = option(s, "strike", label="Sword")
+    assert (strike.pick, strike.send) == ("creature", {"type": "strike", "creature": "a", "weapon": "sword"})
+    assert target(strike, "t").send == {"type": "strike", "creature": "a", "weapon": "sword", "target": "t"}
+    assert [(x.field, x.kind, x.optional) for x in strike.asks] == [
+        ("nimble", "value", False),
+        ("max_dice", "value", True),
+    ]
+    collision = target(option(s, "collision"), "t")
+    assert collision.space is not None and collision.send == {
+        "type": "move",
+        "creature": "a",
+        "to": list(collision.space),
+        "path": [list(p) for p in collision.path],
+        "collide_with": "t",
+    }
+    move = option(s, "move")
+    assert (move.pick, move.at, command_for(move, space=(4, 5))) == (
+        "space",
+        "to",
+        {"type": "move", "creature": "a", "to": [4, 5]},
+    )
+    wall = option(
+        on_turn(state(a, creature("t", (8, 5)), walls={(4, 5)}, settings=QUIET), "a"), "strike_wall", label="Sword"
+    )
+    assert command_for(wall, space=(4, 5)) == {
+        "type": "strike",
+        "creature": "a",
+        "weapon": "sword",
+        "surface": "wall",
+        "space": [4, 5],
+    }
+    assert command_for(wall, space=(9, 9)) is None  # not a space it offers
+
+
+def test_distracts_creatures_are_a_list_to_tick_and_a_flurry_needs_no_click() -> None:
+    """seed-000 Distract "attack creatures that are Aware of that action": its creatures are an open list choice,
+    not a clicked target; a Flurry's number is asked with nothing to click."""
+    a = creature("a", (5, 5), weapons=[weapon("sword")], grip={"right_arm": "sword"})
+    s = on_turn(state(a, creature("t", (6, 5)), settings=QUIET), "a")
+    s, _ = apply(s, {"type": "dash", "creature": "a"}, RandomDice(1))  # an action to Distract with
+    distract = option(s, "distract")
+    assert (distract.pick, "target" in distract.targets[0].send) == ("none", False)
+    kinds = {x.field: (x.kind, x.several) for x in distract.asks}
+    assert kinds == {
+        "action": ("value", False),
+        "targets": ("creature", True),
+        "expects": ("creature", True),
+        "sound_at": ("space", False),
+    }
+    flurry = option(s, "flurry")
+    assert (flurry.pick, command_for(flurry, chosen={"number": 1})) == (
+        "none",
+        {"type": "flurry", "creature": "a", "number": 1},
+    )
+
+
 @settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(tables(), st.integers(0, 2**16))
 def test_every_choice_the_menu_offers_is_accepted(s: GameState, seed: int) -> None:
     """On random tables, every option `legal_actions` offers, with every combination of its open choices
-    (bounded), is accepted by `apply` (no RuleError)."""
+    (bounded), is accepted by `apply` (no RuleError); and so is the command each option carries (`send`), with
+    the first value of each open choice."""
     for o in legal_actions(s, "a"):
-        for cmd in commands(o, "a"):
+        for cmd in [*commands(o, "a"), *sent(o)]:
             try:
                 apply(s, cmd, RandomDice(seed))
             except (RuleError, ValueError) as e:
                 raise AssertionError(f"{o.label}: {cmd} refused: {e}") from e
+        if o.targets or o.spaces or o.pick == "none":
+            assert sent(o), f"{o.label}: no command to send"
+
+
+def test_every_demo_option_carries_a_command_the_rules_accept() -> None:
+    """On the demo map, each creature on its turn: every option's command (`send`), with the first value of each
+    open choice, is accepted by `apply`."""
+    demo = Path(__file__).resolve().parents[1] / "maps" / "demo.json"
+    s = load_scenario(json.loads(demo.read_text())).state
+    s, _ = apply(s, {"type": "begin"}, RandomDice(1))
+    for cid in s.creatures:
+        turn = on_turn(s, cid)
+        for o in legal_actions(turn, cid):
+            for cmd in sent(o):
+                try:
+                    apply(turn, cmd, RandomDice(1))
+                except (RuleError, ValueError) as e:
+                    raise AssertionError(f"{cid} {o.label}: {cmd} refused: {e}") from e

@@ -24,7 +24,9 @@ from vtt.rules.scenario import load_scenario
 from vtt.web.map_pick import space_fields
 from vtt.web.menu_facts import option_facts
 
-ENGINE = Path(__file__).resolve().parents[1] / "vtt" / "rules" / "engine.py"
+RULES = Path(__file__).resolve().parents[1] / "vtt" / "rules"
+BUILDERS = [RULES / "engine.py", RULES / "offers.py", *sorted(RULES.glob("*_offers.py"))]
+"""The menu's builders: `engine.legal_actions` and the option builders of each action family."""
 
 
 def _option(s: GameState, actor: str, action: str) -> ActionOption:
@@ -120,9 +122,9 @@ def test_no_damage_shown_to_an_immune_target_or_for_an_overpower() -> None:
 
 
 def _offered_actions() -> set[str]:
-    """Every `action` a `legal_actions` option may carry: the literal ones in the engine, and the ones it makes
+    """Every `action` a `legal_actions` option may carry: the literal ones in its builders, and the ones they make
     from data (a ranged weapon's verb, the weapon Overpowers, a Flurry's Minor Action)."""
-    source = ENGINE.read_text()
+    source = "\n".join(path.read_text() for path in BUILDERS)
     found = set(re.findall(r'action="([a-z_]+)"', source))
     found |= {verb.lower() for verb in ranged.VERBS.values()}
     found |= set(get_args(WeaponAction))

@@ -27,8 +27,10 @@ from typing import Any
 from factories import creature, of_kind, on_turn, only, refused, run, state, weapon
 
 from vtt.rules.ailments import blocked_tiers, describe_source, wounded_tiers
-from vtt.rules.engine import ActionOption, legal_actions
+from vtt.rules.dice import RandomDice
+from vtt.rules.engine import ActionOption, apply, legal_actions
 from vtt.rules.model import AilmentSource, BodyPart, Creature, Effect, GameState, Hold, Pool
+from vtt.rules.offers import command_for
 from vtt.rules.settings import TableSettings
 from vtt.rules.space import Occupancy
 from vtt.rules.swallow import cannot_breathe, no_light
@@ -341,3 +343,14 @@ def test_a_swallowed_creature_may_dismiss_its_own_ongoing_ability() -> None:
     s.effects.append(Effect(id="e9", name="Stone Skin", creator="v", subject="v", rounds=3, ability="stone_skin"))
     s, _ = run(s, {"type": "dismiss", "creature": "v", "effect": "e9", "target": "v"}, [])
     assert s.effects == [] and s.economy["v"].minor == 1
+
+
+def test_the_stomach_strike_is_sent_with_nothing_to_click() -> None:
+    """seed-000: a swallowed creature attacks the stomach it is in; it has no token to click, so its menu option
+    carries the whole command (`pick` none) and the rules accept it."""
+    s = swallowed()
+    knife = options(s, "v", "strike_stomach")[0]
+    assert knife.pick == "none"
+    cmd = command_for(knife)
+    assert cmd == stomach(target="w")
+    apply(s, cmd, RandomDice(1))

@@ -29,7 +29,7 @@ from vtt.rules.events import RuleError
 from vtt.rules.model import Creature, GameState
 
 if TYPE_CHECKING:
-    from vtt.rules.engine import ActionOption
+    from vtt.rules.offers import ActionOption
 
 SPACE_ATTACKS = frozenset({"strike_space", "strike_wall", "strike_ground"})
 """Menu actions that attack a space rather than a creature."""

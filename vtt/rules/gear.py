@@ -14,8 +14,6 @@
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
-
 from vtt.rules import turns
 from vtt.rules.board_edit import unique_id
 from vtt.rules.events import Event, RuleError
@@ -26,9 +24,6 @@ from vtt.rules.reach import best_limb, reach
 from vtt.rules.space import Occupancy, grid_of
 from vtt.rules.turns import require_active
 from vtt.rules.txn import Tx
-
-if TYPE_CHECKING:
-    from vtt.rules.engine import ActionOption
 
 
 def ammo_error(weapon: Weapon) -> str | None:
@@ -136,27 +131,5 @@ def pick_up(tx: Tx, creature_id: str, item_id: str) -> list[Event]:
             text=f"{m.name} picks up {weapon.name} from {item.cell}.",
             actor=m.id,
             data={"item": weapon.id, "from": item.cell},
-        )
-    ]
-
-
-def offer_pick_up(state: GameState, occ: Occupancy, c: Creature) -> list[ActionOption]:
-    """Pick up: each weapon lying within Reach that `c` has the free limbs to take, when it can pay for it."""
-    from vtt.rules.engine import ActionOption, TargetOption  # the option models live with the menu builders
-
-    if c.swallowed_by is not None or not can_pay(state, c):
-        return []
-    items = list(dict.fromkeys(i.weapon.id for i in within_reach(state, occ, c)))
-    if not items:
-        return []
-    cost = state.settings.pick_up_cost
-    return [
-        ActionOption(
-            action="pick_up",
-            group="Turn",
-            label="Pick up a weapon",
-            cost={cost: 1},
-            targets=[TargetOption(target=c.id, choices={"item": items})],
-            choose=["item"],
         )
     ]

@@ -38,6 +38,7 @@ EXPLANATIONS: dict[str, str] = {
     "ready": "Manifest now but keep it in a free limb, without effect until you complete it.",
     "complete_ready": "Release the Readied Spell or Talent as a Minor Action, with the roll already made.",
     "dismiss": "End a Spell or Talent you keep going.",
+    "pick_up": "Take a weapon lying within your Reach into your free hands.",
     "recover": "Use your Major Action for Recovery while your Resolve Pool is full.",
     "zeal_for_major": "Roll Zeal against DL 12 to act with your Major Action despite a full Resolve Pool.",
     "end_turn": "End this creature's turn.",

@@ -17,9 +17,9 @@ from vtt.rules import ailments
 from vtt.rules.conditions import defense_modifiers
 from vtt.rules.damage import Hit, effective_threshold, needed_face, severe_threshold
 from vtt.rules.dice import dice_count
-from vtt.rules.engine import RollPreview
 from vtt.rules.model import Creature, GameState
 from vtt.rules.odds import DamagePreview, attack_chance, check_chance, damage_preview
+from vtt.rules.offers import RollPreview
 from vtt.rules.txn import Tx
 
 NO_DL = -1000

@@ -83,13 +83,15 @@ def heard_options(actions: list[ActionOption], vision: SeatVision | None) -> lis
         if a.action not in HEARD_ACTIONS or a.command is not None:
             out.append(a)
             continue
-        targets = [_masked(t, vision) if t.target in vision.heard_ids else t for t in a.targets]
+        targets = [_masked(a, t, vision) if t.target in vision.heard_ids else t for t in a.targets]
         out.append(a.model_copy(update={"targets": targets}) if targets != a.targets else a)
     return out
 
 
-def _masked(t: TargetOption, vision: SeatVision) -> TargetOption:
+def _masked(option: ActionOption, t: TargetOption, vision: SeatVision) -> TargetOption:
+    """The target under its opaque id, with only what does not depend on the creature behind it; its command is
+    the option's with the opaque id as the target (the table maps it back)."""
     opaque = vision.heard_ids[t.target or ""]
     choices = {k: v for k, v in t.choices.items() if k in KEPT_CHOICES}
     params = {k: v for k, v in t.params.items() if k in PLAIN_FIELDS}
-    return TargetOption(target=opaque, choices=choices, params=params)
+    return TargetOption(target=opaque, choices=choices, params=params, send={**option.send, "target": opaque, **params})

@@ -1,9 +1,10 @@
 """The token menu and the dialogs that ask what an action still needs.
 
 The menu is the rules' `legal_actions`, one row per kind of action in each group (Strike, Overpower, Tactics...).
-The rules list an action once per weapon or limb it can be made with; those options are the variants of one
-kind, and a kind with several opens a sub-list of them, each with its cost and roll preview. Picking a variant
-is exactly picking that option of the rules.
+The rules list an action once per weapon or limb it can be made with, each naming its menu row (`row`) and what it
+is made with (`variant`): a melee Strike, a Shot and a Throw are variants of one "Strike" row. A row with several
+opens a sub-list of them, each with its cost and roll preview. Picking a variant is exactly picking that option of
+the rules, whose command is then sent as it carries it (`offers.command_for`).
 """
 
 from __future__ import annotations
@@ -16,9 +17,9 @@ from typing import Any
 from nicegui import ui
 
 from vtt.rules.dice import Modifier
-from vtt.rules.engine import ActionOption, RollPreview, TargetOption
 from vtt.rules.events import RuleError
 from vtt.rules.model import Cell, Creature, GameState
+from vtt.rules.offers import ActionOption, RollPreview, TargetOption
 from vtt.rules.strike import armament
 from vtt.rules.tactics import distract_bonus
 from vtt.web.attrs import with_data
@@ -26,13 +27,8 @@ from vtt.web.map_pick import as_cell
 from vtt.web.menu_facts import OptionFacts
 
 GROUP_ORDER = ["Move", "Strike", "Overpower", "Tactics", "Defense", "Manifest", "Turn"]
-# Actions of the creature on itself: picking one sends its command at once, there is no target to choose.
-SELF_ACTIONS = frozenset(
-    {"dash", "drop_hold", "recover", "zeal_for_major", "defensive_stance", "stand_up", "drop_focus", "drop_prone"}
-)
-# Actions whose command attacks a list of creatures (`targets`), chosen together in a dialog (seed-000 Distract).
-MULTI_TARGET_ACTIONS = frozenset({"distract"})
-# Option params that name what an action is made with: options differing only in these are variants of one kind.
+# Option params that name what an action is made with: options differing only in these are variants of one kind
+# (for options that do not name their row).
 VARIANT_PARAMS = ("weapon", "limb")
 UNARMED_STRIKE = "Unarmed Strike"
 ACTION_WORDS = {"major": "Major Action", "minor": "Minor Action", "speak": "Speaking (no bonus)"}
@@ -81,7 +77,8 @@ def first_preview(option: ActionOption) -> RollPreview | None:
 
 
 def needs_target(option: ActionOption) -> bool:
-    return option.action not in SELF_ACTIONS | {"end_turn"}
+    """Whether the option waits for a click on a creature or a space (else it acts at once, or asks in a dialog)."""
+    return option.pick != "none"
 
 
 def has_no_target(option: ActionOption) -> bool:
@@ -185,6 +182,11 @@ def group_actions(state: GameState, creature_id: str, actions: Iterable[ActionOp
     c = state.creatures.get(creature_id)
     kinds: dict[tuple[str, ...], ActionKind] = {}
     for option in actions:
+        if option.row:
+            row = ActionKind(label=option.row)
+            found = kinds.setdefault((option.group, "row", option.row), row)
+            found.variants.append(Variant(option, option.variant or option.label))
+            continue
         params = {k: v for k, v in option.params.items() if k not in VARIANT_PARAMS}
         split = None
         if c is not None and any(k in option.params for k in VARIANT_PARAMS):
@@ -255,7 +257,7 @@ def _action_item(
             ui.label(label).classes("text-sm")
             if facts.detail:
                 ui.label(facts.detail).classes("text-xs text-stone-500 menu-detail")
-        if any(f in option.optional for f in option.choose):
+        if any(a.optional for a in option.asks):
             _more_choices_button(option, pick)
         _tip(facts.tip)
 
@@ -268,7 +270,9 @@ def _tip(text: str) -> None:
 def _more_choices_button(option: ActionOption, pick: Pick) -> None:
     """The same action with its optional choices asked too (a Strike's fewer dice, Nimble, Strike Type): a click
     on the action itself sends it without asking them."""
-    asked = option.model_copy(update={"optional": []})
+    asked = option.model_copy(
+        update={"optional": [], "asks": [a.model_copy(update={"optional": False}) for a in option.asks]}
+    )
 
     async def chosen() -> None:
         await pick(asked)
@@ -338,7 +342,7 @@ def choice_dialog(
     selects: dict[str, ui.select] = {}
     with ui.dialog() as dialog, ui.card().classes("p-3 gap-2 choice-dialog"):
         ui.label(f"{option.label}: {target_name}").classes("font-bold")
-        for name in option.choose:
+        for name in [a.field for a in option.asks]:
             values = t.choices.get(name, [])
             labels = {i: choice_label(state, name, v, t) for i, v in enumerate(values)}
             select = ui.select(labels, value=0 if values else None, label=field_words(name))

@@ -9,8 +9,8 @@ from typing import Any
 
 from nicegui import ui
 
-from vtt.rules.engine import ActionOption, TargetOption
 from vtt.rules.model import Cell
+from vtt.rules.offers import ActionOption, TargetOption
 
 CLICK_SPACE = "Click a highlighted space (Escape cancels)"
 FIELD_WORDS = {
@@ -28,13 +28,10 @@ def as_cell(value: Any) -> Cell | None:
 
 
 def space_fields(option: ActionOption, t: TargetOption) -> list[str]:
-    """The fields of `option.choose` whose values against `t` are spaces (a "no space" None allowed among them)."""
-    out: list[str] = []
-    for name in option.choose:
-        values = t.choices.get(name, [])
-        if values and all(v is None or as_cell(v) is not None for v in values) and any(v is not None for v in values):
-            out.append(name)
-    return out
+    """The open choices of `option` that are spaces picked on the map (and that `t` offers some of)."""
+    return [
+        a.field for a in option.asks if a.kind == "space" and any(v is not None for v in t.choices.get(a.field, []))
+    ]
 
 
 @dataclass

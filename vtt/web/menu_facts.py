@@ -9,10 +9,10 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from fractions import Fraction
 
-from vtt.rules.engine import ActionOption, RollPreview, TargetOption
 from vtt.rules.menu_explain import explain
 from vtt.rules.menu_odds import injury_text, percent, strike_damage, success_chance
 from vtt.rules.model import GameState
+from vtt.rules.offers import ActionOption, RollPreview, TargetOption
 
 TIP_TARGETS = 6
 """Targets listed in an option's hover text; more are summed up as "and N more"."""

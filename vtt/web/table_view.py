@@ -10,10 +10,10 @@ from typing import Any
 from nicegui import background_tasks, events, ui
 
 from vtt.rules.ailments import AILMENTS, PART_AILMENTS
-from vtt.rules.engine import ActionOption, TargetOption
 from vtt.rules.events import RuleError
 from vtt.rules.model import SOULWEAVER, Cell, Creature, GameState
 from vtt.rules.move_preview import preview_move
+from vtt.rules.offers import ActionOption, TargetOption, command_for
 from vtt.rules.space import Occupancy, footprint, grid_of, why_cannot_stand
 from vtt.rules.turns import active_creatures, is_active
 from vtt.table.chat import ROLL
@@ -21,8 +21,6 @@ from vtt.table.registry import Games
 from vtt.table.seat_view import SeatView, TurnPanel
 from vtt.table.table import Change, LogRecord, Table, Viewer
 from vtt.web.action_menu import (
-    MULTI_TARGET_ACTIONS,
-    SELF_ACTIONS,
     choice_dialog,
     group_actions,
     has_no_target,
@@ -37,7 +35,7 @@ from vtt.web.fog_view import PageFog
 from vtt.web.game_files import export_game
 from vtt.web.gm_panel import render_gm_panel, render_sheet_controls
 from vtt.web.map_editor import MapEditor, board_patch
-from vtt.web.map_pick import CLICK_SPACE, PickHint, SpacePick, space_fields, space_pick
+from vtt.web.map_pick import CLICK_SPACE, PickHint, SpacePick, space_pick
 from vtt.web.map_pointers import MapPointers
 from vtt.web.map_view import MapView
 from vtt.web.menu_facts import odds_with, option_facts
@@ -676,46 +674,39 @@ class TableView:
         dialog.open()
 
     async def _choose(self, cid: str, option: ActionOption) -> None:
+        """The command the option carries is sent once what it still needs is chosen: a click on the map (a target
+        or a space, `pick`), then its open choices (`asks`)."""
         self.menu.close()
-        if option.action == "end_turn":
-            await self.send({"type": "end_turn"})
-            return
-        if option.action in SELF_ACTIONS:
-            await self.send({"type": option.action, "creature": cid})
-            return
-        if option.action in MULTI_TARGET_ACTIONS:
-            # Several creatures at once (Distract): ticked in a dialog, their tokens highlighted meanwhile.
-            self.choosing = None
-            self.map.set_highlights(self._highlights(cid, option))
-            params = {k: v for k, v in option.params.items() if v is not None}
-            multi_target_dialog(
-                self.table.state,
-                option,
-                {"type": option.command or option.action, "creature": cid, **params},
-                self._names(),
-                self.send,
-                self.map.clear_highlights,
-                lambda full, cells: self._start_pick(
-                    SpacePick(cmd=full, fields=["sound_at"], cells={"sound_at": cells}, what=option.label)
-                ),
-                lambda preview: odds_with(self.table.state, cid, option, self._names(), preview),
-            )
-            return
-        if option.action == "strike_stomach" and len(option.targets) == 1:
-            # A swallowed creature's only target is the stomach it is in: nothing to click (seed-000).
-            self.choosing = (cid, option)
-            await self._choose_target(target=option.targets[0].target)
-            return
-        if option.choose and option.targets and all(t.target == cid for t in option.targets):
-            # An action on oneself (Flurry, Ready) needs no target click, only its choices.
-            params = {k: v for k, v in option.params.items() if v is not None}
-            self._choice_dialog(
-                option, option.targets[0], {"type": option.command or option.action, "creature": cid, **params}
-            )
+        if option.pick == "none":
+            cmd = command_for(option)
+            if cmd is None:
+                return
+            if any(a.several and a.kind == "creature" for a in option.asks):
+                # Several creatures at once (Distract): ticked in a dialog, their tokens highlighted meanwhile.
+                self.choosing = None
+                self.map.set_highlights(self._highlights(cid, option))
+                multi_target_dialog(
+                    self.table.state,
+                    option,
+                    cmd,
+                    self._names(),
+                    self.send,
+                    self.map.clear_highlights,
+                    lambda full, cells: self._start_pick(
+                        SpacePick(cmd=full, fields=["sound_at"], cells={"sound_at": cells}, what=option.label)
+                    ),
+                    lambda preview: odds_with(self.table.state, cid, option, self._names(), preview),
+                )
+                return
+            if option.targets and any(not a.optional for a in option.asks):
+                # An action on oneself (Flurry, Ready) needs no click on the map, only its choices.
+                self._choice_dialog(option, option.targets[0], cmd)
+                return
+            await self.send(cmd)
             return
         self.choosing = (cid, option)
         self.map.set_highlights(self._highlights(cid, option))
-        if option.spaces and not option.targets:
+        if option.pick == "space":
             self.hint.show(f"{option.label}: choose a space. {CLICK_SPACE}")
         else:
             odds = option_facts(self.table.state, cid, option, self._names(), False).pick_hint()
@@ -739,59 +730,23 @@ class TableView:
                 out.append({"kind": "path", "cells": [list(c) for c in t.path]})
         return out
 
-    def _target_option(self, option: ActionOption, target: str | None, space: Cell | None) -> TargetOption | None:
-        for t in option.targets:
-            if target is not None and t.target == target:
-                return t
-            if space is not None and t.space == space:
-                return t
-        return None
-
     async def _choose_target(self, target: str | None = None, space: Cell | None = None) -> None:
+        """A click on the map while an option waits for its target or space: the command it carries for that
+        click, once its open choices are asked (a click on a token picks the token's space when spaces are asked)."""
         assert self.choosing is not None
-        cid, option = self.choosing
-        params = {k: v for k, v in option.params.items() if v is not None}
-        cmd: dict[str, Any] | None = None
-        kind = option.command or option.action  # a Charge or a Flurry's Minor Action sends the same command
-        if option.action == "move" and space is not None and space in option.spaces:
-            cmd = {"type": "move", "creature": cid, "to": list(space)}
-        elif option.action == "focus" and space is not None and space in option.spaces and target is None:
-            cmd = {"type": "focus", "creature": cid, "space": list(space)}
-        elif option.action == "collision" or kind == "move":
-            t = self._target_option(option, target, None)
-            if t is not None and t.space is not None:
-                cmd = {
-                    "type": "move",
-                    "creature": cid,
-                    "to": list(t.space),
-                    "path": [list(p) for p in t.path],
-                    "collide_with": t.target,
-                    **params,
-                }
-        elif kind == "strike_space":
-            cell = space if space is not None else self._cell_of(target)
-            if cell is not None and cell in option.spaces:
-                cmd = {"type": "strike_space", "creature": cid, "space": list(cell), **params}
-        elif option.action in ("strike_wall", "strike_ground") and space is not None and space in option.spaces:
-            cmd = {"type": "strike", "creature": cid, "space": list(space), "surface": "wall", **params}
-        elif option.targets:
-            t = self._target_option(option, target, None)
-            if t is not None:
-                cmd = {
-                    "type": option.command or option.action,
-                    "creature": cid,
-                    "target": t.target,
-                    **params,
-                    **t.params,
-                }
-                if any(f not in option.optional for f in option.choose):
-                    self._cancel()
-                    self._choice_dialog(option, t, cmd)
-                    return
+        _, option = self.choosing
+        if option.pick == "space" and space is None:
+            space = self._cell_of(target)
+        cmd = command_for(option, target=target, space=space)
         if cmd is None:
-            if option.spaces and not option.targets:
+            if option.pick == "space":
                 return  # a click beside the highlighted spaces: ignored, the hint stays
             ui.notify("That is not a legal choice for this action (Escape cancels)", type="warning", position="top")
+            return
+        t = next((x for x in option.targets if target is not None and x.target == target), None)
+        if t is not None and any(not a.optional for a in option.asks):
+            self._cancel()
+            self._choice_dialog(option, t, cmd)
             return
         self._cancel()
         await self.send(cmd)
@@ -800,8 +755,8 @@ class TableView:
         """The fields the action still needs: the ones that are spaces are clicked on the map (after the others,
         which a dialog asks)."""
         target_name = self._names().get(t.target or "", t.target or "")
-        spaces = space_fields(option, t)
-        others = [f for f in option.choose if f not in spaces]
+        spaces = [a.field for a in option.asks if a.kind == "space"]
+        others = [a for a in option.asks if a.kind != "space"]
         what = f"{option.label} on {target_name}" if t.target else option.label
         target_cells = self.tokens[t.target]["cells"] if t.target in self.tokens else []
 
@@ -812,7 +767,7 @@ class TableView:
         if not others:
             self._start_pick(space_pick(option, t, cmd, spaces, what, target_cells))
             return
-        asked = option.model_copy(update={"choose": others})
+        asked = option.model_copy(update={"asks": others})
         choice_dialog(self.table.state, asked, t, cmd, target_name, then if spaces else self.send)
 
     def _start_pick(self, pick: SpacePick) -> None:

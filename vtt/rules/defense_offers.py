@@ -1,0 +1,28 @@
+"""The menu's Defense actions (seed-000, seed-004): a Defensive Stance and Soothe."""
+
+from __future__ import annotations
+
+from vtt.rules import care, stance
+from vtt.rules.model import Creature, Economy, GameState
+from vtt.rules.offers import ActionOption, TargetOption
+
+
+def defense_options(
+    state: GameState, c: Creature, econ: Economy, major_ok: bool, full_resolve: bool
+) -> list[ActionOption]:
+    """A Defensive Stance and Soothe, each when it can be paid as the table's settings say and is allowed."""
+    out: list[ActionOption] = []
+    stance_cost = state.settings.defensive_stance_cost
+    stance_paid = major_ok if stance_cost == "major" else econ.minor > 0 and not full_resolve
+    if stance_paid and stance.why_no_stance(state, c.id) is None:
+        out.append(
+            ActionOption(action="defensive_stance", group="Defense", label="Defensive Stance", cost={stance_cost: 1})
+        )
+    soothe_cost = state.settings.soothe_cost
+    if major_ok if soothe_cost == "major" else econ.minor > 0 and not full_resolve:
+        soothed = [TargetOption(target=oid) for oid in care.soothe_targets(state, c)]
+        if soothed:
+            out.append(
+                ActionOption(action="soothe", group="Defense", label="Soothe", cost={soothe_cost: 1}, targets=soothed)
+            )
+    return out

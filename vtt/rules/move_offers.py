@@ -1,0 +1,79 @@
+"""The menu's moves (seed-000, reference §5.3): standing up, Move and its Collision (plain, or as a Charge after a
+Dash), Dash and Drop Prone; and the Recovery and Zeal roll of a full Resolve Pool (seed-004)."""
+
+from __future__ import annotations
+
+from vtt.rules import movement, overpower_offers, prone, turns
+from vtt.rules.model import Cell, Creature, Economy, GameState
+from vtt.rules.offers import ActionOption, TargetOption
+from vtt.rules.sizes import can_overpower
+from vtt.rules.space import Occupancy, footprint, why_cannot_stand
+
+
+def stand_up_option(state: GameState, c: Creature, econ: Economy, may_move: bool) -> list[ActionOption]:
+    """Standing up from Prone, paid as the table's setting says, when it can be paid."""
+    if not c.prone:
+        return []
+    why_not = prone.why_not_stand_up(state, c)
+    cost = state.settings.stand_up_cost
+    paid = {"half_movement": may_move, "minor": econ.minor > 0 and not turns.resolve_blocks(state, c.id)}
+    paid["major"] = econ.major > 0 and (not turns.resolve_blocks(state, c.id) or econ.major_unlocked)
+    if why_not is None and paid[cost]:
+        price = {"movement": prone.stand_up_movement(state, c)} if cost == "half_movement" else {cost: 1}
+        return [ActionOption(action="stand_up", group="Move", label="Stand up", cost=price)]
+    return []
+
+
+def move_options(
+    state: GameState, occ: Occupancy, c: Creature, econ: Economy, filled: frozenset[Cell], can_attack: bool
+) -> list[ActionOption]:
+    """Move to each space it can reach and stand in, and a Collision with each creature it could move into."""
+    out: list[ActionOption] = []
+    paths = movement.reachable(state, c, econ.movement_left, filled)
+    spaces = [cell for cell, p in paths.items() if p and why_cannot_stand(state, c, cell, occ, filled) is None]
+    per_space = {"movement": prone.space_cost(state, c)}
+    out.append(ActionOption(action="move", group="Move", label="Move", cost=per_space, spaces=spaces))
+    collide: list[TargetOption] = []
+    for cell, p in paths.items():
+        if not p:
+            continue
+        for oid in occ.occupants(footprint(state, c, cell), exclude=c.id):
+            t = state.creatures[oid]
+            if can_overpower(c.size, t.size) and not any(o.target == oid for o in collide):
+                collide.append(overpower_offers.collision_target(oid, cell, p))
+    if collide and can_attack and not turns.resolve_blocks(state, c.id):
+        out.append(
+            ActionOption(
+                action="collision",
+                command="move",
+                group="Overpower",
+                label="Collision (move into them)",
+                cost={"movement": econ.movement_left},
+                targets=collide,
+            )
+        )
+        out += overpower_offers.charged_collisions(state, occ, c, paths)
+    return out
+
+
+def full_resolve_options(econ: Economy) -> list[ActionOption]:
+    """seed-004: on a full Resolve Pool, the Zeal roll to act (a Minor Action) and Recovery (a Major Action)."""
+    out: list[ActionOption] = []
+    if econ.minor > 0 and not econ.major_unlocked:
+        out.append(
+            ActionOption(action="zeal_for_major", group="Turn", label="Zeal roll to act (DL 12)", cost={"minor": 1})
+        )
+    if econ.major > 0:
+        out.append(ActionOption(action="recover", group="Turn", label="Recovery", cost={"major": 1}))
+    return out
+
+
+def dash_and_prone(state: GameState, c: Creature, econ: Economy, full_resolve: bool) -> list[ActionOption]:
+    """Dash (a Minor Action, once a turn) and Drop Prone (reference §5.3: No Action, at any time; here on its
+    turn)."""
+    out: list[ActionOption] = []
+    if econ.minor > 0 and not econ.dashed and state.settings.dash_adds_pool and not full_resolve:
+        out.append(ActionOption(action="dash", group="Move", label="Dash", cost={"minor": 1}))
+    if not c.prone and not full_resolve:
+        out.append(ActionOption(action="drop_prone", group="Move", label="Drop Prone", cost={}))
+    return out

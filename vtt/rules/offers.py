@@ -1,0 +1,310 @@
+"""The options of the token menu (`engine.legal_actions`): each action a creature may take now, its targets or
+spaces, its cost, its roll preview, and the command it sends.
+
+An option's command is ready to send: `ActionOption.send` holds its type, its creature and every field fixed by the
+option (weapon, Charge, Minor Action...); each target's `TargetOption.send` adds the target (and its space, path and
+own fields). What is still open is typed in `asks`: the field it fills, whether its value is a creature, a space
+picked on the map or another value, whether it takes a list, and whether it may be left out. A menu sends:
+
+- `pick == "none"`: the `send` of the option's only target, else the option's `send`;
+- `pick == "creature"`: the `send` of the target clicked;
+- `pick == "space"`: the option's `send` with the space clicked (one of `spaces`) in the field `at`;
+- `pick == "creature_or_space"`: either, as clicked;
+
+each with the values chosen for its `asks` merged in (the values allowed are the chosen target's `choices[field]`;
+with no target clicked, the first target's). The builders of the options live next to the action family they offer
+(`move_offers`, `strike_offers`, `ranged_offers`, `overpower_offers`, `hold_offers`, `tactic_offers`,
+`manifest_offers`, `focus_offers`, `gear_offers`, `defense_offers`, `swallow_offers`); `finish` fills the commands in
+once a creature's menu is complete (`engine.legal_actions`).
+"""
+
+from __future__ import annotations
+
+import typing
+from functools import cache
+from typing import Annotated, Any, Literal
+
+from pydantic import BaseModel, Field
+
+from vtt.rules import strike
+from vtt.rules.commands import COMMAND_MODELS, creature_fields
+from vtt.rules.dice import DiceChange, Modifier
+from vtt.rules.events import RuleError
+from vtt.rules.model import Cell, Creature, GameState
+
+Group = Literal["Move", "Strike", "Overpower", "Tactics", "Defense", "Manifest", "Turn"]
+Pick = Literal["none", "creature", "space", "creature_or_space"]
+AskKind = Literal["value", "creature", "space"]
+
+
+class RollPreview(BaseModel):
+    label: str
+    skill: str
+    dice: int
+    dice_changes: list[DiceChange] = Field(default_factory=list)
+    modifiers: list[Modifier] = Field(default_factory=list)
+    dl: int | None = None
+    defense_skill: str | None = None
+    damage: int = Field(0, description="The damage dice a hit rolls before the target's size and Threshold.")
+    damage_changes: list[DiceChange] = Field(default_factory=list)
+
+
+class Ask(BaseModel):
+    """A field of the command still to choose once the target is known; its values are the target's `choices`."""
+
+    field: str = Field(description="The command field it fills.")
+    kind: AskKind = Field(
+        "value",
+        description="`creature`: creature ids; `space`: spaces, picked on the map; `value`: other values, picked "
+        "from a list.",
+    )
+    several: bool = Field(False, description="The field takes a list: any of the values, no repeats.")
+    optional: bool = Field(
+        False, description="It may be left out: the command then plays as with the first of its values."
+    )
+
+
+class TargetOption(BaseModel):
+    target: str | None = None
+    space: Cell | None = None
+    preview: RollPreview | None = None
+    path: list[Cell] = Field(default_factory=list)
+    note: str = ""
+    choices: dict[str, list[Any]] = Field(
+        default_factory=dict, description="Command field -> the values it may take against this target."
+    )
+    margins: dict[str, int] = Field(
+        default_factory=dict, description="Called Shot: part id -> by how much the attack must beat the defense."
+    )
+    params: dict[str, Any] = Field(
+        default_factory=dict, description="Command fields sent with this target (a ranged Strike's `long_shot`)."
+    )
+    send: dict[str, Any] = Field(
+        default_factory=dict,
+        description="The command sent for this target: the option's `send` with the target and `params`; the "
+        "values chosen for the option's `asks` are merged into it.",
+    )
+
+
+class ActionOption(BaseModel):
+    action: str
+    group: Group
+    label: str
+    cost: dict[str, int] = Field(default_factory=dict)
+    params: dict[str, Any] = Field(default_factory=dict)
+    targets: list[TargetOption] = Field(default_factory=list)
+    spaces: list[Cell] = Field(default_factory=list)
+    reach: int | None = None
+    choose: list[str] = Field(
+        default_factory=list, description="Command fields to pick from the chosen target's `choices`."
+    )
+    command: str | None = Field(
+        None, description="The command type to send when it is not `action` (Called Shot, Charge): params go with it."
+    )
+    several: list[str] = Field(
+        default_factory=list, description="Fields of `choose` taking a list: any of their `choices`, no repeats."
+    )
+    optional: list[str] = Field(
+        default_factory=list,
+        description="Fields of `choose` that may be left out: the command then plays as with the first of their "
+        "`choices` (a Strike's Nimble, Strike Type and fewer damage dice). A menu may send without asking them.",
+    )
+    send: dict[str, Any] = Field(
+        default_factory=dict,
+        description="The command this option sends: type, creature and the fields it fixes (`params`). A target's "
+        "`send` adds the target; `at` names the field a space fills.",
+    )
+    pick: Pick | None = Field(
+        None,
+        description="What is clicked on the map first: nothing, a creature among `targets`, a space among `spaces`, "
+        "or either. Left None by a builder, `finish` derives it from the targets and spaces.",
+    )
+    at: str | None = Field(None, description="The command field a space picked among `spaces` fills.")
+    asks: list[Ask] = Field(default_factory=list, description="The fields of `choose`, typed (see `Ask`).")
+    row: str = Field(
+        "",
+        description="The menu row of the action: options with the same group and row are one action made with "
+        "different weapons or limbs (`variant`), offered as a second step. Empty: a row of its own (`label`).",
+    )
+    variant: str = Field("", description="What this option of its row is made with (`Sword`, `Shortbow (shoot)`).")
+
+
+# ---- shared by the builders --------------------------------------------------------------------------------------
+
+
+def plan_preview(plan: strike.AttackPlan) -> RollPreview:
+    return RollPreview(
+        label=plan.label,
+        skill=plan.skill,
+        dice=plan.dice,
+        dice_changes=plan.dice_changes,
+        modifiers=plan.modifiers,
+        dl=plan.dl,
+        defense_skill=plan.defense_skill,
+        damage=plan.damage,
+        damage_changes=plan.damage_changes,
+    )
+
+
+def arms(state: GameState, c: Creature) -> list[strike.Armament]:
+    """What the creature can attack with now: each usable weapon, and unarmed once (its best free limb)."""
+    out: list[strike.Armament] = []
+    options: list[tuple[str | None, str | None]] = [(w.id, None) for w in c.weapons]
+    options += [(None, limb.id) for limb in c.limbs if limb.free]
+    seen_unarmed = False
+    for wid, lid in options:
+        try:
+            arm = strike.armament(state, c, wid, lid)
+        except RuleError:
+            continue
+        if arm.weapon is None:
+            if seen_unarmed:
+                continue
+            seen_unarmed = True
+        out.append(arm)
+    return out
+
+
+def arm_params(arm: strike.Armament) -> dict[str, Any]:
+    return {"weapon": arm.weapon.id} if arm.weapon else {"limb": None}
+
+
+def arm_variant(arm: strike.Armament) -> str:
+    """The name of a weapon or of an unarmed limb as a row's variant: "Sword", "Unarmed (left arm)"."""
+    return arm.name[:1].upper() + arm.name[1:]
+
+
+def charged(option: ActionOption) -> ActionOption:
+    """The option as a Charge (seed-000): the same command with `charge` set."""
+    return option.model_copy(
+        update={
+            "action": "charge",
+            "command": option.command or option.action,
+            "group": "Tactics",
+            "label": f"Charge: {option.label}",
+            "params": {**option.params, "charge": True},
+            "row": f"Charge: {option.row}" if option.row else "",
+        }
+    )
+
+
+def flurried(option: ActionOption) -> ActionOption:
+    """The option as a Flurry's Minor Action (seed-000): the same command with `minor` set."""
+    return option.model_copy(
+        update={
+            "action": "flurry_attack",
+            "command": option.command or option.action,
+            "group": "Tactics",
+            "label": f"Flurry (Minor Action): {option.label}",
+            "cost": {"minor": 1},
+            "params": {**option.params, "minor": True},
+            "row": f"Flurry (Minor Action): {option.row}" if option.row else "",
+        }
+    )
+
+
+# ---- the commands ------------------------------------------------------------------------------------------------
+
+
+@cache
+def _models() -> dict[str, type[BaseModel]]:
+    return {str(m.model_fields["type"].default): m for m in COMMAND_MODELS}
+
+
+def _names_space(annotation: Any) -> bool:
+    """Whether a field's type is, or holds, a space (a pair of whole numbers)."""
+    if typing.get_origin(annotation) is Annotated:
+        return _names_space(typing.get_args(annotation)[0])
+    args = typing.get_args(annotation)
+    if typing.get_origin(annotation) is tuple:
+        return args == (int, int)
+    return any(_names_space(arg) for arg in args)
+
+
+@cache
+def _fields(kind: str) -> frozenset[str]:
+    return frozenset(_models()[kind].model_fields)
+
+
+@cache
+def ask_kind(kind: str, name: str) -> AskKind:
+    """How the command `kind` takes its field `name`: creature ids, spaces or other values."""
+    model = _models()[kind]
+    if name in creature_fields(model):
+        return "creature"
+    info = model.model_fields.get(name)
+    return "space" if info is not None and _names_space(info.annotation) else "value"
+
+
+def _plain(value: Any) -> Any:
+    """A command value as JSON has it: a space as a list."""
+    if isinstance(value, tuple):
+        return [_plain(v) for v in value]
+    if isinstance(value, list):
+        return [_plain(v) for v in value]
+    return value
+
+
+def _pick(option: ActionOption, creature_id: str, fields: frozenset[str]) -> Pick:
+    if option.targets and option.spaces:
+        return "creature_or_space"
+    if option.spaces:
+        return "space"
+    if option.targets:
+        return "creature" if any(t.target != creature_id for t in option.targets) else "none"
+    # nothing to click now: a command that names a target or a space waits for one (shown as out of reach)
+    return "creature" if "target" in fields else "space" if "space" in fields or "to" in fields else "none"
+
+
+def finish(option: ActionOption, creature_id: str) -> ActionOption:
+    """`option` with its command filled in: the option's, each target's, the open choices typed."""
+    kind = option.command or option.action
+    fields = _fields(kind)
+    send: dict[str, Any] = {"type": kind}
+    if "creature" in fields:
+        send["creature"] = creature_id
+    send.update({k: _plain(v) for k, v in option.params.items() if v is not None})
+    asks = [
+        Ask(field=f, kind=ask_kind(kind, f), several=f in option.several, optional=f in option.optional)
+        for f in option.choose
+    ]
+    # a command that takes its creatures as a list (Distract's `targets`) gets them from that choice alone
+    listed = any(a.several and a.kind == "creature" for a in asks)
+    targets = []
+    for t in option.targets:
+        sent = dict(send)
+        if t.target is not None and "target" in fields and not listed:
+            sent["target"] = t.target
+        elif t.target is None and t.space is not None and "space" in fields:
+            sent["space"] = _plain(t.space)
+        sent.update({k: _plain(v) for k, v in t.params.items()})
+        targets.append(t.model_copy(update={"send": sent}))
+    at = ("space" if "space" in fields else "to" if "to" in fields else None) if option.spaces else None
+    return option.model_copy(
+        update={
+            "send": send,
+            "targets": targets,
+            "pick": option.pick or _pick(option, creature_id, fields),
+            "at": at,
+            "asks": asks,
+        }
+    )
+
+
+def command_for(
+    option: ActionOption, target: str | None = None, space: Cell | None = None, chosen: dict[str, Any] | None = None
+) -> dict[str, Any] | None:
+    """The command a menu sends for `option` with the target or space clicked and the values `chosen` for its asks;
+    None when the click is not one the option offers."""
+    cmd: dict[str, Any] | None = None
+    t = next((x for x in option.targets if target is not None and x.target == target), None)
+    if option.pick == "none":
+        cmd = dict(option.targets[0].send if len(option.targets) == 1 else option.send)
+    elif t is not None and option.pick in ("creature", "creature_or_space"):
+        cmd = dict(t.send)
+    elif space is not None and option.at is not None and space in option.spaces:
+        cmd = {**option.send, option.at: [space[0], space[1]]}
+    if cmd is None:
+        return None
+    cmd.update({k: _plain(v) for k, v in (chosen or {}).items()})
+    return cmd

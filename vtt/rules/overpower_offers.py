@@ -1,0 +1,112 @@
+"""The menu's Overpowers with a weapon or limb (seed-000): Disarm, Impair and Reposition, and the Collision of a move
+(plain, or as a Charge after a Dash).
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from vtt.rules import (
+    overpower,
+    strike,
+    tactics,
+)
+from vtt.rules.events import RuleError
+from vtt.rules.model import Cell, Creature, GameState
+from vtt.rules.offers import (
+    ActionOption,
+    TargetOption,
+    arm_params,
+    arm_variant,
+    charged,
+    plan_preview,
+)
+from vtt.rules.sizes import can_overpower
+from vtt.rules.space import Occupancy, footprint
+
+
+def weapon_overpower_options(
+    state: GameState,
+    occ: Occupancy,
+    c: Creature,
+    arm: strike.Armament,
+    area: list[str],
+    charge: bool,
+    minor: bool = False,
+) -> list[ActionOption]:
+    """Disarm, Impair and Reposition with `arm`, each when it has a target."""
+    filled = state.board.filled()
+    rng = strike.arm_reach(state, c, arm)
+    out: list[ActionOption] = []
+    actions: list[overpower.WeaponAction] = ["disarm", "impair", "reposition"]
+    for action in actions:
+        targets: list[TargetOption] = []
+        for oid in area:
+            t = state.creatures[oid]
+            try:
+                plan = overpower.plan_weapon_overpower(state, occ, c, t, action, arm, filled, charge, minor)
+            except RuleError:
+                continue
+            choices: dict[str, list[Any]]
+            if action == "disarm":
+                items = overpower.held_items(t)
+                spaces = overpower.drop_spaces(state, occ, t)
+                if not items or not spaces:
+                    continue
+                choices = {"item": [w.id for w in items], "to": spaces}
+            elif action == "impair":
+                choices = {"ailment": list(overpower.IMPAIR_AILMENTS)}
+            else:
+                dests = overpower.destinations(state, occ, c, t, plan.reach, filled)
+                if not dests:
+                    continue
+                choices = {"to": dests}
+            targets.append(TargetOption(target=oid, preview=plan_preview(plan), path=plan.path, choices=choices))
+        if not targets:
+            continue
+        option = ActionOption(
+            action=action,
+            group="Overpower",
+            label=f"{overpower.NAMES[action]} with {arm.name}",
+            row=overpower.NAMES[action],
+            variant=arm_variant(arm),
+            cost={"major": 1},
+            params=arm_params(arm),
+            targets=targets,
+            reach=rng,
+            choose={"disarm": ["item", "to"], "impair": ["ailment"], "reposition": ["to"]}[action],
+        )
+        out.append(charged(option) if charge else option)
+    return out
+
+
+def charged_collisions(
+    state: GameState, occ: Occupancy, c: Creature, paths: dict[Cell, list[Cell]]
+) -> list[ActionOption]:
+    """seed-000 Charge with a Collision: after Dash, a move that makes 2 consecutive spaces as it enters the space."""
+    econ = state.economy[c.id]
+    if not econ.dashed:
+        return []
+    targets: list[TargetOption] = []
+    for cell, p in paths.items():
+        if not p or econ.consecutive_spaces + len(p) < tactics.CHARGE_SPACES:
+            continue
+        for oid in occ.occupants(footprint(state, c, cell), exclude=c.id):
+            if can_overpower(c.size, state.creatures[oid].size) and not any(o.target == oid for o in targets):
+                targets.append(collision_target(oid, cell, p))
+    if not targets:
+        return []
+    option = ActionOption(
+        action="collision",
+        command="move",
+        group="Overpower",
+        label="Collision (move into them)",
+        cost={"movement": econ.movement_left},
+        targets=targets,
+    )
+    return [charged(option)]
+
+
+def collision_target(oid: str, cell: Cell, path: list[Cell]) -> TargetOption:
+    """A Collision with `oid`: a move to `cell` along `path` that enters its space (the `move` command's fields)."""
+    return TargetOption(target=oid, space=cell, path=path, params={"to": cell, "path": path, "collide_with": oid})

@@ -1,0 +1,287 @@
+"""The menu's Strikes (seed-000, reference §6): a Strike with each weapon or unarmed on a creature, a space, the
+ground or a wall; a Called Shot and a Charge with each; Grab; and the Charge's Grab and attacks on a space.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Set as AbstractSet
+from typing import Any
+
+from vtt.rules import (
+    ailments,
+    hold,
+    strike,
+    tactics,
+)
+from vtt.rules.events import RuleError
+from vtt.rules.model import Cell, Creature, GameState
+from vtt.rules.offers import (
+    ActionOption,
+    RollPreview,
+    TargetOption,
+    arm_params,
+    arm_variant,
+    arms,
+    charged,
+    plan_preview,
+)
+from vtt.rules.reach import attack_path
+from vtt.rules.space import Occupancy, grid_of
+
+STRIKE_CHOICES = ("nimble", "strike_type", "max_dice")
+REFINEMENTS = ("strike_type", "max_dice")
+"""Choices a menu may leave at their first value without asking; attacking Nimble and suffocating are asked for."""
+STRIKE_ROW = "Strike"
+SPACE_ROW = "Strike a space"
+GROUND_ROW = "Strike the ground"
+WALL_ROW = "Strike a wall"
+"""The menu rows of a Strike and of the attacks on a space, the ground and a wall (each weapon a variant)."""
+
+
+def melee_options(
+    state: GameState, occ: Occupancy, c: Creature, arm: strike.Armament, area: AbstractSet[Cell], in_reach: list[str]
+) -> list[ActionOption]:
+    """A Strike with `arm` on each creature in its Reach, and on a space, the ground or a wall in it (seed-000: a
+    targeted attack on a space; "To target the ground ... treat its defense as 0"; a wall is an object)."""
+    filled = state.board.filled()
+    grid = grid_of(state)
+    rng = strike.arm_reach(state, c, arm)
+    variant = arm_variant(arm)
+    out: list[ActionOption] = []
+    targets: list[TargetOption] = []
+    for oid in in_reach:
+        try:
+            plan = strike.plan_creature_strike(state, occ, c, state.creatures[oid], arm, False, filled)
+        except RuleError:
+            continue
+        choices = strike_choices(state, occ, c, state.creatures[oid], arm, filled)
+        targets.append(TargetOption(target=oid, preview=plan_preview(plan), path=plan.path, choices=choices))
+    label = f"Strike with {arm.name}" if arm.weapon else "Unarmed Strike"
+    params = arm_params(arm)
+    out.append(
+        ActionOption(
+            action="strike",
+            group="Strike",
+            label=label,
+            cost={"major": 1},
+            params=params,
+            targets=targets,
+            reach=rng,
+            choose=[f for f in STRIKE_CHOICES if any(len(t.choices.get(f, [])) > 1 for t in targets)],
+            optional=list(REFINEMENTS),
+            row=STRIKE_ROW,
+            variant=variant,
+        )
+    )
+    mine = occ.cells[c.id]
+    spaces = [
+        cell
+        for cell in area
+        if cell not in filled
+        and grid.in_bounds(cell, state.board.cols, state.board.rows)
+        and attack_path(grid, mine, (cell,), filled) is not None
+    ]
+    out.append(
+        ActionOption(
+            action="strike_space",
+            group="Strike",
+            label=f"Strike a space ({arm.name})",
+            cost={"major": 1},
+            params=params,
+            spaces=sorted(spaces),
+            reach=rng,
+            row=SPACE_ROW,
+            variant=variant,
+        )
+    )
+    ground = [cell for cell in spaces if not occ.at(cell)]
+    if ground:
+        out.append(
+            ActionOption(
+                action="strike_ground",
+                command="strike",
+                group="Strike",
+                label=f"Strike the ground ({arm.name})",
+                cost={"major": 1},
+                params={**params, "surface": "ground"},
+                spaces=sorted(ground),
+                reach=rng,
+                row=GROUND_ROW,
+                variant=variant,
+            )
+        )
+    walls = sorted(
+        cell
+        for cell in area
+        if cell in filled and attack_path(grid, mine, (cell,), filled) is not None  # the ends are never blocked
+    )
+    if walls:
+        out.append(
+            ActionOption(
+                action="strike_wall",
+                command="strike",
+                group="Strike",
+                label=f"Strike a wall ({arm.name})",
+                cost={"major": 1},
+                params={**params, "surface": "wall"},
+                spaces=walls,
+                reach=rng,
+                row=WALL_ROW,
+                variant=variant,
+            )
+        )
+    return out
+
+
+def strike_choices(
+    state: GameState, occ: Occupancy, c: Creature, t: Creature, arm: strike.Armament, filled: AbstractSet[Cell]
+) -> dict[str, list[Any]]:
+    """A Strike's open choices on `t`: attacking Nimble (when 4 or more sizes larger, seed-000), the Strike Type of
+    a weapon with several (reference §6.2), and rolling fewer damage dice (seed-004: "you may reduce your dice rolled
+    by any amount")."""
+    nimble: list[Any] = [False]
+    try:
+        strike.plan_creature_strike(state, occ, c, t, arm, True, filled)
+    except RuleError:
+        pass
+    else:
+        nimble.append(True)
+    types = list(arm.weapon.strike_types) if arm.weapon is not None else []
+    most = arm.weapon.damage if arm.weapon is not None else state.settings.unarmed_damage
+    return {
+        "nimble": nimble,
+        "strike_type": types if len(types) > 1 else [None],
+        "max_dice": [None, *range(most)],
+    }
+
+
+def called_and_charged(
+    state: GameState, occ: Occupancy, c: Creature, arm: strike.Armament, area: list[str], charge_ok: bool
+) -> list[ActionOption]:
+    """Called Shot and Charge Strikes with `arm` on the creatures in `area`, when they have a target."""
+    filled = state.board.filled()
+    rng = strike.arm_reach(state, c, arm)
+    out: list[ActionOption] = []
+    called: list[TargetOption] = []
+    for oid in area:
+        t = state.creatures[oid]
+        try:
+            plan = strike.plan_creature_strike(state, occ, c, t, arm, False, filled, called_shot=True)
+        except RuleError:
+            continue
+        parts = [p for p in t.parts if not p.severed]
+        called.append(
+            TargetOption(
+                target=oid,
+                preview=plan_preview(plan),
+                path=plan.path,
+                choices={"called_shot": [p.id for p in parts]},
+                margins={p.id: p.size_offset for p in parts},
+            )
+        )
+    name = f"Strike with {arm.name}" if arm.weapon else "Unarmed Strike"
+    if called:
+        out.append(
+            ActionOption(
+                action="called_shot",
+                command="strike",
+                group="Tactics",
+                label=f"Called Shot: {name}",
+                cost={"major": 1},
+                params=arm_params(arm),
+                targets=called,
+                reach=rng,
+                choose=["called_shot"],
+                row=f"Called Shot: {STRIKE_ROW}",
+                variant=arm_variant(arm),
+            )
+        )
+    if charge_ok:
+        charging: list[TargetOption] = []
+        for oid in area:
+            try:
+                plan = strike.plan_creature_strike(state, occ, c, state.creatures[oid], arm, False, filled, charge=True)
+            except RuleError:
+                continue
+            charging.append(TargetOption(target=oid, preview=plan_preview(plan), path=plan.path))
+        if charging:
+            out.append(
+                ActionOption(
+                    action="charge",
+                    command="strike",
+                    group="Tactics",
+                    label=f"Charge: {name}",
+                    cost={"major": 1},
+                    params={**arm_params(arm), "charge": True},
+                    targets=charging,
+                    reach=rng,
+                    row=f"Charge: {STRIKE_ROW}",
+                    variant=arm_variant(arm),
+                )
+            )
+    return out
+
+
+def grab_option(state: GameState, occ: Occupancy, c: Creature, charge: bool = False) -> ActionOption | None:
+    """Grab (a Strike): every target in its Reach - 1, with the roll's preview; None with no limb to Grab with."""
+    spent = tactics.spent_limbs(state, c.id)
+    limbs = [lb for lb in hold.grab_limbs(c) if lb.id not in spent]
+    if not limbs:
+        return None
+    s = state.settings
+    filled = state.board.filled()
+    rng = max(hold.grab_reach(c, lb) for lb in limbs)
+    targets: list[TargetOption] = []
+    for oid in occ.occupants(list(grid_of(state).area_within(occ.cells[c.id], max(rng, 0))), exclude=c.id):
+        try:
+            gp = hold.plan_grab(state, occ, c, state.creatures[oid], None, filled, charge)
+        except RuleError:
+            continue
+        preview = RollPreview(
+            label=f"{c.name}: Grab",
+            skill=s.grab_skill,
+            dice=c.skill(s.grab_skill),
+            dice_changes=ailments.attack_dice_changes(state, c),
+            modifiers=gp.modifiers,
+            dl=s.grab_dl,
+            defense_skill=s.grab_defense,
+        )
+        targets.append(TargetOption(target=oid, path=gp.path, preview=preview))
+    return ActionOption(action="grab", group="Strike", label="Grab", cost={"major": 1}, targets=targets, reach=rng)
+
+
+def space_option(state: GameState, occ: Occupancy, c: Creature, arm: strike.Armament) -> ActionOption | None:
+    """A targeted attack on a space with `arm`: every open space in its Reach."""
+    grid = grid_of(state)
+    filled = state.board.filled()
+    rng = strike.arm_reach(state, c, arm)
+    area = grid.area_within(occ.cells[c.id], rng)
+    spaces = sorted(
+        cell for cell in area if cell not in filled and grid.in_bounds(cell, state.board.cols, state.board.rows)
+    )
+    if not spaces:
+        return None
+    return ActionOption(
+        action="strike_space",
+        group="Strike",
+        label=f"Strike a space ({arm.name})",
+        cost={"major": 1},
+        params=arm_params(arm),
+        spaces=spaces,
+        reach=rng,
+        row=SPACE_ROW,
+        variant=arm_variant(arm),
+    )
+
+
+def charged_more(state: GameState, occ: Occupancy, c: Creature) -> list[ActionOption]:
+    """seed-000 Charge with a Grab or a targeted attack on a space (both Strikes)."""
+    out: list[ActionOption] = []
+    grab = grab_option(state, occ, c, charge=True)
+    if grab is not None and grab.targets:
+        out.append(charged(grab))
+    for arm in arms(state, c):
+        option = space_option(state, occ, c, arm)
+        if option is not None:
+            out.append(charged(option))
+    return out

@@ -1,0 +1,135 @@
+"""The menu's Tactics (seed-000): declaring a Flurry, Distract, and the Minor Action attacks of a Flurry."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from vtt.rules import (
+    ailments,
+    hold_offers,
+    overpower_offers,
+    ranged_offers,
+    strike,
+    strike_offers,
+    tactics,
+    turns,
+)
+from vtt.rules.events import RuleError
+from vtt.rules.model import Cell, Creature, GameState
+from vtt.rules.offers import (
+    ActionOption,
+    RollPreview,
+    TargetOption,
+    arm_params,
+    arm_variant,
+    arms,
+    flurried,
+    plan_preview,
+)
+from vtt.rules.space import Occupancy, grid_of
+
+
+def tactic_options(state: GameState, occ: Occupancy, c: Creature, major_ok: bool, minor_ok: bool) -> list[ActionOption]:
+    """Declaring a Flurry, Distract, and the Minor Action Strikes and Overpowers of a Flurry (seed-000)."""
+    out: list[ActionOption] = []
+    s = state.settings
+    out += flurry_declaration(state, c, major_ok, minor_ok)
+    full_resolve = turns.resolve_blocks(state, c.id)
+    actions = tactics.distract_actions(state, c.id) if not full_resolve else []
+    aware = tactics.distract_targets(state, c, occ) if actions else []
+    if aware:
+        preview = RollPreview(
+            label=f"{c.name}: {tactics.DISTRACT}",
+            skill=s.distract_skill,
+            dice=c.skill(s.distract_skill),
+            dice_changes=ailments.attack_dice_changes(state, c, physical=False),
+            modifiers=[*tactics.distract_modifiers(actions[0]), *ailments.attack_roll_modifiers(state, c)],
+            dl=s.distract_dl,
+            defense_skill=s.distract_defense,
+        )
+        grid = grid_of(state)
+        sounds: list[Cell | None] = [None]
+        sounds += sorted(
+            cell
+            for cell in grid.area_within(occ.cells[c.id], s.distract_range)
+            if grid.in_bounds(cell, state.board.cols, state.board.rows)
+        )
+        choices: dict[str, list[Any]] = {"action": actions, "targets": aware, "expects": aware, "sound_at": sounds}
+        out.append(
+            ActionOption(
+                action="distract",
+                group="Tactics",
+                label="Distract",
+                cost={},
+                targets=[TargetOption(target=oid, preview=preview, choices=choices) for oid in aware],
+                reach=s.distract_range,
+                choose=["action", "targets", "expects", "sound_at"],
+                pick="none",
+                several=["targets", "expects"],
+                optional=["action", "expects", "sound_at"],
+            )
+        )
+    if not minor_ok or tactics.flurry_uses(state, c.id) <= 0:
+        return out
+    filled = state.board.filled()
+    grid = grid_of(state)
+    for arm in arms(state, c):
+        rng = strike.arm_reach(state, c, arm)
+        in_reach = occ.occupants(list(grid.area_within(occ.cells[c.id], rng)), exclude=c.id)
+        targets: list[TargetOption] = []
+        for oid in in_reach:
+            try:
+                plan = strike.plan_creature_strike(state, occ, c, state.creatures[oid], arm, False, filled, minor=True)
+            except RuleError:
+                continue
+            targets.append(TargetOption(target=oid, preview=plan_preview(plan), path=plan.path))
+        if targets:
+            label = f"Strike with {arm.name}" if arm.weapon else "Unarmed Strike"
+            option = ActionOption(
+                action="strike",
+                group="Strike",
+                label=label,
+                params=arm_params(arm),
+                targets=targets,
+                reach=rng,
+                row=strike_offers.STRIKE_ROW,
+                variant=arm_variant(arm),
+            )
+            out.append(flurried(option))
+        out += [
+            flurried(o)
+            for o in overpower_offers.weapon_overpower_options(state, occ, c, arm, in_reach, False, minor=True)
+        ]
+    out += [flurried(o) for o in ranged_offers.ranged_options(state, occ, c, minor=True)]
+    return out + flurried_more(state, occ, c)
+
+
+def flurry_declaration(state: GameState, c: Creature, major_ok: bool, minor_ok: bool) -> list[ActionOption]:
+    """Declaring a Flurry, offered only while a Minor Action is left to use it with."""
+    s = state.settings
+    if tactics.flurry_effect(state, c.id) is not None or not minor_ok or (s.flurry_cost == "major" and not major_ok):
+        return []
+    return [
+        ActionOption(
+            action="flurry",
+            group="Tactics",
+            label="Flurry",
+            cost={} if s.flurry_cost == "none" else {s.flurry_cost: 1},
+            targets=[TargetOption(target=c.id, choices={"number": list(range(1, s.flurry_max + 1))})],
+            choose=["number"],
+        )
+    ]
+
+
+def flurried_more(state: GameState, occ: Occupancy, c: Creature) -> list[ActionOption]:
+    """seed-000 Flurry: a Grab or a targeted attack on a space (Strikes), a Grapple or a Break Hold (Overpowers) as
+    a Minor Action."""
+    out: list[ActionOption] = []
+    grab = strike_offers.grab_option(state, occ, c)
+    if grab is not None and grab.targets:
+        out.append(flurried(grab))
+    for arm in arms(state, c):
+        option = strike_offers.space_option(state, occ, c, arm)
+        if option is not None:
+            out.append(flurried(option))
+    return out + [flurried(o) for o in hold_offers.hold_options(state, occ, c, False)]
