@@ -213,11 +213,15 @@ class Grid(ABC):
         """The distinct lines from ``a`` to ``b``: one, or two where the straight line runs along a tie.
 
         The first entry is :meth:`line`. Each entry is contiguous and includes both ends. A line of sight
-        is clear if ANY of them is clear.
+        is clear if ANY of them is clear. A line's shape depends only on ``b - a`` (see `_line_shapes`), so
+        each shape is worked out once and moved to ``a``.
         """
-        first = self._line(a, b, True)
-        second = self._line(a, b, False)
-        return [first] if first == second else [first, second]
+        aq, ar = a
+        dq, dr = b[0] - aq, b[1] - ar
+        shapes = _LINE_SHAPES.get((self.kind, dq, dr))
+        if shapes is None:
+            shapes = _line_shapes(self, dq, dr)
+        return [[(aq + q, ar + r) for q, r in shape] for shape in shapes]
 
     def before_end(self, a: Cell, b: Cell) -> set[Cell]:
         """The spaces right before ``b`` on the :meth:`lines` from ``a`` (``b != a``), in constant time."""
@@ -433,6 +437,24 @@ def _div_round(num: int, den: int, half_up: bool) -> int:
 # --------------------------------------------------------------------------------------------------------
 # Module functions
 # --------------------------------------------------------------------------------------------------------
+
+_LINE_SHAPES: dict[tuple[GridKind, int, int], tuple[tuple[Cell, ...], ...]] = {}
+"""The distinct lines from (0, 0) to (dq, dr) on each kind of grid: `Grid.lines` moved to (0, 0)."""
+_LINE_SHAPES_MAX = 1 << 15
+
+
+def _line_shapes(grid: Grid, dq: int, dr: int) -> tuple[tuple[Cell, ...], ...]:
+    """The lines from (0, 0) to (dq, dr), kept. Moving a line moves its spaces by whole steps: the square line
+    is integer arithmetic, and a hex line's rounding never lies near a tie (the nudge keeps it 1e-6 away, far
+    beyond the error of adding whole map coordinates), so the shape is the same wherever the line starts."""
+    first = tuple(grid._line((0, 0), (dq, dr), True))
+    second = tuple(grid._line((0, 0), (dq, dr), False))
+    shapes = (first,) if first == second else (first, second)
+    if len(_LINE_SHAPES) >= _LINE_SHAPES_MAX:
+        _LINE_SHAPES.clear()
+    _LINE_SHAPES[(grid.kind, dq, dr)] = shapes
+    return shapes
+
 
 
 def make_grid(kind: GridKind | str) -> Grid:
