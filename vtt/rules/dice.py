@@ -194,8 +194,13 @@ def roll(
 ) -> Roll:
     """Roll `base_dice` d12 changed by `dice_changes`, with flat `modifiers`."""
     changes = tuple(dice_changes)
-    count = dice_count(base_dice, changes)
-    faces = tuple(_check_faces(source.faces(count, label) if count else [], count, label))
+    count = max(0, base_dice + sum(c.dice for c in changes)) if changes else max(0, base_dice)
+    if not count:
+        faces: tuple[int, ...] = ()
+    elif type(source) is RandomDice:  # its faces are d12 faces by construction
+        faces = tuple(source.faces(count, label))
+    else:
+        faces = tuple(_check_faces(source.faces(count, label), count, label))
     mods = tuple(modifiers)
     # Built without re-validation: the faces were checked above and the modifiers and changes are models.
     return construct(

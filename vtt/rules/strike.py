@@ -28,6 +28,7 @@ from vtt.rules.conditions import attack_modifiers, limb_action_modifiers, melee_
 from vtt.rules.damage import DAMAGE_FACE, Hit, StrikeType, deal
 from vtt.rules.dice import DiceChange, DiceSource, Modifier, Roll, roll
 from vtt.rules.events import Event, RuleError
+from vtt.rules.fastmodel import construct
 from vtt.rules.grid import footprint_distance
 from vtt.rules.model import Cell, Creature, GameState, Limb, Weapon
 from vtt.rules.obstruction import Exposure, exposure
@@ -101,7 +102,7 @@ def armament(state: GameState, c: Creature, weapon_id: str | None, limb_id: str 
             raise RuleError(
                 f"{c.name} must grip {weapon.name} with {count(need, 'limb')} to use it", code="weapon.not_gripped"
             )
-        return Armament(weapon=weapon, limb=best_limb(c, grips), grips=len(grips))
+        return construct(Armament, weapon=weapon, limb=best_limb(c, grips), grips=len(grips))
     if limb_id is not None:
         limb = c.limb(limb_id)
         if limb is None:
@@ -110,12 +111,12 @@ def armament(state: GameState, c: Creature, weapon_id: str | None, limb_id: str 
             raise RuleError(f"{c.name}'s {limb.name} is not free")
         if limb.id in tactics.spent_limbs(state, c.id):
             raise RuleError(f"{c.name}'s {limb.name} attacked in a Flurry: it cannot attack again for 1 round")
-        return Armament(weapon=None, limb=limb)
+        return construct(Armament, weapon=None, limb=limb)
     spent = tactics.spent_limbs(state, c.id)
     free = [limb for limb in c.limbs if limb.free and limb.id not in spent]
     if not free:
         raise RuleError(f"{c.name} has no free limb to strike with")
-    return Armament(weapon=None, limb=best_limb(c, free))
+    return construct(Armament, weapon=None, limb=best_limb(c, free))
 
 
 def attack_limbs(state: GameState, c: Creature, arm: Armament) -> list[str]:
@@ -222,7 +223,8 @@ def plan_creature_strike(
     mods += weapon_modifiers(state, c, arm, dist)
     mods += melee_attack_modifiers(state, c, target)
     mods += tactics.declared_modifiers(state, c, called_shot, charge)
-    return AttackPlan(
+    return construct(
+        AttackPlan,
         label=f"{c.name}: Strike on {target.name} with {arm.name}",
         skill=s.strike_skill,
         dice=c.skill(s.strike_skill),
@@ -373,7 +375,8 @@ def strike(
         assert space is not None  # a Strike without a target was planned on a space
         events = [*declared, path_event, *surface_outcome(tx, c, plan, space, attack, params, dice)]
         return events + tactics.after_attack(tx, c.id, dice)
-    spec = attacks.AttackSpec(
+    spec = construct(
+        attacks.AttackSpec,
         action="strike",
         attacker=c.id,
         target=target,
