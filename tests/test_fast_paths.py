@@ -21,6 +21,7 @@ from vtt.rules.events import RuleError
 from vtt.rules.grid import Grid, GridKind, make_grid
 from vtt.rules.limits import MAP_SIDE_MAX
 from vtt.rules.model import SOULWEAVER, Cell, GameState
+from vtt.rules.space import Occupancy, standable, why_cannot_stand
 
 
 def _direct_lines(grid: Grid, a: Cell, b: Cell) -> list[list[Cell]]:
@@ -124,3 +125,25 @@ def test_apply_never_changes_its_input_and_returns_a_state_equal_to_its_validate
             applied += 1
     assert refused > 0
     assert any(c.grit.pips > 0 for c in s.creatures.values())
+
+
+def test_standable_keeps_the_anchors_why_cannot_stand_allows() -> None:
+    """space: a move's menu offers the spaces where the creature may end its move (on the map, off walls, fitting
+    beside the others: two size 0 creatures share a space, a size 1 fills it). `standable` over every space near
+    a crowd of sizes -1 to 2 keeps exactly the anchors `why_cannot_stand` allows, in their order."""
+    crowd = [
+        creature("big", (5, 5), size=2),
+        creature("half", (8, 5), size=0),
+        creature("tiny", (8, 6), size=-1),
+        creature("one", (9, 7), size=1),
+        creature("edge", (0, 0), size=0),
+    ]
+    s = state(*crowd, cols=14, rows=12, walls={(7, 7), (6, 8), (10, 5)})
+    occ = Occupancy(s)
+    filled = s.board.filled()
+    grid = make_grid(s.settings.grid)
+    anchors = sorted(grid.area_within([(7, 6)], 7))
+    for c in s.creatures.values():
+        expected = [a for a in anchors if why_cannot_stand(s, c, a, occ, filled) is None]
+        assert standable(s, c, anchors, occ, filled) == expected, c.id
+        assert 0 < len(expected) < len(anchors)

@@ -105,7 +105,7 @@ from vtt.rules.limits import plain_message
 from vtt.rules.model import Cell, Creature, Economy, GameState
 from vtt.rules.reach import attack_path
 from vtt.rules.sizes import can_overpower
-from vtt.rules.space import Occupancy, footprint, grid_of, why_cannot_stand
+from vtt.rules.space import Occupancy, footprint, grid_of, standable, why_cannot_stand
 from vtt.rules.txn import Tx
 from vtt.rules.words import count
 
@@ -1496,7 +1496,7 @@ def legal_actions(state: GameState, creature_id: str) -> list[ActionOption]:
             out.append(ActionOption(action="stand_up", group="Move", label="Stand up", cost=price))
     if econ.movement_left > 0 and may_move:
         paths = movement.reachable(state, c, econ.movement_left, filled)
-        spaces = [cell for cell, p in paths.items() if p and why_cannot_stand(state, c, cell, occ, filled) is None]
+        spaces = standable(state, c, [cell for cell, p in paths.items() if p], occ, filled)
         per_space = {"movement": prone.space_cost(state, c)}
         out.append(ActionOption(action="move", group="Move", label="Move", cost=per_space, spaces=spaces))
         collide: list[TargetOption] = []

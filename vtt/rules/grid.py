@@ -258,10 +258,10 @@ class Grid(ABC):
 
     def area_within(self, cells: Iterable[Cell], radius: int) -> set[Cell]:
         """Every space within ``radius`` of ANY of ``cells`` (e.g. a Reach area around a footprint)."""
-        offsets = self.within((0, 0), radius)
+        offsets = _within_offsets(self, radius)
         area: set[Cell] = set()
         for cq, cr in cells:
-            area.update((cq + dq, cr + dr) for dq, dr in offsets)
+            area.update({(cq + dq, cr + dr) for dq, dr in offsets})
         return area
 
 
@@ -306,6 +306,11 @@ class HexGrid(Grid):
         """Odd-r offset ``(col, row)`` of an axial hex."""
         q, r = c
         return q + (r - (r & 1)) // 2, r
+
+    def in_bounds(self, c: Cell, cols: int, rows: int) -> bool:
+        """Whether ``c`` lies on a ``cols × rows`` map (its odd-r offset worked out inline: a hot path)."""
+        q, r = c
+        return 0 <= r < rows and 0 <= q + (r - (r & 1)) // 2 < cols
 
     def from_offset(self, col: int, row: int) -> Cell:
         """Axial hex at odd-r offset ``(col, row)``."""
@@ -437,6 +442,20 @@ def _div_round(num: int, den: int, half_up: bool) -> int:
 # --------------------------------------------------------------------------------------------------------
 # Module functions
 # --------------------------------------------------------------------------------------------------------
+
+_WITHIN_OFFSETS: dict[tuple[GridKind, int], tuple[Cell, ...]] = {}
+
+
+def _within_offsets(grid: Grid, radius: int) -> tuple[Cell, ...]:
+    """`grid.within((0, 0), radius)`, kept per kind of grid and radius."""
+    key = (grid.kind, radius)
+    offsets = _WITHIN_OFFSETS.get(key)
+    if offsets is None:
+        offsets = tuple(grid.within((0, 0), radius))
+        if len(_WITHIN_OFFSETS) < 1024:
+            _WITHIN_OFFSETS[key] = offsets
+    return offsets
+
 
 _LINE_SHAPES: dict[tuple[GridKind, int, int], tuple[tuple[Cell, ...], ...]] = {}
 """The distinct lines from (0, 0) to (dq, dr) on each kind of grid: `Grid.lines` moved to (0, 0)."""

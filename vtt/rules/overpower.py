@@ -374,10 +374,16 @@ def destinations(
     state: GameState, occ: Occupancy, c: Creature, target: Creature, rng: int, filled: AbstractSet[Cell]
 ) -> list[Cell]:
     """Every anchor space Reposition may move the target to."""
+    key = ("reposition", c.id, c.anchor, target.id, target.anchor, rng, id(filled))
+    kept: list[Cell] | None = occ.kept.get(key)
+    if kept is not None:
+        return list(kept)
     grid = grid_of(state)
     spread = max((grid.distance((0, 0), off) for off in footprint_offsets(state, target)), default=0)
     candidates = grid.area_within(occ.cells[c.id], rng + spread) | set(grid.neighbours(target.anchor))
-    return sorted(cell for cell in candidates if why_not_destination(state, occ, c, target, rng, cell, filled) is None)
+    found = sorted(cell for cell in candidates if why_not_destination(state, occ, c, target, rng, cell, filled) is None)
+    occ.kept[key] = found
+    return list(found)
 
 
 def reposition(
