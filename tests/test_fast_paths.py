@@ -37,7 +37,9 @@ def test_kept_line_shapes_equal_the_lines_worked_out_in_place(kind: GridKind) ->
     from spaces all over (and beyond) the largest map, gives the same lines as working them out in place."""
     grid = make_grid(kind)
     rng = random.Random(14)
-    starts = [grid.from_offset(rng.randrange(-5, MAP_SIDE_MAX + 5), rng.randrange(-5, MAP_SIDE_MAX + 5)) for _ in range(40)]
+    starts = [
+        grid.from_offset(rng.randrange(-5, MAP_SIDE_MAX + 5), rng.randrange(-5, MAP_SIDE_MAX + 5)) for _ in range(40)
+    ]
     starts += [(0, 0), grid.from_offset(MAP_SIDE_MAX - 1, MAP_SIDE_MAX - 1), grid.from_offset(0, MAP_SIDE_MAX - 1)]
     offsets = grid.within((0, 0), 12)
     for a in starts:
@@ -76,7 +78,11 @@ def _same(a: Any, b: Any) -> bool:
 def _fight_commands(s: GameState, rng: random.Random) -> list[dict[str, Any]]:
     """What the creature acting now (or every active NPC on the Soulweaver's turn) tries: a step, a Strike."""
     current = s.turn.current
-    actors = [current] if current not in (None, SOULWEAVER) else [c for c in s.creatures if s.creatures[c].controller is None]
+    actors = (
+        [current]
+        if current not in (None, SOULWEAVER)
+        else [c for c in s.creatures if s.creatures[c].controller is None]
+    )
     out: list[dict[str, Any]] = []
     for cid in actors:
         if cid is None:
@@ -147,3 +153,14 @@ def test_standable_keeps_the_anchors_why_cannot_stand_allows() -> None:
         expected = [a for a in anchors if why_cannot_stand(s, c, a, occ, filled) is None]
         assert standable(s, c, anchors, occ, filled) == expected, c.id
         assert 0 < len(expected) < len(anchors)
+
+
+def test_random_dice_roll_the_faces_randint_rolls() -> None:
+    """dice: "RandomDice for play (seeded)": a seed gives the faces `random.Random(seed).randint(1, 12)` gives,
+    one roll after another (the seeded games and tests rely on that stream)."""
+    for seed in (0, 1, 7, 2026):
+        dice = RandomDice(seed)
+        faces = [f for n in (1, 3, 2, 5, 0, 4) * 50 for f in dice.faces(n, "test")]
+        rng = random.Random(seed)
+        assert faces == [rng.randint(1, 12) for _ in faces]
+        assert set(faces) == set(range(1, 13))

@@ -20,6 +20,7 @@ from pydantic import BaseModel, ConfigDict, model_validator
 from vtt.rules.fastmodel import construct
 
 SIDES = 12
+_SIDES_BITS = SIDES.bit_length()
 
 
 class DiceError(ValueError):
@@ -62,8 +63,16 @@ class RandomDice:
         self._rng = random.Random(seed)
 
     def faces(self, count: int, purpose: str) -> list[int]:
-        below: Callable[[int], int] = self._rng._randbelow  # type: ignore[attr-defined]  # randint(1, SIDES)'s draw
-        return [1 + below(SIDES) for _ in range(count)]
+        # randint(1, SIDES)'s draw, inlined: `Random._randbelow_with_getrandbits(SIDES)` takes SIDES.bit_length()
+        # random bits until they are below SIDES; the faces are the same as randint's.
+        bits = self._rng.getrandbits
+        out: list[int] = []
+        for _ in range(count):
+            r = bits(_SIDES_BITS)
+            while r >= SIDES:
+                r = bits(_SIDES_BITS)
+            out.append(1 + r)
+        return out
 
 
 class ScriptedDice:

@@ -475,7 +475,6 @@ def _line_shapes(grid: Grid, dq: int, dr: int) -> tuple[tuple[Cell, ...], ...]:
     return shapes
 
 
-
 def make_grid(kind: GridKind | str) -> Grid:
     """The grid for ``kind`` (a :class:`GridKind` or its value, case-insensitive)."""
     try:

@@ -80,7 +80,10 @@ def exposure(
         if t in attacker_cells:
             exposed.append(t)
             continue
-        for a in attacker_cells if len(attacker_cells) == 1 else sorted(attacker_cells, key=lambda c: grid.distance(c, t)):
+        nearest = (
+            attacker_cells if len(attacker_cells) == 1 else sorted(attacker_cells, key=lambda c: grid.distance(c, t))
+        )
+        for a in nearest:
             if _clear(grid, a, t, blocking):
                 exposed.append(t)
                 break

@@ -42,7 +42,11 @@ def footprint_offsets(state: GameState, creature: Creature) -> tuple[Cell, ...]:
 def footprint(state: GameState, creature: Creature, anchor: Cell | None = None) -> tuple[Cell, ...]:
     """The spaces the creature fills with its anchor at `anchor` (default: where it stands)."""
     q, r = creature.anchor if anchor is None else anchor
-    return tuple((q + dq, r + dr) for dq, dr in footprint_offsets(state, creature))
+    offsets = footprint_offsets(state, creature)
+    if len(offsets) == 1:
+        dq, dr = offsets[0]
+        return ((q + dq, r + dr),)
+    return tuple((q + dq, r + dr) for dq, dr in offsets)
 
 
 def fill(creature: Creature) -> float:
@@ -137,9 +141,11 @@ class Occupancy:
         by_cell = self.by_cell
         seen: dict[str, None] = {}
         for cell in cells:
-            for cid in by_cell.get(cell, ()):
-                if cid != exclude:
-                    seen[cid] = None
+            here = by_cell.get(cell)
+            if here:
+                for cid in here:
+                    if cid != exclude:
+                        seen[cid] = None
         return list(seen)
 
 

@@ -198,22 +198,21 @@ def plan_creature_strike(
     Action); RuleError when it cannot be made."""
     if target.id == c.id:
         raise RuleError(f"{c.name} cannot Strike itself")
-    grid = grid_of(state)
-    mine, theirs = occ.cells[c.id], occ.cells[target.id]
     rng = arm_reach(state, c, arm)
-    dist = footprint_distance(grid, mine, theirs)
+    key = ("strike", c.id, c.anchor, c.size, target.id, target.anchor, target.size, rng, id(filled))
+    found: tuple[int, tuple[Cell, ...] | None, Exposure | None] | None = occ.kept.get(key)
+    if found is None:  # a menu asks again for each Strike variant (Called Shot, Charge, Flurry)
+        found = _strike_geometry(state, occ, c, target, rng, filled)
+        occ.kept[key] = found
+    dist, kept_path, exp = found
     if dist > rng:
         raise RuleError(
             f"{target.name} is {dist} spaces away, beyond {c.name}'s Reach {rng} with {arm.name}",
             code="reach.out_of_reach",
         )
-    path = attack_path(grid, mine, theirs, filled)
-    if path is None:
+    if kept_path is None or exp is None:
         raise RuleError(f"a wall blocks {c.name}'s Strike on {target.name}", code="reach.wall_blocks")
-    others: set[Cell] | None = None
-    if state.settings.creatures_obstruct:
-        others = {cell for cid, cells in occ.everyone().items() if cid not in (c.id, target.id) for cell in cells}
-    exp = exposure(grid, mine, theirs, target.size, filled, others)
+    path = list(kept_path)
     if not exp.attackable:
         raise RuleError(f"{target.name} is wholly obstructed from {c.name}", code="reach.obstructed")
     s = state.settings
@@ -240,6 +239,24 @@ def plan_creature_strike(
         damage=damage,
         damage_changes=changes,
     )
+
+
+def _strike_geometry(
+    state: GameState, occ: Occupancy, c: Creature, target: Creature, rng: int, filled: AbstractSet[Cell]
+) -> tuple[int, tuple[Cell, ...] | None, Exposure | None]:
+    """The distance from `c` to `target`, then (within `rng`) the attack path, then the target's exposure."""
+    grid = grid_of(state)
+    mine, theirs = occ.cells[c.id], occ.cells[target.id]
+    dist = footprint_distance(grid, mine, theirs)
+    if dist > rng:
+        return dist, None, None
+    path = attack_path(grid, mine, theirs, filled)
+    if path is None:
+        return dist, None, None
+    others: set[Cell] | None = None
+    if state.settings.creatures_obstruct:
+        others = {cell for cid, cells in occ.everyone().items() if cid not in (c.id, target.id) for cell in cells}
+    return dist, tuple(path), exposure(grid, mine, theirs, target.size, filled, others)
 
 
 def plan_surface_strike(
