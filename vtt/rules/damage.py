@@ -41,6 +41,7 @@ from pydantic import BaseModel, ConfigDict, Field
 from vtt.rules import called_trauma
 from vtt.rules.dice import DiceChange, DiceSource, Modifier, Roll, roll
 from vtt.rules.events import Event
+from vtt.rules.fastmodel import shallow_copy
 from vtt.rules.model import ContinuingDamage, Creature, Pool
 from vtt.rules.parts import roll_part
 from vtt.rules.sizes import half
@@ -254,7 +255,7 @@ def _fill(c: Creature, pool: PoolName, amount: int, parts: list[str]) -> int:
     """Add up to `amount` Pips to the pool (replacing the frozen Pool); note its level; return what did not fit."""
     current: Pool = getattr(c, pool)
     added = min(max(0, current.max - current.pips), amount)
-    setattr(c, pool, current.model_copy(update={"pips": current.pips + added}))
+    setattr(c, pool, shallow_copy(current, pips=current.pips + added))
     parts.append(f"{pool.title()} {current.pips + added}/{current.max}")
     return amount - added
 
