@@ -68,6 +68,7 @@ from vtt.rules.conditions import (
 from vtt.rules.damage import deal
 from vtt.rules.dice import DiceSource, Modifier, roll
 from vtt.rules.events import Event, RuleError
+from vtt.rules.fastmodel import construct
 from vtt.rules.grid import footprint_distance
 from vtt.rules.hold import caused_by, check_touch, end_empty_holds, leave_holds, release_limb, remove_held
 from vtt.rules.model import Cell, Creature, GameState, Hold, Limb, PartLock, Weapon
@@ -174,7 +175,8 @@ def _plan(
     all_mods = [*([size_mod] if size_mod else []), *mods]
     all_mods += melee_attack_modifiers(state, c, target)
     all_mods += tactics.declared_modifiers(state, c, called_shot, charge)
-    return AttackPlan(
+    return construct(
+        AttackPlan,
         label=f"{c.name}: {NAMES[action]} on {target.name} with {with_what}",
         skill=skill,
         dice=c.skill(skill),
