@@ -27,7 +27,8 @@ printed beside them. What it measures:
    with the dice faces it used, is parsed and applied again. The log is a fight of 4 creatures (2 players', 2
    of the Soulweaver) played with real dice: moves, Strikes on creatures and on the ground, turn ends.
    Target: ≤ 1 s.
-4. Where the time goes: the cost of the pieces every Strike pays (timed alone), then the strike loops of (b)
+4. Where the time goes: the cost of the pieces every Strike pays (timed alone), the function calls one Strike
+   and one `legal_actions` make (counted, so a busy machine does not change them), then the strike loops of (b)
    and (a) and the replay under cProfile, top 10 functions by cumulative time and top 10 by own time.
 5. Vision: `vision.perceived` for one creature on a 100×100 hex board with 500 creatures and 300 walls, first
    from a space whose line of sight is not cached yet (the board's ray tree already built, once per process),
@@ -50,6 +51,7 @@ import sys
 import time
 from collections.abc import Callable
 from dataclasses import dataclass
+from functools import partial
 from typing import Any
 
 from vtt.rules.commands import Dash, Strike
@@ -355,6 +357,19 @@ def met(ok: bool) -> str:
     return "MET" if ok else "MISSED"
 
 
+def calls_per_run(run: Callable[[], object], runs: int) -> float:
+    """Python function calls (and calls of built-ins) per run of `run`, counted by cProfile: a measure of the
+    work that other processes on the machine do not change."""
+    run()
+    prof = cProfile.Profile()
+    prof.enable()
+    for _ in range(runs):
+        run()
+    prof.disable()
+    total: int = pstats.Stats(prof).total_calls  # type: ignore[attr-defined]
+    return total / runs
+
+
 def _profile(run: Callable[[], object], title: str, top: int) -> str:
     prof = cProfile.Profile(time.process_time)
     prof.enable()
@@ -569,6 +584,12 @@ def main(argv: list[str] | None = None) -> int:
         print(f"   {sc.name}")
         for label, us in costs:
             print(f"      {label:<38} {us:9.1f} µs  ({us / whole:6.1%} of a Strike)")
+    print("   function calls per run (counted, not timed: the same on a busy machine):")
+    for sc in all_scenarios:
+        strike_calls = calls_per_run(partial(apply, sc.state, sc.command, RandomDice(seed)), 200)
+        print(f"      apply(Strike) {sc.name}: {strike_calls:,.0f}")
+    la_calls_n = calls_per_run(lambda: legal_actions(big.state, big.actor), 10)
+    print(f"      legal_actions({big.actor!r}) on the big board: {la_calls_n:,.0f}")
     if not args.no_profile:
         print("\n   cProfile (profiled times are slower than the figures above):")
         for sc in (big, all_scenarios[0]):

@@ -20,6 +20,7 @@ from vtt.rules.conditions import defense_modifiers
 from vtt.rules.death import exhaustion_death
 from vtt.rules.dice import DiceSource, Modifier, Roll, roll
 from vtt.rules.events import Event, RuleError
+from vtt.rules.fastmodel import construct
 from vtt.rules.model import SOULWEAVER, Decision, GameState
 from vtt.rules.turns import end_turn_after_charge
 from vtt.rules.txn import Tx
@@ -111,7 +112,8 @@ def answer_defense(tx: Tx, decision: Decision, rolls: bool, dice: DiceSource) ->
 
 def finish(tx: Tx, spec: AttackSpec, defense: Roll | None, dice: DiceSource, note: str | None = None) -> list[Event]:
     s = tx.state.settings
-    result = AttackResult(
+    result = construct(
+        AttackResult,
         attack=spec.attack,
         dl=spec.dl,
         defense_skill=spec.defense_skill,

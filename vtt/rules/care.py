@@ -115,7 +115,8 @@ def soothe_targets(state: GameState, c: Creature) -> list[str]:
     return [
         oid
         for oid, t in state.creatures.items()
-        if any(x.element == "acid" and x.amount > 0 for x in t.continuing)
+        if t.continuing
+        and any(x.element == "acid" and x.amount > 0 for x in t.continuing)
         and t.swallowed_by is None
         and footprint_distance(grid, occ.cells[c.id], occ.cells[oid]) <= base_reach(c) + 1
     ]

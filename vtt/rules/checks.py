@@ -72,18 +72,21 @@ class AttackResult(BaseModel):
     @property
     def margin(self) -> int:
         """By how much the attack beat the defense (negative when it did not)."""
-        return self.attack.result - self.defense_result
+        defense = self.defense
+        return self.attack.result - (0 if defense is None else defense.result)
 
     @computed_field  # type: ignore[prop-decorator]
     @property
     def success(self) -> bool:
-        if not self.reached_dl:
+        attack, defense = self.attack, self.defense
+        if (self.fumble_fails and attack.fumble) or attack.result < self.dl:  # not `reached_dl`
             return False
-        if self.defense is None or (self.fumble_fails and self.defense.fumble):
+        if defense is None or (self.fumble_fails and defense.fumble):
             return True
-        if self.margin == 0:
+        margin = attack.result - defense.result
+        if margin == 0:
             return self.ties_to == "attacker"
-        return self.margin > 0
+        return margin > 0
 
 
 def describe_attack(result: AttackResult, attacker: str, defender: str) -> str:

@@ -42,6 +42,7 @@ from vtt.rules import ailments, called_trauma
 from vtt.rules.death import exhaustion_death
 from vtt.rules.dice import DiceChange, DiceSource, Modifier, Roll, roll
 from vtt.rules.events import Event
+from vtt.rules.fastmodel import shallow_copy
 from vtt.rules.manifest_roll import after_grit_injury
 from vtt.rules.model import ContinuingDamage, Creature, Pool
 from vtt.rules.parts import roll_part
@@ -252,7 +253,7 @@ def _fill(c: Creature, pool: PoolName, amount: int, parts: list[str]) -> int:
     """Add up to `amount` Pips to the pool (replacing the frozen Pool); note its level; return what did not fit."""
     current: Pool = getattr(c, pool)
     added = min(max(0, current.max - current.pips), amount)
-    setattr(c, pool, current.model_copy(update={"pips": current.pips + added}))
+    setattr(c, pool, shallow_copy(current, pips=current.pips + added))
     parts.append(f"{pool.title()} {current.pips + added}/{current.max}")
     return amount - added
 

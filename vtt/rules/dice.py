@@ -20,6 +20,7 @@ from pydantic import BaseModel, ConfigDict, model_validator
 from vtt.rules.fastmodel import construct
 
 SIDES = 12
+_SIDES_BITS = SIDES.bit_length()
 
 
 class DiceError(ValueError):
@@ -62,8 +63,16 @@ class RandomDice:
         self._rng = random.Random(seed)
 
     def faces(self, count: int, purpose: str) -> list[int]:
-        below: Callable[[int], int] = self._rng._randbelow  # type: ignore[attr-defined]  # randint(1, SIDES)'s draw
-        return [1 + below(SIDES) for _ in range(count)]
+        # randint(1, SIDES)'s draw, inlined: `Random._randbelow_with_getrandbits(SIDES)` takes SIDES.bit_length()
+        # random bits until they are below SIDES; the faces are the same as randint's.
+        bits = self._rng.getrandbits
+        out: list[int] = []
+        for _ in range(count):
+            r = bits(_SIDES_BITS)
+            while r >= SIDES:
+                r = bits(_SIDES_BITS)
+            out.append(1 + r)
+        return out
 
 
 class ScriptedDice:
@@ -194,8 +203,13 @@ def roll(
 ) -> Roll:
     """Roll `base_dice` d12 changed by `dice_changes`, with flat `modifiers`."""
     changes = tuple(dice_changes)
-    count = dice_count(base_dice, changes)
-    faces = tuple(_check_faces(source.faces(count, label) if count else [], count, label))
+    count = max(0, base_dice + sum(c.dice for c in changes)) if changes else max(0, base_dice)
+    if not count:
+        faces: tuple[int, ...] = ()
+    elif type(source) is RandomDice:  # its faces are d12 faces by construction
+        faces = tuple(source.faces(count, label))
+    else:
+        faces = tuple(_check_faces(source.faces(count, label), count, label))
     mods = tuple(modifiers)
     # Built without re-validation: the faces were checked above and the modifiers and changes are models.
     return construct(

@@ -41,25 +41,41 @@ def _defaults(cls: type[BaseModel]) -> _Defaults:
     return plain, made
 
 
+_set = object.__setattr__
+
+
 def _new(cls: type[M], values: dict[str, Any], fields_set: set[str], private: dict[str, Any] | None) -> M:
     out = cls.__new__(cls)
-    object.__setattr__(out, "__dict__", values)
-    object.__setattr__(out, "__pydantic_fields_set__", fields_set)
-    object.__setattr__(out, "__pydantic_extra__", None)
-    object.__setattr__(out, "__pydantic_private__", private)
+    _set(out, "__dict__", values)
+    _set(out, "__pydantic_fields_set__", fields_set)
+    _set(out, "__pydantic_extra__", None)
+    _set(out, "__pydantic_private__", private)
     return out
+
+
+_PLAIN_CLASSES: dict[type[BaseModel], bool] = {}
+"""Whether a model class may be built by `construct`'s own path (no private attributes, no extra fields)."""
 
 
 def construct(cls: type[M], **values: Any) -> M:
     """`cls(**values)` without validation: the fields not given take their defaults."""
-    if cls.__private_attributes__ or cls.model_config.get("extra") == "allow":
+    plain_class = _PLAIN_CLASSES.get(cls)
+    if plain_class is None:
+        plain_class = _PLAIN_CLASSES[cls] = not (cls.__private_attributes__ or cls.model_config.get("extra") == "allow")
+    if not plain_class:
         return cls.model_construct(**values)
     plain, made = _DEFAULTS.get(cls) or _defaults(cls)
     data = {**plain, **values}
-    for name, factory in made.items():
-        if name not in values:
-            data[name] = factory()
-    return _new(cls, data, set(values), None)
+    if made:
+        for name, factory in made.items():
+            if name not in values:
+                data[name] = factory()
+    out = cls.__new__(cls)
+    _set(out, "__dict__", data)
+    _set(out, "__pydantic_fields_set__", set(values))
+    _set(out, "__pydantic_extra__", None)
+    _set(out, "__pydantic_private__", None)
+    return out
 
 
 def shallow_copy(model: M, **changes: Any) -> M:

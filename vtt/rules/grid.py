@@ -213,11 +213,15 @@ class Grid(ABC):
         """The distinct lines from ``a`` to ``b``: one, or two where the straight line runs along a tie.
 
         The first entry is :meth:`line`. Each entry is contiguous and includes both ends. A line of sight
-        is clear if ANY of them is clear.
+        is clear if ANY of them is clear. A line's shape depends only on ``b - a`` (see `_line_shapes`), so
+        each shape is worked out once and moved to ``a``.
         """
-        first = self._line(a, b, True)
-        second = self._line(a, b, False)
-        return [first] if first == second else [first, second]
+        aq, ar = a
+        dq, dr = b[0] - aq, b[1] - ar
+        shapes = _LINE_SHAPES.get((self.kind, dq, dr))
+        if shapes is None:
+            shapes = _line_shapes(self, dq, dr)
+        return [[(aq + q, ar + r) for q, r in shape] for shape in shapes]
 
     def before_end(self, a: Cell, b: Cell) -> set[Cell]:
         """The spaces right before ``b`` on the :meth:`lines` from ``a`` (``b != a``), in constant time."""
@@ -254,10 +258,10 @@ class Grid(ABC):
 
     def area_within(self, cells: Iterable[Cell], radius: int) -> set[Cell]:
         """Every space within ``radius`` of ANY of ``cells`` (e.g. a Reach area around a footprint)."""
-        offsets = self.within((0, 0), radius)
+        offsets = _within_offsets(self, radius)
         area: set[Cell] = set()
         for cq, cr in cells:
-            area.update((cq + dq, cr + dr) for dq, dr in offsets)
+            area.update({(cq + dq, cr + dr) for dq, dr in offsets})
         return area
 
 
@@ -302,6 +306,11 @@ class HexGrid(Grid):
         """Odd-r offset ``(col, row)`` of an axial hex."""
         q, r = c
         return q + (r - (r & 1)) // 2, r
+
+    def in_bounds(self, c: Cell, cols: int, rows: int) -> bool:
+        """Whether ``c`` lies on a ``cols × rows`` map (its odd-r offset worked out inline: a hot path)."""
+        q, r = c
+        return 0 <= r < rows and 0 <= q + (r - (r & 1)) // 2 < cols
 
     def from_offset(self, col: int, row: int) -> Cell:
         """Axial hex at odd-r offset ``(col, row)``."""
@@ -433,6 +442,37 @@ def _div_round(num: int, den: int, half_up: bool) -> int:
 # --------------------------------------------------------------------------------------------------------
 # Module functions
 # --------------------------------------------------------------------------------------------------------
+
+_WITHIN_OFFSETS: dict[tuple[GridKind, int], tuple[Cell, ...]] = {}
+
+
+def _within_offsets(grid: Grid, radius: int) -> tuple[Cell, ...]:
+    """`grid.within((0, 0), radius)`, kept per kind of grid and radius."""
+    key = (grid.kind, radius)
+    offsets = _WITHIN_OFFSETS.get(key)
+    if offsets is None:
+        offsets = tuple(grid.within((0, 0), radius))
+        if len(_WITHIN_OFFSETS) < 1024:
+            _WITHIN_OFFSETS[key] = offsets
+    return offsets
+
+
+_LINE_SHAPES: dict[tuple[GridKind, int, int], tuple[tuple[Cell, ...], ...]] = {}
+"""The distinct lines from (0, 0) to (dq, dr) on each kind of grid: `Grid.lines` moved to (0, 0)."""
+_LINE_SHAPES_MAX = 1 << 15
+
+
+def _line_shapes(grid: Grid, dq: int, dr: int) -> tuple[tuple[Cell, ...], ...]:
+    """The lines from (0, 0) to (dq, dr), kept. Moving a line moves its spaces by whole steps: the square line
+    is integer arithmetic, and a hex line's rounding never lies near a tie (the nudge keeps it 1e-6 away, far
+    beyond the error of adding whole map coordinates), so the shape is the same wherever the line starts."""
+    first = tuple(grid._line((0, 0), (dq, dr), True))
+    second = tuple(grid._line((0, 0), (dq, dr), False))
+    shapes = (first,) if first == second else (first, second)
+    if len(_LINE_SHAPES) >= _LINE_SHAPES_MAX:
+        _LINE_SHAPES.clear()
+    _LINE_SHAPES[(grid.kind, dq, dr)] = shapes
+    return shapes
 
 
 def make_grid(kind: GridKind | str) -> Grid:

@@ -7,7 +7,7 @@ from vtt.rules import movement, overpower_offers, prone, turns
 from vtt.rules.model import Cell, Creature, Economy, GameState
 from vtt.rules.offers import ActionOption, TargetOption
 from vtt.rules.sizes import can_overpower
-from vtt.rules.space import Occupancy, footprint, why_cannot_stand
+from vtt.rules.space import Occupancy, footprint, standable
 
 
 def stand_up_option(state: GameState, c: Creature, econ: Economy, may_move: bool) -> list[ActionOption]:
@@ -30,7 +30,7 @@ def move_options(
     """Move to each space it can reach and stand in, and a Collision with each creature it could move into."""
     out: list[ActionOption] = []
     paths = movement.reachable(state, c, econ.movement_left, filled)
-    spaces = [cell for cell, p in paths.items() if p and why_cannot_stand(state, c, cell, occ, filled) is None]
+    spaces = standable(state, c, [cell for cell, p in paths.items() if p], occ, filled)
     per_space = {"movement": prone.space_cost(state, c)}
     out.append(ActionOption(action="move", group="Move", label="Move", cost=per_space, spaces=spaces))
     collide: list[TargetOption] = []

@@ -30,7 +30,7 @@ from vtt.rules.hold import check_touch, escape_roll_spec, leave_holds
 from vtt.rules.model import Cell, Creature, GameState
 from vtt.rules.overexertion import overexertion
 from vtt.rules.sizes import can_overpower, overpower_size_modifier, physical_damage_size_change
-from vtt.rules.space import Occupancy, footprint, grid_of, why_cannot_pass, why_cannot_stand
+from vtt.rules.space import Occupancy, footprint, footprint_offsets, grid_of, why_cannot_pass, why_cannot_stand
 from vtt.rules.turns import refuse_on_full_resolve, require_active, resolve_blocks, spend
 from vtt.rules.txn import Tx
 from vtt.rules.words import count
@@ -44,10 +44,17 @@ def reachable(
     """Every anchor space the creature can move to with `movement` Movement, with a cheapest path to each (each
     space costs 1, more while Prone or onto Uneven Ground: see `terrain`); with `goal`, at least the path to it."""
     keep_away = ailments.approach_check(state, c)
+    grid = grid_of(state)
+    in_bounds, cols, rows = grid.in_bounds, state.board.cols, state.board.rows
+    offsets = footprint_offsets(state, c)
 
     def can_pass(cell: Cell) -> bool:
-        if why_cannot_pass(state, c, cell, filled) is not None:
-            return False
+        """`why_cannot_pass` is None (on the map, no wall or object) and nothing keeps it away."""
+        q, r = cell
+        for dq, dr in offsets:
+            spot = (q + dq, r + dr)
+            if not in_bounds(spot, cols, rows) or spot in filled:
+                return False
         return keep_away is None or keep_away(cell) is None
 
     return terrain.reachable(state, c, movement, filled, can_pass, goal)

@@ -26,6 +26,7 @@ from collections.abc import Set as AbstractSet
 
 from pydantic import BaseModel, ConfigDict
 
+from vtt.rules.fastmodel import construct
 from vtt.rules.grid import Grid
 from vtt.rules.model import Cell
 
@@ -79,10 +80,13 @@ def exposure(
         if t in attacker_cells:
             exposed.append(t)
             continue
-        for a in sorted(attacker_cells, key=lambda c: grid.distance(c, t)):
+        nearest = (
+            attacker_cells if len(attacker_cells) == 1 else sorted(attacker_cells, key=lambda c: grid.distance(c, t))
+        )
+        for a in nearest:
             if _clear(grid, a, t, blocking):
                 exposed.append(t)
                 break
     n = len(target_cells)
     size = exposed_size(target_size, len(exposed), n) if exposed else target_size
-    return Exposure(size=size, exposed=tuple(exposed), total=n)
+    return construct(Exposure, size=size, exposed=tuple(exposed), total=n)

@@ -68,6 +68,7 @@ from vtt.rules.conditions import (
 from vtt.rules.damage import deal
 from vtt.rules.dice import DiceSource, Modifier, roll
 from vtt.rules.events import Event, RuleError
+from vtt.rules.fastmodel import construct
 from vtt.rules.grid import footprint_distance
 from vtt.rules.hold import caused_by, check_touch, end_empty_holds, leave_holds, release_limb, remove_held
 from vtt.rules.model import Cell, Creature, GameState, Hold, Limb, PartLock, Weapon
@@ -124,19 +125,36 @@ def _touch(
         raise RuleError(f"{c.name} cannot {name} itself")
     if not can_overpower(c.size, target.size):
         raise RuleError(f"{target.name} is 3 or more sizes larger than {c.name}: Overpower cannot affect it")
-    grid = grid_of(state)
-    mine, theirs = occ.cells[c.id], occ.cells[target.id]
-    dist = footprint_distance(grid, mine, theirs)
+    key = ("touch", c.id, c.anchor, c.size, target.id, target.anchor, target.size, rng, id(filled))
+    found: tuple[int, tuple[Cell, ...] | None, bool] | None = occ.kept.get(key)
+    if found is None:  # Disarm, Impair and Reposition (with and without a Charge) ask the same
+        found = _touch_geometry(state, occ, c, target, rng, filled)
+        occ.kept[key] = found
+    dist, path, attackable = found
     if dist > rng:
         raise RuleError(
             f"{target.name} is {dist} spaces away, beyond {c.name}'s Reach {rng}", code="reach.out_of_reach"
         )
-    path = attack_path(grid, mine, theirs, filled)
     if path is None:
         raise RuleError(f"a wall blocks {c.name}'s {name} on {target.name}", code="reach.wall_blocks")
-    if not exposure(grid, mine, theirs, target.size, filled).attackable:
+    if not attackable:
         raise RuleError(f"{target.name} is wholly obstructed from {c.name}")
-    return dist, path
+    return dist, list(path)
+
+
+def _touch_geometry(
+    state: GameState, occ: Occupancy, c: Creature, target: Creature, rng: int, filled: AbstractSet[Cell]
+) -> tuple[int, tuple[Cell, ...] | None, bool]:
+    """The distance from `c` to `target`, then (within `rng`) the attack path, then whether any of it is exposed."""
+    grid = grid_of(state)
+    mine, theirs = occ.cells[c.id], occ.cells[target.id]
+    dist = footprint_distance(grid, mine, theirs)
+    if dist > rng:
+        return dist, None, False
+    path = attack_path(grid, mine, theirs, filled)
+    if path is None:
+        return dist, None, False
+    return dist, tuple(path), exposure(grid, mine, theirs, target.size, filled).attackable
 
 
 def _plan(
@@ -157,7 +175,8 @@ def _plan(
     all_mods = [*([size_mod] if size_mod else []), *mods]
     all_mods += melee_attack_modifiers(state, c, target)
     all_mods += tactics.declared_modifiers(state, c, called_shot, charge)
-    return AttackPlan(
+    return construct(
+        AttackPlan,
         label=f"{c.name}: {NAMES[action]} on {target.name} with {with_what}",
         skill=skill,
         dice=c.skill(skill),
@@ -374,10 +393,16 @@ def destinations(
     state: GameState, occ: Occupancy, c: Creature, target: Creature, rng: int, filled: AbstractSet[Cell]
 ) -> list[Cell]:
     """Every anchor space Reposition may move the target to."""
+    key = ("reposition", c.id, c.anchor, target.id, target.anchor, rng, id(filled))
+    kept: list[Cell] | None = occ.kept.get(key)
+    if kept is not None:
+        return list(kept)
     grid = grid_of(state)
     spread = max((grid.distance((0, 0), off) for off in footprint_offsets(state, target)), default=0)
     candidates = grid.area_within(occ.cells[c.id], rng + spread) | set(grid.neighbours(target.anchor))
-    return sorted(cell for cell in candidates if why_not_destination(state, occ, c, target, rng, cell, filled) is None)
+    found = sorted(cell for cell in candidates if why_not_destination(state, occ, c, target, rng, cell, filled) is None)
+    occ.kept[key] = found
+    return list(found)
 
 
 def reposition(

@@ -57,6 +57,11 @@ def attack_path(
 ) -> list[Cell] | None:
     """The spaces an attack passes through from the attacker to the target, or None when every line is
     blocked. Tried from every nearest pair of spaces; the first clear line wins."""
+    if len(from_cells) == 1 and len(to_cells) == 1:
+        for line in grid.lines(from_cells[0], to_cells[0]):
+            if not any(cell in blocked for cell in line[1:-1]):
+                return line
+        return None
     best = min(grid.distance(a, b) for a in from_cells for b in to_cells)
     for a in from_cells:
         for b in to_cells:

@@ -7,9 +7,10 @@ can share one; size 1 and larger fill every space of their footprint. A space ho
 
 from __future__ import annotations
 
-from collections import defaultdict
+from collections.abc import Iterable
 from collections.abc import Set as AbstractSet
 from functools import cache
+from typing import Any
 
 from vtt.rules.grid import Grid, GridKind, make_grid
 from vtt.rules.model import Cell, Creature, GameState
@@ -41,7 +42,11 @@ def footprint_offsets(state: GameState, creature: Creature) -> tuple[Cell, ...]:
 def footprint(state: GameState, creature: Creature, anchor: Cell | None = None) -> tuple[Cell, ...]:
     """The spaces the creature fills with its anchor at `anchor` (default: where it stands)."""
     q, r = creature.anchor if anchor is None else anchor
-    return tuple((q + dq, r + dr) for dq, dr in footprint_offsets(state, creature))
+    offsets = footprint_offsets(state, creature)
+    if len(offsets) == 1:
+        dq, dr = offsets[0]
+        return ((q + dq, r + dr),)
+    return tuple((q + dq, r + dr) for dq, dr in offsets)
 
 
 def fill(creature: Creature) -> float:
@@ -71,28 +76,45 @@ class Occupancy:
         self.cells: dict[str, tuple[Cell, ...]] = _Footprints(state)
         self._by_cell: dict[Cell, list[str]] | None = None
         self._indexed: set[str] = set()
+        self.kept: dict[tuple[Any, ...], Any] = {}
+        """Results worked out from this occupancy, for a reader that asks again (`legal_actions` offers the
+        same Reposition with and without a Charge); only while the state it was built from does not change."""
 
     @property
     def by_cell(self) -> dict[Cell, list[str]]:
         if self._by_cell is None:
-            index: dict[Cell, list[str]] = defaultdict(list)
+            index: dict[Cell, list[str]] = {}
             shapes: dict[int, tuple[Cell, ...]] = {}
             state = self._state
+            cells_of = self.cells
+            indexed = self._indexed
             for cid, c in state.creatures.items():
                 if c.swallowed_by is not None:  # seed-000: a swallowed creature is removed from the board
                     continue
                 if c.footprint:
                     offsets = tuple(c.footprint)
                 else:
-                    if c.size not in shapes:
-                        shapes[c.size] = footprint_offsets(state, c)
-                    offsets = shapes[c.size]
+                    offsets = shapes.get(c.size) or shapes.setdefault(c.size, footprint_offsets(state, c))
+                indexed.add(cid)
                 q, r = c.anchor
+                if len(offsets) == 1:
+                    dq, dr = offsets[0]
+                    cell = (q + dq, r + dr)
+                    cells_of[cid] = (cell,)
+                    here = index.get(cell)
+                    if here is None:
+                        index[cell] = [cid]
+                    else:
+                        here.append(cid)
+                    continue
                 cells = tuple((q + dq, r + dr) for dq, dr in offsets)
-                self.cells[cid] = cells
-                self._indexed.add(cid)
+                cells_of[cid] = cells
                 for cell in cells:
-                    index[cell].append(cid)
+                    here = index.get(cell)
+                    if here is None:
+                        index[cell] = [cid]
+                    else:
+                        here.append(cid)
             self._by_cell = index
         return self._by_cell
 
@@ -119,9 +141,11 @@ class Occupancy:
         by_cell = self.by_cell
         seen: dict[str, None] = {}
         for cell in cells:
-            for cid in by_cell.get(cell, ()):
-                if cid != exclude:
-                    seen[cid] = None
+            here = by_cell.get(cell)
+            if here:
+                for cid in here:
+                    if cid != exclude:
+                        seen[cid] = None
         return list(seen)
 
 
@@ -131,25 +155,62 @@ def why_cannot_stand(
     """Why the creature cannot end a move with its anchor at `anchor`, or None if it can."""
     grid = grid_of(state)
     board = state.board
+    cols, rows = board.cols, board.rows
     walls = board.filled() if filled is None else filled
+    by_cell = occ.by_cell
     mine = fill(creature)
-    for cell in footprint(state, creature, anchor):
-        if not grid.in_bounds(cell, board.cols, board.rows):
+    q, r = anchor
+    for dq, dr in footprint_offsets(state, creature):
+        cell = (q + dq, r + dr)
+        if not grid.in_bounds(cell, cols, rows):
             return f"{creature.name} would stand off the map at {cell}"
         if cell in walls:
             return f"{creature.name} cannot stand in {cell}: a wall or object fills it"
-        total = mine + sum(fill(state.creatures[o]) for o in occ.at(cell) if o != creature.id)
+        here = by_cell.get(cell)
+        if not here:
+            continue
+        total = mine + sum(fill(state.creatures[o]) for o in here if o != creature.id)
         if total > state.settings.space_capacity + 1e-9:
-            others = ", ".join(state.creatures[o].name for o in occ.at(cell) if o != creature.id)
+            others = ", ".join(state.creatures[o].name for o in here if o != creature.id)
             return f"{creature.name} does not fit in {cell} beside {others}"
     return None
+
+
+def standable(
+    state: GameState, creature: Creature, anchors: Iterable[Cell], occ: Occupancy, filled: AbstractSet[Cell]
+) -> list[Cell]:
+    """The `anchors` where `why_cannot_stand` lets the creature end a move, in their order; the same test with
+    what every anchor shares worked out once (a move's menu asks it of every space in reach)."""
+    grid = grid_of(state)
+    cols, rows = state.board.cols, state.board.rows
+    in_bounds = grid.in_bounds
+    by_cell = occ.by_cell
+    creatures = state.creatures
+    me = creature.id
+    capacity = state.settings.space_capacity + 1e-9
+    mine = fill(creature)
+    offsets = footprint_offsets(state, creature)
+    out: list[Cell] = []
+    for q, r in anchors:
+        for dq, dr in offsets:
+            cell = (q + dq, r + dr)
+            if not in_bounds(cell, cols, rows) or cell in filled:
+                break
+            here = by_cell.get(cell)
+            if here and mine + sum(fill(creatures[o]) for o in here if o != me) > capacity:
+                break
+        else:
+            out.append((q, r))
+    return out
 
 
 def why_cannot_pass(state: GameState, creature: Creature, anchor: Cell, filled: AbstractSet[Cell]) -> str | None:
     """Why the creature cannot move through `anchor` (creatures may be passed; walls and the edge may not)."""
     grid = grid_of(state)
     cols, rows = state.board.cols, state.board.rows
-    for cell in footprint(state, creature, anchor):
+    q, r = anchor
+    for dq, dr in footprint_offsets(state, creature):
+        cell = (q + dq, r + dr)
         if not grid.in_bounds(cell, cols, rows):
             return f"{creature.name} would leave the map at {cell}"
         if cell in filled:

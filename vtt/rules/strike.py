@@ -28,6 +28,7 @@ from vtt.rules.conditions import attack_modifiers, limb_action_modifiers, melee_
 from vtt.rules.damage import DAMAGE_FACE, Hit, StrikeType, deal
 from vtt.rules.dice import DiceChange, DiceSource, Modifier, Roll, roll
 from vtt.rules.events import Event, RuleError
+from vtt.rules.fastmodel import construct
 from vtt.rules.grid import footprint_distance
 from vtt.rules.model import Cell, Creature, GameState, Limb, Weapon
 from vtt.rules.obstruction import Exposure, exposure
@@ -101,7 +102,7 @@ def armament(state: GameState, c: Creature, weapon_id: str | None, limb_id: str 
             raise RuleError(
                 f"{c.name} must grip {weapon.name} with {count(need, 'limb')} to use it", code="weapon.not_gripped"
             )
-        return Armament(weapon=weapon, limb=best_limb(c, grips), grips=len(grips))
+        return construct(Armament, weapon=weapon, limb=best_limb(c, grips), grips=len(grips))
     if limb_id is not None:
         limb = c.limb(limb_id)
         if limb is None:
@@ -110,12 +111,12 @@ def armament(state: GameState, c: Creature, weapon_id: str | None, limb_id: str 
             raise RuleError(f"{c.name}'s {limb.name} is not free")
         if limb.id in tactics.spent_limbs(state, c.id):
             raise RuleError(f"{c.name}'s {limb.name} attacked in a Flurry: it cannot attack again for 1 round")
-        return Armament(weapon=None, limb=limb)
+        return construct(Armament, weapon=None, limb=limb)
     spent = tactics.spent_limbs(state, c.id)
     free = [limb for limb in c.limbs if limb.free and limb.id not in spent]
     if not free:
         raise RuleError(f"{c.name} has no free limb to strike with")
-    return Armament(weapon=None, limb=best_limb(c, free))
+    return construct(Armament, weapon=None, limb=best_limb(c, free))
 
 
 def attack_limbs(state: GameState, c: Creature, arm: Armament) -> list[str]:
@@ -197,22 +198,21 @@ def plan_creature_strike(
     Action); RuleError when it cannot be made."""
     if target.id == c.id:
         raise RuleError(f"{c.name} cannot Strike itself")
-    grid = grid_of(state)
-    mine, theirs = occ.cells[c.id], occ.cells[target.id]
     rng = arm_reach(state, c, arm)
-    dist = footprint_distance(grid, mine, theirs)
+    key = ("strike", c.id, c.anchor, c.size, target.id, target.anchor, target.size, rng, id(filled))
+    found: tuple[int, tuple[Cell, ...] | None, Exposure | None] | None = occ.kept.get(key)
+    if found is None:  # a menu asks again for each Strike variant (Called Shot, Charge, Flurry)
+        found = _strike_geometry(state, occ, c, target, rng, filled)
+        occ.kept[key] = found
+    dist, kept_path, exp = found
     if dist > rng:
         raise RuleError(
             f"{target.name} is {dist} spaces away, beyond {c.name}'s Reach {rng} with {arm.name}",
             code="reach.out_of_reach",
         )
-    path = attack_path(grid, mine, theirs, filled)
-    if path is None:
+    if kept_path is None or exp is None:
         raise RuleError(f"a wall blocks {c.name}'s Strike on {target.name}", code="reach.wall_blocks")
-    others: set[Cell] | None = None
-    if state.settings.creatures_obstruct:
-        others = {cell for cid, cells in occ.everyone().items() if cid not in (c.id, target.id) for cell in cells}
-    exp = exposure(grid, mine, theirs, target.size, filled, others)
+    path = list(kept_path)
     if not exp.attackable:
         raise RuleError(f"{target.name} is wholly obstructed from {c.name}", code="reach.obstructed")
     s = state.settings
@@ -222,7 +222,8 @@ def plan_creature_strike(
     mods += weapon_modifiers(state, c, arm, dist)
     mods += melee_attack_modifiers(state, c, target)
     mods += tactics.declared_modifiers(state, c, called_shot, charge)
-    return AttackPlan(
+    return construct(
+        AttackPlan,
         label=f"{c.name}: Strike on {target.name} with {arm.name}",
         skill=s.strike_skill,
         dice=c.skill(s.strike_skill),
@@ -238,6 +239,24 @@ def plan_creature_strike(
         damage=damage,
         damage_changes=changes,
     )
+
+
+def _strike_geometry(
+    state: GameState, occ: Occupancy, c: Creature, target: Creature, rng: int, filled: AbstractSet[Cell]
+) -> tuple[int, tuple[Cell, ...] | None, Exposure | None]:
+    """The distance from `c` to `target`, then (within `rng`) the attack path, then the target's exposure."""
+    grid = grid_of(state)
+    mine, theirs = occ.cells[c.id], occ.cells[target.id]
+    dist = footprint_distance(grid, mine, theirs)
+    if dist > rng:
+        return dist, None, None
+    path = attack_path(grid, mine, theirs, filled)
+    if path is None:
+        return dist, None, None
+    others: set[Cell] | None = None
+    if state.settings.creatures_obstruct:
+        others = {cell for cid, cells in occ.everyone().items() if cid not in (c.id, target.id) for cell in cells}
+    return dist, tuple(path), exposure(grid, mine, theirs, target.size, filled, others)
 
 
 def plan_surface_strike(
@@ -373,7 +392,8 @@ def strike(
         assert space is not None  # a Strike without a target was planned on a space
         events = [*declared, path_event, *surface_outcome(tx, c, plan, space, attack, params, dice)]
         return events + end_turn_after_charge(tx, c.id, dice)
-    spec = attacks.AttackSpec(
+    spec = construct(
+        attacks.AttackSpec,
         action="strike",
         attacker=c.id,
         target=target,

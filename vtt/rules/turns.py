@@ -41,7 +41,17 @@ def active_creatures(state: GameState) -> list[str]:
 
 
 def is_active(state: GameState, creature_id: str) -> bool:
-    return creature_id in active_creatures(state)
+    """Whether `creature_id` is among `active_creatures`, without listing them."""
+    current = state.turn.current
+    if current is None:
+        return False
+    if current == SOULWEAVER:
+        c = state.creatures.get(creature_id)
+        return c is not None and c.controller is None and creature_id not in state.turn.entries and not c.dead
+    if creature_id != current:
+        return False
+    c = state.creatures.get(current)
+    return c is not None and not c.dead
 
 
 def fresh_economy(state: GameState, creature: Creature) -> Economy:
