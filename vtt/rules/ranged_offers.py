@@ -15,7 +15,14 @@ from vtt.rules.grid import footprint_distance
 from vtt.rules.model import Cell, Creature, GameState, Weapon
 from vtt.rules.offers import ActionOption, TargetOption, plan_preview
 from vtt.rules.space import Occupancy, grid_of
-from vtt.rules.strike_offers import GROUND_ROW, SPACE_ROW, STRIKE_ROW, WALL_ROW
+from vtt.rules.strike_offers import (
+    GROUND_ROW,
+    SPACE_ROW,
+    STRIKE_ROW,
+    WALL_ROW,
+    called_shot_option,
+    called_target,
+)
 
 
 def variant(w: Weapon) -> str:
@@ -112,17 +119,7 @@ def ranged_options(state: GameState, occ: Occupancy, c: Creature, minor: bool = 
             if minor:
                 continue
             aimed = ranged.plan_ranged_strike(state, occ, c, t, arm, n, filled, called_shot=True)
-            parts = [p for p in t.parts if not p.severed]
-            called.append(
-                TargetOption(
-                    target=oid,
-                    preview=plan_preview(aimed),
-                    path=aimed.path,
-                    params=extra,
-                    choices={"called_shot": [p.id for p in parts]},
-                    margins={p.id: p.size_offset for p in parts},
-                )
-            )
+            called.append(called_target(oid, t, aimed, extra))
         label = f"{ranged.verb(w)} ({w.name})"
         params = {"weapon": w.id, "ranged": True}
         if plain:
@@ -141,19 +138,5 @@ def ranged_options(state: GameState, occ: Occupancy, c: Creature, minor: bool = 
                 )
             )
         if called:
-            out.append(
-                ActionOption(
-                    action="called_shot",
-                    command="strike",
-                    group="Tactics",
-                    label=f"Called Shot: {label}",
-                    cost={"major": 1},
-                    params=params,
-                    targets=called,
-                    reach=rng,
-                    choose=["called_shot"],
-                    row=f"Called Shot: {STRIKE_ROW}",
-                    variant=variant(w),
-                )
-            )
+            out.append(called_shot_option(label, params, called, rng, variant(w)))
     return out

@@ -155,6 +155,39 @@ def strike_choices(
     }
 
 
+def called_target(oid: str, t: Creature, plan: strike.AttackPlan, params: dict[str, Any] | None = None) -> TargetOption:
+    """A Called Shot's target: the attack's preview and path, each unsevered part to choose, and by how much the
+    attack must beat the defense to strike it (seed-000)."""
+    parts = [p for p in t.parts if not p.severed]
+    return TargetOption(
+        target=oid,
+        preview=plan_preview(plan),
+        path=plan.path,
+        params=params or {},
+        choices={"called_shot": [p.id for p in parts]},
+        margins={p.id: p.size_offset for p in parts},
+    )
+
+
+def called_shot_option(
+    name: str, params: dict[str, Any], targets: list[TargetOption], reach: int, variant: str
+) -> ActionOption:
+    """The Called Shot row's entry for one weapon (melee or ranged), its part chosen once the target is."""
+    return ActionOption(
+        action="called_shot",
+        command="strike",
+        group="Tactics",
+        label=f"Called Shot: {name}",
+        cost={"major": 1},
+        params=params,
+        targets=targets,
+        reach=reach,
+        choose=["called_shot"],
+        row=f"Called Shot: {STRIKE_ROW}",
+        variant=variant,
+    )
+
+
 def called_and_charged(
     state: GameState, occ: Occupancy, c: Creature, arm: strike.Armament, area: list[str], charge_ok: bool
 ) -> list[ActionOption]:
@@ -169,33 +202,10 @@ def called_and_charged(
             plan = strike.plan_creature_strike(state, occ, c, t, arm, False, filled, called_shot=True)
         except RuleError:
             continue
-        parts = [p for p in t.parts if not p.severed]
-        called.append(
-            TargetOption(
-                target=oid,
-                preview=plan_preview(plan),
-                path=plan.path,
-                choices={"called_shot": [p.id for p in parts]},
-                margins={p.id: p.size_offset for p in parts},
-            )
-        )
+        called.append(called_target(oid, t, plan))
     name = f"Strike with {arm.name}" if arm.weapon else "Unarmed Strike"
     if called:
-        out.append(
-            ActionOption(
-                action="called_shot",
-                command="strike",
-                group="Tactics",
-                label=f"Called Shot: {name}",
-                cost={"major": 1},
-                params=arm_params(arm),
-                targets=called,
-                reach=rng,
-                choose=["called_shot"],
-                row=f"Called Shot: {STRIKE_ROW}",
-                variant=arm_variant(arm),
-            )
-        )
+        out.append(called_shot_option(name, arm_params(arm), called, rng, arm_variant(arm)))
     if charge_ok:
         charging: list[TargetOption] = []
         for oid in area:
