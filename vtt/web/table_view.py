@@ -845,7 +845,7 @@ class TableView:
             "decisions": seat.decisions(),
             "turn": (seat.turn_panel(), self._order_candidates() if self.viewer.is_soulweaver else ()),
             "sheet": (self.selected, seat.creature(self.selected), self._inside(self.selected)),
-            "gm": (len(self.table.log), self.table.can_redo()) if self.viewer.is_soulweaver else None,
+            "gm": (self._can_undo(), self.table.can_redo()) if self.viewer.is_soulweaver else None,
         }
         for name, render in (
             ("gm", self._render_gm),
@@ -857,6 +857,10 @@ class TableView:
                 self._panel_keys[name] = keys[name]
                 render()
         self.banner.show(seat, self.table)
+
+    def _can_undo(self) -> bool:
+        """Whether the Soulweaver's Undo has something to take back (all the panel shows of the log)."""
+        return any(r.is_play and not r.undone for r in reversed(self.table.log))
 
     def _inside(self, cid: str | None) -> tuple[Creature, ...]:
         seat = self._seat()
