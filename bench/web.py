@@ -24,7 +24,9 @@ taken inside the pages with `performance.timeOrigin + performance.now()`, as in 
    through a shared object. Targets: p95 ≤ 50 ms and ≤ 3× the bare round trip.
    Where the time goes: when each socket.io message's handler ran in the observers and how long Vue took to
    re-render after it, server CPU per drop (/proc), each page's main-thread time per drop (CDP), observer 1's JS
-   profile by script, and two server pieces timed in this process (the rules' `apply`, the token dicts).
+   profile by script, and two server pieces timed in this process (the rules' `apply`, the token dicts). Each
+   observer's main thread per move is split into the roll log's and the map's own `performance.measure`s and the
+   NiceGUI element updates (panels), next to the bare app's; target ≤ 25 ms.
 3. Websocket bytes received by an observing client per move (CDP `Network.webSocketFrameReceived`, payload
    lengths of the socket.io messages between the drop and a settle time), on a 10×10 and the 100×100 map, with
    a breakdown by message (element updates by tag and last class, `run_method` by method). Target: ≤ 1 KB,
@@ -73,6 +75,8 @@ PAINT_TARGET_S = 2.0
 LATENCY_P95_TARGET_MS = 50.0
 LATENCY_RATIO_TARGET = 3.0
 BYTES_TARGET = 1024
+MAIN_THREAD_TARGET_MS = 25.0
+"""Each observer's renderer main thread per move (issue 14)."""
 
 BIG = (100, 100, 500, 300)  # cols, rows, creatures, walls
 SMALL = (10, 10, 6, 6)
@@ -528,6 +532,23 @@ LABEL_OBSERVER = (
 
 TAKE_MESSAGES = "() => { const m = window.__msgs; window.__msgs = []; return m; }"
 
+# The table page's own handlers measure themselves when asked (`window.__vttMeasure`): `vtt:log` (the roll log and
+# chat adding or marking entries, static/log_view.js) and `vtt:map` (a frame's token patches applied and rendered,
+# static/map_view.js). Summed here per change.
+PART_TIMES = """() => {
+  window.__vtt = { log: 0, map: 0 };
+  if (window.__vttMeasure) return;
+  window.__vttMeasure = true;
+  new PerformanceObserver((list) => {
+    for (const e of list.getEntries()) {
+      const part = e.name.slice(4);
+      if (e.name.startsWith('vtt:') && part in window.__vtt) window.__vtt[part] += e.duration;
+    }
+    performance.clearMeasures();
+  }).observe({ entryTypes: ['measure'] });
+}"""
+TAKE_PART_TIMES = "() => { const v = window.__vtt || null; window.__vtt = { log: 0, map: 0 }; return v; }"
+
 
 Matcher = Callable[[str, str], bool]  # (socket.io event, run_method name) -> is it the message that changes the DOM
 
@@ -547,6 +568,7 @@ class Latency:
     sender_main: dict[str, float] = field(default_factory=dict)  # ms of the changing page's main thread per change
     observer_main: list[dict[str, float]] = field(default_factory=list)  # the same, each observer
     js_profile: dict[str, float] = field(default_factory=dict)  # observer 1's main thread by script, ms per change
+    parts: dict[str, list[float]] = field(default_factory=dict)  # (change, observer) -> ms in the log, map, panels
 
 
 def message_name(m: Sequence[Any]) -> str:
@@ -565,9 +587,14 @@ def collect(sender: Page, observers: Sequence[Client], counts: list[int], lat: L
         rec: dict[str, Any] = page.evaluate("n => window.__seen[n]", counts[i])
         counts[i] = int(page.evaluate("window.__seen.length"))
         msgs: list[list[Any]] = [m for m in page.evaluate(TAKE_MESSAGES) if float(m[0]) >= up]
+        parts: dict[str, float] | None = page.evaluate(TAKE_PART_TIMES)
         client.frames.clear()
         if lat is None:
             continue
+        if parts is not None:
+            parts["panels"] = sum(float(m[3]) - float(m[0]) for m in msgs if m[1] == "update" and m[3] is not None)
+            for what, ms in parts.items():
+                lat.parts.setdefault(what, []).append(float(ms))
         dom = float(rec["t"])
         per_drop.append(dom - up)
         if rec["frame"] is not None:
@@ -646,6 +673,7 @@ def bench_drops(server: AppServer, clients: Sequence[Client], enc: Encounter, dr
     sender.evaluate(SENDER_PROBE)
     for client in clients[1:]:
         client.page.evaluate(TOKEN_OBSERVER, MOVER)
+        client.page.evaluate(PART_TIMES)
         client.frames.clear()
 
     def move(i: int) -> None:
@@ -764,6 +792,10 @@ def print_latency(name: str, lat: Latency, key: str) -> None:
         f"changing page {lat.sender_main['TaskDuration']:.0f} ms, each observer {statistics.median(observers):.0f} ms "
         f"(median), all {n} observers {sum(observers):.0f} ms"
     )
+    if lat.parts:
+        print("      an observer's main thread per change by part (the page's own measures; panels: element updates):")
+        for what in ("log", "map", "panels"):
+            row(what, lat.parts.get(what, []), 9)
     print_profile("      observer 1's main thread per change, JS profile by script", lat.js_profile)
     print("      each message's handler start -> Vue has re-rendered (main thread of an observer):")
     for what, values in sorted(lat.render.items(), key=lambda kv: -statistics.median(kv[1])):
@@ -965,6 +997,18 @@ def main(argv: list[str] | None = None) -> int:
         f"   vs bare NiceGUI round trip (median {statistics.median(bare.dom):.1f} ms, p95 "
         f"{pct(bare.dom, 95):.1f} ms): {ratio_med:.2f}× median, {ratio_p95:.2f}× p95   "
         f"target ≤ {LATENCY_RATIO_TARGET:.0f}×: {verdict(max(ratio_med, ratio_p95) <= LATENCY_RATIO_TARGET)}"
+    )
+    main_app = statistics.median(m["TaskDuration"] for m in app.observer_main)
+    main_bare = statistics.median(m["TaskDuration"] for m in bare.observer_main)
+    split = ", ".join(f"{what} {statistics.median(v):.1f}" for what, v in app.parts.items() if v)
+    cdp = ", ".join(
+        f"{what} {statistics.median(m[key] for m in app.observer_main):.1f}"
+        for what, key in (("script", "ScriptDuration"), ("style", "RecalcStyleDuration"), ("layout", "LayoutDuration"))
+    )
+    print(
+        f"   each observer's main thread per move: {main_app:.1f} ms median (its own measures: {split}; all of its "
+        f"{cdp}; the rest is paint and compositing), bare NiceGUI {main_bare:.1f} ms ({main_app / main_bare:.2f}×)   "
+        f"target ≤ {MAIN_THREAD_TARGET_MS:.0f} ms: {verdict(main_app <= MAIN_THREAD_TARGET_MS)}"
     )
     b_small, b_big = statistics.median(bytes_small.per_move), statistics.median(bytes_big.per_move)
     print(

@@ -1168,6 +1168,8 @@ export default {
     this.rulerLast = 0;
     this.rulerTimer = null;
     this.pressTimer = null;
+    this.tokenQueue = new Map(); // not reactive: token patches waiting for the next frame
+    this.tokenFrame = null;
     this.syncTokens(this.tokens);
   },
   mounted() {
@@ -1182,6 +1184,10 @@ export default {
   },
   unmounted() {
     window.removeEventListener("keydown", this.onKey);
+    if (this.tokenFrame) {
+      cancelAnimationFrame(this.tokenFrame.raf);
+      clearTimeout(this.tokenFrame.timer);
+    }
     this.clearLongPress();
     if (this.rulerTimer) clearTimeout(this.rulerTimer);
     if (this.resizeObserver) this.resizeObserver.disconnect();
@@ -1285,10 +1291,44 @@ export default {
   methods: {
     // ---- called from Python ---------------------------------------------------------------------------
     // `t` is {id, ...fields}: a whole token, or only the fields that changed (null clears a field).
+    // Patches and removals wait for the next animation frame: several arriving within one frame are applied
+    // together (one Vue render), and several patches of one token are merged into one.
     patchToken(t) {
-      this.upsertToken(t, false);
+      if (!t || t.id == null) return;
+      const id = String(t.id);
+      const queued = this.tokenQueue.get(id);
+      if (queued && queued.patch) queued.patch = { ...queued.patch, ...t };
+      else if (queued) queued.patch = { ...t };
+      else this.tokenQueue.set(id, { remove: false, patch: { ...t } });
+      this.queueTokens();
     },
     removeToken(id) {
+      this.tokenQueue.set(String(id), { remove: true, patch: null });
+      this.queueTokens();
+    },
+    queueTokens() {
+      if (this.tokenFrame) return;
+      const flush = () => this.flushTokens();
+      // a hidden tab has no animation frames: the timer applies them there (a browser runs it within a second)
+      this.tokenFrame = { raf: requestAnimationFrame(flush), timer: setTimeout(flush, 200) };
+    },
+    flushTokens() {
+      if (this.tokenFrame) {
+        cancelAnimationFrame(this.tokenFrame.raf);
+        clearTimeout(this.tokenFrame.timer);
+        this.tokenFrame = null;
+      }
+      if (!this.tokenQueue.size) return;
+      const start = performance.now();
+      const queue = this.tokenQueue;
+      this.tokenQueue = new Map();
+      for (const [id, op] of queue) {
+        if (op.remove) this.dropToken(id);
+        if (op.patch) this.upsertToken(op.patch, false);
+      }
+      if (window.__vttMeasure === true) this.$nextTick(() => performance.measure("vtt:map", { start }));
+    },
+    dropToken(id) {
       id = String(id);
       if (this.drag && this.drag.id === id) this.abortGesture();
       if (!(id in this.local)) return;
@@ -1353,7 +1393,8 @@ export default {
     // ---- state sync (full prop updates) -----------------------------------------------------------------
     syncTokens(tokens) {
       const incoming = tokens || {};
-      for (const id of [...this.ids]) if (!(id in incoming)) this.removeToken(id);
+      this.tokenQueue.clear(); // the full set replaces any patch not applied yet
+      for (const id of [...this.ids]) if (!(id in incoming)) this.dropToken(id);
       for (const [id, t] of Object.entries(incoming)) this.upsertToken({ ...t, id: t && t.id != null ? t.id : id }, true);
     },
     upsertToken(t, replace) {

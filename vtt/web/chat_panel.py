@@ -2,7 +2,8 @@
 
 The panel only shows what `SeatView.events` gives its seat (a whisper not for it is never drawn, so the page's
 websocket never carries it) and sends what is typed to the table, which checks it (`vtt/table/chat.py`). Every
-text is shown with `ui.label` (text, never markup); names reach the addressee menu as JSON data.
+text reaches the browser as JSON and is shown as text (`static/log_view.js`, never markup); names reach the addressee
+menu as JSON data.
 """
 
 from __future__ import annotations
@@ -16,7 +17,7 @@ from vtt.rules.limits import CHAT_MAX
 from vtt.rules.model import SOULWEAVER
 from vtt.table.chat import ROLL, addressee_name
 from vtt.table.table import LogRecord, Viewer
-from vtt.web.attrs import with_data
+from vtt.web.roll_log import Json, LogList
 
 EVERYONE = ""
 """The addressee menu's value for a message to everyone (the menu's values are strings)."""
@@ -24,6 +25,25 @@ SHOWN_MAX = 200
 """Messages the panel keeps on the page; older ones stay in the log."""
 
 Send = Callable[[dict[str, Any]], Awaitable[bool]]
+
+
+def chat_json(record: LogRecord, shown: list[dict[str, Any]], names: dict[str, str]) -> Json | None:
+    """A chat record as the browser draws it, with the events its seat may see (none: it is not for this seat);
+    `names`: the players' names by seat."""
+    if not shown:
+        return None
+    to = record.command.get("to")
+    head = "Soulweaver" if record.sender == SOULWEAVER else names.get(record.sender, record.sender)
+    if to is not None:
+        head += " → " + addressee_name(to, names) + " (whisper)"
+    return {
+        "seq": record.seq,
+        "kind": record.kind,
+        "head": head,
+        "whisper": to is not None,
+        "bold": record.kind == ROLL,
+        "texts": [str(event.get("text", "")) for event in shown],
+    }
 
 
 class ChatPanel:
@@ -48,7 +68,7 @@ class ChatPanel:
                     self.text.props["maxlength"] = CHAT_MAX
                     self.text.on("keydown.enter", self._submit)
                     ui.button("Send", on_click=self._submit).classes("chat-send").props("dense color=primary")
-            self.messages = ui.column().classes("w-full gap-1 chat-messages")
+            self.messages = LogList("chat", SHOWN_MAX).classes("w-full gap-1 chat-messages")
 
     def _choices(self) -> dict[str, str]:
         choices = {EVERYONE: "Everyone"}
@@ -73,27 +93,15 @@ class ChatPanel:
         if await self._send({"type": "chat", "text": text, "to": to or None}):
             self.text.set_value("")
 
-    def _who(self, key: str) -> str:
-        return "Soulweaver" if key == SOULWEAVER else self._names.get(key, key)
+    def entry(self, record: LogRecord, shown: list[dict[str, Any]]) -> Json | None:
+        return chat_json(record, shown, self._names)
 
-    def add(self, record: LogRecord, shown: list[dict[str, Any]]) -> None:
-        """Draw a chat record with the events its seat may see (none: it is not for this seat)."""
-        if not shown:
+    def add(self, record: LogRecord, shown: list[dict[str, Any]], drawn: bool = True) -> None:
+        """Show a chat record the seat may see; `drawn=False` while the page is built (nothing is sent)."""
+        entry = self.entry(record, shown)
+        if entry is None:
             return
-        to = record.command.get("to")
-        with self.messages:
-            line = with_data(ui.column().classes("w-full gap-0 chat-message"), seq=record.seq, kind=record.kind)
-            line.move(target_index=0)
-            with line:
-                head = self._who(record.sender)
-                if to is not None:
-                    line.classes("chat-whisper")
-                    head += " → " + addressee_name(to, self._names) + " (whisper)"
-                ui.label(head).classes("text-xs text-stone-500 chat-from")
-                for event in shown:
-                    label = ui.label(str(event.get("text", ""))).classes("text-sm chat-text whitespace-pre-wrap")
-                    if record.kind == ROLL:
-                        label.classes("font-bold")
-        extra = self.messages.default_slot.children[SHOWN_MAX:]
-        for old in extra:
-            self.messages.remove(old)
+        if drawn:
+            self.messages.add(entry)
+        else:
+            self.messages.extend([entry])

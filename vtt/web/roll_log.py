@@ -1,19 +1,24 @@
 """The roll log: every command's events with each roll's dice, result, modifiers and reasons.
 
-Everything a user typed (names) is shown with `ui.label` (text), never as HTML.
+The server words each entry for its seat (`entry_json`, from the events `SeatView.events` gives the seat) and sends
+it as JSON; the browser (`static/log_view.js`) builds the entry's DOM once and shows every text as text, never as
+HTML. A new entry is one small message (`RollLog.add`), an undo or redo one more (`RollLog.mark_undone`): no tree of
+elements for Vue to re-render on every move.
 """
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from typing import Any
 
 from nicegui import ui
 
 from vtt.table.chat import addressee_name
 from vtt.table.table import LogRecord
-from vtt.web.attrs import with_data
 
 SENDER_NAMES = {"soulweaver": "Soulweaver", "time limit": "the time limit (in the Soulweaver's name)"}
+
+Json = dict[str, Any]
 
 
 def _signed(n: object) -> str:
@@ -46,75 +51,144 @@ def counted_outcome(kind: str, data: dict[str, Any]) -> tuple[int, str] | None:
     return None
 
 
-def render_roll(roll: dict[str, Any], dl: int | None = None, counted: tuple[int, str] | None = None) -> None:
+def roll_json(roll: dict[str, Any], dl: int | None = None, counted: tuple[int, str] | None = None) -> Json:
+    """One roll as the browser draws it: `faces` are `[text, marks]` (marks: "double", "fumble", "miss"), every
+    other field a finished text or None."""
     raw_faces = roll.get("faces")
     faces: list[object] = raw_faces if isinstance(raw_faces, list) else []
     fumble = bool(roll.get("fumble")) and counted is None and not str(roll.get("label", "")).startswith("part roll")
     doubled = {f for d in _dicts(roll.get("doubles")) if (f := _whole(d.get("face"))) is not None}
-    with with_data(ui.column().classes("gap-0 w-full roll"), result=roll.get("result")):
-        ui.label(str(roll.get("label", ""))).classes("text-xs text-stone-500")
-        with ui.row().classes("items-center gap-1 flex-wrap"):
-            if not faces:
-                ui.label("no dice").classes("text-xs italic text-stone-500")
-            for face in faces:
-                die = ui.label(str(face)).classes("die")
-                if face in doubled:
-                    die.classes("die-double")
-                if face == 1 and fumble:
-                    die.classes("die-fumble")
-                if counted is not None and isinstance(face, int) and face < counted[0]:
-                    die.classes("die-miss")
-            if roll.get("typed") is True:
-                typed = with_data(ui.label("typed").classes("die-typed"), typed="yes")
-                typed.props["title"] = "Faces typed from physical dice"
-            outcome = counted[1] if counted is not None else roll.get("result")
-            ui.label(f"= {outcome}").classes("font-bold ml-1")
-            if dl is not None:
-                ui.label(f"DL {dl}").classes("text-xs text-stone-600")
-            if doubled:
-                ui.label("doubles " + ", ".join(str(f) for f in sorted(doubled, reverse=True))).classes(
-                    "badge badge-doubles"
-                )
-            if counted is not None:
-                ui.label(f"counting faces of {counted[0]}+").classes("text-xs text-stone-600")
-            elif fumble:
-                ui.label("Fumble").classes("badge badge-fumble")
-        for change in _dicts(roll.get("dice_changes")):
-            ui.label(f"{_signed(change.get('dice'))}d12 · {change.get('reason', '')}").classes(
-                "text-xs text-indigo-800"
-            )
-        for mod in _dicts(roll.get("modifiers")):
-            ui.label(f"{_signed(mod.get('value'))} · {mod.get('reason', '')}").classes("text-xs text-amber-900")
+    shown_faces: list[list[Any]] = []
+    for face in faces:
+        marks: list[str] = []
+        if face in doubled:
+            marks.append("double")
+        if face == 1 and fumble:
+            marks.append("fumble")
+        if counted is not None and isinstance(face, int) and face < counted[0]:
+            marks.append("miss")
+        shown_faces.append([str(face), marks])
+    outcome = counted[1] if counted is not None else roll.get("result")
+    return {
+        "label": str(roll.get("label", "")),
+        "result": str(roll.get("result")),
+        "faces": shown_faces,
+        "typed": roll.get("typed") is True,
+        "outcome": f"= {outcome}",
+        "dl": None if dl is None else f"DL {dl}",
+        "doubles": "doubles " + ", ".join(str(f) for f in sorted(doubled, reverse=True)) if doubled else None,
+        "counting": None if counted is None else f"counting faces of {counted[0]}+",
+        "fumble": fumble and counted is None,
+        "changes": [f"{_signed(c.get('dice'))}d12 · {c.get('reason', '')}" for c in _dicts(roll.get("dice_changes"))],
+        "modifiers": [f"{_signed(m.get('value'))} · {m.get('reason', '')}" for m in _dicts(roll.get("modifiers"))],
+    }
 
 
-def render_record(record: LogRecord, shown: list[dict[str, Any]]) -> ui.element | None:
+def event_json(event: dict[str, Any]) -> Json:
+    """One event: its text, and for a roll its dice; a turn's start or end without dice is a quiet line."""
+    kind = str(event.get("kind", ""))
+    text = str(event.get("text", ""))
+    if kind in {"turn", "turn_end"} and not event.get("rolls"):
+        return {"text": text, "quiet": True, "rolls": [], "needed": []}
+    found = event.get("data")
+    data: dict[str, Any] = found if isinstance(found, dict) else {}
+    dl = _whole(data.get("dl"))
+    counted = counted_outcome(kind, data)
+    rolls = [
+        roll_json(roll, dl if i == 0 and kind == "attack" else None, counted if i == 0 else None)
+        for i, roll in enumerate(_dicts(event.get("rolls")))
+    ]
+    needed = [
+        f"needed face {_signed(c.get('value'))} · {c.get('reason', '')}" for c in _dicts(data.get("needed_changes"))
+    ]
+    return {"text": text, "quiet": False, "rolls": rolls, "needed": needed}
+
+
+def entry_json(record: LogRecord, shown: list[dict[str, Any]]) -> Json | None:
     """One log entry with the events its seat may see (`SeatView.events`); an entry with none is not drawn."""
     if not shown:
         return None
     sender = SENDER_NAMES.get(record.sender, record.sender)
-    with with_data(ui.card().classes("w-full p-2 gap-1 log-entry"), seq=record.seq) as card:
-        if record.undone:
-            card.classes("log-undone")
-        if record.is_meta:
-            card.classes("log-meta")
-        head = f"#{record.seq} · {sender} · {record.command.get('type', '').replace('_', ' ')}"
-        if record.is_chat and record.command.get("to") is not None:
-            head += f" · whispered to {addressee_name(record.command['to'], {})}"
-        ui.label(head).classes("text-xs text-stone-500")
-        for event in shown:
-            kind = str(event.get("kind", ""))
-            if kind in {"turn", "turn_end"} and not event.get("rolls"):
-                ui.label(str(event.get("text", ""))).classes("text-xs text-stone-600")
-                continue
-            ui.label(str(event.get("text", ""))).classes("text-sm log-text")
-            found = event.get("data")
-            data: dict[str, Any] = found if isinstance(found, dict) else {}
-            dl = _whole(data.get("dl"))
-            counted = counted_outcome(kind, data)
-            for i, roll in enumerate(_dicts(event.get("rolls"))):
-                render_roll(roll, dl if i == 0 and kind == "attack" else None, counted if i == 0 else None)
-            for change in _dicts(data.get("needed_changes")):
-                ui.label(f"needed face {_signed(change.get('value'))} · {change.get('reason', '')}").classes(
-                    "text-xs text-indigo-800"
-                )
-    return card
+    head = f"#{record.seq} · {sender} · {record.command.get('type', '').replace('_', ' ')}"
+    if record.is_chat and record.command.get("to") is not None:
+        head += f" · whispered to {addressee_name(record.command['to'], {})}"
+    return {
+        "seq": record.seq,
+        "head": head,
+        "undone": record.undone,
+        "meta": record.is_meta,
+        "events": [event_json(e) for e in shown],
+    }
+
+
+class LogList(ui.element, component="../../static/log_view.js"):
+    """Entries newest first, drawn by the browser from JSON. `add` sends one entry, `mark_undone` an undo or redo; the
+    entries are kept in the props as they are (outside NiceGUI's observed dict), so that a page drawn again shows
+    them all, and no change to them re-sends the element."""
+
+    def __init__(self, look: str, keep: int = 0) -> None:
+        super().__init__()
+        self._by_seq: dict[int, Json] = {}
+        with self._props.suspend_updates():
+            self._props["look"] = look
+            self._props["keep"] = keep
+        dict.__setitem__(self._props, "entries", [])
+
+    @property
+    def entries(self) -> list[Json]:
+        """The entries the browser shows, oldest first."""
+        entries: list[Json] = self._props["entries"]
+        return entries
+
+    def add(self, entry: Json) -> None:
+        entries = self.entries
+        old = self._by_seq.get(entry["seq"])
+        if old is not None:
+            entries[entries.index(old)] = entry
+        else:
+            entries.append(entry)
+        self._by_seq[entry["seq"]] = entry
+        keep = int(self._props["keep"])
+        if keep and len(entries) > keep:
+            for gone in entries[:-keep]:
+                self._by_seq.pop(gone["seq"], None)
+            del entries[:-keep]
+        self.run_method("add", [entry])
+
+    def extend(self, entries: Iterable[Json]) -> None:
+        """Entries drawn with the page (before its browser shows it): nothing is sent."""
+        for entry in entries:
+            self._by_seq[entry["seq"]] = entry
+            self.entries.append(entry)
+        keep = int(self._props["keep"])
+        if keep and len(self.entries) > keep:
+            for gone in self.entries[:-keep]:
+                self._by_seq.pop(gone["seq"], None)
+            del self.entries[:-keep]
+
+    def mark_undone(self, seqs: Iterable[int], undone: bool) -> None:
+        """Mark entries taken back (`undone`) or played again."""
+        marked = [s for s in seqs if s in self._by_seq]
+        for seq in marked:
+            self._by_seq[seq]["undone"] = undone
+        if marked:
+            self.run_method("mark", marked, undone)
+
+
+class RollLog(LogList):
+    """The roll log of a table page."""
+
+    def __init__(self) -> None:
+        super().__init__("log")
+        self.classes("w-full gap-2 roll-log")
+
+    def add_record(self, record: LogRecord, shown: list[dict[str, Any]], drawn: bool = True) -> None:
+        """Show a record with the events its seat may see; `drawn=False` while the page is built (nothing is
+        sent)."""
+        entry = entry_json(record, shown)
+        if entry is None:
+            return
+        if drawn:
+            self.add(entry)
+        else:
+            self.extend([entry])

@@ -44,13 +44,12 @@ from vtt.web.panel_drawer import PanelDrawer
 from vtt.web.picture_controls import render_picture_controls
 from vtt.web.pool_rows import render_pool
 from vtt.web.prompt_banner import PromptBanner, answers
-from vtt.web.roll_log import render_record
+from vtt.web.roll_log import RollLog
 from vtt.web.tokens import on_map, shown_tokens, token_for
 
 CELL_PX = 26.0
 FLUSH_DELAY = 0.03
 """Seconds between a change's map patch and its log and panel updates."""
-LOG_CHUNK = 20
 ELEMENTS = {
     "": "none",
     "fire": "Fire",
@@ -183,7 +182,7 @@ class TableView:
                     self.gm_panel = ui.column().classes("w-full gap-1")
                 with ui.column().classes("side-talk w-full no-wrap gap-2 p-2"):
                     ui.label("Roll log").classes("text-sm font-bold text-stone-700 roll-log-title")
-                    self.log = ui.column().classes("w-full gap-2 roll-log")
+                    self.log = RollLog()
                     self.chat = ChatPanel(viewer, self._players, self.send)
         self.drawer = PanelDrawer(layout)
         self.map.on_move(self._on_move)
@@ -196,16 +195,14 @@ class TableView:
             table, viewer, self.map, self._seat_name, lambda: self._seat().turn_panel().can_end_turn, self.send
         )
         self._active: str | None = None
-        self._log_chunk: ui.column | None = None
         self._unrendered: list[LogRecord] = []
         self._flush_task: asyncio.Task[None] | None = None
         self._panel_keys: dict[str, object] = {}
         self._turn_parts: tuple[ui.column, ui.button, ui.column] | None = None
-        self._cards: dict[int, ui.element] = {}
         self._render_panels()
         self._set_active()
         for record in table.log:
-            self._add_to_log(record)
+            self._add_to_log(record, drawn=False)
         table.subscribe(self)
 
     async def _export_game(self) -> None:
@@ -297,29 +294,17 @@ class TableView:
         self._render_panels()
 
     def _mark_undone(self, seqs: list[int], undone: bool) -> None:
-        for seq in seqs:
-            card = self._cards.get(seq)
-            if card is not None and undone:
-                card.classes(add="log-undone")
-            elif card is not None:
-                card.classes(remove="log-undone")
+        self.log.mark_undone(seqs, undone)
 
-    def _add_to_log(self, record: LogRecord) -> None:
-        """Newest first, in chunks, so a new entry re-sends one chunk's list of entries, not the whole log's.
-        Chat goes to the chat panel; a roll typed there to the roll log as well, with its dice."""
+    def _add_to_log(self, record: LogRecord, drawn: bool = True) -> None:
+        """Newest first; `drawn=False` while the page is built. Chat goes to the chat panel; a roll typed there to
+        the roll log as well, with its dice."""
+        shown = self._seat().events(record, self.table.log)
         if record.is_chat:
-            self.chat.add(record, self._seat().events(record, self.table.log))
+            self.chat.add(record, shown, drawn)
             if record.kind != ROLL:
                 return
-        if self._log_chunk is None or len(self._log_chunk.default_slot.children) >= LOG_CHUNK:
-            with self.log:
-                self._log_chunk = ui.column().classes("w-full gap-2")
-            self._log_chunk.move(target_index=0)
-        with self._log_chunk:
-            card = render_record(record, self._seat().events(record, self.table.log))
-            if card is not None:
-                card.move(target_index=0)
-                self._cards[record.seq] = card
+        self.log.add_record(record, shown, drawn)
 
     def _set_active(self) -> None:
         active = active_creatures(self.table.state)
@@ -821,7 +806,7 @@ class TableView:
             "decisions": seat.decisions(),
             "turn": (seat.turn_panel(), self._order_candidates() if self.viewer.is_soulweaver else ()),
             "sheet": (self.selected, seat.creature(self.selected), self._inside(self.selected)),
-            "gm": (len(self.table.log), self.table.can_redo()) if self.viewer.is_soulweaver else None,
+            "gm": (self._can_undo(), self.table.can_redo()) if self.viewer.is_soulweaver else None,
         }
         for name, render in (
             ("gm", self._render_gm),
@@ -833,6 +818,10 @@ class TableView:
                 self._panel_keys[name] = keys[name]
                 render()
         self.banner.show(seat, self.table)
+
+    def _can_undo(self) -> bool:
+        """Whether the Soulweaver's Undo has something to take back (all the panel shows of the log)."""
+        return any(r.is_play and not r.undone for r in reversed(self.table.log))
 
     def _inside(self, cid: str | None) -> tuple[Creature, ...]:
         seat = self._seat()

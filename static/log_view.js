@@ -1,0 +1,131 @@
+// The roll log and the chat's messages (vtt/web/roll_log.py, vtt/web/chat_panel.py): entries newest first, each
+// built once as plain DOM from the JSON the server worded for this seat. Every text is set with textContent (text,
+// never HTML). A new entry is `add([entry])`, an undo or redo `mark(seqs, undone)`; Vue never re-renders the list.
+//
+// look "log": entry {seq, head, undone, meta, events: [{text, quiet, rolls: [roll], needed: [text]}]}, roll
+//   {label, result, faces: [[text, marks]], typed, outcome, dl, doubles, counting, fumble, changes, modifiers}.
+// look "chat": entry {seq, kind, head, whisper, bold, texts: [text]}.
+// `keep`: the most entries shown (0: all); older ones leave the page.
+
+function el(tag, classes, text) {
+  const node = document.createElement(tag);
+  if (classes) node.className = classes;
+  if (text !== undefined && text !== null) node.textContent = String(text);
+  return node;
+}
+
+// performance.measure around the handlers, only when a benchmark asks (bench/web.py sets window.__vttMeasure)
+function measure(name, start) {
+  if (window.__vttMeasure === true) performance.measure(name, { start });
+}
+
+function texts(value) {
+  return Array.isArray(value) ? value : [];
+}
+
+function rollNode(roll) {
+  const box = el("div", "nicegui-column gap-0 w-full roll");
+  box.dataset.result = String(roll.result);
+  box.append(el("div", "text-xs text-stone-500", roll.label));
+  const line = el("div", "nicegui-row items-center gap-1 flex-wrap");
+  const faces = texts(roll.faces);
+  if (!faces.length) line.append(el("div", "text-xs italic text-stone-500", "no dice"));
+  for (const face of faces) {
+    const marks = Array.isArray(face) ? texts(face[1]) : [];
+    const die = el("div", "die", Array.isArray(face) ? face[0] : face);
+    for (const mark of marks) if (mark === "double" || mark === "fumble" || mark === "miss") die.classList.add("die-" + mark);
+    line.append(die);
+  }
+  if (roll.typed === true) {
+    const typed = el("div", "die-typed", "typed");
+    typed.dataset.typed = "yes";
+    typed.title = "Faces typed from physical dice";
+    line.append(typed);
+  }
+  line.append(el("div", "font-bold ml-1", roll.outcome));
+  if (roll.dl) line.append(el("div", "text-xs text-stone-600", roll.dl));
+  if (roll.doubles) line.append(el("div", "badge badge-doubles", roll.doubles));
+  if (roll.counting) line.append(el("div", "text-xs text-stone-600", roll.counting));
+  else if (roll.fumble) line.append(el("div", "badge badge-fumble", "Fumble"));
+  box.append(line);
+  for (const change of texts(roll.changes)) box.append(el("div", "text-xs text-indigo-800", change));
+  for (const mod of texts(roll.modifiers)) box.append(el("div", "text-xs text-amber-900", mod));
+  return box;
+}
+
+function logNode(entry) {
+  const card = el("div", "q-card nicegui-column w-full p-2 gap-1 log-entry");
+  if (entry.undone) card.classList.add("log-undone");
+  if (entry.meta) card.classList.add("log-meta");
+  card.append(el("div", "text-xs text-stone-500", entry.head));
+  for (const event of texts(entry.events)) {
+    if (event.quiet) {
+      card.append(el("div", "text-xs text-stone-600", event.text));
+      continue;
+    }
+    card.append(el("div", "text-sm log-text", event.text));
+    for (const roll of texts(event.rolls)) card.append(rollNode(roll));
+    for (const needed of texts(event.needed)) card.append(el("div", "text-xs text-indigo-800", needed));
+  }
+  return card;
+}
+
+function chatNode(entry) {
+  const line = el("div", "nicegui-column w-full gap-0 chat-message");
+  line.dataset.kind = String(entry.kind);
+  if (entry.whisper) line.classList.add("chat-whisper");
+  line.append(el("div", "text-xs text-stone-500 chat-from", entry.head));
+  for (const text of texts(entry.texts)) {
+    line.append(el("div", "text-sm chat-text whitespace-pre-wrap" + (entry.bold ? " font-bold" : ""), text));
+  }
+  return line;
+}
+
+export default {
+  template: `<div class="nicegui-column log-view"></div>`,
+  props: {
+    look: { type: String, default: "log" },
+    keep: { type: Number, default: 0 },
+    entries: { type: Array, default: () => [] },
+  },
+  mounted() {
+    this.rebuild(this.entries);
+  },
+  watch: {
+    // a full update of the element (the page drawn again): show exactly the entries it carries
+    entries(list) {
+      this.rebuild(list);
+    },
+  },
+  methods: {
+    rebuild(list) {
+      this.$el.replaceChildren();
+      this.add(list);
+    },
+    // Newest first: an entry goes before the first one with a lower number; one already shown is replaced.
+    add(list) {
+      const start = performance.now();
+      const root = this.$el;
+      for (const entry of texts(list)) {
+        if (!entry || typeof entry.seq !== "number") continue;
+        const node = this.look === "chat" ? chatNode(entry) : logNode(entry);
+        node.dataset.seq = String(entry.seq);
+        let next = root.firstElementChild;
+        while (next && Number(next.dataset.seq) > entry.seq) next = next.nextElementSibling;
+        if (next && Number(next.dataset.seq) === entry.seq) next.replaceWith(node);
+        else root.insertBefore(node, next);
+      }
+      const keep = Number(this.keep) || 0;
+      while (keep && root.childElementCount > keep) root.lastElementChild.remove();
+      measure("vtt:log", start);
+    },
+    mark(seqs, undone) {
+      const start = performance.now();
+      for (const seq of texts(seqs)) {
+        const node = this.$el.querySelector(`:scope > [data-seq="${Number(seq)}"]`);
+        if (node) node.classList.toggle("log-undone", Boolean(undone));
+      }
+      measure("vtt:log", start);
+    },
+  },
+};
