@@ -14,6 +14,7 @@ from collections.abc import Callable, Sequence
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
+from functools import cached_property
 from typing import Any, Literal, Protocol
 
 from pydantic import ValidationError
@@ -93,10 +94,18 @@ class Change:
     after: GameState
     record: LogRecord
 
+    @cached_property
+    def _changed(self) -> frozenset[str]:
+        before, after = self.before.creatures, self.after.creatures
+        if before is after:
+            return frozenset()
+        changed = {cid for cid, c in after.items() if before.get(cid) is not c}
+        return frozenset(changed | (before.keys() - after.keys()))
+
     @property
     def changed_creatures(self) -> set[str]:
-        ids = set(self.before.creatures) | set(self.after.creatures)
-        return {cid for cid in ids if self.before.creatures.get(cid) is not self.after.creatures.get(cid)}
+        """The creatures added, removed or changed (worked out once for every listener; a new set each call)."""
+        return set(self._changed)
 
 
 class Listener(Protocol):
@@ -104,6 +113,8 @@ class Listener(Protocol):
 
 
 META = frozenset({"undo", "redo"})
+SEAT_VIEWS_KEPT = 4
+"""How many states' seat views each seat keeps (a change compares the state before with the one after)."""
 KEEP_STATES = 200
 """How many recent commands keep the state they were played on in memory (for undo without a replay)."""
 
@@ -144,6 +155,8 @@ class Table:
         saw; a stale one is refused, so two people dragging one token end up agreeing."""
         self.gone_hidden: dict[str, str] = {}
         """Creatures removed from the game while hidden (id -> name): the log about them stays the Soulweaver's."""
+        self._seat_views: dict[Viewer, list[tuple[SeatView, int]]] = {}
+        """Per seat, its views of the last few states, with how many creatures had gone hidden then."""
         self.fog = Fog()
         """What each seat perceives with fog of war on, and the spaces it remembers (in memory only)."""
         self._redo: list[list[int]] = []
@@ -240,9 +253,20 @@ class Table:
     # ---- who may do what ----------------------------------------------------------------------------------
 
     def seat_view(self, viewer: Viewer, state: GameState | None = None) -> SeatView:
-        """What `viewer` may see of the current state (or of `state`, a state of this game)."""
+        """What `viewer` may see of the current state (or of `state`, a state of this game).
+
+        One `SeatView` per kind of seat and state, shared by every page and socket of that seat: a change is
+        worked out once for the seven spectators watching it, not seven times."""
         shown = self.state if state is None else state
-        return SeatView(shown, viewer, self.gone_hidden, self.fog.vision(shown, viewer))
+        vision = self.fog.vision(shown, viewer)
+        known = self._seat_views.setdefault(viewer, [])
+        for view, gone in known:
+            if view.state is shown and view.vision is vision and gone == len(self.gone_hidden):
+                return view
+        view = SeatView(shown, viewer, self.gone_hidden, vision)
+        known.append((view, len(self.gone_hidden)))
+        del known[:-SEAT_VIEWS_KEPT]
+        return view
 
     def remember(self, state: GameState) -> None:
         """With fog of war on, every seat (each player with a creature, and the spectators) remembers the spaces its
@@ -462,6 +486,10 @@ class Table:
             if r.before is None or not r.before.pending:
                 break
         return group
+
+    def can_undo(self) -> bool:
+        """Whether an undo has something to take back (`undo_group` is not empty), found from the log's end."""
+        return any(r.is_play and not r.undone for r in reversed(self.log))
 
     def can_redo(self) -> bool:
         return bool(self._redo)
