@@ -59,7 +59,8 @@ def fog_layer(state: GameState, vision: SeatVision | None, preview: bool = False
     board, hexes = state.board, state.settings.grid == "hex"
     for seen, made_on, was_preview, layer in reversed(_LAYERS):
         if seen is vision and made_on is board and was_preview == preview:
-            return layer
+            found: dict[str, Any] = layer
+            return found
     made: dict[str, Any] = {
         "visible": pack_spaces(sorted(vision.spaces), hexes, board.cols, board.rows),
         "remembered": pack_spaces(sorted(vision.remembered - vision.spaces), hexes, board.cols, board.rows),
