@@ -295,19 +295,22 @@ def perceived(
     if viewer.swallowed_by is not None:
         return Perception()
     occ = Occupancy(state) if occ is None else occ
-    everyone = occ.everyone()
     lamps = carried_light(state) if carried is None else carried
-    cells = everyone[creature_id]
+    cells = occ.cells[creature_id]
     settings = state.settings
     grid = grid_for(settings.grid)
     blinded = viewer.ailments.get("Blinded", 0)
     if spaces is None:
         spaces = frozenset() if blinded else _perceived_spaces(state, viewer, cells, occ, lamps)
-    others = everyone.items() if only is None else [(cid, everyone[cid]) for cid in only if cid in everyone]
+    creatures = state.creatures
+    others = (
+        occ.everyone().items()
+        if only is None
+        else [(cid, occ.cells[cid]) for cid in only if cid in creatures and creatures[cid].swallowed_by is None]
+    )
     deafened = viewer.ailments.get("Deafened", 0)
     hearing = settings.hearing_automatic and not deafened
     sight_auto = settings.sight_automatic
-    creatures = state.creatures
     seen: set[str] = {creature_id}
     heard: dict[str, tuple[Cell, ...]] = {}
     notes: list[Awareness] = []

@@ -146,7 +146,7 @@ class Fog:
         """How many of those were updates of the seat's last one (only other creatures changed)."""
         self._worked: dict[tuple[str, ...], _Worked] = {}
         """Per group of creatures (a seat's), its latest perception worked out, for the next one's update."""
-        self._facets_of: tuple[GameState, dict[str, Hashable]] | None = None
+        self._facets_of: tuple[GameState, dict[str, Hashable], tuple[Hashable, ...]] | None = None
 
     @staticmethod
     def on(state: GameState) -> bool:
@@ -154,7 +154,7 @@ class Fog:
 
     def perception(self, state: GameState, creature_ids: tuple[str, ...]) -> Perception:
         """What these creatures perceive together in `state`, worked out again only when it may differ."""
-        key = (id(state.board), id(state.settings), vision_key(state, creature_ids))
+        key = (id(state.board), id(state.settings), creature_ids, self._facets(state)[1])
         known = self._perceptions.get(key)
         if known is not None and known[0] is state.board and known[1] is state.settings:
             self._perceptions.move_to_end(key)
@@ -172,18 +172,21 @@ class Fog:
             self._perceptions.popitem(last=False)
         return found
 
-    def _facets(self, state: GameState) -> dict[str, Hashable]:
+    def _facets(self, state: GameState) -> tuple[dict[str, Hashable], tuple[Hashable, ...]]:
+        """Each creature's `facet` in `state`, and all of them as one key (as `vision_key` has them), worked out
+        once per state for every seat."""
         known = self._facets_of
         if known is not None and known[0] is state:
-            return known[1]
+            return known[1], known[2]
         facets: dict[str, Hashable] = {cid: facet(c) for cid, c in state.creatures.items()}
-        self._facets_of = (state, facets)
-        return facets
+        key = tuple(facets.items())
+        self._facets_of = (state, facets, key)
+        return facets, key
 
     def _work_out(self, state: GameState, creature_ids: tuple[str, ...]) -> Perception:
         """`seat_perception`, or when only other creatures changed since the seat's last perception (the same
         board, settings, own creatures and lights), that perception with those creatures looked at again."""
-        facets = self._facets(state)
+        facets = self._facets(state)[0]
         own = own_key(state, creature_ids, facets)
         last = self._worked.get(creature_ids)
         lamps = carried_light(state)
