@@ -5,6 +5,8 @@ Run it from the repository root::
     .venv/bin/python bench/load.py              # 20 games × 6 clients, one command per client per second, 60 s
     .venv/bin/python bench/load.py --quick      # 4 games for 10 s (a smoke run)
     .venv/bin/python bench/load.py --seconds 30 --games 10 --no-deflate
+    .venv/bin/python bench/load.py --games 100 --interval 10 --seconds 60 --no-reference
+                                                # 100 games × 6 clients, each client one command every 10 s
 
 It writes an encounter file and creates the games with `Games.ensure` in a fresh SQLite database (a Soulweaver
 seat and 5 player seats per game, each player owning one creature), starts the app on it (`python -m vtt.cli
@@ -242,8 +244,12 @@ def choose(game: Game, client: Client, rng: random.Random) -> tuple[Client, dict
     return soulweaver, {"type": "place", "creature": client.creature, "to": list(to)}, "place hero"
 
 
+INTERVAL = [1.0]
+"""Seconds between two commands of one client (`--interval`)."""
+
+
 async def act(game: Game, client: Client, start: float, stop: float, rng: random.Random) -> None:
-    tick = start + rng.random()
+    tick = start + rng.random() * INTERVAL[0]
     while tick < stop:
         await asyncio.sleep(max(0.0, tick - time.perf_counter()))
         via, command, kind = choose(game, client, rng)
@@ -252,7 +258,7 @@ async def act(game: Game, client: Client, start: float, stop: float, rng: random
         game.sent.append(sent)
         if answer is not None:
             sent.ok, sent.seq, sent.error = bool(answer["ok"]), answer["seq"], answer["error"]
-        tick += 1.0
+        tick += INTERVAL[0]
 
 
 class _Turns:
@@ -291,7 +297,7 @@ async def in_process(url: str, folder: Path, games: list[Game], seconds: float, 
     refused: list[str] = []
 
     async def act_here(game: Game, client: Client, start: float, stop: float, rng: random.Random) -> None:
-        tick = start + rng.random()
+        tick = start + rng.random() * INTERVAL[0]
         while tick < stop:
             await asyncio.sleep(max(0.0, tick - time.perf_counter()))
             via, command, _ = choose(game, client, rng)
@@ -301,7 +307,7 @@ async def in_process(url: str, folder: Path, games: list[Game], seconds: float, 
             submits.append((time.perf_counter() - t0) * 1000)
             if not outcome.ok:
                 refused.append(str(outcome.error))
-            tick += 1.0
+            tick += INTERVAL[0]
 
     rng = random.Random(seed)
     start = time.perf_counter() + 0.5
@@ -343,7 +349,7 @@ def section(title: str) -> None:
 
 
 def verdict(ok: bool) -> str:
-    return "MET" if ok else "NOT MET"
+    return "MET" if ok else "MISSED"
 
 
 def pct(values: list[float], q: float) -> float:
@@ -392,7 +398,7 @@ async def run(server: AppServer, games: list[Game], seconds: float, deflate: boo
     rss_idle = rss_mb(pid)
     print(f"   server RSS with the clients connected, idle: {rss_idle:.1f} MB")
 
-    section(f"Load: every client sends one command per second for {seconds:.0f} s")
+    section(f"Load: every client sends one command every {INTERVAL[0]:g} s for {seconds:.0f} s")
     cpu0 = cpu_s(pid)
     rng = random.Random(seed)
     start = time.perf_counter() + 0.5
@@ -502,6 +508,12 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--quick", action="store_true", help=f"{QUICK_GAMES} games for {QUICK_SECONDS:.0f} s")
     ap.add_argument("--seconds", type=float, default=None, help=f"length of the load (default {SECONDS:.0f})")
     ap.add_argument("--games", type=int, default=None, help=f"games, 6 clients each (default {GAMES})")
+    ap.add_argument(
+        "--interval",
+        type=float,
+        default=1.0,
+        help="seconds between two commands of one client (default 1: six commands a second per game)",
+    )
     ap.add_argument("--no-deflate", action="store_true", help="clients do not offer permessage-deflate")
     ap.add_argument("--seed", type=int, default=1)
     ap.add_argument("--no-reference", action="store_true", help="skip the in-process Table.submit reference run")
@@ -509,8 +521,10 @@ def main(argv: list[str] | None = None) -> int:
     seconds = args.seconds if args.seconds is not None else (QUICK_SECONDS if args.quick else SECONDS)
     n_games = args.games if args.games is not None else (QUICK_GAMES if args.quick else GAMES)
     started = time.perf_counter()
+    INTERVAL[0] = max(0.01, args.interval)
     print(
-        f"bench/load.py: {n_games} games × {PLAYERS + 1} websocket clients, 1 command per client per second, "
+        f"bench/load.py: {n_games} games × {PLAYERS + 1} websocket clients, 1 command per client every "
+        f"{INTERVAL[0]:g} s ({n_games * (PLAYERS + 1) / INTERVAL[0]:.0f} commands a second in all), "
         f"{seconds:.0f} s, permessage-deflate {'off' if args.no_deflate else 'on'}; "
         f"machine load average {load_average()} on {os.cpu_count()} CPUs"
     )
