@@ -60,6 +60,7 @@ if str(ROOT) not in sys.path:
     sys.path.insert(0, str(ROOT))  # `e2e` is not an installed package
 
 from websockets.asyncio.client import ClientConnection, connect  # noqa: E402
+from websockets.exceptions import ConnectionClosed  # noqa: E402
 
 from e2e.conftest import AppServer  # noqa: E402
 from vtt.rules.grid import make_grid  # noqa: E402
@@ -190,7 +191,18 @@ def current_of(turn: dict[str, Any]) -> str | None:
 
 async def receive(client: Client) -> None:
     assert client.ws is not None
-    async for text in client.ws:
+    try:
+        await _receive(client, client.ws)
+    except ConnectionClosed:
+        CLOSED.append(client.key)
+
+
+CLOSED: list[str] = []
+"""The clients whose socket the server closed during the run (its commands then count as unanswered)."""
+
+
+async def _receive(client: Client, ws: ClientConnection) -> None:
+    async for text in ws:
         now = time.perf_counter()
         message = json.loads(text)
         kind = message["kind"]
@@ -215,10 +227,10 @@ async def send(via: Client, command: dict[str, Any]) -> tuple[float, dict[str, A
     future: asyncio.Future[dict[str, Any]] = asyncio.get_running_loop().create_future()
     via.waiting[ident] = future
     t0 = time.perf_counter()
-    await via.ws.send(json.dumps({"id": ident, "command": command}))
     try:
+        await via.ws.send(json.dumps({"id": ident, "command": command}))
         return t0, await asyncio.wait_for(future, ANSWER_TIMEOUT_S)
-    except TimeoutError:
+    except (TimeoutError, ConnectionClosed):  # a socket the server closed: counted as unanswered, the run goes on
         via.waiting.pop(ident, None)
         return t0, None
 
@@ -482,6 +494,8 @@ def report(games: list[Game], figures: dict[str, Any], seconds: float) -> None:
         print(f"!! {len(refused)} refused, e.g. {refused[0].kind}: {refused[0].error}")
     if unanswered:
         print(f"!! {unanswered} commands got no answer within {ANSWER_TIMEOUT_S:.0f} s")
+    if CLOSED:
+        print(f"!! the server closed {len(CLOSED)} clients' sockets during the run")
 
     section("Summary (targets)")
     p95 = pct(latencies, 95) if latencies else float("inf")
