@@ -5,11 +5,13 @@ worked out once per change. What a seat sees stays what its own `SeatView` decid
 from __future__ import annotations
 
 import asyncio
+from pathlib import Path
 from typing import Any
 
 from factories import creature, state
 
 from vtt.rules.model import GameState
+from vtt.store.db import open_engine
 from vtt.table.table import Change, Outcome, Table, Viewer
 from vtt.web.tokens import seat_token, token_for
 
@@ -90,3 +92,22 @@ def test_can_undo_follows_the_log() -> None:
     assert not table.can_undo() and not table.undo_group()
     assert _run(table, SW, {"type": "redo"}).ok
     assert table.can_undo()
+
+
+def test_the_games_of_one_sqlite_database_share_one_writer_and_keep_their_order(tmp_path: Path) -> None:
+    """SQLite lets one writer in at a time: its games' commands are stored by one thread, each game's in order."""
+    engine = open_engine(f"sqlite:///{tmp_path / 'g.sqlite'}")
+    first = Table.open(engine, "one", _game())
+    second = Table.open(engine, "two", _game())
+    assert first._writer is second._writer
+    for to in ([6, 2], [7, 2], [6, 3]):
+        assert _run(first, SW, {"type": "place", "creature": "orc", "to": to}).ok
+        assert _run(second, SW, {"type": "place", "creature": "orc", "to": to}).ok
+    first.close()  # waits for its own writes; the other game's writer stays open
+    assert _run(second, SW, {"type": "place", "creature": "orc", "to": [8, 2]}).ok
+    for table, moves in ((first, 3), (second, 4)):
+        assert table.game_id is not None
+        stored = Table.load(engine, table.game_id)
+        assert [r.seq for r in stored.log] == list(range(1, moves + 1))
+        assert stored.state.creatures["orc"].anchor == table.state.creatures["orc"].anchor
+    second.close()

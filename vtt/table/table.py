@@ -8,10 +8,11 @@ nothing anywhere and its sender gets the reason.
 from __future__ import annotations
 
 import asyncio
+import threading
 import time
 import weakref
 from collections.abc import Callable, Sequence
-from concurrent.futures import ThreadPoolExecutor
+from concurrent.futures import Future, ThreadPoolExecutor, wait
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from functools import cached_property
@@ -133,6 +134,24 @@ def _command_creature(cmd: Command) -> str | None:
     return getattr(cmd, "creature", None)
 
 
+_SQLITE_WRITERS: weakref.WeakKeyDictionary[Engine, ThreadPoolExecutor] = weakref.WeakKeyDictionary()
+"""One writer thread per SQLite database, shared by its games: SQLite lets one writer in at a time, and a hundred
+games' writers each waiting on its lock slept in its busy handler's growing steps (seconds at a hundred games)."""
+_WRITERS_LOCK = threading.Lock()
+
+
+def _writer_for(engine: Engine | None, name: str) -> tuple[ThreadPoolExecutor, bool]:
+    """The thread that stores a game's commands, in order, and whether it is shared with the database's other
+    games (SQLite) or the game's own (a server database takes many writers at once)."""
+    if engine is None or engine.dialect.name != "sqlite":
+        return ThreadPoolExecutor(max_workers=1, thread_name_prefix=f"vtt-db-{name}"), False
+    with _WRITERS_LOCK:
+        writer = _SQLITE_WRITERS.get(engine)
+        if writer is None:
+            writer = _SQLITE_WRITERS[engine] = ThreadPoolExecutor(max_workers=1, thread_name_prefix="vtt-db-sqlite")
+    return writer, True
+
+
 class Table:
     def __init__(
         self,
@@ -167,7 +186,8 @@ class Table:
         self._deadlines: dict[str, float] = {}
         """When each timer fires, in seconds since the epoch (for the pages' countdowns)."""
         self._tasks: set[asyncio.Future[None]] = set()
-        self._writer = ThreadPoolExecutor(max_workers=1, thread_name_prefix=f"vtt-db-{name}")
+        self._writer, self._shared_writer = _writer_for(engine, name)
+        self._last_write: Future[None] | None = None
         self.remember(initial)
 
     @classmethod
@@ -456,9 +476,7 @@ class Table:
         if self.engine is None or self.game_id is None:
             return
         snapshot = after.model_dump(mode="json") if record.seq % self.snapshot_every == 0 else None
-        loop = asyncio.get_running_loop()
-        await loop.run_in_executor(
-            self._writer,
+        future = self._writer.submit(
             db.append_command,
             self.engine,
             self.game_id,
@@ -469,6 +487,8 @@ class Table:
             record.events,
             snapshot,
         )
+        self._last_write = future
+        await asyncio.wrap_future(future)
 
     def _tell(self, change: Change) -> None:
         self._arm_reaction_timers()  # first, so that the listeners can show each reaction's deadline
@@ -595,7 +615,10 @@ class Table:
     def close(self) -> None:
         for timer in self._timers.values():
             timer.cancel()
-        self._writer.shutdown(wait=True)
+        if not self._shared_writer:
+            self._writer.shutdown(wait=True)
+        elif self._last_write is not None:
+            wait([self._last_write])  # the writer is the database's, shared with its other games
 
 
 def _summary(record: LogRecord) -> str:
