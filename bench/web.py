@@ -49,6 +49,7 @@ import textwrap
 import time
 from collections import Counter
 from collections.abc import Callable, Iterator, Sequence
+from concurrent.futures import ThreadPoolExecutor
 from contextlib import ExitStack, contextmanager
 from dataclasses import dataclass, field
 from functools import partial
@@ -716,7 +717,9 @@ def server_pieces(enc: Encounter, n_views: int, reps: int = 20) -> None:
         t0 = time.perf_counter()
         apply(before, parse_command({"type": "place", "creature": MOVER, "to": list(to)}), RandomDice(0))
         t1 = time.perf_counter()
-        outcome = asyncio.run(table.submit(views[0], {"type": "place", "creature": MOVER, "to": list(to)}))
+        with ThreadPoolExecutor(max_workers=1) as thread:  # this thread runs Playwright's event loop
+            command = {"type": "place", "creature": MOVER, "to": list(to)}
+            outcome = thread.submit(asyncio.run, table.submit(views[0], command)).result()
         if not outcome.ok:
             raise RuntimeError(f"the bench's place was refused: {outcome.error}")
         t2 = time.perf_counter()
