@@ -614,9 +614,20 @@ def is_update(event: str, method: str) -> bool:
 
 
 def process_cpu_ms(pid: int) -> float:
-    """User + system CPU time of a process (all its threads) so far, from /proc/<pid>/stat."""
-    fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
-    return (int(fields[11]) + int(fields[12])) * 1000 / os.sysconf("SC_CLK_TCK")
+    """CPU time of a process (all its threads alive now) so far: the nanoseconds of /proc/<pid>/task/*/schedstat
+    (/proc/<pid>/stat counts in ticks of 10 ms, too coarse for a few seconds of an idle server); /proc/<pid>/stat
+    where schedstat is missing."""
+    total = 0
+    try:
+        for task in Path(f"/proc/{pid}/task").iterdir():
+            try:
+                total += int((task / "schedstat").read_text().split()[0])
+            except (FileNotFoundError, ProcessLookupError):
+                continue  # a thread that ended meanwhile
+        return total / 1e6
+    except (FileNotFoundError, ValueError, IndexError):
+        fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+        return (int(fields[11]) + int(fields[12])) * 1000 / os.sysconf("SC_CLK_TCK")
 
 
 def wait_idle(clients: Sequence[Client]) -> None:
