@@ -14,6 +14,7 @@ import asyncio
 import gc
 import sys
 from collections.abc import Callable
+from pathlib import Path
 from typing import Any
 
 from fastapi import Request
@@ -24,7 +25,7 @@ from vtt.store.db import Seat
 from vtt.table import offload
 from vtt.table.registry import GameError, Games, NewGame, parse_game_id, viewer_for
 from vtt.table.table import Change, Table, Viewer
-from vtt.web import background_threads, first_paint, styles
+from vtt.web import background_threads, first_paint
 from vtt.web.api import make_router
 from vtt.web.compress import Compress
 from vtt.web.game_files import create_game, render_game_import, render_uvtt_import
@@ -33,6 +34,8 @@ from vtt.web.library_page import render_library
 from vtt.web.loop_watch import start_from_env as watch_loop
 from vtt.web.table_view import TableView
 
+STATIC = Path(__file__).resolve().parents[2] / "static"
+STYLES = (STATIC / "utility.css", STATIC / "table.css")
 NOT_AN_ADMIN = (
     "Only this server's admins make and import games here. Whoever runs the server has its admin link (printed "
     "when it starts): opening it lets that browser make games."
@@ -60,7 +63,8 @@ def _games() -> Games:
 
 
 def _head() -> None:
-    styles.link()
+    for style in STYLES:
+        ui.add_css(style.read_text())
 
 
 def _remember(seat: Seat) -> None:
