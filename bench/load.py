@@ -5,6 +5,8 @@ Run it from the repository root::
     .venv/bin/python bench/load.py              # 20 games × 6 clients, one command per client per second, 60 s
     .venv/bin/python bench/load.py --quick      # 4 games for 10 s (a smoke run)
     .venv/bin/python bench/load.py --seconds 30 --games 10 --no-deflate
+    .venv/bin/python bench/load.py --games 100 --interval 10 --seconds 60 --no-reference
+                                                # 100 games × 6 clients, each client one command every 10 s
     .venv/bin/python bench/load.py --processes 2   # through nginx: 1 vs 2 processes on PostgreSQL (bench/scale.py)
 
 It writes an encounter file and creates the games with `Games.ensure` in a fresh SQLite database (a Soulweaver
@@ -59,6 +61,7 @@ if str(ROOT) not in sys.path:
     sys.path.insert(0, str(ROOT))  # `e2e` is not an installed package
 
 from websockets.asyncio.client import ClientConnection, connect  # noqa: E402
+from websockets.exceptions import ConnectionClosed  # noqa: E402
 
 from e2e.conftest import AppServer  # noqa: E402
 from vtt.rules.grid import make_grid  # noqa: E402
@@ -189,7 +192,18 @@ def current_of(turn: dict[str, Any]) -> str | None:
 
 async def receive(client: Client) -> None:
     assert client.ws is not None
-    async for text in client.ws:
+    try:
+        await _receive(client, client.ws)
+    except ConnectionClosed:
+        CLOSED.append(client.key)
+
+
+CLOSED: list[str] = []
+"""The clients whose socket the server closed during the run (its commands then count as unanswered)."""
+
+
+async def _receive(client: Client, ws: ClientConnection) -> None:
+    async for text in ws:
         now = time.perf_counter()
         message = json.loads(text)
         kind = message["kind"]
@@ -214,10 +228,10 @@ async def send(via: Client, command: dict[str, Any]) -> tuple[float, dict[str, A
     future: asyncio.Future[dict[str, Any]] = asyncio.get_running_loop().create_future()
     via.waiting[ident] = future
     t0 = time.perf_counter()
-    await via.ws.send(json.dumps({"id": ident, "command": command}))
     try:
+        await via.ws.send(json.dumps({"id": ident, "command": command}))
         return t0, await asyncio.wait_for(future, ANSWER_TIMEOUT_S)
-    except TimeoutError:
+    except (TimeoutError, ConnectionClosed):  # a socket the server closed: counted as unanswered, the run goes on
         via.waiting.pop(ident, None)
         return t0, None
 
@@ -243,11 +257,16 @@ def choose(game: Game, client: Client, rng: random.Random) -> tuple[Client, dict
     return soulweaver, {"type": "place", "creature": client.creature, "to": list(to)}, "place hero"
 
 
+INTERVAL = [1.0]
+"""Seconds between two commands of one client (`--interval`)."""
+
+
 async def act(
-    game: Game, client: Client, start: float, stop: float, rng: random.Random, period: float = 1.0
+    game: Game, client: Client, start: float, stop: float, rng: random.Random, period: float | None = None
 ) -> list[Sent]:
-    """The client's commands, one every `period` seconds from a random moment in the first period; returns them
-    (they are in `game.sent` too)."""
+    """The client's commands, one every `period` seconds (`INTERVAL` unless given) from a random moment in the first
+    period; returns them (they are in `game.sent` too)."""
+    period = INTERVAL[0] if period is None else period
     mine: list[Sent] = []
     tick = start + rng.random() * period
     while tick < stop:
@@ -299,7 +318,7 @@ async def in_process(url: str, folder: Path, games: list[Game], seconds: float, 
     refused: list[str] = []
 
     async def act_here(game: Game, client: Client, start: float, stop: float, rng: random.Random) -> None:
-        tick = start + rng.random()
+        tick = start + rng.random() * INTERVAL[0]
         while tick < stop:
             await asyncio.sleep(max(0.0, tick - time.perf_counter()))
             via, command, _ = choose(game, client, rng)
@@ -309,7 +328,7 @@ async def in_process(url: str, folder: Path, games: list[Game], seconds: float, 
             submits.append((time.perf_counter() - t0) * 1000)
             if not outcome.ok:
                 refused.append(str(outcome.error))
-            tick += 1.0
+            tick += INTERVAL[0]
 
     rng = random.Random(seed)
     start = time.perf_counter() + 0.5
@@ -351,7 +370,7 @@ def section(title: str) -> None:
 
 
 def verdict(ok: bool) -> str:
-    return "MET" if ok else "NOT MET"
+    return "MET" if ok else "MISSED"
 
 
 def pct(values: list[float], q: float) -> float:
@@ -400,7 +419,7 @@ async def run(server: AppServer, games: list[Game], seconds: float, deflate: boo
     rss_idle = rss_mb(pid)
     print(f"   server RSS with the clients connected, idle: {rss_idle:.1f} MB")
 
-    section(f"Load: every client sends one command per second for {seconds:.0f} s")
+    section(f"Load: every client sends one command every {INTERVAL[0]:g} s for {seconds:.0f} s")
     cpu0 = cpu_s(pid)
     rng = random.Random(seed)
     start = time.perf_counter() + 0.5
@@ -484,6 +503,8 @@ def report(games: list[Game], figures: dict[str, Any], seconds: float) -> None:
         print(f"!! {len(refused)} refused, e.g. {refused[0].kind}: {refused[0].error}")
     if unanswered:
         print(f"!! {unanswered} commands got no answer within {ANSWER_TIMEOUT_S:.0f} s")
+    if CLOSED:
+        print(f"!! the server closed {len(CLOSED)} clients' sockets during the run")
 
     section("Summary (targets)")
     p95 = pct(latencies, 95) if latencies else float("inf")
@@ -510,6 +531,12 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--quick", action="store_true", help=f"{QUICK_GAMES} games for {QUICK_SECONDS:.0f} s")
     ap.add_argument("--seconds", type=float, default=None, help=f"length of the load (default {SECONDS:.0f})")
     ap.add_argument("--games", type=int, default=None, help=f"games, 6 clients each (default {GAMES})")
+    ap.add_argument(
+        "--interval",
+        type=float,
+        default=1.0,
+        help="seconds between two commands of one client (default 1: six commands a second per game)",
+    )
     ap.add_argument("--no-deflate", action="store_true", help="clients do not offer permessage-deflate")
     ap.add_argument("--seed", type=int, default=1)
     ap.add_argument("--no-reference", action="store_true", help="skip the in-process Table.submit reference run")
@@ -525,8 +552,10 @@ def main(argv: list[str] | None = None) -> int:
     seconds = args.seconds if args.seconds is not None else (QUICK_SECONDS if args.quick else SECONDS)
     n_games = args.games if args.games is not None else (QUICK_GAMES if args.quick else GAMES)
     started = time.perf_counter()
+    INTERVAL[0] = max(0.01, args.interval)
     print(
-        f"bench/load.py: {n_games} games × {PLAYERS + 1} websocket clients, 1 command per client per second, "
+        f"bench/load.py: {n_games} games × {PLAYERS + 1} websocket clients, 1 command per client every "
+        f"{INTERVAL[0]:g} s ({n_games * (PLAYERS + 1) / INTERVAL[0]:.0f} commands a second in all), "
         f"{seconds:.0f} s, permessage-deflate {'off' if args.no_deflate else 'on'}; "
         f"machine load average {load_average()} on {os.cpu_count()} CPUs"
     )

@@ -346,24 +346,35 @@ def perceived(
     creature_id: str,
     carried: Mapping[Cell, LightLevel] | None = None,
     occ: Occupancy | None = None,
+    spaces: frozenset[Cell] | None = None,
+    only: AbstractSet[str] | None = None,
 ) -> Perception:
     """What `creature_id` perceives now (see the module's docstring). `carried` (`carried_light(state)`) and `occ`
-    may be worked out once by a caller asking for many creatures of one state."""
+    may be worked out once by a caller asking for many creatures of one state. `spaces`: the spaces it perceives,
+    when the caller knows them (nothing they depend on changed); `only`: the other creatures to look at (the rest
+    are left out of the answer)."""
     viewer = state.creatures[creature_id]
     if viewer.swallowed_by is not None:
         return Perception()
     occ = Occupancy(state) if occ is None else occ
-    everyone = occ.everyone()
     lamps = carried_light(state) if carried is None else carried
-    cells = everyone[creature_id]
-    grid = grid_for(state.settings.grid)
+    cells = occ.cells[creature_id]
+    settings = state.settings
+    grid = grid_for(settings.grid)
     blinded = viewer.ailments.get("Blinded", 0)
-    spaces: frozenset[Cell] = frozenset() if blinded else _perceived_spaces(state, viewer, cells, occ, lamps)
+    if spaces is None:
+        spaces = frozenset() if blinded else _perceived_spaces(state, viewer, cells, occ, lamps)
+    creatures = state.creatures
+    others = (
+        occ.everyone().items()
+        if only is None
+        else [(cid, occ.cells[cid]) for cid in only if cid in creatures and creatures[cid].swallowed_by is None]
+    )
     seen: set[str] = {creature_id}
     heard: dict[str, tuple[Cell, ...]] = {}
     notes: list[Awareness] = []
     reasons: dict[str, str] = {creature_id: "itself"}
-    for cid, theirs in everyone.items():
+    for cid, theirs in others:
         if cid == creature_id:
             continue
         distance = footprint_distance(grid, cells, theirs)
@@ -440,13 +451,17 @@ def seat_perception(state: GameState, creature_ids: Iterable[str]) -> Perception
     sees and another only hears is seen; of the Observe rolls for the rest, the lowest DL per sense."""
     lamps = carried_light(state)
     occ = Occupancy(state)
+    return merged(state, [(cid, perceived(state, cid, lamps, occ)) for cid in creature_ids])
+
+
+def merged(state: GameState, perceptions: Iterable[tuple[str, Perception]]) -> Perception:
+    """What several creatures perceive together (`seat_perception`), from what each perceives."""
     spaces: set[Cell] = set()
     seen: set[str] = set()
     heard: dict[str, tuple[Cell, ...]] = {}
     reasons: dict[str, str] = {}
     best: dict[tuple[str, VisionSense], Awareness] = {}
-    for cid in creature_ids:
-        p = perceived(state, cid, lamps, occ)
+    for cid, p in perceptions:
         spaces |= p.spaces
         seen |= p.seen
         heard.update(p.heard)

@@ -23,15 +23,16 @@ import hashlib
 import hmac
 import secrets
 from collections import OrderedDict
-from collections.abc import Hashable, Iterable
+from collections.abc import Hashable, Iterable, Mapping
+from collections.abc import Set as AbstractSet
 from dataclasses import dataclass, field, replace
 from typing import TYPE_CHECKING, Any
 
 from vtt.rules.fog_marks import on_map
-from vtt.rules.model import Board, Cell, GameState
+from vtt.rules.model import Board, Cell, Creature, GameState
 from vtt.rules.settings import TableSettings
 from vtt.rules.space import Occupancy, grid_of
-from vtt.rules.vision import Perception, clear_sight_cache, seat_perception
+from vtt.rules.vision import Perception, carried_light, clear_sight_cache, merged, perceived
 
 if TYPE_CHECKING:
     from vtt.table.table import Viewer
@@ -59,24 +60,63 @@ class SeatVision:
     """Real id -> opaque id of each heard creature (for the server only: never sent)."""
 
 
+def facet(c: Creature) -> tuple[Hashable, ...]:
+    """What perception reads of one creature: its spaces, size, light, dark sight, Blinded, Deafened and
+    Anosmatic."""
+    return (
+        c.anchor,
+        c.size,
+        tuple(c.footprint or ()),
+        c.swallowed_by,
+        None if c.light is None else (c.light.bright, c.light.dim),
+        c.dark_sight,
+        c.ailments.get("Blinded", 0),
+        c.ailments.get("Deafened", 0),
+        c.ailments.get("Anosmatic", 0),
+    )
+
+
 def vision_key(state: GameState, creature_ids: tuple[str, ...]) -> tuple[Hashable, ...]:
     """Everything a seat's perception depends on, but the board and settings (compared by identity)."""
-    facets = tuple(
-        (
-            cid,
-            c.anchor,
-            c.size,
-            tuple(c.footprint or ()),
-            c.swallowed_by,
-            None if c.light is None else (c.light.bright, c.light.dim),
-            c.dark_sight,
-            c.ailments.get("Blinded", 0),
-            c.ailments.get("Deafened", 0),
-            c.ailments.get("Anosmatic", 0),
-        )
-        for cid, c in state.creatures.items()
+    return creature_ids, tuple((cid, facet(c)) for cid, c in state.creatures.items())
+
+
+def own_key(state: GameState, creature_ids: tuple[str, ...], facets: Mapping[str, Hashable]) -> Hashable:
+    """What the spaces a seat perceives depend on, but the board and settings: its own creatures, every carried
+    light and (when creatures obstruct sight) every creature. Another creature's move, outside these, changes only
+    whether that creature is perceived."""
+    lights = tuple((cid, facets[cid]) for cid, c in state.creatures.items() if c.light is not None)
+    everyone = tuple(facets.items()) if state.settings.creatures_obstruct else ()
+    return creature_ids, tuple(facets.get(cid) for cid in creature_ids), lights, everyone
+
+
+@dataclass(frozen=True)
+class _Worked:
+    """A seat's perception of one state, with what it was worked out from (for the next state's update)."""
+
+    board: Board
+    settings: TableSettings
+    own: Hashable
+    facets: Mapping[str, Hashable]
+    each: tuple[tuple[str, Perception], ...]
+    found: Perception
+
+
+def _updated(old: Perception, new: Perception, changed: AbstractSet[str], order: Mapping[str, int]) -> Perception:
+    """`old` with what it said of the `changed` creatures replaced by `new` (worked out for those alone)."""
+
+    def kept(cid: str) -> bool:
+        return cid not in changed
+
+    notes = [n for n in old.awareness if kept(n.creature)] + list(new.awareness)
+    notes.sort(key=lambda n: (order.get(n.creature, -1), n.sense != "sight"))
+    return Perception(
+        spaces=old.spaces,
+        seen=frozenset(c for c in old.seen if kept(c)) | new.seen,
+        heard={**{k: v for k, v in old.heard.items() if kept(k)}, **new.heard},
+        awareness=tuple(notes),
+        reasons={**{k: v for k, v in old.reasons.items() if kept(k)}, **new.reasons},
     )
-    return creature_ids, facets
 
 
 def seat_creatures(state: GameState, viewer: Viewer) -> tuple[str, ...]:
@@ -126,6 +166,11 @@ class Fog:
         """The spaces walls and objects filled when perception was last worked out."""
         self.computed = 0
         """How many perceptions were worked out (not taken from the cache): for tests and benchmarks."""
+        self.updated = 0
+        """How many of those were updates of the seat's last one (only other creatures changed)."""
+        self._worked: dict[tuple[str, ...], _Worked] = {}
+        """Per group of creatures (a seat's), its latest perception worked out, for the next one's update."""
+        self._facets_of: tuple[GameState, dict[str, Hashable], tuple[Hashable, ...]] | None = None
 
     @staticmethod
     def on(state: GameState) -> bool:
@@ -133,7 +178,7 @@ class Fog:
 
     def perception(self, state: GameState, creature_ids: tuple[str, ...]) -> Perception:
         """What these creatures perceive together in `state`, worked out again only when it may differ."""
-        key = (id(state.board), id(state.settings), vision_key(state, creature_ids))
+        key = (id(state.board), id(state.settings), creature_ids, self._facets(state)[1])
         known = self._perceptions.get(key)
         if known is not None and known[0] is state.board and known[1] is state.settings:
             self._perceptions.move_to_end(key)
@@ -144,11 +189,46 @@ class Fog:
             # asked for again, and on a big map each holds thousands of spaces.
             clear_sight_cache()
         self._filled = filled
-        found = seat_perception(state, creature_ids)
+        found = self._work_out(state, creature_ids)
         self.computed += 1
         self._perceptions[key] = (state.board, state.settings, found)
         while len(self._perceptions) > PERCEPTIONS_KEPT:
             self._perceptions.popitem(last=False)
+        return found
+
+    def _facets(self, state: GameState) -> tuple[dict[str, Hashable], tuple[Hashable, ...]]:
+        """Each creature's `facet` in `state`, and all of them as one key (as `vision_key` has them), worked out
+        once per state for every seat."""
+        known = self._facets_of
+        if known is not None and known[0] is state:
+            return known[1], known[2]
+        facets: dict[str, Hashable] = {cid: facet(c) for cid, c in state.creatures.items()}
+        key = tuple(facets.items())
+        self._facets_of = (state, facets, key)
+        return facets, key
+
+    def _work_out(self, state: GameState, creature_ids: tuple[str, ...]) -> Perception:
+        """`seat_perception`, or when only other creatures changed since the seat's last perception (the same
+        board, settings, own creatures and lights), that perception with those creatures looked at again."""
+        facets = self._facets(state)[0]
+        own = own_key(state, creature_ids, facets)
+        last = self._worked.get(creature_ids)
+        lamps = carried_light(state)
+        occ = Occupancy(state)
+        if last is not None and last.board is state.board and last.settings is state.settings and last.own == own:
+            changed = {cid for cid in facets.keys() | last.facets.keys() if facets.get(cid) != last.facets.get(cid)}
+            order = {cid: i for i, cid in enumerate(state.creatures)}
+            each = tuple(
+                (cid, _updated(p, perceived(state, cid, lamps, occ, p.spaces, changed), changed, order))
+                for cid, p in last.each
+            )
+            self.updated += 1
+        else:
+            each = tuple((cid, perceived(state, cid, lamps, occ)) for cid in creature_ids)
+        found = merged(state, each)
+        self._worked[creature_ids] = _Worked(state.board, state.settings, own, facets, each, found)
+        while len(self._worked) > PERCEPTIONS_KEPT:
+            del self._worked[next(iter(self._worked))]
         return found
 
     def opaque(self, seat: str, creature_id: str) -> str:

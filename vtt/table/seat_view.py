@@ -269,7 +269,13 @@ class SeatView:
         return {"id": d.id, "kind": "wait", "to": SOULWEAVER, "creature": None, "prompt": WAITING, "options": []}
 
     def decisions(self) -> list[Json]:
-        return [j for d in self.state.pending if (j := self.decision_json(d)) is not None]
+        """The pending decisions as this seat may see them (worked out once per view: a new list each call, its
+        dicts shared, never to be changed)."""
+        return list(self._decisions)
+
+    @cached_property
+    def _decisions(self) -> tuple[Json, ...]:
+        return tuple(j for d in self.state.pending if (j := self.decision_json(d)) is not None)
 
     def mine(self, decision: Json) -> bool:
         """Whether this seat answers the decision (the Soulweaver answers every one)."""
@@ -520,6 +526,11 @@ class SeatView:
         return out
 
     def turn_panel(self) -> TurnPanel:
+        return self._turn_panel
+
+    @cached_property
+    def _turn_panel(self) -> TurnPanel:
+        """The turn panel, worked out once per view (a `TurnPanel` is frozen)."""
         state = self.state
         if not state.turn.started:
             return TurnPanel(started=False, can_begin=self.viewer.is_soulweaver)

@@ -8,12 +8,13 @@ nothing anywhere and its sender gets the reason.
 from __future__ import annotations
 
 import asyncio
+import threading
 import weakref
 from collections.abc import Awaitable, Callable, Sequence
-from concurrent.futures import ThreadPoolExecutor
+from concurrent.futures import Future, ThreadPoolExecutor, wait
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
-from functools import partial
+from functools import cached_property, partial
 from typing import Any, Literal, Protocol
 
 from pydantic import ValidationError
@@ -96,10 +97,18 @@ class Change:
     after: GameState
     record: LogRecord
 
+    @cached_property
+    def _changed(self) -> frozenset[str]:
+        before, after = self.before.creatures, self.after.creatures
+        if before is after:
+            return frozenset()
+        changed = {cid for cid, c in after.items() if before.get(cid) is not c}
+        return frozenset(changed | (before.keys() - after.keys()))
+
     @property
     def changed_creatures(self) -> set[str]:
-        ids = set(self.before.creatures) | set(self.after.creatures)
-        return {cid for cid in ids if self.before.creatures.get(cid) is not self.after.creatures.get(cid)}
+        """The creatures added, removed or changed (worked out once for every listener; a new set each call)."""
+        return set(self._changed)
 
 
 class Listener(Protocol):
@@ -107,6 +116,8 @@ class Listener(Protocol):
 
 
 META = frozenset({"undo", "redo"})
+SEAT_VIEWS_KEPT = 4
+"""How many states' seat views each seat keeps (a change compares the state before with the one after)."""
 KEEP_STATES = 200
 """How many recent commands keep the state they were played on in memory (for undo without a replay)."""
 STORE_ATTEMPTS = 20
@@ -125,6 +136,24 @@ class Outcome:
 
 def _command_creature(cmd: Command) -> str | None:
     return getattr(cmd, "creature", None)
+
+
+_SQLITE_WRITERS: weakref.WeakKeyDictionary[Engine, ThreadPoolExecutor] = weakref.WeakKeyDictionary()
+"""One writer thread per SQLite database, shared by its games: SQLite lets one writer in at a time, and a hundred
+games' writers each waiting on its lock slept in its busy handler's growing steps (seconds at a hundred games)."""
+_WRITERS_LOCK = threading.Lock()
+
+
+def _writer_for(engine: Engine | None, name: str) -> tuple[ThreadPoolExecutor, bool]:
+    """The thread that stores a game's commands, in order, and whether it is shared with the database's other
+    games (SQLite) or the game's own (a server database takes many writers at once)."""
+    if engine is None or engine.dialect.name != "sqlite":
+        return ThreadPoolExecutor(max_workers=1, thread_name_prefix=f"vtt-db-{name}"), False
+    with _WRITERS_LOCK:
+        writer = _SQLITE_WRITERS.get(engine)
+        if writer is None:
+            writer = _SQLITE_WRITERS[engine] = ThreadPoolExecutor(max_workers=1, thread_name_prefix="vtt-db-sqlite")
+    return writer, True
 
 
 class Table:
@@ -150,6 +179,8 @@ class Table:
         saw; a stale one is refused, so two people dragging one token end up agreeing."""
         self.gone_hidden: dict[str, str] = {}
         """Creatures removed from the game while hidden (id -> name): the log about them stays the Soulweaver's."""
+        self._seat_views: dict[Viewer, list[tuple[SeatView, int]]] = {}
+        """Per seat, its views of the last few states, with how many creatures had gone hidden then."""
         self.fog = Fog()
         """What each seat perceives with fog of war on, and the spaces it remembers (in memory only)."""
         self._redo: list[list[int]] = []
@@ -161,7 +192,8 @@ class Table:
         self._deadlines: dict[str, float] = {}
         """When each timer fires, in seconds since the epoch (for the pages' countdowns)."""
         self._tasks: set[asyncio.Future[None]] = set()
-        self._writer = ThreadPoolExecutor(max_workers=1, thread_name_prefix=f"vtt-db-{name}")
+        self._writer, self._shared_writer = _writer_for(engine, name)
+        self._last_write: Future[None] | None = None
         self._shared = engine is not None and engine.dialect.name == "postgresql"
         """Other processes may serve this game too (PostgreSQL): a command is decided on the state after every
         command already stored, so each one first folds in what they stored."""
@@ -250,9 +282,20 @@ class Table:
     # ---- who may do what ----------------------------------------------------------------------------------
 
     def seat_view(self, viewer: Viewer, state: GameState | None = None) -> SeatView:
-        """What `viewer` may see of the current state (or of `state`, a state of this game)."""
+        """What `viewer` may see of the current state (or of `state`, a state of this game).
+
+        One `SeatView` per kind of seat and state, shared by every page and socket of that seat: a change is
+        worked out once for the seven spectators watching it, not seven times."""
         shown = self.state if state is None else state
-        return SeatView(shown, viewer, self.gone_hidden, self.fog.vision(shown, viewer))
+        vision = self.fog.vision(shown, viewer)
+        known = self._seat_views.setdefault(viewer, [])
+        for view, gone in known:
+            if view.state is shown and view.vision is vision and gone == len(self.gone_hidden):
+                return view
+        view = SeatView(shown, viewer, self.gone_hidden, vision)
+        known.append((view, len(self.gone_hidden)))
+        del known[:-SEAT_VIEWS_KEPT]
+        return view
 
     def remember(self, state: GameState) -> None:
         """With fog of war on, every seat (each player with a creature, and the spectators) remembers the spaces its
@@ -473,9 +516,7 @@ class Table:
         if self.engine is None or self.game_id is None:
             return
         snapshot = after.model_dump(mode="json") if record.seq % self.snapshot_every == 0 else None
-        loop = asyncio.get_running_loop()
-        await loop.run_in_executor(
-            self._writer,
+        future = self._writer.submit(
             db.append_command,
             self.engine,
             self.game_id,
@@ -486,6 +527,8 @@ class Table:
             record.events,
             snapshot,
         )
+        self._last_write = future
+        await asyncio.wrap_future(future)
 
     def _tell(self, change: Change) -> None:
         self._arm_reaction_timers()  # first, so that the listeners can show each reaction's deadline
@@ -503,6 +546,10 @@ class Table:
             if r.before is None or not r.before.pending:
                 break
         return group
+
+    def can_undo(self) -> bool:
+        """Whether an undo has something to take back (`undo_group` is not empty), found from the log's end."""
+        return any(r.is_play and not r.undone for r in reversed(self.log))
 
     def can_redo(self) -> bool:
         return bool(self._redo)
@@ -685,7 +732,10 @@ class Table:
     def close(self) -> None:
         for timer in self._timers.values():
             timer.cancel()
-        self._writer.shutdown(wait=True)
+        if not self._shared_writer:
+            self._writer.shutdown(wait=True)
+        elif self._last_write is not None:
+            wait([self._last_write])  # the writer is the database's, shared with its other games
 
 
 def _summary(record: LogRecord) -> str:

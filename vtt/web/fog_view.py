@@ -54,16 +54,29 @@ def known_board(board: Board, vision: SeatVision | None) -> dict[str, Any]:
     }
 
 
+LAYERS_KEPT = 16
+_LAYERS: list[tuple[SeatVision, Board, bool, dict[str, Any]]] = []
+"""The latest fog layers made, with the vision, board and preview flag each was made of: the pages of one kind of
+seat share their seat's vision of a state, and its layer is packed once for them all. Never change one."""
+
+
 def fog_layer(state: GameState, vision: SeatVision | None, preview: bool = False) -> dict[str, Any] | None:
     """The map's fog prop for a seat's vision (None: no fog)."""
     if vision is None:
         return None
     board, hexes = state.board, state.settings.grid == "hex"
-    return {
+    for seen, made_on, was_preview, layer in reversed(_LAYERS):
+        if seen is vision and made_on is board and was_preview == preview:
+            found: dict[str, Any] = layer
+            return found
+    made: dict[str, Any] = {
         "visible": pack_spaces(sorted(vision.spaces), hexes, board.cols, board.rows),
         "remembered": pack_spaces(sorted(vision.remembered - vision.spaces), hexes, board.cols, board.rows),
         "preview": preview,
     }
+    _LAYERS.append((vision, board, preview, made))
+    del _LAYERS[:-LAYERS_KEPT]
+    return made
 
 
 def marks_layer(state: GameState) -> dict[str, Any]:

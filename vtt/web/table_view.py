@@ -45,7 +45,7 @@ from vtt.web.picture_controls import render_picture_controls
 from vtt.web.pool_rows import render_pool
 from vtt.web.prompt_banner import PromptBanner, answers
 from vtt.web.roll_log import RollLog
-from vtt.web.tokens import on_map, shown_tokens, token_for
+from vtt.web.tokens import on_map, seat_token, shown_tokens
 
 CELL_PX = 26.0
 FLUSH_DELAY = 0.03
@@ -229,7 +229,7 @@ class TableView:
 
     def _token(self, state: GameState, c: Creature) -> dict[str, Any]:
         seat = self._seat() if state is self.table.state else self.table.seat_view(self.viewer, state)
-        return token_for(state, c, self.viewer, self.table.version(c.id), seat)
+        return seat_token(self.table, self.viewer, seat, c)
 
     # ---- permissions (the table re-checks every command) ------------------------------------------------
 
@@ -806,7 +806,7 @@ class TableView:
             "decisions": seat.decisions(),
             "turn": (seat.turn_panel(), self._order_candidates() if self.viewer.is_soulweaver else ()),
             "sheet": (self.selected, seat.creature(self.selected), self._inside(self.selected)),
-            "gm": (self._can_undo(), self.table.can_redo()) if self.viewer.is_soulweaver else None,
+            "gm": (self.table.can_undo(), self.table.can_redo()) if self.viewer.is_soulweaver else None,
         }
         for name, render in (
             ("gm", self._render_gm),
@@ -818,10 +818,6 @@ class TableView:
                 self._panel_keys[name] = keys[name]
                 render()
         self.banner.show(seat, self.table)
-
-    def _can_undo(self) -> bool:
-        """Whether the Soulweaver's Undo has something to take back (all the panel shows of the log)."""
-        return any(r.is_play and not r.undone for r in reversed(self.table.log))
 
     def _inside(self, cid: str | None) -> tuple[Creature, ...]:
         seat = self._seat()

@@ -146,3 +146,32 @@ def shown_tokens(table: Table, viewer: Viewer, seat: SeatView) -> dict[str, dict
     }
     known[key] = (weakref.ref(state), versions, tokens)
     return dict(tokens)
+
+
+_One = tuple[weakref.ref[GameState], dict[str, tuple[int, dict[str, Any]]]]
+_CHANGED: weakref.WeakKeyDictionary[Table, dict[tuple[str, str], _One]] = weakref.WeakKeyDictionary()
+"""Per table and kind of seat: the tokens of the latest state built one at a time (a change's), with the version
+each was built for."""
+
+
+def seat_token(table: Table, viewer: Viewer, seat: SeatView, creature: Creature) -> dict[str, Any]:
+    """`token_for` of one creature in `seat`'s state, built once per state, version and kind of seat: the pages of
+    the seven spectators watching a move share the moved token. Shared: never change it in place."""
+    state = seat.state
+    version = table.version(creature.id)
+    key = (viewer.role, viewer.key)
+    shown = _VIEWS.get(table, {}).get(key)
+    if shown is not None and shown[0]() is state and shown[1].get(creature.id, 0) == version:
+        found = shown[2].get(creature.id)
+        if found is not None:
+            return found
+    known = _CHANGED.setdefault(table, {})
+    one = known.get(key)
+    if one is None or one[0]() is not state:
+        one = known[key] = (weakref.ref(state), {})
+    built = one[1].get(creature.id)
+    if built is not None and built[0] == version:
+        return built[1]
+    token = token_for(state, creature, viewer, version, seat)
+    one[1][creature.id] = (version, token)
+    return token
