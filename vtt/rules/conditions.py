@@ -77,7 +77,7 @@ def encumbered_tier(state: GameState, creature: Creature) -> int:
 def limb_action_modifiers(state: GameState, creature: Creature) -> list[Modifier]:
     """Penalties on rolls for actions that use limbs."""
     return [
-        Modifier(value=-t, reason=f"{why} (Tier {t}) on an action using limbs")
+        Modifier(value=-t, reason=f"{why} (Tier {t}) on an action using limbs", key="encumbered", source=creature.id)
         for t, why in encumbered_parts(state, creature)
     ]
 
@@ -85,7 +85,9 @@ def limb_action_modifiers(state: GameState, creature: Creature) -> list[Modifier
 def effect_modifiers(state: GameState, creature: Creature, key: str, what: str) -> list[Modifier]:
     """What the effects on the creature add to its rolls of kind `key`, each with its reason."""
     return [
-        Modifier(value=e.modifiers[key], reason=f"{e.name}: {e.modifiers[key]:+d} on {what}")
+        Modifier(
+            value=e.modifiers[key], reason=f"{e.name}: {e.modifiers[key]:+d} on {what}", key="effect", source=e.creator
+        )
         for e in state.effects
         if e.subject == creature.id and e.modifiers.get(key)
     ]
@@ -96,7 +98,8 @@ def focus_modifiers(state: GameState, creature: Creature, target: Creature | Non
     bonus = state.settings.focus_bonus
     if target is None or not bonus or creature.focus != target.id:
         return []
-    return [Modifier(value=bonus, reason=f"Focused on {target.name}: {bonus:+d} on rolls against your Focus")]
+    why = f"Focused on {target.name}: {bonus:+d} on rolls against your Focus"
+    return [Modifier(value=bonus, reason=why, key="focus", source=creature.id)]
 
 
 def attack_modifiers(state: GameState, creature: Creature, target: Creature | None = None) -> list[Modifier]:
@@ -135,7 +138,7 @@ def defense_modifiers(state: GameState, creature: Creature, skill: str, physical
     mods: list[Modifier] = []
     if skill in ENCUMBERED_DEFENSES:
         mods += [
-            Modifier(value=-t, reason=f"{why} (Tier {t}) on an {skill} defense")
+            Modifier(value=-t, reason=f"{why} (Tier {t}) on an {skill} defense", key="encumbered", source=creature.id)
             for t, why in encumbered_parts(state, creature)
         ]
     if physical:
