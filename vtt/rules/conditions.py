@@ -15,12 +15,15 @@ from __future__ import annotations
 
 from vtt.rules import ailments
 from vtt.rules.dice import Modifier
-from vtt.rules.model import Creature, GameState, Hold
+from vtt.rules.model import Creature, Effect, GameState, Hold
+from vtt.rules.modifier_keys import ModifierKey
 
 HOLD_ENCUMBERED = 2
 ENCUMBERED_DEFENSES = frozenset({"Athletics", "Elude", "Nimble"})
 PHYSICAL_ATTACK = "physical_attack"
 PHYSICAL_DEFENSE = "physical_defense"
+DEFENSIVE_STANCE = "Defensive Stance"
+"""The name of the effect a Defensive Stance is (`vtt.rules.stance`)."""
 
 
 def holds_of(state: GameState, creature_id: str) -> list[Hold]:
@@ -82,11 +85,20 @@ def limb_action_modifiers(state: GameState, creature: Creature) -> list[Modifier
     ]
 
 
+def _effect_key(e: Effect) -> ModifierKey:
+    if e.name == DEFENSIVE_STANCE and e.ability is None:
+        return "defensive_stance"
+    return "ability_effect" if e.ability is not None else "effect"
+
+
 def effect_modifiers(state: GameState, creature: Creature, key: str, what: str) -> list[Modifier]:
     """What the effects on the creature add to its rolls of kind `key`, each with its reason."""
     return [
         Modifier(
-            value=e.modifiers[key], reason=f"{e.name}: {e.modifiers[key]:+d} on {what}", key="effect", source=e.creator
+            value=e.modifiers[key],
+            reason=f"{e.name}: {e.modifiers[key]:+d} on {what}",
+            key=_effect_key(e),
+            source=e.creator,
         )
         for e in state.effects
         if e.subject == creature.id and e.modifiers.get(key)

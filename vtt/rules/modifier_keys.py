@@ -11,6 +11,7 @@ from __future__ import annotations
 from typing import Literal
 
 ModifierKey = Literal[
+    "ability_effect",
     "accurate",
     "called_shot",
     "charge",
@@ -18,6 +19,7 @@ ModifierKey = Literal[
     "crowded",
     "damage_reduction",
     "dazzled",
+    "defensive_stance",
     "distract",
     "effect",
     "encumbered",
@@ -50,6 +52,7 @@ ModifierKey = Literal[
 OTHER: ModifierKey = "other"
 
 PLAIN_NAMES: dict[ModifierKey, str] = {
+    "ability_effect": "a Spell or Talent's effect",
     "accurate": "Accurate weapon",
     "called_shot": "Called Shot",
     "charge": "Charge",
@@ -57,6 +60,7 @@ PLAIN_NAMES: dict[ModifierKey, str] = {
     "crowded": "Crowded",
     "damage_reduction": "Reduction",
     "dazzled": "Dazzled",
+    "defensive_stance": "Defensive Stance",
     "distract": "Distract",
     "effect": "an effect",
     "encumbered": "Encumbered",
