@@ -64,8 +64,9 @@ def test_equality_takes_key_and_source_into_account() -> None:
 
 
 def test_a_hidden_creature_as_a_modifiers_source_is_scrubbed_from_the_seat_view() -> None:
-    """The modifier's text does not name the hidden shade but its source is shade's id: a player whose creature
-    attacks sees the event with no source; a spectator does not see the event at all; the Soulweaver sees all."""
+    """The modifier's text does not name the hidden shade but its source is shade's id: every seat but the
+    Soulweaver's sees the event with that source told as None (as an effect's hidden creator is); the Soulweaver sees
+    it whole."""
     game = state(
         creature("ayla", (2, 2), controller="alice"),
         creature("bram", (3, 2), controller="bob"),
@@ -75,11 +76,31 @@ def test_a_hidden_creature_as_a_modifiers_source_is_scrubbed_from_the_seat_view(
     roll = Roll(label="Ayla: Strike", base_dice=1, faces=(7,), modifiers=(mod,))
     event = Event(kind="attack", text="Ayla attacks Bram.", actor="ayla", target="bram", rolls=[roll])
     dumped = event.model_dump(mode="json")
+    plain = {"value": -1, "reason": "Hindered", "key": "hinder_attack", "source": None}
+    for viewer in (Viewer("player", "alice"), Viewer("player", "bob"), Viewer("spectator", "spectator")):
+        seen = SeatView(game, viewer).event_json(dumped)
+        assert seen is not None and seen["rolls"][0]["modifiers"] == [plain]
+        assert "shade" not in json.dumps(seen) and seen["text"] == "Ayla attacks Bram."
+    assert dumped["rolls"][0]["modifiers"][0]["source"] == "shade", "the stored event is left as it was"
+    assert SeatView(game, Viewer("soulweaver", "Mira")).event_json(dumped) == dumped
+
+
+def test_a_modifier_that_names_a_hidden_creature_still_hides_the_event() -> None:
+    """Hindered by the hidden Shadow Assassin: its name is in the reason, so a spectator is not told of the attack
+    and ayla's player sees it reworded, without the source."""
+    game = state(
+        creature("ayla", (2, 2), controller="alice"),
+        creature("bram", (3, 2), controller="bob"),
+        creature("shade", (2, 3), name="Shadow Assassin", hidden=True),
+    )
+    mod = Modifier(value=-1, reason="Hindered by Shadow Assassin", key="hinder_attack", source="shade")
+    roll = Roll(label="Ayla: Strike", base_dice=1, faces=(7,), modifiers=(mod,))
+    dumped = Event(kind="attack", text="Ayla attacks Bram.", actor="ayla", target="bram", rolls=[roll]).model_dump(
+        mode="json"
+    )
+    assert SeatView(game, Viewer("spectator", "spectator")).event_json(dumped) is None
     alice = SeatView(game, Viewer("player", "alice")).event_json(dumped)
     assert alice is not None
-    assert alice["rolls"][0]["modifiers"] == [
-        {"value": -1, "reason": "Hindered", "key": "hinder_attack", "source": None}
-    ]
-    assert "shade" not in json.dumps(alice)
-    assert SeatView(game, Viewer("spectator", "spectator")).event_json(dumped) is None
-    assert SeatView(game, Viewer("soulweaver", "Mira")).event_json(dumped) == dumped
+    (seen,) = alice["rolls"][0]["modifiers"]
+    assert seen["source"] is None and seen["reason"] == "Hindered by a creature you cannot see"
+    assert "shade" not in json.dumps(alice) and "Shadow" not in json.dumps(alice)
