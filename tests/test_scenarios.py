@@ -201,7 +201,12 @@ def test_collision_outcome_exactly() -> None:
     roll, defense = attack["rolls"]
     assert roll["faces"] == [7, 5, 7]
     assert roll["modifiers"] == [
-        {"value": 2, "reason": "Overpower size: target size 0 is smaller than size 2 (full difference)"}
+        {
+            "value": 2,
+            "reason": "Overpower size: target size 0 is smaller than size 2 (full difference)",
+            "key": "size",
+            "source": None,
+        }
     ]
     assert roll["result"] == 9
     assert roll["doubles"] == [{"face": 7, "count": 2}]
@@ -254,6 +259,8 @@ def test_obstructed_strike_names_the_unobstructed_size() -> None:
             "value": 1,
             "reason": "Strike size: target size 2 (1 of 7 spaces unobstructed) is larger than size -1 "
             "(half the difference)",
+            "key": "size",
+            "source": None,
         }
     ]
     assert attack["rolls"][0]["result"] == 10 and attack["rolls"][1]["result"] == 10

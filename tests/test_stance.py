@@ -52,6 +52,7 @@ def test_defensive_stance_gives_plus_1_on_defenses_against_physical_attacks() ->
     assert [(m.value, m.reason) for m in defense.modifiers] == [
         (1, "Defensive Stance: +1 on defenses against physical attacks")
     ]
+    assert [(m.key, m.source) for m in defense.modifiers] == [("defensive_stance", "d")]
     assert defense.result == 6
     assert attack.data["success"] is False
 

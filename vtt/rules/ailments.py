@@ -131,12 +131,18 @@ def dazzled_penalty(t: int) -> int:
 
 def dazzled(c: Creature, what: str) -> list[Modifier]:
     t = tier(c, "Dazzled")
-    return [Modifier(value=-dazzled_penalty(t), reason=f"Dazzled (Tier {t}): 1 + Tier/3 on {what}")] if t else []
+    if not t:
+        return []
+    return [
+        Modifier(
+            value=-dazzled_penalty(t), reason=f"Dazzled (Tier {t}): 1 + Tier/3 on {what}", key="dazzled", source=c.id
+        )
+    ]
 
 
 def exhausted(c: Creature, what: str) -> list[Modifier]:
     t = tier(c, "Exhausted")
-    return [Modifier(value=-t, reason=f"Exhausted (Tier {t}) on {what}")] if t else []
+    return [Modifier(value=-t, reason=f"Exhausted (Tier {t}) on {what}", key="exhausted", source=c.id)] if t else []
 
 
 def attack_roll_modifiers(state: GameState, c: Creature) -> list[Modifier]:
@@ -144,7 +150,8 @@ def attack_roll_modifiers(state: GameState, c: Creature) -> list[Modifier]:
     mods = dazzled(c, "attack rolls")
     crowded = tier(c, "Crowded") * state.settings.crowded_penalty_per_tier
     if crowded:
-        mods.append(Modifier(value=-crowded, reason=f"Crowded (Tier {tier(c, 'Crowded')}) on attack rolls"))
+        why = f"Crowded (Tier {tier(c, 'Crowded')}) on attack rolls"
+        mods.append(Modifier(value=-crowded, reason=why, key="crowded", source=c.id))
     return mods + exhausted(c, "Skill rolls")
 
 
@@ -173,7 +180,13 @@ def against_target_modifiers(state: GameState, target: Creature, melee: bool = T
         return []
     s = state.settings
     value, kind = (s.prone_melee_against, "melee") if melee else (s.prone_ranged_against, "ranged")
-    return [Modifier(value=value, reason=f"{target.name} is Prone: {value:+d} to {kind} attackers")] if value else []
+    if not value:
+        return []
+    return [
+        Modifier(
+            value=value, reason=f"{target.name} is Prone: {value:+d} to {kind} attackers", key="prone", source=target.id
+        )
+    ]
 
 
 def defense_roll_modifiers(state: GameState, c: Creature, skill: str, physical: bool = True) -> list[Modifier]:
@@ -187,11 +200,14 @@ def defense_roll_modifiers(state: GameState, c: Creature, skill: str, physical: 
                 value=-unstable,
                 reason=f"Unstable (Tier {tier(c, 'Unstable')}): Tier/{s.unstable_defense_divisor} on defenses "
                 "against physical attacks",
+                key="unstable",
+                source=c.id,
             )
         )
     crowded = tier(c, "Crowded") * s.crowded_penalty_per_tier
     if crowded and skill in s.limb_defenses:
-        mods.append(Modifier(value=-crowded, reason=f"Crowded (Tier {tier(c, 'Crowded')}) on an {skill} defense"))
+        why = f"Crowded (Tier {tier(c, 'Crowded')}) on an {skill} defense"
+        mods.append(Modifier(value=-crowded, reason=why, key="crowded", source=c.id))
     if skill in s.limb_defenses:
         mods += wounded_limbs_modifiers(state, c, f"an {skill} defense")
     return mods + exhausted(c, "Skill rolls") + knowledge_modifiers(state, c, skill)
@@ -202,7 +218,7 @@ def knowledge_modifiers(state: GameState, c: Creature, skill: str) -> list[Modif
     t = tier(c, "Enraged")
     if not t or skill not in state.settings.knowledge_skills:
         return []
-    return [Modifier(value=-t, reason=f"Enraged (Tier {t}) on Knowledge rolls ({skill})")]
+    return [Modifier(value=-t, reason=f"Enraged (Tier {t}) on Knowledge rolls ({skill})", key="enraged", source=c.id)]
 
 
 def manifest_modifiers(c: Creature, state: GameState | None = None, skill: str | None = None) -> list[Modifier]:
@@ -570,7 +586,16 @@ def frightened_modifiers(state: GameState, c: Creature, other: Creature | None, 
     t = tier(c, "Frightened")
     value = t * state.settings.frightened_penalty_per_tier
     return (
-        [Modifier(value=-value, reason=f"Frightened (Tier {t}) of {other.name}: on {what} against it")] if value else []
+        [
+            Modifier(
+                value=-value,
+                reason=f"Frightened (Tier {t}) of {other.name}: on {what} against it",
+                key="frightened",
+                source=other.id,
+            )
+        ]
+        if value
+        else []
     )
 
 
@@ -714,7 +739,12 @@ def wounded_use_modifiers(state: GameState, c: Creature, parts: list[str]) -> li
             raise RuleError(f"{c.name}'s {name} has {t} Tiers of Wounded and cannot be used")
         if s.wounded_penalty_per_tier:
             mods.append(
-                Modifier(value=-t * s.wounded_penalty_per_tier, reason=f"{name} Wounded (Tier {t}): using the part")
+                Modifier(
+                    value=-t * s.wounded_penalty_per_tier,
+                    reason=f"{name} Wounded (Tier {t}): using the part",
+                    key="wounded",
+                    source=c.id,
+                )
             )
     return mods
 
@@ -736,7 +766,8 @@ def wounded_limbs_modifiers(
     t, name = max(hurt, default=(0, ""), key=lambda h: h[0])
     if not per or not t:
         return []
-    return [Modifier(value=-t * per, reason=f"{name} Wounded (Tier {t}): the most Wounded limb, on {what}")]
+    why = f"{name} Wounded (Tier {t}): the most Wounded limb, on {what}"
+    return [Modifier(value=-t * per, reason=why, key="wounded", source=c.id)]
 
 
 def _severed(c: Creature, part: str) -> bool:

@@ -15,12 +15,15 @@ from __future__ import annotations
 
 from vtt.rules import ailments
 from vtt.rules.dice import Modifier
-from vtt.rules.model import Creature, GameState, Hold
+from vtt.rules.model import Creature, Effect, GameState, Hold
+from vtt.rules.modifier_keys import ModifierKey
 
 HOLD_ENCUMBERED = 2
 ENCUMBERED_DEFENSES = frozenset({"Athletics", "Elude", "Nimble"})
 PHYSICAL_ATTACK = "physical_attack"
 PHYSICAL_DEFENSE = "physical_defense"
+DEFENSIVE_STANCE = "Defensive Stance"
+"""The name of the effect a Defensive Stance is (`vtt.rules.stance`)."""
 
 
 def holds_of(state: GameState, creature_id: str) -> list[Hold]:
@@ -77,15 +80,26 @@ def encumbered_tier(state: GameState, creature: Creature) -> int:
 def limb_action_modifiers(state: GameState, creature: Creature) -> list[Modifier]:
     """Penalties on rolls for actions that use limbs."""
     return [
-        Modifier(value=-t, reason=f"{why} (Tier {t}) on an action using limbs")
+        Modifier(value=-t, reason=f"{why} (Tier {t}) on an action using limbs", key="encumbered", source=creature.id)
         for t, why in encumbered_parts(state, creature)
     ]
+
+
+def _effect_key(e: Effect) -> ModifierKey:
+    if e.name == DEFENSIVE_STANCE and e.ability is None:
+        return "defensive_stance"
+    return "ability_effect" if e.ability is not None else "effect"
 
 
 def effect_modifiers(state: GameState, creature: Creature, key: str, what: str) -> list[Modifier]:
     """What the effects on the creature add to its rolls of kind `key`, each with its reason."""
     return [
-        Modifier(value=e.modifiers[key], reason=f"{e.name}: {e.modifiers[key]:+d} on {what}")
+        Modifier(
+            value=e.modifiers[key],
+            reason=f"{e.name}: {e.modifiers[key]:+d} on {what}",
+            key=_effect_key(e),
+            source=e.creator,
+        )
         for e in state.effects
         if e.subject == creature.id and e.modifiers.get(key)
     ]
@@ -96,7 +110,8 @@ def focus_modifiers(state: GameState, creature: Creature, target: Creature | Non
     bonus = state.settings.focus_bonus
     if target is None or not bonus or creature.focus != target.id:
         return []
-    return [Modifier(value=bonus, reason=f"Focused on {target.name}: {bonus:+d} on rolls against your Focus")]
+    why = f"Focused on {target.name}: {bonus:+d} on rolls against your Focus"
+    return [Modifier(value=bonus, reason=why, key="focus", source=creature.id)]
 
 
 def attack_modifiers(state: GameState, creature: Creature, target: Creature | None = None) -> list[Modifier]:
@@ -135,7 +150,7 @@ def defense_modifiers(state: GameState, creature: Creature, skill: str, physical
     mods: list[Modifier] = []
     if skill in ENCUMBERED_DEFENSES:
         mods += [
-            Modifier(value=-t, reason=f"{why} (Tier {t}) on an {skill} defense")
+            Modifier(value=-t, reason=f"{why} (Tier {t}) on an {skill} defense", key="encumbered", source=creature.id)
             for t, why in encumbered_parts(state, creature)
         ]
     if physical:

@@ -137,36 +137,51 @@ def needed_face(tx: Tx, hit: Hit, target: Creature, attacker: Creature | None) -
     if hit.is_physical:
         physical = target.reductions.get("physical", 0)
         if physical:
-            reasons.append(Modifier(value=physical, reason="Physical Reduction"))
+            reasons.append(
+                Modifier(value=physical, reason="Physical Reduction", key="damage_reduction", source=target.id)
+            )
         armour = target.armor_reduction if hit.strike_type != "F" else 0
         if target.armor_reduction and hit.strike_type == "F":
-            reasons.append(Modifier(value=0, reason="Flowing ignores armour's Physical Reduction"))
+            reasons.append(
+                Modifier(value=0, reason="Flowing ignores armour's Physical Reduction", key="flowing", source=target.id)
+            )
         if armour:
-            reasons.append(Modifier(value=armour, reason="armour's Physical Reduction"))
+            reasons.append(
+                Modifier(value=armour, reason="armour's Physical Reduction", key="damage_reduction", source=target.id)
+            )
         total_physical = physical + armour
         lowered = 0
         if attacker is not None and attacker.size > target.size and total_physical > 0:
             lowered = min(total_physical, half(attacker.size - target.size))
             if lowered:
                 reasons.append(
-                    Modifier(value=-lowered, reason="physical damage to a smaller creature: half the size difference")
+                    Modifier(
+                        value=-lowered,
+                        reason="physical damage to a smaller creature: half the size difference",
+                        key="size",
+                    )
                 )
         if hit.strike_type == "S" and total_physical - lowered > 0:
             stab = min(total_physical - lowered, strong_faces(hit.attack_faces))
             if stab:
-                reasons.append(Modifier(value=-stab, reason=f"Stabbing: {count(stab, 'attack face')} of 6 or more"))
+                why = f"Stabbing: {count(stab, 'attack face')} of 6 or more"
+                reasons.append(Modifier(value=-stab, reason=why, key="stabbing"))
     for t in types:
         if t == "physical":
             continue
         r = target.reductions.get(t, 0)
         if r:
-            reasons.append(Modifier(value=r, reason=f"{t.title()} Reduction"))
+            reasons.append(Modifier(value=r, reason=f"{t.title()} Reduction", key="damage_reduction", source=target.id))
     for t in types:
         if t in target.vulnerabilities:
-            reasons.append(Modifier(value=VULNERABLE_REDUCTION, reason=f"Vulnerable to {t}"))
+            reasons.append(
+                Modifier(value=VULNERABLE_REDUCTION, reason=f"Vulnerable to {t}", key="vulnerable", source=target.id)
+            )
     needed = DAMAGE_FACE + sum(m.value for m in reasons)
     if needed > MAX_FACE:
-        reasons.append(Modifier(value=MAX_FACE - needed, reason="the needed value can never be above 12"))
+        reasons.append(
+            Modifier(value=MAX_FACE - needed, reason="the needed value can never be above 12", key="face_cap")
+        )
         needed = MAX_FACE
     return max(1, needed), reasons
 

@@ -18,6 +18,7 @@ from typing import Any, Protocol
 from pydantic import BaseModel, ConfigDict, model_validator
 
 from vtt.rules.fastmodel import construct
+from vtt.rules.modifier_keys import OTHER, ModifierKey
 
 SIDES = 12
 _SIDES_BITS = SIDES.bit_length()
@@ -119,11 +120,15 @@ class RecordingDice:
 
 
 class Modifier(BaseModel):
-    """A flat "+N"/"-N" on a roll's result and the rule that gave it."""
+    """A flat "+N"/"-N" on a roll's result, the rule that gave it (`reason` in words, `key` its kind) and the
+    creature that gave it (`source`, see `modifier_keys`). All four take part in equality. Old logs carry only value
+    and reason: they load with the key "other" and no source."""
 
     model_config = ConfigDict(frozen=True)
     value: int
     reason: str
+    key: ModifierKey = OTHER
+    source: str | None = None
 
 
 class DiceChange(BaseModel):

@@ -46,4 +46,4 @@ def guard_modifiers(
         return []
     w = defender.weapon(best[1])
     name = w.name if w is not None else best[1]
-    return [Modifier(value=best[0], reason=f"Guard of {name} against a melee attack")]
+    return [Modifier(value=best[0], reason=f"Guard of {name} against a melee attack", key="guard", source=defender.id)]

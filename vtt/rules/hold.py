@@ -34,6 +34,7 @@ from vtt.rules.grid import footprint_distance
 from vtt.rules.model import Cell, Creature, GameState, Hold, Limb, PartLock
 from vtt.rules.obstruction import exposure
 from vtt.rules.reach import attack_path, reach
+from vtt.rules.situational import attack_roll
 from vtt.rules.sizes import strike_size_modifier
 from vtt.rules.space import Occupancy, grid_of
 from vtt.rules.turns import refuse_on_full_resolve, require_active
@@ -131,9 +132,9 @@ def grab(
     tx.economy(c.id).attacked = True
     declared = [*paid, *tactics.declare(tx, c.id, False, charge)]
     s = state.settings
-    mods = [*plan.modifiers, *tx.extra_attack_mods]
     changes = ailments.attack_dice_changes(state, c)
-    attack = roll(dice, f"{c.name}: Grab {t.name} with {plan.limb.name}", c.skill(s.grab_skill), mods, changes)
+    label = f"{c.name}: Grab {t.name} with {plan.limb.name}"
+    attack = attack_roll(tx, dice, c.id, label, c.skill(s.grab_skill), plan.modifiers, changes)
     spec = attacks.AttackSpec(
         action="grab",
         attacker=c.id,

@@ -35,13 +35,14 @@ from vtt.rules.abilities import Ability, ability
 from vtt.rules.checks import AttackResult
 from vtt.rules.damage import Hit, deal, heal, suffer_pips
 from vtt.rules.death import exhaustion_death
-from vtt.rules.dice import DiceSource, Modifier, Roll, roll
+from vtt.rules.dice import DiceSource, Modifier, Roll
 from vtt.rules.events import Event, RuleError
 from vtt.rules.grid import footprint_distance
 from vtt.rules.manifest_roll import dl_of as dl_of
 from vtt.rules.manifest_roll import readied_limbs as readied_limbs
 from vtt.rules.manifest_roll import skill_of as skill_of
 from vtt.rules.model import Creature, Effect, GameState, Limb, Readied
+from vtt.rules.situational import manifest_roll
 from vtt.rules.space import Occupancy, grid_of
 from vtt.rules.stance import in_stance, require_can_attack
 from vtt.rules.turns import require_active, spend
@@ -188,11 +189,11 @@ def _manifest_roll(
     state = tx.state
     dl, notes = dl_of(state, c, ab)
     skill = skill_of(state, ab)
-    mods: list[Modifier] = [*ailments.manifest_modifiers(c, state, skill), *tx.extra_attack_mods]
+    mods: list[Modifier] = ailments.manifest_modifiers(c, state, skill)
     mods += ailments.wounded_use_modifiers(state, c, [limb.id]) if limb is not None else []
     # the roll is the attack roll of an ability that attacks (seed-000), so it loses d12 as attack rolls do (Flurry)
     changes = ailments.attack_dice_changes(state, c, is_physical(state, ab)) if ab.effect.attacks else []
-    r = roll(dice, f"{c.name}: Manifest {ab.name} ({skill})", c.skill(skill), mods, changes)
+    r = manifest_roll(tx, dice, c.id, f"{c.name}: Manifest {ab.name} ({skill})", c.skill(skill), mods, changes)
     ok = r.result >= dl and not (state.settings.fumble_always_fails and r.fumble)
     why = f" ({'; '.join(notes)})" if notes else ""
     boost = " Boosted" if boosted else ""

@@ -91,7 +91,12 @@ def manifest_options(
         if ab.effect.attacks and stance.in_stance(state, c.id):
             continue
         preview = manifest_preview(state, c, ab, limb.readied.dl).model_copy(
-            update={"dice": 0, "modifiers": [Modifier(value=limb.readied.roll.result, reason="the Readied roll")]}
+            update={
+                "dice": 0,
+                "modifiers": [
+                    Modifier(value=limb.readied.roll.result, reason="the Readied roll", key="readied", source=c.id)
+                ],
+            }
         )
         done = [TargetOption(target=tid, preview=preview) for tid in manifest.targets(state, occ, c, ab)]
         if done:

@@ -24,11 +24,12 @@ from vtt.rules import ailments, attacks, prone, tactics, terrain
 from vtt.rules.checks import AttackResult
 from vtt.rules.conditions import holds_of, melee_attack_modifiers
 from vtt.rules.damage import Hit, deal
-from vtt.rules.dice import DiceChange, DiceSource, roll
+from vtt.rules.dice import DiceChange, DiceSource
 from vtt.rules.events import Event, RuleError
 from vtt.rules.hold import check_touch, escape_roll_spec, leave_holds
 from vtt.rules.model import Cell, Creature, GameState
 from vtt.rules.overexertion import overexertion
+from vtt.rules.situational import attack_roll
 from vtt.rules.sizes import can_overpower, overpower_size_modifier, physical_damage_size_change
 from vtt.rules.space import Occupancy, footprint, footprint_offsets, grid_of, why_cannot_pass, why_cannot_stand
 from vtt.rules.turns import refuse_on_full_resolve, require_active, resolve_blocks, spend
@@ -232,12 +233,13 @@ def _collide(tx: Tx, creature: str, target_id: str, dice: DiceSource, charge: bo
         mods.append(size_mod)
     mods += melee_attack_modifiers(state, c, t)
     mods += tactics.declared_modifiers(state, c, False, charge)
-    mods += tx.extra_attack_mods  # a successful Hinder Attack: -1 each
     s = state.settings
     tx.economy(creature).attacked = True
     declared = tactics.declare(tx, creature, False, charge)
     changes = ailments.attack_dice_changes(state, c)
-    attack = roll(dice, f"{c.name}: Collision with {t.name}", c.skill(s.collision_skill), mods, changes)
+    attack = attack_roll(
+        tx, dice, c.id, f"{c.name}: Collision with {t.name}", c.skill(s.collision_skill), mods, changes
+    )
     change = physical_damage_size_change(c.size, t.size)
     changes = [DiceChange(dice=change, reason="Collision damage modified by size like the roll")] if change else []
     changes += tactics.flurry_damage_changes(state, c)

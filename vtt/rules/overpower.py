@@ -74,6 +74,7 @@ from vtt.rules.hold import caused_by, check_touch, end_empty_holds, leave_holds,
 from vtt.rules.model import Cell, Creature, GameState, Hold, Limb, PartLock, Weapon
 from vtt.rules.obstruction import exposure
 from vtt.rules.reach import attack_path, best_limb, reach
+from vtt.rules.situational import attack_roll
 from vtt.rules.sizes import can_overpower, overpower_size_modifier
 from vtt.rules.space import Occupancy, footprint, footprint_offsets, grid_of, why_cannot_stand
 from vtt.rules.strike import Armament, AttackPlan, arm_reach, armament, attack_limbs, weapon_modifiers
@@ -254,7 +255,8 @@ def grip_bonus(target: Creature, item: Weapon) -> list[Modifier]:
     extra = len(target.gripping_limbs(item.id)) - 1
     if extra <= 0:
         return []
-    return [Modifier(value=extra, reason=f"{item.name} is Gripped by {extra + 1} limbs: +1 per limb beyond the first")]
+    why = f"{item.name} is Gripped by {extra + 1} limbs: +1 per limb beyond the first"
+    return [Modifier(value=extra, reason=why, key="grip", source=target.id)]
 
 
 def disarm(
@@ -841,7 +843,7 @@ def _attack(
     paid = tactics.pay_attack(tx, c.id, flurry[0], flurry[1])
     tx.economy(c.id).attacked = True
     declared = [*paid, *tactics.declare(tx, c.id, called_shot, charge)]
-    attack = roll(dice, plan.label, plan.dice, [*plan.modifiers, *tx.extra_attack_mods], plan.dice_changes)
+    attack = attack_roll(tx, dice, c.id, plan.label, plan.dice, plan.modifiers, plan.dice_changes)
     spec = attacks.AttackSpec(
         action=action,
         attacker=c.id,

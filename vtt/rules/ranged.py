@@ -49,11 +49,12 @@ from vtt.rules import ailments, attacks, gear, objects, tactics
 from vtt.rules.commands import Strike
 from vtt.rules.conditions import attack_modifiers, limb_action_modifiers, ranged_attack_modifiers
 from vtt.rules.damage import StrikeType
-from vtt.rules.dice import DiceChange, DiceSource, Modifier, Roll, roll
+from vtt.rules.dice import DiceChange, DiceSource, Modifier, Roll
 from vtt.rules.events import Event, RuleError
 from vtt.rules.grid import Grid, footprint_distance
 from vtt.rules.model import Cell, Creature, GameState, Weapon
 from vtt.rules.obstruction import exposure
+from vtt.rules.situational import attack_roll
 from vtt.rules.sizes import GROUND_PENALTY, WALL_SIZE, physical_damage_size_change, strike_size_modifier
 from vtt.rules.space import Occupancy, grid_of
 from vtt.rules.strike import (
@@ -118,11 +119,16 @@ def ranged_weapon_modifiers(state: GameState, c: Creature, weapon: Weapon) -> li
     mods = ailments.wounded_use_modifiers(state, c, [lb.id for lb in c.gripping_limbs(weapon.id)])
     skill = state.settings.ranged_skill
     if weapon.accurate:
-        mods.append(Modifier(value=1, reason=f"{weapon.name} is Accurate"))
+        mods.append(Modifier(value=1, reason=f"{weapon.name} is Accurate", key="accurate", source=c.id))
     over = weapon.tier - c.skill(skill)
     if over > 0:
         mods.append(
-            Modifier(value=-over, reason=f"{weapon.name}'s usage Tier {weapon.tier} is above {skill} {c.skill(skill)}")
+            Modifier(
+                value=-over,
+                reason=f"{weapon.name}'s usage Tier {weapon.tier} is above {skill} {c.skill(skill)}",
+                key="weapon_tier",
+                source=c.id,
+            )
         )
     return mods
 
@@ -131,6 +137,7 @@ def long_shot_modifier(increments: int, rng: int) -> Modifier:
     return Modifier(
         value=-increments,
         reason=f"Long Shot: range {rng} increased {count(increments, 'time')} to {rng * (1 + increments)}, -1 each",
+        key="long_shot",
     )
 
 
@@ -239,7 +246,7 @@ def plan_ranged_surface(
             rel = "smaller" if size_change > 0 else "larger"
             changes.append(DiceChange(dice=size_change, reason=f"physical damage against a {rel} subject ({subject})"))
     else:
-        mods.append(Modifier(value=GROUND_PENALTY, reason="attacking the ground"))
+        mods.append(Modifier(value=GROUND_PENALTY, reason="attacking the ground", key="ground"))
     mods += ranged_weapon_modifiers(state, c, weapon)
     if long_shot:
         mods.append(long_shot_modifier(long_shot, shot.range))
@@ -324,7 +331,7 @@ def _loose(
     paid = tactics.pay_attack(tx, c.id, cmd.minor, attack_limbs(state, c, arm))
     tx.economy(c.id).attacked = True
     events = [*paid, *gear.spend_ammo(tx, c.id, weapon), *tactics.declare(tx, c.id, cmd.called_shot is not None, False)]
-    attack = roll(dice, plan.label, plan.dice, [*plan.modifiers, *tx.extra_attack_mods], plan.dice_changes)
+    attack = attack_roll(tx, dice, c.id, plan.label, plan.dice, plan.modifiers, plan.dice_changes)
     events.append(_range_event(c, what, target, plan))
     if weapon.ranged == "thrown" and state.settings.thrown_weapon_drops:
         events.append(let_go(tx, c.id, weapon, plan.aimed))

@@ -51,6 +51,7 @@ from vtt.rules.dice import DiceSource, Modifier, roll
 from vtt.rules.events import Event, RuleError
 from vtt.rules.grid import footprint_distance
 from vtt.rules.model import SOULWEAVER, Cell, Decision, GameState
+from vtt.rules.situational import Situational
 from vtt.rules.sizes import can_overpower, overpower_size_modifier
 from vtt.rules.space import Occupancy, footprint, grid_of
 from vtt.rules.stance import in_stance
@@ -64,6 +65,7 @@ HINDER_MOVEMENT_BONUS = 3
 
 ReactionKind = Literal["hinder_attack", "hinder_movement", "hinder_spell"]
 KIND_ORDER: tuple[ReactionKind, ...] = ("hinder_movement", "hinder_attack", "hinder_spell")
+HINDERS_OF_THE_ROLL: tuple[Literal["hinder_attack", "hinder_spell"], ...] = ("hinder_attack", "hinder_spell")
 WHAT: dict[str, str] = {
     "hinder_attack": "attacks",
     "hinder_movement": "is about to move",
@@ -308,12 +310,18 @@ def resolve(tx: Tx, group: ReactionGroup, dice: DiceSource, dispatch: Dispatch) 
             ),
         ]
     tx.cleared = True
-    tx.extra_attack_mods = [
-        Modifier(
-            value=HINDER_SPELL_PENALTY if kind == "hinder_spell" else HINDER_ATTACK_PENALTY,
-            reason=f"Hindered by {state.creatures[h].name}",
+    tx.situational += [
+        Situational(
+            scope="manifest_roll" if kind == "hinder_spell" else "attack_roll",
+            creature=group.actor,
+            modifier=Modifier(
+                value=HINDER_SPELL_PENALTY if kind == "hinder_spell" else HINDER_ATTACK_PENALTY,
+                reason=f"Hindered by {state.creatures[h].name}",
+                key=kind,
+                source=h,
+            ),
         )
-        for kind in ("hinder_attack", "hinder_spell")
+        for kind in HINDERS_OF_THE_ROLL
         for h in successes.get(kind, [])
     ]
     return events + dispatch(tx, cmd, dice)
@@ -338,7 +346,11 @@ def _hinder_rolls(
         h = state.creatures[hid]
         mods: list[Modifier] = []
         if bonus:
-            mods.append(Modifier(value=bonus, reason="Hinder Movement into or out of your space"))
+            mods.append(
+                Modifier(
+                    value=bonus, reason="Hinder Movement into or out of your space", key="hinder_movement", source=hid
+                )
+            )
         if kind == "hinder_movement":
             size_mod = overpower_size_modifier(h.size, actor.size)
             if size_mod:

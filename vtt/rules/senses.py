@@ -91,6 +91,8 @@ def _modifier(state: GameState, c: Creature, per_tier: int, what: str, other: Cr
         Modifier(
             value=-t * per_tier,
             reason=f"{cause}: {whom} {SENSE_NAMES[sense]} Concealment {t}, on {what}",
+            key="concealment",
+            source=c.id,
         )
     ]
 
@@ -123,6 +125,8 @@ def distract_defense_modifiers(state: GameState, target: Creature, speaking: boo
         Modifier(
             value=t * per_tier,
             reason=f"{cause}: {what} has {SENSE_NAMES[sense]} Concealment {t} for it, on its defense (Distract)",
+            key="concealment",
+            source=target.id,
         )
     ]
 

@@ -61,6 +61,7 @@ def strike_size_modifier(attacker_size: int, target_size: int, note: str = "") -
     return Modifier(
         value=bonus,
         reason=f"Strike size: target size {target_size}{note} is {rel} than size {attacker_size} (half the difference)",
+        key="size",
     )
 
 
@@ -72,4 +73,5 @@ def overpower_size_modifier(attacker_size: int, target_size: int, note: str = ""
     return Modifier(
         value=bonus,
         reason=f"Overpower size: target size {target_size}{note} is {rel} than size {attacker_size} (full difference)",
+        key="size",
     )

@@ -13,13 +13,12 @@ Talents."
 
 from __future__ import annotations
 
-from vtt.rules.conditions import PHYSICAL_DEFENSE
+from vtt.rules.conditions import DEFENSIVE_STANCE, PHYSICAL_DEFENSE
 from vtt.rules.events import Event, RuleError
 from vtt.rules.model import Effect, GameState
 from vtt.rules.turns import require_active, spend
 from vtt.rules.txn import Tx
 
-DEFENSIVE_STANCE = "Defensive Stance"
 STANCE_DEFENSE_BONUS = 1
 
 

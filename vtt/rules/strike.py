@@ -33,6 +33,7 @@ from vtt.rules.grid import footprint_distance
 from vtt.rules.model import Cell, Creature, GameState, Limb, Weapon
 from vtt.rules.obstruction import Exposure, exposure
 from vtt.rules.reach import EXTEND_CLOSE_PENALTY, attack_path, best_limb, effective_extend, reach
+from vtt.rules.situational import attack_roll
 from vtt.rules.sizes import (
     GROUND_DEFENSE,
     GROUND_PENALTY,
@@ -138,19 +139,30 @@ def weapon_modifiers(state: GameState, c: Creature, arm: Armament, distance: int
         over = UNARMED_TIER - c.skill(skill)
         if over > 0:
             mods.append(
-                Modifier(value=-over, reason=f"a limb is a Tier {UNARMED_TIER} weapon, above {skill} {c.skill(skill)}")
+                Modifier(
+                    value=-over,
+                    reason=f"a limb is a Tier {UNARMED_TIER} weapon, above {skill} {c.skill(skill)}",
+                    key="weapon_tier",
+                    source=c.id,
+                )
             )
         return mods
     if w.accurate:
-        mods.append(Modifier(value=1, reason=f"{w.name} is Accurate"))
+        mods.append(Modifier(value=1, reason=f"{w.name} is Accurate", key="accurate", source=c.id))
     over = w.tier - c.skill(skill)
     if over > 0:
-        mods.append(Modifier(value=-over, reason=f"{w.name}'s usage Tier {w.tier} is above {skill} {c.skill(skill)}"))
+        why = f"{w.name}'s usage Tier {w.tier} is above {skill} {c.skill(skill)}"
+        mods.append(Modifier(value=-over, reason=why, key="weapon_tier", source=c.id))
     ext = effective_extend(c, w, skill)
     unextended = reach(c, arm.limb)
     if ext and distance <= unextended:
         mods.append(
-            Modifier(value=EXTEND_CLOSE_PENALTY, reason=f"target closer than the area {w.name}'s Extend {ext} adds")
+            Modifier(
+                value=EXTEND_CLOSE_PENALTY,
+                reason=f"target closer than the area {w.name}'s Extend {ext} adds",
+                key="extend_close",
+                source=c.id,
+            )
         )
     return mods
 
@@ -305,7 +317,7 @@ def plan_surface_strike(
             subject = "a size 1 wall" if obj is None else subject
             changes.append(DiceChange(dice=size_change, reason=f"physical damage against a {rel} subject ({subject})"))
     else:
-        mods.append(Modifier(value=GROUND_PENALTY, reason="attacking the ground"))
+        mods.append(Modifier(value=GROUND_PENALTY, reason="attacking the ground", key="ground"))
     mods += weapon_modifiers(state, c, arm, dist)
     mods += limb_action_modifiers(state, c)
     mods += attack_modifiers(state, c)
@@ -370,7 +382,7 @@ def strike(
     paid = tactics.pay_attack(tx, c.id, minor, attack_limbs(state, c, arm))
     tx.economy(c.id).attacked = True
     declared = [*paid, *tactics.declare(tx, c.id, called_shot is not None, charge)]
-    attack = roll(dice, plan.label, plan.dice, [*plan.modifiers, *tx.extra_attack_mods], plan.dice_changes)
+    attack = attack_roll(tx, dice, c.id, plan.label, plan.dice, plan.modifiers, plan.dice_changes)
     path_event = Event(
         kind="reach",
         text=f"{c.name} reaches {count(plan.distance, 'space')} (Reach {plan.reach}) "
@@ -409,7 +421,9 @@ def surface_outcome(
     tx: Tx, c: Creature, plan: AttackPlan, space: Cell, attack: Roll, params: dict[str, Any], dice: DiceSource
 ) -> list[Event]:
     s = tx.state.settings
-    ground = roll(dice, "ground defense", 0, [Modifier(value=GROUND_DEFENSE, reason="a surface's defense is 0")])
+    ground = roll(
+        dice, "ground defense", 0, [Modifier(value=GROUND_DEFENSE, reason="a surface's defense is 0", key="ground")]
+    )
     result = AttackResult(
         attack=attack,
         dl=plan.dl,

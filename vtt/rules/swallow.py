@@ -60,6 +60,7 @@ from vtt.rules.dice import DiceChange, DiceSource, Modifier, Roll, roll
 from vtt.rules.events import Event, RuleError
 from vtt.rules.hold import leave_holds
 from vtt.rules.model import STOMACH, Cell, Creature, GameState, Weapon
+from vtt.rules.situational import attack_roll
 from vtt.rules.sizes import physical_damage_size_change, strike_size_modifier
 from vtt.rules.space import Occupancy, grid_of, why_cannot_stand
 from vtt.rules.strike import (
@@ -301,7 +302,7 @@ def strike_stomach(
     tx.economy(c.id).attacked = True
     label = f"{c.name}: Strike on {sw.name}'s stomach with {arm.name}"
     skill = state.settings.strike_skill
-    attack = roll(dice, label, c.skill(skill), [*mods, *tx.extra_attack_mods], changes)
+    attack = attack_roll(tx, dice, c.id, label, c.skill(skill), mods, changes)
     s = state.settings
     result = AttackResult(
         attack=attack,

@@ -60,10 +60,11 @@ from vtt.rules.ailments import (
 )
 from vtt.rules.checks import AttackResult
 from vtt.rules.conditions import PHYSICAL_ATTACK, PHYSICAL_DEFENSE
-from vtt.rules.dice import DiceChange, DiceSource, Modifier, roll
+from vtt.rules.dice import DiceChange, DiceSource, Modifier
 from vtt.rules.events import Event, RuleError
 from vtt.rules.grid import footprint_distance
 from vtt.rules.model import BodyPart, Cell, Creature, Effect, GameState, Weapon
+from vtt.rules.situational import attack_roll
 from vtt.rules.space import Occupancy, grid_of
 from vtt.rules.turns import break_moves, refuse_on_full_resolve, require_active, spend
 from vtt.rules.txn import Tx
@@ -110,10 +111,17 @@ def declared_modifiers(state: GameState, c: Creature, called_shot: bool, charge:
     mods: list[Modifier] = []
     if called_shot and not called_shot_active(state, c.id):
         mods.append(
-            Modifier(value=CALLED_SHOT_PENALTY, reason=f"{CALLED_SHOT}: -1 on physical attack rolls for 1 round")
+            Modifier(
+                value=CALLED_SHOT_PENALTY,
+                reason=f"{CALLED_SHOT}: -1 on physical attack rolls for 1 round",
+                key="called_shot",
+                source=c.id,
+            )
         )
     if charge:
-        mods.append(Modifier(value=CHARGE_ATTACK_BONUS, reason=f"{CHARGE}: +1 on the attack roll"))
+        mods.append(
+            Modifier(value=CHARGE_ATTACK_BONUS, reason=f"{CHARGE}: +1 on the attack roll", key="charge", source=c.id)
+        )
     return mods
 
 
@@ -323,7 +331,8 @@ def distract_targets(state: GameState, c: Creature, occ: Occupancy | None = None
 
 def distract_bonus(action: Literal["major", "minor"]) -> Modifier:
     word = "Major" if action == "major" else "Minor"
-    return Modifier(value=DISTRACT_BONUS[action], reason=f"{DISTRACT}: {DISTRACT_BONUS[action]:+d} for a {word} Action")
+    why = f"{DISTRACT}: {DISTRACT_BONUS[action]:+d} for a {word} Action"
+    return Modifier(value=DISTRACT_BONUS[action], reason=why, key="distract")
 
 
 def distract_modifiers(action: DistractAction) -> list[Modifier]:
@@ -385,15 +394,16 @@ def distract(
         econ.distractable = left  # a new list: the state before the command shares the old one
     tx.economy(c.id).attacked = True
     label = f"{c.name}: {DISTRACT}"
-    attack = roll(
+    attack = attack_roll(
+        tx,
         dice,
+        c.id,
         label,
         c.skill(s.distract_skill),
         [
             *distract_modifiers(action),
             *attack_roll_modifiers(state, c),
             *senses.attack_concealment_modifiers(state, c),
-            *tx.extra_attack_mods,
         ],
         attack_dice_changes(state, c, physical=False),
     )
@@ -407,7 +417,14 @@ def distract(
     ]
     for tid in chosen:
         expected = (
-            [Modifier(value=DISTRACT_EXPECTED, reason=f"expects the {DISTRACT}: +{DISTRACT_EXPECTED}")]
+            [
+                Modifier(
+                    value=DISTRACT_EXPECTED,
+                    reason=f"expects the {DISTRACT}: +{DISTRACT_EXPECTED}",
+                    key="distract",
+                    source=tid,
+                )
+            ]
             if tid in expects
             else []
         )

@@ -37,11 +37,12 @@ from vtt.rules import ranged as ranged_mod
 from vtt.rules.checks import AttackResult
 from vtt.rules.conditions import attack_modifiers, limb_action_modifiers
 from vtt.rules.damage import deal
-from vtt.rules.dice import DiceChange, DiceSource, Roll, roll
+from vtt.rules.dice import DiceChange, DiceSource, Roll
 from vtt.rules.events import Event, RuleError
 from vtt.rules.grid import footprint_distance
 from vtt.rules.model import SOULWEAVER, Cell, Creature, Decision, GameState, Weapon
 from vtt.rules.reach import attack_path
+from vtt.rules.situational import attack_roll
 from vtt.rules.sizes import half
 from vtt.rules.space import Occupancy, grid_of
 from vtt.rules.strike import (
@@ -180,13 +181,14 @@ def strike_space(
         *limb_action_modifiers(state, c),
         *attack_modifiers(state, c),
         *declared_mods,
-        *tx.extra_attack_mods,
     ]
     hits: list[tuple[str, Roll]] = []
     for oid in occupants:
         t = tx.get(oid)
-        r = roll(
+        r = attack_roll(
+            tx,
             dice,
+            c.id,
             f"Soulweaver's roll for {t.name} in the space",
             SPACE_DICE,
             [

@@ -5,10 +5,10 @@ Only what a command touches is copied, so resolving a Strike on a board of 300 c
 
 from __future__ import annotations
 
-from vtt.rules.dice import Modifier
 from vtt.rules.events import RuleError
 from vtt.rules.fastmodel import shallow_copy
 from vtt.rules.model import Board, BodyPart, Cell, Creature, Economy, GameState, LooseItem, Weapon
+from vtt.rules.situational import Situational
 
 
 def _clone_creature(c: Creature) -> Creature:
@@ -47,7 +47,8 @@ class Tx:
         self._economy: set[str] = set()
         self._board = False
         self.cleared = False
-        self.extra_attack_mods: list[Modifier] = []
+        self.situational: list[Situational] = []
+        """Modifiers one rule gives later rolls of this command (`vtt.rules.situational`)."""
 
     def get(self, creature_id: str) -> Creature:
         """A creature to read (may be shared with the old state: do not change it)."""

@@ -121,7 +121,7 @@ def chat_entry(sender: str, command: dict[str, Any], dice: DiceSource, seats: Co
     else:
         count, modifier = _checked_roll(command.get("dice"), command.get("modifier", 0))
     label = roll_label(count, modifier)
-    mods = [Modifier(value=modifier, reason="typed with the roll")] if modifier else []
+    mods = [Modifier(value=modifier, reason="typed with the roll", key="typed")] if modifier else []
     result = roll(dice, label, count, mods)
     marks = [f"doubles {d.face}" for d in result.doubles] + (["Fumble"] if result.fumble else [])
     text = f"Rolls {label}: {result.result}" + "".join(f" · {m}" for m in marks)

@@ -422,9 +422,32 @@ class SeatView:
                 out[key] = {k: v for k, v in value.items() if k != NOTES_KEY}
         return out
 
+    def _sources_scrubbed(self, event: Json) -> Json:
+        """The event with each roll modifier's `source` that is a hidden creature told as None, like an effect's
+        hidden creator: the modifier's reason says what the seat may know. The same event when there is none."""
+        rolls = event.get("rolls")
+        if not self.hidden or not isinstance(rolls, list):
+            return event
+
+        def hidden_source(m: Any) -> bool:
+            return isinstance(m, dict) and isinstance(m.get("source"), str) and self._is_hidden_ref(m["source"])
+
+        def scrubbed(r: Any) -> Any:
+            mods = r.get("modifiers") if isinstance(r, dict) else None
+            if not isinstance(mods, list) or not any(hidden_source(m) for m in mods):
+                return r
+            return {**r, "modifiers": [{**m, "source": None} if hidden_source(m) else m for m in mods]}
+
+        new = [scrubbed(r) for r in rolls]
+        if all(a is b for a, b in zip(new, rolls, strict=True)):
+            return event
+        return {**event, "rolls": new}
+
     def event_json(self, event: Json) -> Json | None:
         """An event as this seat may see it. One that tells of a hidden creature is left out, except for the
-        player whose creature it happens to (a defender sees their own defense roll): for them it is reworded."""
+        player whose creature it happens to (a defender sees their own defense roll): for them it is reworded. A
+        roll modifier's hidden source alone does not hide the event: it is told as None (`_sources_scrubbed`)."""
+        event = self._sources_scrubbed(event)
         if not self.mentions(event):
             return event
         if not (self.controls(event.get("actor")) or self.controls(event.get("target"))):
@@ -467,7 +490,7 @@ class SeatView:
         return [j for e in record.events if (j := self.event_json(e)) is not None]
 
     def record_mentions(self, record: LogRecord) -> bool:
-        return self.mentions(record.command) or any(self.mentions(e) for e in record.events)
+        return self.mentions(record.command) or any(self.mentions(self._sources_scrubbed(e)) for e in record.events)
 
     # ---- refusals, menus and the turn panel ----------------------------------------------------------------
 
