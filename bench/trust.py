@@ -18,8 +18,8 @@ its maps: `VTT_MAPS`). It PRINTS figures and never asserts (it is not a test).
    Import Universal VTT) and makes new games from the largest map file (New game form), each of which opens the
    new game's table page, and while another process fetches the largest game's spectator page (`/watch/<id>`,
    built on the server for each request) over and over. Target: p95 under 100 ms in both. The load's clients run
-   at a lower priority than the server and the timed clients (`LOAD_NICENESS`): a user's browser is not on the
-   server's cores.
+   at a lower priority than the server and the timed clients (`LOAD_NICENESS`), confined to the last CPU
+   (`LOAD_CPUS`; `--shared-cores` lifts that): a user's browser is not on the server's cores.
 2. The time each of those requests took (so the load is known), and the server's memory (RSS) before the largest
    game was first opened, after it, and at the end (with the games the imports made), and its workers' RSS.
 """
@@ -57,6 +57,19 @@ P95_TARGET_MS = 100.0
 MOVE_EVERY_S = 0.2
 CHROMIUM = "/usr/bin/chromium"
 LOAD_NICENESS = 10
+LOAD_CPUS = [str((os.cpu_count() or 1) - 1) if (os.cpu_count() or 1) > 1 else ""]
+"""The CPU the load's clients are confined to (`taskset -c`): the last one. The simulated users get a core of their
+own, as their own machines would be, and the server keeps every core (it may use the last one too). Drawing the
+200 × 200 map in Chromium otherwise takes the server's cores, which a real user's browser never does.
+`--shared-cores` leaves the clients on every core (at the lower priority only), for comparison."""
+
+
+def _confined(command: list[str]) -> list[str]:
+    """`command` at the load's lower priority, on `LOAD_CPUS` when set."""
+    niced = ["nice", "-n", str(LOAD_NICENESS), *command]
+    return ["taskset", "-c", LOAD_CPUS[0], *niced] if LOAD_CPUS[0] else niced
+
+
 """The load's clients (the importing browser, the anonymous views) run at this lower priority: at a real table
 they run on their users' own machines, not on the server's cores, and drawing a 200 × 200 map or parsing page after
 page would otherwise take a core from the server being measured. The clients whose moves are timed do not."""
@@ -198,7 +211,7 @@ async def new_game_from_map(page: Page, base: str, name: str) -> float:
 async def imports(base: str, uvtt_path: Path, rounds: int, seconds: dict[str, list[float]]) -> None:
     async with async_playwright() as pw:
         wrapper = uvtt_path.parent / "chromium-niced"
-        wrapper.write_text(f'#!/bin/sh\nexec nice -n {LOAD_NICENESS} {CHROMIUM} "$@"\n')
+        wrapper.write_text(f'#!/bin/sh\nexec {" ".join(_confined([CHROMIUM]))} "$@"\n')
         wrapper.chmod(0o755)
         browser = await pw.chromium.launch(executable_path=str(wrapper), headless=True)
         try:
@@ -230,13 +243,7 @@ async def views(base: str, game_id: int, stop: asyncio.Event, seconds: list[floa
     """The anonymous views, from a process of their own at a lower priority (`LOAD_NICENESS`): a visitor's
     requests come from elsewhere, and here they would otherwise share this process's loop with the moves timed."""
     child = await asyncio.create_subprocess_exec(
-        "nice",
-        "-n",
-        str(LOAD_NICENESS),
-        sys.executable,
-        str(Path(__file__).resolve()),
-        "--views-of",
-        f"{base}/watch/{game_id}",
+        *_confined([sys.executable, str(Path(__file__).resolve()), "--views-of", f"{base}/watch/{game_id}"]),
         stdout=asyncio.subprocess.PIPE,
     )
     assert child.stdout is not None
@@ -383,6 +390,8 @@ async def bench(quick: bool, loop_watch: float | None = None, server_log: Path |
         output = server.output()
     print()
     print(f"The machine's load (1 minute average): {load_before:.1f} at the start, {os.getloadavg()[0]:.1f} at the end")
+    where = f"confined to CPU {LOAD_CPUS[0]}" if LOAD_CPUS[0] else "on every core"
+    print(f"The load's clients (browser, anonymous views): nice {LOAD_NICENESS}, {where}; the server: every core")
     print()
     print("Another game's move -> its other client (seat API websockets, one move every 0.2 s)")
     print(f"   {'':34} {'alone':>10} {'under load':>12}")
@@ -435,7 +444,12 @@ def main(argv: list[str] | None = None) -> int:
     )
     parser.add_argument("--server-log", type=Path, metavar="FILE", help="write the server's output to FILE")
     parser.add_argument("--views-of", metavar="URL", help=argparse.SUPPRESS)
+    parser.add_argument(
+        "--shared-cores", action="store_true", help="leave the load's clients on every core (see LOAD_CPUS)"
+    )
     args = parser.parse_args(argv)
+    if args.shared_cores:
+        LOAD_CPUS[0] = ""
     if args.views_of:
         fetch_views(args.views_of)
         return 0
