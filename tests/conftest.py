@@ -14,6 +14,7 @@ from hypothesis import settings
 
 from e2e.child_processes import no_processes_left
 from e2e.pg_server import database_url, postgres, postgres_databases
+from vtt.rules.abilities import LIBRARY, Ability, AbilityEffect
 from vtt.table import offload
 
 settings.register_profile("thorough", max_examples=1000)
@@ -25,6 +26,21 @@ def workers_stopped(no_processes_left: None) -> Iterator[None]:
     the tests started is left."""
     yield
     offload.close()
+
+
+@pytest.fixture
+def stone_fist(monkeypatch: pytest.MonkeyPatch) -> None:
+    """A sample damaging Talent in the abilities library: its Manifest roll (Endure) is its attack on Elude, 1
+    damage die, range 1."""
+    talent = Ability(
+        id="stone_fist",
+        name="Stone Fist",
+        kind="talent",
+        element="earth",
+        words=0,
+        effect=AbilityEffect(kind="damage", amount=1, range=1, defense="Elude"),
+    )
+    monkeypatch.setitem(LIBRARY, "stone_fist", talent)
 
 
 __all__ = ["database_url", "no_processes_left", "postgres", "postgres_databases"]

@@ -18,7 +18,6 @@ from typing import Any
 import pytest
 from factories import creature, of_kind, on_turn, only, refused, run, state, used
 
-from vtt.rules.abilities import LIBRARY, Ability, AbilityEffect
 from vtt.rules.model import GameState
 from vtt.rules.settings import TableSettings
 
@@ -106,20 +105,6 @@ def test_a_hinder_not_offered_is_refused() -> None:
     """A Strike offers only Hinder Attack: answering Hinder Movement is refused and the table still waits."""
     s, _ = run(trio(), {"type": "strike", "creature": "a", "target": "t"}, [])
     refused(s, {"type": "react", "decision": s.pending[0].id, "hinder": True, "hinder_as": "hinder_movement"})
-
-
-@pytest.fixture
-def stone_fist(monkeypatch: pytest.MonkeyPatch) -> None:
-    """A sample damaging Talent: its Manifest roll (Endure) is its attack on Elude, 1 damage die, range 1."""
-    talent = Ability(
-        id="stone_fist",
-        name="Stone Fist",
-        kind="talent",
-        element="earth",
-        words=0,
-        effect=AbilityEffect(kind="damage", amount=1, range=1, defense="Elude"),
-    )
-    monkeypatch.setitem(LIBRARY, "stone_fist", talent)
 
 
 @pytest.mark.usefixtures("stone_fist")

@@ -19,7 +19,6 @@ from typing import Any
 import pytest
 from factories import creature, on_turn, only, run, state, used, weapon
 
-from vtt.rules.abilities import LIBRARY, Ability, AbilityEffect
 from vtt.rules.dice import Modifier, Roll
 from vtt.rules.model import GameState, Hold
 from vtt.rules.settings import TableSettings
@@ -138,20 +137,6 @@ def test_hinder_attack_takes_1_from_a_grapple() -> None:
     assert roll.modifiers == (HINDERED,)
     assert roll.result == 5
     assert "a" in s.holds["h0"].holders
-
-
-@pytest.fixture
-def stone_fist(monkeypatch: pytest.MonkeyPatch) -> None:
-    """A sample damaging Talent: its Manifest roll (Endure) is its attack on Elude, 1 damage die, range 1."""
-    talent = Ability(
-        id="stone_fist",
-        name="Stone Fist",
-        kind="talent",
-        element="earth",
-        words=0,
-        effect=AbilityEffect(kind="damage", amount=1, range=1, defense="Elude"),
-    )
-    monkeypatch.setitem(LIBRARY, "stone_fist", talent)
 
 
 @pytest.mark.usefixtures("stone_fist")
