@@ -4,6 +4,7 @@ ground or a wall; a Called Shot and a Charge with each; Grab; and the Charge's G
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from collections.abc import Set as AbstractSet
 from typing import Any
 
@@ -155,6 +156,30 @@ def strike_choices(
     }
 
 
+def strike_targets(
+    state: GameState,
+    occ: Occupancy,
+    c: Creature,
+    arm: strike.Armament,
+    ids: Iterable[str],
+    filled: AbstractSet[Cell],
+    charge: bool = False,
+    minor: bool = False,
+) -> list[TargetOption]:
+    """The creatures of `ids` that `c` can Strike with `arm` (as a Charge, or a Flurry's Minor Action), each with the
+    attack's preview and path."""
+    out: list[TargetOption] = []
+    for oid in ids:
+        try:
+            plan = strike.plan_creature_strike(
+                state, occ, c, state.creatures[oid], arm, False, filled, charge=charge, minor=minor
+            )
+        except RuleError:
+            continue
+        out.append(TargetOption(target=oid, preview=plan_preview(plan), path=plan.path))
+    return out
+
+
 def called_target(oid: str, t: Creature, plan: strike.AttackPlan, params: dict[str, Any] | None = None) -> TargetOption:
     """A Called Shot's target: the attack's preview and path, each unsevered part to choose, and by how much the
     attack must beat the defense to strike it (seed-000)."""
@@ -207,13 +232,7 @@ def called_and_charged(
     if called:
         out.append(called_shot_option(name, arm_params(arm), called, rng, arm_variant(arm)))
     if charge_ok:
-        charging: list[TargetOption] = []
-        for oid in area:
-            try:
-                plan = strike.plan_creature_strike(state, occ, c, state.creatures[oid], arm, False, filled, charge=True)
-            except RuleError:
-                continue
-            charging.append(TargetOption(target=oid, preview=plan_preview(plan), path=plan.path))
+        charging = strike_targets(state, occ, c, arm, area, filled, charge=True)
         if charging:
             out.append(
                 ActionOption(

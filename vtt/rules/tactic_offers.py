@@ -14,7 +14,6 @@ from vtt.rules import (
     tactics,
     turns,
 )
-from vtt.rules.events import RuleError
 from vtt.rules.model import Cell, Creature, GameState
 from vtt.rules.offers import (
     ActionOption,
@@ -24,7 +23,6 @@ from vtt.rules.offers import (
     arm_variant,
     arms,
     flurried,
-    plan_preview,
 )
 from vtt.rules.space import Occupancy, grid_of
 
@@ -76,13 +74,7 @@ def tactic_options(state: GameState, occ: Occupancy, c: Creature, major_ok: bool
     for arm in arms(state, c):
         rng = strike.arm_reach(state, c, arm)
         in_reach = occ.occupants(list(grid.area_within(occ.cells[c.id], rng)), exclude=c.id)
-        targets: list[TargetOption] = []
-        for oid in in_reach:
-            try:
-                plan = strike.plan_creature_strike(state, occ, c, state.creatures[oid], arm, False, filled, minor=True)
-            except RuleError:
-                continue
-            targets.append(TargetOption(target=oid, preview=plan_preview(plan), path=plan.path))
+        targets = strike_offers.strike_targets(state, occ, c, arm, in_reach, filled, minor=True)
         if targets:
             label = f"Strike with {arm.name}" if arm.weapon else "Unarmed Strike"
             option = ActionOption(
