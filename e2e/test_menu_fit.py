@@ -52,15 +52,22 @@ def _open_menu(page: Page, token_id: str, button: str = "left") -> Locator:
     page.mouse.click(*token_xy(page, token_id), button=button)  # type: ignore[arg-type]
     menu = page.locator(".q-menu.token-menu")
     expect(menu.locator(".menu-title").first).to_be_visible()
-    # the menu is placed once its fade-in starts; wait until it stands still
+    _standing_still(page)
+    return menu
+
+
+def _standing_still(page: Page) -> None:
+    """Wait until the menu has kept the same box for three polls: it is placed once its fade-in starts, and it moves
+    again while a row it holds unfolds (a hover sent before then can land on the row that slides under it)."""
+    page.evaluate("() => { window.__menuBox = ''; window.__menuSame = 0; }")
     page.wait_for_function(
         """() => { const m = document.querySelector('.q-menu.token-menu');
                    if (!m) return false; const r = m.getBoundingClientRect();
-                   const same = window.__menuBox && window.__menuBox === `${r.x},${r.y},${r.width},${r.height}`;
-                   window.__menuBox = `${r.x},${r.y},${r.width},${r.height}`; return same && r.width > 0; }""",
+                   const box = `${r.x},${r.y},${r.width},${r.height}`;
+                   window.__menuSame = window.__menuBox === box ? window.__menuSame + 1 : 0;
+                   window.__menuBox = box; return window.__menuSame >= 2 && r.width > 0; }""",
         polling=100,
     )
-    return menu
 
 
 def _close_menu(page: Page) -> None:
@@ -104,6 +111,8 @@ def test_the_demo_menu_fits_beside_its_token_and_explains(demo: tuple[Page, Page
     strike = menu.locator('.menu-kind[data-kind="strike"]')
     expect(strike).to_contain_text("Javelin (throw)")
     strike.locator(".q-item").first.click()
+    expect(alice.locator('.menu-action[data-action="throw"]')).to_be_visible()
+    _standing_still(alice)
     alice.locator('.menu-action[data-action="throw"]').hover()
     tip = alice.locator(".q-tooltip.menu-tip", has_text="Throw the weapon")
     expect(tip).to_contain_text("Bram: ")
