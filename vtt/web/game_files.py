@@ -13,7 +13,7 @@ from __future__ import annotations
 import asyncio
 import json
 import re
-from collections.abc import Callable
+from collections.abc import Awaitable, Callable
 from pathlib import PurePath
 from typing import cast
 
@@ -87,30 +87,10 @@ def render_uvtt_import(
     (or the file's) and its creator's name, and `opened` takes the creator to it. `allowed` says, at the upload,
     whether this browser may make games."""
 
-    async def upload(e: events.UploadEventArguments) -> None:
-        raw = await e.file.read()
-        picker.reset()
-        if not allowed():
-            ui.notify(NOT_ALLOWED, type="warning", position="top")
-            return
-        try:
-            made = await import_uvtt(games, raw, e.file.name, str(name.value or ""), str(who.value or ""))
-        except GameError as exc:
-            ui.notify(str(exc), type="warning", position="top", multi_line=True)
-            return
-        opened(made)
+    async def make(raw: bytes, filename: str) -> NewGame:
+        return await import_uvtt(games, raw, filename, str(name.value or ""), str(who.value or ""))
 
-    picker = (
-        ui.upload(
-            auto_upload=True,
-            max_file_size=MAX_UVTT_BYTES,
-            on_upload=upload,
-            on_rejected=lambda: ui.notify(f"The file is bigger than {MAX_UVTT_BYTES // (1024 * 1024)} MB"),
-        )
-        .props("data-field=uvtt-file")
-        .classes("hidden")
-    )
-    picker.props["accept"] = ",".join(SUFFIXES)
+    picker = _hidden_picker("uvtt-file", ",".join(SUFFIXES), MAX_UVTT_BYTES, make, opened, allowed)
     with ui.row().classes("items-center gap-2"):
         ui.button("Import Universal VTT…", on_click=lambda: picker.run_method("pickFiles")).props(
             "outline no-caps icon=map data-action=import-uvtt"
@@ -165,29 +145,46 @@ def render_game_import(games: Games, opened: Callable[[NewGame], None], allowed:
             .classes("w-full")
         )
 
-        async def upload(e: events.UploadEventArguments) -> None:
-            raw = await e.file.read()
-            picker.reset()
-            if not allowed():
-                ui.notify(NOT_ALLOWED, type="warning", position="top")
-                return
-            try:
-                made = await games.import_archive(raw, str(who.value or ""))
-            except GameError as exc:
-                ui.notify(str(exc), type="warning", position="top", multi_line=True)
-                return
-            opened(made)
+        async def make(raw: bytes, filename: str) -> NewGame:
+            return await games.import_archive(raw, str(who.value or ""))
 
-        picker = (
-            ui.upload(
-                auto_upload=True,
-                max_file_size=ARCHIVE_BYTES_MAX,
-                on_upload=upload,
-                on_rejected=lambda: ui.notify(f"The file is bigger than {ARCHIVE_BYTES_MAX // (1024 * 1024)} MB"),
-            )
-            .props('accept=".json" data-field=game-file')
-            .classes("hidden")
-        )
+        picker = _hidden_picker("game-file", ".json", ARCHIVE_BYTES_MAX, make, opened, allowed)
         ui.button("Import game…", on_click=lambda: picker.run_method("pickFiles")).props(
             "outline no-caps icon=upload_file data-action=import-game"
         )
+
+
+def _hidden_picker(
+    field: str,
+    accept: str,
+    max_bytes: int,
+    make: Callable[[bytes, str], Awaitable[NewGame]],
+    opened: Callable[[NewGame], None],
+    allowed: Callable[[], bool],
+) -> ui.upload:
+    """A hidden file picker (a button opens it with `pickFiles`) whose file `make` turns into a new game, which
+    `opened` takes its creator to; `allowed` says, at the upload, whether this browser may make games, and what
+    is wrong with the file is told in plain words."""
+
+    async def upload(e: events.UploadEventArguments) -> None:
+        raw = await e.file.read()
+        picker.reset()
+        if not allowed():
+            ui.notify(NOT_ALLOWED, type="warning", position="top")
+            return
+        try:
+            made = await make(raw, e.file.name)
+        except GameError as exc:
+            ui.notify(str(exc), type="warning", position="top", multi_line=True)
+            return
+        opened(made)
+
+    picker = ui.upload(
+        auto_upload=True,
+        max_file_size=max_bytes,
+        on_upload=upload,
+        on_rejected=lambda: ui.notify(f"The file is bigger than {max_bytes // (1024 * 1024)} MB"),
+    ).classes("hidden")
+    picker.props["data-field"] = field
+    picker.props["accept"] = accept
+    return picker
