@@ -112,3 +112,17 @@ def refused(s: GameState, command: dict[str, Any], faces: list[int] | None = Non
     with pytest.raises(RuleError):
         apply(s, command, ScriptedDice(faces or []))
     assert s.model_dump() == before
+
+
+def with_field(data: dict[str, Any], path: str, value: object) -> dict[str, Any]:
+    """`data` (a JSON document, changed in place and returned) with the field at a dotted path (numbers index
+    lists) set to `value`, or deleted for `...`."""
+    parts: list[str | int] = [int(p) if p.isdigit() else p for p in path.split(".")]
+    node: Any = data
+    for p in parts[:-1]:
+        node = node[p]
+    if value is ...:
+        del node[parts[-1]]
+    else:
+        node[parts[-1]] = value
+    return data

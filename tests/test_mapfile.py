@@ -9,7 +9,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from factories import run
+from factories import run, with_field
 
 from vtt.rules.mapfile import MapError, load_map, map_json, parse_map_text
 from vtt.rules.model import GameState
@@ -74,16 +74,7 @@ def test_a_format_1_map_with_terrain_and_a_background_loads() -> None:
 
 def edited(path: str, value: object) -> dict[str, Any]:
     """small_map() with the field at a dotted path (numbers index lists) set, or deleted for `...`."""
-    data = small_map()
-    parts: list[str | int] = [int(p) if p.isdigit() else p for p in path.split(".")]
-    node: Any = data
-    for p in parts[:-1]:
-        node = node[p]
-    if value is ...:
-        del node[parts[-1]]
-    else:
-        node[parts[-1]] = value
-    return data
+    return with_field(small_map(), path, value)
 
 
 @pytest.mark.parametrize(

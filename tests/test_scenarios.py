@@ -12,6 +12,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from factories import with_field
 
 from vtt.rules.engine import replay
 from vtt.rules.scenario import (
@@ -410,16 +411,7 @@ def test_seeded_random_dice_are_repeatable() -> None:
 
 def broken(path: str, value: object) -> dict[str, Any]:
     """minimal() with the field at a dotted path (list indices as numbers) set, or deleted for `...`."""
-    data = minimal()
-    parts: list[str | int] = [int(p) if p.isdigit() else p for p in path.split(".")]
-    node: Any = data
-    for p in parts[:-1]:
-        node = node[p]
-    if value is ...:
-        del node[parts[-1]]
-    else:
-        node[parts[-1]] = value
-    return data
+    return with_field(minimal(), path, value)
 
 
 @pytest.mark.parametrize(
