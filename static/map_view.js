@@ -384,6 +384,7 @@ const VttBoard = {
     uneven: Array,
     conductive: Array,
     bg: Object,
+    tileClip: String,
     uid: String,
   },
   data() {
@@ -413,7 +414,8 @@ const VttBoard = {
       const opacity = bg.opacity == null ? 1 : Number(bg.opacity);
       return { href: bg.image, x: -ox * s, y: -oy * s, w: this.natural[0] * s, h: this.natural[1] * s, opacity };
     },
-    // under fog of war: only the picture's pieces the seat may see ([href, left, top, width, height] in pixels)
+    // under fog of war: only the picture's pieces the seat may see ([href, left, top, width, height] in pixels;
+    // neighbours overlap a little, so the opacity is the group's)
     bgTiles() {
       const bg = this.bg;
       if (!bg || !Array.isArray(bg.tiles)) return [];
@@ -519,9 +521,11 @@ const VttBoard = {
       <image v-if="bgBox" class="vtt-bg-image" data-layer="background" :href="bgBox.href" :x="bgBox.x" :y="bgBox.y"
              :width="bgBox.w" :height="bgBox.h" :opacity="bgBox.opacity" preserveAspectRatio="none"
              :clip-path="'url(#vtt-clip-' + uid + ')'"/>
-      <g v-if="bgTiles.length" class="vtt-bg-tiles" data-layer="background-tiles" :clip-path="'url(#vtt-clip-' + uid + ')'">
+      <clipPath v-if="tileClip" :id="'vtt-tile-clip-' + uid"><path :d="tileClip"/></clipPath>
+      <g v-if="bgTiles.length" class="vtt-bg-tiles" data-layer="background-tiles" :opacity="bgTiles[0].opacity"
+         :clip-path="'url(#vtt-' + (tileClip ? 'tile-clip-' : 'clip-') + uid + ')'">
         <image v-for="t in bgTiles" :key="t.key" class="vtt-bg-tile" :href="t.href" :x="t.x" :y="t.y" :width="t.w"
-               :height="t.h" :opacity="t.opacity" preserveAspectRatio="none"/>
+               :height="t.h" preserveAspectRatio="none"/>
       </g>
       <g class="vtt-terrain-water" data-layer="water" :data-count="waterCells.length">
         <template v-if="waterPath">
@@ -1241,6 +1245,16 @@ export default {
         remembered: dim.length,
         preview: f.preview ? 1 : 0,
       };
+    },
+    // Under fog of war a tile of the background reaches past the spaces the seat knows: it is drawn on those
+    // spaces only, so that the fog over the others looks the same everywhere (the picture never shows through).
+    tileClip() {
+      const f = this.fogData;
+      if (!f || f.preview || !this.bg || !Array.isArray(this.bg.tiles)) return "";
+      const known = new Map();
+      for (const [q, r] of [...f.visible, ...f.remembered]) known.set(cellKey(q, r), [q, r]);
+      const cells = [...known.values()];
+      return cells.length ? outlinePath(this.geo, cells, (q, r) => known.has(cellKey(q, r))) : "";
     },
     // Draw order: the active token last, so that its ring stays on top of its neighbours (in a shared space).
     order() {
@@ -2135,7 +2149,8 @@ export default {
         </defs>
         <g ref="world" data-role="world">
           <vtt-board :geo="geo" :cols="bd.cols" :rows="bd.rows" :walls="bd.walls" :objects="bd.objects"
-                     :water="bd.water" :uneven="bd.uneven" :conductive="bd.conductive" :bg="bg" :uid="uid"/>
+                     :water="bd.water" :uneven="bd.uneven" :conductive="bd.conductive" :bg="bg" :uid="uid"
+                     :tile-clip="tileClip"/>
           <g v-if="fogView && !fogView.preview" class="vtt-fog" data-role="fog" :data-visible="fogView.visible"
              :data-remembered="fogView.remembered" data-preview="0">
             <path :d="fogView.dim" class="vtt-fog-dim"/>
