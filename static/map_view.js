@@ -299,6 +299,7 @@ function injectStyles() {
 .vtt-hidden-slash { stroke-linecap: round; }
 .vtt-token.vtt-heard { opacity: 0.75; }
 .vtt-token.vtt-heard .vtt-body { stroke-dasharray: 3 3; }
+.vtt-token.vtt-heard .vtt-size-badge { display: none; } /* its size is not known */
 .vtt-fog path { stroke: none; pointer-events: none; }
 .vtt-fog-dark { fill: #14110e; fill-opacity: 0.94; }
 .vtt-fog-dim { fill: #2a2724; fill-opacity: 0.5; }
@@ -759,7 +760,8 @@ const VttToken = {
       return this.center[1] - this.rb * (this.slot ? 0.18 : 0.42);
     },
     name() {
-      const n = String(this.t.name == null ? "" : this.t.name);
+      // a token may have a shorter name for its plate (`plate`; its tooltip keeps the whole name)
+      const n = String(this.t.plate != null ? this.t.plate : this.t.name == null ? "" : this.t.name);
       return n.length > 24 ? n.slice(0, 23) + "\u2026" : n;
     },
     fsName() {
