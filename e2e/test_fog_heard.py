@@ -5,7 +5,8 @@ an opaque id. Alice picks "Strike with Sword" and clicks the marker: the table m
 log tells her of her Strike on "a creature you cannot see" (Sight Concealment 3 from the darkness on her roll), and
 no frame her page receives names the orc or its id.
 
-Screenshots (1280×800, 820×1180, 390×844): `fog_heard_*` (the marker), `fog_heard_struck_*` (after the Strike).
+Screenshots (1280×800, 820×1180, 390×844): `fog_heard_*` (the marker), `fog_heard_struck_*` (after the Strike). On a
+phone the marker's name plate ("Heard"; the tooltip says "Something heard") stays clear of Ayla next to it.
 """
 
 from __future__ import annotations
@@ -16,16 +17,17 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from playwright.sync_api import Browser, expect
+from playwright.sync_api import Browser, FloatRect, Page, expect
 
-from e2e.conftest import AppServer, open_seat, running
+from e2e.conftest import VIEWPORT, AppServer, open_seat, running
 from e2e.helpers import choose_action
-from e2e.test_fog import open_recorded, shots
+from e2e.test_fog import SIZES, open_recorded, shots
 
 pytestmark = pytest.mark.usefixtures("table_timeouts")
 
 ORC, ORC_NAME = "grukk_orc", "Grukk the Orc"
 HEARD = '[data-token-id^="heard-"]'
+PHONE = SIZES["phone"]
 
 
 def dark_map() -> dict[str, Any]:
@@ -56,6 +58,27 @@ def server(tmp_path: Path) -> Iterator[AppServer]:
         yield server
 
 
+def plate_fits_on_a_phone(page: Page) -> None:
+    """On a phone (390 x 844) the marker's plate reads "Heard" (its tooltip "Something heard") and, like Ayla's,
+    stays clear of its neighbour: it covers neither her body nor her plate."""
+    page.set_viewport_size(PHONE)
+    expect(page.locator(f"{HEARD} .vtt-name")).to_have_text("Heard")
+    expect(page.locator(f"{HEARD} > title")).to_have_text("Something heard")
+    plate = box(page, f"{HEARD} .vtt-name-bg")
+    for part in ('[data-token-id="ayla"] .vtt-body', '[data-token-id="ayla"] .vtt-name-bg'):
+        other = box(page, part)
+        across = min(plate["x"] + plate["width"], other["x"] + other["width"]) - max(plate["x"], other["x"])
+        down = min(plate["y"] + plate["height"], other["y"] + other["height"]) - max(plate["y"], other["y"])
+        assert across <= 1 or down <= 1, (part, plate, other)
+    page.set_viewport_size(VIEWPORT)
+
+
+def box(page: Page, selector: str) -> FloatRect:
+    found = page.locator(selector).bounding_box()
+    assert found is not None, selector
+    return found
+
+
 def test_a_player_strikes_a_creature_only_heard_by_clicking_its_marker(browser: Browser, server: AppServer) -> None:
     frames: list[str] = []
     alice, html = open_recorded(browser, server, "alice", frames)
@@ -64,7 +87,9 @@ def test_a_player_strikes_a_creature_only_heard_by_clicking_its_marker(browser: 
     expect(alice.locator(".turn-panel")).to_contain_text("Round 1")
     expect(alice.locator(HEARD)).to_have_count(1)
     expect(alice.locator(f'[data-token-id="{ORC}"]')).to_have_count(0)
+    expect(alice.locator(f"{HEARD} .vtt-size-badge")).to_be_hidden()  # its size is not known: no badge
     shots(alice, "fog_heard")
+    plate_fits_on_a_phone(alice)
 
     alice.locator('[data-token-id="ayla"] .vtt-body').click()
     choose_action(alice, "strike", "Strike with Sword")

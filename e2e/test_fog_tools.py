@@ -42,14 +42,17 @@ TILE = re.compile(r"/api/fog/[0-9a-f]+/tile/(-?\d+)/(-?\d+)")
 
 
 def picture() -> str:
-    """A picture with a coloured square per tile, so that a screenshot shows which tiles were sent."""
-    image = Image.new("RGB", (COLS * CELL_PX, ROWS * CELL_PX), (214, 196, 160))
+    """A picture with a colour per tile filling it, its spaces in a checker of two shades of it, so that a
+    screenshot shows which tiles were sent and that they lie on the grid's spaces."""
+    image = Image.new("RGB", (COLS * CELL_PX, ROWS * CELL_PX))
     pen = ImageDraw.Draw(image)
     colours = [(170, 120, 80), (90, 140, 90), (80, 110, 160), (160, 90, 140), (190, 170, 70), (110, 90, 70)]
-    for j in range(2):
-        for i in range(3):
-            box = (i * 320 + 20, j * 320 + 20, i * 320 + 300, j * 320 + 300)
-            pen.rectangle(box, fill=colours[j * 3 + i])
+    for q in range(COLS):
+        for r in range(ROWS):
+            red, green, blue = colours[(r // 8) * 3 + q // 8]
+            lift = 30 if (q + r) % 2 else 0
+            box = (q * CELL_PX, r * CELL_PX, (q + 1) * CELL_PX - 1, (r + 1) * CELL_PX - 1)
+            pen.rectangle(box, fill=(red + lift, green + lift, blue + lift))
     out = io.BytesIO()
     image.save(out, "PNG")
     return "data:image/png;base64," + base64.b64encode(out.getvalue()).decode()

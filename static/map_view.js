@@ -299,6 +299,7 @@ function injectStyles() {
 .vtt-hidden-slash { stroke-linecap: round; }
 .vtt-token.vtt-heard { opacity: 0.75; }
 .vtt-token.vtt-heard .vtt-body { stroke-dasharray: 3 3; }
+.vtt-token.vtt-heard .vtt-size-badge { display: none; } /* its size is not known */
 .vtt-fog path { stroke: none; pointer-events: none; }
 .vtt-fog-dark { fill: #14110e; fill-opacity: 0.94; }
 .vtt-fog-dim { fill: #2a2724; fill-opacity: 0.5; }
@@ -384,6 +385,7 @@ const VttBoard = {
     uneven: Array,
     conductive: Array,
     bg: Object,
+    tileClip: String,
     uid: String,
   },
   data() {
@@ -413,7 +415,8 @@ const VttBoard = {
       const opacity = bg.opacity == null ? 1 : Number(bg.opacity);
       return { href: bg.image, x: -ox * s, y: -oy * s, w: this.natural[0] * s, h: this.natural[1] * s, opacity };
     },
-    // under fog of war: only the picture's pieces the seat may see ([href, left, top, width, height] in pixels)
+    // under fog of war: only the picture's pieces the seat may see ([href, left, top, width, height] in pixels;
+    // neighbours overlap a little, so the opacity is the group's)
     bgTiles() {
       const bg = this.bg;
       if (!bg || !Array.isArray(bg.tiles)) return [];
@@ -519,9 +522,11 @@ const VttBoard = {
       <image v-if="bgBox" class="vtt-bg-image" data-layer="background" :href="bgBox.href" :x="bgBox.x" :y="bgBox.y"
              :width="bgBox.w" :height="bgBox.h" :opacity="bgBox.opacity" preserveAspectRatio="none"
              :clip-path="'url(#vtt-clip-' + uid + ')'"/>
-      <g v-if="bgTiles.length" class="vtt-bg-tiles" data-layer="background-tiles" :clip-path="'url(#vtt-clip-' + uid + ')'">
+      <clipPath v-if="tileClip" :id="'vtt-tile-clip-' + uid"><path :d="tileClip"/></clipPath>
+      <g v-if="bgTiles.length" class="vtt-bg-tiles" data-layer="background-tiles" :opacity="bgTiles[0].opacity"
+         :clip-path="'url(#vtt-' + (tileClip ? 'tile-clip-' : 'clip-') + uid + ')'">
         <image v-for="t in bgTiles" :key="t.key" class="vtt-bg-tile" :href="t.href" :x="t.x" :y="t.y" :width="t.w"
-               :height="t.h" :opacity="t.opacity" preserveAspectRatio="none"/>
+               :height="t.h" preserveAspectRatio="none"/>
       </g>
       <g class="vtt-terrain-water" data-layer="water" :data-count="waterCells.length">
         <template v-if="waterPath">
@@ -755,7 +760,8 @@ const VttToken = {
       return this.center[1] - this.rb * (this.slot ? 0.18 : 0.42);
     },
     name() {
-      const n = String(this.t.name == null ? "" : this.t.name);
+      // a token may have a shorter name for its plate (`plate`; its tooltip keeps the whole name)
+      const n = String(this.t.plate != null ? this.t.plate : this.t.name == null ? "" : this.t.name);
       return n.length > 24 ? n.slice(0, 23) + "\u2026" : n;
     },
     fsName() {
@@ -1241,6 +1247,16 @@ export default {
         remembered: dim.length,
         preview: f.preview ? 1 : 0,
       };
+    },
+    // Under fog of war a tile of the background reaches past the spaces the seat knows: it is drawn on those
+    // spaces only, so that the fog over the others looks the same everywhere (the picture never shows through).
+    tileClip() {
+      const f = this.fogData;
+      if (!f || f.preview || !this.bg || !Array.isArray(this.bg.tiles)) return "";
+      const known = new Map();
+      for (const [q, r] of [...f.visible, ...f.remembered]) known.set(cellKey(q, r), [q, r]);
+      const cells = [...known.values()];
+      return cells.length ? outlinePath(this.geo, cells, (q, r) => known.has(cellKey(q, r))) : "";
     },
     // Draw order: the active token last, so that its ring stays on top of its neighbours (in a shared space).
     order() {
@@ -2135,7 +2151,8 @@ export default {
         </defs>
         <g ref="world" data-role="world">
           <vtt-board :geo="geo" :cols="bd.cols" :rows="bd.rows" :walls="bd.walls" :objects="bd.objects"
-                     :water="bd.water" :uneven="bd.uneven" :conductive="bd.conductive" :bg="bg" :uid="uid"/>
+                     :water="bd.water" :uneven="bd.uneven" :conductive="bd.conductive" :bg="bg" :uid="uid"
+                     :tile-clip="tileClip"/>
           <g v-if="fogView && !fogView.preview" class="vtt-fog" data-role="fog" :data-visible="fogView.visible"
              :data-remembered="fogView.remembered" data-preview="0">
             <path :d="fogView.dim" class="vtt-fog-dim"/>

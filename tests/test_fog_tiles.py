@@ -124,12 +124,13 @@ def test_a_player_gets_only_the_tiles_their_seat_may_see(
     picture = load_picture(table, table.state.board.background.image)  # type: ignore[union-attr]
     assert picture is not None and (picture.width, picture.height) == (2000, 2000)
     prop = background_prop(table, alice, table.state, vision.remembered, picture, seats["alice"].secret)
-    assert prop is not None and prop["image"] == "" and [t[1:] for t in prop["tiles"]] == [[0, 0, 400, 400]]
+    # tile (0, 0): 8 spaces of 50 pixels, and a margin of 50 / 16 -> 4 pixels past its right and bottom edges
+    assert prop is not None and prop["image"] == "" and [t[1:] for t in prop["tiles"]] == [[0, 0, 404, 404]]
     href = prop["tiles"][0][0]
     cut = CUTTER.cut
     tile = client.get(href)
     assert tile.status_code == 200 and tile.headers["content-type"] == "image/webp"
-    assert Image.open(io.BytesIO(tile.content)).size == (400, 400)
+    assert Image.open(io.BytesIO(tile.content)).size == (404, 404)
     assert client.get(href).status_code == 200 and CUTTER.cut == cut + 1  # the second from the cache
     key = seat_pass(table.game_id or 0, alice, seats["alice"].secret)
     assert client.get(f"/api/fog/{key}/tile/3/3").status_code == 404  # where o stands, unseen

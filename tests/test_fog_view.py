@@ -12,7 +12,7 @@ from test_seat_view_vision import ALICE, CORNER, SW, draw
 
 from vtt.rules.model import BoardObject
 from vtt.table.table import Table
-from vtt.web.fog_view import HEARD_NAME, fog_layer, heard_tokens, known_board
+from vtt.web.fog_view import HEARD_NAME, HEARD_PLATE, fog_layer, heard_tokens, known_board
 
 
 def spaces(layer: Any) -> set[tuple[int, int]]:
@@ -52,5 +52,6 @@ def test_a_heard_creatures_token_tells_only_its_spaces() -> None:
     table = Table("fog", draw("AO..", ambient_light="dark"))
     ((hid, token),) = heard_tokens(table.seat_view(ALICE)).items()
     assert token["heard"] is True and token["name"] == HEARD_NAME and token["cells"] == [[1, 0]]
+    assert token["plate"] == HEARD_PLATE == "Heard"
     text = json.dumps(token)
     assert '"O"' not in text and "Grukk" not in text and hid != "O"

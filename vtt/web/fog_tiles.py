@@ -1,11 +1,12 @@
 """The map's background picture under fog of war, cut to what a seat may see.
 
 Without fog of war, and for the Soulweaver, a page gets the whole picture. Under fog of war a player's or a
-spectator's page never gets it: the picture is cut into tiles of `TILE_SPACES` x `TILE_SPACES` spaces (in the
-grid's own units: columns of spaces on a square grid; a hex's width and its row spacing on a hex grid) and the page
-is sent, and may fetch, only the tiles that touch a space its seat sees or remembers (`SeatVision.remembered`,
+spectator's page never gets it: the picture is cut into tiles of `TILE_SPACES` x `TILE_SPACES` spacings from the
+grid's origin (a square's side; on a hex grid the distance between neighbouring centres, across and down alike:
+`space_box`) and the page is sent, and may fetch, only the tiles that touch a space its seat sees or remembers (`SeatVision.remembered`,
 which holds what it sees now and what the Soulweaver revealed). So a tile shows at most a few spaces past what the
-seat knows; nothing farther ever reaches its browser.
+seat knows; nothing farther ever reaches its browser. Each tile is cut with a thin margin (`cut_rect`) so that
+neighbouring tiles overlap without a seam; the map draws the tiles only on the spaces the seat knows.
 
 Tiles are fetched by URL (`/api/fog/<pass>/tile/<i>/<j>`). A page's pass is a secret the server derives from its
 game, seat and the seat link it was opened with (`seat_pass`): another seat's pass cannot be guessed, a replaced
@@ -48,6 +49,8 @@ from vtt.table.registry import Games, viewer_for
 from vtt.table.table import Table, Viewer
 
 TILE_SPACES = 8
+BLEED = 1 / 16
+"""The margin cut round a tile, in spaces (`cut_rect`)."""
 DECODED_KEPT = 2
 TILE_BYTES_KEPT = 48 * 1024 * 1024
 SOURCES_KEPT = 4
@@ -139,6 +142,19 @@ def tile_rect(bg: Background, width: int, height: int, tile: Tile) -> Rect | Non
     right, bottom = min(width, math.ceil(ox + (i + 1) * side)), min(height, math.ceil(oy + (j + 1) * side))
     if right <= left or bottom <= top:
         return None
+    return left, top, right - left, bottom - top
+
+
+def cut_rect(bg: Background, width: int, height: int, tile: Tile) -> Rect | None:
+    """The image pixels cut for tile `tile`: its own (`tile_rect`) and a margin of `BLEED` of a space (at least a
+    pixel) round them, cut to the picture. Neighbouring tiles overlap by that margin, so that no seam shows between
+    them where the map draws them at a fractional scale (each tile's edge is smoothed into its neighbour's)."""
+    own = tile_rect(bg, width, height, tile)
+    if own is None:
+        return None
+    margin = max(1, math.ceil(bg.cell_px * BLEED))
+    left, top = max(0, own[0] - margin), max(0, own[1] - margin)
+    right, bottom = min(width, own[0] + own[2] + margin), min(height, own[1] + own[3] + margin)
     return left, top, right - left, bottom - top
 
 
@@ -327,7 +343,7 @@ def background_prop(
     tiles = []
     key = seat_pass(game_id, viewer, secret)
     for tile in sorted(tiles_seen(kind, remembered)):
-        rect = tile_rect(bg, picture.width, picture.height, tile)
+        rect = cut_rect(bg, picture.width, picture.height, tile)
         if rect is not None:
             href = f"/api/fog/{key}/tile/{tile[0]}/{tile[1]}?v={picture.digest[:12]}"
             tiles.append([href, *rect])
@@ -381,7 +397,7 @@ def make_fog_router(games: Games) -> APIRouter:
         if allowed is not None and (i, j) not in allowed:
             return _refused(404, "there is no such picture")
         picture = await asyncio.to_thread(load_picture, table, bg.image)
-        rect = None if picture is None else tile_rect(bg, picture.width, picture.height, (i, j))
+        rect = None if picture is None else cut_rect(bg, picture.width, picture.height, (i, j))
         if picture is None or rect is None:
             return _refused(404, "there is no such picture")
         data = await asyncio.to_thread(CUTTER.tile, picture, rect)

@@ -29,6 +29,9 @@ from vtt.web.map_editor import board_props
 from vtt.web.map_view import MapView, pack_spaces
 
 HEARD_NAME = "Something heard"
+HEARD_PLATE = "Heard"
+"""The heard marker's name plate: about a space wide, like a short name, at every zoom (the tooltip keeps
+`HEARD_NAME`)."""
 HEARD_COLOR = "#5d5750"
 BOARD_PARTS = ("walls", "objects", "terrain")
 
@@ -101,6 +104,7 @@ def heard_tokens(seat: SeatView) -> dict[str, dict[str, Any]]:
             "id": h["id"],
             "v": 0,
             "name": HEARD_NAME,
+            "plate": HEARD_PLATE,
             "size": 0,
             "cells": h["cells"],
             "color": HEARD_COLOR,
