@@ -23,6 +23,9 @@ const NAME_MAX_SCALE = 3;
 // On a portrait screen, a fitted map whose spaces would be smaller than this (px, as LOD_INNER_PX) shows the
 // tokens' part of the map instead of all of it.
 const FIT_READABLE_PX = 12;
+// The fitted map starts this far down (px) when the Ruler and ? buttons are shown in its top right corner
+// (8 px from the top, 34 px high), so they never cover its top row.
+const TOOLS_PX = 50;
 
 const fmt = (v) => String(Math.round(v * 10) / 10);
 const cellKey = (q, r) => q + "," + r;
@@ -1440,10 +1443,15 @@ export default {
       if (!el || !el.clientWidth || !el.clientHeight) return;
       const [mw, mh] = this.geo.size(this.bd.cols, this.bd.rows);
       const pad = 24;
-      const k = Math.max(MIN_ZOOM, Math.min(1.5, (el.clientWidth - 2 * pad) / mw, (el.clientHeight - 2 * pad) / mh));
+      const top = this.tools ? TOOLS_PX : pad;
+      const k = Math.max(
+        MIN_ZOOM,
+        Math.min(1.5, (el.clientWidth - 2 * pad) / mw, (el.clientHeight - top - pad) / mh),
+      );
       // a portrait screen (phone, tablet) shows the map at its top: the panels' bottom sheet opens below it
       const portrait = el.clientHeight > el.clientWidth;
-      this.view = { k, x: (el.clientWidth - mw * k) / 2, y: portrait ? pad : (el.clientHeight - mh * k) / 2 };
+      const y = portrait ? top : top + (el.clientHeight - top - pad - mh * k) / 2;
+      this.view = { k, x: (el.clientWidth - mw * k) / 2, y };
       if (portrait && this.geo.inner * k < FIT_READABLE_PX) this.fitTokens(el, k);
       this.applyView();
     },
