@@ -409,9 +409,9 @@ class Table:
         """Run `attempt` under the table's lock, on the state after every command this process knows of, and store
         it at the next place of the log. When another process stored a command there first (`db.SeqTaken`), fold
         in what it stored and try again, checked anew against the state it made: so a command is decided on the
-        state after every command stored before it, without reading the log first. A refusal is checked again
-        after a look at the log (it may have been made on a state another process had moved past). Then tell
-        everyone, in the log's order."""
+        state after every command stored before it, without reading the log first. A refusal (or a request for
+        typed dice) is checked again after a look at the log: it may have been made on a state another process
+        had moved past. Then tell everyone, in the log's order."""
         caught: list[Change] = []
         result: Outcome | Change | None = None
         async with self._lock:
@@ -426,7 +426,7 @@ class Table:
                     caught += await self._catch_up_locked()
                     looked = True
                     continue
-                if isinstance(result, Outcome) and not result.ok and result.need is None and not looked:
+                if isinstance(result, Outcome) and not result.ok and not looked:
                     looked = True
                     if more := await self._catch_up_locked():
                         caught += more
@@ -692,8 +692,12 @@ class Table:
             await self.catch_up()
 
     def _catch_up_soon(self) -> None:
+        try:
+            loop = asyncio.get_running_loop()
+        except RuntimeError:
+            return  # not on the event loop: the next command or newcomer catches up
         if self._catch_up_task is None or self._catch_up_task.done():
-            self._catch_up_task = asyncio.get_running_loop().create_task(self._catch_up_when_behind())
+            self._catch_up_task = loop.create_task(self._catch_up_when_behind())
 
     async def _catch_up_when_behind(self) -> None:
         while self.behind:  # what was heard while this looked at the log is looked for again
