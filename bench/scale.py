@@ -5,6 +5,7 @@ Run it from the repository root::
     .venv/bin/python bench/scale.py                  # 1 process, then 2; 10 games; rates 1, 2, 4, 8 per client
     .venv/bin/python bench/scale.py --processes 3    # 1 process, then 3
     .venv/bin/python bench/scale.py --quick          # 4 games, shorter steps (a smoke run)
+    .venv/bin/python bench/scale.py --by-connection  # each websocket routed on its own, as before games were
 
 (`bench/load.py --processes N` runs this.) It needs PostgreSQL (`VTT_TEST_POSTGRES_URL`, or Debian's binaries for
 a throw-away cluster, as the tests: `e2e/pg_server.py`) and nginx (Debian's package). It PRINTS figures and never
@@ -13,14 +14,18 @@ asserts (it is not a test).
 For each number of processes (1, then N), in the same run: a fresh database holding the same games (the encounter
 of `bench/load.py`: 6 websocket clients a game, the Soulweaver and 5 players), N servers started on it, and nginx
 with the project's own `deploy/nginx-vtt.conf` in front (`e2e/nginx_proxy.py`). Every client connects through
-nginx, which gives each websocket its own route cookie, so the clients of one game are spread over the processes
-as strangers' browsers would be. Then steps of load, `STEP_SECONDS` each: every client sends one command every
-1/r seconds (the commands of `bench/load.py`), for r in `RATES`.
+nginx to `/api/game/<game>/seat/<secret>/events`, which nginx routes by the game: the clients of a game on one
+process, the games spread over the processes (`--by-connection`: to `/api/seat/<secret>/events`, each websocket
+with its own route cookie, so that the clients of one game are spread over the processes). Then steps of load,
+`STEP_SECONDS` each: every client sends one command every 1/r seconds (the commands of `bench/load.py`), for r in
+`RATES`.
 
 Figures per step: the commands acknowledged per second; command → last of the other 5 clients of its game, p50 and
 p95; and, for each receiving client, whether it is on the process that played the command or on another (which
 hears it through PostgreSQL NOTIFY and replays it): the p95 of each, and their difference, the latency a change
-adds by crossing processes.
+adds by crossing processes. And the processor time the `vtt` processes spent, all together, per command
+acknowledged (from /proc): what the machine pays for a command, which the same load on more processes should not
+raise much (each process replays only the commands of the games its clients are at).
 
 Throughput at p95 ≤ 100 ms: the most commands per second of a step whose p95 stayed within 100 ms. Target on a
 2-core machine: N processes (2) ≥ 1.6× one. On one small machine the processes, PostgreSQL, nginx and this
@@ -87,14 +92,30 @@ class Step:
     same: list[float]
     crossing: list[float]
     seconds: float
+    cpu_seconds: float = 0.0
+    """Processor time of the `vtt` processes during the step (and its drain)."""
 
     @property
     def per_second(self) -> float:
         return self.ok / self.seconds
 
     @property
+    def cpu_ms_per_command(self) -> float:
+        return 1000 * self.cpu_seconds / self.ok if self.ok else float("nan")
+
+    @property
     def p95(self) -> float:
         return pct(self.latencies, 95) if self.latencies else float("inf")
+
+
+def cpu_seconds(pids: list[int]) -> float:
+    """User and system processor time of these processes so far (/proc/<pid>/stat)."""
+    ticks = os.sysconf("SC_CLK_TCK")
+    total = 0
+    for pid in pids:
+        fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+        total += int(fields[11]) + int(fields[12])  # utime, stime: the 14th and 15th fields of the line
+    return total / ticks
 
 
 def _via(game: Game, sent: Sent) -> Client:
@@ -124,11 +145,15 @@ def measure(games: list[Game], sent: list[tuple[Game, Sent]], upstream: dict[int
             (step.same if upstream[id(c)] == played_on else step.crossing).append((t - s.t0) * 1000)
 
 
-async def load(proxy: NginxProxy, games: list[Game], step_seconds: float, seed: int) -> list[Step]:
+async def load(
+    proxy: NginxProxy, pids: list[int], games: list[Game], step_seconds: float, seed: int, by_connection: bool = False
+) -> list[Step]:
     ws_url = proxy.url.replace("http://", "ws://")
 
     def url(client: Client) -> str:
-        return f"{ws_url}/api/seat/{client.secret}/events"
+        if by_connection:
+            return f"{ws_url}/api/seat/{client.secret}/events"
+        return f"{ws_url}/api/game/{client.game}/seat/{client.secret}/events"
 
     for game in games:
         async with connect(url(game.clients[0])) as ws:
@@ -146,7 +171,11 @@ async def load(proxy: NginxProxy, games: list[Game], step_seconds: float, seed: 
         assert ws.response is not None
         upstream[id(client)] = ws.response.headers.get(UPSTREAM_HEADER, "?")
     spread = sorted({u for u in upstream.values()})
-    print(f"   {len(clients)} clients connected through nginx to {len(spread)} processes")
+    games_on = [len({c.game for c in clients if upstream[id(c)] == u}) for u in spread]
+    print(
+        f"   {len(clients)} clients connected through nginx to {len(spread)} processes; "
+        f"games with clients on each: {', '.join(map(str, games_on))}"
+    )
     receivers = [asyncio.create_task(receive(c)) for c in clients]
     await asyncio.gather(*(c.ready.wait() for c in clients))
     rng = random.Random(seed)
@@ -155,13 +184,14 @@ async def load(proxy: NginxProxy, games: list[Game], step_seconds: float, seed: 
         for rate in RATES:
             start = time.perf_counter() + 0.5
             stop = start + step_seconds
+            cpu_before = cpu_seconds(pids)
             everyone = [(g, c) for g in games for c in g.clients]
             done = await asyncio.gather(
                 *(act(g, c, start, stop, random.Random(rng.random()), 1.0 / rate) for g, c in everyone)
             )
             await asyncio.sleep(DRAIN_S)
             pairs = [(g, s) for (g, _), mine in zip(everyone, done, strict=True) for s in mine]
-            step = Step(rate, len(pairs), 0, 0, 0, 0, [], [], [], step_seconds)
+            step = Step(rate, len(pairs), 0, 0, 0, 0, [], [], [], step_seconds, cpu_seconds(pids) - cpu_before)
             measure(games, pairs, upstream, step)
             steps.append(step)
             crossing = f"{pct(step.crossing, 95):7.1f}" if step.crossing else "      -"
@@ -169,7 +199,8 @@ async def load(proxy: NginxProxy, games: list[Game], step_seconds: float, seed: 
                 f"   {rate:4g}/s a client: {step.per_second:6.0f} commands/s ok, p50 "
                 f"{statistics.median(step.latencies) if step.latencies else float('nan'):6.1f} ms, p95 "
                 f"{step.p95:7.1f} ms (receivers on the same process p95 {pct(step.same, 95) if step.same else 0:6.1f}, "
-                f"on another {crossing}); lost {step.lost}, refused {step.refused}, unanswered {step.unanswered}",
+                f"on another {crossing}); lost {step.lost}, refused {step.refused}, unanswered {step.unanswered}; "
+                f"server processor time {step.cpu_ms_per_command:.2f} ms a command",
                 flush=True,
             )
             if step.p95 > 4 * P95_TARGET_MS:
@@ -183,7 +214,7 @@ async def load(proxy: NginxProxy, games: list[Game], step_seconds: float, seed: 
 
 
 @contextmanager
-def processes(url: str, encounter: Encounter, n: int, seed: int) -> Iterator[NginxProxy]:
+def processes(url: str, encounter: Encounter, n: int, seed: int) -> Iterator[tuple[NginxProxy, list[int]]]:
     with ExitStack() as stack:
         servers: list[AppServer] = []
         for i in range(n):
@@ -193,7 +224,8 @@ def processes(url: str, encounter: Encounter, n: int, seed: int) -> Iterator[Ngi
             )
             stack.callback(server.stop)
             servers.append(server.start())
-        yield stack.enter_context(NginxProxy([s.port for s in servers]))
+        pids = [s.process.pid for s in servers if s.process is not None]
+        yield stack.enter_context(NginxProxy([s.port for s in servers])), pids
         for server in servers:
             out = server.output()
             if "Traceback" in out:
@@ -211,6 +243,9 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--quick", action="store_true", help=f"{QUICK_GAMES} games, {QUICK_STEP_SECONDS:.0f} s steps")
     ap.add_argument("--games", type=int, default=None)
     ap.add_argument("--seed", type=int, default=1)
+    ap.add_argument(
+        "--by-connection", action="store_true", help="route each websocket on its own, not a game's clients together"
+    )
     args = ap.parse_args(argv)
     if (why := available()) is not None or nginx_binary() is None:
         print(f"bench/scale.py needs PostgreSQL and nginx: {why or 'nginx is not installed'}")
@@ -230,8 +265,8 @@ def main(argv: list[str] | None = None) -> int:
                 section(f"{n} process{'es' if n > 1 else ''}")
                 url = databases.new()
                 games = create_games(url, encounter, n_games)
-                with processes(url, encounter, n, args.seed) as proxy:
-                    results[n] = asyncio.run(load(proxy, games, step_seconds, args.seed))
+                with processes(url, encounter, n, args.seed) as (proxy, pids):
+                    results[n] = asyncio.run(load(proxy, pids, games, step_seconds, args.seed, args.by_connection))
         finally:
             databases.drop_all()
     section("Summary (targets)")
@@ -241,6 +276,9 @@ def main(argv: list[str] | None = None) -> int:
     ratio = many / one if one else float("nan")
     met = "MET" if one and ratio >= RATIO_TARGET else "MISSED"
     print(f"   ratio {ratio:.2f}× (target ≥ {RATIO_TARGET}× with {args.processes} processes): {met}")
+    for n in (1, args.processes):
+        costs = ", ".join(f"{s.cpu_ms_per_command:.2f}" for s in results[n])
+        print(f"   server processor time a command, {n} process{'es' if n > 1 else ''}, step by step: {costs} ms")
     crossing = [x for s in results[args.processes] if s.p95 <= P95_TARGET_MS for x in s.crossing]
     same = [x for s in results[args.processes] if s.p95 <= P95_TARGET_MS for x in s.same]
     if crossing and same:

@@ -1,7 +1,7 @@
 """nginx in front of several app servers, for the scale-out tests: the project's own `deploy/nginx-vtt.conf`.
 
-The deployment file is used as it is, with two changes for a test: its `server 127.0.0.1:PORT ...;` lines of the
-upstream are replaced by the test's app servers, and its `listen 80;` by a free port on 127.0.0.1. nginx runs in
+The deployment file is used as it is, with two changes for a test: its `server 127.0.0.1:PORT ...;` lines of
+each upstream are replaced by the test's app servers, and its `listen 80;` by a free port on 127.0.0.1. nginx runs in
 the foreground from a temporary folder (its own `nginx.conf` includes the site), and each answer names the process
 that served it (`X-VTT-Upstream`), so that a test can pin a browser to a process by its `vtt_route` cookie. Tests
 are skipped where nginx is not installed (`.ci/run` installs Debian's package).
@@ -39,14 +39,13 @@ def site_for(ports: list[int], listen: int) -> str:
     text = SITE.read_text()
     servers = "".join(f"    server 127.0.0.1:{p} max_fails=1 fail_timeout=10s;\n" for p in ports)
     text, n = re.subn(r"(?:^[ \t]*server 127\.0\.0\.1:\d+[^\n]*\n)+", servers, text, flags=re.MULTILINE)
-    if n != 1:
+    if n < 1:
         raise ValueError(f"{SITE} has no block of `server 127.0.0.1:PORT` lines to replace")
     text, n = re.subn(r"^([ \t]*)listen 80;", rf"\1listen 127.0.0.1:{listen};", text, flags=re.MULTILINE)
     if n != 1:
         raise ValueError(f"{SITE} has no `listen 80;` line to replace")
-    return text.replace(
-        "    location / {\n", f"    location / {{\n        add_header {UPSTREAM_HEADER} $upstream_addr always;\n", 1
-    )
+    header = f"        add_header {UPSTREAM_HEADER} $upstream_addr always;\n"
+    return re.sub(r"^(    location [^\n]*\{\n)", rf"\1{header}", text, flags=re.MULTILINE)
 
 
 class NginxProxy:

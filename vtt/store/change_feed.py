@@ -3,7 +3,8 @@
 Several processes serve the same games through one PostgreSQL database. Each one, after committing a command or a
 change of seats, says so on the channel (`db.notify`, and `append_command` in the command's own transaction). A
 `ChangeFeed` holds one connection of its own listening there, in a thread, and hands each message to the event
-loop. When the connection is lost (the database restarted, a network blip) it reconnects and asks for a full
+loop, the messages that came together in one call of the loop (under load, one wake-up of the loop for many
+commands). When the connection is lost (the database restarted, a network blip) it reconnects and asks for a full
 catch-up (`resync`): the messages sent meanwhile were lost, the log was not.
 
 On SQLite there is one process (a second one is refused, `vtt.store.single_process`) and no feed.
@@ -17,7 +18,6 @@ import json
 import threading
 from collections.abc import Callable
 from dataclasses import dataclass, field
-from functools import partial
 from typing import Any, Literal
 
 import psycopg
@@ -42,6 +42,8 @@ class Heard:
     game: int
     seq: int = 0
     data: dict[str, Any] | None = field(default=None, compare=False)
+    origin: str = field(default="", compare=False)
+    """The process that said it (`db.origin_of`), when it says."""
 
 
 def parse(message: str) -> Heard | None:
@@ -50,10 +52,13 @@ def parse(message: str) -> Heard | None:
     if len(parts) < 2 or not parts[1].isdigit():
         return None
     game = int(parts[1])
-    if parts[0] == "log" and len(parts) == 3 and parts[2].isdigit():
-        return Heard("log", game, int(parts[2]))
-    if parts[0] == "seats" and len(parts) == 2:
-        return Heard("seats", game)
+    if parts[0] == "log" and len(parts) == 3:
+        seq, _, origin = parts[2].partition(" ")
+        if seq.isdigit() and (not origin or origin.isalnum()):
+            return Heard("log", game, int(seq), origin=origin)
+        return None
+    if parts[0] == "seats" and (len(parts) == 2 or parts[2].isalnum()):
+        return Heard("seats", game, origin=parts[2] if len(parts) == 3 else "")
     if parts[0] == "pointer" and len(parts) == 3:
         with contextlib.suppress(ValueError):
             data = json.loads(parts[2])
@@ -83,6 +88,8 @@ class ChangeFeed:
         self.url, self.loop, self.heard, self.resync = url, loop, heard, resync
         self._stop = threading.Event()
         self._listening = threading.Event()
+        self._heard: list[Heard] = []
+        self._heard_lock = threading.Lock()
         self._thread = threading.Thread(target=self._run, name="vtt-change-feed", daemon=True)
 
     def start(self) -> None:
@@ -112,13 +119,27 @@ class ChangeFeed:
                         for note in conn.notifies(timeout=WAIT_SECONDS):
                             found = parse(note.payload)
                             if found is not None:
-                                self._call(partial(self.heard, found))
+                                self._hand_over(found)
             except psycopg.Error:
                 self._listening.clear()
                 wait = RETRY_SECONDS[min(attempt, len(RETRY_SECONDS) - 1)]
                 attempt += 1
                 first = False
                 self._stop.wait(wait)
+
+    def _hand_over(self, heard: Heard) -> None:
+        """Queue `heard` for the loop; one call of the loop takes every message queued until it runs."""
+        with self._heard_lock:
+            self._heard.append(heard)
+            if len(self._heard) > 1:
+                return  # the call that takes it is on its way
+        self._call(self._deliver)
+
+    def _deliver(self) -> None:
+        with self._heard_lock:
+            batch, self._heard = self._heard, []
+        for heard in batch:
+            self.heard(heard)
 
     def _call(self, fn: Callable[[], None]) -> None:
         with contextlib.suppress(RuntimeError):  # the loop closed while stopping

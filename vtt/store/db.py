@@ -8,6 +8,7 @@ result is shown to nobody before it is stored.
 from __future__ import annotations
 
 import secrets
+import weakref
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from datetime import UTC, datetime
@@ -40,11 +41,24 @@ GAME_ID_MAX = 2**31 - 1
 """The largest game id a database stores (PostgreSQL's `integer`); a bigger number names no game."""
 CHANGES_CHANNEL = "vtt_changes"
 """The PostgreSQL channel on which every process says what it stored (`notify`) and hears the others
-(`vtt.store.change_feed`): `log <game> <seq>` for a command, `seats <game>` for seats, invitations and watching."""
+(`vtt.store.change_feed`): `log <game> <seq> <origin>` for a command, `seats <game> <origin>` for seats, invitations
+and watching (`origin`: who said it, `origin_of`)."""
 NOTIFY_BYTES_MAX = 7_900
 """A notification's payload (PostgreSQL refuses 8,000 bytes and more)."""
 MIGRATION_LOCK = 7_454_001
 """The PostgreSQL advisory lock held while migrating, so that processes starting together migrate one at a time."""
+
+
+_ORIGINS: weakref.WeakKeyDictionary[Engine, str] = weakref.WeakKeyDictionary()
+
+
+def origin_of(engine: Engine) -> str:
+    """The token that marks what this engine (one per process) says on `CHANGES_CHANNEL`, so that the process can
+    tell its own messages from the others' (it folded its own commands in already)."""
+    found = _ORIGINS.get(engine)
+    if found is None:
+        found = _ORIGINS.setdefault(engine, secrets.token_hex(6))
+    return found
 
 
 class SeqTaken(Exception):
@@ -389,7 +403,7 @@ def append_command(
         session.add(CommandRow(game_id=game_id, seq=seq, sender=sender, command=command, faces=faces, events=events))
         if snapshot is not None:
             session.add(SnapshotRow(game_id=game_id, seq=seq, state=snapshot))
-        _notify(session, f"log {game_id} {seq}")
+        _notify(session, f"log {game_id} {seq} {origin_of(engine)}")
         try:
             session.commit()
         except IntegrityError as exc:

@@ -101,7 +101,7 @@ class Games:
         self._locks: dict[int, threading.Lock] = {}
         self._locks_lock = threading.Lock()
         self._feed: ChangeFeed | None = None
-        self._tasks: set[asyncio.Task[None]] = set()
+        self._origin = db.origin_of(engine)
 
     # ---- who may make games, who may watch -----------------------------------------------------------------
 
@@ -159,6 +159,7 @@ class Games:
         """`table`, loading a game not yet loaded in a thread, so that a big game's replay stops no other game."""
         table = self._tables.get(game_id)
         if table is not None:
+            await table.catch_up_if_behind()
             return table
         table = await asyncio.to_thread(self.table, game_id)
         if self._feed is not None:
@@ -251,7 +252,7 @@ class Games:
         if table is not None:
             table.seats_changed()
         if not elsewhere:
-            db.notify(self.engine, f"seats {game_id}")
+            db.notify(self.engine, f"seats {game_id} {self._origin}")
 
     # ---- other processes (PostgreSQL) ----------------------------------------------------------------------
 
@@ -268,6 +269,8 @@ class Games:
         return self._feed is not None and self._feed.wait_listening(seconds)
 
     def _heard(self, heard: Heard) -> None:
+        if heard.origin == self._origin:
+            return  # said by this process, which has done it already
         if heard.kind == "seats":
             self._seats_changed(heard.game, elsewhere=True)
             return
@@ -276,8 +279,8 @@ class Games:
             return
         if heard.kind == "pointer" and heard.data is not None:
             pointers_of(table).show(heard.data)
-        elif heard.kind == "log" and heard.seq > len(table.log):
-            self._catch_up(table)
+        elif heard.kind == "log":
+            table.heard_of(heard.seq)
 
     def _publish_pointer(self, game_id: int, message: dict[str, Any]) -> None:
         """A ruler or ping shown here, for the other processes' pages of the game (a thread sends it: the loop does
@@ -291,12 +294,7 @@ class Games:
         self._players.clear()
         for table in list(self._tables.values()):
             table.seats_changed()
-            self._catch_up(table)
-
-    def _catch_up(self, table: Table) -> None:
-        task = asyncio.get_running_loop().create_task(table.catch_up())
-        self._tasks.add(task)
-        task.add_done_callback(self._tasks.discard)
+            table.may_be_behind()
 
     def seat(self, secret: str) -> Seat | None:
         return db.find_seat(self.engine, secret)

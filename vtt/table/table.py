@@ -196,7 +196,12 @@ class Table:
         self._last_write: Future[None] | None = None
         self._shared = engine is not None and engine.dialect.name == "postgresql"
         """Other processes may serve this game too (PostgreSQL): a command is decided on the state after every
-        command already stored, so each one first folds in what they stored."""
+        command already stored (`_serialized`)."""
+        self._heard_seq = 0
+        """The last place of the log another process said it stored a command at (`heard_of`)."""
+        self._unsure = False
+        """Messages of the other processes may have been lost (`may_be_behind`): look in the log."""
+        self._catch_up_task: asyncio.Task[None] | None = None
         self.remember(initial)
 
     @classmethod
@@ -275,6 +280,8 @@ class Table:
 
     def subscribe(self, listener: Listener) -> None:
         self._listeners.add(listener)
+        if self.behind:
+            self._catch_up_soon()
 
     def unsubscribe(self, listener: Listener) -> None:
         self._listeners.discard(listener)
@@ -399,20 +406,32 @@ class Table:
         return await self._serialized(lambda: self._play(viewer, command, seen, typed))
 
     async def _serialized(self, attempt: Callable[[], Awaitable[Outcome | Change]]) -> Outcome:
-        """Run `attempt` under the table's lock, after catching up with what other processes stored; when another
-        process stored a command at the same place of the log first (`db.SeqTaken`), fold in what it stored and
-        try again, checked anew against the state it made. Then tell everyone, in the log's order."""
+        """Run `attempt` under the table's lock, on the state after every command this process knows of, and store
+        it at the next place of the log. When another process stored a command there first (`db.SeqTaken`), fold
+        in what it stored and try again, checked anew against the state it made: so a command is decided on the
+        state after every command stored before it, without reading the log first. A refusal (or a request for
+        typed dice) is checked again after a look at the log: it may have been made on a state another process
+        had moved past. Then tell everyone, in the log's order."""
         caught: list[Change] = []
         result: Outcome | Change | None = None
         async with self._lock:
-            if self._shared:
+            if self.behind:
                 caught += await self._catch_up_locked()
+            looked = not self._shared
             for _ in range(STORE_ATTEMPTS):
+                result = None
                 try:
                     result = await attempt()
-                    break
                 except db.SeqTaken:
                     caught += await self._catch_up_locked()
+                    looked = True
+                    continue
+                if isinstance(result, Outcome) and not result.ok and not looked:
+                    looked = True
+                    if more := await self._catch_up_locked():
+                        caught += more
+                        continue
+                break
         for change in caught:
             self._tell(change)
         if result is None:
@@ -649,6 +668,44 @@ class Table:
                 self._timers.pop(did).cancel()
         return change
 
+    @property
+    def behind(self) -> bool:
+        """Whether other processes stored commands this table has not folded in yet (as far as it heard)."""
+        return self._unsure or self._heard_seq > len(self.log)
+
+    def heard_of(self, seq: int) -> None:
+        """Another process stored a command at `seq`. With someone listening here it is folded in soon (in one
+        look at the log for every message heard meanwhile); with nobody, only when it is needed: when someone
+        comes (`catch_up_if_behind`, `subscribe`) or a command is played here."""
+        self._heard_seq = max(self._heard_seq, seq)
+        if self.behind and self._listeners:
+            self._catch_up_soon()
+
+    def may_be_behind(self) -> None:
+        """Messages of the other processes were lost (the feed's connection was down): look in the log."""
+        self._unsure = True
+        if self._listeners:
+            self._catch_up_soon()
+
+    async def catch_up_if_behind(self) -> None:
+        if self.behind:
+            await self.catch_up()
+
+    def _catch_up_soon(self) -> None:
+        try:
+            loop = asyncio.get_running_loop()
+        except RuntimeError:
+            return  # not on the event loop: the next command or newcomer catches up
+        if self._catch_up_task is None or self._catch_up_task.done():
+            self._catch_up_task = loop.create_task(self._catch_up_when_behind())
+
+    async def _catch_up_when_behind(self) -> None:
+        while self.behind:  # what was heard while this looked at the log is looked for again
+            known = len(self.log)
+            await self.catch_up()
+            if len(self.log) == known:
+                return  # nothing there yet: the next command or newcomer looks again
+
     async def catch_up(self) -> None:
         """Fold in the commands other processes stored since this table last looked, then tell everyone."""
         if self.engine is None or self.game_id is None:
@@ -661,6 +718,7 @@ class Table:
     async def _catch_up_locked(self) -> list[Change]:
         if self.engine is None or self.game_id is None:
             return []
+        self._unsure = False  # the look below sees everything committed before it
         rows = await asyncio.to_thread(db.load_log, self.engine, self.game_id, len(self.log))
         changes: list[Change] = []
         for r in rows:

@@ -16,6 +16,9 @@ permission and legality checks as the table page.
   secret closes the socket with code 1008 and the reason.
 - `POST /api/seat/{secret}/background`: the Soulweaver's map background: the bytes of a PNG, JPEG or WebP image
   as the body, with its `Content-Type`, at most `MAX_UPLOAD_BYTES`.
+- The same four under `/api/game/{game}/seat/{secret}/…`: the game's number in the path lets a proxy in front
+  of several processes send every client of a game to one process (`deploy/nginx-vtt.conf`). It is checked
+  against the seat (a secret of another game's seat is refused as an unknown one), never trusted.
 - `GET  /api/games/{game_id}/background`: that image, with its content type; refused (403) while the game has fog
   of war on: then each page gets it through its seat's pass, whole for the Soulweaver and cut to what the seat may
   see for anyone else (`vtt.web.fog_tiles`), and the state sent to a player has no background.
@@ -57,6 +60,9 @@ MAX_COMMAND_BYTES = COMMAND_BYTES_MAX
 QUEUE_LIMIT = 1000
 """Messages a websocket may have waiting; a client further behind is disconnected (it can reconnect)."""
 NO_SEAT = "no seat has this secret"
+NO_SEAT_HERE = "no seat of this game has this secret"
+SEAT_PATHS = ("/api/seat/{secret}", "/api/game/{game}/seat/{secret}")
+"""Where a seat's API is: the second names the seat's game, for the proxy to route on."""
 TOO_FAR_BEHIND = "too far behind: reconnect and start from the state"
 SEAT_REPLACED = "this seat link was replaced: ask the Soulweaver for the new one"
 BODY_KEYS = frozenset({"command", "seen", "id", "typed"})
@@ -342,6 +348,16 @@ def make_router(games: Games, max_upload: int = MAX_UPLOAD_BYTES) -> APIRouter:
     async def find(secret: str) -> Seat | None:
         return await run_in_threadpool(games.seat, secret)
 
+    async def find_at(secret: str, path: dict[str, Any]) -> tuple[Seat | None, str]:
+        """The seat of `secret`, when the game the path names (if it names one) is the seat's, with the reason to
+        give when it is not."""
+        game = path.get("game")
+        if game is None:
+            return await find(secret), NO_SEAT
+        number = parse_game_id(game)
+        seat = None if number is None else await find(secret)
+        return (seat if seat is not None and seat.game_id == number else None), NO_SEAT_HERE
+
     async def submit(table: Table, viewer: Viewer, raw: str | bytes) -> tuple[int, Json]:
         try:
             body = parse_body(raw)
@@ -357,34 +373,31 @@ def make_router(games: Games, max_upload: int = MAX_UPLOAD_BYTES) -> APIRouter:
             answer["need"] = {"count": outcome.need.count, "purpose": outcome.need.purpose, "typed": outcome.need.typed}
         return 200, answer
 
-    @router.get("/api/seat/{secret}/state")
-    async def get_state(secret: str) -> JSONResponse:
-        seat = await find(secret)
+    async def get_state(secret: str, request: Request) -> JSONResponse:
+        seat, why = await find_at(secret, request.path_params)
         if seat is None:
-            return _error(404, NO_SEAT)
-        return JSONResponse(seat_view(games.table(seat.game_id), seat))
+            return _error(404, why)
+        return JSONResponse(seat_view(await games.load_table(seat.game_id), seat))
 
-    @router.post("/api/seat/{secret}/commands")
     async def post_command(secret: str, request: Request) -> JSONResponse:
-        seat = await find(secret)
+        seat, why = await find_at(secret, request.path_params)
         if seat is None:
-            return _error(404, NO_SEAT, seq=None)
+            return _error(404, why, seq=None)
         try:
             raw = await _read_at_most(request, MAX_COMMAND_BYTES)
         except TooBig:
             return _error(413, f"the body is longer than {MAX_COMMAND_BYTES} bytes", seq=None)
-        status, answer = await submit(games.table(seat.game_id), viewer_for(seat), raw)
+        status, answer = await submit(await games.load_table(seat.game_id), viewer_for(seat), raw)
         answer.pop("id")
         return JSONResponse(answer, status_code=status)
 
-    @router.websocket("/api/seat/{secret}/events")
     async def events(websocket: WebSocket, secret: str) -> None:
         await websocket.accept()
-        seat = await find(secret)
+        seat, why = await find_at(secret, websocket.path_params)
         if seat is None:
-            await websocket.close(WS_1008_POLICY_VIOLATION, NO_SEAT)
+            await websocket.close(WS_1008_POLICY_VIOLATION, why)
             return
-        table = games.table(seat.game_id)
+        table = await games.load_table(seat.game_id)
         client = _Client(websocket, viewer_for(seat), secret)
         client.push(json.dumps({"kind": "state", **seat_view(table, seat)}))
         hub = hubs.get(seat.game_id)
@@ -413,11 +426,10 @@ def make_router(games: Games, max_upload: int = MAX_UPLOAD_BYTES) -> APIRouter:
                 hubs.pop(seat.game_id, None)
             writer.cancel()
 
-    @router.post("/api/seat/{secret}/background")
     async def post_background(secret: str, request: Request) -> JSONResponse:
-        seat = await find(secret)
+        seat, why = await find_at(secret, request.path_params)
         if seat is None:
-            return _error(404, NO_SEAT)
+            return _error(404, why)
         if seat.role != "soulweaver":
             return _error(403, "only the Soulweaver can change the map's background")
         declared = request.headers.get("content-type", "").split(";")[0].strip().lower()
@@ -434,12 +446,18 @@ def make_router(games: Games, max_upload: int = MAX_UPLOAD_BYTES) -> APIRouter:
             return _error(415, "the file is not a PNG, JPEG or WebP image")
         if found != declared:
             return _error(415, f"the file is {found}, not {declared} as its Content-Type says")
-        why = image_problem(data)
-        if why is not None:
-            return _error(422, why)
+        problem = image_problem(data)
+        if problem is not None:
+            return _error(422, problem)
         await run_in_threadpool(db.save_upload, games.engine, seat.game_id, BACKGROUND, found, data)
         url = background_path(seat.game_id)
         return JSONResponse({"ok": True, "error": None, "content_type": found, "size": len(data), "url": url})
+
+    for base in SEAT_PATHS:
+        router.add_api_route(f"{base}/state", get_state, methods=["GET"])
+        router.add_api_route(f"{base}/commands", post_command, methods=["POST"])
+        router.add_api_websocket_route(f"{base}/events", events)
+        router.add_api_route(f"{base}/background", post_background, methods=["POST"])
 
     async def fogged(game_id: int) -> bool:
         try:
