@@ -729,6 +729,8 @@ def wounded_use_modifiers(state: GameState, c: Creature, parts: list[str]) -> li
     one has `wounded_unusable_at` Tiers or more and cannot be used."""
     s = state.settings
     mods: list[Modifier] = []
+    if not any(p.wounded for p in c.parts):
+        return mods
     for pid in parts:
         t = wounded_tiers(c, pid)
         if not t:
@@ -758,6 +760,8 @@ def wounded_limbs_modifiers(
     so the worst one holds the others back; one penalty, not one per limb). Such a roll is never refused for a
     limb past `wounded_unusable_at`: the creature does without that limb."""
     per = state.settings.wounded_penalty_per_tier
+    if not per or not any(p.wounded for p in c.parts):
+        return []
     hurt = [
         (wounded_tiers(c, lb.id), lb.name)
         for lb in c.limbs

@@ -393,8 +393,8 @@ def strike(
     )
     params: dict[str, Any] = {
         "damage": plan.damage,
-        "changes": [ch.model_dump() for ch in plan.damage_changes],
-        "weapon": arm.weapon.model_dump() if arm.weapon else None,
+        "changes": list(plan.damage_changes),  # models: a pending defense stores them as JSON (see `weapon_of`)
+        "weapon": arm.weapon,
         "strike_type": chosen_type,
         "max_dice": max_dice,
     }
@@ -447,12 +447,25 @@ def surface_outcome(
         if obj is None:
             events += surface_damage(tx, c.id, params, attack, dice)
         else:
-            weapon = Weapon.model_validate(params["weapon"]) if params.get("weapon") else None
-            changes = [DiceChange.model_validate(ch) for ch in params["changes"]] + weapon_changes(weapon, attack)
+            weapon = weapon_of(params)
+            changes = changes_of(params) + weapon_changes(weapon, attack)
             events += objects.damage_object(
                 tx, c, obj, params["damage"], changes, params["strike_type"], attack.faces, params["max_dice"], dice
             )
     return events
+
+
+def weapon_of(params: dict[str, Any]) -> Weapon | None:
+    """The weapon of a Strike's params: the model itself, or its JSON when a pending defense stored it."""
+    raw = params.get("weapon")
+    if not raw:
+        return None
+    return raw if type(raw) is Weapon else Weapon.model_validate(raw)
+
+
+def changes_of(params: dict[str, Any]) -> list[DiceChange]:
+    """The damage dice changes of a Strike's params: models, or their JSON when a pending defense stored them."""
+    return [ch if type(ch) is DiceChange else DiceChange.model_validate(ch) for ch in params["changes"]]
 
 
 def weapon_changes(weapon: Weapon | None, attack: Roll) -> list[DiceChange]:
@@ -477,9 +490,10 @@ def choose_strike_type(weapon: Weapon | None, wanted: str | None) -> StrikeType 
 
 
 def strike_hit(attacker: str, target: str, params: dict[str, Any], attack: Roll, label: str) -> Hit:
-    weapon = Weapon.model_validate(params["weapon"]) if params.get("weapon") else None
-    changes = [DiceChange.model_validate(ch) for ch in params["changes"]] + weapon_changes(weapon, attack)
-    return Hit(
+    weapon = weapon_of(params)
+    changes = changes_of(params) + weapon_changes(weapon, attack)
+    return construct(  # every value is the rules' own (or read back through `weapon_of` and `changes_of`)
+        Hit,
         target=target,
         amount=params["damage"],
         attacker=attacker,
@@ -498,8 +512,8 @@ def strike_hit(attacker: str, target: str, params: dict[str, Any], attack: Roll,
 
 def surface_damage(tx: Tx, attacker: str, params: dict[str, Any], attack: Roll, dice: DiceSource) -> list[Event]:
     """Damage to a wall or the ground: counted like any damage; surfaces keep no Pips."""
-    weapon = Weapon.model_validate(params["weapon"]) if params.get("weapon") else None
-    changes = [DiceChange.model_validate(ch) for ch in params["changes"]] + weapon_changes(weapon, attack)
+    weapon = weapon_of(params)
+    changes = changes_of(params) + weapon_changes(weapon, attack)
     dmg = roll(dice, f"{tx.get(attacker).name}: damage to the surface", params["damage"], dice_changes=changes)
     inj = dmg.count_at_least(DAMAGE_FACE)
     return [
