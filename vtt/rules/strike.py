@@ -29,7 +29,7 @@ from vtt.rules.damage import DAMAGE_FACE, Hit, StrikeType, deal
 from vtt.rules.dice import DiceChange, DiceSource, Modifier, Roll, roll
 from vtt.rules.events import Event, RuleError
 from vtt.rules.fastmodel import construct
-from vtt.rules.grid import footprint_distance
+from vtt.rules.grid import Grid, footprint_distance
 from vtt.rules.model import Cell, Creature, GameState, Limb, Weapon
 from vtt.rules.obstruction import Exposure, exposure
 from vtt.rules.reach import EXTEND_CLOSE_PENALTY, attack_path, best_limb, effective_extend, reach
@@ -259,6 +259,34 @@ def _strike_geometry(
     """The distance from `c` to `target`, then (within `rng`) the attack path, then the target's exposure."""
     grid = grid_of(state)
     mine, theirs = occ.cells[c.id], occ.cells[target.id]
+    if state.settings.creatures_obstruct or type(filled) is not frozenset:
+        return _geometry(state, occ, grid, c, target, mine, theirs, rng, filled)
+    # Without creatures obstructing it depends on these alone: kept across states (the board's `filled` is the
+    # same frozenset while its walls and objects are, and its hash is computed once).
+    key = (grid.kind, mine, theirs, target.size, rng, filled)
+    found = _GEOMETRY.get(key)
+    if found is None:
+        if len(_GEOMETRY) >= _GEOMETRY_MAX:
+            _GEOMETRY.clear()
+        found = _GEOMETRY[key] = _geometry(state, occ, grid, c, target, mine, theirs, rng, filled)
+    return found
+
+
+_GEOMETRY: dict[tuple[Any, ...], tuple[int, tuple[Cell, ...] | None, Exposure | None]] = {}
+_GEOMETRY_MAX = 4096
+
+
+def _geometry(
+    state: GameState,
+    occ: Occupancy,
+    grid: Grid,
+    c: Creature,
+    target: Creature,
+    mine: tuple[Cell, ...],
+    theirs: tuple[Cell, ...],
+    rng: int,
+    filled: AbstractSet[Cell],
+) -> tuple[int, tuple[Cell, ...] | None, Exposure | None]:
     dist = footprint_distance(grid, mine, theirs)
     if dist > rng:
         return dist, None, None
