@@ -261,19 +261,27 @@ def _strike_geometry(
     mine, theirs = occ.cells[c.id], occ.cells[target.id]
     if state.settings.creatures_obstruct or type(filled) is not frozenset:
         return _geometry(state, occ, grid, c, target, mine, theirs, rng, filled)
-    # Without creatures obstructing it depends on these alone: kept across states (the board's `filled` is the
-    # same frozenset while its walls and objects are, and its hash is computed once).
-    key = (grid.kind, mine, theirs, target.size, rng, filled)
-    found = _GEOMETRY.get(key)
-    if found is None:
-        if len(_GEOMETRY) >= _GEOMETRY_MAX:
+    # Without creatures obstructing it depends on these alone: kept across states, by board (the board's `filled`
+    # is the same frozenset while its walls and objects are, and its hash is computed once).
+    kept = _GEOMETRY.get(filled)
+    if kept is None:
+        if len(_GEOMETRY) >= _GEOMETRY_BOARDS:
             _GEOMETRY.clear()
-        found = _GEOMETRY[key] = _geometry(state, occ, grid, c, target, mine, theirs, rng, filled)
+        kept = _GEOMETRY[filled] = {}
+    key = (grid.kind, mine, theirs, target.size, rng)
+    found = kept.get(key)
+    if found is None:
+        if len(kept) >= _GEOMETRY_PER_BOARD:
+            kept.clear()
+        found = kept[key] = _geometry(state, occ, grid, c, target, mine, theirs, rng, filled)
     return found
 
 
-_GEOMETRY: dict[tuple[Any, ...], tuple[int, tuple[Cell, ...] | None, Exposure | None]] = {}
-_GEOMETRY_MAX = 4096
+_Geometry = tuple[int, tuple[Cell, ...] | None, Exposure | None]
+_GEOMETRY: dict[frozenset[Cell], dict[tuple[Any, ...], _Geometry]] = {}
+"""Strike geometry by the board's filled spaces, then by attacker, target and Reach; a few boards at a time."""
+_GEOMETRY_BOARDS = 8
+_GEOMETRY_PER_BOARD = 4096
 
 
 def _geometry(
