@@ -27,7 +27,8 @@ printed beside them. What it measures:
    with the dice faces it used, is parsed and applied again. The log is a fight of 4 creatures (2 players', 2
    of the Soulweaver) played with real dice: moves, Strikes on creatures and on the ground, turn ends.
    Target: ≤ 1 s.
-4. Where the time goes: the cost of the pieces every Strike pays (timed alone), the function calls one Strike
+4. Where the time goes: the cost of the pieces every Strike pays (timed alone), a Strike's own time by kind of
+   work (validation, copying, building models, dice, modifiers, geometry, damage...), the function calls one Strike
    and one `legal_actions` make (counted, so a busy machine does not change them), then the strike loops of (b)
    and (a) and the replay under cProfile, top 10 functions by cumulative time and top 10 by own time.
 5. Vision: `vision.perceived` for one creature on a 100×100 hex board with 500 creatures and 300 walls, first
