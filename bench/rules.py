@@ -27,7 +27,8 @@ printed beside them. What it measures:
    with the dice faces it used, is parsed and applied again. The log is a fight of 4 creatures (2 players', 2
    of the Soulweaver) played with real dice: moves, Strikes on creatures and on the ground, turn ends.
    Target: ≤ 1 s.
-4. Where the time goes: the cost of the pieces every Strike pays (timed alone), the function calls one Strike
+4. Where the time goes: the cost of the pieces every Strike pays (timed alone), a Strike's own time by kind of
+   work (validation, copying, building models, dice, modifiers, geometry, damage...), the function calls one Strike
    and one `legal_actions` make (counted, so a busy machine does not change them), then the strike loops of (b)
    and (a) and the replay under cProfile, top 10 functions by cumulative time and top 10 by own time.
 5. Vision: `vision.perceived` for one creature on a 100×100 hex board with 500 creatures and 300 walls, first
@@ -384,6 +385,60 @@ def _profile(run: Callable[[], object], title: str, top: int) -> str:
     return out.getvalue()
 
 
+# Kinds of work a Strike does, by where the code lives: (label, test on pstats' (file, line, function) key).
+WORK_KINDS: tuple[tuple[str, Callable[[str, str], bool]], ...] = (
+    ("pydantic validation", lambda f, fn: "validate" in fn or (fn == "__init__" and f.endswith("main.py"))),
+    ("copying (copy-on-write)", lambda f, fn: f.endswith(("txn.py",)) or fn in ("shallow_copy", "_new")),
+    (
+        "building models and events",
+        lambda f, fn: fn in ("construct", "build", "_build_roll") or f.endswith("events.py"),
+    ),
+    ("dice and rolls", lambda f, fn: f.endswith("dice.py") or "getrandbits" in fn),
+    (
+        "modifiers (ailments, effects, senses, Guard)",
+        lambda f, fn: f.endswith(
+            ("conditions.py", "ailments.py", "senses.py", "guard.py", "situational.py", "vision.py")
+        ),
+    ),
+    (
+        "geometry (reach, path, exposure)",
+        lambda f, fn: f.endswith(("grid.py", "reach.py", "obstruction.py", "space.py")),
+    ),
+    ("damage and Serious Injury", lambda f, fn: f.endswith(("damage.py", "parts.py", "manifest_roll.py"))),
+    (
+        "Strike plan and attack pipeline",
+        lambda f, fn: f.endswith(("strike.py", "attacks.py", "checks.py", "tactics.py")),
+    ),
+    (
+        "engine checks and turns",
+        lambda f, fn: f.endswith(("engine.py", "turns.py", "swallow.py", "enraged.py", "stance.py")),
+    ),
+)
+
+
+def work_breakdown(sc: Scenario, seed: int, count: int) -> list[tuple[str, float]]:
+    """The share of a Strike's own time (cProfile tottime, by function) in each kind of work of `WORK_KINDS`; the
+    rest is "other" (built-ins the rules call, model properties, words)."""
+    dice = RandomDice(seed)
+    state, cmd = sc.state, sc.command
+    for _ in range(100):
+        apply(state, cmd, dice)
+    prof = cProfile.Profile(time.process_time)
+    prof.enable()
+    for _ in range(count):
+        apply(state, cmd, dice)
+    prof.disable()
+    stats: dict[tuple[str, int, str], tuple[Any, ...]] = pstats.Stats(prof).stats  # type: ignore[attr-defined]
+    totals: dict[str, float] = {label: 0.0 for label, _ in WORK_KINDS}
+    totals["other"] = 0.0
+    for (filename, _line, function), row in stats.items():
+        own: float = row[2]
+        label = next((lb for lb, test in WORK_KINDS if test(filename, function)), "other")
+        totals[label] += own
+    whole = sum(totals.values()) or 1.0
+    return [(label, t / whole) for label, t in totals.items()]
+
+
 def profile_strikes(sc: Scenario, seed: int, count: int, top: int) -> str:
     dice = RandomDice(seed)
     state, cmd = sc.state, sc.command
@@ -584,6 +639,12 @@ def main(argv: list[str] | None = None) -> int:
         print(f"   {sc.name}")
         for label, us in costs:
             print(f"      {label:<38} {us:9.1f} µs  ({us / whole:6.1%} of a Strike)")
+    print("   a Strike's own time by kind of work (cProfile, shares of the profiled time; µs at the rate above):")
+    for sc in all_scenarios[:2]:
+        whole_us = 1e6 / results[sc.name]
+        print(f"   {sc.name}")
+        for label, share in work_breakdown(sc, seed, profile_count):
+            print(f"      {label:<46} {share:6.1%}  ~{share * whole_us:6.1f} µs")
     print("   function calls per run (counted, not timed: the same on a busy machine):")
     for sc in all_scenarios:
         strike_calls = calls_per_run(partial(apply, sc.state, sc.command, RandomDice(seed)), 200)

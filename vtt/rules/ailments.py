@@ -147,6 +147,8 @@ def exhausted(c: Creature, what: str) -> list[Modifier]:
 
 def attack_roll_modifiers(state: GameState, c: Creature) -> list[Modifier]:
     """Dazzled, Crowded and Exhausted on the creature's attack rolls."""
+    if not c.ailments:
+        return []
     mods = dazzled(c, "attack rolls")
     crowded = tier(c, "Crowded") * state.settings.crowded_penalty_per_tier
     if crowded:
@@ -192,6 +194,8 @@ def against_target_modifiers(state: GameState, target: Creature, melee: bool = T
 def defense_roll_modifiers(state: GameState, c: Creature, skill: str, physical: bool = True) -> list[Modifier]:
     """Unstable, Crowded, Wounded limbs and Exhausted on a defense roll with `skill`."""
     s = state.settings
+    if not c.ailments:  # only Wounded, kept on the parts, may count
+        return wounded_limbs_modifiers(state, c, f"an {skill} defense") if skill in s.limb_defenses else []
     mods: list[Modifier] = []
     unstable = tier(c, "Unstable") // s.unstable_defense_divisor
     if physical and unstable:
@@ -714,6 +718,13 @@ def wounded_tiers(c: Creature, part: str) -> int:
     return p.wounded if p is not None else 0
 
 
+def _any_wounded(c: Creature) -> bool:
+    for p in c.parts:  # noqa: SIM110 -- a plain loop: every attack and defense asks, most often of no Wounded part
+        if p.wounded:
+            return True
+    return False
+
+
 def wounded_total(c: Creature) -> int:
     return sum(p.wounded for p in c.parts)
 
@@ -729,6 +740,8 @@ def wounded_use_modifiers(state: GameState, c: Creature, parts: list[str]) -> li
     one has `wounded_unusable_at` Tiers or more and cannot be used."""
     s = state.settings
     mods: list[Modifier] = []
+    if not _any_wounded(c):
+        return mods
     for pid in parts:
         t = wounded_tiers(c, pid)
         if not t:
@@ -758,6 +771,8 @@ def wounded_limbs_modifiers(
     so the worst one holds the others back; one penalty, not one per limb). Such a roll is never refused for a
     limb past `wounded_unusable_at`: the creature does without that limb."""
     per = state.settings.wounded_penalty_per_tier
+    if not per or not _any_wounded(c):
+        return []
     hurt = [
         (wounded_tiers(c, lb.id), lb.name)
         for lb in c.limbs

@@ -93,6 +93,8 @@ def _effect_key(e: Effect) -> ModifierKey:
 
 def effect_modifiers(state: GameState, creature: Creature, key: str, what: str) -> list[Modifier]:
     """What the effects on the creature add to its rolls of kind `key`, each with its reason."""
+    if not state.effects:
+        return []
     return [
         Modifier(
             value=e.modifiers[key],

@@ -179,18 +179,21 @@ class Roll(BaseModel):
 
 
 def _derived(faces: tuple[int, ...], modifier_total: int) -> dict[str, Any]:
+    n = len(faces)
+    if not n:
+        return {"dice": 0, "result": modifier_total, "doubles": (), "highest_double": None, "fumble": False}
     doubles: tuple[Double, ...] = ()
-    if len(faces) > 1 and len(set(faces)) < len(faces):
+    if n > 1 and len(set(faces)) < n:
         counts: dict[int, int] = {}
         for f in faces:
             counts[f] = counts.get(f, 0) + 1
         doubles = tuple(construct(Double, face=f, count=n) for f, n in sorted(counts.items(), reverse=True) if n >= 2)
     return {
-        "dice": len(faces),
-        "result": (max(faces) if faces else 0) + modifier_total,
+        "dice": n,
+        "result": max(faces) + modifier_total,
         "doubles": doubles,
         "highest_double": doubles[0].face if doubles else None,
-        "fumble": bool(faces) and 2 * faces.count(1) > len(faces),
+        "fumble": 2 * faces.count(1) > n,
     }
 
 
@@ -216,13 +219,27 @@ def roll(
     else:
         faces = tuple(_check_faces(source.faces(count, label), count, label))
     mods = tuple(modifiers)
+    total = 0
+    for m in mods:
+        total += m.value
     # Built without re-validation: the faces were checked above and the modifiers and changes are models.
-    return construct(
-        Roll,
-        label=label,
-        base_dice=base_dice,
-        dice_changes=changes,
-        faces=faces,
-        modifiers=mods,
-        **_derived(faces, sum(m.value for m in mods)),
+    n = len(faces)
+    if not n:
+        derived = {"dice": 0, "result": total, "doubles": (), "highest_double": None, "fumble": False}
+    else:
+        derived = _derived(faces, total)
+    return _build_roll(
+        {"label": label, "base_dice": base_dice, "dice_changes": changes, "faces": faces, "modifiers": mods, **derived}
     )
+
+
+def _build_roll(values: dict[str, Any]) -> Roll:
+    out: Roll = Roll.__new__(Roll)
+    _set(out, "__dict__", values)
+    _set(out, "__pydantic_fields_set__", set(values))
+    _set(out, "__pydantic_extra__", None)
+    _set(out, "__pydantic_private__", None)
+    return out
+
+
+_set = object.__setattr__

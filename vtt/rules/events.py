@@ -33,13 +33,18 @@ class Event(BaseModel):
         set as validation would set them, without its cost; anything else (an event read back with
         `model_validate`) is validated."""
         rolls = list(rolls)
+        all_rolls = True
+        for r in rolls:
+            if type(r) is not Roll:
+                all_rolls = False
+                break
         if (
             not extra
             and type(kind) is str
             and type(text) is str
             and (actor is None or type(actor) is str)
             and (target is None or type(target) is str)
-            and all(type(r) is Roll for r in rolls)
+            and all_rolls
             and (data is None or type(data) is dict)
         ):
             values = {

@@ -53,29 +53,45 @@ def _new(cls: type[M], values: dict[str, Any], fields_set: set[str], private: di
     return out
 
 
-_PLAIN_CLASSES: dict[type[BaseModel], bool] = {}
-"""Whether a model class may be built by `construct`'s own path (no private attributes, no extra fields)."""
+_BUILDERS: dict[type[BaseModel], Callable[[dict[str, Any]], Any]] = {}
+"""Each model class -> how `construct` builds one from the given values (worked out once per class)."""
+
+
+def _builder(cls: type[M]) -> Callable[[dict[str, Any]], M]:
+    if cls.__private_attributes__ or cls.model_config.get("extra") == "allow":
+        return lambda values: cls.model_construct(**values)
+    plain, made = _DEFAULTS.get(cls) or _defaults(cls)
+    new = cls.__new__
+
+    def build(values: dict[str, Any]) -> M:
+        data = {**plain, **values}
+        if made:
+            for name, factory in made.items():
+                if name not in values:
+                    data[name] = factory()
+        out = new(cls)
+        _set(out, "__dict__", data)
+        _set(out, "__pydantic_fields_set__", set(values))
+        _set(out, "__pydantic_extra__", None)
+        _set(out, "__pydantic_private__", None)
+        return out
+
+    return build
 
 
 def construct(cls: type[M], **values: Any) -> M:
     """`cls(**values)` without validation: the fields not given take their defaults."""
-    plain_class = _PLAIN_CLASSES.get(cls)
-    if plain_class is None:
-        plain_class = _PLAIN_CLASSES[cls] = not (cls.__private_attributes__ or cls.model_config.get("extra") == "allow")
-    if not plain_class:
-        return cls.model_construct(**values)
-    plain, made = _DEFAULTS.get(cls) or _defaults(cls)
-    data = {**plain, **values}
-    if made:
-        for name, factory in made.items():
-            if name not in values:
-                data[name] = factory()
-    out = cls.__new__(cls)
-    _set(out, "__dict__", data)
-    _set(out, "__pydantic_fields_set__", set(values))
-    _set(out, "__pydantic_extra__", None)
-    _set(out, "__pydantic_private__", None)
-    return out
+    build = _BUILDERS.get(cls)
+    if build is None:
+        build = _BUILDERS[cls] = _builder(cls)
+    return build(values)  # type: ignore[no-any-return]
+
+
+def set_fields(model: BaseModel, **values: Any) -> None:
+    """`model.field = value` for each of `values` (a model that does not validate assignment), without pydantic's
+    per-assignment bookkeeping: for values the rules built themselves."""
+    model.__dict__.update(values)
+    model.__pydantic_fields_set__.update(values)
 
 
 def shallow_copy(model: M, **changes: Any) -> M:

@@ -29,7 +29,7 @@ from vtt.rules.damage import DAMAGE_FACE, Hit, StrikeType, deal
 from vtt.rules.dice import DiceChange, DiceSource, Modifier, Roll, roll
 from vtt.rules.events import Event, RuleError
 from vtt.rules.fastmodel import construct
-from vtt.rules.grid import footprint_distance
+from vtt.rules.grid import Grid, footprint_distance
 from vtt.rules.model import Cell, Creature, GameState, Limb, Weapon
 from vtt.rules.obstruction import Exposure, exposure
 from vtt.rules.reach import EXTEND_CLOSE_PENALTY, attack_path, best_limb, effective_extend, reach
@@ -259,6 +259,42 @@ def _strike_geometry(
     """The distance from `c` to `target`, then (within `rng`) the attack path, then the target's exposure."""
     grid = grid_of(state)
     mine, theirs = occ.cells[c.id], occ.cells[target.id]
+    if state.settings.creatures_obstruct or type(filled) is not frozenset:
+        return _geometry(state, occ, grid, c, target, mine, theirs, rng, filled)
+    # Without creatures obstructing it depends on these alone: kept across states, by board (the board's `filled`
+    # is the same frozenset while its walls and objects are, and its hash is computed once).
+    kept = _GEOMETRY.get(filled)
+    if kept is None:
+        if len(_GEOMETRY) >= _GEOMETRY_BOARDS:
+            _GEOMETRY.clear()
+        kept = _GEOMETRY[filled] = {}
+    key = (grid.kind, mine, theirs, target.size, rng)
+    found = kept.get(key)
+    if found is None:
+        if len(kept) >= _GEOMETRY_PER_BOARD:
+            kept.clear()
+        found = kept[key] = _geometry(state, occ, grid, c, target, mine, theirs, rng, filled)
+    return found
+
+
+_Geometry = tuple[int, tuple[Cell, ...] | None, Exposure | None]
+_GEOMETRY: dict[frozenset[Cell], dict[tuple[Any, ...], _Geometry]] = {}
+"""Strike geometry by the board's filled spaces, then by attacker, target and Reach; a few boards at a time."""
+_GEOMETRY_BOARDS = 8
+_GEOMETRY_PER_BOARD = 4096
+
+
+def _geometry(
+    state: GameState,
+    occ: Occupancy,
+    grid: Grid,
+    c: Creature,
+    target: Creature,
+    mine: tuple[Cell, ...],
+    theirs: tuple[Cell, ...],
+    rng: int,
+    filled: AbstractSet[Cell],
+) -> tuple[int, tuple[Cell, ...] | None, Exposure | None]:
     dist = footprint_distance(grid, mine, theirs)
     if dist > rng:
         return dist, None, None
@@ -393,8 +429,8 @@ def strike(
     )
     params: dict[str, Any] = {
         "damage": plan.damage,
-        "changes": [ch.model_dump() for ch in plan.damage_changes],
-        "weapon": arm.weapon.model_dump() if arm.weapon else None,
+        "changes": list(plan.damage_changes),  # models: a pending defense stores them as JSON (see `weapon_of`)
+        "weapon": arm.weapon,
         "strike_type": chosen_type,
         "max_dice": max_dice,
     }
@@ -447,12 +483,25 @@ def surface_outcome(
         if obj is None:
             events += surface_damage(tx, c.id, params, attack, dice)
         else:
-            weapon = Weapon.model_validate(params["weapon"]) if params.get("weapon") else None
-            changes = [DiceChange.model_validate(ch) for ch in params["changes"]] + weapon_changes(weapon, attack)
+            weapon = weapon_of(params)
+            changes = changes_of(params) + weapon_changes(weapon, attack)
             events += objects.damage_object(
                 tx, c, obj, params["damage"], changes, params["strike_type"], attack.faces, params["max_dice"], dice
             )
     return events
+
+
+def weapon_of(params: dict[str, Any]) -> Weapon | None:
+    """The weapon of a Strike's params: the model itself, or its JSON when a pending defense stored it."""
+    raw = params.get("weapon")
+    if not raw:
+        return None
+    return raw if type(raw) is Weapon else Weapon.model_validate(raw)
+
+
+def changes_of(params: dict[str, Any]) -> list[DiceChange]:
+    """The damage dice changes of a Strike's params: models, or their JSON when a pending defense stored them."""
+    return [ch if type(ch) is DiceChange else DiceChange.model_validate(ch) for ch in params["changes"]]
 
 
 def weapon_changes(weapon: Weapon | None, attack: Roll) -> list[DiceChange]:
@@ -477,9 +526,10 @@ def choose_strike_type(weapon: Weapon | None, wanted: str | None) -> StrikeType 
 
 
 def strike_hit(attacker: str, target: str, params: dict[str, Any], attack: Roll, label: str) -> Hit:
-    weapon = Weapon.model_validate(params["weapon"]) if params.get("weapon") else None
-    changes = [DiceChange.model_validate(ch) for ch in params["changes"]] + weapon_changes(weapon, attack)
-    return Hit(
+    weapon = weapon_of(params)
+    changes = changes_of(params) + weapon_changes(weapon, attack)
+    return construct(  # every value is the rules' own (or read back through `weapon_of` and `changes_of`)
+        Hit,
         target=target,
         amount=params["damage"],
         attacker=attacker,
@@ -498,8 +548,8 @@ def strike_hit(attacker: str, target: str, params: dict[str, Any], attack: Roll,
 
 def surface_damage(tx: Tx, attacker: str, params: dict[str, Any], attack: Roll, dice: DiceSource) -> list[Event]:
     """Damage to a wall or the ground: counted like any damage; surfaces keep no Pips."""
-    weapon = Weapon.model_validate(params["weapon"]) if params.get("weapon") else None
-    changes = [DiceChange.model_validate(ch) for ch in params["changes"]] + weapon_changes(weapon, attack)
+    weapon = weapon_of(params)
+    changes = changes_of(params) + weapon_changes(weapon, attack)
     dmg = roll(dice, f"{tx.get(attacker).name}: damage to the surface", params["damage"], dice_changes=changes)
     inj = dmg.count_at_least(DAMAGE_FACE)
     return [

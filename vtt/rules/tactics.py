@@ -235,6 +235,8 @@ def flurry(tx: Tx, creature_id: str, number: int) -> list[Event]:
 
 def flurry_damage_changes(state: GameState, c: Creature) -> list[DiceChange]:
     """seed-000 Flurry: "lose ... half that number on damage rolls" for 1 round."""
+    if not state.effects:
+        return []
     return [
         DiceChange(
             dice=e.modifiers[EFFECT_DAMAGE_DICE],
@@ -254,6 +256,8 @@ def flurry_weapon_changes(weapon: Weapon | None, minor: bool) -> list[DiceChange
 
 def spent_limbs(state: GameState, creature_id: str) -> set[str]:
     """seed-000 Flurry: limbs that attacked as a Minor Action cannot attack again for 1 round."""
+    if not state.effects:
+        return set()
     return {lid for e in state.effects if e.name == FLURRY_LIMBS and e.subject == creature_id for lid in e.limbs}
 
 

@@ -17,6 +17,7 @@ from vtt.rules.ailment_turns import reduce_at_turn_end, slowed_at_turn_start, st
 from vtt.rules.damage import continuing_damage, wake_roll
 from vtt.rules.dice import DiceSource, roll
 from vtt.rules.events import Event, RuleError
+from vtt.rules.fastmodel import set_fields
 from vtt.rules.model import SOULWEAVER, Creature, Economy, GameState
 from vtt.rules.txn import Tx
 
@@ -239,11 +240,14 @@ def spend(tx: Tx, creature_id: str, major: int = 0, minor: int = 0, on_full_reso
         raise RuleError(f"{tx.get(creature_id).name} has no Major Action left this turn", code="turn.no_major_action")
     if minor and econ.minor < minor:
         raise RuleError(f"{tx.get(creature_id).name} has no Minor Action left this turn", code="turn.no_minor_action")
-    econ.major -= major
-    econ.minor -= minor
     majors: list[Literal["major", "minor"]] = ["major"] * major
     minors: list[Literal["major", "minor"]] = ["minor"] * minor
-    econ.distractable = [*econ.distractable, *majors, *minors]  # a new list: the state before shares the old one
+    set_fields(
+        econ,
+        major=econ.major - major,
+        minor=econ.minor - minor,
+        distractable=[*econ.distractable, *majors, *minors],  # a new list: the state before shares the old one
+    )
     break_moves(tx, creature_id)
 
 
