@@ -2,14 +2,16 @@
 
 Run it from the repository root::
 
-    .venv/bin/python bench/map_trace.py [--drops 12] [--save trace.json]
+    .venv/bin/python bench/map_trace.py [--drops 12] [--save trace.json] [--js]
 
 It starts the table on the 100×100 hex map with 500 tokens that `bench/web.py` generates, opens the Soulweaver's
 page (which drags the mover A -> B -> A ...) and one spectator's page, records a Chrome trace of the spectator's
 renderer (CDP Tracing, the DevTools timeline categories) over the drops, and PRINTS the spectator's main-thread
-time per drop (CDP Performance TaskDuration, as bench/web.py) next to the trace's self time by event (script,
-style recalculation, layout, pre-paint, paint, layerize, hit tests, ...), per drop. A tool for finding where the
-time goes, not a benchmark with targets (bench/web.py has those).
+busy time per drop (CDP Performance TaskDuration) and the trace's self time by event (script, style
+recalculation, layout, pre-paint, paint, layerize, hit tests, ...) per drop, in the thread's CPU time (the trace's
+thread clock: what the thread did, however busy the machine) and in wall time. `--js`: the JS sampling profile by
+function instead of a trace. A tool for finding where the time goes, not a benchmark with targets (bench/web.py
+has those).
 """
 
 from __future__ import annotations
@@ -68,8 +70,12 @@ def open_page(browser: Browser, url: str, n: int) -> Page:
 # TRACE_CATEGORIES adds others, e.g. "blink_style,disabled-by-default-devtools.timeline.invalidationTracking" (what
 # invalidated which element's style, and why)
 CATEGORIES = ",".join(
-    ["devtools.timeline,disabled-by-default-devtools.timeline,v8.execute,blink.user_timing"]
-    + [os.environ["TRACE_CATEGORIES"]] * bool(os.environ.get("TRACE_CATEGORIES"))
+    c
+    for c in (
+        "devtools.timeline,disabled-by-default-devtools.timeline,v8.execute,blink.user_timing",
+        os.environ.get("TRACE_CATEGORIES", ""),
+    )
+    if c
 )
 
 
@@ -140,6 +146,16 @@ def print_functions(profile: dict[str, Any], n: int, top: int = 30) -> None:
         print(f"   {ms / n:6.2f} ms  {name}")
 
 
+def print_trace(events: list[dict[str, Any]], tid: tuple[int, int], n: int) -> None:
+    wall, cpu = self_times(events, tid, "dur"), self_times(events, tid, "tdur")
+    print(
+        f"trace, main thread, per drop: {sum(cpu.values()) / n:.1f} ms of CPU time "
+        f"({sum(wall.values()) / n:.1f} ms of wall time); self time by event, CPU (wall):"
+    )
+    for name, ms in sorted(cpu.items(), key=lambda kv: -kv[1])[:25]:
+        print(f"   {ms / n:7.2f} ms ({wall.get(name, 0.0) / n:6.2f})  {name}")
+
+
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--drops", type=int, default=12)
@@ -194,17 +210,9 @@ def main(argv: list[str] | None = None) -> int:
                     for k in ("TaskDuration", "ScriptDuration", "RecalcStyleDuration", "LayoutDuration")
                 )
             )
-            if not events:
-                return 0
-            frame = str(cdp.send("Page.getFrameTree")["frameTree"]["frame"]["id"])
-            tid = renderer_of(events, frame)
-            wall, cpu = self_times(events, tid, "dur"), self_times(events, tid, "tdur")
-            print(
-                f"trace, main thread, per drop: {sum(cpu.values()) / n:.1f} ms of CPU time "
-                f"({sum(wall.values()) / n:.1f} ms of wall time); self time by event, CPU (wall):"
-            )
-            for name, ms in sorted(cpu.items(), key=lambda kv: -kv[1])[:25]:
-                print(f"   {ms / n:7.2f} ms ({wall.get(name, 0.0) / n:6.2f})  {name}")
+            if events:
+                frame = str(cdp.send("Page.getFrameTree")["frameTree"]["frame"]["id"])
+                print_trace(events, renderer_of(events, frame), n)
             sender.context.close()
             observer.context.close()
         finally:

@@ -324,6 +324,15 @@ def thread_cpu_ms(pid: int, tid: int) -> float:
         return 0.0
 
 
+def renderer_of(page: Page, candidates: set[int]) -> int | None:
+    """Of the renderer processes `candidates`, the one whose main thread works while `page` runs a busy loop (the
+    others are other pages', idle, or spares the browser keeps for the next page)."""
+    before = {pid: thread_cpu_ms(pid, pid) for pid in candidates}
+    page.evaluate("() => { const t = performance.now(); while (performance.now() - t < 150) {} }")
+    grew = {pid: thread_cpu_ms(pid, pid) - ms for pid, ms in before.items()}
+    return max(grew, key=lambda pid: grew[pid], default=None)
+
+
 @dataclass
 class Client:
     page: Page
@@ -362,7 +371,6 @@ def open_clients(
     browser_cdp = browser.new_browser_cdp_session()
     try:
         for i, url in enumerate(urls):
-            before = renderer_pids(browser_cdp)
             page = new_context(browser).new_page()
             client = Client(page, page.context.new_cdp_session(page))
             clients.append(client)
@@ -376,8 +384,7 @@ def open_clients(
             page.on("console", reload_warning(i))
             page.goto(url, wait_until="commit")
             ready(page)
-            new = renderer_pids(browser_cdp) - before
-            client.pid = new.pop() if len(new) == 1 else None  # one context, one new renderer
+            client.pid = renderer_of(page, renderer_pids(browser_cdp) - {c.pid for c in clients})
         yield clients
     finally:
         for client in clients:
