@@ -4,7 +4,7 @@
 // Performance notes: the grid is ONE <path>; every token is its own child component whose object is
 // mutated in place, so a patch re-renders one token; drag/pan/zoom state is non-reactive and applied
 // straight to the DOM (no Vue render per pointer move).
-import { markRaw } from "vue";
+import { markRaw, toRaw } from "vue";
 
 const SQRT3 = Math.sqrt(3);
 // Neighbour across edge i (edge i joins corner i and corner i+1).
@@ -112,8 +112,10 @@ function makeGeometry(grid, cell) {
   });
 }
 
-// SVG path of the outline of the union of `cells`; `has(q, r)` tells whether a cell belongs to the union.
-function outlinePath(geo, cells, has) {
+// SVG path of the outline of the union of `cells`; `has(q, r)` tells whether a cell belongs to the union; `off`
+// ([x, y], optional) is subtracted from every point (a path relative to a token's own origin).
+function outlinePath(geo, cells, has, off) {
+  const [ox, oy] = off || [0, 0];
   const next = new Map();
   const pkey = (p) => Math.round(p[0] * 8) + "," + Math.round(p[1] * 8);
   for (const [q, r] of cells) {
@@ -132,7 +134,7 @@ function outlinePath(geo, cells, has) {
   while (next.size) {
     const [startKey, list] = next.entries().next().value;
     let k = startKey;
-    d += "M" + fmt(list[0][1][0]) + " " + fmt(list[0][1][1]);
+    d += "M" + fmt(list[0][1][0] - ox) + " " + fmt(list[0][1][1] - oy);
     for (let guard = 0; guard < 100000; guard++) {
       const edges = next.get(k);
       if (!edges) break;
@@ -140,7 +142,7 @@ function outlinePath(geo, cells, has) {
       if (!edges.length) next.delete(k);
       k = endKey;
       if (k === startKey) break;
-      d += "L" + fmt(b[0]) + " " + fmt(b[1]);
+      d += "L" + fmt(b[0] - ox) + " " + fmt(b[1] - oy);
     }
     d += "Z";
   }
@@ -666,6 +668,10 @@ function parseStack(stack) {
 
 // One token. Its object is mutated in place by the parent, so only this component re-renders.
 //
+// Everything in it is drawn about its own origin, the middle of its spaces (`at`), placed by one transform: a
+// move changes that transform (and data-q/data-r), the rest keeps its attributes, so the browser moves the
+// token's already painted drawing instead of laying out and painting it again.
+//
 // Layout of a one-space token, in units of the cell's inner radius ri, from the cell's centre downwards: the
 // label (initials) in the upper half of the body; the name plate across the lower half (font 0.5 ri: about
 // 9 px at the default zoom of a 30x20 map in 1200x950 px); the pool bars along the bottom edge of the cell. The
@@ -686,8 +692,8 @@ const VttToken = {
     slot() {
       return this.multi ? null : parseStack(this.stack);
     },
-    // the middle of the token's spaces (of its one space for a token sharing it)
-    spaceCenter() {
+    // the middle of the token's spaces (of its one space for a token sharing it), on the map: the token's origin
+    at() {
       let x = 0;
       let y = 0;
       for (const [q, r] of this.cells) {
@@ -696,6 +702,14 @@ const VttToken = {
         y += cy;
       }
       return [x / this.cells.length, y / this.cells.length];
+    },
+    place() {
+      const [x, y] = this.at;
+      return `translate(${Math.round(x * 100) / 100} ${Math.round(y * 100) / 100})`;
+    },
+    // the same about the token's origin
+    spaceCenter() {
+      return [0, 0];
     },
     center() {
       const [x, y] = this.spaceCenter;
@@ -710,13 +724,15 @@ const VttToken = {
     },
     foot() {
       const geo = this.geo;
-      return this.cells.map(([q, r]) => {
-        const corners = geo.corners(q, r);
-        return { key: cellKey(q, r), q, r, points: polygonPoints(corners, geo.center(q, r), 1) };
+      const [ox, oy] = this.at;
+      // keyed by place in the footprint, not by space: a move keeps the polygons (no remove and insert)
+      return this.cells.map(([q, r], i) => {
+        const points = geo.corners(q, r).map(([x, y]) => fmt(x - ox) + "," + fmt(y - oy)).join(" ");
+        return { key: i, q, r, points };
       });
     },
     outline() {
-      return this.multi ? outlinePath(this.geo, this.cells, cellSetOf(this.cells)) : "";
+      return this.multi ? outlinePath(this.geo, this.cells, cellSetOf(this.cells), this.at) : "";
     },
     ri() {
       return this.geo.inner;
@@ -820,10 +836,10 @@ const VttToken = {
       const y = cy - this.rb - this.ri * 0.05;
       // at least as high on screen as a name plate's text, grown upwards from the bottom of the mark
       const grow = `clamp(1, calc(var(--vtt-name-min, 0) * 1.4 / ${fmt(24 * s)}), ${NAME_MAX_SCALE})`;
-      const oy = fmt(y + 12 * s);
+      const oy = y + 12 * s;
       return {
         transform: `translate(${fmt(cx - 12 * s)} ${fmt(y - 12 * s)}) scale(${fmt(s)})`,
-        style: `transform: translate(${fmt(cx)}px, ${oy}px) scale(${grow}) translate(${fmt(-cx)}px, -${oy}px)`,
+        style: `transform: translate(${fmt(cx)}px, ${fmt(oy)}px) scale(${grow}) translate(${fmt(-cx)}px, ${fmt(-oy)}px)`,
       };
     },
     sizeBadge() {
@@ -929,6 +945,7 @@ const VttToken = {
        :data-size="size" :data-active="active ? 'true' : null" :data-stack="stack || null"
        :data-hidden="t.hidden ? 'true' : null">
       <title>{{ t.name }}</title>
+      <g class="vtt-token-at" :transform="place">
       <template v-if="slot">
         <polygon v-for="c in foot" :key="c.key" class="vtt-foot vtt-foot-shared" :points="c.points"
                  :data-q="c.q" :data-r="c.r"/>
@@ -1005,6 +1022,7 @@ const VttToken = {
         <rect class="vtt-ail-bg" :x="a.x" :y="a.y" :width="a.w" :height="a.h" :rx="a.h * 0.3" :stroke-width="ri * 0.025"/>
         <text class="vtt-ail" :x="a.x + a.w / 2" :y="a.y + a.h / 2" dy="0.36em" text-anchor="middle"
               :font-size="a.fs">{{ a.text }}</text>
+      </g>
       </g>
     </g>`,
 };
@@ -1158,6 +1176,9 @@ export default {
       bg: cloneJson(this.background) || null,
       editMode: this.mode || null,
       fogData: fogOf(this.fog),
+      // A string set after each batch of token changes (`restack`) only when a shared space changed: a move
+      // elsewhere costs one scan of the raw tokens' cells, no reactive reads and no re-render of the map.
+      stackKey: "",
     };
   },
   created() {
@@ -1204,11 +1225,6 @@ export default {
   computed: {
     geo() {
       return makeGeometry(this.grid === "square" ? "square" : "hex", Number(this.cell) || 32);
-    },
-    // A string, so that this re-renders the parent only when a shared space changes (Vue skips dependants of a
-    // computed whose value is unchanged): a move elsewhere costs one scan of the tokens' cells, no re-render.
-    stackKey() {
-      return stackKeyOf(this.ids, this.local);
     },
     stacks() {
       const out = {};
@@ -1345,6 +1361,7 @@ export default {
         if (op.remove) this.dropToken(id);
         if (op.patch) this.upsertToken(op.patch, false);
       }
+      this.restack();
       if (window.__vttMeasure === true) this.$nextTick(() => performance.measure("vtt:map", { start }));
     },
     dropToken(id) {
@@ -1415,6 +1432,11 @@ export default {
       this.tokenQueue.clear(); // the full set replaces any patch not applied yet
       for (const id of [...this.ids]) if (!(id in incoming)) this.dropToken(id);
       for (const [id, t] of Object.entries(incoming)) this.upsertToken({ ...t, id: t && t.id != null ? t.id : id }, true);
+      this.restack();
+    },
+    restack() {
+      const key = stackKeyOf(toRaw(this.ids), toRaw(this.local));
+      if (key !== this.stackKey) this.stackKey = key;
     },
     upsertToken(t, replace) {
       if (!t || t.id == null) return;

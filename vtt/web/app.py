@@ -274,8 +274,8 @@ def _table_page(
     lost: Callable[[], tuple[str, str] | None],
     secret: str | None = None,
 ) -> None:
-    ui.query(".nicegui-content").classes("p-0 gap-0 h-screen")
-    with ui.header().classes("bg-stone-800 text-stone-100 py-1 px-3 items-center"):
+    ui.query(".nicegui-content").classes("p-0 gap-0 h-screen table-content")
+    with ui.header().classes("bg-stone-800 text-stone-100 py-1 px-3 items-center table-header"):
         ui.link("Soulshards VTT", "/").classes("text-stone-300 text-sm")
         ui.label(table.name).classes("font-bold")
         who = "the Soulweaver" if viewer.is_soulweaver else ("a spectator" if viewer.is_spectator else viewer.name)
