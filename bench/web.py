@@ -72,10 +72,12 @@ from vtt.rules import apply  # noqa: E402
 from vtt.rules.commands import parse_command  # noqa: E402
 from vtt.rules.dice import RandomDice  # noqa: E402
 from vtt.rules.grid import make_grid  # noqa: E402
+from vtt.rules.model import SOULWEAVER  # noqa: E402
 from vtt.rules.scenario import load_scenario  # noqa: E402
 from vtt.rules.vision import clear_sight_cache  # noqa: E402
+from vtt.store import db  # noqa: E402
 from vtt.table.fog import Fog  # noqa: E402
-from vtt.table.table import Table, Viewer  # noqa: E402
+from vtt.table.table import Outcome, Table, Viewer  # noqa: E402
 from vtt.web.tokens import seat_token, token_for  # noqa: E402
 
 PAINT_TARGET_S = 1.2
@@ -773,15 +775,28 @@ def bench_bare(browser: Browser, server: AppServer, n_clients: int, clicks: int,
         return run_changes(server, clients, lambda _: sender.mouse.click(x, y), clicks, warmup, is_update)
 
 
-def server_pieces(enc: Encounter, n_views: int, reps: int = 20) -> None:
-    """Time, in this process, the server's own work per move: the rules (`apply` of the Soulweaver's place), and
-    what `TableView.table_changed` works out for `n_views` pages (the Soulweaver's and `n_views - 1` spectators'):
+async def timed_submit(table: Table, viewer: Viewer, command: dict[str, Any]) -> tuple[Outcome, float]:
+    """`table.submit`, and how long it took in ms (on a running event loop, as in the server)."""
+    t0 = time.perf_counter()
+    outcome = await table.submit(viewer, command)
+    return outcome, (time.perf_counter() - t0) * 1000
+
+
+def server_pieces(enc: Encounter, n_views: int, folder: Path, reps: int = 20) -> None:
+    """Time, in this process, the server's own work per move: the rules (`apply` of the Soulweaver's place); the
+    whole `Table.submit` (check, rules, the command committed by the database's writer thread, folded in) on a
+    SQLite file as the server keeps it, and that commit alone (`db.append_command` in this thread); and what
+    `TableView.table_changed` works out for `n_views` pages (the Soulweaver's and `n_views - 1` spectators'):
     each page's seat views of the state before and after, and the moved creature's token (`seat_token`: built
     once per kind of seat and shared). For comparison, rebuilding every creature's token once (`token_for`)."""
     state = load_scenario(json.loads(enc.path.read_text())).state
     views = [Viewer("soulweaver", "Soulweaver")] + [Viewer("spectator", "spectator")] * (n_views - 1)
-    table = Table("bench", state)
+    engine = db.open_engine(f"sqlite:///{folder}/pieces.sqlite")
+    table = Table("bench", state, engine, db.create_game(engine, "bench", {}))
+    writes = db.create_game(engine, "bench-writes", {})
     t_apply: list[float] = []
+    t_submit: list[float] = []
+    t_commit: list[float] = []
     t_fan: list[float] = []
     t_all: list[float] = []
     for i in range(reps):
@@ -790,11 +805,15 @@ def server_pieces(enc: Encounter, n_views: int, reps: int = 20) -> None:
         t0 = time.perf_counter()
         apply(before, parse_command({"type": "place", "creature": MOVER, "to": list(to)}), RandomDice(0))
         t1 = time.perf_counter()
+        command = {"type": "place", "creature": MOVER, "to": list(to)}
         with ThreadPoolExecutor(max_workers=1) as thread:  # this thread runs Playwright's event loop
-            command = {"type": "place", "creature": MOVER, "to": list(to)}
-            outcome = thread.submit(asyncio.run, table.submit(views[0], command)).result()
-        if not outcome.ok:
+            outcome, took = thread.submit(asyncio.run, timed_submit(table, views[0], command)).result()
+        if not outcome.ok or outcome.record is None:
             raise RuntimeError(f"the bench's place was refused: {outcome.error}")
+        t_submit.append(took)
+        t2 = time.perf_counter()
+        db.append_command(engine, writes, i + 1, SOULWEAVER, command, outcome.record.faces, outcome.record.events)
+        t_commit.append((time.perf_counter() - t2) * 1000)
         t2 = time.perf_counter()
         for viewer in views:
             table.seat_view(viewer, before)
@@ -807,6 +826,15 @@ def server_pieces(enc: Encounter, n_views: int, reps: int = 20) -> None:
         t_apply.append((t1 - t0) * 1000)
         t_fan.append((t3 - t2) * 1000)
         t_all.append((t4 - t3) * 1000)
+    table.close()
+    engine.dispose()
+    print(
+        f"   server pieces, timed in this process: Table.submit(place) {statistics.median(t_submit):.1f} ms (p95 "
+        f"{pct(t_submit, 95):.1f}: check, rules, the command handed to the database's writer thread and committed, "
+        f"folded in); the commit alone (SQLite, WAL, synchronous=NORMAL, in this thread) "
+        f"{statistics.median(t_commit):.2f} ms (p95 {pct(t_commit, 95):.2f}): the rest of the wait is the rules and "
+        "the two thread hops (each a wake-up the operating system may delay on a busy machine)"
+    )
     print(
         f"   server pieces, timed in this process: rules apply(place) {statistics.median(t_apply):.1f} ms; seat views "
         f"and the moved token for {n_views} pages {statistics.median(t_fan):.2f} ms (built once per kind of seat); "
@@ -1050,7 +1078,7 @@ def main(argv: list[str] | None = None) -> int:
                     bare_server.stop()
                     report_server(bare_server, "bare NiceGUI")
                 print_latency("app ", app, "patchToken")
-                server_pieces(big, n_clients)
+                server_pieces(big, n_clients, folder)
                 vision_update = vision_pieces(big)
                 print_latency("bare", bare, "label update")
                 ratio_med = statistics.median(app.dom) / statistics.median(bare.dom)

@@ -17,7 +17,7 @@ from typing import Any
 
 from alembic import command as alembic_command
 from alembic.config import Config
-from sqlalchemy import event, inspect, text
+from sqlalchemy import Table, event, insert, inspect, text
 from sqlalchemy.engine import Engine
 from sqlalchemy.exc import IntegrityError
 from sqlmodel import Session, col, create_engine, func, select
@@ -35,6 +35,8 @@ from vtt.store.models import (
     UserRow,
 )
 
+COMMAND_TABLE: Table = CommandRow.__table__  # type: ignore[attr-defined]
+SNAPSHOT_TABLE: Table = SnapshotRow.__table__  # type: ignore[attr-defined]
 MIGRATIONS = Path(__file__).resolve().parent / "migrations"
 FIRST_REVISION = "0001"
 GAME_ID_MAX = 2**31 - 1
@@ -119,7 +121,11 @@ def open_engine(url: str) -> Engine:
         def _pragmas(conn: Any, _record: Any) -> None:
             cur = conn.cursor()
             cur.execute("PRAGMA journal_mode=WAL")
-            cur.execute("PRAGMA synchronous=FULL")
+            # WAL with NORMAL: a commit is in the log file when it returns, so a killed or crashed server loses
+            # nothing; only a power cut or an operating system crash may lose the last few commits (never half of
+            # one: the database stays whole). FULL waited for the disk on every move (median 9 ms, p95 30 ms on a
+            # busy 2-core machine, against 0.6 ms), before anyone saw the move.
+            cur.execute("PRAGMA synchronous=NORMAL")
             cur.execute("PRAGMA busy_timeout=5000")
             cur.execute("PRAGMA foreign_keys=ON")
             cur.close()
@@ -398,17 +404,37 @@ def append_command(
 ) -> None:
     """Store one command; with `snapshot`, also the state after it, in the same transaction. Raises `SeqTaken` when
     the game's log already has a command `seq` (another process stored one first); on PostgreSQL the other
-    processes are told at the commit (`notify`)."""
-    with Session(engine) as session:
-        session.add(CommandRow(game_id=game_id, seq=seq, sender=sender, command=command, faces=faces, events=events))
-        if snapshot is not None:
-            session.add(SnapshotRow(game_id=game_id, seq=seq, state=snapshot))
-        _notify(session, f"log {game_id} {seq} {origin_of(engine)}")
-        try:
-            session.commit()
-        except IntegrityError as exc:
-            session.rollback()
-            raise SeqTaken(f"game {game_id} already has a command {seq}") from exc
+    processes are told at the commit (`notify`).
+
+    Plain inserts, not ORM objects: every move waits for this commit before anyone sees it, and the ORM's unit of
+    work took three times as long (0.5 ms against 0.15 ms of the writer thread's time, which holds the interpreter
+    lock the event loop needs)."""
+    now = datetime.now(UTC)
+    try:
+        with engine.begin() as connection:
+            connection.execute(
+                insert(COMMAND_TABLE),
+                {
+                    "game_id": game_id,
+                    "seq": seq,
+                    "sender": sender,
+                    "command": command,
+                    "faces": faces,
+                    "events": events,
+                    "created": now,
+                },
+            )
+            if snapshot is not None:
+                connection.execute(
+                    insert(SNAPSHOT_TABLE), {"game_id": game_id, "seq": seq, "state": snapshot, "created": now}
+                )
+            if connection.dialect.name == "postgresql":
+                connection.execute(
+                    text("SELECT pg_notify(:channel, :message)"),
+                    {"channel": CHANGES_CHANNEL, "message": f"log {game_id} {seq} {origin_of(engine)}"},
+                )
+    except IntegrityError as exc:
+        raise SeqTaken(f"game {game_id} already has a command {seq}") from exc
 
 
 def notify(engine: Engine, message: str) -> None:
