@@ -619,7 +619,7 @@ def _options(state: GameState, creature_id: str) -> list[ActionOption]:
     if econ is None:
         return []
     if not c.can_act:
-        return [ActionOption(action="end_turn", group="Turn", label="End turn", cost={})]
+        return [offers.make_option(action="end_turn", group="Turn", label="End turn", cost={})]
     if c.swallowed_by is not None:
         return swallow_offers.swallowed_options(state, c, econ)
     occ = Occupancy(state)
@@ -665,7 +665,7 @@ def _options(state: GameState, creature_id: str) -> list[ActionOption]:
     out += gear_offers.offer_pick_up(state, occ, c)
     out += defense_offers.defense_options(state, c, econ, major_ok, full_resolve)
     out += hold_offers.drop_hold_option(state, c, full_resolve)
-    out.append(ActionOption(action="end_turn", group="Turn", label="End turn", cost={}))
+    out.append(offers.make_option(action="end_turn", group="Turn", label="End turn", cost={}))
     return enraged.filter_options(state, c, out)
 
 

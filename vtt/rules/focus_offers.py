@@ -9,7 +9,8 @@ from vtt.rules import (
 from vtt.rules.model import Creature, GameState
 from vtt.rules.offers import (
     ActionOption,
-    TargetOption,
+    make_option,
+    make_target,
 )
 from vtt.rules.space import Occupancy
 
@@ -19,11 +20,11 @@ def focus_options(state: GameState, occ: Occupancy, c: Creature, major_ok: bool,
     out: list[ActionOption] = []
     s = state.settings
     if minor_ok and not c.focus_locked and c.swallowed_by is None:
-        targets = [TargetOption(target=oid) for oid in focus.focus_targets(state, occ, c)]
+        targets = [make_target(target=oid) for oid in focus.focus_targets(state, occ, c)]
         spaces = focus.focus_spaces(state, occ, c)
         if targets or spaces:
             out.append(
-                ActionOption(
+                make_option(
                     action="focus",
                     group="Tactics",
                     label="Focus",
@@ -38,7 +39,7 @@ def focus_options(state: GameState, occ: Occupancy, c: Creature, major_ok: bool,
     paid = paid or (cost == "minor" and minor_ok)
     if paid and focus.why_not_drop(c) is None:
         out.append(
-            ActionOption(
+            make_option(
                 action="drop_focus", group="Tactics", label="Drop Focus", cost={} if cost == "none" else {cost: 1}
             )
         )

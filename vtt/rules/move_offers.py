@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from vtt.rules import movement, overpower_offers, prone, turns
 from vtt.rules.model import Cell, Creature, Economy, GameState
-from vtt.rules.offers import ActionOption, TargetOption
+from vtt.rules.offers import ActionOption, TargetOption, make_option
 from vtt.rules.sizes import can_overpower
 from vtt.rules.space import Occupancy, footprint, standable
 
@@ -20,7 +20,7 @@ def stand_up_option(state: GameState, c: Creature, econ: Economy, may_move: bool
     paid["major"] = econ.major > 0 and (not turns.resolve_blocks(state, c.id) or econ.major_unlocked)
     if why_not is None and paid[cost]:
         price = {"movement": prone.stand_up_movement(state, c)} if cost == "half_movement" else {cost: 1}
-        return [ActionOption(action="stand_up", group="Move", label="Stand up", cost=price)]
+        return [make_option(action="stand_up", group="Move", label="Stand up", cost=price)]
     return []
 
 
@@ -32,7 +32,7 @@ def move_options(
     paths = movement.reachable(state, c, econ.movement_left, filled)
     spaces = standable(state, c, [cell for cell, p in paths.items() if p], occ, filled)
     per_space = {"movement": prone.space_cost(state, c)}
-    out.append(ActionOption(action="move", group="Move", label="Move", cost=per_space, spaces=spaces))
+    out.append(make_option(action="move", group="Move", label="Move", cost=per_space, spaces=spaces))
     collide: list[TargetOption] = []
     for cell, p in paths.items():
         if not p:
@@ -43,7 +43,7 @@ def move_options(
                 collide.append(overpower_offers.collision_target(oid, cell, p))
     if collide and can_attack and not turns.resolve_blocks(state, c.id):
         out.append(
-            ActionOption(
+            make_option(
                 action="collision",
                 command="move",
                 group="Overpower",
@@ -61,10 +61,10 @@ def full_resolve_options(econ: Economy) -> list[ActionOption]:
     out: list[ActionOption] = []
     if econ.minor > 0 and not econ.major_unlocked:
         out.append(
-            ActionOption(action="zeal_for_major", group="Turn", label="Zeal roll to act (DL 12)", cost={"minor": 1})
+            make_option(action="zeal_for_major", group="Turn", label="Zeal roll to act (DL 12)", cost={"minor": 1})
         )
     if econ.major > 0:
-        out.append(ActionOption(action="recover", group="Turn", label="Recovery", cost={"major": 1}))
+        out.append(make_option(action="recover", group="Turn", label="Recovery", cost={"major": 1}))
     return out
 
 
@@ -73,7 +73,7 @@ def dash_and_prone(state: GameState, c: Creature, econ: Economy, full_resolve: b
     turn)."""
     out: list[ActionOption] = []
     if econ.minor > 0 and not econ.dashed and state.settings.dash_adds_pool and not full_resolve:
-        out.append(ActionOption(action="dash", group="Move", label="Dash", cost={"minor": 1}))
+        out.append(make_option(action="dash", group="Move", label="Dash", cost={"minor": 1}))
     if not c.prone and not full_resolve:
-        out.append(ActionOption(action="drop_prone", group="Move", label="Drop Prone", cost={}))
+        out.append(make_option(action="drop_prone", group="Move", label="Drop Prone", cost={}))
     return out

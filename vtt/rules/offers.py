@@ -30,6 +30,7 @@ from vtt.rules import strike
 from vtt.rules.commands import COMMAND_MODELS, creature_fields
 from vtt.rules.dice import DiceChange, Modifier
 from vtt.rules.events import RuleError
+from vtt.rules.fastmodel import construct, shallow_copy
 from vtt.rules.model import Cell, Creature, GameState
 
 Group = Literal["Move", "Strike", "Overpower", "Tactics", "Defense", "Manifest", "Turn"]
@@ -130,10 +131,27 @@ class ActionOption(BaseModel):
 
 
 # ---- shared by the builders --------------------------------------------------------------------------------------
+# The builders make their options from values the rules worked out (each already of its field's type), so they are
+# built without validation: a menu is worked out for every creature after every change.
+
+
+def make_option(**values: Any) -> ActionOption:
+    """`ActionOption(**values)`, not validated."""
+    return construct(ActionOption, **values)
+
+
+def make_target(**values: Any) -> TargetOption:
+    """`TargetOption(**values)`, not validated."""
+    return construct(TargetOption, **values)
+
+
+def make_preview(**values: Any) -> RollPreview:
+    """`RollPreview(**values)`, not validated."""
+    return construct(RollPreview, **values)
 
 
 def plan_preview(plan: strike.AttackPlan) -> RollPreview:
-    return RollPreview(
+    return make_preview(
         label=plan.label,
         skill=plan.skill,
         dice=plan.dice,
@@ -176,30 +194,28 @@ def arm_variant(arm: strike.Armament) -> str:
 
 def charged(option: ActionOption) -> ActionOption:
     """The option as a Charge (seed-000): the same command with `charge` set."""
-    return option.model_copy(
-        update={
-            "action": "charge",
-            "command": option.command or option.action,
-            "group": "Tactics",
-            "label": f"Charge: {option.label}",
-            "params": {**option.params, "charge": True},
-            "row": f"Charge: {option.row}" if option.row else "",
-        }
+    return shallow_copy(
+        option,
+        action="charge",
+        command=option.command or option.action,
+        group="Tactics",
+        label=f"Charge: {option.label}",
+        params={**option.params, "charge": True},
+        row=f"Charge: {option.row}" if option.row else "",
     )
 
 
 def flurried(option: ActionOption) -> ActionOption:
     """The option as a Flurry's Minor Action (seed-000): the same command with `minor` set."""
-    return option.model_copy(
-        update={
-            "action": "flurry_attack",
-            "command": option.command or option.action,
-            "group": "Tactics",
-            "label": f"Flurry (Minor Action): {option.label}",
-            "cost": {"minor": 1},
-            "params": {**option.params, "minor": True},
-            "row": f"Flurry (Minor Action): {option.row}" if option.row else "",
-        }
+    return shallow_copy(
+        option,
+        action="flurry_attack",
+        command=option.command or option.action,
+        group="Tactics",
+        label=f"Flurry (Minor Action): {option.label}",
+        cost={"minor": 1},
+        params={**option.params, "minor": True},
+        row=f"Flurry (Minor Action): {option.row}" if option.row else "",
     )
 
 
@@ -265,29 +281,26 @@ def finish(option: ActionOption, creature_id: str) -> ActionOption:
         send["creature"] = creature_id
     send.update({k: _plain(v) for k, v in option.params.items() if v is not None})
     asks = [
-        Ask(field=f, kind=ask_kind(kind, f), several=f in option.several, optional=f in option.optional)
+        construct(Ask, field=f, kind=ask_kind(kind, f), several=f in option.several, optional=f in option.optional)
         for f in option.choose
     ]
     # a command that takes its creatures as a list (Distract's `targets`) gets them from that choice alone
     listed = any(a.several and a.kind == "creature" for a in asks)
+    named = "target" in fields and not listed
+    spaced = "space" in fields
     targets = []
     for t in option.targets:
         sent = dict(send)
-        if t.target is not None and "target" in fields and not listed:
+        if t.target is not None and named:
             sent["target"] = t.target
-        elif t.target is None and t.space is not None and "space" in fields:
+        elif t.target is None and t.space is not None and spaced:
             sent["space"] = _plain(t.space)
-        sent.update({k: _plain(v) for k, v in t.params.items()})
-        targets.append(t.model_copy(update={"send": sent}))
-    at = ("space" if "space" in fields else "to" if "to" in fields else None) if option.spaces else None
-    return option.model_copy(
-        update={
-            "send": send,
-            "targets": targets,
-            "pick": option.pick or _pick(option, creature_id, fields),
-            "at": at,
-            "asks": asks,
-        }
+        if t.params:
+            sent.update({k: _plain(v) for k, v in t.params.items()})
+        targets.append(shallow_copy(t, send=sent))
+    at = ("space" if spaced else "to" if "to" in fields else None) if option.spaces else None
+    return shallow_copy(
+        option, send=send, targets=targets, pick=option.pick or _pick(option, creature_id, fields), at=at, asks=asks
     )
 
 

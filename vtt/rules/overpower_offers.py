@@ -19,6 +19,8 @@ from vtt.rules.offers import (
     arm_params,
     arm_variant,
     charged,
+    make_option,
+    make_target,
     plan_preview,
 )
 from vtt.rules.sizes import can_overpower
@@ -61,10 +63,10 @@ def weapon_overpower_options(
                 if not dests:
                     continue
                 choices = {"to": dests}
-            targets.append(TargetOption(target=oid, preview=plan_preview(plan), path=plan.path, choices=choices))
+            targets.append(make_target(target=oid, preview=plan_preview(plan), path=plan.path, choices=choices))
         if not targets:
             continue
-        option = ActionOption(
+        option = make_option(
             action=action,
             group="Overpower",
             label=f"{overpower.NAMES[action]} with {arm.name}",
@@ -96,7 +98,7 @@ def charged_collisions(
                 targets.append(collision_target(oid, cell, p))
     if not targets:
         return []
-    option = ActionOption(
+    option = make_option(
         action="collision",
         command="move",
         group="Overpower",
@@ -109,4 +111,4 @@ def charged_collisions(
 
 def collision_target(oid: str, cell: Cell, path: list[Cell]) -> TargetOption:
     """A Collision with `oid`: a move to `cell` along `path` that enters its space (the `move` command's fields)."""
-    return TargetOption(target=oid, space=cell, path=path, params={"to": cell, "path": path, "collide_with": oid})
+    return make_target(target=oid, space=cell, path=path, params={"to": cell, "path": path, "collide_with": oid})

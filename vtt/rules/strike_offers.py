@@ -18,12 +18,14 @@ from vtt.rules.events import RuleError
 from vtt.rules.model import Cell, Creature, GameState
 from vtt.rules.offers import (
     ActionOption,
-    RollPreview,
     TargetOption,
     arm_params,
     arm_variant,
     arms,
     charged,
+    make_option,
+    make_preview,
+    make_target,
     plan_preview,
 )
 from vtt.rules.reach import attack_path
@@ -56,11 +58,11 @@ def melee_options(
         except RuleError:
             continue
         choices = strike_choices(state, occ, c, state.creatures[oid], arm, filled)
-        targets.append(TargetOption(target=oid, preview=plan_preview(plan), path=plan.path, choices=choices))
+        targets.append(make_target(target=oid, preview=plan_preview(plan), path=plan.path, choices=choices))
     label = f"Strike with {arm.name}" if arm.weapon else "Unarmed Strike"
     params = arm_params(arm)
     out.append(
-        ActionOption(
+        make_option(
             action="strike",
             group="Strike",
             label=label,
@@ -83,7 +85,7 @@ def melee_options(
         and attack_path(grid, mine, (cell,), filled) is not None
     ]
     out.append(
-        ActionOption(
+        make_option(
             action="strike_space",
             group="Strike",
             label=f"Strike a space ({arm.name})",
@@ -98,7 +100,7 @@ def melee_options(
     ground = [cell for cell in spaces if not occ.at(cell)]
     if ground:
         out.append(
-            ActionOption(
+            make_option(
                 action="strike_ground",
                 command="strike",
                 group="Strike",
@@ -118,7 +120,7 @@ def melee_options(
     )
     if walls:
         out.append(
-            ActionOption(
+            make_option(
                 action="strike_wall",
                 command="strike",
                 group="Strike",
@@ -176,7 +178,7 @@ def strike_targets(
             )
         except RuleError:
             continue
-        out.append(TargetOption(target=oid, preview=plan_preview(plan), path=plan.path))
+        out.append(make_target(target=oid, preview=plan_preview(plan), path=plan.path))
     return out
 
 
@@ -184,7 +186,7 @@ def called_target(oid: str, t: Creature, plan: strike.AttackPlan, params: dict[s
     """A Called Shot's target: the attack's preview and path, each unsevered part to choose, and by how much the
     attack must beat the defense to strike it (seed-000)."""
     parts = [p for p in t.parts if not p.severed]
-    return TargetOption(
+    return make_target(
         target=oid,
         preview=plan_preview(plan),
         path=plan.path,
@@ -198,7 +200,7 @@ def called_shot_option(
     name: str, params: dict[str, Any], targets: list[TargetOption], reach: int, variant: str
 ) -> ActionOption:
     """The Called Shot row's entry for one weapon (melee or ranged), its part chosen once the target is."""
-    return ActionOption(
+    return make_option(
         action="called_shot",
         command="strike",
         group="Tactics",
@@ -235,7 +237,7 @@ def called_and_charged(
         charging = strike_targets(state, occ, c, arm, area, filled, charge=True)
         if charging:
             out.append(
-                ActionOption(
+                make_option(
                     action="charge",
                     command="strike",
                     group="Tactics",
@@ -266,7 +268,7 @@ def grab_option(state: GameState, occ: Occupancy, c: Creature, charge: bool = Fa
             gp = hold.plan_grab(state, occ, c, state.creatures[oid], None, filled, charge)
         except RuleError:
             continue
-        preview = RollPreview(
+        preview = make_preview(
             label=f"{c.name}: Grab",
             skill=s.grab_skill,
             dice=c.skill(s.grab_skill),
@@ -275,8 +277,8 @@ def grab_option(state: GameState, occ: Occupancy, c: Creature, charge: bool = Fa
             dl=s.grab_dl,
             defense_skill=s.grab_defense,
         )
-        targets.append(TargetOption(target=oid, path=gp.path, preview=preview))
-    return ActionOption(action="grab", group="Strike", label="Grab", cost={"major": 1}, targets=targets, reach=rng)
+        targets.append(make_target(target=oid, path=gp.path, preview=preview))
+    return make_option(action="grab", group="Strike", label="Grab", cost={"major": 1}, targets=targets, reach=rng)
 
 
 def space_option(state: GameState, occ: Occupancy, c: Creature, arm: strike.Armament) -> ActionOption | None:
@@ -290,7 +292,7 @@ def space_option(state: GameState, occ: Occupancy, c: Creature, arm: strike.Arma
     )
     if not spaces:
         return None
-    return ActionOption(
+    return make_option(
         action="strike_space",
         group="Strike",
         label=f"Strike a space ({arm.name})",
