@@ -33,6 +33,7 @@ from vtt.rules import (
     hold_offers,
     manifest,
     manifest_offers,
+    menu_cache,
     minutes,
     move_offers,
     movement,
@@ -622,7 +623,7 @@ def _options(state: GameState, creature_id: str) -> list[ActionOption]:
         return [offers.make_option(action="end_turn", group="Turn", label="End turn", cost={})]
     if c.swallowed_by is not None:
         return swallow_offers.swallowed_options(state, c, econ)
-    occ = Occupancy(state)
+    occ = menu_cache.occupancy(state)
     filled = state.board.filled()
     out: list[ActionOption] = []
     grid = grid_of(state)

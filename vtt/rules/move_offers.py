@@ -5,9 +5,8 @@ from __future__ import annotations
 
 from vtt.rules import movement, overpower_offers, prone, turns
 from vtt.rules.model import Cell, Creature, Economy, GameState
-from vtt.rules.offers import ActionOption, TargetOption, make_option
-from vtt.rules.sizes import can_overpower
-from vtt.rules.space import Occupancy, footprint, standable
+from vtt.rules.offers import ActionOption, make_option
+from vtt.rules.space import Occupancy, standable
 
 
 def stand_up_option(state: GameState, c: Creature, econ: Economy, may_move: bool) -> list[ActionOption]:
@@ -33,14 +32,7 @@ def move_options(
     spaces = standable(state, c, [cell for cell, p in paths.items() if p], occ, filled)
     per_space = {"movement": prone.space_cost(state, c)}
     out.append(make_option(action="move", group="Move", label="Move", cost=per_space, spaces=spaces))
-    collide: list[TargetOption] = []
-    for cell, p in paths.items():
-        if not p:
-            continue
-        for oid in occ.occupants(footprint(state, c, cell), exclude=c.id):
-            t = state.creatures[oid]
-            if can_overpower(c.size, t.size) and not any(o.target == oid for o in collide):
-                collide.append(overpower_offers.collision_target(oid, cell, p))
+    collide = overpower_offers.collision_targets(state, occ, c, paths, 1)
     if collide and can_attack and not turns.resolve_blocks(state, c.id):
         out.append(
             make_option(

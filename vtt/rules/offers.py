@@ -22,7 +22,7 @@ from __future__ import annotations
 
 import typing
 from functools import cache
-from typing import Annotated, Any, Literal
+from typing import Annotated, Any, Literal, TypeVar
 
 from pydantic import BaseModel, Field
 
@@ -36,6 +36,7 @@ from vtt.rules.model import Cell, Creature, GameState
 Group = Literal["Move", "Strike", "Overpower", "Tactics", "Defense", "Manifest", "Turn"]
 Pick = Literal["none", "creature", "space", "creature_or_space"]
 AskKind = Literal["value", "creature", "space"]
+_M = TypeVar("_M", bound=BaseModel)
 
 
 class RollPreview(BaseModel):
@@ -135,19 +136,75 @@ class ActionOption(BaseModel):
 # built without validation: a menu is worked out for every creature after every change.
 
 
+_set = object.__setattr__
+
+
+def _built(cls: type[_M], data: dict[str, Any], given: dict[str, Any]) -> _M:
+    """A `cls` holding `data` (every field, in the model's order; `given` set over its defaults), not validated."""
+    data.update(given)
+    out = cls.__new__(cls)
+    _set(out, "__dict__", data)
+    _set(out, "__pydantic_fields_set__", set(given))
+    _set(out, "__pydantic_extra__", None)
+    _set(out, "__pydantic_private__", None)
+    return out
+
+
 def make_option(**values: Any) -> ActionOption:
-    """`ActionOption(**values)`, not validated."""
-    return construct(ActionOption, **values)
+    """`ActionOption(**values)`, not validated (each default as the model has it: tests/test_menu_build checks)."""
+    data: dict[str, Any] = {
+        "action": None,
+        "group": None,
+        "label": None,
+        "cost": {},
+        "params": {},
+        "targets": [],
+        "spaces": [],
+        "reach": None,
+        "choose": [],
+        "command": None,
+        "several": [],
+        "optional": [],
+        "send": {},
+        "pick": None,
+        "at": None,
+        "asks": [],
+        "row": "",
+        "variant": "",
+    }
+    return _built(ActionOption, data, values)
 
 
 def make_target(**values: Any) -> TargetOption:
     """`TargetOption(**values)`, not validated."""
-    return construct(TargetOption, **values)
+    data: dict[str, Any] = {
+        "target": None,
+        "space": None,
+        "preview": None,
+        "path": [],
+        "note": "",
+        "choices": {},
+        "margins": {},
+        "params": {},
+        "send": {},
+    }
+    return _built(TargetOption, data, values)
 
 
 def make_preview(**values: Any) -> RollPreview:
     """`RollPreview(**values)`, not validated."""
-    return construct(RollPreview, **values)
+    data: dict[str, Any] = {
+        "label": None,
+        "skill": None,
+        "dice": None,
+        "dice_changes": [],
+        "modifiers": [],
+        "dl": None,
+        "defense_skill": None,
+        "damage": 0,
+        "damage_changes": [],
+    }
+    return _built(RollPreview, data, values)
 
 
 def plan_preview(plan: strike.AttackPlan) -> RollPreview:
@@ -254,10 +311,8 @@ def ask_kind(kind: str, name: str) -> AskKind:
 
 def _plain(value: Any) -> Any:
     """A command value as JSON has it: a space as a list."""
-    if isinstance(value, tuple):
-        return [_plain(v) for v in value]
-    if isinstance(value, list):
-        return [_plain(v) for v in value]
+    if isinstance(value, tuple | list):
+        return [_plain(v) if isinstance(v, tuple | list) else v for v in value]
     return value
 
 

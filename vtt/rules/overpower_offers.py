@@ -24,7 +24,7 @@ from vtt.rules.offers import (
     plan_preview,
 )
 from vtt.rules.sizes import can_overpower
-from vtt.rules.space import Occupancy, footprint
+from vtt.rules.space import Occupancy, footprint_offsets
 
 
 def weapon_overpower_options(
@@ -89,13 +89,7 @@ def charged_collisions(
     econ = state.economy[c.id]
     if not econ.dashed:
         return []
-    targets: list[TargetOption] = []
-    for cell, p in paths.items():
-        if not p or econ.consecutive_spaces + len(p) < tactics.CHARGE_SPACES:
-            continue
-        for oid in occ.occupants(footprint(state, c, cell), exclude=c.id):
-            if can_overpower(c.size, state.creatures[oid].size) and not any(o.target == oid for o in targets):
-                targets.append(collision_target(oid, cell, p))
+    targets = collision_targets(state, occ, c, paths, max(1, tactics.CHARGE_SPACES - econ.consecutive_spaces))
     if not targets:
         return []
     option = make_option(
@@ -107,6 +101,31 @@ def charged_collisions(
         targets=targets,
     )
     return [charged(option)]
+
+
+def collision_targets(
+    state: GameState, occ: Occupancy, c: Creature, paths: dict[Cell, list[Cell]], fewest: int
+) -> list[TargetOption]:
+    """A Collision with each creature `c` may Overpower that a move along `paths` (of `fewest` spaces or more)
+    enters, by the first such path."""
+    by_cell = occ.by_cell
+    creatures = state.creatures
+    offsets = footprint_offsets(state, c)
+    found: set[str] = {c.id}
+    out: list[TargetOption] = []
+    for cell, p in paths.items():
+        if len(p) < fewest:
+            continue
+        q, r = cell
+        for dq, dr in offsets:
+            here = by_cell.get((q + dq, r + dr))
+            if not here:
+                continue
+            for oid in here:
+                if oid not in found and can_overpower(c.size, creatures[oid].size):
+                    found.add(oid)
+                    out.append(collision_target(oid, cell, p))
+    return out
 
 
 def collision_target(oid: str, cell: Cell, path: list[Cell]) -> TargetOption:

@@ -47,7 +47,6 @@ def melee_options(
     """A Strike with `arm` on each creature in its Reach, and on a space, the ground or a wall in it (seed-000: a
     targeted attack on a space; "To target the ground ... treat its defense as 0"; a wall is an object)."""
     filled = state.board.filled()
-    grid = grid_of(state)
     rng = strike.arm_reach(state, c, arm)
     variant = arm_variant(arm)
     out: list[ActionOption] = []
@@ -76,14 +75,7 @@ def melee_options(
             variant=variant,
         )
     )
-    mine = occ.cells[c.id]
-    spaces = [
-        cell
-        for cell in area
-        if cell not in filled
-        and grid.in_bounds(cell, state.board.cols, state.board.rows)
-        and attack_path(grid, mine, (cell,), filled) is not None
-    ]
+    spaces, ground, walls = reach_spaces(state, occ, c, rng, area, filled)
     out.append(
         make_option(
             action="strike_space",
@@ -91,13 +83,12 @@ def melee_options(
             label=f"Strike a space ({arm.name})",
             cost={"major": 1},
             params=params,
-            spaces=sorted(spaces),
+            spaces=list(spaces),
             reach=rng,
             row=SPACE_ROW,
             variant=variant,
         )
     )
-    ground = [cell for cell in spaces if not occ.at(cell)]
     if ground:
         out.append(
             make_option(
@@ -107,17 +98,12 @@ def melee_options(
                 label=f"Strike the ground ({arm.name})",
                 cost={"major": 1},
                 params={**params, "surface": "ground"},
-                spaces=sorted(ground),
+                spaces=list(ground),
                 reach=rng,
                 row=GROUND_ROW,
                 variant=variant,
             )
         )
-    walls = sorted(
-        cell
-        for cell in area
-        if cell in filled and attack_path(grid, mine, (cell,), filled) is not None  # the ends are never blocked
-    )
     if walls:
         out.append(
             make_option(
@@ -127,13 +113,41 @@ def melee_options(
                 label=f"Strike a wall ({arm.name})",
                 cost={"major": 1},
                 params={**params, "surface": "wall"},
-                spaces=walls,
+                spaces=list(walls),
                 reach=rng,
                 row=WALL_ROW,
                 variant=variant,
             )
         )
     return out
+
+
+def reach_spaces(
+    state: GameState, occ: Occupancy, c: Creature, rng: int, area: AbstractSet[Cell], filled: AbstractSet[Cell]
+) -> tuple[tuple[Cell, ...], tuple[Cell, ...], tuple[Cell, ...]]:
+    """The spaces in `area` (the Reach `rng` around `c`) that an attack can reach past the walls, sorted: open ones,
+    the open ones no creature stands in (the ground), and walls. Worked out once for each Reach of a state."""
+    mine = occ.cells[c.id]
+    key = ("reach_spaces", mine, rng, id(filled))
+    found: tuple[tuple[Cell, ...], tuple[Cell, ...], tuple[Cell, ...]] | None = occ.kept.get(key)
+    if found is None:
+        grid = grid_of(state)
+        cols, rows = state.board.cols, state.board.rows
+        spaces = sorted(
+            cell
+            for cell in area
+            if cell not in filled
+            and grid.in_bounds(cell, cols, rows)
+            and attack_path(grid, mine, (cell,), filled) is not None
+        )
+        ground = tuple(cell for cell in spaces if not occ.at(cell))
+        walls = sorted(
+            cell
+            for cell in area
+            if cell in filled and attack_path(grid, mine, (cell,), filled) is not None  # the ends are never blocked
+        )
+        found = occ.kept[key] = (tuple(spaces), ground, tuple(walls))
+    return found
 
 
 def strike_choices(

@@ -25,7 +25,7 @@ from vtt.rules.offers import (
     make_preview,
     make_target,
 )
-from vtt.rules.space import Occupancy, grid_of
+from vtt.rules.space import Occupancy, area_on_map, grid_of
 
 
 def tactic_options(state: GameState, occ: Occupancy, c: Creature, major_ok: bool, minor_ok: bool) -> list[ActionOption]:
@@ -46,13 +46,9 @@ def tactic_options(state: GameState, occ: Occupancy, c: Creature, major_ok: bool
             dl=s.distract_dl,
             defense_skill=s.distract_defense,
         )
-        grid = grid_of(state)
+        board = state.board
         sounds: list[Cell | None] = [None]
-        sounds += sorted(
-            cell
-            for cell in grid.area_within(occ.cells[c.id], s.distract_range)
-            if grid.in_bounds(cell, state.board.cols, state.board.rows)
-        )
+        sounds += area_on_map(grid_of(state), occ.cells[c.id], s.distract_range, board.cols, board.rows)
         choices: dict[str, list[Any]] = {"action": actions, "targets": aware, "expects": aware, "sound_at": sounds}
         out.append(
             make_option(
