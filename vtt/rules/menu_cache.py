@@ -9,9 +9,13 @@ worked out from it (`Occupancy.kept`: attack paths, Reposition spaces). The few 
 from __future__ import annotations
 
 import threading
+from collections.abc import Callable, Hashable
+from typing import Any, TypeVar
 
 from vtt.rules.model import GameState
 from vtt.rules.space import Occupancy
+
+T = TypeVar("T")
 
 KEPT_STATES = 8
 """States whose occupancy is kept: a few tables' latest states, each asked for several creatures."""
@@ -39,3 +43,15 @@ def forget() -> None:
     """Forget every kept occupancy (for benchmarks of a first call)."""
     with _lock:
         _kept.clear()
+
+
+def kept(occ: Occupancy, key: tuple[Hashable, ...], make: Callable[[], T]) -> T:
+    """What `make` works out from the state of `occ` alone, made once for that state. Shared by every menu asked of
+    it: not to be changed (hand out a copy of a list)."""
+    found: Any = occ.kept.get(key, _NONE)
+    if found is _NONE:
+        found = occ.kept[key] = make()
+    return found  # type: ignore[no-any-return]
+
+
+_NONE = object()

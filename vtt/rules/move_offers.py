@@ -28,10 +28,9 @@ def move_options(
 ) -> list[ActionOption]:
     """Move to each space it can reach and stand in, and a Collision with each creature it could move into."""
     out: list[ActionOption] = []
-    paths = movement.reachable(state, c, econ.movement_left, filled)
-    spaces = standable(state, c, [cell for cell, p in paths.items() if p], occ, filled)
+    paths, spaces = move_reach(state, occ, c, econ.movement_left, filled)
     per_space = {"movement": prone.space_cost(state, c)}
-    out.append(make_option(action="move", group="Move", label="Move", cost=per_space, spaces=spaces))
+    out.append(make_option(action="move", group="Move", label="Move", cost=per_space, spaces=list(spaces)))
     collide = overpower_offers.collision_targets(state, occ, c, paths, 1)
     if collide and can_attack and not turns.resolve_blocks(state, c.id):
         out.append(
@@ -46,6 +45,20 @@ def move_options(
         )
         out += overpower_offers.charged_collisions(state, occ, c, paths)
     return out
+
+
+def move_reach(
+    state: GameState, occ: Occupancy, c: Creature, movement_left: int, filled: frozenset[Cell]
+) -> tuple[dict[Cell, list[Cell]], tuple[Cell, ...]]:
+    """Every anchor space `c` can reach with `movement_left`, with a cheapest path to each, and those it can end a
+    move in; worked out once for a state (kept with its occupancy). The paths are shared: not to be changed."""
+    key = ("move_reach", c.id, movement_left, id(filled))
+    found: tuple[dict[Cell, list[Cell]], tuple[Cell, ...]] | None = occ.kept.get(key)
+    if found is None:
+        paths = movement.reachable(state, c, movement_left, filled)
+        spaces = standable(state, c, [cell for cell, p in paths.items() if p], occ, filled)
+        found = occ.kept[key] = (paths, tuple(spaces))
+    return found
 
 
 def full_resolve_options(econ: Economy) -> list[ActionOption]:

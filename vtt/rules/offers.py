@@ -30,7 +30,7 @@ from vtt.rules import strike
 from vtt.rules.commands import COMMAND_MODELS, creature_fields
 from vtt.rules.dice import DiceChange, Modifier
 from vtt.rules.events import RuleError
-from vtt.rules.fastmodel import construct, shallow_copy
+from vtt.rules.fastmodel import construct
 from vtt.rules.model import Cell, Creature, GameState
 
 Group = Literal["Move", "Strike", "Overpower", "Tactics", "Defense", "Manifest", "Turn"]
@@ -150,6 +150,18 @@ def _built(cls: type[_M], data: dict[str, Any], given: dict[str, Any]) -> _M:
     return out
 
 
+def _copied(model: _M, **changes: Any) -> _M:
+    """`model.model_copy(update=changes)` of an option, a target or a preview, not validated."""
+    data = model.__dict__.copy()
+    data.update(changes)
+    out = type(model).__new__(type(model))
+    _set(out, "__dict__", data)
+    _set(out, "__pydantic_fields_set__", model.__pydantic_fields_set__ | changes.keys())
+    _set(out, "__pydantic_extra__", None)
+    _set(out, "__pydantic_private__", None)
+    return out
+
+
 def make_option(**values: Any) -> ActionOption:
     """`ActionOption(**values)`, not validated (each default as the model has it: tests/test_menu_build checks)."""
     data: dict[str, Any] = {
@@ -251,7 +263,7 @@ def arm_variant(arm: strike.Armament) -> str:
 
 def charged(option: ActionOption) -> ActionOption:
     """The option as a Charge (seed-000): the same command with `charge` set."""
-    return shallow_copy(
+    return _copied(
         option,
         action="charge",
         command=option.command or option.action,
@@ -264,7 +276,7 @@ def charged(option: ActionOption) -> ActionOption:
 
 def flurried(option: ActionOption) -> ActionOption:
     """The option as a Flurry's Minor Action (seed-000): the same command with `minor` set."""
-    return shallow_copy(
+    return _copied(
         option,
         action="flurry_attack",
         command=option.command or option.action,
@@ -334,7 +346,9 @@ def finish(option: ActionOption, creature_id: str) -> ActionOption:
     send: dict[str, Any] = {"type": kind}
     if "creature" in fields:
         send["creature"] = creature_id
-    send.update({k: _plain(v) for k, v in option.params.items() if v is not None})
+    for k, v in option.params.items():
+        if v is not None:
+            send[k] = _plain(v)
     asks = [
         construct(Ask, field=f, kind=ask_kind(kind, f), several=f in option.several, optional=f in option.optional)
         for f in option.choose
@@ -345,16 +359,18 @@ def finish(option: ActionOption, creature_id: str) -> ActionOption:
     spaced = "space" in fields
     targets = []
     for t in option.targets:
-        sent = dict(send)
-        if t.target is not None and named:
-            sent["target"] = t.target
-        elif t.target is None and t.space is not None and spaced:
+        sent = send.copy()
+        if t.target is not None:
+            if named:
+                sent["target"] = t.target
+        elif t.space is not None and spaced:
             sent["space"] = _plain(t.space)
         if t.params:
-            sent.update({k: _plain(v) for k, v in t.params.items()})
-        targets.append(shallow_copy(t, send=sent))
+            for k, v in t.params.items():
+                sent[k] = _plain(v)
+        targets.append(_copied(t, send=sent))
     at = ("space" if spaced else "to" if "to" in fields else None) if option.spaces else None
-    return shallow_copy(
+    return _copied(
         option, send=send, targets=targets, pick=option.pick or _pick(option, creature_id, fields), at=at, asks=asks
     )
 

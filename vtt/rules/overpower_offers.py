@@ -4,9 +4,11 @@
 
 from __future__ import annotations
 
+from functools import partial
 from typing import Any
 
 from vtt.rules import (
+    menu_cache,
     overpower,
     strike,
     tactics,
@@ -52,7 +54,7 @@ def weapon_overpower_options(
             choices: dict[str, list[Any]]
             if action == "disarm":
                 items = overpower.held_items(t)
-                spaces = overpower.drop_spaces(state, occ, t)
+                spaces = list(menu_cache.kept(occ, ("drop_spaces", oid), partial(overpower.drop_spaces, state, occ, t)))
                 if not items or not spaces:
                     continue
                 choices = {"item": [w.id for w in items], "to": spaces}
@@ -108,11 +110,21 @@ def collision_targets(
 ) -> list[TargetOption]:
     """A Collision with each creature `c` may Overpower that a move along `paths` (of `fewest` spaces or more)
     enters, by the first such path."""
+    key = ("collisions", c.id, id(paths), fewest)
+    kept: tuple[dict[Cell, list[Cell]], list[tuple[str, Cell, list[Cell]]]] | None = occ.kept.get(key)
+    if kept is None or kept[0] is not paths:  # the paths are held with it, so their id is not reused meanwhile
+        kept = occ.kept[key] = (paths, _collisions(state, occ, c, paths, fewest))
+    return [collision_target(oid, cell, list(p)) for oid, cell, p in kept[1]]
+
+
+def _collisions(
+    state: GameState, occ: Occupancy, c: Creature, paths: dict[Cell, list[Cell]], fewest: int
+) -> list[tuple[str, Cell, list[Cell]]]:
     by_cell = occ.by_cell
     creatures = state.creatures
     offsets = footprint_offsets(state, c)
     found: set[str] = {c.id}
-    out: list[TargetOption] = []
+    out: list[tuple[str, Cell, list[Cell]]] = []
     for cell, p in paths.items():
         if len(p) < fewest:
             continue
@@ -124,7 +136,7 @@ def collision_targets(
             for oid in here:
                 if oid not in found and can_overpower(c.size, creatures[oid].size):
                     found.add(oid)
-                    out.append(collision_target(oid, cell, p))
+                    out.append((oid, cell, p))
     return out
 
 

@@ -199,6 +199,15 @@ def standable(
     mine = fill(creature)
     offsets = footprint_offsets(state, creature)
     out: list[Cell] = []
+    if offsets == ((0, 0),):  # a creature of one space: the same test without the footprint loop
+        for cell in anchors:
+            if not in_bounds(cell, cols, rows) or cell in filled:
+                continue
+            here = by_cell.get(cell)
+            if here and mine + sum(fill(creatures[o]) for o in here if o != me) > capacity:
+                continue
+            out.append(cell)
+        return out
     for q, r in anchors:
         for dq, dr in offsets:
             cell = (q + dq, r + dr)

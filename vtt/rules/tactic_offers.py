@@ -7,6 +7,7 @@ from typing import Any
 from vtt.rules import (
     ailments,
     hold_offers,
+    menu_cache,
     overpower_offers,
     ranged_offers,
     strike,
@@ -35,7 +36,11 @@ def tactic_options(state: GameState, occ: Occupancy, c: Creature, major_ok: bool
     out += flurry_declaration(state, c, major_ok, minor_ok)
     full_resolve = turns.resolve_blocks(state, c.id)
     actions = tactics.distract_actions(state, c.id) if not full_resolve else []
-    aware = tactics.distract_targets(state, c, occ) if actions else []
+    aware = (
+        list(menu_cache.kept(occ, ("distract_targets", c.id), lambda: tactics.distract_targets(state, c, occ)))
+        if actions
+        else []
+    )
     if aware:
         preview = make_preview(
             label=f"{c.name}: {tactics.DISTRACT}",
