@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
-from vtt.rules import care, stance
+from functools import partial
+
+from vtt.rules import care, menu_cache, stance
 from vtt.rules.model import Creature, Economy, GameState
 from vtt.rules.offers import ActionOption, make_option, make_target
 
@@ -20,7 +22,9 @@ def defense_options(
         )
     soothe_cost = state.settings.soothe_cost
     if major_ok if soothe_cost == "major" else econ.minor > 0 and not full_resolve:
-        soothed = [make_target(target=oid) for oid in care.soothe_targets(state, c)]
+        occ = menu_cache.occupancy(state)
+        found = menu_cache.kept(occ, ("soothe_targets", c.id), partial(care.soothe_targets, state, c))
+        soothed = [make_target(target=oid) for oid in found]
         if soothed:
             out.append(
                 make_option(action="soothe", group="Defense", label="Soothe", cost={soothe_cost: 1}, targets=soothed)

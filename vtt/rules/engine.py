@@ -609,7 +609,7 @@ def replay(initial: GameState, log: Iterable[LogEntry]) -> tuple[GameState, list
 
 def legal_actions(state: GameState, creature_id: str) -> list[ActionOption]:
     """Every action `creature_id` may take now, with targets, costs, roll previews and the command each sends."""
-    return [offers.finish(o, creature_id) for o in _options(state, creature_id)]
+    return offers.finish_all(_options(state, creature_id), creature_id)
 
 
 def _options(state: GameState, creature_id: str) -> list[ActionOption]:

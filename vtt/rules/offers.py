@@ -339,8 +339,9 @@ def _pick(option: ActionOption, creature_id: str, fields: frozenset[str]) -> Pic
     return "creature" if "target" in fields else "space" if "space" in fields or "to" in fields else "none"
 
 
-def finish(option: ActionOption, creature_id: str) -> ActionOption:
-    """`option` with its command filled in: the option's, each target's, the open choices typed."""
+def finish(option: ActionOption, creature_id: str, fresh: set[int] | None = None) -> ActionOption:
+    """`option` with its command filled in: the option's, each target's, the open choices typed. With `fresh`
+    (see `finish_all`) the option and its targets are filled in where they are, each the first time it is met."""
     kind = option.command or option.action
     fields = _fields(kind)
     send: dict[str, Any] = {"type": kind}
@@ -368,11 +369,27 @@ def finish(option: ActionOption, creature_id: str) -> ActionOption:
         if t.params:
             for k, v in t.params.items():
                 sent[k] = _plain(v)
-        targets.append(_copied(t, send=sent))
+        targets.append(_filled(t, fresh, send=sent))
     at = ("space" if spaced else "to" if "to" in fields else None) if option.spaces else None
-    return _copied(
-        option, send=send, targets=targets, pick=option.pick or _pick(option, creature_id, fields), at=at, asks=asks
-    )
+    pick = option.pick or _pick(option, creature_id, fields)
+    return _filled(option, fresh, send=send, targets=targets, pick=pick, at=at, asks=asks)
+
+
+def finish_all(options: list[ActionOption], creature_id: str) -> list[ActionOption]:
+    """`finish` of each option of a menu just built. Its builders made the options and their targets for this menu
+    alone, so each is filled in where it is; one met a second time (shared by two options) is copied."""
+    fresh: set[int] = set()
+    return [finish(o, creature_id, fresh) for o in options]
+
+
+def _filled(model: _M, fresh: set[int] | None, **changes: Any) -> _M:
+    """`model` with `changes`: changed where it is when `fresh` is given and it was not met yet, else a copy."""
+    if fresh is None or id(model) in fresh:
+        return _copied(model, **changes)
+    fresh.add(id(model))
+    model.__dict__.update(changes)
+    model.__pydantic_fields_set__.update(changes)
+    return model
 
 
 def command_for(
