@@ -2,9 +2,11 @@
 
 from __future__ import annotations
 
-from vtt.rules import care, stance
+from functools import partial
+
+from vtt.rules import care, menu_cache, stance
 from vtt.rules.model import Creature, Economy, GameState
-from vtt.rules.offers import ActionOption, TargetOption
+from vtt.rules.offers import ActionOption, make_option, make_target
 
 
 def defense_options(
@@ -16,13 +18,15 @@ def defense_options(
     stance_paid = major_ok if stance_cost == "major" else econ.minor > 0 and not full_resolve
     if stance_paid and stance.why_no_stance(state, c.id) is None:
         out.append(
-            ActionOption(action="defensive_stance", group="Defense", label="Defensive Stance", cost={stance_cost: 1})
+            make_option(action="defensive_stance", group="Defense", label="Defensive Stance", cost={stance_cost: 1})
         )
     soothe_cost = state.settings.soothe_cost
     if major_ok if soothe_cost == "major" else econ.minor > 0 and not full_resolve:
-        soothed = [TargetOption(target=oid) for oid in care.soothe_targets(state, c)]
+        occ = menu_cache.occupancy(state)
+        found = menu_cache.kept(occ, ("soothe_targets", c.id), partial(care.soothe_targets, state, c))
+        soothed = [make_target(target=oid) for oid in found]
         if soothed:
             out.append(
-                ActionOption(action="soothe", group="Defense", label="Soothe", cost={soothe_cost: 1}, targets=soothed)
+                make_option(action="soothe", group="Defense", label="Soothe", cost={soothe_cost: 1}, targets=soothed)
             )
     return out

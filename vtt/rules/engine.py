@@ -33,6 +33,7 @@ from vtt.rules import (
     hold_offers,
     manifest,
     manifest_offers,
+    menu_cache,
     minutes,
     move_offers,
     movement,
@@ -608,7 +609,7 @@ def replay(initial: GameState, log: Iterable[LogEntry]) -> tuple[GameState, list
 
 def legal_actions(state: GameState, creature_id: str) -> list[ActionOption]:
     """Every action `creature_id` may take now, with targets, costs, roll previews and the command each sends."""
-    return [offers.finish(o, creature_id) for o in _options(state, creature_id)]
+    return offers.finish_all(_options(state, creature_id), creature_id)
 
 
 def _options(state: GameState, creature_id: str) -> list[ActionOption]:
@@ -619,10 +620,10 @@ def _options(state: GameState, creature_id: str) -> list[ActionOption]:
     if econ is None:
         return []
     if not c.can_act:
-        return [ActionOption(action="end_turn", group="Turn", label="End turn", cost={})]
+        return [offers.make_option(action="end_turn", group="Turn", label="End turn", cost={})]
     if c.swallowed_by is not None:
         return swallow_offers.swallowed_options(state, c, econ)
-    occ = Occupancy(state)
+    occ = menu_cache.occupancy(state)
     filled = state.board.filled()
     out: list[ActionOption] = []
     grid = grid_of(state)
@@ -665,7 +666,7 @@ def _options(state: GameState, creature_id: str) -> list[ActionOption]:
     out += gear_offers.offer_pick_up(state, occ, c)
     out += defense_offers.defense_options(state, c, econ, major_ok, full_resolve)
     out += hold_offers.drop_hold_option(state, c, full_resolve)
-    out.append(ActionOption(action="end_turn", group="Turn", label="End turn", cost={}))
+    out.append(offers.make_option(action="end_turn", group="Turn", label="End turn", cost={}))
     return enraged.filter_options(state, c, out)
 
 

@@ -15,7 +15,7 @@ from __future__ import annotations
 from vtt.rules.events import Event, RuleError
 from vtt.rules.grid import footprint_distance
 from vtt.rules.model import Cell, Creature, GameState
-from vtt.rules.space import Occupancy, grid_of
+from vtt.rules.space import Occupancy, area_on_map, grid_of
 from vtt.rules.turns import refuse_on_full_resolve, require_active, spend
 from vtt.rules.txn import Tx
 
@@ -68,10 +68,9 @@ def focus_spaces(state: GameState, occ: Occupancy, c: Creature) -> list[Cell]:
     """The spaces `why_not_focus` allows, found directly (every space within range of the footprint, on the map)."""
     if c.focus_locked:
         return []
-    grid = grid_of(state)
-    cols, rows = state.board.cols, state.board.rows
-    area = grid.area_within(occ.cells[c.id], state.settings.focus_range)
-    return sorted(cell for cell in area if cell != c.focus_space and grid.in_bounds(cell, cols, rows))
+    board = state.board
+    area = area_on_map(grid_of(state), occ.cells[c.id], state.settings.focus_range, board.cols, board.rows)
+    return [cell for cell in area if cell != c.focus_space]
 
 
 def set_focus(tx: Tx, creature: str, target: str | None, space: Cell | None) -> list[Event]:

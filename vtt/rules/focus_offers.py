@@ -4,12 +4,14 @@ from __future__ import annotations
 
 from vtt.rules import (
     focus,
+    menu_cache,
     turns,
 )
 from vtt.rules.model import Creature, GameState
 from vtt.rules.offers import (
     ActionOption,
-    TargetOption,
+    make_option,
+    make_target,
 )
 from vtt.rules.space import Occupancy
 
@@ -19,11 +21,12 @@ def focus_options(state: GameState, occ: Occupancy, c: Creature, major_ok: bool,
     out: list[ActionOption] = []
     s = state.settings
     if minor_ok and not c.focus_locked and c.swallowed_by is None:
-        targets = [TargetOption(target=oid) for oid in focus.focus_targets(state, occ, c)]
+        found = menu_cache.kept(occ, ("focus_targets", c.id), lambda: focus.focus_targets(state, occ, c))
+        targets = [make_target(target=oid) for oid in found]
         spaces = focus.focus_spaces(state, occ, c)
         if targets or spaces:
             out.append(
-                ActionOption(
+                make_option(
                     action="focus",
                     group="Tactics",
                     label="Focus",
@@ -38,7 +41,7 @@ def focus_options(state: GameState, occ: Occupancy, c: Creature, major_ok: bool,
     paid = paid or (cost == "minor" and minor_ok)
     if paid and focus.why_not_drop(c) is None:
         out.append(
-            ActionOption(
+            make_option(
                 action="drop_focus", group="Tactics", label="Drop Focus", cost={} if cost == "none" else {cost: 1}
             )
         )

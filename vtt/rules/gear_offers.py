@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from vtt.rules import gear
 from vtt.rules.model import Creature, GameState
-from vtt.rules.offers import ActionOption, TargetOption
+from vtt.rules.offers import ActionOption, make_option, make_target
 from vtt.rules.space import Occupancy
 
 
@@ -17,12 +17,12 @@ def offer_pick_up(state: GameState, occ: Occupancy, c: Creature) -> list[ActionO
         return []
     cost = state.settings.pick_up_cost
     return [
-        ActionOption(
+        make_option(
             action="pick_up",
             group="Turn",
             label="Pick up a weapon",
             cost={cost: 1},
-            targets=[TargetOption(target=c.id, choices={"item": items})],
+            targets=[make_target(target=c.id, choices={"item": items})],
             choose=["item"],
         )
     ]

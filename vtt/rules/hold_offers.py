@@ -15,6 +15,8 @@ from vtt.rules.offers import (
     ActionOption,
     TargetOption,
     charged,
+    make_option,
+    make_target,
     plan_preview,
 )
 from vtt.rules.space import Occupancy
@@ -42,7 +44,7 @@ def hold_options(state: GameState, occ: Occupancy, c: Creature, charge: bool) ->
             else:
                 heads = any(x.holder == c.id and x.held == oid and x.part == overpower.HEAD for x in h.locks)
                 grapple.append(
-                    TargetOption(
+                    make_target(
                         target=oid,
                         preview=plan_preview(lp.plan),
                         path=lp.plan.path,
@@ -63,7 +65,7 @@ def hold_options(state: GameState, occ: Occupancy, c: Creature, charge: bool) ->
             if first is not None:
                 margins = {pid: part.size_offset for pid in parts if (part := t.part(pid)) is not None}
                 called.append(
-                    TargetOption(
+                    make_target(
                         target=oid,
                         preview=plan_preview(first.plan),
                         path=first.plan.path,
@@ -88,11 +90,11 @@ def hold_options(state: GameState, occ: Occupancy, c: Creature, charge: bool) ->
             free: list[Any] = [None, *sorted(set.intersection(*locked))]
             choices: dict[str, list[Any]] = {"held": [lp.held for lp in plans], "free_part": free}
             breaks.append(
-                TargetOption(target=hid, preview=plan_preview(plans[0].plan), path=plans[0].plan.path, choices=choices)
+                make_target(target=hid, preview=plan_preview(plans[0].plan), path=plans[0].plan.path, choices=choices)
             )
     if grapple:
         suffocate = ["suffocate"] if any(len(t.choices["suffocate"]) > 1 for t in grapple) else []
-        option = ActionOption(
+        option = make_option(
             action="grapple",
             group="Overpower",
             label="Grapple",
@@ -104,7 +106,7 @@ def hold_options(state: GameState, occ: Occupancy, c: Creature, charge: bool) ->
     out += grapple_variant_options(with_distal, swallowing, charge)
     if called and not charge:
         out.append(
-            ActionOption(
+            make_option(
                 action="called_shot",
                 command="grapple",
                 group="Tactics",
@@ -116,7 +118,7 @@ def hold_options(state: GameState, occ: Occupancy, c: Creature, charge: bool) ->
         )
     if breaks:
         open_choices = [f for f in ("held", "free_part") if any(len(t.choices[f]) > 1 for t in breaks)]
-        option = ActionOption(
+        option = make_option(
             action="break_hold",
             group="Overpower",
             label="Break Hold",
@@ -149,7 +151,7 @@ def grapple_variant(
     if with_distal and lp.limb.distal is not None and len(lp.limb.distal.strike_types) > 1:
         choices["strike_type"] = list(lp.limb.distal.strike_types)
     note = f"with {lp.limb.distal.name}" if with_distal and lp.limb.distal is not None else ""
-    return [TargetOption(target=t.id, preview=plan_preview(lp.plan), path=lp.plan.path, note=note, choices=choices)]
+    return [make_target(target=t.id, preview=plan_preview(lp.plan), path=lp.plan.path, note=note, choices=choices)]
 
 
 def grapple_variant_options(
@@ -157,7 +159,7 @@ def grapple_variant_options(
 ) -> list[ActionOption]:
     out: list[ActionOption] = []
     if with_distal:
-        option = ActionOption(
+        option = make_option(
             action="grapple_distal",
             command="grapple",
             group="Overpower",
@@ -169,7 +171,7 @@ def grapple_variant_options(
         )
         out.append(charged(option) if charge else option)
     if swallowing:
-        option = ActionOption(
+        option = make_option(
             action="swallow",
             command="grapple",
             group="Overpower",
@@ -185,5 +187,5 @@ def grapple_variant_options(
 def drop_hold_option(state: GameState, c: Creature, full_resolve: bool) -> list[ActionOption]:
     """Letting go of every creature it holds (no Action), while it is a Holder."""
     if any(c.id in h.holders for h in state.holds.values()) and not full_resolve:
-        return [ActionOption(action="drop_hold", group="Overpower", label="Stop holding", cost={})]
+        return [make_option(action="drop_hold", group="Overpower", label="Stop holding", cost={})]
     return []

@@ -14,7 +14,9 @@ from vtt.rules.model import Creature, GameState
 from vtt.rules.offers import (
     ActionOption,
     RollPreview,
-    TargetOption,
+    make_option,
+    make_preview,
+    make_target,
 )
 from vtt.rules.space import Occupancy
 from vtt.rules.words import count
@@ -22,7 +24,7 @@ from vtt.rules.words import count
 
 def manifest_preview(state: GameState, c: Creature, ab: Ability, dl: int | None = None) -> RollPreview:
     skill = manifest.skill_of(state, ab)
-    return RollPreview(
+    return make_preview(
         label=f"{c.name}: Manifest {ab.name}",
         skill=skill,
         dice=c.skill(skill),
@@ -49,12 +51,12 @@ def manifest_options(
             preview = manifest_preview(state, c, ab)
             choices = {"boosted": boosts} if len(boosts) > 1 else {}
             options = [
-                TargetOption(target=tid, preview=preview, note=note, choices=choices)
+                make_target(target=tid, preview=preview, note=note, choices=choices)
                 for tid in manifest.targets(state, occ, c, ab)
             ]
             if options:
                 out.append(
-                    ActionOption(
+                    make_option(
                         action="manifest",
                         group="Manifest",
                         label=f"Manifest {ab.name}",
@@ -68,14 +70,14 @@ def manifest_options(
         readies = [b for b in (False, True) if manifest.why_not_manifest(state, c, ab, b, readying=True) is None]
         if readies:
             out.append(
-                ActionOption(
+                make_option(
                     action="ready",
                     group="Manifest",
                     label=f"Ready {ab.name}",
                     cost={"major": 1, "energy": 1, "words": ab.word_cost(False)},
                     params={"ability": ab.id},
                     targets=[
-                        TargetOption(
+                        make_target(
                             target=c.id,
                             preview=manifest_preview(state, c, ab),
                             note=note or "kept in a Free Limb with no effect until completed",
@@ -98,10 +100,10 @@ def manifest_options(
                 ],
             }
         )
-        done = [TargetOption(target=tid, preview=preview) for tid in manifest.targets(state, occ, c, ab)]
+        done = [make_target(target=tid, preview=preview) for tid in manifest.targets(state, occ, c, ab)]
         if done:
             out.append(
-                ActionOption(
+                make_option(
                     action="complete_ready",
                     group="Manifest",
                     label=f"Complete {ab.name} ({limb.readied.roll.result})",
@@ -117,13 +119,13 @@ def manifest_options(
     for e in manifest.ongoing(state, c.id) if dismiss_paid else []:
         if manifest.why_not_dismiss(state, c, e) is None:
             out.append(
-                ActionOption(
+                make_option(
                     action="dismiss",
                     group="Manifest",
                     label=f"Dismiss {e.name} on {state.creatures[e.subject].name}",
                     cost={} if cost == "none" else {cost: 1},
                     params={"effect": e.id},
-                    targets=[TargetOption(target=e.subject, note=f"{count(e.rounds, 'round')} left")],
+                    targets=[make_target(target=e.subject, note=f"{count(e.rounds, 'round')} left")],
                 )
             )
     return out

@@ -5,9 +5,8 @@ from __future__ import annotations
 
 from vtt.rules import movement, overpower_offers, prone, turns
 from vtt.rules.model import Cell, Creature, Economy, GameState
-from vtt.rules.offers import ActionOption, TargetOption
-from vtt.rules.sizes import can_overpower
-from vtt.rules.space import Occupancy, footprint, standable
+from vtt.rules.offers import ActionOption, make_option
+from vtt.rules.space import Occupancy, standable
 
 
 def stand_up_option(state: GameState, c: Creature, econ: Economy, may_move: bool) -> list[ActionOption]:
@@ -20,7 +19,7 @@ def stand_up_option(state: GameState, c: Creature, econ: Economy, may_move: bool
     paid["major"] = econ.major > 0 and (not turns.resolve_blocks(state, c.id) or econ.major_unlocked)
     if why_not is None and paid[cost]:
         price = {"movement": prone.stand_up_movement(state, c)} if cost == "half_movement" else {cost: 1}
-        return [ActionOption(action="stand_up", group="Move", label="Stand up", cost=price)]
+        return [make_option(action="stand_up", group="Move", label="Stand up", cost=price)]
     return []
 
 
@@ -29,21 +28,13 @@ def move_options(
 ) -> list[ActionOption]:
     """Move to each space it can reach and stand in, and a Collision with each creature it could move into."""
     out: list[ActionOption] = []
-    paths = movement.reachable(state, c, econ.movement_left, filled)
-    spaces = standable(state, c, [cell for cell, p in paths.items() if p], occ, filled)
+    paths, spaces = move_reach(state, occ, c, econ.movement_left, filled)
     per_space = {"movement": prone.space_cost(state, c)}
-    out.append(ActionOption(action="move", group="Move", label="Move", cost=per_space, spaces=spaces))
-    collide: list[TargetOption] = []
-    for cell, p in paths.items():
-        if not p:
-            continue
-        for oid in occ.occupants(footprint(state, c, cell), exclude=c.id):
-            t = state.creatures[oid]
-            if can_overpower(c.size, t.size) and not any(o.target == oid for o in collide):
-                collide.append(overpower_offers.collision_target(oid, cell, p))
+    out.append(make_option(action="move", group="Move", label="Move", cost=per_space, spaces=list(spaces)))
+    collide = overpower_offers.collision_targets(state, occ, c, paths, 1)
     if collide and can_attack and not turns.resolve_blocks(state, c.id):
         out.append(
-            ActionOption(
+            make_option(
                 action="collision",
                 command="move",
                 group="Overpower",
@@ -56,15 +47,29 @@ def move_options(
     return out
 
 
+def move_reach(
+    state: GameState, occ: Occupancy, c: Creature, movement_left: int, filled: frozenset[Cell]
+) -> tuple[dict[Cell, list[Cell]], tuple[Cell, ...]]:
+    """Every anchor space `c` can reach with `movement_left`, with a cheapest path to each, and those it can end a
+    move in; worked out once for a state (kept with its occupancy). The paths are shared: not to be changed."""
+    key = ("move_reach", c.id, movement_left, id(filled))
+    found: tuple[dict[Cell, list[Cell]], tuple[Cell, ...]] | None = occ.kept.get(key)
+    if found is None:
+        paths = movement.reachable(state, c, movement_left, filled)
+        spaces = standable(state, c, [cell for cell, p in paths.items() if p], occ, filled)
+        found = occ.kept[key] = (paths, tuple(spaces))
+    return found
+
+
 def full_resolve_options(econ: Economy) -> list[ActionOption]:
     """seed-004: on a full Resolve Pool, the Zeal roll to act (a Minor Action) and Recovery (a Major Action)."""
     out: list[ActionOption] = []
     if econ.minor > 0 and not econ.major_unlocked:
         out.append(
-            ActionOption(action="zeal_for_major", group="Turn", label="Zeal roll to act (DL 12)", cost={"minor": 1})
+            make_option(action="zeal_for_major", group="Turn", label="Zeal roll to act (DL 12)", cost={"minor": 1})
         )
     if econ.major > 0:
-        out.append(ActionOption(action="recover", group="Turn", label="Recovery", cost={"major": 1}))
+        out.append(make_option(action="recover", group="Turn", label="Recovery", cost={"major": 1}))
     return out
 
 
@@ -73,7 +78,7 @@ def dash_and_prone(state: GameState, c: Creature, econ: Economy, full_resolve: b
     turn)."""
     out: list[ActionOption] = []
     if econ.minor > 0 and not econ.dashed and state.settings.dash_adds_pool and not full_resolve:
-        out.append(ActionOption(action="dash", group="Move", label="Dash", cost={"minor": 1}))
+        out.append(make_option(action="dash", group="Move", label="Dash", cost={"minor": 1}))
     if not c.prone and not full_resolve:
-        out.append(ActionOption(action="drop_prone", group="Move", label="Drop Prone", cost={}))
+        out.append(make_option(action="drop_prone", group="Move", label="Drop Prone", cost={}))
     return out

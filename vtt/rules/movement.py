@@ -48,6 +48,12 @@ def reachable(
     grid = grid_of(state)
     in_bounds, cols, rows = grid.in_bounds, state.board.cols, state.board.rows
     offsets = footprint_offsets(state, c)
+    if offsets == ((0, 0),) and keep_away is None:  # the common case, a creature of one space
+
+        def can_pass_one(cell: Cell) -> bool:
+            return cell not in filled and in_bounds(cell, cols, rows)
+
+        return terrain.reachable(state, c, movement, filled, can_pass_one, goal)
 
     def can_pass(cell: Cell) -> bool:
         """`why_cannot_pass` is None (on the map, no wall or object) and nothing keeps it away."""

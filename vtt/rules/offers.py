@@ -22,7 +22,7 @@ from __future__ import annotations
 
 import typing
 from functools import cache
-from typing import Annotated, Any, Literal
+from typing import Annotated, Any, Literal, TypeVar
 
 from pydantic import BaseModel, Field
 
@@ -30,11 +30,13 @@ from vtt.rules import strike
 from vtt.rules.commands import COMMAND_MODELS, creature_fields
 from vtt.rules.dice import DiceChange, Modifier
 from vtt.rules.events import RuleError
+from vtt.rules.fastmodel import construct
 from vtt.rules.model import Cell, Creature, GameState
 
 Group = Literal["Move", "Strike", "Overpower", "Tactics", "Defense", "Manifest", "Turn"]
 Pick = Literal["none", "creature", "space", "creature_or_space"]
 AskKind = Literal["value", "creature", "space"]
+_M = TypeVar("_M", bound=BaseModel)
 
 
 class RollPreview(BaseModel):
@@ -130,10 +132,95 @@ class ActionOption(BaseModel):
 
 
 # ---- shared by the builders --------------------------------------------------------------------------------------
+# The builders make their options from values the rules worked out (each already of its field's type), so they are
+# built without validation: a menu is worked out for every creature after every change.
+
+
+_set = object.__setattr__
+
+
+def _built(cls: type[_M], data: dict[str, Any], given: dict[str, Any]) -> _M:
+    """A `cls` holding `data` (every field, in the model's order; `given` set over its defaults), not validated."""
+    data.update(given)
+    out = cls.__new__(cls)
+    _set(out, "__dict__", data)
+    _set(out, "__pydantic_fields_set__", set(given))
+    _set(out, "__pydantic_extra__", None)
+    _set(out, "__pydantic_private__", None)
+    return out
+
+
+def _copied(model: _M, **changes: Any) -> _M:
+    """`model.model_copy(update=changes)` of an option, a target or a preview, not validated."""
+    data = model.__dict__.copy()
+    data.update(changes)
+    out = type(model).__new__(type(model))
+    _set(out, "__dict__", data)
+    _set(out, "__pydantic_fields_set__", model.__pydantic_fields_set__ | changes.keys())
+    _set(out, "__pydantic_extra__", None)
+    _set(out, "__pydantic_private__", None)
+    return out
+
+
+def make_option(**values: Any) -> ActionOption:
+    """`ActionOption(**values)`, not validated (each default as the model has it: tests/test_menu_build checks)."""
+    data: dict[str, Any] = {
+        "action": None,
+        "group": None,
+        "label": None,
+        "cost": {},
+        "params": {},
+        "targets": [],
+        "spaces": [],
+        "reach": None,
+        "choose": [],
+        "command": None,
+        "several": [],
+        "optional": [],
+        "send": {},
+        "pick": None,
+        "at": None,
+        "asks": [],
+        "row": "",
+        "variant": "",
+    }
+    return _built(ActionOption, data, values)
+
+
+def make_target(**values: Any) -> TargetOption:
+    """`TargetOption(**values)`, not validated."""
+    data: dict[str, Any] = {
+        "target": None,
+        "space": None,
+        "preview": None,
+        "path": [],
+        "note": "",
+        "choices": {},
+        "margins": {},
+        "params": {},
+        "send": {},
+    }
+    return _built(TargetOption, data, values)
+
+
+def make_preview(**values: Any) -> RollPreview:
+    """`RollPreview(**values)`, not validated."""
+    data: dict[str, Any] = {
+        "label": None,
+        "skill": None,
+        "dice": None,
+        "dice_changes": [],
+        "modifiers": [],
+        "dl": None,
+        "defense_skill": None,
+        "damage": 0,
+        "damage_changes": [],
+    }
+    return _built(RollPreview, data, values)
 
 
 def plan_preview(plan: strike.AttackPlan) -> RollPreview:
-    return RollPreview(
+    return make_preview(
         label=plan.label,
         skill=plan.skill,
         dice=plan.dice,
@@ -176,30 +263,28 @@ def arm_variant(arm: strike.Armament) -> str:
 
 def charged(option: ActionOption) -> ActionOption:
     """The option as a Charge (seed-000): the same command with `charge` set."""
-    return option.model_copy(
-        update={
-            "action": "charge",
-            "command": option.command or option.action,
-            "group": "Tactics",
-            "label": f"Charge: {option.label}",
-            "params": {**option.params, "charge": True},
-            "row": f"Charge: {option.row}" if option.row else "",
-        }
+    return _copied(
+        option,
+        action="charge",
+        command=option.command or option.action,
+        group="Tactics",
+        label=f"Charge: {option.label}",
+        params={**option.params, "charge": True},
+        row=f"Charge: {option.row}" if option.row else "",
     )
 
 
 def flurried(option: ActionOption) -> ActionOption:
     """The option as a Flurry's Minor Action (seed-000): the same command with `minor` set."""
-    return option.model_copy(
-        update={
-            "action": "flurry_attack",
-            "command": option.command or option.action,
-            "group": "Tactics",
-            "label": f"Flurry (Minor Action): {option.label}",
-            "cost": {"minor": 1},
-            "params": {**option.params, "minor": True},
-            "row": f"Flurry (Minor Action): {option.row}" if option.row else "",
-        }
+    return _copied(
+        option,
+        action="flurry_attack",
+        command=option.command or option.action,
+        group="Tactics",
+        label=f"Flurry (Minor Action): {option.label}",
+        cost={"minor": 1},
+        params={**option.params, "minor": True},
+        row=f"Flurry (Minor Action): {option.row}" if option.row else "",
     )
 
 
@@ -238,10 +323,8 @@ def ask_kind(kind: str, name: str) -> AskKind:
 
 def _plain(value: Any) -> Any:
     """A command value as JSON has it: a space as a list."""
-    if isinstance(value, tuple):
-        return [_plain(v) for v in value]
-    if isinstance(value, list):
-        return [_plain(v) for v in value]
+    if isinstance(value, tuple | list):
+        return [_plain(v) if isinstance(v, tuple | list) else v for v in value]
     return value
 
 
@@ -256,39 +339,57 @@ def _pick(option: ActionOption, creature_id: str, fields: frozenset[str]) -> Pic
     return "creature" if "target" in fields else "space" if "space" in fields or "to" in fields else "none"
 
 
-def finish(option: ActionOption, creature_id: str) -> ActionOption:
-    """`option` with its command filled in: the option's, each target's, the open choices typed."""
+def finish(option: ActionOption, creature_id: str, fresh: set[int] | None = None) -> ActionOption:
+    """`option` with its command filled in: the option's, each target's, the open choices typed. With `fresh`
+    (see `finish_all`) the option and its targets are filled in where they are, each the first time it is met."""
     kind = option.command or option.action
     fields = _fields(kind)
     send: dict[str, Any] = {"type": kind}
     if "creature" in fields:
         send["creature"] = creature_id
-    send.update({k: _plain(v) for k, v in option.params.items() if v is not None})
+    for k, v in option.params.items():
+        if v is not None:
+            send[k] = _plain(v)
     asks = [
-        Ask(field=f, kind=ask_kind(kind, f), several=f in option.several, optional=f in option.optional)
+        construct(Ask, field=f, kind=ask_kind(kind, f), several=f in option.several, optional=f in option.optional)
         for f in option.choose
     ]
     # a command that takes its creatures as a list (Distract's `targets`) gets them from that choice alone
     listed = any(a.several and a.kind == "creature" for a in asks)
+    named = "target" in fields and not listed
+    spaced = "space" in fields
     targets = []
     for t in option.targets:
-        sent = dict(send)
-        if t.target is not None and "target" in fields and not listed:
-            sent["target"] = t.target
-        elif t.target is None and t.space is not None and "space" in fields:
+        sent = send.copy()
+        if t.target is not None:
+            if named:
+                sent["target"] = t.target
+        elif t.space is not None and spaced:
             sent["space"] = _plain(t.space)
-        sent.update({k: _plain(v) for k, v in t.params.items()})
-        targets.append(t.model_copy(update={"send": sent}))
-    at = ("space" if "space" in fields else "to" if "to" in fields else None) if option.spaces else None
-    return option.model_copy(
-        update={
-            "send": send,
-            "targets": targets,
-            "pick": option.pick or _pick(option, creature_id, fields),
-            "at": at,
-            "asks": asks,
-        }
-    )
+        if t.params:
+            for k, v in t.params.items():
+                sent[k] = _plain(v)
+        targets.append(_filled(t, fresh, send=sent))
+    at = ("space" if spaced else "to" if "to" in fields else None) if option.spaces else None
+    pick = option.pick or _pick(option, creature_id, fields)
+    return _filled(option, fresh, send=send, targets=targets, pick=pick, at=at, asks=asks)
+
+
+def finish_all(options: list[ActionOption], creature_id: str) -> list[ActionOption]:
+    """`finish` of each option of a menu just built. Its builders made the options and their targets for this menu
+    alone, so each is filled in where it is; one met a second time (shared by two options) is copied."""
+    fresh: set[int] = set()
+    return [finish(o, creature_id, fresh) for o in options]
+
+
+def _filled(model: _M, fresh: set[int] | None, **changes: Any) -> _M:
+    """`model` with `changes`: changed where it is when `fresh` is given and it was not met yet, else a copy."""
+    if fresh is None or id(model) in fresh:
+        return _copied(model, **changes)
+    fresh.add(id(model))
+    model.__dict__.update(changes)
+    model.__pydantic_fields_set__.update(changes)
+    return model
 
 
 def command_for(

@@ -4,9 +4,11 @@
 
 from __future__ import annotations
 
+from functools import partial
 from typing import Any
 
 from vtt.rules import (
+    menu_cache,
     overpower,
     strike,
     tactics,
@@ -19,10 +21,12 @@ from vtt.rules.offers import (
     arm_params,
     arm_variant,
     charged,
+    make_option,
+    make_target,
     plan_preview,
 )
 from vtt.rules.sizes import can_overpower
-from vtt.rules.space import Occupancy, footprint
+from vtt.rules.space import Occupancy, footprint_offsets
 
 
 def weapon_overpower_options(
@@ -50,7 +54,7 @@ def weapon_overpower_options(
             choices: dict[str, list[Any]]
             if action == "disarm":
                 items = overpower.held_items(t)
-                spaces = overpower.drop_spaces(state, occ, t)
+                spaces = list(menu_cache.kept(occ, ("drop_spaces", oid), partial(overpower.drop_spaces, state, occ, t)))
                 if not items or not spaces:
                     continue
                 choices = {"item": [w.id for w in items], "to": spaces}
@@ -61,10 +65,10 @@ def weapon_overpower_options(
                 if not dests:
                     continue
                 choices = {"to": dests}
-            targets.append(TargetOption(target=oid, preview=plan_preview(plan), path=plan.path, choices=choices))
+            targets.append(make_target(target=oid, preview=plan_preview(plan), path=plan.path, choices=choices))
         if not targets:
             continue
-        option = ActionOption(
+        option = make_option(
             action=action,
             group="Overpower",
             label=f"{overpower.NAMES[action]} with {arm.name}",
@@ -87,16 +91,10 @@ def charged_collisions(
     econ = state.economy[c.id]
     if not econ.dashed:
         return []
-    targets: list[TargetOption] = []
-    for cell, p in paths.items():
-        if not p or econ.consecutive_spaces + len(p) < tactics.CHARGE_SPACES:
-            continue
-        for oid in occ.occupants(footprint(state, c, cell), exclude=c.id):
-            if can_overpower(c.size, state.creatures[oid].size) and not any(o.target == oid for o in targets):
-                targets.append(collision_target(oid, cell, p))
+    targets = collision_targets(state, occ, c, paths, max(1, tactics.CHARGE_SPACES - econ.consecutive_spaces))
     if not targets:
         return []
-    option = ActionOption(
+    option = make_option(
         action="collision",
         command="move",
         group="Overpower",
@@ -107,6 +105,41 @@ def charged_collisions(
     return [charged(option)]
 
 
+def collision_targets(
+    state: GameState, occ: Occupancy, c: Creature, paths: dict[Cell, list[Cell]], fewest: int
+) -> list[TargetOption]:
+    """A Collision with each creature `c` may Overpower that a move along `paths` (of `fewest` spaces or more)
+    enters, by the first such path."""
+    key = ("collisions", c.id, id(paths), fewest)
+    kept: tuple[dict[Cell, list[Cell]], list[tuple[str, Cell, list[Cell]]]] | None = occ.kept.get(key)
+    if kept is None or kept[0] is not paths:  # the paths are held with it, so their id is not reused meanwhile
+        kept = occ.kept[key] = (paths, _collisions(state, occ, c, paths, fewest))
+    return [collision_target(oid, cell, list(p)) for oid, cell, p in kept[1]]
+
+
+def _collisions(
+    state: GameState, occ: Occupancy, c: Creature, paths: dict[Cell, list[Cell]], fewest: int
+) -> list[tuple[str, Cell, list[Cell]]]:
+    by_cell = occ.by_cell
+    creatures = state.creatures
+    offsets = footprint_offsets(state, c)
+    found: set[str] = {c.id}
+    out: list[tuple[str, Cell, list[Cell]]] = []
+    for cell, p in paths.items():
+        if len(p) < fewest:
+            continue
+        q, r = cell
+        for dq, dr in offsets:
+            here = by_cell.get((q + dq, r + dr))
+            if not here:
+                continue
+            for oid in here:
+                if oid not in found and can_overpower(c.size, creatures[oid].size):
+                    found.add(oid)
+                    out.append((oid, cell, p))
+    return out
+
+
 def collision_target(oid: str, cell: Cell, path: list[Cell]) -> TargetOption:
     """A Collision with `oid`: a move to `cell` along `path` that enters its space (the `move` command's fields)."""
-    return TargetOption(target=oid, space=cell, path=path, params={"to": cell, "path": path, "collide_with": oid})
+    return make_target(target=oid, space=cell, path=path, params={"to": cell, "path": path, "collide_with": oid})

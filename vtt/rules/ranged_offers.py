@@ -13,7 +13,7 @@ from vtt.rules import ranged
 from vtt.rules.events import RuleError
 from vtt.rules.grid import footprint_distance
 from vtt.rules.model import Cell, Creature, GameState, Weapon
-from vtt.rules.offers import ActionOption, TargetOption, plan_preview
+from vtt.rules.offers import ActionOption, TargetOption, make_option, make_target, plan_preview
 from vtt.rules.space import Occupancy, grid_of
 from vtt.rules.strike_offers import (
     GROUND_ROW,
@@ -70,7 +70,7 @@ def offer_ranged_spaces(state: GameState, occ: Occupancy, c: Creature) -> list[A
         for action, command, label, sent, spaces, row in offers:
             if spaces:
                 out.append(
-                    ActionOption(
+                    make_option(
                         action=action,
                         command=command,
                         group="Strike",
@@ -115,7 +115,7 @@ def ranged_options(state: GameState, occ: Occupancy, c: Creature, minor: bool = 
                 plan = ranged.plan_ranged_strike(state, occ, c, t, arm, n, filled, minor=minor)
             except RuleError:
                 continue
-            plain.append(TargetOption(target=oid, preview=plan_preview(plan), path=plan.path, params=extra))
+            plain.append(make_target(target=oid, preview=plan_preview(plan), path=plan.path, params=extra))
             if minor:
                 continue
             aimed = ranged.plan_ranged_strike(state, occ, c, t, arm, n, filled, called_shot=True)
@@ -124,7 +124,7 @@ def ranged_options(state: GameState, occ: Occupancy, c: Creature, minor: bool = 
         params = {"weapon": w.id, "ranged": True}
         if plain:
             out.append(
-                ActionOption(
+                make_option(
                     action=ranged.verb(w).lower(),
                     command="strike",
                     group="Strike",

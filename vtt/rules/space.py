@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 from collections.abc import Set as AbstractSet
-from functools import cache
+from functools import cache, lru_cache
 from typing import Any
 
 from vtt.rules.grid import Grid, GridKind, make_grid
@@ -23,6 +23,14 @@ def grid_for(kind: GridKind) -> Grid:
 
 def grid_of(state: GameState) -> Grid:
     return grid_for(state.settings.grid)
+
+
+@lru_cache(maxsize=1024)
+def area_on_map(grid: Grid, cells: tuple[Cell, ...], radius: int, cols: int, rows: int) -> tuple[Cell, ...]:
+    """Every space of a `cols` x `rows` map within `radius` of any of `cells`, sorted. Kept: a creature's menu asks
+    for the same ranges around it after every change."""
+    in_bounds = grid.in_bounds
+    return tuple(sorted(cell for cell in grid.area_within(cells, radius) if in_bounds(cell, cols, rows)))
 
 
 @cache
@@ -191,6 +199,15 @@ def standable(
     mine = fill(creature)
     offsets = footprint_offsets(state, creature)
     out: list[Cell] = []
+    if offsets == ((0, 0),):  # a creature of one space: the same test without the footprint loop
+        for cell in anchors:
+            if not in_bounds(cell, cols, rows) or cell in filled:
+                continue
+            here = by_cell.get(cell)
+            if here and mine + sum(fill(creatures[o]) for o in here if o != me) > capacity:
+                continue
+            out.append(cell)
+        return out
     for q, r in anchors:
         for dq, dr in offsets:
             cell = (q + dq, r + dr)

@@ -18,12 +18,14 @@ from vtt.rules.events import RuleError
 from vtt.rules.model import Cell, Creature, GameState
 from vtt.rules.offers import (
     ActionOption,
-    RollPreview,
     TargetOption,
     arm_params,
     arm_variant,
     arms,
     charged,
+    make_option,
+    make_preview,
+    make_target,
     plan_preview,
 )
 from vtt.rules.reach import attack_path
@@ -45,7 +47,6 @@ def melee_options(
     """A Strike with `arm` on each creature in its Reach, and on a space, the ground or a wall in it (seed-000: a
     targeted attack on a space; "To target the ground ... treat its defense as 0"; a wall is an object)."""
     filled = state.board.filled()
-    grid = grid_of(state)
     rng = strike.arm_reach(state, c, arm)
     variant = arm_variant(arm)
     out: list[ActionOption] = []
@@ -56,11 +57,11 @@ def melee_options(
         except RuleError:
             continue
         choices = strike_choices(state, occ, c, state.creatures[oid], arm, filled)
-        targets.append(TargetOption(target=oid, preview=plan_preview(plan), path=plan.path, choices=choices))
+        targets.append(make_target(target=oid, preview=plan_preview(plan), path=plan.path, choices=choices))
     label = f"Strike with {arm.name}" if arm.weapon else "Unarmed Strike"
     params = arm_params(arm)
     out.append(
-        ActionOption(
+        make_option(
             action="strike",
             group="Strike",
             label=label,
@@ -74,64 +75,79 @@ def melee_options(
             variant=variant,
         )
     )
-    mine = occ.cells[c.id]
-    spaces = [
-        cell
-        for cell in area
-        if cell not in filled
-        and grid.in_bounds(cell, state.board.cols, state.board.rows)
-        and attack_path(grid, mine, (cell,), filled) is not None
-    ]
+    spaces, ground, walls = reach_spaces(state, occ, c, rng, area, filled)
     out.append(
-        ActionOption(
+        make_option(
             action="strike_space",
             group="Strike",
             label=f"Strike a space ({arm.name})",
             cost={"major": 1},
             params=params,
-            spaces=sorted(spaces),
+            spaces=list(spaces),
             reach=rng,
             row=SPACE_ROW,
             variant=variant,
         )
     )
-    ground = [cell for cell in spaces if not occ.at(cell)]
     if ground:
         out.append(
-            ActionOption(
+            make_option(
                 action="strike_ground",
                 command="strike",
                 group="Strike",
                 label=f"Strike the ground ({arm.name})",
                 cost={"major": 1},
                 params={**params, "surface": "ground"},
-                spaces=sorted(ground),
+                spaces=list(ground),
                 reach=rng,
                 row=GROUND_ROW,
                 variant=variant,
             )
         )
-    walls = sorted(
-        cell
-        for cell in area
-        if cell in filled and attack_path(grid, mine, (cell,), filled) is not None  # the ends are never blocked
-    )
     if walls:
         out.append(
-            ActionOption(
+            make_option(
                 action="strike_wall",
                 command="strike",
                 group="Strike",
                 label=f"Strike a wall ({arm.name})",
                 cost={"major": 1},
                 params={**params, "surface": "wall"},
-                spaces=walls,
+                spaces=list(walls),
                 reach=rng,
                 row=WALL_ROW,
                 variant=variant,
             )
         )
     return out
+
+
+def reach_spaces(
+    state: GameState, occ: Occupancy, c: Creature, rng: int, area: AbstractSet[Cell], filled: AbstractSet[Cell]
+) -> tuple[tuple[Cell, ...], tuple[Cell, ...], tuple[Cell, ...]]:
+    """The spaces in `area` (the Reach `rng` around `c`) that an attack can reach past the walls, sorted: open ones,
+    the open ones no creature stands in (the ground), and walls. Worked out once for each Reach of a state."""
+    mine = occ.cells[c.id]
+    key = ("reach_spaces", mine, rng, id(filled))
+    found: tuple[tuple[Cell, ...], tuple[Cell, ...], tuple[Cell, ...]] | None = occ.kept.get(key)
+    if found is None:
+        grid = grid_of(state)
+        cols, rows = state.board.cols, state.board.rows
+        spaces = sorted(
+            cell
+            for cell in area
+            if cell not in filled
+            and grid.in_bounds(cell, cols, rows)
+            and attack_path(grid, mine, (cell,), filled) is not None
+        )
+        ground = tuple(cell for cell in spaces if not occ.at(cell))
+        walls = sorted(
+            cell
+            for cell in area
+            if cell in filled and attack_path(grid, mine, (cell,), filled) is not None  # the ends are never blocked
+        )
+        found = occ.kept[key] = (tuple(spaces), ground, tuple(walls))
+    return found
 
 
 def strike_choices(
@@ -176,7 +192,7 @@ def strike_targets(
             )
         except RuleError:
             continue
-        out.append(TargetOption(target=oid, preview=plan_preview(plan), path=plan.path))
+        out.append(make_target(target=oid, preview=plan_preview(plan), path=plan.path))
     return out
 
 
@@ -184,7 +200,7 @@ def called_target(oid: str, t: Creature, plan: strike.AttackPlan, params: dict[s
     """A Called Shot's target: the attack's preview and path, each unsevered part to choose, and by how much the
     attack must beat the defense to strike it (seed-000)."""
     parts = [p for p in t.parts if not p.severed]
-    return TargetOption(
+    return make_target(
         target=oid,
         preview=plan_preview(plan),
         path=plan.path,
@@ -198,7 +214,7 @@ def called_shot_option(
     name: str, params: dict[str, Any], targets: list[TargetOption], reach: int, variant: str
 ) -> ActionOption:
     """The Called Shot row's entry for one weapon (melee or ranged), its part chosen once the target is."""
-    return ActionOption(
+    return make_option(
         action="called_shot",
         command="strike",
         group="Tactics",
@@ -235,7 +251,7 @@ def called_and_charged(
         charging = strike_targets(state, occ, c, arm, area, filled, charge=True)
         if charging:
             out.append(
-                ActionOption(
+                make_option(
                     action="charge",
                     command="strike",
                     group="Tactics",
@@ -266,7 +282,7 @@ def grab_option(state: GameState, occ: Occupancy, c: Creature, charge: bool = Fa
             gp = hold.plan_grab(state, occ, c, state.creatures[oid], None, filled, charge)
         except RuleError:
             continue
-        preview = RollPreview(
+        preview = make_preview(
             label=f"{c.name}: Grab",
             skill=s.grab_skill,
             dice=c.skill(s.grab_skill),
@@ -275,8 +291,8 @@ def grab_option(state: GameState, occ: Occupancy, c: Creature, charge: bool = Fa
             dl=s.grab_dl,
             defense_skill=s.grab_defense,
         )
-        targets.append(TargetOption(target=oid, path=gp.path, preview=preview))
-    return ActionOption(action="grab", group="Strike", label="Grab", cost={"major": 1}, targets=targets, reach=rng)
+        targets.append(make_target(target=oid, path=gp.path, preview=preview))
+    return make_option(action="grab", group="Strike", label="Grab", cost={"major": 1}, targets=targets, reach=rng)
 
 
 def space_option(state: GameState, occ: Occupancy, c: Creature, arm: strike.Armament) -> ActionOption | None:
@@ -290,7 +306,7 @@ def space_option(state: GameState, occ: Occupancy, c: Creature, arm: strike.Arma
     )
     if not spaces:
         return None
-    return ActionOption(
+    return make_option(
         action="strike_space",
         group="Strike",
         label=f"Strike a space ({arm.name})",

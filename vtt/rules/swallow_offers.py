@@ -14,12 +14,13 @@ from vtt.rules import (
 from vtt.rules.model import Creature, Economy, GameState
 from vtt.rules.offers import (
     ActionOption,
-    RollPreview,
-    TargetOption,
     arm_params,
     arm_variant,
     arms,
     flurried,
+    make_option,
+    make_preview,
+    make_target,
 )
 from vtt.rules.space import Occupancy
 
@@ -31,7 +32,7 @@ def swallowed_options(state: GameState, c: Creature, econ: Economy) -> list[Acti
     full = turns.resolve_blocks(state, c.id)
     major_ok = econ.major > 0 and (not full or econ.major_unlocked)
     minor_ok = econ.minor > 0 and not full
-    end = ActionOption(action="end_turn", group="Turn", label="End turn", cost={})
+    end = make_option(action="end_turn", group="Turn", label="End turn", cost={})
     sw = state.creatures.get(c.swallowed_by or "")
     if sw is None:
         return [end]
@@ -39,10 +40,10 @@ def swallowed_options(state: GameState, c: Creature, econ: Economy) -> list[Acti
     out: list[ActionOption] = []
     if full and econ.minor > 0 and not econ.major_unlocked:
         out.append(
-            ActionOption(action="zeal_for_major", group="Turn", label="Zeal roll to act (DL 12)", cost={"minor": 1})
+            make_option(action="zeal_for_major", group="Turn", label="Zeal roll to act (DL 12)", cost={"minor": 1})
         )
     if full and econ.major > 0:
-        out.append(ActionOption(action="recover", group="Turn", label="Recovery", cost={"major": 1}))
+        out.append(make_option(action="recover", group="Turn", label="Recovery", cost={"major": 1}))
     skill = state.settings.strike_skill
     can_attack = not stance.in_stance(state, c.id)
     for arm in arms(state, c) if can_attack and stomach else []:
@@ -50,7 +51,7 @@ def swallowed_options(state: GameState, c: Creature, econ: Economy) -> list[Acti
             if not (minor_ok and tactics.flurry_uses(state, c.id) > 0) if minor else not major_ok:
                 continue
             mods, changes = swallow.stomach_plan(state, c, sw, arm, minor)
-            preview = RollPreview(
+            preview = make_preview(
                 label=f"{c.name}: Strike on {sw.name}'s stomach with {arm.name}",
                 skill=skill,
                 dice=c.skill(skill),
@@ -58,7 +59,7 @@ def swallowed_options(state: GameState, c: Creature, econ: Economy) -> list[Acti
                 modifiers=mods,
                 dl=strike.STRIKE_DL,
             )
-            option = ActionOption(
+            option = make_option(
                 action="strike_stomach",
                 group="Strike",
                 label=f"Strike {sw.name}'s stomach ({arm.name})",
@@ -67,7 +68,7 @@ def swallowed_options(state: GameState, c: Creature, econ: Economy) -> list[Acti
                 variant=arm_variant(arm),
                 cost={"major": 1},
                 params=arm_params(arm),
-                targets=[TargetOption(target=sw.id, preview=preview, note="an unattended object, Durability 2")],
+                targets=[make_target(target=sw.id, preview=preview, note="an unattended object, Durability 2")],
             )
             out.append(flurried(option) if minor else option)
     if can_attack:

@@ -7,6 +7,7 @@ from typing import Any
 from vtt.rules import (
     ailments,
     hold_offers,
+    menu_cache,
     overpower_offers,
     ranged_offers,
     strike,
@@ -17,14 +18,15 @@ from vtt.rules import (
 from vtt.rules.model import Cell, Creature, GameState
 from vtt.rules.offers import (
     ActionOption,
-    RollPreview,
-    TargetOption,
     arm_params,
     arm_variant,
     arms,
     flurried,
+    make_option,
+    make_preview,
+    make_target,
 )
-from vtt.rules.space import Occupancy, grid_of
+from vtt.rules.space import Occupancy, area_on_map, grid_of
 
 
 def tactic_options(state: GameState, occ: Occupancy, c: Creature, major_ok: bool, minor_ok: bool) -> list[ActionOption]:
@@ -34,9 +36,13 @@ def tactic_options(state: GameState, occ: Occupancy, c: Creature, major_ok: bool
     out += flurry_declaration(state, c, major_ok, minor_ok)
     full_resolve = turns.resolve_blocks(state, c.id)
     actions = tactics.distract_actions(state, c.id) if not full_resolve else []
-    aware = tactics.distract_targets(state, c, occ) if actions else []
+    aware = (
+        list(menu_cache.kept(occ, ("distract_targets", c.id), lambda: tactics.distract_targets(state, c, occ)))
+        if actions
+        else []
+    )
     if aware:
-        preview = RollPreview(
+        preview = make_preview(
             label=f"{c.name}: {tactics.DISTRACT}",
             skill=s.distract_skill,
             dice=c.skill(s.distract_skill),
@@ -45,21 +51,17 @@ def tactic_options(state: GameState, occ: Occupancy, c: Creature, major_ok: bool
             dl=s.distract_dl,
             defense_skill=s.distract_defense,
         )
-        grid = grid_of(state)
+        board = state.board
         sounds: list[Cell | None] = [None]
-        sounds += sorted(
-            cell
-            for cell in grid.area_within(occ.cells[c.id], s.distract_range)
-            if grid.in_bounds(cell, state.board.cols, state.board.rows)
-        )
+        sounds += area_on_map(grid_of(state), occ.cells[c.id], s.distract_range, board.cols, board.rows)
         choices: dict[str, list[Any]] = {"action": actions, "targets": aware, "expects": aware, "sound_at": sounds}
         out.append(
-            ActionOption(
+            make_option(
                 action="distract",
                 group="Tactics",
                 label="Distract",
                 cost={},
-                targets=[TargetOption(target=oid, preview=preview, choices=choices) for oid in aware],
+                targets=[make_target(target=oid, preview=preview, choices=choices) for oid in aware],
                 reach=s.distract_range,
                 choose=["action", "targets", "expects", "sound_at"],
                 pick="none",
@@ -77,7 +79,7 @@ def tactic_options(state: GameState, occ: Occupancy, c: Creature, major_ok: bool
         targets = strike_offers.strike_targets(state, occ, c, arm, in_reach, filled, minor=True)
         if targets:
             label = f"Strike with {arm.name}" if arm.weapon else "Unarmed Strike"
-            option = ActionOption(
+            option = make_option(
                 action="strike",
                 group="Strike",
                 label=label,
@@ -102,12 +104,12 @@ def flurry_declaration(state: GameState, c: Creature, major_ok: bool, minor_ok: 
     if tactics.flurry_effect(state, c.id) is not None or not minor_ok or (s.flurry_cost == "major" and not major_ok):
         return []
     return [
-        ActionOption(
+        make_option(
             action="flurry",
             group="Tactics",
             label="Flurry",
             cost={} if s.flurry_cost == "none" else {s.flurry_cost: 1},
-            targets=[TargetOption(target=c.id, choices={"number": list(range(1, s.flurry_max + 1))})],
+            targets=[make_target(target=c.id, choices={"number": list(range(1, s.flurry_max + 1))})],
             choose=["number"],
         )
     ]

@@ -80,15 +80,17 @@ def reachable(
     per_space = prone.space_cost(state, c)
     if not state.board.uneven or state.settings.uneven_move_extra == 0:
         budget = movement // per_space
+        neighbours = grid.neighbours
         queue = deque([start])
         while queue:
             cell = queue.popleft()
-            if len(paths[cell]) >= budget:
+            path = paths[cell]
+            if len(path) >= budget:
                 continue
-            for nxt in grid.neighbours(cell):
+            for nxt in neighbours(cell):
                 if nxt in paths or not can_pass(nxt):
                     continue
-                paths[nxt] = [*paths[cell], nxt]
+                paths[nxt] = [*path, nxt]
                 if nxt == goal:
                     return paths
                 queue.append(nxt)
