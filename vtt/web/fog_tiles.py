@@ -3,10 +3,11 @@
 Without fog of war, and for the Soulweaver, a page gets the whole picture. Under fog of war a player's or a
 spectator's page never gets it: the picture is cut into tiles of `TILE_SPACES` x `TILE_SPACES` spacings from the
 grid's origin (a square's side; on a hex grid the distance between neighbouring centres, across and down alike:
-`space_box`) and the page is sent, and may fetch, only the tiles that touch a space its seat sees or remembers (`SeatVision.remembered`,
-which holds what it sees now and what the Soulweaver revealed). So a tile shows at most a few spaces past what the
-seat knows; nothing farther ever reaches its browser. Each tile is cut with a thin margin (`cut_rect`) so that
-neighbouring tiles overlap without a seam; the map draws the tiles only on the spaces the seat knows.
+`space_box`) and the page is sent, and may fetch, only the tiles that touch a space its seat sees or remembers
+(`SeatVision.remembered`, which holds what it sees now and what the Soulweaver revealed). So a tile shows at most a
+few spaces past what the seat knows; nothing farther ever reaches its browser. Each tile is cut with a thin margin
+(`cut_rect`) so that neighbouring tiles overlap without a seam; the map draws the tiles only on the spaces the
+seat knows.
 
 Tiles are fetched by URL (`/api/fog/<pass>/tile/<i>/<j>`). A page's pass is a secret the server derives from its
 game, seat and the seat link it was opened with (`seat_pass`): another seat's pass cannot be guessed, a replaced
