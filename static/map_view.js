@@ -1095,6 +1095,19 @@ function fogOf(fog) {
   return { visible: unpackCells(fog.visible), remembered: unpackCells(fog.remembered), preview: !!fog.preview };
 }
 
+// The tokens a page carries in its head as JSON (see the `tokensFrom` prop), or null; the element is then removed.
+function headTokens(id) {
+  const el = id ? document.getElementById(id) : null;
+  if (!el || el.type !== "application/json") return null;
+  el.remove();
+  try {
+    const tokens = JSON.parse(el.textContent);
+    return tokens && typeof tokens === "object" ? tokens : null;
+  } catch (e) {
+    return null;
+  }
+}
+
 // The board's parts, copied from the component's props (patched later by setBoard).
 function boardOf(props) {
   const terrain = props.terrain || {};
@@ -1124,6 +1137,9 @@ export default {
     // {image, offset: [x, y], cell_px, opacity} or null
     background: { type: Object, default: null },
     tokens: { type: Object, default: () => ({}) },
+    // the id of a JSON script in the page's head holding the tokens instead (a big map: map_view.py
+    // `TOKENS_IN_PAGE_MAX`), read once as the map is created
+    tokensFrom: { type: String, default: null },
     highlights: { type: Array, default: () => [] },
     active: { type: String, default: null },
     // null: play; "paint": a press and drag paints a stroke of spaces (emits paint_stroke); "place": clicks on
@@ -1170,7 +1186,7 @@ export default {
     this.pressTimer = null;
     this.tokenQueue = new Map(); // not reactive: token patches waiting for the next frame
     this.tokenFrame = null;
-    this.syncTokens(this.tokens);
+    this.syncTokens(headTokens(this.tokensFrom) || this.tokens);
   },
   mounted() {
     this.onKey = (e) => this.handleKey(e);
