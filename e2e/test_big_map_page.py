@@ -1,5 +1,5 @@
-"""A big map's page: more than 50 tokens reach the browser after it connects (not in the page's text), and a layer
-of 500 or more spaces goes packed; the page shows every token and every wall all the same."""
+"""A big map's page: more than 50 tokens reach the browser as JSON in the page's head (not in the text of its
+elements), and a layer of 500 or more spaces goes packed; the page shows every token and every wall all the same."""
 
 from __future__ import annotations
 
@@ -42,8 +42,12 @@ def test_a_big_map_shows_every_token_and_wall_to_the_soulweaver_and_a_player(
     browser: Browser, server: AppServer
 ) -> None:
     for key in (SOULWEAVER, "alice"):
-        page = open_page(browser, server.url + server.seat(key), "svg.vtt-svg")
+        url = server.url + server.seat(key)
+        page = open_page(browser, url, "svg.vtt-svg")
         try:
+            html = page.request.get(url).text()
+            assert html.count('<script type="application/json" id="vtt-tokens-') == 1
+            assert html.count("Goblin 59") == 1  # in the head's JSON only
             expect(page.locator("[data-token-id]")).to_have_count(CREATURES, timeout=TIMEOUT)
             walls = page.locator("g[data-layer=wall]")
             expect(walls).to_have_attribute("data-count", str(len(WALLS)), timeout=TIMEOUT)

@@ -1028,6 +1028,79 @@ const VttToken = {
 };
 
 // ---------------------------------------------------------------------------------------------------------
+// A big map's first frame. A map of FIRST_FRAME_MIN tokens or more that opens at low detail (where a token shows
+// its body only: its name, bars and badges are hidden) draws its tokens' bodies first as plain SVG elements, and
+// replaces them by their components after that frame, FIRST_FRAME_CHUNK a task: making 500 components took most
+// of the time before a big map's first frame. A token that changes, is dropped or becomes active is made at once;
+// zooming in past low detail makes them all.
+const FIRST_FRAME_MIN = 100;
+const FIRST_FRAME_CHUNK = 25;
+
+// VttToken's computed values for a plain token, each worked out when first read: no component, no reactivity.
+function tokenFacts(t, geo, stack) {
+  const memo = {};
+  const facts = new Proxy(
+    { t, geo, stack, active: false },
+    {
+      get(base, key) {
+        if (key in base) return base[key];
+        if (!(key in memo)) memo[key] = VttToken.computed[key].call(facts);
+        return memo[key];
+      },
+    },
+  );
+  return facts;
+}
+
+// A token's body as VttToken draws it at low detail (neither active nor with a picture), as plain SVG elements.
+function tokenBody(t, geo, stack) {
+  const f = tokenFacts(t, geo, stack);
+  const [cx, cy] = f.center;
+  const { rb, ri, multi } = f;
+  const ry = t.prone ? rb * 0.62 : rb;
+  const color = t.color || "#777";
+  const classes = f.classes;
+  const g = svgEl("g", {
+    class: Object.keys(classes).filter((k) => classes[k]).join(" "),
+    "data-token-id": t.id,
+    "data-q": f.anchor[0],
+    "data-r": f.anchor[1],
+    "data-grit": f.grit,
+    "data-size": f.size,
+  });
+  if (stack) g.setAttribute("data-stack", stack);
+  if (t.hidden) g.setAttribute("data-hidden", "true");
+  for (const c of f.foot) {
+    const at = { class: "vtt-foot", points: c.points, "data-q": c.q, "data-r": c.r };
+    if (f.slot) at.class = "vtt-foot vtt-foot-shared";
+    else
+      Object.assign(at, {
+        fill: color, "fill-opacity": multi ? 0.55 : 0.22, stroke: multi ? "rgba(0,0,0,0.22)" : color,
+        "stroke-opacity": multi ? 1 : 0.55, "stroke-width": multi ? 1 : ri * 0.06,
+      });
+    g.appendChild(svgEl("polygon", at));
+  }
+  if (multi) g.appendChild(svgEl("path", { d: f.outline, class: "vtt-foot-outline", "stroke-width": ri * 0.14 }));
+  g.appendChild(
+    svgEl("ellipse", { class: "vtt-body", cx, cy, rx: rb, ry, fill: color, "stroke-width": Math.max(1.5, rb * 0.09) }),
+  );
+  g.appendChild(
+    svgEl("ellipse", {
+      cx, cy, rx: rb * 0.8, ry: ry * 0.8, fill: "none", stroke: "rgba(255,255,255,0.28)",
+      "stroke-width": Math.max(1, rb * 0.05), "pointer-events": "none",
+    }),
+  );
+  if (t.dead) {
+    const m = svgEl("g", { class: "vtt-dead-mark", "stroke-width": rb * 0.16 });
+    const d = rb * 0.6;
+    m.appendChild(svgEl("line", { x1: cx - d, y1: cy - d, x2: cx + d, y2: cy + d }));
+    m.appendChild(svgEl("line", { x1: cx + d, y1: cy - d, x2: cx - d, y2: cy + d }));
+    g.appendChild(m);
+  }
+  return g;
+}
+
+// ---------------------------------------------------------------------------------------------------------
 function cloneJson(v) {
   return v == null ? v : JSON.parse(JSON.stringify(v));
 }
@@ -1122,6 +1195,19 @@ function fogOf(fog) {
   return { visible: unpackCells(fog.visible), remembered: unpackCells(fog.remembered), preview: !!fog.preview };
 }
 
+// The tokens a page carries in its head as JSON (see the `tokensFrom` prop), or null; the element is then removed.
+function headTokens(id) {
+  const el = id ? document.getElementById(id) : null;
+  if (!el || el.type !== "application/json") return null;
+  el.remove();
+  try {
+    const tokens = JSON.parse(el.textContent);
+    return tokens && typeof tokens === "object" ? tokens : null;
+  } catch (e) {
+    return null;
+  }
+}
+
 // The board's parts, copied from the component's props (patched later by setBoard).
 function boardOf(props) {
   const terrain = props.terrain || {};
@@ -1151,6 +1237,9 @@ export default {
     // {image, offset: [x, y], cell_px, opacity} or null
     background: { type: Object, default: null },
     tokens: { type: Object, default: () => ({}) },
+    // the id of a JSON script in the page's head holding the tokens instead (a big map: map_view.py
+    // `TOKENS_IN_PAGE_MAX`), read once as the map is created
+    tokensFrom: { type: String, default: null },
     highlights: { type: Array, default: () => [] },
     active: { type: String, default: null },
     // null: play; "paint": a press and drag paints a stroke of spaces (emits paint_stroke); "place": clicks on
@@ -1179,6 +1268,7 @@ export default {
       // A string set after each batch of token changes (`restack`) only when a shared space changed: a move
       // elsewhere costs one scan of the raw tokens' cells, no reactive reads and no re-render of the map.
       stackKey: "",
+      firstKey: 0, // bumped when tokens leave the first frame (`firstIds`) for their components
     };
   },
   created() {
@@ -1200,7 +1290,14 @@ export default {
     this.pressTimer = null;
     this.tokenQueue = new Map(); // not reactive: token patches waiting for the end of their message
     this.tokenFlushQueued = false;
-    this.syncTokens(this.tokens);
+    this.firstIds = new Set(); // not reactive: tokens drawn by the first frame, not yet by their components
+    this.firstEls = new Map();
+    this.firstTimer = null;
+    this.firstFrame = null;
+    this.syncTokens(headTokens(this.tokensFrom) || this.tokens);
+    if (this.ids.length >= FIRST_FRAME_MIN) {
+      for (const id of this.ids) if (id !== this.activeId && !this.local[id].picture) this.firstIds.add(id);
+    }
   },
   mounted() {
     this.onKey = (e) => this.handleKey(e);
@@ -1211,12 +1308,15 @@ export default {
     this.resizeObserver.observe(this.$el);
     this.modeClasses();
     this.fit();
+    if (this.firstIds.size && this.lowDetail) this.drawFirstFrame();
+    else this.buildTokens();
   },
   unmounted() {
     window.removeEventListener("keydown", this.onKey);
     this.clearLongPress();
     if (this.rulerTimer) clearTimeout(this.rulerTimer);
     if (this.resizeObserver) this.resizeObserver.disconnect();
+    this.stopFirstFrame();
   },
   computed: {
     geo() {
@@ -1279,6 +1379,12 @@ export default {
       if (a == null || !(a in this.local) || this.ids[this.ids.length - 1] === a) return this.ids;
       return [...this.ids.filter((id) => id !== a), a];
     },
+    // the tokens drawn by their components, in draw order
+    built() {
+      void this.firstKey; // a dependency: `firstIds` itself is not reactive
+      const first = this.firstIds;
+      return first.size ? this.order.filter((id) => !first.has(id)) : this.order;
+    },
   },
   watch: {
     tokens(v) {
@@ -1290,7 +1396,11 @@ export default {
     active(v) {
       this.activeId = v ?? null;
     },
+    activeId(v) {
+      if (v != null) this.buildTokens([String(v)]);
+    },
     geo() {
+      this.buildTokens();
       if (!this.userMoved) this.$nextTick(() => this.fit());
     },
     // a full update of the props (a reconnect) brings the board and the background back in step
@@ -1350,6 +1460,7 @@ export default {
       const start = performance.now();
       const queue = this.tokenQueue;
       this.tokenQueue = new Map();
+      if (this.firstIds.size) this.buildTokens([...queue.keys()]);
       for (const [id, op] of queue) {
         if (op.remove) this.dropToken(id);
         if (op.patch) this.upsertToken(op.patch, false);
@@ -1423,6 +1534,7 @@ export default {
     syncTokens(tokens) {
       const incoming = tokens || {};
       this.tokenQueue.clear(); // the full set replaces any patch not applied yet
+      this.buildTokens();
       for (const id of [...this.ids]) if (!(id in incoming)) this.dropToken(id);
       for (const [id, t] of Object.entries(incoming)) this.upsertToken({ ...t, id: t && t.id != null ? t.id : id }, true);
       this.restack();
@@ -1452,6 +1564,64 @@ export default {
         this.lowDetail = low;
         this.$refs.svg.classList.toggle("vtt-lod-low", low);
       }
+      if (!low && this.firstIds.size && this.$refs.svg) this.buildTokens(); // the first frame has no details
+    },
+
+    // ---- a big map's first frame (see FIRST_FRAME_MIN) ------------------------------------------------------
+    drawFirstFrame() {
+      const layer = this.$refs.firstTokens;
+      const stacks = this.stacks;
+      const frame = document.createDocumentFragment();
+      for (const id of this.order) {
+        if (!this.firstIds.has(id)) continue;
+        const el = tokenBody(toRaw(this.local[id]), this.geo, stacks[id] || "");
+        this.firstEls.set(id, el);
+        frame.appendChild(el);
+      }
+      layer.appendChild(frame);
+      // the components after the first frame; a hidden tab has no frames, the timer starts them there
+      const start = () => this.buildChunk();
+      this.firstFrame = requestAnimationFrame(() => {
+        this.firstFrame = null;
+        clearTimeout(this.firstTimer);
+        this.firstTimer = setTimeout(start, 0);
+      });
+      this.firstTimer = setTimeout(start, 200);
+    },
+    buildChunk() {
+      this.stopFirstFrame();
+      if (!this.firstIds.size) return;
+      if (this.drag && this.drag.mode === "token") {
+        this.firstTimer = setTimeout(() => this.buildChunk(), 50); // never under a token being dragged
+        return;
+      }
+      const ids = [];
+      for (const id of this.firstIds) {
+        ids.push(id);
+        if (ids.length === FIRST_FRAME_CHUNK) break;
+      }
+      this.buildTokens(ids);
+      if (this.firstIds.size) this.firstTimer = setTimeout(() => this.buildChunk(), 0);
+    },
+    // These tokens (all without `ids`) leave the first frame: their components draw them from the next render on.
+    buildTokens(ids) {
+      if (!this.firstIds.size) return;
+      let built = 0;
+      for (const id of ids || [...this.firstIds]) {
+        if (!this.firstIds.delete(id)) continue;
+        built += 1;
+        const el = this.firstEls.get(id);
+        if (el) el.remove();
+        this.firstEls.delete(id);
+      }
+      if (!this.firstIds.size) this.stopFirstFrame();
+      if (built) this.firstKey += 1;
+    },
+    stopFirstFrame() {
+      if (this.firstFrame) cancelAnimationFrame(this.firstFrame);
+      if (this.firstTimer) clearTimeout(this.firstTimer);
+      this.firstFrame = null;
+      this.firstTimer = null;
     },
     fit() {
       const el = this.$el;
@@ -1690,6 +1860,7 @@ export default {
         const [aq, ar] = t.cells[0];
         if (q === aq && r === ar) return;
         const v = t.v;
+        this.buildTokens([d.id]);
         t.cells = t.cells.map(([cq, cr]) => [cq + q - aq, cr + r - ar]);
         this.$emit("token_move", { id: d.id, q, r, v });
       } else if (d.mode === "pan" && !d.moved) {
@@ -2184,8 +2355,9 @@ export default {
           <vtt-highlights :geo="geo" :items="hl"/>
           <path ref="moveReach" class="vtt-move-reach" data-role="move-reach" d=""/>
           <path ref="moveBlocked" class="vtt-move-blocked" data-role="move-blocked" d=""/>
+          <g ref="firstTokens" class="vtt-first-tokens"></g>
           <g class="vtt-tokens">
-            <vtt-token v-for="id in order" :key="id" :t="local[id]" :geo="geo" :active="id === activeId" :uid="uid"
+            <vtt-token v-for="id in built" :key="id" :t="local[id]" :geo="geo" :active="id === activeId" :uid="uid"
                        :stack="stacks[id] || ''"/>
           </g>
           <g v-if="fogView && fogView.preview" class="vtt-fog" data-role="fog" :data-visible="fogView.visible"

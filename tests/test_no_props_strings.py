@@ -89,6 +89,12 @@ def _prop_key_ok(key: ast.expr, fixed_names: set[str]) -> bool:
     return isinstance(key, ast.Name) and key.id in fixed_names
 
 
+def _is_head_json(node: ast.expr) -> bool:
+    """A call of `vtt.web.map_view.head_json`: data as JSON in a script element, escaped so that no text in it can
+    end the element (tests/test_page_payload.py), never markup."""
+    return isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and node.func.id == "head_json"
+
+
 def problems_in(source: str, filename: str = "<source>") -> list[str]:
     """Every place in `source` where a value could reach parsed props, classes or style text, a prop with a name
     not written in the code, markup or browser code."""
@@ -112,7 +118,10 @@ def problems_in(source: str, filename: str = "<source>") -> list[str]:
                     keys = arg.keys if isinstance(arg, ast.Dict) else [None]
                     if not all(k is not None and _prop_key_ok(k, set()) for k in keys):
                         report(node, "props updated with a name not written in the code")
-            elif method in MARKUP_CALLS and not (method == "add_slot" and len(args) == 1 and is_fixed(args[0])):
+            elif method in MARKUP_CALLS and not (
+                (method == "add_slot" and len(args) == 1 and is_fixed(args[0]))
+                or (method == "add_head_html" and len(args) == 1 and _is_head_json(args[0]))
+            ):
                 # a slot given only its name holds the elements made in it; with a template, it renders markup
                 report(node, f".{method}() renders markup")
             elif method in CODE_CALLS and not all(is_fixed(a) for a in args):
@@ -174,6 +183,8 @@ def test_static_components_render_no_markup() -> None:
         "ui.html(name)",
         'ui.markdown("**" + name + "**")',
         'el.add_slot("item", template)',
+        "ui.add_head_html(code)",
+        'ui.add_head_html(f"<script>{data}</script>")',
         'ui.run_javascript(f"go({cid})")',
         "ui.notify(name, html=True)",
         "for name in names:\n    el.props[name] = 1",
@@ -195,6 +206,7 @@ def test_the_check_catches(line: str) -> None:
         'for key in ("cols", "rows"):\n    el._props[key] = patch[key]',
         'el.props["data-" + name.replace("_", "-")] = str(value)',
         'el.add_slot("header")',
+        'ui.add_head_html(head_json("vtt-tokens-1", tokens))',
     ],
 )
 def test_the_check_lets_fixed_text_pass(line: str) -> None:

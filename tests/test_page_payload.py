@@ -4,12 +4,13 @@ each converted once per board, and a page's tokens are built once per state and 
 from __future__ import annotations
 
 import base64
+import json
 from typing import Any
 
 from factories import creature, state
 
 from vtt.table.table import Table, Viewer
-from vtt.web.map_view import PACK_MIN, _layer, _pack
+from vtt.web.map_view import PACK_MIN, _layer, _pack, head_json
 from vtt.web.tokens import shown_tokens
 
 SW = Viewer("soulweaver", "Soulweaver")
@@ -86,3 +87,18 @@ async def test_views_of_one_seat_kind_share_tokens_until_the_state_changes() -> 
     after = shown_tokens(table, SPECTATOR, table.seat_view(SPECTATOR))
     assert after["g"]["cells"] == [[5, 4]] and after["g"]["v"] == first["g"]["v"] + 1
     assert first["g"]["cells"] == [[4, 4]]  # the tokens already handed out are left as they were
+
+
+def test_a_big_maps_tokens_go_in_the_head_as_json_that_no_name_can_break_out_of() -> None:
+    """A creature's name is text: in the page's head it stays inside its JSON script, whatever it holds, and reads
+    back unchanged."""
+    tokens = {
+        "a": {"id": "a", "name": "</script><script>alert(1)</script>", "cells": [[0, 0]]},
+        "b": {"id": "b", "name": "Ætherwolf & <b>co</b> \u2028", "cells": [[1, 0]]},
+    }
+    html = head_json("vtt-tokens-7", tokens)
+    head, _, rest = html.partition(">")
+    body, _, tail = rest.rpartition("</script>")
+    assert head == '<script type="application/json" id="vtt-tokens-7"' and tail == ""
+    assert "<" not in body and ">" not in body and "&" not in body and body.isascii()
+    assert json.loads(body) == tokens

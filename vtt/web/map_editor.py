@@ -247,13 +247,11 @@ class MapEditor:
                     ui.button("Export game", on_click=export_game).props(
                         "dense flat no-caps icon=archive data-action=export-game"
                     ).tooltip("The whole game, its log included, to import on a server")
+            # built when first opened: most pages never open it, and every page would build and draw it (and read
+            # the library) before its map shows
             self.body = ui.column().classes("w-full gap-2")
-            with self.body:
-                self._build_tools()
-                self._build_library()
-                self._build_background()
-                self._build_size()
             self.body.set_visibility(False)
+            self._built = False
         map_view.on_paint(self._on_stroke)
         map_view.on_cell_click(self._on_cell_click)
         map_view.on_cancel(lambda _: self._stop_placing())
@@ -353,8 +351,22 @@ class MapEditor:
 
     # ---- mode and tools ---------------------------------------------------------------------------------------
 
+    def _build_body(self) -> None:
+        if self._built:
+            return
+        self._built = True
+        with self.body:
+            self._build_tools()
+            self._build_library()
+            self._build_background()
+            self._build_size()
+
     def toggle(self) -> None:
         self.active = not self.active
+        if self.active and not self._built:
+            self._build_body()  # reads the library
+        elif self.active:
+            self._load_library()
         self.body.set_visibility(self.active)
         self.toggle_button.props(remove="outline unelevated")
         self.toggle_button.props(add="unelevated" if self.active else "outline")
@@ -362,8 +374,6 @@ class MapEditor:
         if not self.active:
             self.placing = None
             self.library_select.set_value(None)
-        else:
-            self._load_library()
         self._apply_mode()
 
     def choose_tool(self, tool: str) -> None:
@@ -523,6 +533,8 @@ class MapEditor:
     def board_changed(self, before: Board, after: Board) -> None:
         """Keep the size and background fields in step with the board when someone else (another page, an undo)
         changed them; what this editor sent itself is already in its fields, maybe typed further since."""
+        if not self._built:
+            return  # its fields will show the board as it is then
         if (before.cols, before.rows) != (after.cols, after.rows):
             self.cols.set_value(after.cols)
             self.rows.set_value(after.rows)

@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import base64
 import copy
+import json
 import threading
 from collections import OrderedDict
 from collections.abc import Callable, Iterable, Mapping, Sequence
@@ -159,7 +160,19 @@ def _frozen(cells: Iterable[Sequence[int]], width: int = 2) -> tuple[tuple[int, 
 
 
 TOKENS_IN_PAGE_MAX = 50
-"""A map with more tokens sends them once its page is connected, not in the page's text."""
+"""A map with more tokens gives them to its page as JSON in the page's head (`head_json`), not in the text of its
+elements, which NiceGUI escapes character by character on the event loop (50 ns each when it holds any non-ASCII
+letter). Read by the map as it is created: its first frame has its tokens, with no wait for the page's connection."""
+JSON_IN_HTML = str.maketrans({"<": "\\u003c", ">": "\\u003e", "&": "\\u0026"})
+"""What may not stand in JSON inside a script element, written as JSON's escapes (the same text to `JSON.parse`)."""
+
+
+def head_json(element_id: str, data: Any) -> str:
+    """A `<script type="application/json">` holding `data`, for a page's head; `element_id` is made by the server
+    (never a user's text). The JSON is ASCII with `<`, `>` and `&` escaped: no text in it can end the element."""
+    text = json.dumps(data, separators=(",", ":")).translate(JSON_IN_HTML)
+    return f'<script type="application/json" id="{element_id}">{text}</script>'
+
 
 Layer = tuple[tuple[int, ...], ...] | dict[str, Any]
 """A layer of the board as the browser gets it: its spaces, or for a long layer the packed form of `_pack`."""
@@ -297,6 +310,7 @@ class MapView(ui.element, component="../../static/map_view.js"):
         :param fog: the fog of war (see ``set_fog``), or ``None``
         """
         self._tokens_held = False
+        self._tokens_in_head = False
         super().__init__()
         if grid not in GRIDS:
             raise ValueError(f"grid must be one of {GRIDS}, not {grid!r}")
@@ -340,11 +354,15 @@ class MapView(ui.element, component="../../static/map_view.js"):
                     else {str(token_id): self._prepare_token(str(token_id), t) for token_id, t in tokens.items()}
                 ),
             )
-            # Many tokens are left out of the page's first text and sent once its browser connects: NiceGUI escapes
-            # that text character by character on the event loop (50 ns each when it holds any non-ASCII letter),
-            # and a message goes out as JSON at once.
+            # Many tokens are left out of the elements' text (`TOKENS_IN_PAGE_MAX`): in the page's head when the
+            # page is being built, else sent once its browser connects; sent again on each reconnection.
             self._tokens_held = len(self._tokens()) > TOKENS_IN_PAGE_MAX
             if self._tokens_held:
+                if not self.client._response_built:
+                    self._tokens_in_head = True
+                    script = f"vtt-tokens-{self.id}"
+                    self._props["tokens-from"] = script
+                    ui.add_head_html(head_json(script, self._tokens()))
                 self.client.on_connect(self._send_tokens)
             # Listeners are registered once, here, so adding Python handlers later never changes the
             # client-side listener set (which would force NiceGUI to re-render the element).
@@ -365,8 +383,12 @@ class MapView(ui.element, component="../../static/map_view.js"):
         return data
 
     def _send_tokens(self) -> None:
-        """Every token, once the browser is connected (again): see `TOKENS_IN_PAGE_MAX`."""
+        """Every token, once the browser is connected (again), but on the first connection of a page that had them
+        in its head: see `TOKENS_IN_PAGE_MAX`. The changes since the page was built follow as patches."""
         self._tokens_held = False
+        if self._tokens_in_head:
+            self._tokens_in_head = False
+            return
         self.run_method("syncTokens", self._tokens())
 
     # ---- data preparation ---------------------------------------------------------------------------------
