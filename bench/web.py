@@ -11,15 +11,15 @@ encounter files it generates into a temporary folder, drives `/usr/bin/chromium`
 (one browser context per user) and PRINTS figures; it never asserts on time (it is not a test). Timestamps are
 taken inside the pages with `performance.timeOrigin + performance.now()`, as in `/work/shared/tech-notes.md`.
 
-1. First paint of a 100×100 hex map with 500 tokens (sizes -1..3, no overlap) and 300 walls: from navigation
-   start to the end of the rendering (style, layout, paint) of the first frame in which the 500th
-   `[data-token-id]` exists (requestAnimationFrame polling from an init script; a message posted from that frame's
-   callback is handled once the frame is rendered), cold cache (a new context) and warm cache (the same context, a second navigation). Each load also
-   shows when the HTML arrived, DOMContentLoaded, the handshake and the renderer's main-thread time (CDP
-   Performance metrics); one more cold load runs under the JS sampling profiler (time by script file), and the
-   10×10 map's load is printed for reference (what NiceGUI costs without a big map), and the bare NiceGUI page's
-   (a label; the summary gives the ratio to it). "settled": the end of the page's last long task after the paint
-   (over 50 ms of main thread; it is then idle). Targets: ≤ 1.2 s cold, ≤ 0.6 s warm.
+1. First paint of a 100×100 hex map with 500 tokens (sizes -1..3, no overlap) and 300 walls: from navigation start to
+   the end of the rendering (style, layout, paint) of the first frame in which the 500th `[data-token-id]` exists
+   (requestAnimationFrame polling from an init script; a message posted from that frame's callback is handled once
+   the frame is rendered), cold cache (a new context) and warm cache (the same context, a second navigation). Each
+   load also shows when the HTML arrived, DOMContentLoaded, the handshake and the renderer's main-thread time (CDP
+   Performance metrics); one more cold load runs under the JS sampling profiler (time by script file), and the 10×10
+   map's load is printed for reference (what NiceGUI costs without a big map), and the bare NiceGUI page's (a label;
+   the summary gives the ratio to it). "settled": the end of the page's last long task after the paint (over 50 ms of
+   main thread; it is then idle). Targets: ≤ 1.2 s cold, ≤ 0.6 s warm.
 2. Drop-to-other-client latency with 8 clients (the Soulweaver dragging a token, 7 players observing): from a
    capturing `pointerup` in the dragging page to a `MutationObserver` seeing the token's `data-q`/`data-r` in
    each observing page (and to the next animation frame there); every page is idle before each drop. The drag is
