@@ -19,6 +19,16 @@ FIRST_FRAME = """(() => {
         shown,
         bodies: document.querySelectorAll('.vtt-first-tokens > g[data-token-id] .vtt-body').length,
         low: document.querySelector('svg.vtt-svg').classList.contains('vtt-lod-low'),
+        centres: Object.fromEntries(
+          [...document.querySelectorAll('.vtt-first-tokens > g[data-token-id]')].map((g) => {
+            const body = g.querySelector('.vtt-body');
+            const world = document.querySelector('[data-role="world"]');
+            const b = body.getBBox();
+            const m = world.getScreenCTM().inverse().multiply(body.getScreenCTM());
+            const p = new DOMPoint(b.x + b.width / 2, b.y + b.height / 2).matrixTransform(m);
+            return [g.dataset.tokenId, [p.x, p.y]];
+          }),
+        ),
       };
       return;
     }
@@ -31,6 +41,15 @@ HOLD_COMPONENTS = """(() => {
   window.setTimeout = (f, ms, ...args) => (String(f).includes("buildChunk") ? 0 : setTimer(f, ms, ...args));
 })();"""
 """The map's timers that make the components chunk by chunk are never set: the tokens stay in the first frame."""
+CENTRES = """() => Object.fromEntries([...document.querySelectorAll('.vtt-tokens > g[data-token-id]')].map((g) => {
+  const body = g.querySelector('.vtt-body');
+  const world = document.querySelector('[data-role="world"]');
+  const b = body.getBBox();
+  const m = world.getScreenCTM().inverse().multiply(body.getScreenCTM());
+  const p = new DOMPoint(b.x + b.width / 2, b.y + b.height / 2).matrixTransform(m);
+  return [g.dataset.tokenId, [p.x, p.y]];
+}))"""
+"""Each token's body centre on the map (in the map's own units, whatever its zoom and place on the screen)."""
 
 
 def test_a_big_map_shows_every_token_in_its_first_frame_then_each_once_by_its_component(
@@ -52,6 +71,12 @@ def test_a_big_map_shows_every_token_in_its_first_frame_then_each_once_by_its_co
         assert page.locator(".vtt-tokens > g[data-token-id] .vtt-name").count() == TOKENS
         ids = page.evaluate("() => [...document.querySelectorAll('[data-token-id]')].map((g) => g.dataset.tokenId)")
         assert len(set(ids)) == TOKENS
+        # and where the first frame drew it: its component's body is where its plain body was, on the map
+        now = page.evaluate(CENTRES)
+        moved = {
+            i: (c, now[i]) for i, c in first["centres"].items() if abs(c[0] - now[i][0]) + abs(c[1] - now[i][1]) > 1
+        }
+        assert first["centres"] and not moved, f"{len(moved)} tokens drawn elsewhere, e.g. {sorted(moved.items())[:3]}"
     finally:
         context.close()
 

@@ -1070,6 +1070,8 @@ function tokenBody(t, geo, stack) {
   });
   if (stack) g.setAttribute("data-stack", stack);
   if (t.hidden) g.setAttribute("data-hidden", "true");
+  const placed = svgEl("g", { class: "vtt-token-at", transform: f.place });
+  g.appendChild(placed);
   for (const c of f.foot) {
     const at = { class: "vtt-foot", points: c.points, "data-q": c.q, "data-r": c.r };
     if (f.slot) at.class = "vtt-foot vtt-foot-shared";
@@ -1078,13 +1080,13 @@ function tokenBody(t, geo, stack) {
         fill: color, "fill-opacity": multi ? 0.55 : 0.22, stroke: multi ? "rgba(0,0,0,0.22)" : color,
         "stroke-opacity": multi ? 1 : 0.55, "stroke-width": multi ? 1 : ri * 0.06,
       });
-    g.appendChild(svgEl("polygon", at));
+    placed.appendChild(svgEl("polygon", at));
   }
-  if (multi) g.appendChild(svgEl("path", { d: f.outline, class: "vtt-foot-outline", "stroke-width": ri * 0.14 }));
-  g.appendChild(
+  if (multi) placed.appendChild(svgEl("path", { d: f.outline, class: "vtt-foot-outline", "stroke-width": ri * 0.14 }));
+  placed.appendChild(
     svgEl("ellipse", { class: "vtt-body", cx, cy, rx: rb, ry, fill: color, "stroke-width": Math.max(1.5, rb * 0.09) }),
   );
-  g.appendChild(
+  placed.appendChild(
     svgEl("ellipse", {
       cx, cy, rx: rb * 0.8, ry: ry * 0.8, fill: "none", stroke: "rgba(255,255,255,0.28)",
       "stroke-width": Math.max(1, rb * 0.05), "pointer-events": "none",
@@ -1095,7 +1097,7 @@ function tokenBody(t, geo, stack) {
     const d = rb * 0.6;
     m.appendChild(svgEl("line", { x1: cx - d, y1: cy - d, x2: cx + d, y2: cy + d }));
     m.appendChild(svgEl("line", { x1: cx + d, y1: cy - d, x2: cx - d, y2: cy + d }));
-    g.appendChild(m);
+    placed.appendChild(m);
   }
   return g;
 }
