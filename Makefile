@@ -26,7 +26,11 @@ e2e: $(STAMP)
 	bash e2e/ensure_chromium.sh
 	$(PY) -m pytest e2e -q -p no:asyncio -W ignore::pytest.PytestConfigWarning
 
-test: lint unit e2e
+# Lint and the unit tests side by side (one core each, their outputs kept apart), then the browser tests, which need
+# both cores.
+test: $(STAMP)
+	$(MAKE) --no-print-directory -j2 --output-sync=target lint unit
+	$(MAKE) --no-print-directory e2e
 
 # The unit tests' properties with ten times the examples of `make test` (Hypothesis profile `thorough`).
 fuzz: $(STAMP)

@@ -13,8 +13,10 @@ What a test file uses (see each one's docstring):
   ``finally`` for its pages; close one earlier with ``page.context.close()``.
 - ``AppServer(module="vtt.cli", args=["--map", ..., "--database", ..., "--seed", "7"])``: an app on a free
   port; a table server is always started with ``--seed`` (repeatable dice), ``AppServer`` refuses it without.
-  ``with running(server):`` (or the ``harness_server`` fixture) starts it and afterwards stops it, prints its
+  ``with running(server):`` starts it and afterwards stops it, prints its
   output and fails the test if it logged an exception; ``stop_checked(server)`` does the second half.
+- ``harness``: the MapView harness (``e2e/map_harness.py``), one server per test module and a fresh game per
+  test: ``open_page(browser, harness.url("/square"))``.
 - ``database_url`` (SQLite, and PostgreSQL where available; see ``e2e/pg_server.py``): a PostgreSQL database a
   test makes is dropped after it.
 - Waiting is on conditions, never on time: ``expect(...)``, ``page.wait_for_selector``,
@@ -28,6 +30,7 @@ What a test file uses (see each one's docstring):
 
 from __future__ import annotations
 
+import compileall
 import contextlib
 import os
 import socket
@@ -35,10 +38,13 @@ import subprocess
 import sys
 import tempfile
 import time
+import uuid
 from collections.abc import Callable, Iterator, Mapping, Sequence
+from dataclasses import dataclass
 from pathlib import Path
 from types import TracebackType
 from typing import IO, Any, Self
+from urllib.parse import urlencode
 
 import pytest
 from playwright.sync_api import Browser, Page, ViewportSize, expect
@@ -66,7 +72,35 @@ CHROMIUM_ARGS = [
 ]
 VIEWPORT: ViewportSize = {"width": 1600, "height": 1000}
 
+SCALE_ENV = "VTT_E2E_TIMEOUT_SCALE"
+
+
+def timeout_scale() -> float:
+    """How many times its time on a quiet machine a wait may take: `VTT_E2E_TIMEOUT_SCALE`, or else the load per
+    core when the session starts (1 on a quiet machine, at most 4). A wait on a condition ends as soon as the
+    condition holds, so a longer timeout costs a passing test nothing; it keeps a busy machine from failing it."""
+    if value := os.environ.get(SCALE_ENV):
+        return max(1.0, float(value))
+    load = os.getloadavg()[0] / (os.cpu_count() or 1)
+    return min(4.0, max(1.0, load))
+
+
+TIMEOUT_SCALE = timeout_scale()
+
+
+def scaled(ms: float) -> float:
+    """A timeout (ms, or s) for a quiet machine, stretched by `TIMEOUT_SCALE`."""
+    return ms * TIMEOUT_SCALE
+
+
 SCREENSHOTS.mkdir(exist_ok=True)
+
+
+@pytest.fixture(scope="session", autouse=True)
+def app_compiled() -> None:
+    """The app's modules compiled to bytecode once for the session: where PYTHONDONTWRITEBYTECODE is set, every
+    server a test starts would otherwise compile them all from source again (a fifth of its start-up CPU)."""
+    compileall.compile_dir(ROOT / "vtt", quiet=1)
 
 
 @pytest.fixture(scope="session")
@@ -90,6 +124,36 @@ def free_port() -> int:
         return port
 
 
+PORT_TRIES = 3
+TCP_LISTEN = "0A"
+
+
+def listens(pid: int, port: int) -> bool:
+    """Whether the process `pid` itself has a socket listening on TCP `port` (a connection to the port could reach
+    another program that took it)."""
+    inodes: set[str] = set()
+    for table in ("/proc/net/tcp", "/proc/net/tcp6"):
+        with contextlib.suppress(OSError), open(table) as lines:
+            next(lines)
+            for line in lines:
+                fields = line.split()
+                if fields[3] == TCP_LISTEN and int(fields[1].rsplit(":", 1)[1], 16) == port:
+                    inodes.add(f"socket:[{fields[9]}]")
+    if not inodes:
+        return False
+    fds = Path(f"/proc/{pid}/fd")
+    with contextlib.suppress(OSError):
+        for fd in fds.iterdir():
+            with contextlib.suppress(OSError):
+                if os.readlink(fd) in inodes:
+                    return True
+    return False
+
+
+class PortTaken(RuntimeError):
+    """Another program bound the free port picked for a server before the server did."""
+
+
 class AppServer:
     """Runs a Python script (or ``-m`` module) as a subprocess on a free port and waits until it listens.
 
@@ -108,7 +172,7 @@ class AppServer:
         env: Mapping[str, str] | None = None,
         port_env: str = "VTT_PORT",
         cwd: Path = ROOT,
-        startup_timeout: float = 90.0,
+        startup_timeout: float | None = None,
     ) -> None:
         if (script is None) == (module is None):
             raise ValueError("give exactly one of script or module")
@@ -119,7 +183,7 @@ class AppServer:
         self.extra_env = dict(env or {})
         self.port_env = port_env
         self.cwd = cwd
-        self.startup_timeout = startup_timeout
+        self.startup_timeout = scaled(90.0) if startup_timeout is None else startup_timeout
         self.port = 0
         self.process: subprocess.Popen[bytes] | None = None
         self._log: IO[bytes] | None = None
@@ -138,6 +202,16 @@ class AppServer:
         return env
 
     def start(self) -> Self:
+        """Start the process on a free port and wait until it listens. The port is free when it is picked, but
+        another program on the machine may take it before the process binds it: then it starts again on another."""
+        for _ in range(PORT_TRIES - 1):
+            try:
+                return self._start()
+            except PortTaken:
+                pass
+        return self._start()
+
+    def _start(self) -> Self:
         self.port = free_port()
         self._log = tempfile.TemporaryFile()  # noqa: SIM115 (kept open for output() after stop())
         self.process = subprocess.Popen(
@@ -147,15 +221,14 @@ class AppServer:
         while True:
             code = self.process.poll()
             if code is not None:
+                if "address already in use" in self.output().lower():
+                    raise PortTaken(f"port {self.port} was taken before {' '.join(self.command)} bound it")
                 raise RuntimeError(
                     f"{' '.join(self.command)} exited with code {code} before listening on port {self.port}.\n"
                     f"--- output ---\n{self.output()}"
                 )
-            try:
-                with socket.create_connection(("127.0.0.1", self.port), timeout=0.5):
-                    return self
-            except OSError:
-                pass
+            if listens(self.process.pid, self.port):
+                return self
             if time.monotonic() > deadline:
                 self.stop()
                 raise RuntimeError(
@@ -235,16 +308,50 @@ def close_browser_contexts(request: pytest.FixtureRequest) -> Iterator[None]:
         context.close()
 
 
-@pytest.fixture
+@pytest.fixture(scope="module")
 def harness_server() -> Iterator[AppServer]:
-    """A fresh ``e2e/map_harness.py`` per test (its game state is module-level)."""
+    """One ``e2e/map_harness.py`` server for a test module; a test opens its pages through ``harness``, on a game
+    of its own."""
     with running(AppServer(HARNESS)) as server:
         yield server
 
 
-TABLE_TIMEOUT = 15_000
-LOAD_TIMEOUT = 30_000
+@dataclass(frozen=True)
+class Harness:
+    """The harness server and the name of one test's game on it."""
+
+    server: AppServer
+    game: str
+
+    def url(self, path: str = "/", **query: str) -> str:
+        """A harness page (``/``, ``/big``, ``/square``, ``/crowd``) showing this test's game."""
+        return f"{self.server.url}{path}?{urlencode({**query, 'game': self.game})}"
+
+
+@pytest.fixture
+def harness(harness_server: AppServer) -> Iterator[Harness]:
+    """A fresh game on the module's harness server; the test fails if the server logged an exception during it."""
+    before = harness_server.output().count("Traceback")
+    yield Harness(harness_server, uuid.uuid4().hex)
+    output = harness_server.output()
+    if output.count("Traceback") > before:
+        print(output)
+        pytest.fail("the harness server logged an exception during the test")
+
+
+TABLE_TIMEOUT = scaled(15_000)
+LOAD_TIMEOUT = scaled(30_000)
 """Milliseconds: for an action on a table page, and for a page (re)load on a loaded CI machine."""
+
+
+def pytest_report_header() -> str:
+    return f"e2e timeouts: x{TIMEOUT_SCALE:.1f} (set {SCALE_ENV} to choose)"
+
+
+@pytest.fixture(autouse=True)
+def expect_timeout() -> None:
+    """`expect` waits `TABLE_TIMEOUT` in every test (a test or module fixture may set its own after this)."""
+    expect.set_options(timeout=TABLE_TIMEOUT)
 
 
 @pytest.fixture

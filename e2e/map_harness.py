@@ -3,12 +3,16 @@
 Run by hand: ``PYTHONPATH=. VTT_PORT=8080 .venv/bin/python e2e/map_harness.py`` and open
 http://localhost:8080/ (30x20 hex map, 4 tokens), http://localhost:8080/big (100x100 hex map, 500 tokens) or
 http://localhost:8080/crowd (30x20 hex map in a 1200x950 px container: rows of neighbours and shared spaces).
+
+Each page takes `?game=NAME`: the first page that names a game gets a fresh one of its kind, later pages with that
+name share it. The tests name one game per test, so they share one harness server without seeing each other's moves.
 """
 
 from __future__ import annotations
 
 import os
 import weakref
+from collections.abc import Callable
 from typing import Any
 
 from nicegui import events, ui
@@ -219,7 +223,21 @@ def crowd_game() -> Game:
     return Game(30, 20, [], [], tokens)
 
 
-GAMES = {"small": small_game(), "big": big_game(), "square": square_game(), "crowd": crowd_game()}
+MAKERS: dict[str, Callable[[], Game]] = {
+    "small": small_game,
+    "big": big_game,
+    "square": square_game,
+    "crowd": crowd_game,
+}
+GAMES: dict[tuple[str, str], Game] = {}
+
+
+def game_named(kind: str, name: str) -> Game:
+    """The game `name` of `kind`, made fresh the first time a page names it."""
+    key = (kind, name)
+    if key not in GAMES:
+        GAMES[key] = MAKERS[kind]()
+    return GAMES[key]
 
 
 def build_page(game: Game, player: bool = False, size: tuple[int, int] | None = None) -> None:
@@ -309,23 +327,23 @@ def build_page(game: Game, player: bool = False, size: tuple[int, int] | None = 
 
 
 @ui.page("/")
-def index(player: bool = False) -> None:
-    build_page(GAMES["small"], player)
+def index(player: bool = False, game: str = "") -> None:
+    build_page(game_named("small", game), player)
 
 
 @ui.page("/square")
-def square() -> None:
-    build_page(GAMES["square"])
+def square(game: str = "") -> None:
+    build_page(game_named("square", game))
 
 
 @ui.page("/big")
-def big() -> None:
-    build_page(GAMES["big"])
+def big(game: str = "") -> None:
+    build_page(game_named("big", game))
 
 
 @ui.page("/crowd")
-def crowd() -> None:
-    build_page(GAMES["crowd"], size=(1200, 950))
+def crowd(game: str = "") -> None:
+    build_page(game_named("crowd", game), size=(1200, 950))
 
 
 if __name__ in {"__main__", "__mp_main__"}:
@@ -335,4 +353,7 @@ if __name__ in {"__main__", "__mp_main__"}:
         show=False,
         title="Map harness",
         uvicorn_logging_level="warning",
+        # a browser busy painting the big map on a loaded machine may miss pings for seconds: NiceGUI would drop
+        # its page and the browser would reload it in the middle of a test
+        reconnect_timeout=15.0,
     )

@@ -10,7 +10,7 @@ from pathlib import Path
 import pytest
 from playwright.sync_api import Browser, expect
 
-from e2e.conftest import AppServer, open_page, running
+from e2e.conftest import AppServer, open_page, running, scaled
 from vtt.rules.model import SOULWEAVER
 from vtt.web.map_view import PACK_MIN, TOKENS_IN_PAGE_MAX
 
@@ -18,7 +18,7 @@ SIDE = 40
 CREATURES = TOKENS_IN_PAGE_MAX + 10
 WALL_ROWS = range(1, SIDE, 3)  # 13 rows of 40 walls: 520
 WALLS = [[x, y] for y in WALL_ROWS for x in range(SIDE)]
-TIMEOUT = 30_000
+TIMEOUT = scaled(30_000)
 
 
 @pytest.fixture

@@ -22,11 +22,11 @@ from pathlib import Path
 import pytest
 from playwright.sync_api import Browser, Page, expect
 
-from e2e.conftest import AppServer, open_page, running, screenshot, wait_ready
+from e2e.conftest import AppServer, open_page, running, scaled, screenshot, wait_ready
 from e2e.helpers import anchor_selector, cell_xy, choose_action, drag, token_xy
 
-TIMEOUT = 20_000
-LOAD_TIMEOUT = 40_000
+TIMEOUT = scaled(20_000)
+LOAD_TIMEOUT = scaled(40_000)
 WALL_FROM, WALL_TO = (3, 3), (8, 3)  # one row: six spaces
 ALTAR = [(10, 8), (11, 8)]
 SOLDIER, GOBLIN = (6, 6), (7, 6)  # neighbours

@@ -17,6 +17,7 @@ from __future__ import annotations
 import contextlib
 import json
 import re
+import time
 import urllib.error
 import urllib.request
 from collections.abc import Callable, Iterator
@@ -26,7 +27,7 @@ import pytest
 from playwright.sync_api import Browser, BrowserContext, FilePayload, Page, expect
 from playwright.sync_api import TimeoutError as PlaywrightTimeout
 
-from e2e.conftest import LOAD_TIMEOUT, TABLE_TIMEOUT, VIEWPORT, AppServer, running, wait_ready
+from e2e.conftest import LOAD_TIMEOUT, TABLE_TIMEOUT, VIEWPORT, AppServer, running, scaled, wait_ready
 from e2e.helpers import cell_xy, drag
 from e2e.hostile import FILE_NAMES, HAYSTACK, HOSTILE, NAME_SAFE, TYPED, Watch, haystack, plain_problem
 from vtt.rules.mapfile import load_map
@@ -291,7 +292,7 @@ def _open_sheet(page: Page, creature_id: str, texts: list[str]) -> None:
         assert at is not None, f"no token {creature_id[:60]!r}"
         page.mouse.click(*at)
         try:
-            page.wait_for_function(SHEET_HAS, arg=texts, timeout=7_500)
+            page.wait_for_function(SHEET_HAS, arg=texts, timeout=scaled(7_500))
             break
         except PlaywrightTimeout:
             if attempt == 2:
@@ -439,7 +440,8 @@ ARCHIVE_IDS = ("archive: creature id", "archive: object id")
 def _outcome(page: Page) -> str | None:
     """Wait for what an upload or a form led to: the table page it opened (None), or the message it showed."""
     notification = page.locator(".q-notification")
-    for _ in range(600):
+    deadline = time.monotonic() + LOAD_TIMEOUT / 1000
+    while time.monotonic() < deadline:
         if "/play/" in page.url:
             wait_ready(page, timeout=LOAD_TIMEOUT)
             page.wait_for_selector("svg.vtt-svg")

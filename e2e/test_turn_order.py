@@ -101,7 +101,7 @@ def test_a_creature_given_to_a_player_mid_fight_takes_a_turn_and_the_soulweaver_
             _expect_order(page, ["orc", "ayla", "soulweaver"])
         expect(gm.locator(".roll-log")).to_contain_text("The Soulweaver moves Orc before Ayla in the turn order.")
         expect(gm.locator("[data-field=order-add]")).to_be_visible()  # the Rat may still be added
-        gm.wait_for_timeout(300)  # the buttons' ripple fades before the picture
+        expect(gm.locator(".turn-panel .q-ripple")).to_have_count(0)  # the buttons' ripple is gone before the picture
         screenshot(gm, "turn_order")
         gm.locator(".turn-panel").screenshot(path=SCREENSHOTS / "turn_order_panel.png")
         gm.locator(".turn-panel").get_by_role("button", name="End turn").click()
