@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from playwright.sync_api import Browser, expect
 
-from e2e.conftest import LOAD_TIMEOUT, VIEWPORT, AppServer, wait_ready
+from e2e.conftest import LOAD_TIMEOUT, VIEWPORT, Harness, wait_ready
 from e2e.helpers import anchor_selector, cell_xy, drag, token_xy
 
 TOKENS = 500
@@ -53,13 +53,13 @@ CENTRES = """() => Object.fromEntries([...document.querySelectorAll('.vtt-tokens
 
 
 def test_a_big_map_shows_every_token_in_its_first_frame_then_each_once_by_its_component(
-    browser: Browser, harness_server: AppServer
+    browser: Browser, harness: Harness
 ) -> None:
     context = browser.new_context(viewport=VIEWPORT)
     try:
         context.add_init_script(script=FIRST_FRAME)
         page = context.new_page()
-        page.goto(f"{harness_server.url}/big")
+        page.goto(harness.url("/big"))
         wait_ready(page)
         page.wait_for_function("window.__firstFrame !== null")
         first = page.evaluate("window.__firstFrame")
@@ -81,13 +81,13 @@ def test_a_big_map_shows_every_token_in_its_first_frame_then_each_once_by_its_co
         context.close()
 
 
-def test_a_token_dropped_before_its_component_is_made_moves(browser: Browser, harness_server: AppServer) -> None:
+def test_a_token_dropped_before_its_component_is_made_moves(browser: Browser, harness: Harness) -> None:
     context = browser.new_context(viewport=VIEWPORT)
     try:
         page = context.new_page()
         # the components are never made on their own here (no frame, no timer gets to them): only the drop makes one
         page.add_init_script(script=HOLD_COMPONENTS)
-        page.goto(f"{harness_server.url}/big")
+        page.goto(harness.url("/big"))
         wait_ready(page)
         first = page.locator('.vtt-first-tokens > g[data-token-id="t3"]')
         expect(first).to_have_count(1)
