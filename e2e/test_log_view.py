@@ -49,7 +49,7 @@ def test_the_log_shows_hostile_names_as_text_and_keeps_its_order_across_undo(
     browser: Browser, server: AppServer
 ) -> None:
     gm, alice = open_seat(browser, server, "soulweaver"), open_seat(browser, server, "alice")
-    drag(gm, token_xy(gm, "ogre"), cell_xy(gm, (12, 3)))
+    drag(gm, cell_xy(gm, (10, 6)), cell_xy(gm, (12, 3)))  # anchor to space: its body's middle lies between spaces
     for page in (gm, alice):
         expect(page.locator(".log-entry")).to_have_count(1)
         expect(page.locator(".log-entry").first).to_contain_text(OGRE)

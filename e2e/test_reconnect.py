@@ -10,7 +10,7 @@ import pytest
 from playwright.sync_api import Browser, expect
 
 from e2e.conftest import LOAD_TIMEOUT, ROOT, AppServer, open_seat, running, screenshot, wait_ready
-from e2e.helpers import anchor_selector, cell_xy, drag, token_xy
+from e2e.helpers import anchor_selector, cell_xy, drag
 
 ARENA = ROOT / "e2e" / "maps" / "arena.json"
 pytestmark = pytest.mark.usefixtures("table_timeouts")
@@ -27,7 +27,7 @@ def test_a_dropped_connection_comes_back_to_the_current_state(browser: Browser, 
     gm, alice = open_seat(browser, server, "soulweaver"), open_seat(browser, server, "alice")
     alice.context.set_offline(True)
     alice.wait_for_function("window.socket.connected === false")  # the page has noticed
-    drag(gm, token_xy(gm, "ogre"), cell_xy(gm, (12, 3)))
+    drag(gm, cell_xy(gm, (10, 6)), cell_xy(gm, (12, 3)))  # anchor to space: its body's middle lies between spaces
     gm.wait_for_selector(anchor_selector("ogre", (12, 3)))
     expect(gm.locator(".log-entry")).to_have_count(1)
     alice.context.set_offline(False)
@@ -38,7 +38,7 @@ def test_a_dropped_connection_comes_back_to_the_current_state(browser: Browser, 
 
 def test_a_reload_shows_the_current_state(browser: Browser, server: AppServer) -> None:
     gm, alice = open_seat(browser, server, "soulweaver"), open_seat(browser, server, "alice")
-    drag(gm, token_xy(gm, "ogre"), cell_xy(gm, (12, 3)))
+    drag(gm, cell_xy(gm, (10, 6)), cell_xy(gm, (12, 3)))
     alice.wait_for_selector(anchor_selector("ogre", (12, 3)))
     gm.locator("[data-action=undo]").click()
     alice.wait_for_selector(anchor_selector("ogre", (10, 6)))

@@ -369,7 +369,7 @@ def test_reload_keeps_map_and_log(users: Users) -> None:
     begin(users)
     # the Soulweaver places the Ogre (not its turn: a free placement), so a position differs from the map file
     expect(sw.locator(anchor_selector("ogre", OGRE))).to_have_count(1)
-    drag(sw, token_xy(sw, "ogre"), cell_xy(sw, OGRE_PLACE))
+    drag(sw, cell_xy(sw, OGRE), cell_xy(sw, OGRE_PLACE))  # anchor to space: its body's middle lies between spaces
     for page in users.both:
         page.wait_for_selector(anchor_selector("ogre", OGRE_PLACE))
     wait_for_entry(users, 2)
