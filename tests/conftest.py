@@ -11,10 +11,12 @@ from collections.abc import Iterator
 
 import pytest
 from hypothesis import settings
+from sqlalchemy.engine import Engine
 
 from e2e.child_processes import no_processes_left
-from e2e.pg_server import database_url, postgres, postgres_databases
+from e2e.pg_server import PostgresDatabases, database_url, postgres, postgres_databases
 from vtt.rules.abilities import LIBRARY, Ability, AbilityEffect
+from vtt.store import db
 from vtt.table import offload
 
 settings.register_profile("thorough", max_examples=1000)
@@ -44,3 +46,17 @@ def stone_fist(monkeypatch: pytest.MonkeyPatch) -> None:
 
 
 __all__ = ["database_url", "no_processes_left", "postgres", "postgres_databases"]
+
+
+@pytest.fixture(scope="module")
+def engines(postgres: str) -> Iterator[tuple[Engine, Engine]]:
+    """One PostgreSQL database for the module's tests, and two engines on it: one for each process."""
+    databases = PostgresDatabases(postgres)
+    url = databases.new()
+    one, two = db.open_engine(url), db.open_engine(url)
+    try:
+        yield one, two
+    finally:
+        one.dispose()
+        two.dispose()
+        databases.drop_all()

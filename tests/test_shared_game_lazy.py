@@ -11,20 +11,19 @@ from __future__ import annotations
 
 import asyncio
 import uuid
-from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
 import pytest
 from factories import creature, on_turn, state
 from sqlalchemy.engine import Engine
+from test_shared_game_log import Recorder
 
-from e2e.pg_server import PostgresDatabases
 from vtt.rules.model import GameState
 from vtt.store import db
 from vtt.store.change_feed import Heard, parse
 from vtt.table.registry import Games
-from vtt.table.table import Change, Table, Viewer
+from vtt.table.table import Table, Viewer
 
 SW = Viewer("soulweaver", "Soulweaver")
 ALICE = Viewer("player", "alice")
@@ -32,27 +31,6 @@ ALICE = Viewer("player", "alice")
 
 def _game() -> GameState:
     return on_turn(state(creature("ayla", (2, 2), controller="alice"), creature("goblin", (8, 8))), "ayla")
-
-
-class Recorder:
-    def __init__(self) -> None:
-        self.changes: list[Change] = []
-
-    def table_changed(self, change: Change) -> None:
-        self.changes.append(change)
-
-
-@pytest.fixture(scope="module")
-def engines(postgres: str) -> Iterator[tuple[Engine, Engine]]:
-    databases = PostgresDatabases(postgres)
-    url = databases.new()
-    one, two = db.open_engine(url), db.open_engine(url)
-    try:
-        yield one, two
-    finally:
-        one.dispose()
-        two.dispose()
-        databases.drop_all()
 
 
 @pytest.fixture

@@ -11,17 +11,14 @@ from __future__ import annotations
 import asyncio
 import threading
 import uuid
-from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
-import pytest
 from factories import creature, on_turn, state, weapon
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from sqlalchemy.engine import Engine
 
-from e2e.pg_server import PostgresDatabases
 from vtt.rules.model import SOULWEAVER, GameState
 from vtt.store import db
 from vtt.store.change_feed import ChangeFeed, Heard, listen_url, parse
@@ -51,20 +48,6 @@ class Recorder:
 
     def table_changed(self, change: Change) -> None:
         self.changes.append(change)
-
-
-@pytest.fixture(scope="module")
-def engines(postgres: str) -> Iterator[tuple[Engine, Engine]]:
-    """One database for the module's tests, and two engines on it: one for each process."""
-    databases = PostgresDatabases(postgres)
-    url = databases.new()
-    one, two = db.open_engine(url), db.open_engine(url)
-    try:
-        yield one, two
-    finally:
-        one.dispose()
-        two.dispose()
-        databases.drop_all()
 
 
 def _two_processes(engines: tuple[Engine, Engine]) -> tuple[Engine, Engine, Table, Table]:
