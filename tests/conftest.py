@@ -8,6 +8,7 @@ different count states it relative to `settings().max_examples` (the loaded prof
 """
 
 from collections.abc import Iterator
+from pathlib import Path
 
 import pytest
 from hypothesis import settings
@@ -16,8 +17,10 @@ from sqlalchemy.engine import Engine
 from e2e.child_processes import no_processes_left
 from e2e.pg_server import PostgresDatabases, database_url, postgres, postgres_databases
 from vtt.rules.abilities import LIBRARY, Ability, AbilityEffect
+from vtt.rules.dice import RandomDice
 from vtt.store import db
 from vtt.table import offload
+from vtt.table.registry import Games
 
 settings.register_profile("thorough", max_examples=1000)
 
@@ -60,3 +63,11 @@ def engines(postgres: str) -> Iterator[tuple[Engine, Engine]]:
         one.dispose()
         two.dispose()
         databases.drop_all()
+
+
+@pytest.fixture
+def games(tmp_path: Path) -> Iterator[Games]:
+    """The server's games on a fresh SQLite file in the test's folder (its maps folder too), dice seeded with 3."""
+    games = Games(db.open_engine(f"sqlite:///{tmp_path}/games.sqlite"), tmp_path, dice=lambda: RandomDice(3))
+    yield games
+    games.close()

@@ -5,7 +5,6 @@ from __future__ import annotations
 
 import asyncio
 from collections.abc import Iterator
-from pathlib import Path
 from typing import Any
 
 import pytest
@@ -38,13 +37,6 @@ def _game() -> GameState:
         ),
         "ayla",
     )
-
-
-@pytest.fixture
-def games(tmp_path: Path) -> Iterator[Games]:
-    games = Games(open_engine(f"sqlite:///{tmp_path}/api.sqlite"), tmp_path, dice=lambda: RandomDice(3))
-    yield games
-    games.close()
 
 
 @pytest.fixture

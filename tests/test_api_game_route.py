@@ -4,7 +4,6 @@ on (`deploy/nginx-vtt.conf`); the server checks it against the seat and refuses 
 from __future__ import annotations
 
 from collections.abc import Iterator
-from pathlib import Path
 
 import pytest
 from factories import creature, on_turn, state
@@ -12,20 +11,12 @@ from fastapi import FastAPI
 from fastapi.testclient import TestClient
 from starlette.websockets import WebSocketDisconnect
 
-from vtt.rules.dice import RandomDice
 from vtt.rules.model import SOULWEAVER
-from vtt.store.db import Seat, open_engine
+from vtt.store.db import Seat
 from vtt.table.registry import Games
 from vtt.web.api import NO_SEAT_HERE, make_router
 
 GAME = on_turn(state(creature("ayla", (2, 2), controller="alice"), creature("orc", (3, 2))), "ayla")
-
-
-@pytest.fixture
-def games(tmp_path: Path) -> Iterator[Games]:
-    games = Games(open_engine(f"sqlite:///{tmp_path}/api.sqlite"), tmp_path, dice=lambda: RandomDice(3))
-    yield games
-    games.close()
 
 
 @pytest.fixture

@@ -6,7 +6,6 @@ from __future__ import annotations
 
 import asyncio
 import json
-from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
@@ -153,13 +152,6 @@ def test_a_whispered_roll_is_hidden_like_a_whisper() -> None:
     record = table.log[-1]
     assert record.faces == [4, 4]
     assert [table.seat_view(v).sees_record(record) for v in (SW, CARA, ALICE, WATCHER)] == [True, True, False, False]
-
-
-@pytest.fixture
-def games(tmp_path: Path) -> Iterator[Games]:
-    games = Games(open_engine(f"sqlite:///{tmp_path}/chat.sqlite"), tmp_path, dice=lambda: RandomDice(3))
-    yield games
-    games.close()
 
 
 @pytest.fixture

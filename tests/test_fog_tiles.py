@@ -6,7 +6,6 @@ from __future__ import annotations
 import io
 import math
 from collections.abc import Iterator
-from pathlib import Path
 
 import pytest
 from factories import creature, state
@@ -14,11 +13,10 @@ from fastapi import FastAPI
 from fastapi.testclient import TestClient
 from PIL import Image
 
-from vtt.rules.dice import RandomDice
 from vtt.rules.grid import GridKind
 from vtt.rules.model import SOULWEAVER, Background
 from vtt.rules.settings import TableSettings
-from vtt.store.db import Seat, open_engine
+from vtt.store.db import Seat
 from vtt.table.registry import Games, viewer_for
 from vtt.table.table import Viewer
 from vtt.web.api import make_router
@@ -79,13 +77,6 @@ def _fog_game() -> object:
         walls=walls,
         settings=settings,
     )
-
-
-@pytest.fixture
-def games(tmp_path: Path) -> Iterator[Games]:
-    games = Games(open_engine(f"sqlite:///{tmp_path}/tiles.sqlite"), tmp_path, dice=lambda: RandomDice(3))
-    yield games
-    games.close()
 
 
 @pytest.fixture

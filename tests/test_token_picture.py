@@ -9,8 +9,6 @@ import hashlib
 import json
 import struct
 import zlib
-from collections.abc import Iterator
-from pathlib import Path
 from typing import Any
 
 import pytest
@@ -18,10 +16,8 @@ from factories import creature, on_turn, state
 from fastapi import FastAPI
 from fastapi.testclient import TestClient
 
-from vtt.rules.dice import RandomDice
 from vtt.rules.limits import IMAGE_SIDE_MAX, UPLOAD_BYTES_MAX
 from vtt.rules.model import GameState
-from vtt.store.db import open_engine
 from vtt.store.pictures import PictureError, checked_picture, load_picture, picture_path, save_picture
 from vtt.table.registry import Games
 from vtt.table.table import Change, Table, Viewer
@@ -100,13 +96,6 @@ def test_a_picture_is_stored_and_found_by_its_hash_only() -> None:
     assert picture_path(digest) == f"/api/pictures/{digest}"
     with pytest.raises(ValueError):
         picture_path("https://example.com/x.png")
-
-
-@pytest.fixture
-def games(tmp_path: Path) -> Iterator[Games]:
-    games = Games(open_engine(f"sqlite:///{tmp_path}/pictures.sqlite"), tmp_path, dice=lambda: RandomDice(3))
-    yield games
-    games.close()
 
 
 def test_a_games_picture_is_kept_in_its_database_and_served_with_its_type(games: Games) -> None:
