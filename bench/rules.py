@@ -493,7 +493,7 @@ WORK_KINDS: tuple[tuple[str, Callable[[str, str], bool]], ...] = (
     ("copying (copy-on-write)", lambda f, fn: f.endswith(("txn.py",)) or fn in ("shallow_copy", "_new")),
     (
         "building models and events",
-        lambda f, fn: fn in ("construct", "build", "_build_roll") or f.endswith("events.py"),
+        lambda f, fn: fn in ("construct", "build") or f.endswith("events.py"),
     ),
     ("dice and rolls", lambda f, fn: f.endswith("dice.py") or "getrandbits" in fn),
     (

@@ -42,7 +42,7 @@ from vtt.rules import ailments, called_trauma
 from vtt.rules.death import exhaustion_death
 from vtt.rules.dice import DiceChange, DiceSource, Modifier, Roll, roll
 from vtt.rules.events import Event
-from vtt.rules.fastmodel import shallow_copy
+from vtt.rules.fastmodel import construct, set_fields, shallow_copy
 from vtt.rules.manifest_roll import after_grit_injury
 from vtt.rules.model import ContinuingDamage, Creature, Pool
 from vtt.rules.parts import roll_part
@@ -192,7 +192,8 @@ def deal(tx: Tx, hit: Hit, dice: DiceSource) -> list[Event]:
         hit = hit.model_copy(update={"material": True})
     target = tx.get(hit.target)
     attacker = tx.get(hit.attacker) if hit.attacker and hit.attacker in tx.state.creatures else None
-    immune = [t for t in hit.types() if t in target.immunities]
+    types = hit.types()
+    immune = [t for t in types if t in target.immunities] if target.immunities else []
     if immune:
         removed = [x for x in target.continuing if _continuing_types(x) & set(immune)]
         if removed:
@@ -215,9 +216,8 @@ def deal(tx: Tx, hit: Hit, dice: DiceSource) -> list[Event]:
         diff = attacker.size - target.size
         if diff:
             rel = "smaller" if diff > 0 else "larger"
-            changes.append(
-                DiceChange(dice=diff, reason=f"physical damage against a {rel} subject (size {target.size})")
-            )
+            why = f"physical damage against a {rel} subject (size {target.size})"
+            changes.append(construct(DiceChange, dice=diff, reason=why))
     threshold = effective_threshold(severe_threshold(tx, target), hit.called_shot)
     if threshold < 0:
         changes.append(DiceChange(dice=-threshold, reason=f"Severe Threshold {threshold} is below 0"))
@@ -234,7 +234,7 @@ def deal(tx: Tx, hit: Hit, dice: DiceSource) -> list[Event]:
         if floor > injury:
             notes.append(f"Bashing raises the Injury to {floor}")
             injury = floor
-    kind = ", ".join(hit.types())
+    kind = ", ".join(types)
     text = f"Damage {dmg.dice}d12 ({kind}), needing {needed}+: {injury} Injury to {target.name}."
     if notes:
         text = text[:-1] + f" ({'; '.join(notes)})."
@@ -249,7 +249,7 @@ def deal(tx: Tx, hit: Hit, dice: DiceSource) -> list[Event]:
                 "injury": injury,
                 "needed": needed,
                 "needed_changes": [m.model_dump() for m in reasons],
-                "types": hit.types(),
+                "types": types,
                 "pool": hit.pool,
             },
         )
@@ -378,7 +378,7 @@ def serious_injury(tx: Tx, hit: Hit, injury: int, threshold: int, dice: DiceSour
     if bonus:
         how += f", +{bonus} (half) as it is not from a targeted attack"
     if part is not None:
-        part.wounded += wounded
+        set_fields(part, wounded=part.wounded + wounded)
     mutable.ailments["Wounded"] = mutable.ailments.get("Wounded", 0) + wounded
     text = f"Serious Injury to {c.name}'s {name}: {how}: Tier {wounded} Wounded."
     if hit.called_shot and hit.attacker in tx.state.creatures and part_id is not None:

@@ -184,10 +184,7 @@ def _derived(faces: tuple[int, ...], modifier_total: int) -> dict[str, Any]:
         return {"dice": 0, "result": modifier_total, "doubles": (), "highest_double": None, "fumble": False}
     doubles: tuple[Double, ...] = ()
     if n > 1 and len(set(faces)) < n:
-        counts: dict[int, int] = {}
-        for f in faces:
-            counts[f] = counts.get(f, 0) + 1
-        doubles = tuple(construct(Double, face=f, count=n) for f, n in sorted(counts.items(), reverse=True) if n >= 2)
+        doubles = _doubles(faces)
     return {
         "dice": n,
         "result": max(faces) + modifier_total,
@@ -210,36 +207,61 @@ def roll(
     dice_changes: Iterable[DiceChange] = (),
 ) -> Roll:
     """Roll `base_dice` d12 changed by `dice_changes`, with flat `modifiers`."""
-    changes = tuple(dice_changes)
-    count = max(0, base_dice + sum(c.dice for c in changes)) if changes else max(0, base_dice)
-    if not count:
+    changes = dice_changes if type(dice_changes) is tuple else tuple(dice_changes)
+    count = base_dice
+    for c in changes:
+        count += c.dice
+    if count <= 0:
         faces: tuple[int, ...] = ()
-    elif type(source) is RandomDice:  # its faces are d12 faces by construction
-        faces = tuple(source.faces(count, label))
+    elif type(source) is RandomDice:  # its faces are d12 faces by construction; drawn here as `faces` draws them
+        bits = source._rng.getrandbits
+        drawn: list[int] = []
+        for _ in range(count):
+            r = bits(_SIDES_BITS)
+            while r >= SIDES:
+                r = bits(_SIDES_BITS)
+            drawn.append(1 + r)
+        faces = tuple(drawn)
     else:
         faces = tuple(_check_faces(source.faces(count, label), count, label))
-    mods = tuple(modifiers)
+    mods = modifiers if type(modifiers) is tuple else tuple(modifiers)
     total = 0
     for m in mods:
         total += m.value
     # Built without re-validation: the faces were checked above and the modifiers and changes are models.
     n = len(faces)
-    if not n:
-        derived = {"dice": 0, "result": total, "doubles": (), "highest_double": None, "fumble": False}
-    else:
-        derived = _derived(faces, total)
-    return _build_roll(
-        {"label": label, "base_dice": base_dice, "dice_changes": changes, "faces": faces, "modifiers": mods, **derived}
-    )
-
-
-def _build_roll(values: dict[str, Any]) -> Roll:
-    out: Roll = Roll.__new__(Roll)
+    doubles: tuple[Double, ...] = ()
+    if n > 1 and len(set(faces)) < n:
+        doubles = _doubles(faces)
+    values = {
+        "label": label,
+        "base_dice": base_dice,
+        "dice_changes": changes,
+        "faces": faces,
+        "modifiers": mods,
+        "dice": n,
+        "result": max(faces) + total if n else total,
+        "doubles": doubles,
+        "highest_double": doubles[0].face if doubles else None,
+        "fumble": 2 * faces.count(1) > n if n else False,
+    }
+    out: Roll = _new_roll(Roll)
     _set(out, "__dict__", values)
-    _set(out, "__pydantic_fields_set__", set(values))
+    _set(out, "__pydantic_fields_set__", set(_ROLL_FIELDS))
     _set(out, "__pydantic_extra__", None)
     _set(out, "__pydantic_private__", None)
     return out
+
+
+def _doubles(faces: tuple[int, ...]) -> tuple[Double, ...]:
+    counts: dict[int, int] = {}
+    for f in faces:
+        counts[f] = counts.get(f, 0) + 1
+    return tuple(construct(Double, face=f, count=n) for f, n in sorted(counts.items(), reverse=True) if n >= 2)
+
+
+_ROLL_FIELDS = frozenset(Roll.model_fields)
+_new_roll = Roll.__new__
 
 
 _set = object.__setattr__

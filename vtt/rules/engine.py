@@ -132,7 +132,8 @@ def apply(state: GameState, command: Command | dict[str, Any], dice: DiceSource)
             f"the table waits for a decision first: {state.pending[0].prompt}", code="turn.decision_pending"
         )
     tx = Tx(state)
-    events = _begin(tx, cmd, dice)
+    with strike.Origin(tx, state, type(cmd) is Strike):
+        events = _begin(tx, cmd, dice)
     events += swallow.spill(tx)
     events += burning.douse(tx)
     events += ailments.lapse_sources(tx, state)

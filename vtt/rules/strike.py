@@ -18,17 +18,18 @@
 from __future__ import annotations
 
 from collections.abc import Set as AbstractSet
+from contextvars import ContextVar, Token
 from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field
 
-from vtt.rules import ailments, attacks, objects, tactics
+from vtt.rules import ailments, attacks, menu_cache, objects, tactics
 from vtt.rules.checks import AttackResult
 from vtt.rules.conditions import attack_modifiers, limb_action_modifiers, melee_attack_modifiers
 from vtt.rules.damage import DAMAGE_FACE, Hit, StrikeType, deal
 from vtt.rules.dice import DiceChange, DiceSource, Modifier, Roll, roll
 from vtt.rules.events import Event, RuleError
-from vtt.rules.fastmodel import construct
+from vtt.rules.fastmodel import construct, set_fields
 from vtt.rules.grid import Grid, footprint_distance
 from vtt.rules.model import Cell, Creature, GameState, Limb, Weapon
 from vtt.rules.obstruction import Exposure, exposure
@@ -210,6 +211,40 @@ def plan_creature_strike(
     Action); RuleError when it cannot be made."""
     if target.id == c.id:
         raise RuleError(f"{c.name} cannot Strike itself")
+    # A plan follows from the state alone: the menu's preview and the Strike chosen from it share one.
+    plan_key = (
+        "strike_plan",
+        c.id,
+        target.id,
+        arm.weapon.id if arm.weapon is not None else None,
+        arm.limb.id if arm.limb is not None else None,
+        arm.grips,
+        nimble,
+        called_shot,
+        charge,
+        minor,
+        id(filled),
+    )
+    kept_plan: AttackPlan | None = occ.kept.get(plan_key)
+    if kept_plan is not None:
+        return kept_plan
+    plan = _plan_creature_strike(state, occ, c, target, arm, nimble, filled, called_shot, charge, minor)
+    occ.kept[plan_key] = plan
+    return plan
+
+
+def _plan_creature_strike(
+    state: GameState,
+    occ: Occupancy,
+    c: Creature,
+    target: Creature,
+    arm: Armament,
+    nimble: bool,
+    filled: AbstractSet[Cell],
+    called_shot: bool,
+    charge: bool,
+    minor: bool,
+) -> AttackPlan:
     rng = arm_reach(state, c, arm)
     key = ("strike", c.id, c.anchor, c.size, target.id, target.anchor, target.size, rng, id(filled))
     found: tuple[int, tuple[Cell, ...] | None, Exposure | None] | None = occ.kept.get(key)
@@ -378,6 +413,35 @@ def plan_surface_strike(
     )
 
 
+_ORIGIN: ContextVar[tuple[Tx, GameState] | None] = ContextVar("strike_origin", default=None)
+
+
+class Origin:
+    """While a Strike command is resolved (`with Origin(tx, state, is_strike)`), the state it was given: until the
+    Strike changes anything, `tx.state` equals it, so what was worked out of that state (by its menu) holds."""
+
+    def __init__(self, tx: Tx, state: GameState, is_strike: bool) -> None:
+        self._value = (tx, state) if is_strike else None
+        self._token: Token[tuple[Tx, GameState] | None] | None = None
+
+    def __enter__(self) -> None:
+        if self._value is not None:
+            self._token = _ORIGIN.set(self._value)
+
+    def __exit__(self, *exc: object) -> None:
+        if self._token is not None:
+            _ORIGIN.reset(self._token)
+
+
+def _clean_origin(tx: Tx) -> GameState | None:
+    """The state a Strike command was given, when `tx` is the one resolving it (not a probe's or another
+    command's)."""
+    found = _ORIGIN.get()
+    if found is None or found[0] is not tx:
+        return None
+    return found[1]
+
+
 def strike(
     tx: Tx,
     cmd_creature: str,
@@ -395,10 +459,22 @@ def strike(
     minor: bool = False,
 ) -> list[Event]:
     state = tx.state
-    c = require_active(state, cmd_creature)
-    arm = armament(state, c, weapon, limb)
+    origin = _clean_origin(tx)
+    if origin is None:
+        occ = Occupancy(state)
+        c = require_active(state, cmd_creature)
+        arm = armament(state, c, weapon, limb)
+    else:  # the state of a Strike chosen from a menu: what the menu worked out of it is kept on its occupancy
+        occ = menu_cache.occupancy(origin)
+        arm_key = ("strike_armament", cmd_creature, weapon, limb)
+        kept: tuple[Creature, Armament] | None = occ.kept.get(arm_key)
+        if kept is None:
+            c = require_active(state, cmd_creature)
+            arm = armament(state, c, weapon, limb)
+            occ.kept[arm_key] = (c, arm)
+        else:
+            c, arm = kept
     chosen_type = choose_strike_type(arm.weapon, strike_type)
-    occ = Occupancy(state)
     filled = state.board.filled()
     if charge:
         tactics.require_charge(state, c)
@@ -415,9 +491,11 @@ def strike(
         plan = plan_surface_strike(state, occ, c, space, surface, arm, filled, charge, minor)
     else:
         raise RuleError("a Strike needs a target creature, or a space and a surface (wall or ground)")
-    paid = tactics.pay_attack(tx, c.id, minor, attack_limbs(state, c, arm))
-    tx.economy(c.id).attacked = True
-    declared = [*paid, *tactics.declare(tx, c.id, called_shot is not None, charge)]
+    limbs = attack_limbs(state, c, arm) if minor else []  # only a Flurry's Minor Action keeps them from attacking
+    declared = tactics.pay_attack(tx, c.id, minor, limbs)
+    set_fields(tx.economy(c.id), attacked=True)
+    if called_shot is not None or charge:
+        declared += tactics.declare(tx, c.id, called_shot is not None, charge)
     attack = attack_roll(tx, dice, c.id, plan.label, plan.dice, plan.modifiers, plan.dice_changes)
     path_event = Event(
         kind="reach",
@@ -425,7 +503,7 @@ def strike(
         f"through {count(len(plan.path), 'space')}.",
         actor=c.id,
         target=target,
-        data={"path": plan.path, "reach": plan.reach, "exposed_size": plan.exposed_size},
+        data={"path": list(plan.path), "reach": plan.reach, "exposed_size": plan.exposed_size},
     )
     params: dict[str, Any] = {
         "damage": plan.damage,
