@@ -262,21 +262,31 @@ class Rates:
     wall: list[float]
 
 
-def strike_rates(sc: Scenario, seed: int, warmup: int, rounds: int, per_round: int) -> Rates:
-    """Strikes per second of each round; every apply starts from `sc.state`, one dice stream for all."""
+def strike_rates(sc: Scenario, seed: int, warmup: int, rounds: int, per_round: int, fresh: bool = False) -> Rates:
+    """Strikes per second of each round, one dice stream for all. As at the table, the Strike is chosen from the menu
+    of its state: `legal_actions` is asked first (the menu keeps the Strike's plan for the state) and every apply
+    starts from that state. With `fresh`, each apply is given a new copy of the state that no menu was asked of (a
+    replay, or a command from the API): the copies are made before each round is timed."""
     dice = RandomDice(seed)
     state, cmd = sc.state, sc.command
+    legal_actions(state, sc.actor)
     for _ in range(warmup):
         apply(state, cmd, dice)
     cpu: list[float] = []
     wall: list[float] = []
     for _ in range(rounds):
+        states = [_new_copy(state) for _ in range(per_round)] if fresh else [state] * per_round
         c0, w0 = time.process_time(), time.perf_counter()
-        for _ in range(per_round):
-            apply(state, cmd, dice)
+        for given in states:
+            apply(given, cmd, dice)
         cpu.append(per_round / max(time.process_time() - c0, 1e-9))
         wall.append(per_round / (time.perf_counter() - w0))
     return Rates(cpu, wall)
+
+
+def _new_copy(state: GameState) -> GameState:
+    """The same state as a new object: nothing is kept for it."""
+    return shallow_copy(state, creatures=dict(state.creatures))
 
 
 def legal_actions_times(state: GameState, creature_id: str, warmup: int, calls: int) -> list[float]:
@@ -674,21 +684,29 @@ def main(argv: list[str] | None = None) -> int:
     all_scenarios = scenarios(seed)
 
     print("\n1. Strike resolutions per second (apply(state, Strike, RandomDice), defense rolled at once)")
-    print(f"   {rounds} rounds × {per_round} applies after {warmup} warm-up; each apply starts from the same state")
+    print(
+        f"   {rounds} rounds × {per_round} applies after {warmup} warm-up; the Strike chosen from the menu of its "
+        "state (legal_actions asked first), each apply from that state; then each on a new copy no menu was asked of"
+    )
     results: dict[str, float] = {}
+    fresh_results: dict[str, float] = {}
     for sc in all_scenarios:
         check_strike(sc, seed)
-        rates = strike_rates(sc, seed, warmup, rounds, per_round)
-        best = max(rates.cpu)
-        results[sc.name] = best
         print(f"   {sc.name}")
         print(f"      {describe(sc.state)}")
-        print(
-            f"      CPU time: best round {best:,.0f} strikes/s ({1e6 / best:,.1f} µs each); "
-            f"median {statistics.median(rates.cpu):,.0f}/s, slowest round {min(rates.cpu):,.0f}/s"
-        )
-        print(f"      wall clock: best round {max(rates.wall):,.0f}/s, median {statistics.median(rates.wall):,.0f}/s")
-        print(f"      target ≥ {STRIKE_TARGET_PER_S:,}/s: {met(best >= STRIKE_TARGET_PER_S)} (best round, CPU time)")
+        for fresh in (False, True):
+            rates = strike_rates(sc, seed, warmup, rounds, per_round, fresh)
+            best = max(rates.cpu)
+            (fresh_results if fresh else results)[sc.name] = best
+            print(f"      {'on a new state, no menu asked of it' if fresh else 'chosen from its menu'}:")
+            print(
+                f"         CPU time: best round {best:,.0f} strikes/s ({1e6 / best:,.1f} µs each); "
+                f"median {statistics.median(rates.cpu):,.0f}/s, slowest round {min(rates.cpu):,.0f}/s"
+            )
+            wall_med = statistics.median(rates.wall)
+            print(f"         wall clock: best round {max(rates.wall):,.0f}/s, median {wall_med:,.0f}/s")
+            ok = met(best >= STRIKE_TARGET_PER_S)
+            print(f"         target ≥ {STRIKE_TARGET_PER_S:,}/s: {ok} (best round, CPU time)")
 
     big = all_scenarios[1]
     options = legal_actions(big.state, big.actor)
@@ -794,7 +812,9 @@ def main(argv: list[str] | None = None) -> int:
     print("Summary (CPU time)")
     for name, rate in results.items():
         print(
-            f"   strikes/s {name}: {rate:,.0f} — target ≥ {STRIKE_TARGET_PER_S:,}/s {met(rate >= STRIKE_TARGET_PER_S)}"
+            f"   strikes/s {name}: {rate:,.0f} chosen from its menu — target ≥ {STRIKE_TARGET_PER_S:,}/s "
+            f"{met(rate >= STRIKE_TARGET_PER_S)}; {fresh_results[name]:,.0f} on a new state "
+            f"{met(fresh_results[name] >= STRIKE_TARGET_PER_S)}"
         )
     print(
         f"   legal_actions big board: median {med_ms:.2f} ms, p95 {p95_ms:.2f} ms — "

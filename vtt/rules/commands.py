@@ -779,6 +779,6 @@ def creature_refs(cmd: BaseModel) -> set[str]:
         value = getattr(cmd, name)
         if isinstance(value, str):
             ids.add(value)
-        elif isinstance(value, list | tuple):
+        elif isinstance(value, (list, tuple)):  # a tuple of types: `list | tuple` would be built on every call
             ids.update(v for v in value if isinstance(v, str))
     return ids

@@ -36,6 +36,8 @@ def guard_modifiers(
         return []
     if defender.prone or defender.ailments.get("Unaware", 0) > 0:
         return []
+    if not any(w.guard for w in defender.weapons):  # most creatures carry nothing with a Guard
+        return []
     gripped = {lb.holding for lb in defender.limbs if lb.holding is not None and lb.hold_id is None}
     best: tuple[int, str] | None = None
     for wid in sorted(gripped - {targeted_object} if targeted_object else gripped):

@@ -39,6 +39,12 @@ def occupancy(state: GameState) -> Occupancy:
         return occ
 
 
+def kept_occupancy(state: GameState) -> Occupancy | None:
+    """The occupancy kept for `state` by a menu asked of it, if any; nothing is kept when there is none."""
+    found = _kept.get(id(state))
+    return found[1] if found is not None and found[0] is state else None
+
+
 def forget() -> None:
     """Forget every kept occupancy (for benchmarks of a first call)."""
     with _lock:

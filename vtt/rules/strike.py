@@ -460,12 +460,13 @@ def strike(
 ) -> list[Event]:
     state = tx.state
     origin = _clean_origin(tx)
-    if origin is None:
+    kept_occ = menu_cache.kept_occupancy(origin) if origin is not None else None
+    if kept_occ is None:
         occ = Occupancy(state)
         c = require_active(state, cmd_creature)
         arm = armament(state, c, weapon, limb)
-    else:  # the state of a Strike chosen from a menu: what the menu worked out of it is kept on its occupancy
-        occ = menu_cache.occupancy(origin)
+    else:  # a Strike chosen from a menu of its state: what the menu worked out is kept on the state's occupancy
+        occ = kept_occ
         arm_key = ("strike_armament", cmd_creature, weapon, limb)
         kept: tuple[Creature, Armament] | None = occ.kept.get(arm_key)
         if kept is None:
