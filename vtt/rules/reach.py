@@ -40,7 +40,7 @@ def effective_extend(creature: Creature, weapon: Weapon, skill: str) -> int:
 def reach(creature: Creature, limb: Limb | None, weapon: Weapon | None = None, skill: str = "Martial") -> int:
     """The Reach of an attack made with `limb` (and the `weapon` it grips)."""
     value = base_reach(creature) + limb_bonus(creature, limb)
-    if weapon is not None:
+    if weapon is not None and weapon.extend:  # without Extend, a weapon adds nothing
         value += effective_extend(creature, weapon, skill)
     return value
 

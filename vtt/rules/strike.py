@@ -98,13 +98,14 @@ def armament(state: GameState, c: Creature, weapon_id: str | None, limb_id: str 
         if melee and weapon.ranged == "launched":
             raise RuleError(f"{weapon.name} is a launched weapon, not a melee weapon: shoot it (`ranged`)")
         spent = tactics.spent_limbs(state, c.id)
-        grips = [lb for lb in c.gripping_limbs(weapon_id) if lb.hold_id is None and lb.id not in spent]
+        grips = [lb for lb in c.limbs if lb.holding == weapon_id and lb.hold_id is None and lb.id not in spent]
         need = state.settings.two_handed_grip if weapon.two_handed else 1
         if len(grips) < need:
             raise RuleError(
                 f"{c.name} must grip {weapon.name} with {count(need, 'limb')} to use it", code="weapon.not_gripped"
             )
-        return construct(Armament, weapon=weapon, limb=best_limb(c, grips), grips=len(grips))
+        best = grips[0] if len(grips) == 1 else best_limb(c, grips)
+        return construct(Armament, weapon=weapon, limb=best, grips=len(grips))
     if limb_id is not None:
         limb = c.limb(limb_id)
         if limb is None:
@@ -154,9 +155,8 @@ def weapon_modifiers(state: GameState, c: Creature, arm: Armament, distance: int
     if over > 0:
         why = f"{w.name}'s usage Tier {w.tier} is above {skill} {c.skill(skill)}"
         mods.append(Modifier(value=-over, reason=why, key="weapon_tier", source=c.id))
-    ext = effective_extend(c, w, skill)
-    unextended = reach(c, arm.limb)
-    if ext and distance <= unextended:
+    ext = effective_extend(c, w, skill) if w.extend else 0
+    if ext and distance <= reach(c, arm.limb):  # within the unextended Reach
         mods.append(
             Modifier(
                 value=EXTEND_CLOSE_PENALTY,
