@@ -3,7 +3,8 @@
 A table asks for the menu of each creature a seat controls after every change, several times for one state, and a
 state is never changed once made (`apply` returns a new one). So the occupancy of a state (which creature stands in
 which space, built from every creature on the board) is built once for it and shared by those calls, with what is
-worked out from it (`Occupancy.kept`: attack paths, Reposition spaces). The few states asked about last are kept.
+worked out from it (`Occupancy.kept`: attack paths, Reposition spaces, Strike plans). The few states asked about
+last are kept. A Strike applied to a state whose menu was asked for reuses the plan its menu made (`strike.strike`).
 """
 
 from __future__ import annotations
