@@ -16,6 +16,7 @@ from vtt.rules.move_preview import preview_move
 from vtt.rules.offers import ActionOption, TargetOption, command_for
 from vtt.rules.space import Occupancy, footprint, grid_of, why_cannot_stand
 from vtt.rules.turns import active_creatures, is_active
+from vtt.table import latency_trace
 from vtt.table.chat import ROLL
 from vtt.table.registry import Games
 from vtt.table.seat_view import SeatView, TurnPanel
@@ -323,6 +324,7 @@ class TableView:
         return outcome.ok
 
     async def _on_move(self, e: events.GenericEventArguments) -> None:
+        latency_trace.mark("handler")
         try:
             cid, to = str(e.args["id"]), (int(e.args["q"]), int(e.args["r"]))
             seen = {cid: int(e.args["v"])}
