@@ -685,6 +685,10 @@ class Seen:
     dom: dict[str, float] = field(default_factory=dict)
 
 
+TRAILING_MS = 200
+"""How long after the last observer saw a change its trailing messages may come (the log and panels follow the map's
+patch by `vtt.web.table_view.FLUSH_DELAY`); the next change is made after them."""
+
 Matcher = Callable[[str, str], bool]  # (socket.io event, run_method name) -> is it the message that changes the DOM
 
 
@@ -723,7 +727,7 @@ def collect(sender: Page, observers: Sequence[Client], counts: list[int], lat: L
     """Wait until every observer has seen one more change, then record the latencies (if `lat`)."""
     for client, n in zip(observers, counts, strict=True):
         client.page.wait_for_function("n => window.__seen.length > n", arg=n, timeout=10_000)
-    sender.wait_for_timeout(60)  # the observers' next frames; the server's trailing messages
+    sender.wait_for_timeout(TRAILING_MS)  # the observers' next frames; the server's trailing messages
     up = float(sender.evaluate("window.__ups[window.__ups.length - 1]"))
     sent = [float(t) for t in sender.evaluate("window.__sent || []") if float(t) >= up]
     per_drop: list[float] = []

@@ -49,8 +49,11 @@ from vtt.web.roll_log import RollLog
 from vtt.web.tokens import on_map, seat_token, shown_tokens
 
 CELL_PX = 26.0
-FLUSH_DELAY = 0.03
-"""Seconds between a change's map patch and its log and panel updates."""
+FLUSH_DELAY = 0.1
+"""Seconds between a change's map patch and its log and panel updates. Long enough for the patch to reach every
+page before the server and the pages spend on the log and panels: on a small machine with eight pages open the last
+page's patch took up to 70 ms, and a log entry drawn by the faster pages meanwhile (a second frame each) made it
+wait longer."""
 ELEMENTS = {
     "": "none",
     "fire": "Fire",
