@@ -5,6 +5,7 @@ Run it from the repository root::
     .venv/bin/python bench/web.py            # full run (about two minutes on a 2-core machine)
     .venv/bin/python bench/web.py --quick    # 4 clients, fewer repetitions, no profiled load (under a minute)
     .venv/bin/python bench/web.py --paint    # only the first paint (section 1 and 1a)
+    .venv/bin/python bench/web.py --latency  # only the drops and the bare round trip (section 2); --drops N, --trace F
 
 It starts the app itself (`python -m vtt.cli --map FILE --database URL`, through `e2e.conftest.AppServer`) on
 encounter files it generates into a temporary folder, drives `/usr/bin/chromium` with the sync Playwright API
@@ -26,7 +27,11 @@ taken inside the pages with `performance.timeOrigin + performance.now()`, as in 
    a Soulweaver "place" (the fight is not begun). Next to it, a bare NiceGUI round trip measured the same way
    with 8 clients: a tiny app (a second subprocess) whose button click in one client sets a label in every client
    through a shared object. Target: p95 ≤ 1.5× the bare round trip's p95.
-   Where the time goes: when each socket.io message's handler ran in the observers and how long Vue took to
+   Where the time goes, leg by leg: the server notes each moment of a drop (`VTT_LATENCY_TRACE`,
+   `vtt/table/latency_trace.py`: received, rules applied, committed, listeners told, each page's patch queued and
+   handed to its socket), matched with the dragging page's pointerup and send and each observer's message handled
+   and DOM changed (`--trace FILE` keeps them all).
+   Then: when each socket.io message's handler ran in the observers and how long Vue took to
    re-render after it, server CPU per drop (/proc: in all, and less the server's idle CPU measured with the same
    clients just before, for as long as a drop takes; target ≤ 10 ms), each page's main-thread time per drop (CDP),
    observer 1's JS profile by script, the server pieces timed in this process (the rules' `apply`, the seat views
@@ -962,8 +967,9 @@ async def timed_submit(table: Table, viewer: Viewer, command: dict[str, Any]) ->
 
 def server_pieces(enc: Encounter, n_views: int, folder: Path, reps: int = 20) -> None:
     """Time, in this process, the server's own work per move: the rules (`apply` of the Soulweaver's place); the
-    whole `Table.submit` (check, rules, the command committed by the database's writer thread, folded in) on a
-    SQLite file as the server keeps it, and that commit alone (`db.append_command` in this thread); and what
+    whole `Table.submit` (check, rules, the command committed, folded in) on a SQLite file as the server keeps it,
+    and that commit alone, as the event loop makes it when the file's lock is free (`db.append_command_at_once`)
+    and as the database's writer thread makes it otherwise (`db.append_command`), both in this thread; and what
     `TableView.table_changed` works out for `n_views` pages (the Soulweaver's and `n_views - 1` spectators'):
     each page's seat views of the state before and after, and the moved creature's token (`seat_token`: built
     once per kind of seat and shared). For comparison, rebuilding every creature's token once (`token_for`)."""
@@ -975,6 +981,7 @@ def server_pieces(enc: Encounter, n_views: int, folder: Path, reps: int = 20) ->
     t_apply: list[float] = []
     t_submit: list[float] = []
     t_commit: list[float] = []
+    t_at_once: list[float] = []
     t_fan: list[float] = []
     t_all: list[float] = []
     for i in range(reps):
@@ -993,6 +1000,11 @@ def server_pieces(enc: Encounter, n_views: int, folder: Path, reps: int = 20) ->
         db.append_command(engine, writes, i + 1, SOULWEAVER, command, outcome.record.faces, outcome.record.events)
         t_commit.append((time.perf_counter() - t2) * 1000)
         t2 = time.perf_counter()
+        seq, faces, events = reps + i + 1, outcome.record.faces, outcome.record.events
+        if not db.append_command_at_once(engine, writes, seq, SOULWEAVER, command, faces, events):
+            raise RuntimeError("the bench's database was locked")
+        t_at_once.append((time.perf_counter() - t2) * 1000)
+        t2 = time.perf_counter()
         for viewer in views:
             table.seat_view(viewer, before)
             seat = table.seat_view(viewer)
@@ -1008,10 +1020,11 @@ def server_pieces(enc: Encounter, n_views: int, folder: Path, reps: int = 20) ->
     engine.dispose()
     print(
         f"   server pieces, timed in this process: Table.submit(place) {statistics.median(t_submit):.1f} ms (p95 "
-        f"{pct(t_submit, 95):.1f}: check, rules, the command handed to the database's writer thread and committed, "
-        f"folded in); the commit alone (SQLite, WAL, synchronous=NORMAL, in this thread) "
-        f"{statistics.median(t_commit):.2f} ms (p95 {pct(t_commit, 95):.2f}): the rest of the wait is the rules and "
-        "the two thread hops (each a wake-up the operating system may delay on a busy machine)"
+        f"{pct(t_submit, 95):.1f}: check, rules, the command committed on the event loop, folded in); the commit "
+        f"alone (SQLite, WAL, synchronous=NORMAL, in this thread): on the loop {statistics.median(t_at_once):.2f} ms "
+        f"(p95 {pct(t_at_once, 95):.2f}), as the writer thread makes it {statistics.median(t_commit):.2f} ms (p95 "
+        f"{pct(t_commit, 95):.2f}; handed to that thread, two thread hops more, each a wake-up the operating system "
+        "may delay on a busy machine)"
     )
     print(
         f"   server pieces, timed in this process: rules apply(place) {statistics.median(t_apply):.1f} ms; seat views "

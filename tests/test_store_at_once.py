@@ -108,3 +108,18 @@ def test_commands_played_one_after_another_are_stored_in_order(tmp_path: Path) -
     assert [r["command"]["to"] for r in db.load_log(engine, table.game_id)] == spaces
     again = Table.open(engine, "g", state(creature("orc", (2, 2))))
     assert again.state.creatures["orc"].anchor == (5, 3)
+
+
+def test_storing_at_once_gives_up_rather_than_wait_for_a_connection_while_threads_hold_them_all(
+    tmp_path: Path,
+) -> None:
+    engine, _ = _engine(tmp_path)
+    game = db.create_game(engine, "g", {})
+    held = [engine.connect() for _ in range(engine.pool.size())]  # type: ignore[attr-defined]
+    try:
+        assert not db.append_command_at_once(engine, game, 1, "soulweaver", PLACE, [], [])
+    finally:
+        for connection in held:
+            connection.close()
+    assert db.append_command_at_once(engine, game, 1, "soulweaver", PLACE, [], [])
+    assert [r["seq"] for r in db.load_log(engine, game)] == [1]

@@ -20,6 +20,7 @@ from alembic.config import Config
 from sqlalchemy import Table, event, insert, inspect, text
 from sqlalchemy.engine import Engine
 from sqlalchemy.exc import IntegrityError, OperationalError
+from sqlalchemy.pool import QueuePool
 from sqlmodel import Session, col, create_engine, func, select
 
 from vtt.store.images import BACKGROUND, PICTURE_PURPOSE, background_path
@@ -432,7 +433,11 @@ def append_command_at_once(
     On the loop the commit costs about 0.2 ms; in the writer thread it cost two thread hops, each a wake-up that a
     busy machine may delay by tens of milliseconds, before anyone saw the move. The connection neither waits for
     the lock (`busy_timeout` 0) nor checkpoints the log file into the database after the commit (which waits for
-    the disk): the writer thread's commits checkpoint as usual."""
+    the disk): the writer thread's commits checkpoint as usual. Nor does it wait for a connection of the pool
+    while threads hold them all."""
+    pool = engine.pool
+    if isinstance(pool, QueuePool) and pool.checkedin() == 0 and pool.checkedout() >= pool.size():
+        return False
     with engine.connect() as connection:
         connection.exec_driver_sql("PRAGMA busy_timeout=0")
         connection.exec_driver_sql("PRAGMA wal_autocheckpoint=0")
