@@ -900,7 +900,7 @@ def drop_legs(marks: Sequence[dict[str, Any]], lat: Latency, sender_id: str) -> 
     """Each leg's durations over the measured changes (ms): the server's trace cut at each drop the dragging page's
     server received, each piece matched to the change whose pointerup is nearest before it."""
     starts = [i for i, m in enumerate(marks) if m["what"] == "received" and m.get("client") == sender_id]
-    pieces = [marks[a:b] for a, b in zip(starts, [*starts[1:], len(marks)], strict=True)]
+    pieces = [marks[a:b] for a, b in zip(starts, [*starts[1:], len(marks)][: len(starts)], strict=True)]
     legs: dict[str, list[float]] = {}
     for change in lat.changes:
         piece = min(pieces, key=lambda p: abs(float(p[0]["t"]) - change.up), default=None)
