@@ -27,6 +27,7 @@ from vtt.rules.limits import plain_message
 from vtt.rules.model import SOULWEAVER
 from vtt.rules.turns import is_active, places_before_fight
 from vtt.store import db
+from vtt.table import latency_trace
 from vtt.table.chat import CHAT_KINDS, ChatError, chat_entry
 from vtt.table.clock import Clock, LoopClock, Timer
 from vtt.table.fog import Fog
@@ -194,6 +195,9 @@ class Table:
         self._tasks: set[asyncio.Future[None]] = set()
         self._writer, self._shared_writer = _writer_for(engine, name)
         self._last_write: Future[None] | None = None
+        self._at_once = engine is not None and db.stores_at_once(engine)
+        """Commands are stored on the event loop when the database allows it without waiting (a SQLite file), in
+        the writer thread otherwise (`db.append_command_at_once`)."""
         self._shared = engine is not None and engine.dialect.name == "postgresql"
         """Other processes may serve this game too (PostgreSQL): a command is decided on the state after every
         command already stored (`_serialized`)."""
@@ -461,6 +465,7 @@ class Table:
         dice = RecordingDice(self._dice if typed_rolls is None else typed_rolls.dice)
         try:
             after, events = apply(self.state, cmd, dice)
+            latency_trace.mark("applied")
         except RuleError as exc:
             return self._refused(viewer, str(exc))
         except FacesNeeded as exc:
@@ -535,8 +540,17 @@ class Table:
         if self.engine is None or self.game_id is None:
             return
         snapshot = after.model_dump(mode="json") if record.seq % self.snapshot_every == 0 else None
+        if snapshot is None and self._at_once and (self._last_write is None or self._last_write.done()):
+            latency_trace.mark("writing")
+            stored = db.append_command_at_once(
+                self.engine, self.game_id, record.seq, record.sender, record.command, record.faces, record.events
+            )
+            latency_trace.mark("written" if stored else "lock busy")
+            if stored:
+                return
+        latency_trace.mark("to writer")
         future = self._writer.submit(
-            db.append_command,
+            _append_command,
             self.engine,
             self.game_id,
             record.seq,
@@ -548,11 +562,14 @@ class Table:
         )
         self._last_write = future
         await asyncio.wrap_future(future)
+        latency_trace.mark("stored")
 
     def _tell(self, change: Change) -> None:
+        latency_trace.mark("tell")
         self._arm_reaction_timers()  # first, so that the listeners can show each reaction's deadline
         for listener in list(self._listeners):
             listener.table_changed(change)
+        latency_trace.mark("told")
 
     def undo_group(self) -> list[LogRecord]:
         """What an undo takes back: the last command, and with it the commands before it back to the one that
@@ -794,6 +811,13 @@ class Table:
             self._writer.shutdown(wait=True)
         elif self._last_write is not None:
             wait([self._last_write])  # the writer is the database's, shared with its other games
+
+
+def _append_command(*args: Any) -> None:
+    """`db.append_command`, in the database writer's thread."""
+    latency_trace.mark("writing")
+    db.append_command(*args)
+    latency_trace.mark("written")
 
 
 def _summary(record: LogRecord) -> str:

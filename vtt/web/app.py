@@ -25,7 +25,7 @@ from vtt.store.db import Seat
 from vtt.table import offload
 from vtt.table.registry import GameError, Games, NewGame, parse_game_id, viewer_for
 from vtt.table.table import Change, Table, Viewer
-from vtt.web import background_threads, first_paint
+from vtt.web import background_threads, first_paint, latency_hooks
 from vtt.web.api import make_router
 from vtt.web.compress import Compress
 from vtt.web.game_files import create_game, render_game_import, render_uvtt_import
@@ -341,6 +341,7 @@ def run(games: Games, host: str, port: int, storage_secret: str, **extra: Any) -
     app.on_startup(background_threads.install)
     app.on_startup(gc.freeze)  # the long-lived objects of start-up: see `Games.load_table`
     app.on_startup(watch_loop)  # only when VTT_LOOP_WATCH asks for it
+    app.on_startup(latency_hooks.install)  # only when VTT_LATENCY_TRACE asks for it
     app.on_startup(lambda: games.listen(asyncio.get_running_loop()))  # other processes' changes (PostgreSQL)
     app.on_shutdown(games.close)
     app.on_shutdown(offload.close)

@@ -25,6 +25,7 @@ from typing import Any, Self
 from nicegui import events, ui
 
 from vtt.rules.limits import MAP_SIDE_MAX
+from vtt.table import latency_trace
 
 EventHandler = events.Handler[events.GenericEventArguments]
 
@@ -473,6 +474,7 @@ class MapView(ui.element, component="../../static/map_view.js"):
             changes["cells"] = data["cells"]  # the drop moved the browser's copy: answer it
         if changes:
             self.run_method("patchToken", {"id": token_id, **changes})
+            latency_trace.mark("patch", client=self.client.id)
 
     def remove_token(self, token_id: str) -> None:
         """Remove one token (no-op in the browser if it is unknown)."""
@@ -676,6 +678,7 @@ class MapView(ui.element, component="../../static/map_view.js"):
         self._dispatch("paint_stroke", e)
 
     def _handle_move(self, e: events.GenericEventArguments) -> None:
+        latency_trace.mark("received", client=self.client.id)
         args = clean_event("token_move", e.args)
         if args is None:
             token_id = _token_id(e.args.get("id")) if isinstance(e.args, dict) else None

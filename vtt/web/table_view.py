@@ -16,6 +16,7 @@ from vtt.rules.move_preview import preview_move
 from vtt.rules.offers import ActionOption, TargetOption, command_for
 from vtt.rules.space import Occupancy, footprint, grid_of, why_cannot_stand
 from vtt.rules.turns import active_creatures, is_active
+from vtt.table import latency_trace
 from vtt.table.chat import ROLL
 from vtt.table.registry import Games
 from vtt.table.seat_view import SeatView, TurnPanel
@@ -48,8 +49,11 @@ from vtt.web.roll_log import RollLog
 from vtt.web.tokens import on_map, seat_token, shown_tokens
 
 CELL_PX = 26.0
-FLUSH_DELAY = 0.03
-"""Seconds between a change's map patch and its log and panel updates."""
+FLUSH_DELAY = 0.1
+"""Seconds between a change's map patch and its log and panel updates. Long enough for the patch to reach every
+page before the server and the pages spend on the log and panels: on a small machine with eight pages open the last
+page's patch took up to 70 ms, and a log entry drawn by the faster pages meanwhile (a second frame each) made it
+wait longer."""
 ELEMENTS = {
     "": "none",
     "fire": "Fire",
@@ -323,6 +327,7 @@ class TableView:
         return outcome.ok
 
     async def _on_move(self, e: events.GenericEventArguments) -> None:
+        latency_trace.mark("handler")
         try:
             cid, to = str(e.args["id"]), (int(e.args["q"]), int(e.args["r"]))
             seen = {cid: int(e.args["v"])}
