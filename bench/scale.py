@@ -179,6 +179,28 @@ def machine_busy_seconds() -> float:
     return (sum(fields[:8]) - fields[3] - fields[4]) / os.sysconf("SC_CLK_TCK")
 
 
+def thread_seconds(pids: list[int]) -> dict[str, float]:
+    """The processor time so far of the `vtt` processes' threads, grouped: the event loop's (the main thread), the
+    database writers' (`vtt-db-…`, one a game on PostgreSQL) and the others' (the listening thread, `to_thread`'s
+    pool). A thread that ended counts nothing."""
+    ticks = os.sysconf("SC_CLK_TCK")
+    groups = {"loop": 0, "writers": 0, "threads": 0}
+    for pid in pids:
+        try:
+            tasks = list(Path(f"/proc/{pid}/task").iterdir())
+        except OSError:
+            continue
+        for task in tasks:
+            try:
+                name = (task / "comm").read_text().strip()
+                fields = (task / "stat").read_text().rsplit(")", 1)[1].split()
+            except OSError:
+                continue
+            group = "loop" if task.name == str(pid) else "writers" if name.startswith("vtt-db") else "threads"
+            groups[group] += int(fields[11]) + int(fields[12])
+    return {k: v / ticks for k, v in groups.items()}
+
+
 def own_cpu_seconds() -> float:
     """This load generator's processor time so far (every thread)."""
     usage = resource.getrusage(resource.RUSAGE_SELF)
@@ -198,6 +220,7 @@ class Parts:
         postgres = cpu_seconds(family(self.postgres), waited=True) if self.postgres else float("nan")
         nginx = cpu_seconds(family(self.nginx), waited=True) if self.nginx else float("nan")
         return {
+            **thread_seconds(self.servers),
             "vtt": cpu_seconds(self.servers),
             "postgres": postgres,
             "nginx": nginx,
@@ -350,9 +373,13 @@ def cores_line(step: Step) -> str:
     shown = [f"{label} {step.cores(k):.2f} ({step.ms_per_command(k):.2f} ms)" for k, label in names]
     known = sum(step.cpu.get(k, 0.0) for k, _ in names if step.cpu.get(k) == step.cpu.get(k))
     rest = (step.cpu.get("machine", 0.0) - known) / step.wall if step.wall else float("nan")
+    threads = ", ".join(
+        f"{label} {step.ms_per_command(k):.2f}"
+        for k, label in (("loop", "event loop"), ("writers", "database writers"), ("threads", "other threads"))
+    )
     return (
         f"cores busy (ms a command): {', '.join(shown)}; anything else on the machine {rest:.2f}; "
-        f"all {step.cores('machine'):.2f} of {os.cpu_count()}"
+        f"all {step.cores('machine'):.2f} of {os.cpu_count()}\n        vtt's ms a command by thread: {threads}"
     )
 
 

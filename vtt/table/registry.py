@@ -281,7 +281,7 @@ class Games:
         url = listen_url(self.engine)
         if url is None or self._feed is not None:
             return
-        self._feed = ChangeFeed(url, loop, self._heard, self._resync)
+        self._feed = ChangeFeed(url, loop, self._heard, self._resync, self._origin, self._tables.__contains__)
         self._feed.start()
 
     def listening(self, seconds: float) -> bool:
