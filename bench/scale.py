@@ -85,6 +85,8 @@ passes 100 ms on a 2-core machine, so that the ratio is not rounded to a doublin
 STEP_SECONDS, QUICK_STEP_SECONDS = 10.0, 4.0
 GAMES, QUICK_GAMES = 10, 4
 DRAIN_S = 2.0
+DEFLATE = [True]
+"""Whether the clients offer permessage-deflate, as browsers and the `websockets` client do (`--no-deflate`)."""
 
 
 @dataclass
@@ -314,7 +316,8 @@ async def load(
             if not answer["ok"]:
                 raise RuntimeError(f"game {game.id}: begin refused: {answer['error']}")
     clients = [c for g in games for c in g.clients]
-    sockets = await asyncio.gather(*(connect(url(c), max_size=None) for c in clients))
+    compression = "deflate" if DEFLATE[0] else None
+    sockets = await asyncio.gather(*(connect(url(c), max_size=None, compression=compression) for c in clients))
     upstream: dict[int, str] = {}
     for client, ws in zip(clients, sockets, strict=True):
         client.ws = ws
@@ -431,6 +434,15 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--quick", action="store_true", help=f"{QUICK_GAMES} games, {QUICK_STEP_SECONDS:.0f} s steps")
     ap.add_argument("--games", type=int, default=None)
     ap.add_argument("--seed", type=int, default=1)
+    ap.add_argument("--no-deflate", action="store_true", help="the clients do not offer permessage-deflate")
+    ap.add_argument(
+        "--load-cpu",
+        type=int,
+        default=None,
+        metavar="N",
+        help="confine this load generator to CPU N (os.sched_setaffinity); the servers, PostgreSQL and nginx keep "
+        "every CPU",
+    )
     ap.add_argument("--only", type=int, default=None, help="run only this number of processes (no ratio)")
     ap.add_argument("--profile", type=Path, default=None, help="profile each server; its figures go to this folder")
     ap.add_argument(
@@ -440,13 +452,20 @@ def main(argv: list[str] | None = None) -> int:
     if (why := available()) is not None or nginx_binary() is None:
         print(f"bench/scale.py needs PostgreSQL and nginx: {why or 'nginx is not installed'}")
         return 2
+    DEFLATE[0] = not args.no_deflate
     n_games = args.games or (QUICK_GAMES if args.quick else GAMES)
     step_seconds = QUICK_STEP_SECONDS if args.quick else STEP_SECONDS
     print(
         f"bench/scale.py: {n_games} games × {PLAYERS + 1} clients through nginx, 1 vs {args.processes} processes on "
         f"one PostgreSQL; machine load average {load_average()} on {os.cpu_count()} CPUs"
     )
+    print(
+        f"   clients: permessage-deflate {'on' if DEFLATE[0] else 'off'}; load generator "
+        + (f"on CPU {args.load_cpu}" if args.load_cpu is not None else "on every CPU")
+        + f"; servers' websockets: {os.environ.get('VTT_WEBSOCKETS') or 'websockets-sansio'}"
+    )
     results: dict[int, list[Step]] = {}
+    every_cpu = os.sched_getaffinity(0)
     with tempfile.TemporaryDirectory(prefix="vtt-scale-") as tmp, postgres_server() as server_url:
         encounter = make_encounter(Path(tmp))
         databases = PostgresDatabases(server_url)
@@ -457,7 +476,10 @@ def main(argv: list[str] | None = None) -> int:
                 games = create_games(url, encounter, n_games)
                 if args.profile is not None:
                     args.profile.mkdir(parents=True, exist_ok=True)
+                os.sched_setaffinity(0, every_cpu)  # the servers started next inherit it
                 with processes(url, encounter, n, args.seed, args.profile) as (proxy, parts):
+                    if args.load_cpu is not None:  # after the servers and nginx started: they keep every CPU
+                        os.sched_setaffinity(0, {args.load_cpu})
                     results[n] = run(load(proxy, parts, games, step_seconds, args.seed, args.by_connection))
         finally:
             databases.drop_all()
