@@ -6,6 +6,8 @@ Run it from the repository root::
     .venv/bin/python bench/scale.py --processes 3    # 1 process, then 3
     .venv/bin/python bench/scale.py --quick          # 4 games, shorter steps (a smoke run)
     .venv/bin/python bench/scale.py --by-connection  # each websocket routed on its own, as before games were
+    .venv/bin/python bench/scale.py --load-cpu 1     # this load generator confined to CPU 1
+    .venv/bin/python bench/scale.py --only 1 --quick --profile /tmp/prof   # one side, servers under cProfile
 
 (`bench/load.py --processes N` runs this.) It needs PostgreSQL (`VTT_TEST_POSTGRES_URL`, or Debian's binaries for
 a throw-away cluster, as the tests: `e2e/pg_server.py`) and nginx (Debian's package). It PRINTS figures and never
@@ -25,11 +27,18 @@ p95; and, for each receiving client, whether it is on the process that played th
 hears it through PostgreSQL NOTIFY and replays it): the p95 of each, and their difference, the latency a change
 adds by crossing processes. And the processor time the `vtt` processes spent, all together, per command
 acknowledged (from /proc): what the machine pays for a command, which the same load on more processes should not
-raise much (each process replays only the commands of the games its clients are at).
+raise much (each process replays only the commands of the games its clients are at); within it, the event loop's
+thread and the others (database writers, the listening thread). Beside it, from /proc too, the time PostgreSQL
+(the cluster's processes), nginx and this load generator (which is not the system under test) spent, and what
+the rest of the machine did meanwhile (other programs: on a busy machine the figures say little), as cores kept
+busy and as ms a command. The load generator is made cheap: uvloop when installed, and a change message is read
+only as far as its `seq` unless it may name whose turn it is.
 
 Throughput at p95 ≤ 100 ms: the most commands per second of a step whose p95 stayed within 100 ms. Target on a
 2-core machine: N processes (2) ≥ 1.6× one. On one small machine the processes, PostgreSQL, nginx and this
-load generator share the same cores, so the ratio shows the cost of the shared log as much as the gain.
+load generator share the same cores, so the ratio shows the cost of the shared log as much as the gain: one
+process is bound by its one core, two by the machine, so with c the servers' ms a command and r the rest's
+(PostgreSQL, nginx, load generator) the ratio is at most about 2c / (c + r), and 1.6 needs r ≤ c / 4.
 """
 
 from __future__ import annotations
