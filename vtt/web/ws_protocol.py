@@ -1,10 +1,10 @@
 """Which of uvicorn's websocket implementations serves the pages' and the API's websockets.
 
-NiceGUI names `wsproto` to uvicorn (`ui.run` takes no other), a pure-Python protocol: under the seat API's load
-(`bench/scale.py`) its framing and compression of each message to each client cost a process more than the rest of
-a command (1.5 ms of 3.5 ms a command, 7 messages each). uvicorn's `websockets-sansio` protocol does the same work
-for less (websockets' C masking, and a smaller compression window: 4 KB instead of 32 KB a socket). The name NiceGUI
-asks for is pointed at it here, before the server starts; `VTT_WEBSOCKETS=wsproto` keeps NiceGUI's choice.
+NiceGUI names `wsproto` to uvicorn (`ui.run` takes no other), a pure-Python protocol. uvicorn's `websockets-sansio`
+protocol does the same work for less: framing a 570-byte change message took 9.7 µs with wsproto against 5.2 µs
+(permessage-deflate on; 5.0 against 1.3 µs off), and it compresses with a 4 KB window instead of 32 KB a socket.
+A command of the seat API's load sends 7 messages (`bench/scale.py`). The name NiceGUI asks for is pointed at it
+here, before the server starts; `VTT_WEBSOCKETS=wsproto` keeps NiceGUI's choice.
 """
 
 from __future__ import annotations
