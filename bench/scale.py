@@ -28,7 +28,7 @@ hears it through PostgreSQL NOTIFY and replays it): the p95 of each, and their d
 adds by crossing processes. And the processor time the `vtt` processes spent, all together, per command
 acknowledged (from /proc): what the machine pays for a command, which the same load on more processes should not
 raise much (each process replays only the commands of the games its clients are at); within it, the event loop's
-thread and the others (database writers, the listening thread). Beside it, from /proc too, the time PostgreSQL
+thread and the others (database writes, the listening thread). Beside it, from /proc too, the time PostgreSQL
 (the cluster's processes), nginx and this load generator (which is not the system under test) spent, and what
 the rest of the machine did meanwhile (other programs: on a busy machine the figures say little), as cores kept
 busy and as ms a command. The load generator is made cheap: uvloop when installed, and a change message is read
@@ -191,11 +191,11 @@ def machine_busy_seconds() -> float:
 
 
 def thread_seconds(pids: list[int]) -> dict[str, float]:
-    """The processor time so far of the `vtt` processes' threads, grouped: the event loop's (the main thread), the
-    database writers' (`vtt-db-…`, one a game on PostgreSQL) and the others' (the listening thread, `to_thread`'s
-    pool). A thread that ended counts nothing."""
+    """The processor time so far of the `vtt` processes' event loops (their main threads) and of their other threads
+    (database writers, the listening thread, `to_thread`'s pool: Python does not name them to the system). A thread
+    that ended counts nothing."""
     ticks = os.sysconf("SC_CLK_TCK")
-    groups = {"loop": 0, "writers": 0, "threads": 0}
+    groups = {"loop": 0, "threads": 0}
     for pid in pids:
         try:
             tasks = list(Path(f"/proc/{pid}/task").iterdir())
@@ -203,12 +203,10 @@ def thread_seconds(pids: list[int]) -> dict[str, float]:
             continue
         for task in tasks:
             try:
-                name = (task / "comm").read_text().strip()
                 fields = (task / "stat").read_text().rsplit(")", 1)[1].split()
             except OSError:
                 continue
-            group = "loop" if task.name == str(pid) else "writers" if name.startswith("vtt-db") else "threads"
-            groups[group] += int(fields[11]) + int(fields[12])
+            groups["loop" if task.name == str(pid) else "threads"] += int(fields[11]) + int(fields[12])
     return {k: v / ticks for k, v in groups.items()}
 
 
@@ -387,7 +385,7 @@ def cores_line(step: Step) -> str:
     rest = (step.cpu.get("machine", 0.0) - known) / step.wall if step.wall else float("nan")
     threads = ", ".join(
         f"{label} {step.ms_per_command(k):.2f}"
-        for k, label in (("loop", "event loop"), ("writers", "database writers"), ("threads", "other threads"))
+        for k, label in (("loop", "event loop"), ("threads", "other threads (database writes, listening)"))
     )
     return (
         f"cores busy (ms a command): {', '.join(shown)}; anything else on the machine {rest:.2f}; "
