@@ -6,6 +6,8 @@ Run it from the repository root::
     .venv/bin/python bench/scale.py --processes 3    # 1 process, then 3
     .venv/bin/python bench/scale.py --quick          # 4 games, shorter steps (a smoke run)
     .venv/bin/python bench/scale.py --by-connection  # each websocket routed on its own, as before games were
+    .venv/bin/python bench/scale.py --load-cpu 1     # this load generator confined to CPU 1
+    .venv/bin/python bench/scale.py --only 1 --quick --profile /tmp/prof   # one side, servers under cProfile
 
 (`bench/load.py --processes N` runs this.) It needs PostgreSQL (`VTT_TEST_POSTGRES_URL`, or Debian's binaries for
 a throw-away cluster, as the tests: `e2e/pg_server.py`) and nginx (Debian's package). It PRINTS figures and never
@@ -25,11 +27,18 @@ p95; and, for each receiving client, whether it is on the process that played th
 hears it through PostgreSQL NOTIFY and replays it): the p95 of each, and their difference, the latency a change
 adds by crossing processes. And the processor time the `vtt` processes spent, all together, per command
 acknowledged (from /proc): what the machine pays for a command, which the same load on more processes should not
-raise much (each process replays only the commands of the games its clients are at).
+raise much (each process replays only the commands of the games its clients are at); within it, the event loop's
+thread and the others (database writes, the listening thread). Beside it, from /proc too, the time PostgreSQL
+(the cluster's processes), nginx and this load generator (which is not the system under test) spent, and what
+the rest of the machine did meanwhile (other programs: on a busy machine the figures say little), as cores kept
+busy and as ms a command. The load generator is made cheap: uvloop when installed, and a change message is read
+only as far as its `seq` unless it may name whose turn it is.
 
 Throughput at p95 ≤ 100 ms: the most commands per second of a step whose p95 stayed within 100 ms. Target on a
 2-core machine: N processes (2) ≥ 1.6× one. On one small machine the processes, PostgreSQL, nginx and this
-load generator share the same cores, so the ratio shows the cost of the shared log as much as the gain.
+load generator share the same cores, so the ratio shows the cost of the shared log as much as the gain: one
+process is bound by its one core, two by the machine, so with c the servers' ms a command and r the rest's
+(PostgreSQL, nginx, load generator) the ratio is at most about 2c / (c + r), and 1.6 needs r ≤ c / 4.
 """
 
 from __future__ import annotations
@@ -39,22 +48,27 @@ import asyncio
 import json
 import os
 import random
+import re
+import resource
 import statistics
 import sys
 import tempfile
 import time
-from collections.abc import Iterator
+from collections.abc import Coroutine, Iterator
 from contextlib import ExitStack, contextmanager
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Any
 
 ROOT = Path(__file__).resolve().parents[1]
 if str(ROOT) not in sys.path:
     sys.path.insert(0, str(ROOT))  # `e2e` and `bench` are not installed packages
 
-from websockets.asyncio.client import connect  # noqa: E402
+from websockets.asyncio.client import ClientConnection, connect  # noqa: E402
+from websockets.exceptions import ConnectionClosed  # noqa: E402
 
 from bench.load import (  # noqa: E402
+    CLOSED,
     PLAYERS,
     Client,
     Encounter,
@@ -62,10 +76,10 @@ from bench.load import (  # noqa: E402
     Sent,
     act,
     create_games,
+    current_of,
     load_average,
     make_encounter,
     pct,
-    receive,
     section,
 )
 from e2e.conftest import AppServer  # noqa: E402
@@ -80,6 +94,8 @@ passes 100 ms on a 2-core machine, so that the ratio is not rounded to a doublin
 STEP_SECONDS, QUICK_STEP_SECONDS = 10.0, 4.0
 GAMES, QUICK_GAMES = 10, 4
 DRAIN_S = 2.0
+DEFLATE = [True]
+"""Whether the clients offer permessage-deflate, as browsers and the `websockets` client do (`--no-deflate`)."""
 
 
 @dataclass
@@ -94,30 +110,132 @@ class Step:
     same: list[float]
     crossing: list[float]
     seconds: float
-    cpu_seconds: float = 0.0
-    """Processor time of the `vtt` processes during the step (and its drain)."""
+    cpu: dict[str, float] = field(default_factory=dict)
+    """Processor seconds during the step (and its drain): of the `vtt` processes, PostgreSQL, nginx, this load
+    generator and the whole machine (`Parts.sample`)."""
+    wall: float = 0.0
+    """Seconds from the step's start to the end of its drain."""
 
     @property
     def per_second(self) -> float:
         return self.ok / self.seconds
 
+    def ms_per_command(self, part: str) -> float:
+        return 1000 * self.cpu.get(part, float("nan")) / self.ok if self.ok else float("nan")
+
     @property
     def cpu_ms_per_command(self) -> float:
-        return 1000 * self.cpu_seconds / self.ok if self.ok else float("nan")
+        return self.ms_per_command("vtt")
+
+    def cores(self, part: str) -> float:
+        """How many cores `part` kept busy on average during the step."""
+        return self.cpu.get(part, float("nan")) / self.wall if self.wall else float("nan")
 
     @property
     def p95(self) -> float:
         return pct(self.latencies, 95) if self.latencies else float("inf")
 
 
-def cpu_seconds(pids: list[int]) -> float:
-    """User and system processor time of these processes so far (/proc/<pid>/stat)."""
+def _stat(pid: int) -> list[str]:
+    """The fields of /proc/<pid>/stat after the command's name (the 3rd field of the line is the first)."""
+    return Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+
+
+def cpu_seconds(pids: list[int], waited: bool = False) -> float:
+    """User and system processor time of these processes so far (/proc/<pid>/stat); with `waited`, also that of
+    their children that ended (PostgreSQL's backends of closed connections). A process gone counts nothing."""
     ticks = os.sysconf("SC_CLK_TCK")
     total = 0
     for pid in pids:
-        fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+        try:
+            fields = _stat(pid)
+        except OSError:
+            continue
         total += int(fields[11]) + int(fields[12])  # utime, stime: the 14th and 15th fields of the line
+        if waited:
+            total += int(fields[13]) + int(fields[14])  # cutime, cstime
     return total / ticks
+
+
+def family(root: int) -> list[int]:
+    """`root` and every process below it (nginx's workers, PostgreSQL's backends)."""
+    children: dict[int, list[int]] = {}
+    for entry in Path("/proc").iterdir():
+        if entry.name.isdigit():
+            try:
+                children.setdefault(int(_stat(int(entry.name))[1]), []).append(int(entry.name))
+            except OSError:
+                continue
+    found, todo = [], [root]
+    while todo:
+        pid = todo.pop()
+        found.append(pid)
+        todo += children.get(pid, [])
+    return found
+
+
+def postmaster_of(url: str) -> int | None:
+    """The PostgreSQL server's main process, for a throw-away cluster of `e2e.pg_server` (None for another)."""
+    host = re.search(r"[?&]host=([^&]+)", url)
+    pid_file = Path(host.group(1)).parent / "data" / "postmaster.pid" if host else None
+    try:
+        return int(pid_file.read_text().split()[0]) if pid_file else None
+    except (OSError, ValueError):
+        return None
+
+
+def machine_busy_seconds() -> float:
+    """Processor time the whole machine spent busy so far, all cores (/proc/stat: all but idle and iowait)."""
+    fields = [int(x) for x in Path("/proc/stat").read_text().split("\n", 1)[0].split()[1:]]
+    return (sum(fields[:8]) - fields[3] - fields[4]) / os.sysconf("SC_CLK_TCK")
+
+
+def thread_seconds(pids: list[int]) -> dict[str, float]:
+    """The processor time so far of the `vtt` processes' event loops (their main threads) and of their other threads
+    (database writers, the listening thread, `to_thread`'s pool: Python does not name them to the system). A thread
+    that ended counts nothing."""
+    ticks = os.sysconf("SC_CLK_TCK")
+    groups = {"loop": 0, "threads": 0}
+    for pid in pids:
+        try:
+            tasks = list(Path(f"/proc/{pid}/task").iterdir())
+        except OSError:
+            continue
+        for task in tasks:
+            try:
+                fields = (task / "stat").read_text().rsplit(")", 1)[1].split()
+            except OSError:
+                continue
+            groups["loop" if task.name == str(pid) else "threads"] += int(fields[11]) + int(fields[12])
+    return {k: v / ticks for k, v in groups.items()}
+
+
+def own_cpu_seconds() -> float:
+    """This load generator's processor time so far (every thread)."""
+    usage = resource.getrusage(resource.RUSAGE_SELF)
+    return usage.ru_utime + usage.ru_stime
+
+
+@dataclass(frozen=True)
+class Parts:
+    """The processes whose processor time a step shows apart: the `vtt` servers, PostgreSQL, nginx."""
+
+    servers: list[int]
+    postgres: int | None
+    nginx: int | None
+
+    def sample(self) -> dict[str, float]:
+        """Processor seconds so far: `vtt`, PostgreSQL, nginx, this load generator, and the whole machine."""
+        postgres = cpu_seconds(family(self.postgres), waited=True) if self.postgres else float("nan")
+        nginx = cpu_seconds(family(self.nginx), waited=True) if self.nginx else float("nan")
+        return {
+            **thread_seconds(self.servers),
+            "vtt": cpu_seconds(self.servers),
+            "postgres": postgres,
+            "nginx": nginx,
+            "load": own_cpu_seconds(),
+            "machine": machine_busy_seconds(),
+        }
 
 
 def _via(game: Game, sent: Sent) -> Client:
@@ -147,8 +265,47 @@ def measure(games: list[Game], sent: list[tuple[Game, Sent]], upstream: dict[int
             (step.same if upstream[id(c)] == played_on else step.crossing).append((t - s.t0) * 1000)
 
 
+CHANGE_SEQ = re.compile(r'\{"kind": ?"change", ?"seq": ?(\d+)[,}]')
+"""The start of a change message as the server writes it: its place in the log is all the load needs of most."""
+
+
+async def receive(client: Client) -> None:
+    """`bench.load.receive`, reading no more of a message than the load needs: a change's `seq` from its first
+    bytes; the whole message only when it may say whose turn it is, or is something else. The load generator is
+    not the system under test: decoding each of the ~7 messages a command makes cost it as much as a server."""
+    assert client.ws is not None
+    try:
+        await _receive(client, client.ws)
+    except ConnectionClosed:
+        CLOSED.append(client.key)
+
+
+async def _receive(client: Client, ws: ClientConnection) -> None:
+    async for text in ws:
+        now = time.perf_counter()
+        assert isinstance(text, str)
+        found = CHANGE_SEQ.match(text)
+        if found is not None:
+            client.received[int(found.group(1))] = now
+            if '"turn"' not in text:
+                continue
+        message = json.loads(text)
+        kind = message["kind"]
+        if kind == "change":
+            turn = message["state"].get("turn")
+            if turn is not None:
+                client.turn = current_of(turn)
+        elif kind == "outcome":
+            future = client.waiting.pop(str(message["id"]), None)
+            if future is not None and not future.done():
+                future.set_result(message)
+        elif kind == "state":
+            client.turn = current_of(message["state"]["turn"])
+            client.ready.set()
+
+
 async def load(
-    proxy: NginxProxy, pids: list[int], games: list[Game], step_seconds: float, seed: int, by_connection: bool = False
+    proxy: NginxProxy, parts: Parts, games: list[Game], step_seconds: float, seed: int, by_connection: bool = False
 ) -> list[Step]:
     ws_url = proxy.url.replace("http://", "ws://")
 
@@ -166,7 +323,8 @@ async def load(
             if not answer["ok"]:
                 raise RuntimeError(f"game {game.id}: begin refused: {answer['error']}")
     clients = [c for g in games for c in g.clients]
-    sockets = await asyncio.gather(*(connect(url(c), max_size=None) for c in clients))
+    compression = "deflate" if DEFLATE[0] else None
+    sockets = await asyncio.gather(*(connect(url(c), max_size=None, compression=compression) for c in clients))
     upstream: dict[int, str] = {}
     for client, ws in zip(clients, sockets, strict=True):
         client.ws = ws
@@ -186,14 +344,17 @@ async def load(
         for rate in RATES:
             start = time.perf_counter() + 0.5
             stop = start + step_seconds
-            cpu_before = cpu_seconds(pids)
+            before = parts.sample()
+            began = time.perf_counter()
             everyone = [(g, c) for g in games for c in g.clients]
             done = await asyncio.gather(
                 *(act(g, c, start, stop, random.Random(rng.random()), 1.0 / rate) for g, c in everyone)
             )
             await asyncio.sleep(DRAIN_S)
             pairs = [(g, s) for (g, _), mine in zip(everyone, done, strict=True) for s in mine]
-            step = Step(rate, len(pairs), 0, 0, 0, 0, [], [], [], step_seconds, cpu_seconds(pids) - cpu_before)
+            after = parts.sample()
+            cpu = {k: after[k] - before[k] for k in after}
+            step = Step(rate, len(pairs), 0, 0, 0, 0, [], [], [], step_seconds, cpu, time.perf_counter() - began)
             measure(games, pairs, upstream, step)
             steps.append(step)
             crossing = f"{pct(step.crossing, 95):7.1f}" if step.crossing else "      -"
@@ -205,6 +366,7 @@ async def load(
                 f"server processor time {step.cpu_ms_per_command:.2f} ms a command",
                 flush=True,
             )
+            print(f"        {cores_line(step)}", flush=True)
             if step.p95 > 4 * P95_TARGET_MS:
                 break  # far past the target: the next step only queues up more
     finally:
@@ -215,23 +377,57 @@ async def load(
     return steps
 
 
+def cores_line(step: Step) -> str:
+    """Where the machine's processor time went during the step: cores kept busy, and ms a command."""
+    names = (("vtt", "vtt processes"), ("postgres", "PostgreSQL"), ("nginx", "nginx"), ("load", "load generator"))
+    shown = [f"{label} {step.cores(k):.2f} ({step.ms_per_command(k):.2f} ms)" for k, label in names]
+    known = sum(step.cpu.get(k, 0.0) for k, _ in names if step.cpu.get(k) == step.cpu.get(k))
+    rest = (step.cpu.get("machine", 0.0) - known) / step.wall if step.wall else float("nan")
+    threads = ", ".join(
+        f"{label} {step.ms_per_command(k):.2f}"
+        for k, label in (("loop", "event loop"), ("threads", "other threads (database writes, listening)"))
+    )
+    return (
+        f"cores busy (ms a command): {', '.join(shown)}; anything else on the machine {rest:.2f}; "
+        f"all {step.cores('machine'):.2f} of {os.cpu_count()}\n        vtt's ms a command by thread: {threads}"
+    )
+
+
 @contextmanager
-def processes(url: str, encounter: Encounter, n: int, seed: int) -> Iterator[tuple[NginxProxy, list[int]]]:
+def processes(
+    url: str, encounter: Encounter, n: int, seed: int, profile: Path | None = None
+) -> Iterator[tuple[NginxProxy, Parts]]:
+    """`n` servers on the database at `url` and nginx before them; with `profile`, each server under cProfile
+    (`bench/profiled_server.py`), its figures written to `profile/server-<n>-<i>.prof` when it stops."""
     with ExitStack() as stack:
         servers: list[AppServer] = []
         for i in range(n):
             args = ["--host", "127.0.0.1", "--database", url, "--map", str(encounter.path), "--game", "Load 1"]
-            server = AppServer(
-                module="vtt.cli", args=[*args, "--seed", str(seed + i)], env={"VTT_STORAGE_SECRET": "bench-scale"}
-            )
+            env = {"VTT_STORAGE_SECRET": "bench-scale"}
+            module = "vtt.cli"
+            if profile is not None:
+                module = "bench.profiled_server"
+                env["VTT_PROFILE_OUT"] = str(profile / f"server-{n}-{i + 1}.prof")
+            server = AppServer(module=module, args=[*args, "--seed", str(seed + i)], env=env)
             stack.callback(server.stop)
             servers.append(server.start())
         pids = [s.process.pid for s in servers if s.process is not None]
-        yield stack.enter_context(NginxProxy([s.port for s in servers])), pids
+        proxy = stack.enter_context(NginxProxy([s.port for s in servers]))
+        nginx = proxy.process.pid if proxy.process is not None else None
+        yield proxy, Parts(pids, postmaster_of(url), nginx)
         for server in servers:
             out = server.output()
             if "Traceback" in out:
                 print(f"!! process on port {server.port} logged an exception:\n{out[-2000:]}")
+
+
+def run(work: Coroutine[Any, Any, list[Step]]) -> list[Step]:
+    """Run the load on uvloop when it is installed (a cheaper event loop for the load generator)."""
+    try:
+        import uvloop
+    except ImportError:
+        return asyncio.run(work)
+    return uvloop.run(work)
 
 
 def throughput(steps: list[Step]) -> float:
@@ -245,6 +441,17 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--quick", action="store_true", help=f"{QUICK_GAMES} games, {QUICK_STEP_SECONDS:.0f} s steps")
     ap.add_argument("--games", type=int, default=None)
     ap.add_argument("--seed", type=int, default=1)
+    ap.add_argument("--no-deflate", action="store_true", help="the clients do not offer permessage-deflate")
+    ap.add_argument(
+        "--load-cpu",
+        type=int,
+        default=None,
+        metavar="N",
+        help="confine this load generator to CPU N (os.sched_setaffinity); the servers, PostgreSQL and nginx keep "
+        "every CPU",
+    )
+    ap.add_argument("--only", type=int, default=None, help="run only this number of processes (no ratio)")
+    ap.add_argument("--profile", type=Path, default=None, help="profile each server; its figures go to this folder")
     ap.add_argument(
         "--by-connection", action="store_true", help="route each websocket on its own, not a game's clients together"
     )
@@ -252,25 +459,39 @@ def main(argv: list[str] | None = None) -> int:
     if (why := available()) is not None or nginx_binary() is None:
         print(f"bench/scale.py needs PostgreSQL and nginx: {why or 'nginx is not installed'}")
         return 2
+    DEFLATE[0] = not args.no_deflate
     n_games = args.games or (QUICK_GAMES if args.quick else GAMES)
     step_seconds = QUICK_STEP_SECONDS if args.quick else STEP_SECONDS
     print(
         f"bench/scale.py: {n_games} games × {PLAYERS + 1} clients through nginx, 1 vs {args.processes} processes on "
         f"one PostgreSQL; machine load average {load_average()} on {os.cpu_count()} CPUs"
     )
+    print(
+        f"   clients: permessage-deflate {'on' if DEFLATE[0] else 'off'}; load generator "
+        + (f"on CPU {args.load_cpu}" if args.load_cpu is not None else "on every CPU")
+        + f"; servers' websockets: {os.environ.get('VTT_WEBSOCKETS') or 'websockets-sansio'}"
+    )
     results: dict[int, list[Step]] = {}
+    every_cpu = os.sched_getaffinity(0)
     with tempfile.TemporaryDirectory(prefix="vtt-scale-") as tmp, postgres_server() as server_url:
         encounter = make_encounter(Path(tmp))
         databases = PostgresDatabases(server_url)
         try:
-            for n in (1, args.processes):
+            for n in (1, args.processes) if args.only is None else (args.only,):
                 section(f"{n} process{'es' if n > 1 else ''}")
                 url = databases.new()
                 games = create_games(url, encounter, n_games)
-                with processes(url, encounter, n, args.seed) as (proxy, pids):
-                    results[n] = asyncio.run(load(proxy, pids, games, step_seconds, args.seed, args.by_connection))
+                if args.profile is not None:
+                    args.profile.mkdir(parents=True, exist_ok=True)
+                os.sched_setaffinity(0, every_cpu)  # the servers started next inherit it
+                with processes(url, encounter, n, args.seed, args.profile) as (proxy, parts):
+                    if args.load_cpu is not None:  # after the servers and nginx started: they keep every CPU
+                        os.sched_setaffinity(0, {args.load_cpu})
+                    results[n] = run(load(proxy, parts, games, step_seconds, args.seed, args.by_connection))
         finally:
             databases.drop_all()
+    if args.only is not None:
+        return 0
     section("Summary (targets)")
     one, many = throughput(results[1]), throughput(results[args.processes])
     for n, value in ((1, one), (args.processes, many)):

@@ -3,11 +3,12 @@
 from __future__ import annotations
 
 import argparse
+import math
 import os
 import sys
 from pathlib import Path
 
-from vtt.table.registry import CREATORS
+from vtt.table.registry import CREATORS, IDLE_MINUTES
 
 DEFAULT_MAP = Path(__file__).resolve().parents[1] / "maps" / "demo.json"
 
@@ -48,6 +49,14 @@ def build_parser() -> argparse.ArgumentParser:
         help="let spectators watch the start-up game (its Soulweaver can turn it off; every other game starts "
         "unwatched)",
     )
+    p.add_argument(
+        "--idle-minutes",
+        type=float,
+        default=None,
+        metavar="MINUTES",
+        help=f"drop a game from memory when nobody has watched it this long; it is loaded again from the database "
+        f"when opened (default: $VTT_IDLE_MINUTES, else {IDLE_MINUTES:g}; 0 keeps every game loaded)",
+    )
     sub = p.add_subparsers(dest="command")
     sc = sub.add_parser("scenario", help="run a scenario file through the rules and print its events as JSON")
     sc.add_argument("file")
@@ -75,10 +84,27 @@ def main(argv: list[str] | None = None) -> int:
             for x in (f"--{name}", getattr(args, name))
         ]
         return scenario_main(flags)
+    idle = idle_minutes(args.idle_minutes)
+    if idle is None:
+        parser.error("the idle minutes (--idle-minutes or VTT_IDLE_MINUTES) must be a number, 0 or more")
     from vtt.web.start import start
 
     database = args.database or "sqlite:///vtt.sqlite"
-    return start(args.host, args.port, database, args.map, args.game, args.seed, args.creators, args.watchable)
+    return start(args.host, args.port, database, args.map, args.game, args.seed, args.creators, args.watchable, idle)
+
+
+def idle_minutes(given: float | None) -> float | None:
+    """The minutes a game nobody watches stays loaded: `given` (`--idle-minutes`), else `$VTT_IDLE_MINUTES`, else
+    `IDLE_MINUTES`; None when that is not a number of 0 or more."""
+    if given is None:
+        text = os.environ.get("VTT_IDLE_MINUTES", "").strip()
+        if not text:
+            return IDLE_MINUTES
+        try:
+            given = float(text)
+        except ValueError:
+            return None
+    return given if math.isfinite(given) and given >= 0 else None
 
 
 if __name__ == "__main__":

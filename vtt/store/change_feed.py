@@ -84,8 +84,16 @@ class ChangeFeed:
         loop: asyncio.AbstractEventLoop,
         heard: Callable[[Heard], None],
         resync: Callable[[], None],
+        origin: str = "",
+        holds: Callable[[int], bool] | None = None,
     ) -> None:
         self.url, self.loop, self.heard, self.resync = url, loop, heard, resync
+        self.origin = origin
+        """This process (`db.origin_of`): what it said itself is dropped here, in the listening thread, without
+        waking the event loop (every process hears every command stored, its own too)."""
+        self.holds = holds
+        """Whether this process has a game loaded: commands and pointers of the others are dropped here too (one
+        loading it later reads its log; seats are always handed over: what is kept of them is dropped)."""
         self._stop = threading.Event()
         self._listening = threading.Event()
         self._heard: list[Heard] = []
@@ -118,7 +126,7 @@ class ChangeFeed:
                     while not self._stop.is_set():
                         for note in conn.notifies(timeout=WAIT_SECONDS):
                             found = parse(note.payload)
-                            if found is not None:
+                            if found is not None and self._wanted(found):
                                 self._hand_over(found)
             except psycopg.Error:
                 self._listening.clear()
@@ -126,6 +134,11 @@ class ChangeFeed:
                 attempt += 1
                 first = False
                 self._stop.wait(wait)
+
+    def _wanted(self, heard: Heard) -> bool:
+        if self.origin and heard.origin == self.origin:
+            return False
+        return heard.kind == "seats" or self.holds is None or self.holds(heard.game)
 
     def _hand_over(self, heard: Heard) -> None:
         """Queue `heard` for the loop; one call of the loop takes every message queued until it runs."""

@@ -7,6 +7,7 @@ result is shown to nobody before it is stored.
 
 from __future__ import annotations
 
+import json
 import secrets
 import weakref
 from collections.abc import Callable, Sequence
@@ -17,6 +18,7 @@ from typing import Any
 
 from alembic import command as alembic_command
 from alembic.config import Config
+from psycopg.errors import IntegrityError as PgIntegrityError
 from sqlalchemy import Table, event, insert, inspect, text
 from sqlalchemy.engine import Engine
 from sqlalchemy.exc import IntegrityError, OperationalError
@@ -476,6 +478,9 @@ def append_command(
     Plain inserts, not ORM objects: every move waits for this commit before anyone sees it, and the ORM's unit of
     work took three times as long (0.5 ms against 0.15 ms of the writer thread's time, which holds the interpreter
     lock the event loop needs)."""
+    if snapshot is None and engine.dialect.name == "postgresql":
+        _append_and_notify(engine, game_id, seq, sender, command, faces, events, datetime.now(UTC))
+        return
     row = _command_row(game_id, seq, sender, command, faces, events)
     now = row["created"]
     try:
@@ -492,6 +497,45 @@ def append_command(
                 )
     except IntegrityError as exc:
         raise SeqTaken(f"game {game_id} already has a command {seq}") from exc
+
+
+_APPEND_AND_NOTIFY = (
+    "WITH stored AS (INSERT INTO command (game_id, seq, sender, command, faces, events, created) "
+    "VALUES (%s, %s, %s, %s, %s, %s, %s) RETURNING seq) SELECT pg_notify(%s, %s) FROM stored"
+)
+"""A command stored and told to the other processes in one statement: one round trip to PostgreSQL, its own
+transaction (the message goes out only if the row is stored)."""
+
+
+def _append_and_notify(
+    engine: Engine,
+    game_id: int,
+    seq: int,
+    sender: str,
+    command: dict[str, Any],
+    faces: list[int],
+    events: list[dict[str, Any]],
+    now: datetime,
+) -> None:
+    """`append_command` on PostgreSQL without a snapshot: `_APPEND_AND_NOTIFY`, prepared, on a pooled connection's
+    driver. Through SQLAlchemy's unit of work it was four round trips (begin, insert, notify, commit) and 0.9–1.2 ms
+    of the writer thread's processor time a command, against 0.13 ms here: that thread holds the interpreter lock
+    the event loop needs."""
+    message = f"log {game_id} {seq} {origin_of(engine)}"
+    row = (game_id, seq, sender, json.dumps(command), json.dumps(faces), json.dumps(events), now)
+    pooled = engine.raw_connection()
+    try:
+        driver = pooled.driver_connection
+        assert driver is not None
+        driver.autocommit = True
+        try:
+            driver.execute(_APPEND_AND_NOTIFY, (*row, CHANGES_CHANNEL, message), prepare=True)
+        finally:
+            driver.autocommit = False
+    except PgIntegrityError as exc:
+        raise SeqTaken(f"game {game_id} already has a command {seq}") from exc
+    finally:
+        pooled.close()
 
 
 def notify(engine: Engine, message: str) -> None:

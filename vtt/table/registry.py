@@ -8,6 +8,7 @@ import gc
 import json
 import secrets
 import threading
+import time
 from collections.abc import Callable
 from dataclasses import dataclass
 from functools import partial
@@ -46,6 +47,13 @@ NAME_LIMIT = 60
 ADMIN_SECRET = "admin_secret"
 """The server setting holding the admin secret: the browser that opens `/admin/<secret>` may make and import games
 when only admins may (`Creators` "admin")."""
+
+
+IDLE_MINUTES = 30.0
+"""Minutes a loaded game nobody watches stays in memory (`Games.unload_idle`): then it is dropped, and loaded again
+from its log when someone opens it. A server that has served many games holds only those played lately."""
+SWEEP_SECONDS_MAX = 60.0
+"""How often, at most, the loaded games are looked over for idle ones."""
 
 
 class GameError(ValueError):
@@ -89,6 +97,8 @@ class Games:
         maps: Path,
         dice: Callable[[], DiceSource] = RandomDice,
         creators: Creators = "anyone",
+        idle_minutes: float = IDLE_MINUTES,
+        clock: Callable[[], float] = time.monotonic,
     ) -> None:
         self.engine = engine
         self.maps = maps
@@ -102,6 +112,12 @@ class Games:
         self._locks_lock = threading.Lock()
         self._feed: ChangeFeed | None = None
         self._origin = db.origin_of(engine)
+        self.idle_seconds = 60 * idle_minutes
+        """A loaded game unwatched this long is dropped from memory (0: never)."""
+        self._clock = clock
+        self._last_watched: dict[int, float] = {}
+        """When each loaded game was last asked for or had someone watching (`clock`'s seconds)."""
+        self._sweeper: asyncio.Task[None] | None = None
 
     # ---- who may make games, who may watch -----------------------------------------------------------------
 
@@ -146,6 +162,7 @@ class Games:
         loop; two callers asking for one game at once get the same table)."""
         table = self._tables.get(game_id)
         if table is not None:
+            self._last_watched[game_id] = self._clock()
             return table
         with self._locks_lock:
             lock = self._locks.setdefault(game_id, threading.Lock())
@@ -153,12 +170,14 @@ class Games:
             table = self._tables.get(game_id)
             if table is None:
                 table = self._tables[game_id] = Table.load(self.engine, game_id, self.dice)
+            self._last_watched[game_id] = self._clock()
         return table
 
     async def load_table(self, game_id: int) -> Table:
         """`table`, loading a game not yet loaded in a thread, so that a big game's replay stops no other game."""
         table = self._tables.get(game_id)
         if table is not None:
+            self._last_watched[game_id] = self._clock()
             await table.catch_up_if_behind()
             return table
         table = await asyncio.to_thread(self.table, game_id)
@@ -206,6 +225,7 @@ class Games:
         # again (for the largest map a tenth of a second in which the parser holds the interpreter, and with it
         # every game). Frozen for the garbage collector as `load_table` does.
         self._tables.setdefault(game_id, Table(name, state, self.engine, game_id, self.dice))
+        self._last_watched[game_id] = self._clock()
         gc.freeze()
         return made
 
@@ -261,7 +281,7 @@ class Games:
         url = listen_url(self.engine)
         if url is None or self._feed is not None:
             return
-        self._feed = ChangeFeed(url, loop, self._heard, self._resync)
+        self._feed = ChangeFeed(url, loop, self._heard, self._resync, self._origin, self._tables.__contains__)
         self._feed.start()
 
     def listening(self, seconds: float) -> bool:
@@ -385,7 +405,46 @@ class Games:
     def list(self) -> list[db.GameInfo]:
         return db.list_games(self.engine)
 
+    # ---- games nobody watches ----------------------------------------------------------------------------
+
+    def loaded(self) -> tuple[int, ...]:
+        """The games whose table is in memory now."""
+        return tuple(sorted(self._tables))
+
+    def unload_idle(self) -> tuple[int, ...]:
+        """Drop from memory the games idle (`Table.idle`: nobody watching, nothing under way) for `idle_seconds`
+        since they were last asked for or watched; returns them. Each is loaded again from its log (every command
+        is stored before anyone sees it) when someone opens it; the other processes' messages about it are
+        ignored meanwhile, as for any game not loaded."""
+        if self.idle_seconds <= 0:
+            return ()
+        now = self._clock()
+        dropped: list[int] = []
+        for game_id, table in list(self._tables.items()):
+            if not table.idle:
+                self._last_watched[game_id] = now
+            elif now - self._last_watched.setdefault(game_id, now) >= self.idle_seconds:
+                del self._tables[game_id]
+                self._last_watched.pop(game_id, None)
+                self._players.pop(game_id, None)
+                table.close()
+                dropped.append(game_id)
+        return tuple(dropped)
+
+    def sweep_idle(self) -> None:
+        """On the event loop (at start): look over the loaded games every so often and drop the idle ones."""
+        if self.idle_seconds > 0 and self._sweeper is None:
+            self._sweeper = asyncio.get_running_loop().create_task(self._sweep())
+
+    async def _sweep(self) -> None:
+        every = min(SWEEP_SECONDS_MAX, max(1.0, self.idle_seconds / 4))
+        while True:
+            await asyncio.sleep(every)
+            self.unload_idle()
+
     def close(self) -> None:
+        if self._sweeper is not None:
+            self._sweeper.cancel()
         if self._feed is not None:
             self._feed.stop()
         for table in list(self._tables.values()):  # a thread may be adding a new game's table

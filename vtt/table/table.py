@@ -686,6 +686,16 @@ class Table:
         return change
 
     @property
+    def idle(self) -> bool:
+        """Nobody listens (no page, no API socket) and nothing is under way: no command being played or caught up,
+        no time limit running, no write unfinished. An idle table may be dropped from memory (`Games.unload_idle`)
+        and loaded again from its log."""
+        busy = self._lock.locked() or self._timers or any(not t.done() for t in self._tasks)
+        writing = self._last_write is not None and not self._last_write.done()
+        catching_up = self._catch_up_task is not None and not self._catch_up_task.done()
+        return not self._listeners and not busy and not writing and not catching_up
+
+    @property
     def behind(self) -> bool:
         """Whether other processes stored commands this table has not folded in yet (as far as it heard)."""
         return self._unsure or self._heard_seq > len(self.log)

@@ -33,6 +33,7 @@ from vtt.web.headers import SecurityHeaders
 from vtt.web.library_page import render_library
 from vtt.web.loop_watch import start_from_env as watch_loop
 from vtt.web.table_view import TableView
+from vtt.web.ws_protocol import choose_websockets
 
 STATIC = Path(__file__).resolve().parents[2] / "static"
 STYLES = (STATIC / "utility.css", STATIC / "table.css")
@@ -343,8 +344,10 @@ def run(games: Games, host: str, port: int, storage_secret: str, **extra: Any) -
     app.on_startup(watch_loop)  # only when VTT_LOOP_WATCH asks for it
     app.on_startup(latency_hooks.install)  # only when VTT_LATENCY_TRACE asks for it
     app.on_startup(lambda: games.listen(asyncio.get_running_loop()))  # other processes' changes (PostgreSQL)
+    app.on_startup(games.sweep_idle)  # games nobody watches leave memory (`Games.unload_idle`)
     app.on_shutdown(games.close)
     app.on_shutdown(offload.close)
+    choose_websockets()
     ui.run(
         tailwind=False,
         host=host,

@@ -13,7 +13,7 @@ from vtt.rules.dice import RandomDice
 from vtt.rules.mapfile import MapError, load_map, map_name
 from vtt.store.db import open_engine
 from vtt.store.single_process import SecondProcess, claim
-from vtt.table.registry import Creators, Games
+from vtt.table.registry import IDLE_MINUTES, Creators, Games
 
 MAPS = Path(os.environ.get("VTT_MAPS") or Path(__file__).resolve().parents[2] / "maps")
 """The encounter maps the New game form offers (`VTT_MAPS` names another folder: the benchmarks use it)."""
@@ -39,6 +39,7 @@ def start(
     seed: int | None = None,
     creators: Creators = "admin",
     watchable: bool = False,
+    idle_minutes: float = IDLE_MINUTES,
 ) -> int:
     try:
         data = json.loads(map_file.read_text())
@@ -55,7 +56,7 @@ def start(
     except SecondProcess as exc:
         print(f"error: {exc}", file=sys.stderr)
         return 2
-    games = Games(engine, MAPS, dice=lambda: RandomDice(seed), creators=creators)
+    games = Games(engine, MAPS, dice=lambda: RandomDice(seed), creators=creators, idle_minutes=idle_minutes)
     name = game or map_name(data) or map_file.stem
     game_id, seats, invitation = games.ensure(name, initial, map_file.name)
     if watchable:
