@@ -40,6 +40,7 @@ from vtt.web.map_pointers import MapPointers
 from vtt.web.map_view import MapView
 from vtt.web.menu_facts import odds_with, option_facts
 from vtt.web.menu_keys import MenuKeys
+from vtt.web.order_candidates import order_candidates
 from vtt.web.panel_drawer import PanelDrawer
 from vtt.web.picture_controls import render_picture_controls
 from vtt.web.pool_rows import render_pool
@@ -941,8 +942,7 @@ class TableView:
 
     def _order_candidates(self) -> tuple[tuple[str, str], ...]:
         """The creatures the Soulweaver may add to the turn order: able to act and in it not yet."""
-        state = self.table.state
-        return tuple((cid, c.name) for cid, c in state.creatures.items() if c.can_act and cid not in state.turn.entries)
+        return order_candidates(self.table)
 
     def _order_buttons(self, cid: str, name: str) -> None:
         """The Soulweaver's small buttons on one entry of the order: up, down, out."""
