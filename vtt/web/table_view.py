@@ -264,8 +264,8 @@ class TableView:
                 if self.tokens.pop(cid, None) is not None:
                     self.map.remove_token(cid)
                 continue
-            token = self._token(state, c)
-            if token != self.tokens.get(cid):
+            token, shown = self._token(state, c), self.tokens.get(cid)
+            if token is not shown and token != shown:
                 self.tokens[cid] = token
                 self.map.patch_token(token)
         self.fog.changed(self.map, seat, self.tokens)
