@@ -32,6 +32,7 @@ from vtt.rules.model import SOULWEAVER, Creature, Decision, GameState
 from vtt.rules.turns import active_creatures, is_active, places_before_fight
 from vtt.table.fog import fog_marks_command, fog_marks_scrubbed
 from vtt.table.heard_targets import heard_options
+from vtt.table.state_steps import stomachs
 
 if TYPE_CHECKING:
     from vtt.table.fog import SeatVision
@@ -239,7 +240,7 @@ class SeatView:
         return self.vision is not None and isinstance(opaque_id, str) and opaque_id in self.vision.heard
 
     def in_stomach(self, swallower: Creature) -> list[Creature]:
-        return [c for c in self.creatures() if c.swallowed_by == swallower.id]
+        return [c for c in stomachs(self.state).get(swallower.id, ()) if c.id not in self.hidden]
 
     def where_swallowed(self, creature_id: str) -> str | None:
         """ "in the Wyrm's stomach" for a swallowed creature; "in a stomach" when the swallower is hidden."""

@@ -8,9 +8,10 @@ candidates) is then derived from the step before plus the creatures the step cha
 
 from __future__ import annotations
 
+import weakref
 from collections import deque
 
-from vtt.rules.model import GameState
+from vtt.rules.model import Creature, GameState
 
 STEPS_KEPT = 8
 """How many recent steps a table remembers (a change compares the state before with the one after)."""
@@ -46,3 +47,22 @@ class Steps:
 
     def clear(self) -> None:
         self._steps.clear()
+
+
+_STOMACHS: dict[int, tuple[weakref.ref[GameState], dict[str, list[Creature]]]] = {}
+"""Who is in whose stomach, per state still in use (by its id, gone with it)."""
+
+
+def stomachs(state: GameState) -> dict[str, list[Creature]]:
+    """The creatures in each swallower's stomach (by the swallower's id), in the order of the state's creatures;
+    worked out once per state for every seat, page and token that asks. Shared: never change it."""
+    known = _STOMACHS.get(id(state))
+    if known is not None and known[0]() is state:
+        return known[1]
+    inside: dict[str, list[Creature]] = {}
+    for c in state.creatures.values():
+        if c.swallowed_by is not None:
+            inside.setdefault(c.swallowed_by, []).append(c)
+    key = id(state)
+    _STOMACHS[key] = (weakref.ref(state, lambda _: _STOMACHS.pop(key, None)), inside)
+    return inside

@@ -46,6 +46,7 @@ from vtt.web.picture_controls import render_picture_controls
 from vtt.web.pool_rows import render_pool
 from vtt.web.prompt_banner import PromptBanner, answers
 from vtt.web.roll_log import RollLog
+from vtt.web.sheet_key import sheet_facts
 from vtt.web.tokens import on_map, seat_token, shown_tokens
 
 CELL_PX = 26.0
@@ -806,7 +807,7 @@ class TableView:
         keys: dict[str, object] = {
             "decisions": seat.decisions(),
             "turn": (seat.turn_panel(), self._order_candidates() if self.viewer.is_soulweaver else ()),
-            "sheet": (self.selected, seat.creature(self.selected), self._inside(self.selected)),
+            "sheet": (self.selected, sheet_facts(seat.creature(self.selected)), self._inside(self.selected)),
             "gm": (self.table.can_undo(), self.table.can_redo()) if self.viewer.is_soulweaver else None,
         }
         for name, render in (
