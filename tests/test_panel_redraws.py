@@ -11,6 +11,7 @@ from collections.abc import Callable, Iterator
 import pytest
 from factories import creature, state
 from fastapi import Request
+from nicegui import ui
 from nicegui.testing.user_simulation import user_simulation
 
 from vtt.rules.model import GameState
@@ -54,14 +55,11 @@ async def _flushed(view: TableView, check: Callable[[], bool] = lambda: True) ->
     return False
 
 
-def _card_ids(column: object) -> list[int]:
-    children = getattr(column, "default_slot").children
-    return [child.id for child in children]
+def _card_ids(column: ui.element) -> list[int]:
+    return [child.id for child in column.default_slot.children]
 
 
-async def test_the_open_sheet_is_not_drawn_again_when_its_creature_moves(
-    games: Games, seats: dict[str, Seat]
-) -> None:
+async def test_the_open_sheet_is_not_drawn_again_when_its_creature_moves(games: Games, seats: dict[str, Seat]) -> None:
     table = games.table(seats["soulweaver"].game_id)
     async with user_simulation(_root) as user:
         await user.open(f"/?secret={seats['soulweaver'].secret}")
