@@ -1,10 +1,11 @@
 """A seat view derived from the view of the state before (`SeatView(..., previous, changed)`, what the table builds
 after each command) is the view built from scratch: the same secret creatures, secret names, and the same texts
-reworded. Random steps hide and show creatures, rename them (onto each other's names, so a hidden creature's name
-is now and then also a visible one's, and tells nothing), remove them (hidden ones are then "gone", still secret in
-the log), add new ones, and under fog of war change which creatures the seat sees; the derived view's lazily worked
-out parts (name counts, secret names, the name matcher) are asked at random moments, so both the parts carried over
-from the view before and those worked out afresh are compared."""
+reworded, and the same creatures in each stomach. Random steps hide and show creatures, swallow and free them, move
+them, rename them (onto each other's names, so a hidden creature's name is now and then also a visible one's, and
+tells nothing), remove them (hidden ones are then "gone", still secret in the log), add new ones, and under fog of
+war change which creatures the seat sees; the derived view's lazily worked out parts (name counts, secret names, the
+name matcher, the stomachs) are asked at random moments, so both the parts carried over from the view before and
+those worked out afresh are compared."""
 
 from __future__ import annotations
 
@@ -17,7 +18,7 @@ from hypothesis import strategies as st
 from vtt.rules.model import Creature, GameState
 from vtt.table.fog import SeatVision
 from vtt.table.seat_view import SeatView
-from vtt.table.state_steps import Steps, creatures_changed
+from vtt.table.state_steps import Steps, creatures_changed, stomachs
 from vtt.table.table import Viewer
 
 NAMES = ("Goblin", "Goblin Chief", "Shade", "(Shade)", "Ayla", "Orc")
@@ -27,7 +28,7 @@ SEATS = (Viewer("spectator", "spectator"), Viewer("player", "alice"), Viewer("so
 
 @dataclass(frozen=True)
 class Edit:
-    kind: str  # "hide", "show", "rename", "remove", "add", "sight"
+    kind: str  # "hide", "show", "rename", "remove", "add", "sight", "swallow", "free", "move"
     cid: str
     name: str
     seen: frozenset[str]
@@ -35,7 +36,7 @@ class Edit:
 
 edits = st.builds(
     Edit,
-    kind=st.sampled_from(("hide", "show", "rename", "remove", "add", "sight")),
+    kind=st.sampled_from(("hide", "show", "rename", "remove", "add", "sight", "swallow", "free", "move")),
     cid=st.sampled_from(IDS),
     name=st.sampled_from(NAMES),
     seen=st.frozensets(st.sampled_from(IDS)),
@@ -59,6 +60,11 @@ def _step(s: GameState, edit: Edit) -> GameState:
         creatures[edit.cid] = c.model_copy(update={"hidden": edit.kind == "hide"})
     elif c is not None and edit.kind == "rename":
         creatures[edit.cid] = c.model_copy(update={"name": edit.name})
+    elif c is not None and edit.kind in ("swallow", "free"):
+        swallower = IDS[NAMES.index(edit.name)]  # any id: the index only groups by it
+        creatures[edit.cid] = c.model_copy(update={"swallowed_by": swallower if edit.kind == "swallow" else None})
+    elif c is not None and edit.kind == "move":
+        creatures[edit.cid] = c.model_copy(update={"anchor": (c.anchor[0], c.anchor[1] + 1)})
     return s.model_copy(update={"creatures": creatures})
 
 
@@ -74,6 +80,7 @@ def _gone(before: GameState, after: GameState, gone: dict[str, str]) -> None:
 
 
 def _same(derived: SeatView, fresh: SeatView) -> None:
+    assert derived.stomachs == stomachs(fresh.state)
     assert derived.hidden == fresh.hidden
     assert dict(derived._secret) == dict(fresh._secret)
     assert derived.hidden_names == fresh.hidden_names

@@ -104,6 +104,8 @@ class SeatView:
         self.state = state
         self.viewer = viewer
         self.vision = None if viewer.is_soulweaver else vision
+        if previous is not None:
+            self._stomachs_since(previous, changed)
         gone = gone or {}
         if viewer.is_soulweaver:
             self._secret: Mapping[str, str] = {}
@@ -174,6 +176,25 @@ class SeatView:
             if kept in previous.__dict__:
                 self.__dict__[kept] = previous.__dict__[kept]
 
+    def _stomachs_since(self, previous: SeatView, changed: AbstractSet[str]) -> None:
+        """Keep `previous`'s index of who is in whose stomach when the step swallowed, freed or changed no creature
+        in a stomach."""
+        known: dict[str, list[Creature]] | None = previous.__dict__.get("stomachs")
+        if known is None:
+            return
+        before, after = previous.state.creatures, self.state.creatures
+        for cid in changed:
+            for c in (before.get(cid), after.get(cid)):
+                if c is not None and c.swallowed_by is not None:
+                    return
+        self.__dict__["stomachs"] = known
+
+    @cached_property
+    def stomachs(self) -> dict[str, list[Creature]]:
+        """The creatures in each swallower's stomach (`state_steps.stomachs`), hidden ones among them. Shared: never
+        change it."""
+        return stomachs(self.state)
+
     @cached_property
     def _name_counts(self) -> dict[str, int]:
         """How many creatures this seat sees bear each name."""
@@ -240,7 +261,7 @@ class SeatView:
         return self.vision is not None and isinstance(opaque_id, str) and opaque_id in self.vision.heard
 
     def in_stomach(self, swallower: Creature) -> list[Creature]:
-        return [c for c in stomachs(self.state).get(swallower.id, ()) if c.id not in self.hidden]
+        return [c for c in self.stomachs.get(swallower.id, ()) if c.id not in self.hidden]
 
     def where_swallowed(self, creature_id: str) -> str | None:
         """ "in the Wyrm's stomach" for a swallowed creature; "in a stomach" when the swallower is hidden."""

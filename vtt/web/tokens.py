@@ -57,7 +57,8 @@ def on_map(creature: Creature) -> bool:
 def in_stomach(state: GameState, creature: Creature, viewer: Viewer, seat: SeatView | None = None) -> list[Creature]:
     """The creatures in this creature's stomach that the viewer may know of."""
     view = seat or SeatView(state, viewer)
-    return [c for c in stomachs(state).get(creature.id, ()) if view.sees(c.id)]
+    index = view.stomachs if view.state is state else stomachs(state)
+    return [c for c in index.get(creature.id, ()) if view.sees(c.id)]
 
 
 def stomach_badge(
