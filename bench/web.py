@@ -101,6 +101,9 @@ MAIN_THREAD_TARGET_MS = 25.0
 
 BIG = (100, 100, 500, 300)  # cols, rows, creatures, walls
 SMALL = (10, 10, 6, 6)
+FEW = (100, 100, 50, 300)
+"""The big map with a tenth of the creatures: the server's work per move should not depend on the creatures that
+did not change (the server pieces are timed on both)."""
 CLIENTS = 8  # 1 dragging + 7 observing (--quick: QUICK_CLIENTS)
 QUICK_CLIENTS = 4
 MOVER = "mover"
@@ -975,7 +978,7 @@ def server_pieces(enc: Encounter, n_views: int, folder: Path, reps: int = 20) ->
     once per kind of seat and shared). For comparison, rebuilding every creature's token once (`token_for`)."""
     state = load_scenario(json.loads(enc.path.read_text())).state
     views = [Viewer("soulweaver", "Soulweaver")] + [Viewer("spectator", "spectator")] * (n_views - 1)
-    engine = db.open_engine(f"sqlite:///{folder}/pieces.sqlite")
+    engine = db.open_engine(f"sqlite:///{folder}/pieces-{len(state.creatures)}.sqlite")
     table = Table("bench", state, engine, db.create_game(engine, "bench", {}))
     writes = db.create_game(engine, "bench-writes", {})
     t_apply: list[float] = []
@@ -1027,8 +1030,9 @@ def server_pieces(enc: Encounter, n_views: int, folder: Path, reps: int = 20) ->
         "may delay on a busy machine)"
     )
     print(
-        f"   server pieces, timed in this process: rules apply(place) {statistics.median(t_apply):.1f} ms; seat views "
-        f"and the moved token for {n_views} pages {statistics.median(t_fan):.2f} ms (built once per kind of seat); "
+        f"   server pieces, timed in this process, {len(state.creatures)} creatures: rules apply(place) "
+        f"{statistics.median(t_apply):.1f} ms; seat views and the moved token for {n_views} pages "
+        f"{statistics.median(t_fan):.2f} ms (built once per kind of seat, each from its view of the state before); "
         f"for comparison, every token rebuilt (token_for × {len(state.creatures)}) {statistics.median(t_all):.1f} ms "
         "per page"
     )
@@ -1310,6 +1314,7 @@ def main(argv: list[str] | None = None) -> int:
                 print_latency("app ", app, "patchToken")
                 print_legs(legs)
                 server_pieces(big, n_clients, folder)
+                server_pieces(make_encounter(folder, *FEW, seed=args.seed), n_clients, folder)
                 vision_update = vision_pieces(big)
                 print_latency("bare", bare, "label update")
                 ratio_med = statistics.median(app.dom) / statistics.median(bare.dom)

@@ -21,6 +21,7 @@ from __future__ import annotations
 import json
 import re
 from collections.abc import Mapping, Sequence
+from collections.abc import Set as AbstractSet
 from dataclasses import dataclass
 from functools import cached_property
 from typing import TYPE_CHECKING, Any
@@ -31,6 +32,7 @@ from vtt.rules.model import SOULWEAVER, Creature, Decision, GameState
 from vtt.rules.turns import active_creatures, is_active, places_before_fight
 from vtt.table.fog import fog_marks_command, fog_marks_scrubbed
 from vtt.table.heard_targets import heard_options
+from vtt.table.state_steps import stomachs
 
 if TYPE_CHECKING:
     from vtt.table.fog import SeatVision
@@ -92,31 +94,131 @@ class SeatView:
         viewer: Viewer,
         gone: Mapping[str, str] | None = None,
         vision: SeatVision | None = None,
+        previous: SeatView | None = None,
+        changed: AbstractSet[str] = frozenset(),
     ) -> None:
         """`gone`: creatures removed from the game while hidden (id -> name), still secret in the log. `vision`:
-        what the seat perceives with fog of war on (None: every creature not hidden)."""
+        what the seat perceives with fog of war on (None: every creature not hidden). `previous`: this seat's view
+        of the state `state` was made from, and `changed` the creatures that step added, removed or replaced: what
+        `previous` worked out for the others is kept (`vtt.table.state_steps`)."""
         self.state = state
         self.viewer = viewer
         self.vision = None if viewer.is_soulweaver else vision
+        if previous is not None:
+            self._stomachs_since(previous, changed)
+        gone = gone or {}
         if viewer.is_soulweaver:
-            secret: dict[str, str] = {}
-        else:
-            secret = {cid: c.name for cid, c in state.creatures.items() if c.hidden}
-            secret.update({cid: name for cid, name in (gone or {}).items() if cid not in state.creatures})
-            if vision is not None:
-                secret.update({cid: c.name for cid, c in state.creatures.items() if cid not in vision.seen})
-        self.hidden: frozenset[str] = frozenset(secret)
-        visible_names = {c.name for c in state.creatures.values() if c.id not in self.hidden}
-        self.hidden_names: frozenset[str] = frozenset(n for n in secret.values() if n and n not in visible_names)
-        """A name that a visible creature also bears tells nothing: only the others are secret."""
-        self._visible_names = visible_names
+            self._secret: Mapping[str, str] = {}
+            self.hidden: frozenset[str] = frozenset()
+            return
+        if previous is None or previous.viewer != viewer or (previous.vision is None) != (self.vision is None):
+            everyone = [*state.creatures, *gone]
+            self._secret = {cid: name for cid in everyone if (name := self._secret_name(cid, gone)) is not None}
+            self.hidden = frozenset(self._secret)
+            return
+        ids = set(changed)
+        if self.vision is not None and previous.vision is not None and self.vision is not previous.vision:
+            ids |= self.vision.seen ^ previous.vision.seen
+        ids.update(cid for cid in gone if cid not in previous._secret)
+        self._secret = self._secret_since(previous, ids, gone)
+        self.hidden = previous.hidden if self._secret is previous._secret else frozenset(self._secret)
+        self._names_since(previous, ids)
+
+    def _secret_name(self, creature_id: str, gone: Mapping[str, str]) -> str | None:
+        """The name of a creature this seat may not know of (hidden, not perceived, or removed while hidden), or
+        None for one it sees."""
+        c = self.state.creatures.get(creature_id)
+        if c is None:
+            return gone.get(creature_id)
+        if c.hidden or (self.vision is not None and creature_id not in self.vision.seen):
+            return c.name
+        return None
+
+    def _secret_since(self, previous: SeatView, ids: AbstractSet[str], gone: Mapping[str, str]) -> Mapping[str, str]:
+        """`previous`'s secret creatures with those of `ids` looked at again (the same mapping when none changed)."""
+        secret = previous._secret
+        copied: dict[str, str] | None = None
+        for cid in ids:
+            name = self._secret_name(cid, gone)
+            if (name is None) == (cid not in secret) and (name is None or secret[cid] == name):
+                continue
+            if copied is None:
+                copied = dict(secret)
+            if name is None:
+                del copied[cid]
+            else:
+                copied[cid] = name
+        return secret if copied is None else copied
+
+    def _names_since(self, previous: SeatView, ids: AbstractSet[str]) -> None:
+        """Keep `previous`'s count of the names its visible creatures bear, and what it derived from the names, as
+        far as the creatures of `ids` leave them the same."""
+        counts: dict[str, int] | None = previous.__dict__.get("_name_counts")
+        if counts is None:
+            return
+        new = dict(counts)
+        crossed = False  # a name that no visible creature bore before, or bears now, was found
+        before, after = previous.state.creatures, self.state.creatures
+        for cid in ids:
+            was, now = before.get(cid), after.get(cid)
+            if was is not None and cid not in previous.hidden:
+                new[was.name] -= 1
+                if not new[was.name]:
+                    del new[was.name]
+                    crossed = True
+            if now is not None and cid not in self.hidden:
+                crossed = crossed or now.name not in new
+                new[now.name] = new.get(now.name, 0) + 1
+        self.__dict__["_name_counts"] = new
+        if crossed or self._secret is not previous._secret:
+            return
+        for kept in ("hidden_names", "_matcher", "_needles", "_id_matcher"):
+            if kept in previous.__dict__:
+                self.__dict__[kept] = previous.__dict__[kept]
+
+    def _stomachs_since(self, previous: SeatView, changed: AbstractSet[str]) -> None:
+        """Keep `previous`'s index of who is in whose stomach when the step swallowed, freed or changed no creature
+        in a stomach."""
+        known: dict[str, list[Creature]] | None = previous.__dict__.get("stomachs")
+        if known is None:
+            return
+        before, after = previous.state.creatures, self.state.creatures
+        for cid in changed:
+            for c in (before.get(cid), after.get(cid)):
+                if c is not None and c.swallowed_by is not None:
+                    return
+        self.__dict__["stomachs"] = known
+
+    @cached_property
+    def stomachs(self) -> dict[str, list[Creature]]:
+        """The creatures in each swallower's stomach (`state_steps.stomachs`), hidden ones among them. Shared: never
+        change it."""
+        return stomachs(self.state)
+
+    @cached_property
+    def _name_counts(self) -> dict[str, int]:
+        """How many creatures this seat sees bear each name."""
+        counts: dict[str, int] = {}
+        for cid, c in self.state.creatures.items():
+            if cid not in self.hidden:
+                counts[c.name] = counts.get(c.name, 0) + 1
+        return counts
+
+    @cached_property
+    def hidden_names(self) -> frozenset[str]:
+        """The names of the creatures the seat may not know of. A name that a visible creature also bears tells
+        nothing: only the others are secret."""
+        if not self._secret:
+            return frozenset()
+        counts = self._name_counts
+        return frozenset(n for n in self._secret.values() if n and n not in counts)
 
     @cached_property
     def _matcher(self) -> re.Pattern[str] | None:
         """All names, longest first, so that a visible "Goblin Chief" is not taken for a hidden "Goblin"."""
         if not self.hidden_names:
             return None
-        names = sorted({n for n in [*self._visible_names, *self.hidden_names] if n}, key=len, reverse=True)
+        names = sorted({n for n in [*self._name_counts, *self.hidden_names] if n}, key=len, reverse=True)
         return re.compile("|".join(_word_bounded(n) for n in names))
 
     @cached_property
@@ -147,12 +249,19 @@ class SeatView:
             names.update(dict.fromkeys(self.vision.heard, HEARD_NAME))
         return names
 
+    def name_of(self, creature_id: str) -> str | None:
+        """`names()[creature_id]` without building the whole mapping: None for an id it does not hold."""
+        c = self.creature(creature_id)
+        if c is not None:
+            return c.name
+        return HEARD_NAME if self.hears(creature_id) else None
+
     def hears(self, opaque_id: object) -> bool:
         """Whether `opaque_id` is the id of a creature this seat only hears (`heard_json`)."""
         return self.vision is not None and isinstance(opaque_id, str) and opaque_id in self.vision.heard
 
     def in_stomach(self, swallower: Creature) -> list[Creature]:
-        return [c for c in self.creatures() if c.swallowed_by == swallower.id]
+        return [c for c in self.stomachs.get(swallower.id, ()) if c.id not in self.hidden]
 
     def where_swallowed(self, creature_id: str) -> str | None:
         """ "in the Wyrm's stomach" for a swallowed creature; "in a stomach" when the swallower is hidden."""
@@ -557,13 +666,13 @@ class SeatView:
         state = self.state
         if not state.turn.started:
             return TurnPanel(started=False, can_begin=self.viewer.is_soulweaver)
-        names = self.names()
+        names = self.name_of
         rows: list[TurnRow] = []
         for i, entry in enumerate(state.turn.entries):
-            if entry != SOULWEAVER and entry not in names:
+            if entry != SOULWEAVER and names(entry) is None:
                 continue
             is_current = i == state.turn.index
-            name = "Soulweaver (all other creatures)" if entry == SOULWEAVER else names[entry]
+            name = "Soulweaver (all other creatures)" if entry == SOULWEAVER else names(entry) or ""
             prio = state.turn.priority.get(entry)
             text = f"{'▶ ' if is_current else ''}{name}" + (f" · Priority {prio}" if prio is not None else "")
             if (where := self.where_swallowed(entry)) is not None:
@@ -572,10 +681,10 @@ class SeatView:
         economy: list[str] = []
         for cid in active_creatures(state):
             econ = state.economy.get(cid)
-            if econ is None or cid not in names:
+            if econ is None or (named := names(cid)) is None:
                 continue
             economy.append(
-                f"{names[cid]}: Major {econ.major} · Minor {econ.minor} · Movement {econ.movement_left}"
+                f"{named}: Major {econ.major} · Minor {econ.minor} · Movement {econ.movement_left}"
                 f"/{econ.movement_max} left"
             )
         current = self.creature(state.turn.current)

@@ -33,6 +33,7 @@ from vtt.table.clock import Clock, LoopClock, Timer
 from vtt.table.fog import Fog
 from vtt.table.heard_targets import unmask
 from vtt.table.seat_view import SeatView
+from vtt.table.state_steps import Steps, creatures_changed
 from vtt.table.typed_dice import DiceAsk, FacesNeeded, TypedRolls, WrongFaceCount, mark_typed, typed_problem
 
 Role = Literal["soulweaver", "player", "spectator"]
@@ -97,14 +98,12 @@ class Change:
     before: GameState
     after: GameState
     record: LogRecord
+    known: frozenset[str] | None = None
+    """The creatures the change added, removed or replaced, when the table worked them out already."""
 
     @cached_property
     def _changed(self) -> frozenset[str]:
-        before, after = self.before.creatures, self.after.creatures
-        if before is after:
-            return frozenset()
-        changed = {cid for cid, c in after.items() if before.get(cid) is not c}
-        return frozenset(changed | (before.keys() - after.keys()))
+        return creatures_changed(self.before, self.after) if self.known is None else self.known
 
     @property
     def changed_creatures(self) -> set[str]:
@@ -182,6 +181,8 @@ class Table:
         """Creatures removed from the game while hidden (id -> name): the log about them stays the Soulweaver's."""
         self._seat_views: dict[Viewer, list[tuple[SeatView, int]]] = {}
         """Per seat, its views of the last few states, with how many creatures had gone hidden then."""
+        self.steps = Steps()
+        """The last few steps from one state to the next, with the creatures each changed."""
         self.fog = Fog()
         """What each seat perceives with fog of war on, and the spaces it remembers (in memory only)."""
         self._redo: list[list[int]] = []
@@ -264,13 +265,15 @@ class Table:
             state = after
         self.state = state
 
-    def _bump(self, before: GameState, after: GameState) -> None:
-        for cid in set(before.creatures) | set(after.creatures):
+    def _bump(self, before: GameState, after: GameState) -> frozenset[str]:
+        """Count a new version of each creature the step changed; returns them."""
+        changed = self.steps.add(before, after)
+        for cid in sorted(changed):
             was = before.creatures.get(cid)
-            if was is not after.creatures.get(cid):
-                self.versions[cid] = self.versions.get(cid, 0) + 1
-                if was is not None and was.hidden and cid not in after.creatures:
-                    self.gone_hidden[cid] = was.name
+            self.versions[cid] = self.versions.get(cid, 0) + 1
+            if was is not None and was.hidden and cid not in after.creatures:
+                self.gone_hidden[cid] = was.name
+        return changed
 
     def version(self, creature_id: str) -> int:
         return self.versions.get(creature_id, 0)
@@ -303,7 +306,10 @@ class Table:
         for view, gone in known:
             if view.state is shown and view.vision is vision and gone == len(self.gone_hidden):
                 return view
-        view = SeatView(shown, viewer, self.gone_hidden, vision)
+        step = self.steps.into(shown)
+        previous = next((v for v, _ in reversed(known) if step is not None and v.state is step[0]), None)
+        changed = step[1] if step is not None else frozenset()
+        view = SeatView(shown, viewer, self.gone_hidden, vision, previous, changed)
         known.append((view, len(self.gone_hidden)))
         del known[:-SEAT_VIEWS_KEPT]
         return view
@@ -637,8 +643,7 @@ class Table:
 
     def _fold_play(self, record: LogRecord, after: GameState) -> Change:
         record.before = self.state
-        change = Change(self.state, after, record)
-        self._bump(self.state, after)
+        change = Change(self.state, after, record, self._bump(self.state, after))
         self.state = after
         self.log.append(record)
         self._redo.clear()
@@ -677,7 +682,7 @@ class Table:
                 r.before = state
                 state, _ = apply(state, r.command, ScriptedDice(r.faces))
             self._redo.pop()
-        self._bump(self.state, after)
+        change.known = self._bump(self.state, after)
         self.state = after
         self.log.append(record)
         for did in list(self._timers):

@@ -267,6 +267,24 @@ def token_changes(old: Mapping[str, Any], new: Mapping[str, Any]) -> dict[str, A
     return changed
 
 
+_DIFFS: OrderedDict[tuple[int, int], tuple[Mapping[str, Any], Mapping[str, Any], dict[str, Any]]] = OrderedDict()
+DIFFS_KEPT = 16
+
+
+def shared_changes(old: Mapping[str, Any], new: Mapping[str, Any]) -> dict[str, Any]:
+    """`token_changes` of two shared tokens (never changed in place), worked out once for every page that shows
+    `old` and is given `new`: the pages of one kind of seat share their tokens. Shared: never change it in place."""
+    key = (id(old), id(new))
+    known = _DIFFS.get(key)
+    if known is not None and known[0] is old and known[1] is new:
+        return known[2]
+    changes = token_changes(old, new)
+    _DIFFS[key] = (old, new, changes)  # both kept alive with it, so that their ids stay theirs
+    while len(_DIFFS) > DIFFS_KEPT:
+        _DIFFS.popitem(last=False)
+    return changes
+
+
 class MapView(ui.element, component="../../static/map_view.js"):
     """Interactive hex/square map with draggable tokens.
 
@@ -316,6 +334,7 @@ class MapView(ui.element, component="../../static/map_view.js"):
         if grid not in GRIDS:
             raise ValueError(f"grid must be one of {GRIDS}, not {grid!r}")
         self._viewer_can_drag = viewer_can_drag
+        self._shared = shared_tokens and viewer_can_drag is None
         # tokens this view's browser moved on a drop that no patch or snap-back has answered yet: their cells in
         # the browser may differ from the stored ones, so their next patch re-sends the cells
         self._dropped: set[str] = set()
@@ -351,7 +370,7 @@ class MapView(ui.element, component="../../static/map_view.js"):
                 terrain=self._prepare_terrain(terrain or {}),
                 tokens=(
                     dict(tokens)
-                    if shared_tokens and viewer_can_drag is None
+                    if self._shared
                     else {str(token_id): self._prepare_token(str(token_id), t) for token_id, t in tokens.items()}
                 ),
             )
@@ -453,14 +472,15 @@ class MapView(ui.element, component="../../static/map_view.js"):
 
         ``token`` is ``{id, name, size, cells: [[q, r], ...] (first = anchor), color, label, grit: [pips, max],
         energy: [pips, max], resolve: [pips, max], ailments: [{name, tier}], draggable, hidden?, dead?,
-        prone?}``. The dict is copied; ``draggable`` is combined with ``viewer_can_drag``.
+        prone?}``. The dict is copied (kept as given with ``shared_tokens``); ``draggable`` is combined with
+        ``viewer_can_drag``.
 
         Only what changed goes to the browser: ``{id, ...changed fields}`` (a field the token no longer has is
         sent as ``None``), nothing at all when the token is unchanged, the whole token when it is new. A move
         thus sends ``{id, cells}``.
         """
         token_id = str(token["id"])
-        data = self._prepare_token(token_id, token)
+        data = token if self._shared else self._prepare_token(token_id, token)
         old = self._tokens().get(token_id)
         dropped = token_id in self._dropped
         self._dropped.discard(token_id)
@@ -469,9 +489,9 @@ class MapView(ui.element, component="../../static/map_view.js"):
         if old is None:
             self.run_method("patchToken", data)
             return
-        changes = token_changes(old, data)
+        changes = shared_changes(old, token) if self._shared else token_changes(old, data)
         if dropped and "cells" not in changes:
-            changes["cells"] = data["cells"]  # the drop moved the browser's copy: answer it
+            changes = {**changes, "cells": data["cells"]}  # the drop moved the browser's copy: answer it
         if changes:
             self.run_method("patchToken", {"id": token_id, **changes})
             latency_trace.mark("patch", client=self.client.id)

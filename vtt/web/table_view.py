@@ -41,11 +41,13 @@ from vtt.web.map_pointers import MapPointers
 from vtt.web.map_view import MapView
 from vtt.web.menu_facts import odds_with, option_facts
 from vtt.web.menu_keys import MenuKeys
+from vtt.web.order_candidates import order_candidates
 from vtt.web.panel_drawer import PanelDrawer
 from vtt.web.picture_controls import render_picture_controls
 from vtt.web.pool_rows import render_pool
 from vtt.web.prompt_banner import PromptBanner, answers
 from vtt.web.roll_log import RollLog
+from vtt.web.sheet_key import sheet_facts
 from vtt.web.tokens import on_map, seat_token, shown_tokens
 
 CELL_PX = 26.0
@@ -267,8 +269,8 @@ class TableView:
                 if self.tokens.pop(cid, None) is not None:
                     self.map.remove_token(cid)
                 continue
-            token = self._token(state, c)
-            if token != self.tokens.get(cid):
+            token, shown = self._token(state, c), self.tokens.get(cid)
+            if token is not shown and token != shown:
                 self.tokens[cid] = token
                 self.map.patch_token(token)
         self.fog.changed(self.map, seat, self.tokens)
@@ -810,7 +812,7 @@ class TableView:
         keys: dict[str, object] = {
             "decisions": seat.decisions(),
             "turn": (seat.turn_panel(), self._order_candidates() if self.viewer.is_soulweaver else ()),
-            "sheet": (self.selected, seat.creature(self.selected), self._inside(self.selected)),
+            "sheet": (self.selected, sheet_facts(seat.creature(self.selected)), self._inside(self.selected)),
             "gm": (self.table.can_undo(), self.table.can_redo()) if self.viewer.is_soulweaver else None,
         }
         for name, render in (
@@ -946,8 +948,7 @@ class TableView:
 
     def _order_candidates(self) -> tuple[tuple[str, str], ...]:
         """The creatures the Soulweaver may add to the turn order: able to act and in it not yet."""
-        state = self.table.state
-        return tuple((cid, c.name) for cid, c in state.creatures.items() if c.can_act and cid not in state.turn.entries)
+        return order_candidates(self.table)
 
     def _order_buttons(self, cid: str, name: str) -> None:
         """The Soulweaver's small buttons on one entry of the order: up, down, out."""

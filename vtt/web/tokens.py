@@ -13,6 +13,7 @@ from vtt.rules.conditions import encumbered_tier
 from vtt.rules.model import Creature, GameState
 from vtt.rules.space import footprint
 from vtt.table.seat_view import SeatView
+from vtt.table.state_steps import stomachs
 from vtt.table.table import Table, Viewer
 
 
@@ -53,28 +54,11 @@ def on_map(creature: Creature) -> bool:
     return creature.swallowed_by is None
 
 
-_STOMACHS: dict[int, tuple[weakref.ref[GameState], dict[str, list[Creature]]]] = {}
-"""Who is in whose stomach, per state still in use (by its id, gone with it): a page view asks it of every
-creature, and a state is never changed once made (`engine.apply` makes a new one)."""
-
-
-def _stomachs(state: GameState) -> dict[str, list[Creature]]:
-    known = _STOMACHS.get(id(state))
-    if known is not None and known[0]() is state:
-        return known[1]
-    inside: dict[str, list[Creature]] = {}
-    for c in state.creatures.values():
-        if c.swallowed_by is not None:
-            inside.setdefault(c.swallowed_by, []).append(c)
-    key = id(state)
-    _STOMACHS[key] = (weakref.ref(state, lambda _: _STOMACHS.pop(key, None)), inside)
-    return inside
-
-
 def in_stomach(state: GameState, creature: Creature, viewer: Viewer, seat: SeatView | None = None) -> list[Creature]:
     """The creatures in this creature's stomach that the viewer may know of."""
     view = seat or SeatView(state, viewer)
-    return [c for c in _stomachs(state).get(creature.id, ()) if view.sees(c.id)]
+    index = view.stomachs if view.state is state else stomachs(state)
+    return [c for c in index.get(creature.id, ()) if view.sees(c.id)]
 
 
 def stomach_badge(
