@@ -10,6 +10,7 @@ from typing import Any
 
 from vtt.rules import (
     ailments,
+    board_kept,
     hold,
     strike,
     tactics,
@@ -126,28 +127,41 @@ def reach_spaces(
     state: GameState, occ: Occupancy, c: Creature, rng: int, area: AbstractSet[Cell], filled: AbstractSet[Cell]
 ) -> tuple[tuple[Cell, ...], tuple[Cell, ...], tuple[Cell, ...]]:
     """The spaces in `area` (the Reach `rng` around `c`) that an attack can reach past the walls, sorted: open ones,
-    the open ones no creature stands in (the ground), and walls. Worked out once for each Reach of a state."""
+    the open ones no creature stands in (the ground), and walls. Worked out once for each Reach of a state; the open
+    ones and the walls, which depend on the board and `c`'s spaces alone, once for the board."""
     mine = occ.cells[c.id]
     key = ("reach_spaces", mine, rng, id(filled))
     found: tuple[tuple[Cell, ...], tuple[Cell, ...], tuple[Cell, ...]] | None = occ.kept.get(key)
     if found is None:
-        grid = grid_of(state)
-        cols, rows = state.board.cols, state.board.rows
-        spaces = sorted(
-            cell
-            for cell in area
-            if cell not in filled
-            and grid.in_bounds(cell, cols, rows)
-            and attack_path(grid, mine, (cell,), filled) is not None
-        )
+        board = state.board
+        if type(filled) is frozenset:
+            on_board = ("reach_spaces", state.settings.grid, board.cols, board.rows, mine, rng)
+            spaces, walls = board_kept.kept(filled, on_board, lambda: _open_and_walls(state, mine, area, filled))
+        else:
+            spaces, walls = _open_and_walls(state, mine, area, filled)
         ground = tuple(cell for cell in spaces if not occ.at(cell))
-        walls = sorted(
-            cell
-            for cell in area
-            if cell in filled and attack_path(grid, mine, (cell,), filled) is not None  # the ends are never blocked
-        )
-        found = occ.kept[key] = (tuple(spaces), ground, tuple(walls))
+        found = occ.kept[key] = (spaces, ground, walls)
     return found
+
+
+def _open_and_walls(
+    state: GameState, mine: tuple[Cell, ...], area: AbstractSet[Cell], filled: AbstractSet[Cell]
+) -> tuple[tuple[Cell, ...], tuple[Cell, ...]]:
+    grid = grid_of(state)
+    cols, rows = state.board.cols, state.board.rows
+    spaces = sorted(
+        cell
+        for cell in area
+        if cell not in filled
+        and grid.in_bounds(cell, cols, rows)
+        and attack_path(grid, mine, (cell,), filled) is not None
+    )
+    walls = sorted(
+        cell
+        for cell in area
+        if cell in filled and attack_path(grid, mine, (cell,), filled) is not None  # the ends are never blocked
+    )
+    return tuple(spaces), tuple(walls)
 
 
 def strike_choices(
