@@ -1,19 +1,21 @@
 """The menu asks some rules for many values at once (issue 14 item 4): every space Reposition may move a target to,
-and the Disarm, Impair and Reposition of one target together. For random small fights, each batch gives what asking
-the rule one value at a time gives."""
+the Disarm, Impair and Reposition of one target together, and whether a Strike may be Nimble from the plain Strike's
+plan. For random small fights, each gives what asking the rule one value at a time gives."""
 
 from __future__ import annotations
 
+import random
 from itertools import permutations
 
+from factories import creature, on_turn, state, weapon
 from test_menu_build import played, random_fight
 from test_menu_carry import placed_around
 
-from vtt.rules import overpower
+from vtt.rules import overpower, strike, strike_offers
 from vtt.rules.events import RuleError
-from vtt.rules.model import Creature, GameState
+from vtt.rules.model import Cell, Creature, GameState
 from vtt.rules.offers import arms
-from vtt.rules.space import Occupancy, grid_of
+from vtt.rules.space import Occupancy, footprint, grid_of, why_cannot_stand
 from vtt.rules.strike import Armament, AttackPlan
 
 SEEDS = range(24)
@@ -74,3 +76,50 @@ def _check_together(s: GameState, c: Creature, t: Creature, arm: Armament, charg
         together = [None] * len(ACTIONS)
     assert together == alone
     return sum(p is not None for p in together)
+
+
+def _giant_fight(seed: int) -> GameState:
+    """A size 6 creature with smaller ones around it, some walls: Nimble Strikes come up, some allowed only by the
+    part of a target left exposed (a target's near spaces hide its far ones)."""
+    rng = random.Random(seed)
+    giant = creature("giant", (8, 8), size=6, weapons=[weapon("club", 3)], grip={"right_arm": "club"})
+    near = [cell for cell in grid_of(state(giant)).area_within(giant_cells(giant), 3) if 0 <= cell[1] < 18]
+    walls = set(rng.sample(near, 3))
+    placed = [giant]
+    for i in range(10):
+        o = creature(f"s{i}", rng.choice(near), size=rng.choice([0, 1, 2, 3, 3, 4]))
+        trial = state(*placed, o, cols=18, rows=18, walls=walls)
+        if why_cannot_stand(trial, o, o.anchor, Occupancy(trial)) is None:
+            placed.append(o)
+    return on_turn(state(*placed, cols=18, rows=18, walls=walls), "giant")
+
+
+def giant_cells(giant: Creature) -> tuple[Cell, ...]:
+    return footprint(state(giant), giant)
+
+
+def test_a_strike_may_be_nimble_exactly_when_the_nimble_strike_can_be_made() -> None:
+    """The menu's Nimble choice on a Strike target (taken from the plain Strike's plan) is offered exactly when
+    `plan_creature_strike` makes the Nimble Strike."""
+    offered = {False: 0, True: 0}
+    for seed in SEEDS:
+        for s in [_giant_fight(seed), *played(seed, random_fight(seed), 3)]:
+            filled = s.board.filled()
+            for c, t in permutations(s.creatures.values(), 2):
+                if c.swallowed_by is not None or t.swallowed_by is not None:
+                    continue
+                for arm in arms(s, c):
+                    try:
+                        plan = strike.plan_creature_strike(s, Occupancy(s), c, t, arm, False, filled)
+                    except RuleError:
+                        continue
+                    try:
+                        strike.plan_creature_strike(s, Occupancy(s), c, t, arm, True, filled)
+                        may = True
+                    except RuleError:
+                        may = False
+                    assert strike_offers.strike_choices(s, c, arm, plan)["nimble"] == (
+                        [False, True] if may else [False]
+                    )
+                    offered[may] += 1
+    assert offered[True] > 0 and offered[False] > 0

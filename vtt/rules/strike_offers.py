@@ -30,6 +30,7 @@ from vtt.rules.offers import (
     plan_preview,
 )
 from vtt.rules.reach import attack_path
+from vtt.rules.sizes import may_attack_nimble
 from vtt.rules.space import Occupancy, grid_of
 
 STRIKE_CHOICES = ("nimble", "strike_type", "max_dice")
@@ -57,7 +58,7 @@ def melee_options(
             plan = strike.plan_creature_strike(state, occ, c, state.creatures[oid], arm, False, filled)
         except RuleError:
             continue
-        choices = strike_choices(state, occ, c, state.creatures[oid], arm, filled)
+        choices = strike_choices(state, c, arm, plan)
         targets.append(make_target(target=oid, preview=plan_preview(plan), path=plan.path, choices=choices))
     label = f"Strike with {arm.name}" if arm.weapon else "Unarmed Strike"
     params = arm_params(arm)
@@ -165,18 +166,16 @@ def _open_and_walls(
 
 
 def strike_choices(
-    state: GameState, occ: Occupancy, c: Creature, t: Creature, arm: strike.Armament, filled: AbstractSet[Cell]
+    state: GameState, c: Creature, arm: strike.Armament, plan: strike.AttackPlan
 ) -> dict[str, list[Any]]:
-    """A Strike's open choices on `t`: attacking Nimble (when 4 or more sizes larger, seed-000), the Strike Type of
-    a weapon with several (reference §6.2), and rolling fewer damage dice (seed-004: "you may reduce your dice rolled
-    by any amount")."""
-    nimble: list[Any] = [False]
-    try:
-        strike.plan_creature_strike(state, occ, c, t, arm, True, filled)
-    except RuleError:
-        pass
-    else:
-        nimble.append(True)
+    """A Strike's open choices on the target of `plan` (the Strike with `arm`, not Nimble): attacking Nimble (when 4
+    or more sizes larger than the part exposed, seed-000), the Strike Type of a weapon with several (reference §6.2),
+    and rolling fewer damage dice (seed-004: "you may reduce your dice rolled by any amount")."""
+    # The Nimble Strike is the same Strike with the size terms changed (`strike.strike_size_terms`): it can be made
+    # exactly when the plain one can and the attacker is large enough against the exposed part.
+    nimble: list[Any] = (
+        [False, True] if plan.exposed_size is not None and may_attack_nimble(c.size, plan.exposed_size) else [False]
+    )
     types = list(arm.weapon.strike_types) if arm.weapon is not None else []
     most = arm.weapon.damage if arm.weapon is not None else state.settings.unarmed_damage
     return {
