@@ -1,20 +1,27 @@
 """The menu asks some rules for many values at once (issue 14 item 4): every space Reposition may move a target to,
 the Disarm, Impair and Reposition of one target together, and whether a Strike may be Nimble from the plain Strike's
-plan. For random small fights, each gives what asking the rule one value at a time gives."""
+plan; and the moves a creature can make come from a breadth-first search made one step of depth at a time. For
+random small fights, each gives what asking the rule one value at a time (or a plain search) gives."""
 
 from __future__ import annotations
 
 import random
+from collections import deque
+from collections.abc import Callable
+from functools import partial
 from itertools import permutations
 
+import pytest
 from factories import creature, on_turn, state, weapon
 from test_menu_build import played, random_fight
 from test_menu_carry import placed_around
 
-from vtt.rules import overpower, strike, strike_offers
+from vtt.rules import movement, overpower, prone, strike, strike_offers
 from vtt.rules.events import RuleError
+from vtt.rules.grid import Grid, GridKind
 from vtt.rules.model import Cell, Creature, GameState
 from vtt.rules.offers import arms
+from vtt.rules.settings import TableSettings
 from vtt.rules.space import Occupancy, footprint, grid_of, why_cannot_stand
 from vtt.rules.strike import Armament, AttackPlan
 
@@ -123,3 +130,47 @@ def test_a_strike_may_be_nimble_exactly_when_the_nimble_strike_can_be_made() -> 
                     )
                     offered[may] += 1
     assert offered[True] > 0 and offered[False] > 0
+
+
+def _reference_paths(grid: Grid, start: Cell, budget: int, passable: Callable[[Cell], bool]) -> dict[Cell, list[Cell]]:
+    """A breadth-first search written plainly: a queue of spaces, each space's neighbours in the grid's order."""
+    paths: dict[Cell, list[Cell]] = {start: []}
+    queue = deque([start])
+    while queue:
+        cell = queue.popleft()
+        if len(paths[cell]) >= budget:
+            continue
+        for nxt in grid.neighbours(cell):
+            if nxt not in paths and passable(nxt):
+                paths[nxt] = [*paths[cell], nxt]
+                queue.append(nxt)
+    return paths
+
+
+def _passable(s: GameState, anchor: Cell) -> bool:
+    """The only creature of `s` may pass with its anchor at `anchor`: its spaces on the map and off the walls."""
+    filled = s.board.filled()
+    return all(
+        cell not in filled and grid_of(s).in_bounds(cell, s.board.cols, s.board.rows)
+        for cell in footprint(s, s.creatures["c"], anchor)
+    )
+
+
+@pytest.mark.parametrize("kind", [GridKind.HEX, GridKind.SQUARE])
+def test_the_moves_a_creature_can_make_are_those_a_plain_search_finds(kind: GridKind) -> None:
+    """`movement.reachable` on even ground gives every space a plain breadth-first search reaches, with the same
+    path to each, in the same order, for creatures of one space and larger, Prone or not, among random walls."""
+    checked = 0
+    for seed in SEEDS:
+        rng = random.Random(seed)
+        settings = TableSettings(grid=kind, defense_prompts="nobody", reactions=False)
+        walls = {(rng.randrange(12), rng.randrange(12)) for _ in range(rng.randrange(30))}
+        c = creature("c", (rng.randrange(12), rng.randrange(12)), size=rng.choice([0, 1, 2]), prone=rng.random() < 0.3)
+        s = state(c, cols=12, rows=12, walls=walls - set(footprint(state(c, settings=settings), c)), settings=settings)
+        for movement_left in range(0, 8):
+            passable = partial(_passable, s)
+            expected = _reference_paths(grid_of(s), c.anchor, prone.spaces_for(s, c, movement_left), passable)
+            found = movement.reachable(s, s.creatures["c"], movement_left, s.board.filled())
+            assert list(found.items()) == list(expected.items())
+            checked += len(found)
+    assert checked > 0
