@@ -56,7 +56,7 @@ def test_overpowers_planned_together_are_each_planned_alone() -> None:
     """`plan_weapon_overpowers` of Disarm, Impair and Reposition gives, for each, the plan `plan_weapon_overpower`
     gives alone (with and without a Charge, as a Flurry's Minor Action or not), or fails when each fails."""
     planned = 0
-    for seed in SEEDS:
+    for seed in SEEDS[::2]:
         for s in played(seed, random_fight(seed), 4):
             for c, t in permutations(s.creatures.values(), 2):
                 if c.swallowed_by is not None or t.swallowed_by is not None:
