@@ -19,9 +19,11 @@ printed beside them. What it measures:
    (c) for context, (b) with an NPC attacking on the Soulweaver's turn (every NPC is active then).
    Target: ≥ 30,000 strikes/s (best round).
 2. `legal_actions` time for one creature with a weapon, mid-board, among 300 creatures and 500 walls on a
-   100×100 hex board: median and p95 over 200 calls on one state. Target: ≤ 1 ms (p95). What is worked out from
-   a state alone is kept for the next menu asked of it (`vtt.rules.menu_cache`), so the first call on a state (a
-   new state after every change) is printed too, and the time each builder of the menu takes in both.
+   100×100 hex board: median and p95 over 200 calls on one state, and over the first call on each of 200 new
+   states, as at the table after every change (the acting creature placed one space over and back; the menu of
+   the state before asked, as a table asks it; nothing kept for its new place). Target: ≤ 1 ms (p95), both. A
+   state seen with nothing kept from any other (after a restart) is printed for context, and the time each builder
+   of the menu takes in each case.
 2b. `move_preview.preview_move` time (one call per drag start) for the same creature on the same board, with its
    Movement Pool and after a Dash (twice the spaces): median and p95. Target: ≤ 50 ms (p95).
 3. Replay of a 10,000-command log: what undoing past the states kept in memory, a restart without a snapshot
@@ -55,9 +57,10 @@ import time
 from collections.abc import Callable
 from dataclasses import dataclass
 from functools import partial
-from typing import Any
+from typing import Any, Literal
 
 from vtt.rules import (
+    board_kept,
     defense_offers,
     enraged,
     focus_offers,
@@ -72,7 +75,7 @@ from vtt.rules import (
     strike_offers,
     tactic_offers,
 )
-from vtt.rules.commands import Dash, Strike
+from vtt.rules.commands import Dash, Place, Strike
 from vtt.rules.dice import Modifier, RandomDice, RecordingDice, ScriptedDice, roll
 from vtt.rules.engine import apply, legal_actions
 from vtt.rules.events import Event, RuleError
@@ -314,6 +317,43 @@ def legal_actions_first_times(state: GameState, creature_id: str, calls: int) ->
     return times
 
 
+def moved_back_and_forth(state: GameState, creature_id: str, count: int) -> list[GameState]:
+    """`count` states, each made by `apply` from the one before: the Soulweaver places `creature_id` in a free
+    neighbouring space next to `DEFENDER` and back again (a change that moves the acting creature, so nothing
+    worked out for its menu before still holds)."""
+    grid = grid_for(state.settings.grid)
+    c = state.creatures[creature_id]
+    home = c.anchor
+    occ = Occupancy(state)
+    beside = set(grid.neighbours(state.creatures[DEFENDER].anchor))
+    there = next(
+        cell for cell in grid.neighbours(home) if cell in beside and why_cannot_stand(state, c, cell, occ) is None
+    )
+    out: list[GameState] = []
+    for i in range(count):
+        state, _ = apply(state, Place(creature=creature_id, to=there if i % 2 == 0 else home), RandomDice(0))
+        out.append(state)
+    return out
+
+
+def legal_actions_changed_times(state: GameState, creature_id: str, calls: int) -> list[float]:
+    """CPU seconds of `legal_actions` on each new state after a change, as at the table: the menu of a state is
+    asked, a command makes the next state (the acting creature placed one space over, `moved_back_and_forth`),
+    its menu is asked, and so on; each state is seen for the first time. What is kept for the board across states
+    (`board_kept`: a creature's moves and Reach from its spaces) is forgotten before each, as for a creature come
+    to a space it had not stood in: the place it goes back to would otherwise find them kept."""
+    states = moved_back_and_forth(state, creature_id, calls)
+    menu_cache.forget()
+    legal_actions(state, creature_id)
+    times: list[float] = []
+    for st in states:
+        board_kept.forget()
+        t0 = time.process_time()
+        legal_actions(st, creature_id)
+        times.append(time.process_time() - t0)
+    return times
+
+
 MENU_BUILDERS: tuple[tuple[Any, str], ...] = (
     (menu_cache, "occupancy"),
     (move_offers, "move_options"),
@@ -340,13 +380,18 @@ MENU_BUILDERS: tuple[tuple[Any, str], ...] = (
 """The menu's builders as `engine.legal_actions` calls them (by their module), timed by `legal_actions_breakdown`."""
 
 
-def legal_actions_breakdown(state: GameState, creature_id: str, calls: int, first: bool) -> list[tuple[str, float]]:
+MenuCase = Literal["same", "changed", "cold"]
+"""How `legal_actions` is timed: again on one state; on each new state after a change (`legal_actions_changed_times`);
+on a state seen for the first time with nothing kept from any other (after a restart)."""
+
+
+def legal_actions_breakdown(state: GameState, creature_id: str, calls: int, case: MenuCase) -> list[tuple[str, float]]:
     """CPU microseconds per call each builder of `MENU_BUILDERS` takes (a builder called by another counts in its
-    caller), over `calls` calls on `state` (`first`: each on a new copy, nothing kept); "the rest" is the
-    remainder of the whole call."""
+    caller), over `calls` calls of `case` on `state`; "the rest" is the remainder of the whole call."""
     spent: dict[str, float] = {}
     depth = [0]
     originals = [(module, name, getattr(module, name)) for module, name in MENU_BUILDERS]
+    changed = moved_back_and_forth(state, creature_id, calls) if case == "changed" else []
 
     def timed(label: str, fn: Callable[..., Any]) -> Callable[..., Any]:
         def run(*args: Any, **kwargs: Any) -> Any:
@@ -365,10 +410,15 @@ def legal_actions_breakdown(state: GameState, creature_id: str, calls: int, firs
     for module, name, fn in originals:
         setattr(module, name, timed(f"{module.__name__.rsplit('.', 1)[-1]}.{name}", fn))
     total = 0.0
+    menu_cache.forget()
+    legal_actions(state, creature_id)
     try:
-        for _ in range(calls):
+        for i in range(calls):
             st = state
-            if first:
+            if case == "changed":
+                st = changed[i]
+                board_kept.forget()
+            elif case == "cold":
                 st = shallow_copy(state, creatures=dict(state.creatures))
                 menu_cache.forget()
             t0 = time.process_time()
@@ -721,21 +771,38 @@ def main(argv: list[str] | None = None) -> int:
         f"   {la_calls} calls after {la_warmup} warm-up, CPU time: median {med_ms:.2f} ms, p95 {p95_ms:.2f} ms "
         f"(min {min(times) * 1e3:.2f}, max {max(times) * 1e3:.2f})"
     )
-    print(f"   target ≤ {LEGAL_ACTIONS_TARGET_MS:g} ms: {met(p95_ms <= LEGAL_ACTIONS_TARGET_MS)} (p95)")
+    print(
+        f"   again on the same state: target ≤ {LEGAL_ACTIONS_TARGET_MS:g} ms: "
+        f"{met(p95_ms <= LEGAL_ACTIONS_TARGET_MS)} (p95)"
+    )
+    changed_times = legal_actions_changed_times(big.state, big.actor, la_calls)
+    changed_med_ms = statistics.median(changed_times) * 1e3
+    changed_p95_ms = percentile(changed_times, 95) * 1e3
+    print(
+        f"   first call on each new state after a change (the acting creature moved one space; the menu of the state "
+        f"before was asked): median {changed_med_ms:.2f} ms, p95 {changed_p95_ms:.2f} ms — target ≤ "
+        f"{LEGAL_ACTIONS_TARGET_MS:g} ms: {met(changed_p95_ms <= LEGAL_ACTIONS_TARGET_MS)} (p95)"
+    )
     first_times = legal_actions_first_times(big.state, big.actor, la_calls)
     first_med_ms = statistics.median(first_times) * 1e3
     first_p95_ms = percentile(first_times, 95) * 1e3
     print(
-        f"   first call on a state (after a change: a new state, nothing kept from an earlier menu of it): "
-        f"median {first_med_ms:.2f} ms, p95 {first_p95_ms:.2f} ms — {met(first_p95_ms <= LEGAL_ACTIONS_TARGET_MS)}"
+        f"   for context, a state seen with nothing kept from any other (after a restart): "
+        f"median {first_med_ms:.2f} ms, p95 {first_p95_ms:.2f} ms"
     )
-    for first in (False, True):
-        print(f"   where the time goes ({'first call on a state' if first else 'again on the same state'}), CPU µs:")
-        rows = legal_actions_breakdown(big.state, big.actor, la_calls, first)
+    legal_met = p95_ms <= LEGAL_ACTIONS_TARGET_MS and changed_p95_ms <= LEGAL_ACTIONS_TARGET_MS
+    cases: tuple[tuple[MenuCase, str], ...] = (
+        ("same", "again on the same state"),
+        ("changed", "first call after a change"),
+        ("cold", "nothing kept"),
+    )
+    for case, label in cases:
+        print(f"   where the time goes ({label}), CPU µs:")
+        rows = legal_actions_breakdown(big.state, big.actor, la_calls, case)
         whole = rows[0][1]
-        for label, us in rows:
+        for name, us in rows:
             if us >= 1.0:
-                print(f"      {label:<40} {us:8.1f} µs  ({us / whole:6.1%})")
+                print(f"      {name:<40} {us:8.1f} µs  ({us / whole:6.1%})")
 
     print(f"\n2b. preview_move({big.actor!r}) at a drag start on the big board")
     dashed, _ = apply(big.state, Dash(creature=big.actor), RandomDice(seed))
@@ -817,9 +884,9 @@ def main(argv: list[str] | None = None) -> int:
             f"{met(fresh_results[name] >= STRIKE_TARGET_PER_S)}"
         )
     print(
-        f"   legal_actions big board: median {med_ms:.2f} ms, p95 {p95_ms:.2f} ms — "
-        f"target ≤ {LEGAL_ACTIONS_TARGET_MS:g} ms {met(p95_ms <= LEGAL_ACTIONS_TARGET_MS)}; first call on a state "
-        f"median {first_med_ms:.2f} ms, p95 {first_p95_ms:.2f} ms"
+        f"   legal_actions big board: p95 {p95_ms:.2f} ms again on a state (median {med_ms:.2f}), p95 "
+        f"{changed_p95_ms:.2f} ms first call after a change (median {changed_med_ms:.2f}) — target ≤ "
+        f"{LEGAL_ACTIONS_TARGET_MS:g} ms for both {met(legal_met)}; nothing kept: p95 {first_p95_ms:.2f} ms"
     )
     for label, p95 in preview_p95.items():
         print(

@@ -11,6 +11,7 @@
 
 from __future__ import annotations
 
+from vtt.rules import near
 from vtt.rules.damage import Hit, PoolName, deal, heal
 from vtt.rules.dice import DiceSource, roll
 from vtt.rules.events import Event, RuleError
@@ -108,17 +109,21 @@ def recover(tx: Tx, creature: str) -> list[Event]:
     ]
 
 
-def soothe_targets(state: GameState, c: Creature) -> list[str]:
-    """The creatures with Continuing Acid damage that `c` can reach to Soothe."""
-    occ = Occupancy(state)
+def soothe_targets(state: GameState, c: Creature, occ: Occupancy | None = None) -> list[str]:
+    """The creatures with Continuing Acid damage that `c` can reach to Soothe (`occ`: the state's occupancy, when
+    the caller has one)."""
+    occ = occ or Occupancy(state)
     grid = grid_of(state)
+    rng = base_reach(c) + 1
+    mine = occ.cells[c.id]
+    creatures = state.creatures
     return [
         oid
-        for oid, t in state.creatures.items()
-        if t.continuing
+        for oid in near.within(occ, grid, mine, rng)  # a creature standing in a space within Reach of the Soothe
+        if (t := creatures[oid]).continuing
         and any(x.element == "acid" and x.amount > 0 for x in t.continuing)
         and t.swallowed_by is None
-        and footprint_distance(grid, occ.cells[c.id], occ.cells[oid]) <= base_reach(c) + 1
+        and footprint_distance(grid, mine, occ.cells[oid]) <= rng
     ]
 
 

@@ -23,7 +23,7 @@ def defense_options(
     soothe_cost = state.settings.soothe_cost
     if major_ok if soothe_cost == "major" else econ.minor > 0 and not full_resolve:
         occ = menu_cache.occupancy(state)
-        found = menu_cache.kept(occ, ("soothe_targets", c.id), partial(care.soothe_targets, state, c))
+        found = menu_cache.kept(occ, ("soothe_targets", c.id), partial(care.soothe_targets, state, c, occ))
         soothed = [make_target(target=oid) for oid in found]
         if soothed:
             out.append(

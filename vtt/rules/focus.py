@@ -12,6 +12,7 @@
 
 from __future__ import annotations
 
+from vtt.rules import near
 from vtt.rules.events import Event, RuleError
 from vtt.rules.grid import footprint_distance
 from vtt.rules.model import Cell, Creature, GameState
@@ -60,7 +61,7 @@ def why_not_focus(state: GameState, occ: Occupancy, c: Creature, target: str | N
 
 
 def focus_targets(state: GameState, occ: Occupancy, c: Creature) -> list[str]:
-    area = sorted(grid_of(state).area_within(occ.cells[c.id], state.settings.focus_range))
+    area = near.sorted_area(grid_of(state), occ.cells[c.id], state.settings.focus_range)
     return [cid for cid in occ.occupants(area, exclude=c.id) if why_not_focus(state, occ, c, cid, None) is None]
 
 

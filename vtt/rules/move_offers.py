@@ -3,10 +3,10 @@ Dash), Dash and Drop Prone; and the Recovery and Zeal roll of a full Resolve Poo
 
 from __future__ import annotations
 
-from vtt.rules import movement, overpower_offers, prone, turns
+from vtt.rules import ailments, board_kept, movement, overpower_offers, prone, turns
 from vtt.rules.model import Cell, Creature, Economy, GameState
 from vtt.rules.offers import ActionOption, make_option
-from vtt.rules.space import Occupancy, standable
+from vtt.rules.space import Occupancy, footprint_offsets, standable
 
 
 def stand_up_option(state: GameState, c: Creature, econ: Economy, may_move: bool) -> list[ActionOption]:
@@ -55,10 +55,34 @@ def move_reach(
     key = ("move_reach", c.id, movement_left, id(filled))
     found: tuple[dict[Cell, list[Cell]], tuple[Cell, ...]] | None = occ.kept.get(key)
     if found is None:
-        paths = movement.reachable(state, c, movement_left, filled)
-        spaces = standable(state, c, [cell for cell, p in paths.items() if p], occ, filled)
-        found = occ.kept[key] = (paths, tuple(spaces))
+        paths, ends = _paths(state, c, movement_left, filled)
+        found = occ.kept[key] = (paths, tuple(standable(state, c, ends, occ, filled)))
     return found
+
+
+def _paths(
+    state: GameState, c: Creature, movement_left: int, filled: frozenset[Cell]
+) -> tuple[dict[Cell, list[Cell]], list[Cell]]:
+    """`movement.reachable` and the spaces it reaches by a move of one space or more. For a creature of one space
+    on even ground that nothing keeps away from a space, they depend on the walls, the map and the spaces its
+    Movement takes it alone (the search `terrain.reachable` makes then), so they are kept for the board."""
+    board, s = state.board, state.settings
+    if (
+        type(filled) is frozenset
+        and (not board.uneven or s.uneven_move_extra == 0)
+        and footprint_offsets(state, c) == ((0, 0),)
+        and ailments.approach_check(state, c) is None
+    ):
+        key = ("move_paths", s.grid, board.cols, board.rows, c.anchor, prone.spaces_for(state, c, movement_left))
+        return board_kept.kept(filled, key, lambda: _reached(state, c, movement_left, filled))
+    return _reached(state, c, movement_left, filled)
+
+
+def _reached(
+    state: GameState, c: Creature, movement_left: int, filled: frozenset[Cell]
+) -> tuple[dict[Cell, list[Cell]], list[Cell]]:
+    paths = movement.reachable(state, c, movement_left, filled)
+    return paths, [cell for cell, p in paths.items() if p]
 
 
 def full_resolve_options(econ: Economy) -> list[ActionOption]:

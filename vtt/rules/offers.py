@@ -349,30 +349,48 @@ def finish(option: ActionOption, creature_id: str, fresh: set[int] | None = None
         send["creature"] = creature_id
     for k, v in option.params.items():
         if v is not None:
-            send[k] = _plain(v)
-    asks = [
-        construct(Ask, field=f, kind=ask_kind(kind, f), several=f in option.several, optional=f in option.optional)
-        for f in option.choose
-    ]
+            send[k] = _plain(v) if isinstance(v, tuple | list) else v
+    if option.choose:
+        specs, listed = _asking(kind, tuple(option.choose), tuple(option.several), tuple(option.optional))
+        asks = [construct(Ask, **spec) for spec in specs]
+    else:
+        asks, listed = [], False
     # a command that takes its creatures as a list (Distract's `targets`) gets them from that choice alone
-    listed = any(a.several and a.kind == "creature" for a in asks)
     named = "target" in fields and not listed
     spaced = "space" in fields
     targets = []
     for t in option.targets:
         sent = send.copy()
-        if t.target is not None:
+        values = t.__dict__
+        if values["target"] is not None:
             if named:
-                sent["target"] = t.target
-        elif t.space is not None and spaced:
-            sent["space"] = _plain(t.space)
-        if t.params:
-            for k, v in t.params.items():
+                sent["target"] = values["target"]
+        elif spaced and values["space"] is not None:
+            sent["space"] = _plain(values["space"])
+        if values["params"]:
+            for k, v in values["params"].items():
                 sent[k] = _plain(v)
-        targets.append(_filled(t, fresh, send=sent))
+        if fresh is not None and id(t) not in fresh:  # `_filled`, the common case inline: a menu has many targets
+            fresh.add(id(t))
+            values["send"] = sent
+            t.__pydantic_fields_set__.add("send")
+            targets.append(t)
+        else:
+            targets.append(_copied(t, send=sent))
     at = ("space" if spaced else "to" if "to" in fields else None) if option.spaces else None
     pick = option.pick or _pick(option, creature_id, fields)
     return _filled(option, fresh, send=send, targets=targets, pick=pick, at=at, asks=asks)
+
+
+@cache
+def _asking(
+    kind: str, choose: tuple[str, ...], several: tuple[str, ...], optional: tuple[str, ...]
+) -> tuple[tuple[dict[str, Any], ...], bool]:
+    """The `Ask` of each field of `choose` (as keyword arguments), and whether one takes a list of creatures."""
+    specs = tuple(
+        {"field": f, "kind": ask_kind(kind, f), "several": f in several, "optional": f in optional} for f in choose
+    )
+    return specs, any(spec["several"] and spec["kind"] == "creature" for spec in specs)
 
 
 def finish_all(options: list[ActionOption], creature_id: str) -> list[ActionOption]:

@@ -54,6 +54,7 @@ roll and defend are table settings (Athletics against Athletics by default).
 
 from __future__ import annotations
 
+from collections.abc import Callable, Sequence
 from collections.abc import Set as AbstractSet
 from dataclasses import dataclass
 from typing import Any, Literal
@@ -66,7 +67,7 @@ from vtt.rules.conditions import (
     melee_attack_modifiers,
 )
 from vtt.rules.damage import deal
-from vtt.rules.dice import DiceSource, Modifier, roll
+from vtt.rules.dice import DiceChange, DiceSource, Modifier, roll
 from vtt.rules.events import Event, RuleError
 from vtt.rules.fastmodel import construct
 from vtt.rules.grid import footprint_distance
@@ -76,7 +77,7 @@ from vtt.rules.obstruction import exposure
 from vtt.rules.reach import attack_path, best_limb, reach
 from vtt.rules.situational import attack_roll
 from vtt.rules.sizes import can_overpower, overpower_size_modifier
-from vtt.rules.space import Occupancy, footprint, footprint_offsets, grid_of, why_cannot_stand
+from vtt.rules.space import Occupancy, footprint, footprint_offsets, grid_of, standable, why_cannot_stand
 from vtt.rules.strike import Armament, AttackPlan, arm_reach, armament, attack_limbs, weapon_modifiers
 from vtt.rules.turns import require_active
 from vtt.rules.txn import Tx
@@ -170,19 +171,18 @@ def _plan(
     with_what: str,
     called_shot: bool,
     charge: bool,
+    shared: tuple[list[Modifier], list[DiceChange]] | None = None,
 ) -> AttackPlan:
+    """The plan of `action`; `shared`: its `_shared_terms`, worked out already for another action on the target."""
     skill, defense, dl = roll_terms(state, action)
-    size_mod = overpower_size_modifier(c.size, target.size)
-    all_mods = [*([size_mod] if size_mod else []), *mods]
-    all_mods += melee_attack_modifiers(state, c, target)
-    all_mods += tactics.declared_modifiers(state, c, called_shot, charge)
+    all_mods, dice_changes = shared or _shared_terms(state, c, target, mods, called_shot, charge)
     return construct(
         AttackPlan,
         label=f"{c.name}: {NAMES[action]} on {target.name} with {with_what}",
         skill=skill,
         dice=c.skill(skill),
-        dice_changes=ailments.attack_dice_changes(state, c),
-        modifiers=all_mods,
+        dice_changes=list(dice_changes),
+        modifiers=list(all_mods),
         dl=dl,
         defense_skill=defense,
         reach=rng,
@@ -191,6 +191,17 @@ def _plan(
         target_size=target.size,
         exposed_size=target.size,
     )
+
+
+def _shared_terms(
+    state: GameState, c: Creature, target: Creature, mods: list[Modifier], called_shot: bool, charge: bool
+) -> tuple[list[Modifier], list[DiceChange]]:
+    """An Overpower's modifiers and dice changes, whichever action it is."""
+    size_mod = overpower_size_modifier(c.size, target.size)
+    all_mods = [*([size_mod] if size_mod else []), *mods]
+    all_mods += melee_attack_modifiers(state, c, target)
+    all_mods += tactics.declared_modifiers(state, c, called_shot, charge)
+    return all_mods, ailments.attack_dice_changes(state, c)
 
 
 def plan_weapon_overpower(
@@ -206,12 +217,35 @@ def plan_weapon_overpower(
 ) -> AttackPlan:
     """Disarm, Impair or Reposition of `c` on `target` with `arm` (`minor`: as a Flurry's Minor Action);
     RuleError when it cannot be made."""
+    return plan_weapon_overpowers(state, occ, c, target, (action,), arm, filled, charge, minor)[0]
+
+
+def plan_weapon_overpowers(
+    state: GameState,
+    occ: Occupancy,
+    c: Creature,
+    target: Creature,
+    actions: Sequence[WeaponAction],
+    arm: Armament,
+    filled: AbstractSet[Cell],
+    charge: bool = False,
+    minor: bool = False,
+) -> list[AttackPlan]:
+    """`plan_weapon_overpower` of each of `actions` on the same target with the same `arm` (a menu offers Disarm,
+    Impair and Reposition together), what they share worked out once; RuleError when they cannot be made (each
+    needs the same touch: the error names the first action)."""
     rng = arm_reach(state, c, arm)
-    dist, path = _touch(state, occ, c, target, rng, filled, NAMES[action])
+    dist, path = _touch(state, occ, c, target, rng, filled, NAMES[actions[0]])
     mods = weapon_modifiers(state, c, arm, dist)
-    plan = _plan(state, c, target, action, rng, dist, path, mods, arm.name, False, charge)
+    shared = _shared_terms(state, c, target, mods, False, charge)
     extra = tactics.flurry_weapon_changes(arm.weapon, minor)
-    return plan.model_copy(update={"dice_changes": [*plan.dice_changes, *extra]}) if extra else plan
+    out: list[AttackPlan] = []
+    for i, action in enumerate(actions):
+        plan = _plan(
+            state, c, target, action, rng, dist, path if i == 0 else list(path), mods, arm.name, False, charge, shared
+        )
+        out.append(plan.model_copy(update={"dice_changes": [*plan.dice_changes, *extra]}) if extra else plan)
+    return out
 
 
 # --------------------------------------------------------------------------------------------------------
@@ -379,22 +413,36 @@ def why_not_destination(
         return f"{target.name} is already at {to}"
     if (why := why_cannot_stand(state, target, to, occ, filled)) is not None:
         return why
-    grid = grid_of(state)
-    mine = occ.cells[c.id]
-    cells = footprint(state, target, to)
-    now = footprint_distance(grid, mine, occ.cells[target.id])
-    then = footprint_distance(grid, mine, cells)
-    if grid.distance(target.anchor, to) == 1 and then > now:
-        return None
-    if then <= rng and attack_path(grid, mine, cells, filled) is not None:
+    if _farther_or_in_reach(state, occ, c, target, rng, filled)(to):
         return None
     return f"{to} is neither one space farther from {c.name} nor a space in its Reach {rng}"
+
+
+def _farther_or_in_reach(
+    state: GameState, occ: Occupancy, c: Creature, target: Creature, rng: int, filled: AbstractSet[Cell]
+) -> Callable[[Cell], bool]:
+    """Whether the target's anchor at a space is one space farther from `c` or in its Reach past the walls (what
+    `why_not_destination` asks once the target may stand there), what every space shares worked out once."""
+    grid = grid_of(state)
+    mine = occ.cells[c.id]
+    now = footprint_distance(grid, mine, occ.cells[target.id])
+    anchor = target.anchor
+
+    def allowed(to: Cell) -> bool:
+        cells = footprint(state, target, to)
+        then = footprint_distance(grid, mine, cells)
+        if grid.distance(anchor, to) == 1 and then > now:
+            return True
+        return then <= rng and attack_path(grid, mine, cells, filled) is not None
+
+    return allowed
 
 
 def destinations(
     state: GameState, occ: Occupancy, c: Creature, target: Creature, rng: int, filled: AbstractSet[Cell]
 ) -> list[Cell]:
-    """Every anchor space Reposition may move the target to."""
+    """Every anchor space Reposition may move the target to: the spaces `why_not_destination` allows, with the test
+    of where the target may stand made for them all at once (`standable`)."""
     key = ("reposition", c.id, c.anchor, target.id, target.anchor, rng, id(filled))
     kept: list[Cell] | None = occ.kept.get(key)
     if kept is not None:
@@ -402,7 +450,9 @@ def destinations(
     grid = grid_of(state)
     spread = max((grid.distance((0, 0), off) for off in footprint_offsets(state, target)), default=0)
     candidates = grid.area_within(occ.cells[c.id], rng + spread) | set(grid.neighbours(target.anchor))
-    found = sorted(cell for cell in candidates if why_not_destination(state, occ, c, target, rng, cell, filled) is None)
+    candidates.discard(target.anchor)
+    allowed = _farther_or_in_reach(state, occ, c, target, rng, filled)
+    found = sorted(cell for cell in standable(state, target, candidates, occ, filled) if allowed(cell))
     occ.kept[key] = found
     return list(found)
 

@@ -43,14 +43,20 @@ def weapon_overpower_options(
     rng = strike.arm_reach(state, c, arm)
     out: list[ActionOption] = []
     actions: list[overpower.WeaponAction] = ["disarm", "impair", "reposition"]
-    for action in actions:
+    planned: list[tuple[str, list[strike.AttackPlan]]] = []
+    for oid in area:
+        try:
+            plans = overpower.plan_weapon_overpowers(
+                state, occ, c, state.creatures[oid], actions, arm, filled, charge, minor
+            )
+        except RuleError:
+            continue
+        planned.append((oid, plans))
+    for i, action in enumerate(actions):
         targets: list[TargetOption] = []
-        for oid in area:
+        for oid, plans in planned:
             t = state.creatures[oid]
-            try:
-                plan = overpower.plan_weapon_overpower(state, occ, c, t, action, arm, filled, charge, minor)
-            except RuleError:
-                continue
+            plan = plans[i]
             choices: dict[str, list[Any]]
             if action == "disarm":
                 items = overpower.held_items(t)

@@ -10,6 +10,7 @@ from typing import Any
 
 from vtt.rules import (
     ailments,
+    board_kept,
     hold,
     strike,
     tactics,
@@ -29,6 +30,7 @@ from vtt.rules.offers import (
     plan_preview,
 )
 from vtt.rules.reach import attack_path
+from vtt.rules.sizes import may_attack_nimble
 from vtt.rules.space import Occupancy, grid_of
 
 STRIKE_CHOICES = ("nimble", "strike_type", "max_dice")
@@ -56,7 +58,7 @@ def melee_options(
             plan = strike.plan_creature_strike(state, occ, c, state.creatures[oid], arm, False, filled)
         except RuleError:
             continue
-        choices = strike_choices(state, occ, c, state.creatures[oid], arm, filled)
+        choices = strike_choices(state, c, arm, plan)
         targets.append(make_target(target=oid, preview=plan_preview(plan), path=plan.path, choices=choices))
     label = f"Strike with {arm.name}" if arm.weapon else "Unarmed Strike"
     params = arm_params(arm)
@@ -126,43 +128,54 @@ def reach_spaces(
     state: GameState, occ: Occupancy, c: Creature, rng: int, area: AbstractSet[Cell], filled: AbstractSet[Cell]
 ) -> tuple[tuple[Cell, ...], tuple[Cell, ...], tuple[Cell, ...]]:
     """The spaces in `area` (the Reach `rng` around `c`) that an attack can reach past the walls, sorted: open ones,
-    the open ones no creature stands in (the ground), and walls. Worked out once for each Reach of a state."""
+    the open ones no creature stands in (the ground), and walls. Worked out once for each Reach of a state; the open
+    ones and the walls, which depend on the board and `c`'s spaces alone, once for the board."""
     mine = occ.cells[c.id]
     key = ("reach_spaces", mine, rng, id(filled))
     found: tuple[tuple[Cell, ...], tuple[Cell, ...], tuple[Cell, ...]] | None = occ.kept.get(key)
     if found is None:
-        grid = grid_of(state)
-        cols, rows = state.board.cols, state.board.rows
-        spaces = sorted(
-            cell
-            for cell in area
-            if cell not in filled
-            and grid.in_bounds(cell, cols, rows)
-            and attack_path(grid, mine, (cell,), filled) is not None
-        )
+        board = state.board
+        if type(filled) is frozenset:
+            on_board = ("reach_spaces", state.settings.grid, board.cols, board.rows, mine, rng)
+            spaces, walls = board_kept.kept(filled, on_board, lambda: _open_and_walls(state, mine, area, filled))
+        else:
+            spaces, walls = _open_and_walls(state, mine, area, filled)
         ground = tuple(cell for cell in spaces if not occ.at(cell))
-        walls = sorted(
-            cell
-            for cell in area
-            if cell in filled and attack_path(grid, mine, (cell,), filled) is not None  # the ends are never blocked
-        )
-        found = occ.kept[key] = (tuple(spaces), ground, tuple(walls))
+        found = occ.kept[key] = (spaces, ground, walls)
     return found
 
 
+def _open_and_walls(
+    state: GameState, mine: tuple[Cell, ...], area: AbstractSet[Cell], filled: AbstractSet[Cell]
+) -> tuple[tuple[Cell, ...], tuple[Cell, ...]]:
+    grid = grid_of(state)
+    cols, rows = state.board.cols, state.board.rows
+    spaces = sorted(
+        cell
+        for cell in area
+        if cell not in filled
+        and grid.in_bounds(cell, cols, rows)
+        and attack_path(grid, mine, (cell,), filled) is not None
+    )
+    walls = sorted(
+        cell
+        for cell in area
+        if cell in filled and attack_path(grid, mine, (cell,), filled) is not None  # the ends are never blocked
+    )
+    return tuple(spaces), tuple(walls)
+
+
 def strike_choices(
-    state: GameState, occ: Occupancy, c: Creature, t: Creature, arm: strike.Armament, filled: AbstractSet[Cell]
+    state: GameState, c: Creature, arm: strike.Armament, plan: strike.AttackPlan
 ) -> dict[str, list[Any]]:
-    """A Strike's open choices on `t`: attacking Nimble (when 4 or more sizes larger, seed-000), the Strike Type of
-    a weapon with several (reference §6.2), and rolling fewer damage dice (seed-004: "you may reduce your dice rolled
-    by any amount")."""
-    nimble: list[Any] = [False]
-    try:
-        strike.plan_creature_strike(state, occ, c, t, arm, True, filled)
-    except RuleError:
-        pass
-    else:
-        nimble.append(True)
+    """A Strike's open choices on the target of `plan` (the Strike with `arm`, not Nimble): attacking Nimble (when 4
+    or more sizes larger than the part exposed, seed-000), the Strike Type of a weapon with several (reference §6.2),
+    and rolling fewer damage dice (seed-004: "you may reduce your dice rolled by any amount")."""
+    # The Nimble Strike is the same Strike with the size terms changed (`strike.strike_size_terms`): it can be made
+    # exactly when the plain one can and the attacker is large enough against the exposed part.
+    nimble: list[Any] = (
+        [False, True] if plan.exposed_size is not None and may_attack_nimble(c.size, plan.exposed_size) else [False]
+    )
     types = list(arm.weapon.strike_types) if arm.weapon is not None else []
     most = arm.weapon.damage if arm.weapon is not None else state.settings.unarmed_damage
     return {

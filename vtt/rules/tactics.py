@@ -49,7 +49,7 @@ from __future__ import annotations
 
 from typing import Literal
 
-from vtt.rules import attacks, senses, vision
+from vtt.rules import attacks, near, senses, vision
 from vtt.rules.ailments import (
     EFFECT_ATTACK_DICE,
     EFFECT_DAMAGE_DICE,
@@ -328,9 +328,9 @@ def distract_targets(state: GameState, c: Creature, occ: Occupancy | None = None
     kinds = distract_actions(state, c.id)
     action: DistractAction = next((k for k in kinds if k != "speak"), "speak")
     # Only a creature with a space within range can be Aware: the others are not asked about.
-    area = grid_of(state).area_within(occ.cells[c.id], state.settings.distract_range)
-    near = set(occ.occupants(list(area)))
-    return [oid for oid, o in state.creatures.items() if oid in near and aware_of(state, c, o, occ, action)]
+    found = near.within(occ, grid_of(state), occ.cells[c.id], state.settings.distract_range)
+    creatures = state.creatures
+    return [oid for oid in found if aware_of(state, c, creatures[oid], occ, action)]
 
 
 def distract_bonus(action: Literal["major", "minor"]) -> Modifier:

@@ -21,7 +21,6 @@
 from __future__ import annotations
 
 import heapq
-from collections import deque
 from collections.abc import Callable
 from collections.abc import Set as AbstractSet
 
@@ -79,21 +78,29 @@ def reachable(
         return paths
     per_space = prone.space_cost(state, c)
     if not state.board.uneven or state.settings.uneven_move_extra == 0:
-        budget = movement // per_space
-        neighbours = grid.neighbours
-        queue = deque([start])
-        while queue:
-            cell = queue.popleft()
-            path = paths[cell]
-            if len(path) >= budget:
-                continue
-            for nxt in neighbours(cell):
-                if nxt in paths or not can_pass(nxt):
-                    continue
-                paths[nxt] = [*path, nxt]
-                if nxt == goal:
-                    return paths
-                queue.append(nxt)
+        # breadth-first, one step of depth at a time; the neighbours in the grid's order, as `grid.neighbours` gives
+        steps = grid.neighbours((0, 0))
+        blocked: set[Cell] = set()
+        frontier = [start]
+        for _ in range(movement // per_space):
+            reached: list[Cell] = []
+            for cell in frontier:
+                path = paths[cell]
+                q, r = cell
+                for dq, dr in steps:
+                    nxt = (q + dq, r + dr)
+                    if nxt in paths or nxt in blocked:
+                        continue
+                    if not can_pass(nxt):
+                        blocked.add(nxt)
+                        continue
+                    paths[nxt] = [*path, nxt]
+                    if nxt == goal:
+                        return paths
+                    reached.append(nxt)
+            if not reached:
+                break
+            frontier = reached
         return paths
     cost: dict[Cell, int] = {start: 0}
     heap: list[tuple[int, int, Cell]] = [(0, 0, start)]

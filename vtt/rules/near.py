@@ -1,0 +1,41 @@
+"""The creatures near a creature, found from the index of who stands where (`Occupancy.by_cell`) rather than by a pass
+over every creature of the state: a menu asks who is within a few spaces, on a board of hundreds.
+
+What these give is listed in the order of `state.creatures`, as a pass over them lists it.
+"""
+
+from __future__ import annotations
+
+from functools import lru_cache
+
+from vtt.rules.grid import Grid
+from vtt.rules.model import Cell
+from vtt.rules.space import Occupancy
+
+RANK = ("near.rank",)
+"""The key under which an occupancy keeps the place of each creature in its state's order (`Occupancy.kept`)."""
+
+
+def rank(occ: Occupancy) -> dict[str, int]:
+    """Each creature's place in the order of its state's creatures; made once for a state, and handed on to a state
+    made from it that holds the same creatures in the same order (`derived_occupancy`)."""
+    found: dict[str, int] | None = occ.kept.get(RANK)
+    if found is None:
+        found = occ.kept[RANK] = {cid: i for i, cid in enumerate(occ._state.creatures)}
+    return found
+
+
+@lru_cache(maxsize=4096)
+def sorted_area(grid: Grid, cells: tuple[Cell, ...], radius: int) -> tuple[Cell, ...]:
+    """`sorted(grid.area_within(cells, radius))`, kept: a creature's menu asks for the same ranges around it after
+    every change, and the spaces off the map are left in (a creature may stand there after the map shrank)."""
+    return tuple(sorted(grid.area_within(cells, radius)))
+
+
+def within(occ: Occupancy, grid: Grid, cells: tuple[Cell, ...], radius: int) -> list[str]:
+    """The creatures standing in a space within `radius` of any of `cells` (those creatures themselves too), in the
+    order of the state's creatures."""
+    found = occ.occupants(sorted_area(grid, cells, radius))
+    if len(found) > 1:
+        found.sort(key=rank(occ).__getitem__)
+    return found
