@@ -8,10 +8,15 @@ is why nothing read with `get` or from `state` may be changed in place.
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 from vtt.rules.events import RuleError
 from vtt.rules.fastmodel import shallow_copy
 from vtt.rules.model import Board, BodyPart, Cell, Creature, Economy, GameState, Hold, LooseItem, PartLock, Weapon
 from vtt.rules.situational import Situational
+
+if TYPE_CHECKING:
+    from vtt.rules.space import Occupancy
 
 
 def _clone_creature(c: Creature) -> Creature:
@@ -33,6 +38,10 @@ def _clone_creature(c: Creature) -> Creature:
 
 class Tx:
     def __init__(self, state: GameState) -> None:
+        self.origin = state
+        """The state the command started from (never changed)."""
+        self.origin_occupancy: Occupancy | None = None
+        """Its occupancy, once a rule asked where creatures stand (`kept_occupancy.for_tx`)."""
         turn = state.turn
         self.state = shallow_copy(
             state,
@@ -45,6 +54,7 @@ class Tx:
             turn=shallow_copy(turn, entries=list(turn.entries), priority=dict(turn.priority)),
         )
         self._creatures: set[str] = set()
+        self._removed: set[str] = set()
         self._bodies: set[str] = set()
         self._parts: set[tuple[str, str]] = set()
         self._economy: set[str] = set()
@@ -75,6 +85,21 @@ class Tx:
             c.parts = [p if (creature_id, p.id) in self._parts else shallow_copy(p) for p in c.parts]
             self._bodies.add(creature_id)
         return c
+
+    def put_creature(self, creature: Creature) -> None:
+        """A creature new to the state, or a whole new sheet for one already in it."""
+        self.state.creatures[creature.id] = creature
+        self._creatures.add(creature.id)
+
+    def remove_creature(self, creature_id: str) -> None:
+        del self.state.creatures[creature_id]
+        self._creatures.discard(creature_id)
+        self._removed.add(creature_id)
+
+    def changed_creatures(self) -> frozenset[str]:
+        """The creatures this command has replaced so far: changed, added or removed. Every other creature is the
+        same object in the state it started from."""
+        return frozenset(self._creatures | self._removed) if self._removed else frozenset(self._creatures)
 
     def part(self, creature_id: str, part_id: str) -> BodyPart | None:
         """One body part to change (copied once, alone)."""
