@@ -57,13 +57,16 @@ _made: OrderedDict[int, _Made] = OrderedDict()
 _lock = threading.Lock()
 
 
-def _find(state: GameState) -> _Made | None:
+def _find(state: GameState, touch: bool = True) -> _Made | None:
+    """The kept `_Made` of `state`; with `touch`, now the most recent."""
     key = id(state)
-    with _lock:
-        made = _made.get(key)
-        if made is None or made.state is not state:
-            return None
-        _made.move_to_end(key)
+    made = _made.get(key)  # one step under the GIL, as every read here
+    if made is None or made.state is not state:
+        return None
+    if touch:
+        with _lock:
+            if key in _made:
+                _made.move_to_end(key)
     return made
 
 
@@ -91,7 +94,7 @@ def seal(tx: Tx) -> None:
     changed = tx.changed_creatures()
     base: Occupancy | _Made | None = tx.origin_occupancy
     if base is None:
-        origin = _find(tx.origin)
+        origin = _find(tx.origin, touch=False)  # its successor is what will be asked for
         if origin is not None:
             if origin.occ is not None:
                 base = origin.occ

@@ -86,7 +86,7 @@ class Occupancy:
     An occupancy made `over` the occupancy of an earlier state (whose creatures it shares but for the `changed`
     ones) answers for a space from that state's index and the changed creatures alone, so a command that moves one
     creature never indexes the whole board again. An occupancy is never changed once its index is built, but for
-    `place`, which copies what it changes: an index may be shared with the occupancies made over it."""
+    `place`, which replaces the lists it changes: they may be shared with the occupancies made over it."""
 
     def __init__(self, state: GameState) -> None:
         self._state = state
@@ -224,13 +224,12 @@ class Occupancy:
 
     def _index_over(self, base: Occupancy) -> dict[Cell, list[str]]:
         """The base's index less where the changed creatures stood, plus where they stand now: a copy whose lists
-        are shared with the base's but where a changed creature stood or stands (with nothing changed, the base's
-        own index). The footprints are the base's but the changed creatures'."""
-        base_index = base.by_cell
+        are shared with the base's but where a changed creature stood or stands. The footprints are the base's but
+        the changed creatures'."""
+        index = dict(base.by_cell)
         changed = self._changed
         moved = self._moved_in()
         if changed:
-            index = dict(base_index)
             for cid in changed:
                 if cid in base._indexed:
                     for cell in base.cells[cid]:
@@ -242,8 +241,6 @@ class Occupancy:
             for cell, cids in moved.items():
                 here = index.get(cell)
                 index[cell] = self._order([*here, *cids] if here else list(cids))
-        else:
-            index = base_index
         on_board = {cid for cids in moved.values() for cid in cids}
         self._indexed = (base._indexed - changed) | on_board
         cells = dict(base.cells)
