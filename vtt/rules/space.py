@@ -75,7 +75,7 @@ class _Footprints(dict[str, tuple[Cell, ...]]):
         return cells
 
 
-OVERLAY_MAX = 32
+OVERLAY_MAX = 16
 """How many changed creatures an occupancy reads over its base's index before it builds an index of its own."""
 
 
@@ -111,10 +111,13 @@ class Occupancy:
         if now is not before and (now.grid != before.grid or now.footprints != before.footprints):
             return cls(state)
         occ = cls(state)
-        if base._base is not None and base._by_cell is None:  # read over base's own base: one level, never a chain
-            occ._moved = occ._moved_over(base, changed)
-            changed = base._changed | changed
-            base = base._base
+        if base._base is not None and base._by_cell is None:  # one level over an index, never a chain
+            if len(base._changed) + len(changed) > OVERLAY_MAX:
+                _ = base.by_cell  # `base` is a kept state's: it builds its index once, read over from now on
+            else:
+                occ._moved = occ._moved_over(base, changed)
+                changed = base._changed | changed
+                base = base._base
         occ._base = base
         occ._changed = frozenset(changed)
         if len(occ._changed) > OVERLAY_MAX:
