@@ -47,6 +47,7 @@ from __future__ import annotations
 
 import argparse
 import cProfile
+import gc
 import io
 import os
 import pstats
@@ -81,7 +82,8 @@ from vtt.rules.engine import apply, legal_actions
 from vtt.rules.events import Event, RuleError
 from vtt.rules.fastmodel import shallow_copy
 from vtt.rules.grid import Grid
-from vtt.rules.model import SOULWEAVER, Board, Cell, Creature, GameState, Weapon
+from vtt.rules.kept_occupancy import forget as forget_kept_occupancies
+from vtt.rules.model import SOULWEAVER, Board, Cell, Creature, GameState, Hold, Weapon
 from vtt.rules.move_preview import preview_move
 from vtt.rules.obstruction import exposure
 from vtt.rules.settings import TableSettings
@@ -615,6 +617,105 @@ def profile_strikes(sc: Scenario, seed: int, count: int, top: int) -> str:
 
 
 # ----------------------------------------------------------------------------------------------------------
+# Applying a command: work proportional to what it changes (copy-on-write, the occupancy kept between states)
+# ----------------------------------------------------------------------------------------------------------
+
+
+def as_a_table_holds_it(state: GameState) -> GameState:
+    """`state` after one command (the attacker Dashes), as a table holds every state: made by `apply`, which keeps
+    what its occupancy is made from."""
+    after, _ = apply(state, Dash(creature=ATTACKER), ScriptedDice([]))
+    return after
+
+
+def one_step_placements(state: GameState, seed: int, count: int, in_a_row: bool) -> list[Place]:
+    """The Soulweaver sets `count` creatures (a random one each time) down in a neighbouring space where it fits:
+    each from `state`, or (`in_a_row`) each on the state the one before made (valid played in order)."""
+    rng = random.Random(seed)
+    grid = grid_for(state.settings.grid)
+    ids = sorted(state.creatures)
+    out: list[Place] = []
+    while len(out) < count:
+        cid = ids[rng.randrange(len(ids))]
+        for to in grid.neighbours(state.creatures[cid].anchor):
+            try:
+                after, _ = apply(state, Place(creature=cid, to=to), ScriptedDice([]))
+            except RuleError:
+                continue
+            out.append(Place(creature=cid, to=to))
+            state = after if in_a_row else state
+            break
+    return out
+
+
+def placements_us(state: GameState, moves: list[Place], in_a_row: bool) -> float:
+    """CPU µs per `apply(Place)`: each from `state` (`in_a_row`: each on the state the last one made), nothing kept
+    from an earlier run."""
+    forget_kept_occupancies()
+    start = as_a_table_holds_it(state)
+    gc.collect()  # not a full collection of what earlier sections left, counted in these moves
+    t0 = time.process_time()
+    s = start
+    for move in moves:
+        after, _ = apply(s, move, ScriptedDice([]))
+        if in_a_row:
+            s = after
+    return (time.process_time() - t0) / len(moves) * 1e6
+
+
+def with_holds(state: GameState, count: int) -> GameState:
+    """`state` with `count` Holds among creatures other than the attacker and the defender (for what each apply
+    copies: before copy-on-write every Hold was deep-copied by every command)."""
+    others = [cid for cid in sorted(state.creatures) if cid not in (ATTACKER, DEFENDER)]
+    holds = {
+        f"h{i}": Hold(id=f"h{i}", holders={others[2 * i]: ["left_arm"]}, held=[others[2 * i + 1]])
+        for i in range(min(count, len(others) // 2))
+    }
+    return shallow_copy(state, holds=holds)
+
+
+def _placing(state: GameState, moves: list[Place]) -> Callable[[], object]:
+    """Each call applies the next of `moves` (round and round) to `state`."""
+    picks = iter(moves * 2)
+    return lambda: apply(state, next(picks), ScriptedDice([]))
+
+
+def apply_costs(small: Scenario, big: Scenario, seed: int, moves: int) -> list[str]:
+    """Section 1b's lines: placements on the big board (from one state, and in a row), what indexing the whole
+    board costs in the same run, Python calls per placement on the big and the small board, and a Strike with
+    many Holds on the board."""
+    lines: list[str] = []
+    table = as_a_table_holds_it(big.state)
+    big_moves = one_step_placements(table, seed, moves, in_a_row=False)
+    small_moves = one_step_placements(as_a_table_holds_it(small.state), seed, min(moves, 50), in_a_row=False)
+    from_one = placements_us(big.state, big_moves, in_a_row=False)
+    in_row = placements_us(big.state, one_step_placements(table, seed, moves, in_a_row=True), in_a_row=True)
+    index_us = per_call_us(lambda: Occupancy(table).by_cell, max(20, moves // 10))
+    lines.append(f"   {len(big_moves)} moves of one space, CPU µs each (nothing kept from an earlier run):")
+    lines.append(f"      each from the state a table holds (made by a command)   {from_one:8.1f} µs")
+    lines.append(f"      in a row, each on the state the last one made          {in_row:8.1f} µs")
+    lines.append(f"      for scale, indexing the whole board once (same run)      {index_us:8.1f} µs")
+    calls: dict[str, float] = {}
+    for label, sc, mv in (("big", big, big_moves), ("small", small, small_moves)):
+        calls[label] = calls_per_run(_placing(as_a_table_holds_it(sc.state), mv), len(mv) - 1)
+    ratio = calls["big"] / calls["small"]
+    lines.append(
+        f"   Python calls per move (counted): {calls['big']:,.0f} among {len(big.state.creatures)} creatures, "
+        f"{calls['small']:,.0f} among {len(small.state.creatures)} ({ratio:.2f}×) — "
+        f"work independent of the creatures that did not move: {met(ratio <= 1.25)}"
+    )
+    held = with_holds(big.state, 40)
+    dice = RandomDice(seed)
+    bare = per_call_us(lambda: apply(big.state, big.command, dice), max(100, moves))
+    holding = per_call_us(lambda: apply(held, big.command, dice), max(100, moves))
+    lines.append(
+        f"   apply(Strike) with {len(held.holds)} Holds elsewhere on the board {holding:.1f} µs, with none "
+        f"{bare:.1f} µs (each Hold shared, copied only by a command that changes it)"
+    )
+    return lines
+
+
+# ----------------------------------------------------------------------------------------------------------
 # The replay benchmark
 # ----------------------------------------------------------------------------------------------------------
 
@@ -817,6 +918,10 @@ def main(argv: list[str] | None = None) -> int:
             f"Collisions; median {statistics.median(times) * 1e3:.2f} ms, p95 {p95:.2f} ms — "
             f"target ≤ {MOVE_PREVIEW_TARGET_MS:g} ms: {met(p95 <= MOVE_PREVIEW_TARGET_MS)}"
         )
+
+    print(f"\n1b. apply(Place): the Soulweaver drags a token on the big board — {describe(big.state)}")
+    for line in apply_costs(all_scenarios[0], big, seed, 200 if quick else 1000):
+        print(line)
 
     initial, records = replay_log(seed, replay_commands)
     kinds: dict[str, int] = {}

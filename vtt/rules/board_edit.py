@@ -34,6 +34,7 @@ from typing import Any
 
 from pydantic import ValidationError
 
+from vtt.rules import kept_occupancy
 from vtt.rules.commands import AddCreature, EditBoard, ResizeBoard, SetBackground
 from vtt.rules.events import Event, RuleError
 from vtt.rules.grid import Grid
@@ -358,10 +359,9 @@ def new_creature(state: GameState, data: dict[str, Any], at: Cell) -> Creature:
 def add_creature(tx: Tx, cmd: AddCreature) -> list[Event]:
     state = tx.state
     c = new_creature(state, cmd.creature, cmd.at)
-    if (why := why_cannot_stand(state, c, c.anchor, Occupancy(state))) is not None:
+    if (why := why_cannot_stand(state, c, c.anchor, kept_occupancy.for_tx(tx))) is not None:
         raise RuleError(why)
-    state.creatures[c.id] = c
-    tx._creatures.add(c.id)
+    tx.put_creature(c)
     joined = ""
     turn = state.turn
     if turn.started and is_active(state, c.id):  # a creature rolling Priority joins the order in the engine
@@ -395,8 +395,7 @@ def remove_creature(tx: Tx, creature_id: str) -> list[Event]:
             m = tx.creature(oid)
             m.focus = None
             m.focus_locked = False
-    del state.creatures[creature_id]
-    tx._creatures.discard(creature_id)
+    tx.remove_creature(creature_id)
     state.economy.pop(creature_id, None)
     turn = state.turn
     if creature_id in turn.entries:

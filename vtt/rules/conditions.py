@@ -27,7 +27,7 @@ DEFENSIVE_STANCE = "Defensive Stance"
 
 
 def holds_of(state: GameState, creature_id: str) -> list[Hold]:
-    return [h for h in state.holds.values() if creature_id in h.members]
+    return [h for h in state.holds.values() if creature_id in h.holders or creature_id in h.held]
 
 
 def hold_encumbered(state: GameState, hold: Hold, creature_id: str) -> int:

@@ -31,6 +31,7 @@ from vtt.rules import (
     gear_offers,
     hold,
     hold_offers,
+    kept_occupancy,
     manifest,
     manifest_offers,
     menu_cache,
@@ -115,7 +116,7 @@ from vtt.rules.events import Event, RuleError
 from vtt.rules.limits import plain_message
 from vtt.rules.model import Creature, GameState
 from vtt.rules.offers import ActionOption, Group, RollPreview, TargetOption
-from vtt.rules.space import Occupancy, grid_of, why_cannot_stand
+from vtt.rules.space import grid_of, why_cannot_stand
 from vtt.rules.txn import Tx
 from vtt.rules.words import count
 
@@ -138,6 +139,7 @@ def apply(state: GameState, command: Command | dict[str, Any], dice: DiceSource)
     events += burning.douse(tx)
     events += ailments.lapse_sources(tx, state)
     tx.state.version = state.version + 1
+    kept_occupancy.seal(tx)
     return tx.state, events
 
 
@@ -575,11 +577,10 @@ def edit_creature(tx: Tx, creature_id: str, changes: dict[str, Any]) -> list[Eve
         raise RuleError(f"{'.'.join(str(p) for p in first['loc'])}: {plain_message(first)}") from None
     ailments.remove_immune(edited)
     if "size" in changes or "footprint" in changes:
-        occ = Occupancy(tx.state)
+        occ = kept_occupancy.for_tx(tx)
         if (why := why_cannot_stand(tx.state, edited, edited.anchor, occ)) is not None:
             raise RuleError(why)
-    tx.state.creatures[creature_id] = edited
-    tx._creatures.add(creature_id)
+    tx.put_creature(edited)
     fields = ", ".join(sorted(changes))
     return [
         Event(

@@ -12,6 +12,8 @@
 - The Hold keeps the Encumbered Tiers each Holder causes each Held (`Hold.caused`: 2 from a Grab, +1 per
   Grapple, lowered by Break Hold) and the parts Grapples keep from use (`Hold.locks`, see `overpower`); a lock ends
   with its Holder's part in the Hold, or when the Held leaves, and takes its Strangled Tiers with it.
+- A Hold read from the state is shared with the state the command started from: every change goes to the
+  transaction's own copy (`Tx.hold`, `Tx.lock`), which the helpers here take by the Hold's id.
 - Grab is a Strike, so it may be declared as a Charge (`charge`: +1 on the roll, see `tactics`) or made as a
   Flurry's Minor Action (`minor`); a limb that attacked in a Flurry cannot Grab for 1 round.
 """
@@ -160,7 +162,7 @@ def _grab_result(tx: Tx, spec: attacks.AttackSpec, result: AttackResult, dice: D
         held=[spec.target],
         caused={holder.id: {spec.target: HOLD_ENCUMBERED}},
     )
-    tx.state.holds[hold.id] = hold
+    tx.add_hold(hold)
     if limb is not None:
         limb.hold_id = hold.id
     target = tx.get(spec.target)
@@ -185,6 +187,10 @@ def caused_by(hold: Hold, holder: str, held: str) -> int:
 
 def unlock(tx: Tx, hold: Hold, locks: list[PartLock]) -> None:
     """End these part locks: the part may be used again and the Strangled it caused ends."""
+    hold = tx.state.holds[hold.id]
+    if not any(lock in hold.locks for lock in locks):
+        return  # nothing to change: the Hold stays shared
+    hold = tx.hold(hold.id)
     for lock in locks:
         if lock not in hold.locks:
             continue
@@ -206,7 +212,9 @@ def unlock(tx: Tx, hold: Hold, locks: list[PartLock]) -> None:
 
 def release_limb(tx: Tx, hold: Hold, creature_id: str, limb_id: str) -> None:
     """The Holder's limb leaves the Hold, with the locks it holds; with no limb left it is no longer a Holder."""
+    hold = tx.state.holds[hold.id]
     unlock(tx, hold, [x for x in hold.locks if x.holder == creature_id and x.limb == limb_id])
+    hold = tx.hold(hold.id)
     limbs = hold.holders.get(creature_id, [])
     if limb_id in limbs:
         limbs.remove(limb_id)
@@ -219,7 +227,9 @@ def release_limb(tx: Tx, hold: Hold, creature_id: str, limb_id: str) -> None:
 
 
 def _release_holder(tx: Tx, hold: Hold, creature_id: str) -> None:
+    hold = tx.state.holds[hold.id]
     unlock(tx, hold, [x for x in hold.locks if x.holder == creature_id])
+    hold = tx.hold(hold.id)
     limbs = hold.holders.pop(creature_id, [])
     c = tx.creature(creature_id, body=True)
     for limb in c.limbs:
@@ -229,16 +239,18 @@ def _release_holder(tx: Tx, hold: Hold, creature_id: str) -> None:
 
 def remove_held(tx: Tx, hold: Hold, creature_id: str) -> None:
     """The Held creature leaves this Hold, and every lock on its parts ends."""
+    hold = tx.state.holds[hold.id]
     unlock(tx, hold, [x for x in hold.locks if x.held == creature_id])
     if creature_id in hold.held:
-        hold.held.remove(creature_id)
+        tx.hold(hold.id).held.remove(creature_id)
 
 
 def end_empty_holds(tx: Tx) -> list[Event]:
     """seed-000: if there is no Holder or no Held creature in a Hold, the Hold ends."""
     events: list[Event] = []
-    for hid, hold in list(tx.state.holds.items()):
-        if not hold.holders or not hold.held:
+    for hid, found in list(tx.state.holds.items()):
+        if not found.holders or not found.held:
+            hold = tx.hold(hid)
             unlock(tx, hold, list(hold.locks))
             for cid in list(hold.holders):
                 _release_holder(tx, hold, cid)
@@ -267,12 +279,13 @@ def _let_go_of_severed(tx: Tx, creature_id: str, part_id: str) -> list[Event]:
     for the Hold": a severed part leaves every Hold at once, as a Holder's limb or as a Held creature's locked part."""
     events: list[Event] = []
     name = tx.get(creature_id).name
-    for hold in list(tx.state.holds.values()):
+    for hid in list(tx.state.holds):
+        hold = tx.state.holds[hid]
         unlock(tx, hold, [x for x in hold.locks if x.held == creature_id and x.part == part_id])
         if part_id not in hold.holders.get(creature_id, []):
             continue
         release_limb(tx, hold, creature_id, part_id)
-        if creature_id not in hold.holders:
+        if creature_id not in tx.state.holds[hid].holders:
             events.append(
                 Event(
                     kind="hold_dropped",
@@ -292,7 +305,7 @@ def check_touch(tx: Tx) -> list[Event]:
     grid = grid_of(state)
     events: list[Event] = []
     for hold in list(state.holds.values()):
-        for hid, limb_ids in list(hold.holders.items()):
+        for hid, limb_ids in list(hold.holders.items()):  # `hold` may be copied as a Holder leaves: held stays
             c = state.creatures[hid]
             limbs = [lb for lb in c.limbs if lb.id in limb_ids]
             rng = max((reach(c, lb) for lb in limbs), default=-1)

@@ -682,6 +682,7 @@ def grapple(
 
 
 def _join(tx: Tx, hold: Hold, creature: str, limb_id: str) -> None:
+    hold = tx.hold(hold.id)
     limbs = hold.holders.setdefault(creature, [])
     if limb_id not in limbs:
         limbs.append(limb_id)
@@ -702,6 +703,7 @@ def _grapple_result(tx: Tx, spec: attacks.AttackSpec, result: AttackResult, dice
     events: list[Event] = []
     swallowing = bool(spec.params.get("swallow"))
     if not swallowing and (not spec.params["suffocate"] or tx.state.settings.suffocate_also_grapples):
+        hold = tx.hold(hold.id)
         hold.caused.setdefault(c.id, {})[t.id] = caused_by(hold, c.id, t.id) + 1
         hold.extra_encumbered[t.id] = hold.extra_encumbered.get(t.id, 0) + 1
         _join(tx, hold, c.id, limb_id)
@@ -723,6 +725,7 @@ def _grapple_result(tx: Tx, spec: attacks.AttackSpec, result: AttackResult, dice
         name = part.name if part else part_id
         if tactics.part_struck(result, offset):
             struck = part_id
+            hold = tx.hold(hold.id)
             _join(tx, hold, c.id, limb_id)
             hold.locks.append(PartLock(held=t.id, part=part_id, holder=c.id, limb=limb_id))
             body = tx.creature(t.id, body=True).limb(part_id)
@@ -744,6 +747,7 @@ def _grapple_result(tx: Tx, spec: attacks.AttackSpec, result: AttackResult, dice
     if spec.params["suffocate"]:
         lock = next((x for x in hold.locks if x.holder == c.id and x.held == t.id and x.part == HEAD), None)
         if lock is not None:
+            lock = tx.lock(hold.id, lock)
             lock.strangled += 1
             m = tx.creature(t.id)
             m.ailments["Strangled"] = m.ailments.get("Strangled", 0) + 1
@@ -832,6 +836,7 @@ def _break_hold_result(tx: Tx, spec: attacks.AttackSpec, result: AttackResult, d
         return []
     free_part: str | None = spec.params.get("free_part")
     by = BREAK_HOLD_FREEING_REDUCTION if free_part else BREAK_HOLD_REDUCTION
+    hold = tx.hold(hold.id)
     caused = caused_by(hold, holder, grabbed)
     lowered = min(by, caused)
     hold.caused.setdefault(holder, {})[grabbed] = caused - lowered

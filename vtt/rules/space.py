@@ -75,56 +75,190 @@ class _Footprints(dict[str, tuple[Cell, ...]]):
         return cells
 
 
+OVERLAY_MAX = 16
+"""How many changed creatures an occupancy reads over its base's index before it builds an index of its own."""
+
+
 class Occupancy:
     """Which creatures stand in which space. Footprints are worked out when first needed, and the index by
-    space only when a space is asked about, so resolving one attack on a crowded board stays cheap."""
+    space only when a space is asked about, so resolving one attack on a crowded board stays cheap.
+
+    An occupancy made `over` the occupancy of an earlier state (whose creatures it shares but for the `changed`
+    ones) answers for a space from that state's index and the changed creatures alone, so a command that moves one
+    creature never indexes the whole board again. An occupancy is never changed once its index is built, but for
+    `place`, which replaces the lists it changes: they may be shared with the occupancies made over it."""
 
     def __init__(self, state: GameState) -> None:
         self._state = state
         self.cells: dict[str, tuple[Cell, ...]] = _Footprints(state)
         self._by_cell: dict[Cell, list[str]] | None = None
         self._indexed: set[str] = set()
+        self._base: Occupancy | None = None
+        self._changed: frozenset[str] = frozenset()
+        self._moved: dict[Cell, list[str]] | None = None
+        self._rank: dict[str, int] | None = None
         self.kept: dict[tuple[Any, ...], Any] = {}
         """Results worked out from this occupancy, for a reader that asks again (`legal_actions` offers the
         same Reposition with and without a Charge); only while the state it was built from does not change."""
 
+    @classmethod
+    def over(cls, base: Occupancy, state: GameState, changed: AbstractSet[str]) -> Occupancy:
+        """The occupancy of `state`, a state made from `base`'s state by a command that replaced the `changed`
+        creatures (changed, added or removed) and no other: every other creature is the same object in both.
+        Built fresh when the footprints of the two states' settings differ."""
+        before = base._state.settings
+        now = state.settings
+        if now is not before and (now.grid != before.grid or now.footprints != before.footprints):
+            return cls(state)
+        occ = cls(state)
+        if base._base is not None and base._by_cell is None:  # one level over an index, never a chain
+            if len(base._changed) + len(changed) > OVERLAY_MAX:
+                _ = base.by_cell  # `base` is a kept state's: it builds its index once, read over from now on
+            else:
+                occ._moved = occ._moved_over(base, changed)
+                changed = base._changed | changed
+                base = base._base
+        occ._base = base
+        occ._changed = frozenset(changed)
+        if len(occ._changed) > OVERLAY_MAX:
+            _ = occ.by_cell
+        return occ
+
+    def _order(self, cids: list[str]) -> list[str]:
+        """`cids` in the order of the state's creatures (the order a fresh index lists a space's occupants in)."""
+        if len(cids) < 2:
+            return cids
+        if self._rank is None:
+            self._rank = {cid: i for i, cid in enumerate(self._state.creatures)}
+        return sorted(cids, key=self._rank.__getitem__)
+
+    def _footprint_of(self, cid: str, earlier: Occupancy | None = None) -> tuple[Cell, ...] | None:
+        """Where a changed creature stands now (None: not on the board); from `earlier` if it is the same object
+        there and its footprint was worked out."""
+        c = self._state.creatures.get(cid)
+        if c is None or c.swallowed_by is not None:  # seed-000: a swallowed creature is off the board
+            return None
+        if earlier is not None and earlier._state.creatures.get(cid) is c:
+            cells = earlier.cells.get(cid)
+            if cells is not None:
+                self.cells[cid] = cells
+                return cells
+        return self.cells[cid]
+
+    def _moved_in(self) -> dict[Cell, list[str]]:
+        """Where the changed creatures stand now (those still on the board), by space."""
+        if self._moved is None:
+            moved: dict[Cell, list[str]] = {}
+            for cid in self._changed:
+                for cell in self._footprint_of(cid) or ():
+                    here = moved.get(cell)
+                    moved[cell] = [*here, cid] if here else [cid]
+            self._moved = moved
+        return self._moved
+
+    def _moved_over(self, earlier: Occupancy, changed: AbstractSet[str]) -> dict[Cell, list[str]]:
+        """`_moved_in` from an occupancy `earlier` read over the same base: its changed creatures where they stood
+        there, less the ones changed since (`changed`), plus those where they stand now. Lists are shared until
+        changed."""
+        moved = dict(earlier._moved_in())
+        for cid in changed:
+            if cid in earlier._changed:
+                for cell in earlier.cells.get(cid, ()):
+                    here = moved.get(cell)
+                    if here and cid in here:
+                        left = [o for o in here if o != cid]
+                        if left:
+                            moved[cell] = left
+                        else:
+                            del moved[cell]
+        for cid in earlier._changed - changed:  # the same objects here: the same footprints
+            cells = earlier.cells.get(cid)
+            if cells is not None:
+                self.cells[cid] = cells
+        for cid in changed:
+            for cell in self._footprint_of(cid, earlier) or ():
+                here = moved.get(cell)
+                moved[cell] = [*here, cid] if here else [cid]
+        return moved
+
     @property
     def by_cell(self) -> dict[Cell, list[str]]:
         if self._by_cell is None:
-            index: dict[Cell, list[str]] = {}
-            shapes: dict[int, tuple[Cell, ...]] = {}
-            state = self._state
-            cells_of = self.cells
-            indexed = self._indexed
-            for cid, c in state.creatures.items():
-                if c.swallowed_by is not None:  # seed-000: a swallowed creature is removed from the board
-                    continue
-                if c.footprint:
-                    offsets = tuple(c.footprint)
-                else:
-                    offsets = shapes.get(c.size) or shapes.setdefault(c.size, footprint_offsets(state, c))
-                indexed.add(cid)
-                q, r = c.anchor
-                if len(offsets) == 1:
-                    dq, dr = offsets[0]
-                    cell = (q + dq, r + dr)
-                    cells_of[cid] = (cell,)
-                    here = index.get(cell)
-                    if here is None:
-                        index[cell] = [cid]
-                    else:
-                        here.append(cid)
-                    continue
-                cells = tuple((q + dq, r + dr) for dq, dr in offsets)
-                cells_of[cid] = cells
-                for cell in cells:
-                    here = index.get(cell)
-                    if here is None:
-                        index[cell] = [cid]
-                    else:
-                        here.append(cid)
-            self._by_cell = index
+            if self._base is not None:
+                self._by_cell = self._index_over(self._base)
+            else:
+                self._by_cell = self._index_all()
         return self._by_cell
+
+    def _index_all(self) -> dict[Cell, list[str]]:
+        index: dict[Cell, list[str]] = {}
+        shapes: dict[int, tuple[Cell, ...]] = {}
+        state = self._state
+        cells_of = self.cells
+        indexed = self._indexed
+        for cid, c in state.creatures.items():
+            if c.swallowed_by is not None:  # seed-000: a swallowed creature is removed from the board
+                continue
+            if c.footprint:
+                offsets = tuple(c.footprint)
+            else:
+                offsets = shapes.get(c.size) or shapes.setdefault(c.size, footprint_offsets(state, c))
+            indexed.add(cid)
+            q, r = c.anchor
+            if len(offsets) == 1:
+                dq, dr = offsets[0]
+                cell = (q + dq, r + dr)
+                cells_of[cid] = (cell,)
+                here = index.get(cell)
+                if here is None:
+                    index[cell] = [cid]
+                else:
+                    here.append(cid)
+                continue
+            cells = tuple((q + dq, r + dr) for dq, dr in offsets)
+            cells_of[cid] = cells
+            for cell in cells:
+                here = index.get(cell)
+                if here is None:
+                    index[cell] = [cid]
+                else:
+                    here.append(cid)
+        return index
+
+    def _index_over(self, base: Occupancy) -> dict[Cell, list[str]]:
+        """The base's index less where the changed creatures stood, plus where they stand now: a copy whose lists
+        are shared with the base's but where a changed creature stood or stands. The footprints are the base's but
+        the changed creatures'."""
+        index = dict(base.by_cell)
+        changed = self._changed
+        moved = self._moved_in()
+        if changed:
+            for cid in changed:
+                if cid in base._indexed:
+                    for cell in base.cells[cid]:
+                        left = [o for o in index[cell] if o != cid]
+                        if left:
+                            index[cell] = left
+                        else:
+                            del index[cell]
+            for cell, cids in moved.items():
+                here = index.get(cell)
+                index[cell] = self._order([*here, *cids] if here else list(cids))
+        on_board = {cid for cids in moved.values() for cid in cids}
+        self._indexed = (base._indexed - changed) | on_board
+        cells = dict(base.cells)
+        for cid in cells.keys() - base._indexed:  # asked of the base, not on its board
+            del cells[cid]
+        for cid in changed:
+            cells.pop(cid, None)
+        own = dict(self.cells)
+        self.cells.clear()
+        self.cells.update(cells)
+        self.cells.update(own)
+        for cid in on_board:
+            _ = self.cells[cid]
+        self._base = None  # nothing more is read from it
+        return index
 
     def place(self, cid: str) -> None:
         """Index a creature just added to the state (so a long list of creatures is placed in linear time)."""
@@ -134,7 +268,7 @@ class Occupancy:
         cells = footprint(self._state, self._state.creatures[cid])
         self.cells[cid] = cells
         for cell in cells:
-            self._by_cell.setdefault(cell, []).append(cid)
+            self._by_cell[cell] = [*self._by_cell.get(cell, ()), cid]
 
     def everyone(self) -> dict[str, tuple[Cell, ...]]:
         """Every creature's footprint."""
@@ -142,14 +276,24 @@ class Occupancy:
         return self.cells
 
     def at(self, cell: Cell) -> list[str]:
-        by_cell = self._by_cell if self._by_cell is not None else self.by_cell
-        return by_cell.get(cell, [])
+        """The creatures in `cell` (not to be changed)."""
+        if self._by_cell is not None:
+            return self._by_cell.get(cell, [])
+        base = self._base
+        if base is None:
+            return self.by_cell.get(cell, [])
+        here = base.at(cell)
+        moved = self._moved_in().get(cell)
+        changed = self._changed
+        if not moved and not any(cid in changed for cid in here):
+            return here
+        return self._order([*(cid for cid in here if cid not in changed), *(moved or ())])
 
     def occupants(self, cells: tuple[Cell, ...] | list[Cell], exclude: str | None = None) -> list[str]:
-        by_cell = self.by_cell
+        at = self.at if self._by_cell is None and self._base is not None else self.by_cell.get
         seen: dict[str, None] = {}
         for cell in cells:
-            here = by_cell.get(cell)
+            here = at(cell)
             if here:
                 for cid in here:
                     if cid != exclude:
@@ -165,7 +309,7 @@ def why_cannot_stand(
     board = state.board
     cols, rows = board.cols, board.rows
     walls = board.filled() if filled is None else filled
-    by_cell = occ.by_cell
+    at = occ.at
     mine = fill(creature)
     q, r = anchor
     for dq, dr in footprint_offsets(state, creature):
@@ -174,7 +318,7 @@ def why_cannot_stand(
             return f"{creature.name} would stand off the map at {cell}"
         if cell in walls:
             return f"{creature.name} cannot stand in {cell}: a wall or object fills it"
-        here = by_cell.get(cell)
+        here = at(cell)
         if not here:
             continue
         total = mine + sum(fill(state.creatures[o]) for o in here if o != creature.id)

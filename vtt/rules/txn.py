@@ -1,14 +1,22 @@
 """A copy-on-write transaction over a GameState: `apply` never changes the state it was given.
 
-Only what a command touches is copied, so resolving a Strike on a board of 300 creatures copies two.
+Only what a command touches is copied, so resolving a Strike on a board of 300 creatures copies two. A creature,
+a body part, an Economy, a Hold or the board is copied the first time the command asks to change it (`creature`,
+`part`, `economy`, `hold`, `board`); everything else stays shared with the state the command started from, which
+is why nothing read with `get` or from `state` may be changed in place.
 """
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 from vtt.rules.events import RuleError
 from vtt.rules.fastmodel import shallow_copy
-from vtt.rules.model import Board, BodyPart, Cell, Creature, Economy, GameState, LooseItem, Weapon
+from vtt.rules.model import Board, BodyPart, Cell, Creature, Economy, GameState, Hold, LooseItem, PartLock, Weapon
 from vtt.rules.situational import Situational
+
+if TYPE_CHECKING:
+    from vtt.rules.space import Occupancy
 
 
 def _clone_creature(c: Creature) -> Creature:
@@ -30,21 +38,29 @@ def _clone_creature(c: Creature) -> Creature:
 
 class Tx:
     def __init__(self, state: GameState) -> None:
+        self.origin = state
+        """The state the command started from (never changed)."""
+        self.origin_occupancy: Occupancy | None = None
+        """Its occupancy, once a rule asked where creatures stand (`kept_occupancy.for_tx`)."""
         turn = state.turn
         self.state = shallow_copy(
             state,
             creatures=dict(state.creatures),
             economy=dict(state.economy),
-            holds={k: h.model_copy(deep=True) for k, h in state.holds.items()} if state.holds else {},
+            holds=dict(state.holds),
             effects=list(state.effects),
             pending=list(state.pending),
             reactions=dict(state.reactions),
             turn=shallow_copy(turn, entries=list(turn.entries), priority=dict(turn.priority)),
         )
         self._creatures: set[str] = set()
+        self._removed: set[str] = set()
         self._bodies: set[str] = set()
         self._parts: set[tuple[str, str]] = set()
         self._economy: set[str] = set()
+        self._holds: set[str] = set()
+        self._locks: dict[int, PartLock] = {}
+        """The part locks copied by `lock`, by id (each held here, so its id stays its own)."""
         self._board = False
         self.cleared = False
         self.situational: list[Situational] = []
@@ -70,6 +86,21 @@ class Tx:
             self._bodies.add(creature_id)
         return c
 
+    def put_creature(self, creature: Creature) -> None:
+        """A creature new to the state, or a whole new sheet for one already in it."""
+        self.state.creatures[creature.id] = creature
+        self._creatures.add(creature.id)
+
+    def remove_creature(self, creature_id: str) -> None:
+        del self.state.creatures[creature_id]
+        self._creatures.discard(creature_id)
+        self._removed.add(creature_id)
+
+    def changed_creatures(self) -> frozenset[str]:
+        """The creatures this command has replaced so far: changed, added or removed. Every other creature is the
+        same object in the state it started from."""
+        return frozenset(self._creatures | self._removed) if self._removed else frozenset(self._creatures)
+
     def part(self, creature_id: str, part_id: str) -> BodyPart | None:
         """One body part to change (copied once, alone)."""
         c = self.creature(creature_id)
@@ -94,6 +125,41 @@ class Tx:
         """An object falls into a space: it lies there for anyone to pick up."""
         board = self.board()
         board.items = [*board.items, LooseItem(weapon=weapon, cell=cell, owner=owner)]
+
+    def hold(self, hold_id: str) -> Hold:
+        """A Hold to change (copied once, with its own dicts and lists; its part locks stay shared: `lock` replaces
+        one to change it)."""
+        h = self.state.holds[hold_id]
+        if hold_id not in self._holds:
+            h = shallow_copy(
+                h,
+                holders={k: list(v) for k, v in h.holders.items()},
+                held=list(h.held),
+                extra_encumbered=dict(h.extra_encumbered),
+                caused={k: dict(v) for k, v in h.caused.items()},
+                locks=list(h.locks),
+            )
+            self.state.holds[hold_id] = h
+            self._holds.add(hold_id)
+        return h
+
+    def add_hold(self, hold: Hold) -> None:
+        """A new Hold, made by this command (so it is this command's to change)."""
+        self.state.holds[hold.id] = hold
+        self._holds.add(hold.id)
+
+    def lock(self, hold_id: str, lock: PartLock) -> PartLock:
+        """One part lock of a Hold, to change (copied once, in the Hold's own list)."""
+        hold = self.hold(hold_id)
+        if id(lock) in self._locks:
+            return lock
+        for i, x in enumerate(hold.locks):
+            if x is lock:
+                copied = shallow_copy(lock)
+                hold.locks[i] = copied
+                self._locks[id(copied)] = copied
+                return copied
+        raise ValueError(f"the lock {lock!r} is not in Hold {hold_id}")
 
     def economy(self, creature_id: str) -> Economy:
         e = self.state.economy.get(creature_id) or Economy()
