@@ -377,11 +377,13 @@ class Table:
             cmd = parse_command(command)
         except ValidationError as exc:
             first = exc.errors(include_url=False)[0]
-            where = ".".join(str(p) for p in first["loc"])
-            why = plain_message(first)
+            kind, *path = [str(p) for p in first["loc"]] or [""]
+            kind = kind.replace("_", " ")  # the command's tag, in words ("pick up", not its internal name)
+            where = ".".join([kind, *path])
+            why = "it takes no such field" if first["type"] == "extra_forbidden" else plain_message(first)
             context = first.get("ctx", {})
             if "where" in context and "why" in context:  # an error deep inside a field, that names its own path
-                where, why = f"{first['loc'][0]}.{context['where']}", str(context["why"])
+                where, why = f"{kind}.{context['where']}", str(context["why"])
             if first["type"] == "union_tag_invalid":
                 return None, f"malformed command: the table has no command {str(context.get('tag'))[:40]!r}"
             if first["type"] == "union_tag_not_found":
