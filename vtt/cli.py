@@ -48,6 +48,12 @@ def build_parser() -> argparse.ArgumentParser:
         help="let spectators watch the start-up game (its Soulweaver can turn it off; every other game starts "
         "unwatched)",
     )
+    p.add_argument(
+        "--test-games",
+        action="store_true",
+        help="for the browser tests only: let programs on this machine make fresh games with dice seeded their own "
+        "way (POST /test-games, see vtt/web/test_games.py); never use it for play",
+    )
     sub = p.add_subparsers(dest="command")
     sc = sub.add_parser("scenario", help="run a scenario file through the rules and print its events as JSON")
     sc.add_argument("file")
@@ -78,7 +84,9 @@ def main(argv: list[str] | None = None) -> int:
     from vtt.web.start import start
 
     database = args.database or "sqlite:///vtt.sqlite"
-    return start(args.host, args.port, database, args.map, args.game, args.seed, args.creators, args.watchable)
+    return start(
+        args.host, args.port, database, args.map, args.game, args.seed, args.creators, args.watchable, args.test_games
+    )
 
 
 if __name__ == "__main__":
