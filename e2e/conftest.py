@@ -1,7 +1,8 @@
 """Playwright e2e infrastructure: Debian chromium launch args, an app-server subprocess helper, fixtures.
 
-Run with ``.venv/bin/python -m pytest e2e -q -p no:asyncio`` (after ``bash e2e/ensure_chromium.sh``); run one
-file while working on it, the whole suite takes minutes.
+Run with ``.venv/bin/python -m pytest e2e -q -p no:asyncio`` (after ``bash e2e/ensure_chromium.sh``; ``make e2e``
+adds ``-n 2 --dist loadfile``: two workers, each file on one); run one file while working on it, the whole suite
+takes minutes.
 
 What a test file uses (see each one's docstring):
 
@@ -11,10 +12,15 @@ What a test file uses (see each one's docstring):
   with ``browser.new_context()``, is closed by the autouse fixture ``close_browser_contexts`` when the test ends
   (a page left open keeps reconnecting to its stopped server and costs a renderer process), so a test needs no
   ``finally`` for its pages; close one earlier with ``page.context.close()``.
+- ``new_game(map_file, seed=7)`` (``watchable=True`` as ``--watchable``): a fresh game of the test's own on the
+  session's table server (``game_server``, started once with ``--test-games``), with ``url``, ``seat(key)`` and
+  ``watch_path``, whose dice roll as those of a server started with ``--map map_file --seed 7``. The usual way to
+  get a table: a server start costs seconds, a game a tenth of one.
 - ``AppServer(module="vtt.cli", args=["--map", ..., "--database", ..., "--seed", "7"])``: an app on a free
-  port; a table server is always started with ``--seed`` (repeatable dice), ``AppServer`` refuses it without.
-  ``with running(server):`` starts it and afterwards stops it, prints its
-  output and fails the test if it logged an exception; ``stop_checked(server)`` does the second half.
+  port, for a test that needs a server of its own (it stops or kills it, or starts it with other settings); a
+  table server is always started with ``--seed`` (repeatable dice), ``AppServer`` refuses it without.
+  ``with running(server):`` starts it and afterwards stops it, prints its output and fails the test if it logged
+  an exception; ``stop_checked(server)`` does the second half.
 - ``harness``: the MapView harness (``e2e/map_harness.py``), one server per test module and a fresh game per
   test: ``open_page(browser, harness.url("/square"))``.
 - ``database_url`` (SQLite, and PostgreSQL where available; see ``e2e/pg_server.py``): a PostgreSQL database a
