@@ -25,8 +25,8 @@ unit: $(STAMP)
 	$(PY) -m pytest tests -q -p no:playwright -n 2
 
 # Two workers, each with its own browser, table server and PostgreSQL, and each file's tests on one worker (a test
-# module's server is started once): a browser test waits on the browser and the server in turn, using about a
-# third of the two cores alone.
+# module's server is started once): a browser test mostly waits on the browser and the server in turn (the whole
+# suite takes about 6 CPU-minutes), so one worker alone leaves most of the two cores idle.
 e2e: $(STAMP)
 	bash e2e/ensure_chromium.sh
 	$(PY) -m pytest e2e -q -p no:asyncio -W ignore::pytest.PytestConfigWarning -n 2 --dist loadfile
