@@ -19,12 +19,17 @@ lint: $(STAMP)
 	$(VENV)/bin/ruff format --check vtt tests e2e bench
 	$(VENV)/bin/mypy vtt tests e2e bench
 
+# Two workers (pytest-xdist): the unit tests are CPU-bound, and ruff and mypy beside them leave a core idle most of
+# the time.
 unit: $(STAMP)
-	$(PY) -m pytest tests -q -p no:playwright
+	$(PY) -m pytest tests -q -p no:playwright -n 2
 
+# Two workers, each with its own browser, table server and PostgreSQL, and each file's tests on one worker (a test
+# module's server is started once): a browser test mostly waits on the browser and the server in turn (the whole
+# suite takes about 6 CPU-minutes), so one worker alone leaves most of the two cores idle.
 e2e: $(STAMP)
 	bash e2e/ensure_chromium.sh
-	$(PY) -m pytest e2e -q -p no:asyncio -W ignore::pytest.PytestConfigWarning
+	$(PY) -m pytest e2e -q -p no:asyncio -W ignore::pytest.PytestConfigWarning -n 2 --dist loadfile
 
 # Lint and the unit tests side by side (one core each, their outputs kept apart), then the browser tests, which need
 # both cores.

@@ -1,7 +1,8 @@
 """Playwright e2e infrastructure: Debian chromium launch args, an app-server subprocess helper, fixtures.
 
-Run with ``.venv/bin/python -m pytest e2e -q -p no:asyncio`` (after ``bash e2e/ensure_chromium.sh``); run one
-file while working on it, the whole suite takes minutes.
+Run with ``.venv/bin/python -m pytest e2e -q -p no:asyncio`` (after ``bash e2e/ensure_chromium.sh``; ``make e2e``
+adds ``-n 2 --dist loadfile``: two workers, each file on one); run one file while working on it, the whole suite
+takes minutes.
 
 What a test file uses (see each one's docstring):
 
@@ -11,10 +12,15 @@ What a test file uses (see each one's docstring):
   with ``browser.new_context()``, is closed by the autouse fixture ``close_browser_contexts`` when the test ends
   (a page left open keeps reconnecting to its stopped server and costs a renderer process), so a test needs no
   ``finally`` for its pages; close one earlier with ``page.context.close()``.
+- ``new_game(map_file, seed=7)`` (``watchable=True`` as ``--watchable``): a fresh game of the test's own on the
+  session's table server (``game_server``, started once with ``--test-games``), with ``url``, ``seat(key)`` and
+  ``watch_path``, whose dice roll as those of a server started with ``--map map_file --seed 7``. The usual way to
+  get a table: a server start costs seconds, a game a tenth of one.
 - ``AppServer(module="vtt.cli", args=["--map", ..., "--database", ..., "--seed", "7"])``: an app on a free
-  port; a table server is always started with ``--seed`` (repeatable dice), ``AppServer`` refuses it without.
-  ``with running(server):`` starts it and afterwards stops it, prints its
-  output and fails the test if it logged an exception; ``stop_checked(server)`` does the second half.
+  port, for a test that needs a server of its own (it stops or kills it, or starts it with other settings); a
+  table server is always started with ``--seed`` (repeatable dice), ``AppServer`` refuses it without.
+  ``with running(server):`` starts it and afterwards stops it, prints its output and fails the test if it logged
+  an exception; ``stop_checked(server)`` does the second half.
 - ``harness``: the MapView harness (``e2e/map_harness.py``), one server per test module and a fresh game per
   test: ``open_page(browser, harness.url("/square"))``.
 - ``database_url`` (SQLite, and PostgreSQL where available; see ``e2e/pg_server.py``): a PostgreSQL database a
@@ -32,6 +38,7 @@ from __future__ import annotations
 
 import compileall
 import contextlib
+import json
 import os
 import socket
 import subprocess
@@ -43,8 +50,9 @@ from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from types import TracebackType
-from typing import IO, Any, Self
+from typing import IO, Any, Protocol, Self
 from urllib.parse import urlencode
+from urllib.request import Request, urlopen
 
 import pytest
 from playwright.sync_api import Browser, Page, ViewportSize, expect
@@ -58,6 +66,7 @@ ROOT = Path(__file__).resolve().parent.parent
 E2E = Path(__file__).resolve().parent
 SCREENSHOTS = E2E / "screenshots"
 HARNESS = E2E / "map_harness.py"
+DEMO_MAP = ROOT / "maps" / "demo.json"
 
 CHROMIUM = "/usr/bin/chromium"
 CHROMIUM_ARGS = [
@@ -339,6 +348,95 @@ def harness(harness_server: AppServer) -> Iterator[Harness]:
         pytest.fail("the harness server logged an exception during the test")
 
 
+class Served(Protocol):
+    """Where a test's game is served: a server of its own (`AppServer`) or a game on the session's (`TableGame`)."""
+
+    @property
+    def url(self) -> str: ...
+
+    def seat(self, key: str) -> str: ...
+
+
+@pytest.fixture(scope="session")
+def game_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[AppServer]:
+    """One table server for the whole session, started with ``--test-games``: each test that needs no server of its
+    own makes a fresh game on it with ``new_game`` (a server start costs seconds; a game, a tenth of one)."""
+    database = tmp_path_factory.mktemp("games") / "games.sqlite"
+    args = ["--database", f"sqlite:///{database}", "--seed", "1", "--test-games"]
+    with running(AppServer(module="vtt.cli", args=args)) as server:
+        yield server
+
+
+@dataclass(frozen=True)
+class TableGame:
+    """One test's game on the session's table server, with what a test uses of an ``AppServer``: ``url``,
+    ``seat(key)``, ``seat_path(query)``; ``watch_path`` is its spectators' page. ``with new_game(...) as server:``
+    reads like ``with running(AppServer(...)) as server:`` (nothing is stopped after it)."""
+
+    server: AppServer
+    game: int
+    seats: Mapping[str, str]
+
+    @property
+    def url(self) -> str:
+        return self.server.url
+
+    @property
+    def watch_path(self) -> str:
+        return f"/watch/{self.game}"
+
+    def seat(self, key: str) -> str:
+        """The path of a seat's secret link (`soulweaver`, or a player's key)."""
+        try:
+            return self.seats[key]
+        except KeyError:
+            raise LookupError(f"game {self.game} has no seat {key!r}, only {sorted(self.seats)}") from None
+
+    def seat_path(self, query: str) -> str:
+        return self.seat(seat_key(query))
+
+    def __enter__(self) -> Self:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        return None
+
+
+class NewGame(Protocol):
+    def __call__(self, map_file: Path = DEMO_MAP, *, seed: int, watchable: bool = False) -> TableGame: ...
+
+
+@pytest.fixture
+def new_game(game_server: AppServer, request: pytest.FixtureRequest) -> Iterator[NewGame]:
+    """Makes the test's games on the session's table server: ``new_game(map_file, seed=N)`` is a fresh game from
+    the map file whose dice roll as a server started with ``--map map_file --seed N`` would roll them (and
+    ``watchable=True`` as with ``--watchable``). The test fails if the server logged an exception during it."""
+    if game_server.process is None or game_server.process.poll() is not None:
+        pytest.fail(f"the session's table server has stopped:\n{game_server.output()}")
+    before = game_server.output().count("Traceback")
+    made = 0
+
+    def make(map_file: Path = DEMO_MAP, *, seed: int, watchable: bool = False) -> TableGame:
+        nonlocal made
+        made += 1
+        name = f"{request.node.name[:60]} {made} {uuid.uuid4().hex[:8]}"
+        body = {"name": name, "map": json.loads(map_file.read_text()), "seed": seed, "watchable": watchable}
+        ask = Request(
+            game_server.url + "/test-games",
+            data=json.dumps(body).encode(),
+            headers={"Content-Type": "application/json"},
+        )
+        with urlopen(ask, timeout=LOAD_TIMEOUT / 1000) as answer:
+            got = json.loads(answer.read())
+        return TableGame(game_server, int(got["game"]), dict(got["seats"]))
+
+    yield make
+    output = game_server.output()
+    if output.count("Traceback") > before:
+        print(output)
+        pytest.fail("the table server logged an exception during the test")
+
+
 TABLE_TIMEOUT = scaled(15_000)
 LOAD_TIMEOUT = scaled(30_000)
 """Milliseconds: for an action on a table page, and for a page (re)load on a loaded CI machine."""
@@ -381,7 +479,7 @@ def open_page(
     return page
 
 
-def open_seat(browser: Browser, server: AppServer, key: str, ready: str | None = "[data-token-id]") -> Page:
+def open_seat(browser: Browser, server: Served, key: str, ready: str | None = "[data-token-id]") -> Page:
     """One user at a seat's secret link, as the server printed it (`soulweaver`, or a player's name)."""
     return open_page(browser, server.url + server.seat(key), ready)
 
@@ -392,7 +490,7 @@ def seat_key(query: str) -> str:
     return "soulweaver" if params.get("as") == "soulweaver" else params["name"]
 
 
-def open_as(browser: Browser, server: AppServer, query: str, ready: str | None = None) -> Page:
+def open_as(browser: Browser, server: Served, query: str, ready: str | None = None) -> Page:
     """`open_seat` for the seat an old-style query names (by default as soon as the page is ready for input)."""
     return open_seat(browser, server, seat_key(query), ready)
 

@@ -4,13 +4,12 @@ elements), and a layer of 500 or more spaces goes packed; the page shows every t
 from __future__ import annotations
 
 import json
-from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
 from playwright.sync_api import Browser, expect
 
-from e2e.conftest import AppServer, open_page, running, scaled
+from e2e.conftest import NewGame, TableGame, open_page, scaled
 from vtt.rules.model import SOULWEAVER
 from vtt.web.map_view import PACK_MIN, TOKENS_IN_PAGE_MAX
 
@@ -22,7 +21,7 @@ TIMEOUT = scaled(30_000)
 
 
 @pytest.fixture
-def server(tmp_path: Path) -> Iterator[AppServer]:
+def server(tmp_path: Path, new_game: NewGame) -> TableGame:
     assert len(WALLS) >= PACK_MIN
     open_rows = [y for y in range(SIDE) if y not in WALL_ROWS]
     spaces = [(x, y) for y in open_rows for x in range(SIDE)]
@@ -33,13 +32,11 @@ def server(tmp_path: Path) -> Iterator[AppServer]:
     board = {"cols": SIDE, "rows": SIDE, "walls": WALLS}
     path = tmp_path / "big.json"
     path.write_text(json.dumps({"format": 1, "name": "Big", "grid": "square", "board": board, "creatures": creatures}))
-    args = ["--map", str(path), "--database", f"sqlite:///{tmp_path}/game.sqlite", "--seed", "1"]
-    with running(AppServer(module="vtt.cli", args=args)) as server:
-        yield server
+    return new_game(path, seed=1)
 
 
 def test_a_big_map_shows_every_token_and_wall_to_the_soulweaver_and_a_player(
-    browser: Browser, server: AppServer
+    browser: Browser, server: TableGame
 ) -> None:
     for key in (SOULWEAVER, "alice"):
         url = server.url + server.seat(key)

@@ -6,13 +6,11 @@ highest face plus 2."""
 from __future__ import annotations
 
 import re
-from collections.abc import Iterator
-from pathlib import Path
 
 import pytest
 from playwright.sync_api import Browser, Page, WebSocket, expect
 
-from e2e.conftest import LOAD_TIMEOUT, VIEWPORT, AppServer, running, screenshot, wait_ready
+from e2e.conftest import LOAD_TIMEOUT, VIEWPORT, NewGame, TableGame, screenshot, wait_ready
 
 WHISPER = "the key is under the third flagstone"
 PUBLIC = "Hello everyone"
@@ -20,13 +18,11 @@ pytestmark = pytest.mark.usefixtures("table_timeouts")
 
 
 @pytest.fixture
-def server(tmp_path: Path) -> Iterator[AppServer]:
-    args = ["--database", f"sqlite:///{tmp_path}/game.sqlite", "--seed", "5", "--watchable"]
-    with running(AppServer(module="vtt.cli", args=args)) as server:
-        yield server
+def server(new_game: NewGame) -> TableGame:
+    return new_game(seed=5, watchable=True)  # the demo map
 
 
-def _open(browser: Browser, server: AppServer, key: str, frames: list[str]) -> Page:
+def _open(browser: Browser, server: TableGame, key: str, frames: list[str]) -> Page:
     """A seat's page (the watch page for "spectator"), every websocket frame it receives recorded from before it
     loads."""
     page = browser.new_context(viewport=VIEWPORT).new_page()
@@ -35,7 +31,7 @@ def _open(browser: Browser, server: AppServer, key: str, frames: list[str]) -> P
         ws.on("framereceived", lambda f: frames.append(f if isinstance(f, str) else f.decode(errors="replace")))
 
     page.on("websocket", record)
-    path = "/watch/1" if key == "spectator" else server.seat(key)
+    path = server.watch_path if key == "spectator" else server.seat(key)
     page.goto(server.url + path, timeout=LOAD_TIMEOUT)
     wait_ready(page, timeout=LOAD_TIMEOUT)
     page.wait_for_selector(".chat-panel")
@@ -51,7 +47,7 @@ def _say(page: Page, to: str, text: str) -> None:
     expect(page.locator(".chat-input input")).to_have_value("")
 
 
-def test_a_whisper_reaches_only_its_addressee_and_a_roll_shows_its_dice(browser: Browser, server: AppServer) -> None:
+def test_a_whisper_reaches_only_its_addressee_and_a_roll_shows_its_dice(browser: Browser, server: TableGame) -> None:
     frames: dict[str, list[str]] = {key: [] for key in ("soulweaver", "alice", "bob", "cara", "spectator")}
     pages = {key: _open(browser, server, key, frames[key]) for key in frames}
     alice, bob, cara, gm, watcher = (pages[k] for k in ("alice", "bob", "cara", "soulweaver", "spectator"))

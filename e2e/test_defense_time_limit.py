@@ -8,18 +8,19 @@ from pathlib import Path
 import pytest
 from playwright.sync_api import Browser, expect
 
-from e2e.conftest import AppServer, open_as, running, screenshot
+from e2e.conftest import NewGame, open_as, screenshot
 from e2e.test_prompt_banner import _map, _strike, _to_soulweavers_turn
 
 SECONDS = 12
 pytestmark = pytest.mark.usefixtures("table_timeouts")
 
 
-def test_a_defense_prompt_counts_down_and_the_time_limit_rolls_it(browser: Browser, tmp_path: Path) -> None:
+def test_a_defense_prompt_counts_down_and_the_time_limit_rolls_it(
+    browser: Browser, tmp_path: Path, new_game: NewGame
+) -> None:
     settings = {"reactions": False, "defense_prompts": "players", "defense_seconds": SECONDS}
     path, _ = _map(tmp_path, settings, hidden=False)
-    args = ["--map", str(path), "--database", f"sqlite:///{tmp_path}/game.sqlite", "--seed", "3"]
-    with running(AppServer(module="vtt.cli", args=args)) as server:
+    with new_game(path, seed=3) as server:
         gm = open_as(browser, server, "as=soulweaver")
         alice = open_as(browser, server, "as=player&name=alice")
         _to_soulweavers_turn(gm)

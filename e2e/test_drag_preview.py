@@ -20,7 +20,7 @@ from pathlib import Path
 import pytest
 from playwright.sync_api import Browser, Page, ViewportSize, expect
 
-from e2e.conftest import LOAD_TIMEOUT, ROOT, AppServer, running, screenshot, wait_ready
+from e2e.conftest import LOAD_TIMEOUT, ROOT, NewGame, TableGame, screenshot, wait_ready
 from e2e.helpers import Cell, anchor_selector, cell_xy, token_xy
 
 ARENA = ROOT / "e2e" / "maps" / "arena.json"
@@ -33,19 +33,18 @@ pytestmark = pytest.mark.usefixtures("table_timeouts")
 
 
 @pytest.fixture
-def server(tmp_path: Path) -> Iterator[AppServer]:
+def server(tmp_path: Path, new_game: NewGame) -> Iterator[TableGame]:
     data = json.loads(ARENA.read_text())
     data["settings"] = {**data.get("settings", {}), "reactions": False}
     goblin = {"id": "goblin", "name": "Goblin", "size": 0, "anchor": list(ORC), "skills": {"Athletics": 1}}
     data["creatures"].append(goblin)
     arena = tmp_path / "arena.json"
     arena.write_text(json.dumps(data))
-    args = ["--map", str(arena), "--database", f"sqlite:///{tmp_path}/game.sqlite", "--seed", "13"]
-    with running(AppServer(module="vtt.cli", args=args)) as app:
+    with new_game(arena, seed=13) as app:
         yield app
 
 
-def open_seat_small(browser: Browser, server: AppServer, key: str) -> Page:
+def open_seat_small(browser: Browser, server: TableGame, key: str) -> Page:
     page = browser.new_context(viewport=VIEWPORT).new_page()
     page.goto(server.url + server.seat(key), timeout=LOAD_TIMEOUT)
     wait_ready(page, timeout=LOAD_TIMEOUT)
@@ -57,7 +56,7 @@ def move_to(page: Page, cell: Cell) -> None:
     page.mouse.move(*cell_xy(page, cell), steps=6)
 
 
-def test_the_drag_shows_path_cost_and_odds_and_the_dialog_offers_move_in(browser: Browser, server: AppServer) -> None:
+def test_the_drag_shows_path_cost_and_odds_and_the_dialog_offers_move_in(browser: Browser, server: TableGame) -> None:
     sw = open_seat_small(browser, server, "soulweaver")
     alice = open_seat_small(browser, server, "alice")
     try:

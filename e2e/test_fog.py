@@ -15,14 +15,13 @@ settings: alice's map shows everything again.
 from __future__ import annotations
 
 import json
-from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
 import pytest
 from playwright.sync_api import Browser, Page, ViewportSize, WebSocket, expect
 
-from e2e.conftest import LOAD_TIMEOUT, VIEWPORT, AppServer, open_seat, running, screenshot, wait_ready
+from e2e.conftest import LOAD_TIMEOUT, VIEWPORT, NewGame, TableGame, open_seat, screenshot, wait_ready
 from e2e.helpers import anchor_selector, cell_xy, drag, token_xy
 
 pytestmark = pytest.mark.usefixtures("table_timeouts")
@@ -56,15 +55,13 @@ def corner_map() -> dict[str, Any]:
 
 
 @pytest.fixture
-def server(tmp_path: Path) -> Iterator[AppServer]:
+def server(tmp_path: Path, new_game: NewGame) -> TableGame:
     path = tmp_path / "fog.json"
     path.write_text(json.dumps(corner_map()))
-    args = ["--map", str(path), "--database", f"sqlite:///{tmp_path}/game.sqlite", "--seed", "3"]
-    with running(AppServer(module="vtt.cli", args=args)) as server:
-        yield server
+    return new_game(path, seed=3)
 
 
-def open_recorded(browser: Browser, server: AppServer, key: str, frames: list[str]) -> tuple[Page, str]:
+def open_recorded(browser: Browser, server: TableGame, key: str, frames: list[str]) -> tuple[Page, str]:
     """A seat's page with every websocket frame it receives recorded from before it loads, and the page's text."""
     page = browser.new_context(viewport=VIEWPORT).new_page()
 
@@ -92,7 +89,7 @@ def fog_counts(page: Page) -> tuple[int, int]:
     return int(fog.get_attribute("data-visible") or 0), int(fog.get_attribute("data-remembered") or 0)
 
 
-def test_a_players_fog_round_a_corner_and_the_soulweavers_preview(browser: Browser, server: AppServer) -> None:
+def test_a_players_fog_round_a_corner_and_the_soulweavers_preview(browser: Browser, server: TableGame) -> None:
     frames: list[str] = []
     alice, html = open_recorded(browser, server, "alice", frames)
     expect(alice.locator(f'[data-token-id="{ORC}"]')).to_have_count(0)

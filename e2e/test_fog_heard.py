@@ -19,7 +19,7 @@ from typing import Any
 import pytest
 from playwright.sync_api import Browser, FloatRect, Page, expect
 
-from e2e.conftest import VIEWPORT, AppServer, open_seat, running
+from e2e.conftest import VIEWPORT, NewGame, TableGame, open_seat
 from e2e.helpers import choose_action
 from e2e.test_fog import SIZES, open_recorded, shots
 
@@ -50,11 +50,10 @@ def dark_map() -> dict[str, Any]:
 
 
 @pytest.fixture
-def server(tmp_path: Path) -> Iterator[AppServer]:
+def server(tmp_path: Path, new_game: NewGame) -> Iterator[TableGame]:
     path = tmp_path / "dark.json"
     path.write_text(json.dumps(dark_map()))
-    args = ["--map", str(path), "--database", f"sqlite:///{tmp_path}/game.sqlite", "--seed", "5"]
-    with running(AppServer(module="vtt.cli", args=args)) as server:
+    with new_game(path, seed=5) as server:
         yield server
 
 
@@ -79,7 +78,7 @@ def box(page: Page, selector: str) -> FloatRect:
     return found
 
 
-def test_a_player_strikes_a_creature_only_heard_by_clicking_its_marker(browser: Browser, server: AppServer) -> None:
+def test_a_player_strikes_a_creature_only_heard_by_clicking_its_marker(browser: Browser, server: TableGame) -> None:
     frames: list[str] = []
     alice, html = open_recorded(browser, server, "alice", frames)
     gm = open_seat(browser, server, "soulweaver")

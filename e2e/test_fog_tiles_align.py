@@ -32,7 +32,7 @@ import pytest
 from PIL import Image, ImageDraw
 from playwright.sync_api import Browser, Page, ViewportSize, expect
 
-from e2e.conftest import TABLE_TIMEOUT, AppServer, open_seat, running, screenshot, wait_until
+from e2e.conftest import TABLE_TIMEOUT, NewGame, TableGame, open_seat, screenshot, wait_until
 from e2e.helpers import cell_xy
 
 pytestmark = pytest.mark.usefixtures("table_timeouts")
@@ -114,15 +114,13 @@ def game(grid: str, walls: list[list[int]]) -> dict[str, Any]:
     }  # fmt: skip
 
 
-def serve(tmp_path: Path, grid: str, walls: list[list[int]]) -> AppServer:
+def serve(new_game: NewGame, tmp_path: Path, grid: str, walls: list[list[int]]) -> TableGame:
     path = tmp_path / "tiles.json"
     path.write_text(json.dumps(game(grid, walls)))
-    return AppServer(
-        module="vtt.cli", args=["--map", str(path), "--database", f"sqlite:///{tmp_path}/g.sqlite", "--seed", "3"]
-    )
+    return new_game(path, seed=3)
 
 
-def open_alice(browser: Browser, server: AppServer, tiles: int) -> Page:
+def open_alice(browser: Browser, server: TableGame, tiles: int) -> Page:
     page = open_seat(browser, server, "alice", ready='[data-token-id="ayla"]')
     page.set_viewport_size(LAPTOP)
     expect(page.locator(".vtt-bg-tile")).to_have_count(tiles)
@@ -167,8 +165,8 @@ def shot(page: Page) -> Image.Image:
 
 
 @pytest.mark.parametrize("grid", ["square", "hex"])
-def test_each_tile_lies_on_the_spaces_it_covers(browser: Browser, tmp_path: Path, grid: str) -> None:
-    with running(serve(tmp_path, grid, [])) as server:
+def test_each_tile_lies_on_the_spaces_it_covers(browser: Browser, tmp_path: Path, grid: str, new_game: NewGame) -> None:
+    with serve(new_game, tmp_path, grid, []) as server:
         page = open_alice(browser, server, tiles=6)
         ox, oy, spacing = grid_frame(page, grid)
         boxes: list[list[Any]] = page.evaluate(
@@ -215,12 +213,14 @@ def test_each_tile_lies_on_the_spaces_it_covers(browser: Browser, tmp_path: Path
         screenshot(page, f"fog_tiles_{grid}")
 
 
-def test_a_tile_does_not_show_through_the_fog_past_the_known_spaces(browser: Browser, tmp_path: Path) -> None:
+def test_a_tile_does_not_show_through_the_fog_past_the_known_spaces(
+    browser: Browser, tmp_path: Path, new_game: NewGame
+) -> None:
     """A wall down column 5 and along row 5 shuts Ayla at (2, 2) in columns and rows 0 to 5 (the wall's spaces
     seen): all in tile (0, 0), which reaches to column and row 7. Space (6, 2) (in tile (0, 0), unseen) and space
     (9, 2) (in no tile sent, unseen) look alike under the fog; (6, 2) would show its colour dimly through it."""
     walls = [[5, row] for row in range(6)] + [[col, 5] for col in range(5)]
-    with running(serve(tmp_path, "square", walls)) as server:
+    with serve(new_game, tmp_path, "square", walls) as server:
         page = open_alice(browser, server, tiles=1)
         expect(page.locator('[data-role="fog"]')).to_have_attribute("data-visible", re.compile(r"[1-9]"))
         _, _, spacing = grid_frame(page, "square")

@@ -25,7 +25,7 @@ import pytest
 from PIL import Image, ImageDraw
 from playwright.sync_api import Browser, Page, Request, ViewportSize, WebSocket, expect
 
-from e2e.conftest import LOAD_TIMEOUT, VIEWPORT, AppServer, open_seat, running, screenshot, wait_ready
+from e2e.conftest import LOAD_TIMEOUT, VIEWPORT, NewGame, TableGame, open_seat, screenshot, wait_ready
 from e2e.helpers import cell_xy, drag
 
 pytestmark = pytest.mark.usefixtures("table_timeouts")
@@ -77,15 +77,14 @@ def room_map() -> dict[str, Any]:
 
 
 @pytest.fixture
-def server(tmp_path: Path) -> Iterator[AppServer]:
+def server(tmp_path: Path, new_game: NewGame) -> Iterator[TableGame]:
     path = tmp_path / "room.json"
     path.write_text(json.dumps(room_map()))
-    args = ["--map", str(path), "--database", f"sqlite:///{tmp_path}/game.sqlite", "--seed", "3"]
-    with running(AppServer(module="vtt.cli", args=args)) as server:
+    with new_game(path, seed=3) as server:
         yield server
 
 
-def open_player(browser: Browser, server: AppServer, urls: list[str], frames: list[str]) -> tuple[Page, str]:
+def open_player(browser: Browser, server: TableGame, urls: list[str], frames: list[str]) -> tuple[Page, str]:
     """Alice's page, with every request it makes and every websocket frame it receives recorded from the start."""
     page = browser.new_context(viewport=VIEWPORT).new_page()
 
@@ -119,7 +118,7 @@ def choose_tool(gm: Page, label: str) -> None:
     gm.locator('[data-field="fog-tool"] button').filter(has_text=label).click()
 
 
-def test_the_soulweaver_reveals_an_area_and_the_player_gets_only_its_tiles(browser: Browser, server: AppServer) -> None:
+def test_the_soulweaver_reveals_an_area_and_the_player_gets_only_its_tiles(browser: Browser, server: TableGame) -> None:
     urls: list[str] = []
     frames: list[str] = []
     alice, html = open_player(browser, server, urls, frames)

@@ -10,14 +10,13 @@ rats share the space (15, 10), and Ayla has taken 3 Injury (Grit 3 Pips of 8). E
 
 from __future__ import annotations
 
-from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
 import pytest
 from playwright.sync_api import Browser, FloatRect, Page, expect
 
-from e2e.conftest import LOAD_TIMEOUT, TABLE_TIMEOUT, AppServer, running, screenshot, wait_ready
+from e2e.conftest import LOAD_TIMEOUT, TABLE_TIMEOUT, NewGame, TableGame, screenshot, wait_ready
 from e2e.helpers import anchor_selector, cell_xy, token_xy
 
 LAYOUT_MAP = Path(__file__).resolve().parent / "maps" / "layout.json"
@@ -34,15 +33,13 @@ BRAM_FROM, BRAM_TO = (3, 15), (8, 12)
 pytestmark = pytest.mark.usefixtures("table_timeouts")
 
 
-@pytest.fixture(scope="module")
-def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[AppServer]:
-    db = tmp_path_factory.mktemp("layout") / "game.sqlite"
-    args = ["--map", str(LAYOUT_MAP), "--database", f"sqlite:///{db}", "--seed", "7"]
-    with running(AppServer(module="vtt.cli", args=args)) as app:
-        yield app
+@pytest.fixture
+def server(new_game: NewGame) -> TableGame:
+    """A fresh game for each test (one drags a token)."""
+    return new_game(LAYOUT_MAP, seed=7)
 
 
-def open_at(browser: Browser, server: AppServer, seat: str, size: tuple[int, int], touch: bool = False) -> Page:
+def open_at(browser: Browser, server: TableGame, seat: str, size: tuple[int, int], touch: bool = False) -> Page:
     """A seat's table page in a new context of this window size; `touch`: a touch screen (a phone's is mobile)."""
     width, height = size
     mobile = touch and width < 500
@@ -98,7 +95,7 @@ def select(page: Page, token_id: str, touch: bool = False) -> None:
 
 @pytest.mark.parametrize("size", [LAPTOP, BIG], ids=["1280x800", "1600x1000"])
 def test_laptop_map_takes_most_of_the_width_names_and_roll_log_in_sight(
-    browser: Browser, server: AppServer, size: tuple[int, int]
+    browser: Browser, server: TableGame, size: tuple[int, int]
 ) -> None:
     """The map at least 60% of the window's width; every token named (no low detail on the demo map), its name at
     least 10 px high; the Soulweaver's roll log in sight with a creature's sheet open, without scrolling."""
@@ -125,7 +122,7 @@ def test_laptop_map_takes_most_of_the_width_names_and_roll_log_in_sight(
 
 @pytest.mark.parametrize("name", ["tablet", "phone"])
 def test_phone_and_tablet_map_full_width_panels_in_a_bottom_sheet(
-    browser: Browser, server: AppServer, name: str
+    browser: Browser, server: TableGame, name: str
 ) -> None:
     """Portrait: the map takes the whole width and the height below the header; the panels are closed, out of
     sight, behind a button always on screen, which opens them over the map (roll log, turn panel and sheet) and
@@ -155,7 +152,7 @@ def test_phone_and_tablet_map_full_width_panels_in_a_bottom_sheet(
         page.context.close()
 
 
-def test_hidden_creature_marked_for_the_soulweaver_and_absent_for_a_player(browser: Browser, server: AppServer) -> None:
+def test_hidden_creature_marked_for_the_soulweaver_and_absent_for_a_player(browser: Browser, server: TableGame) -> None:
     """The hidden Goblin is on the Soulweaver's map ghosted, with an eye-off mark and `data-hidden`; a visible
     creature carries neither; a player's map has no Goblin and nothing marked hidden."""
     gm = open_at(browser, server, "soulweaver", LAPTOP)
@@ -171,7 +168,7 @@ def test_hidden_creature_marked_for_the_soulweaver_and_absent_for_a_player(brows
     expect(alice.locator("[data-role=hidden-mark]")).to_have_count(0)
 
 
-def test_creatures_sharing_a_space_are_named_each_on_its_own_plate(browser: Browser, server: AppServer) -> None:
+def test_creatures_sharing_a_space_are_named_each_on_its_own_plate(browser: Browser, server: TableGame) -> None:
     """The three rats in (15, 10): each drawn in its own part of the space, each name shown in full, high enough
     to read, and no two plates overlapping."""
     page = open_at(browser, server, "alice", LAPTOP)
@@ -191,7 +188,7 @@ def test_creatures_sharing_a_space_are_named_each_on_its_own_plate(browser: Brow
     assert len(centres) == 3
 
 
-def test_pools_say_what_is_left(browser: Browser, server: AppServer) -> None:
+def test_pools_say_what_is_left(browser: Browser, server: TableGame) -> None:
     """Pips fill a pool (reference §4.3, seed-004): Ayla, Grit 3 Pips of 8, has 8 − 3 = 5 left before she falls
     Unconscious; Energy 0 of 6 and Resolve 0 of 8 taken leave all of them. The sheet says so, and the bars (on the
     sheet and on the token) show what is left."""
@@ -226,7 +223,7 @@ def touch_drag(page: Page, start: tuple[float, float], end: tuple[float, float],
         cdp.detach()
 
 
-def test_phone_touch_opens_the_menu_and_drags_a_token(browser: Browser, server: AppServer) -> None:
+def test_phone_touch_opens_the_menu_and_drags_a_token(browser: Browser, server: TableGame) -> None:
     """On a phone (touch, mobile): a tap on a token opens its menu; a one-finger drag moves the Soulweaver's token
     (Bram, before the fight) to another space, for every seat; with the panels opened and closed again, the map
     still takes the touch."""
@@ -249,7 +246,7 @@ def test_phone_touch_opens_the_menu_and_drags_a_token(browser: Browser, server: 
         page.wait_for_selector(anchor_selector("bram", BRAM_TO))
 
 
-def test_a_tap_on_a_name_under_a_shared_space_opens_that_creatures_menu(browser: Browser, server: AppServer) -> None:
+def test_a_tap_on_a_name_under_a_shared_space_opens_that_creatures_menu(browser: Browser, server: TableGame) -> None:
     """The rats' bodies are small in their shared space; their names listed under it take a tap for them."""
     page = open_at(browser, server, "alice", PHONE, touch=True)
     plate = page.locator('[data-token-id="rat-b"] .vtt-name-bg').bounding_box()

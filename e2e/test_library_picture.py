@@ -13,7 +13,7 @@ from typing import Any
 import pytest
 from playwright.sync_api import Browser, FilePayload, Page, expect
 
-from e2e.conftest import ROOT, AppServer, open_page, running, screenshot, wait_ready
+from e2e.conftest import ROOT, NewGame, TableGame, open_page, screenshot, wait_ready
 from e2e.helpers import cell_xy
 from e2e.test_token_picture import _png
 
@@ -23,12 +23,11 @@ pytestmark = pytest.mark.usefixtures("table_timeouts")
 
 
 @pytest.fixture
-def arena(tmp_path: Path) -> Iterator[AppServer]:
+def arena(tmp_path: Path, new_game: NewGame) -> Iterator[TableGame]:
     data: dict[str, Any] = json.loads(ARENA.read_text())
     path = tmp_path / "map.json"
     path.write_text(json.dumps(data))
-    args = ["--map", str(path), "--database", f"sqlite:///{tmp_path}/game.sqlite", "--seed", "7"]
-    with running(AppServer(module="vtt.cli", args=args)) as server:
+    with new_game(path, seed=7) as server:
         yield server
 
 
@@ -39,7 +38,7 @@ def _upload(page: Page, name: str, mime: str, data: bytes) -> None:
 
 
 def test_a_library_creatures_picture_goes_onto_the_token_placed_from_the_library(
-    browser: Browser, arena: AppServer
+    browser: Browser, arena: TableGame
 ) -> None:
     picture = _png(12, 12)
     href = f"/api/pictures/{hashlib.sha256(picture).hexdigest()}"

@@ -10,7 +10,7 @@ from pathlib import Path
 import pytest
 from playwright.sync_api import Browser, Page, expect
 
-from e2e.conftest import LOAD_TIMEOUT, ROOT, AppServer, open_seat, running, screenshot, wait_ready
+from e2e.conftest import LOAD_TIMEOUT, ROOT, NewGame, TableGame, open_seat, screenshot, wait_ready
 from e2e.helpers import anchor_selector, cell_xy, drag, token_xy
 from e2e.hostile import HOSTILE
 
@@ -22,15 +22,14 @@ pytestmark = pytest.mark.usefixtures("table_timeouts")
 
 
 @pytest.fixture
-def server(tmp_path: Path) -> Iterator[AppServer]:
+def server(tmp_path: Path, new_game: NewGame) -> Iterator[TableGame]:
     """The arena with the ogre and the orc named by hostile strings."""
     arena = json.loads(ARENA.read_text())
     for creature in arena["creatures"]:
         creature["name"] = {"ogre": OGRE, "orc": ORC}.get(creature["id"], creature["name"])
     map_file = tmp_path / "arena.json"
     map_file.write_text(json.dumps(arena))
-    args = ["--map", str(map_file), "--database", f"sqlite:///{tmp_path}/g.sqlite", "--seed", "5"]
-    with running(AppServer(module="vtt.cli", args=args)) as started:
+    with new_game(map_file, seed=5) as started:
         yield started
 
 
@@ -46,7 +45,7 @@ def untouched(page: Page) -> None:
 
 
 def test_the_log_shows_hostile_names_as_text_and_keeps_its_order_across_undo(
-    browser: Browser, server: AppServer
+    browser: Browser, server: TableGame
 ) -> None:
     gm, alice = open_seat(browser, server, "soulweaver"), open_seat(browser, server, "alice")
     drag(gm, cell_xy(gm, (10, 6)), cell_xy(gm, (12, 3)))  # anchor to space: its body's middle lies between spaces

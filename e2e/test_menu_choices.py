@@ -20,7 +20,7 @@ from typing import Any
 import pytest
 from playwright.sync_api import Browser, Locator, Page, expect
 
-from e2e.conftest import ROOT, AppServer, open_as, open_page, running, screenshot
+from e2e.conftest import ROOT, AppServer, NewGame, open_as, open_page, running, screenshot
 from e2e.helpers import cell_xy, choose_action, token_xy
 from vtt.rules import apply
 from vtt.rules.dice import ScriptedDice
@@ -65,10 +65,9 @@ def _giant_ayla(data: dict[str, Any]) -> None:
 
 
 @contextlib.contextmanager
-def begun(browser: Browser, path: Path, tmp_path: Path) -> Iterator[Table]:
+def begun(browser: Browser, path: Path, new_game: NewGame) -> Iterator[Table]:
     """The table of the map at `path`, the fight begun (Ayla, alice's creature, has the first turn)."""
-    args = ["--map", str(path), "--database", f"sqlite:///{tmp_path}/game.sqlite", "--seed", "31"]
-    with running(AppServer(module="vtt.cli", args=args)) as server:
+    with new_game(path, seed=31) as server:
         soulweaver = open_as(browser, server, "as=soulweaver", '[data-token-id="ayla"]')
         alice = open_as(browser, server, "as=player&name=alice", '[data-token-id="ayla"]')
         soulweaver.get_by_role("button", name="Begin: roll Priority").click()
@@ -82,16 +81,16 @@ def begun(browser: Browser, path: Path, tmp_path: Path) -> Iterator[Table]:
 
 
 @pytest.fixture
-def table(browser: Browser, tmp_path: Path) -> Iterator[Table]:
+def table(browser: Browser, tmp_path: Path, new_game: NewGame) -> Iterator[Table]:
     """The arena with the Pillar beside Ayla, given a Durability."""
-    with begun(browser, arena(tmp_path, "pillar", _pillar_beside_ayla), tmp_path) as t:
+    with begun(browser, arena(tmp_path, "pillar", _pillar_beside_ayla), new_game) as t:
         yield t
 
 
 @pytest.fixture
-def giant(browser: Browser, tmp_path: Path) -> Iterator[Table]:
+def giant(browser: Browser, tmp_path: Path, new_game: NewGame) -> Iterator[Table]:
     """The arena with Ayla 4 sizes larger than Rat A beside her."""
-    with begun(browser, arena(tmp_path, "giant", _giant_ayla), tmp_path) as t:
+    with begun(browser, arena(tmp_path, "giant", _giant_ayla), new_game) as t:
         yield t
 
 

@@ -17,7 +17,7 @@ from typing import Any
 import pytest
 from playwright.sync_api import Browser, Locator, Page, expect
 
-from e2e.conftest import ROOT, AppServer, open_as, running, screenshot
+from e2e.conftest import ROOT, NewGame, TableGame, open_as, screenshot
 from e2e.helpers import anchor_selector, cell_xy, choose_action, token_xy
 
 pytestmark = pytest.mark.usefixtures("table_timeouts")
@@ -28,7 +28,7 @@ SIZES = {"laptop": LAPTOP, "tablet": {"width": 820, "height": 1180}, "phone": {"
 CLICK_SPACE = "Click a highlighted space (Escape cancels)"
 
 
-def _begun(browser: Browser, server: AppServer) -> tuple[Page, Page]:
+def _begun(browser: Browser, server: TableGame) -> tuple[Page, Page]:
     gm = open_as(browser, server, "as=soulweaver", '[data-token-id="ayla"]')
     alice = open_as(browser, server, "as=player&name=alice", '[data-token-id="ayla"]')
     gm.get_by_role("button", name="Begin: roll Priority").click()
@@ -38,10 +38,9 @@ def _begun(browser: Browser, server: AppServer) -> tuple[Page, Page]:
 
 
 @pytest.fixture
-def demo(browser: Browser, tmp_path: Path) -> Iterator[tuple[Page, Page]]:
+def demo(browser: Browser, tmp_path: Path, new_game: NewGame) -> Iterator[tuple[Page, Page]]:
     """The demo game, the fight begun: Ayla (alice's) has the first turn."""
-    args = ["--map", str(DEMO), "--database", f"sqlite:///{tmp_path}/game.sqlite", "--seed", "3"]
-    with running(AppServer(module="vtt.cli", args=args)) as server:
+    with new_game(DEMO, seed=3) as server:
         gm, alice = _begun(browser, server)
         yield gm, alice
         for page in (gm, alice):
@@ -172,7 +171,7 @@ def test_drop_prone_from_the_menu_makes_the_creature_prone(demo: tuple[Page, Pag
 
 
 @pytest.fixture
-def arena(browser: Browser, tmp_path: Path) -> Iterator[tuple[Page, Page]]:
+def arena(browser: Browser, tmp_path: Path, new_game: NewGame) -> Iterator[tuple[Page, Page]]:
     """The arena without reactions; Ayla (Sword) beside an Orc she outclasses at Athletics."""
     data: dict[str, Any] = json.loads(ARENA.read_text())
     data["settings"] = {**data.get("settings", {}), "reactions": False}
@@ -183,8 +182,7 @@ def arena(browser: Browser, tmp_path: Path) -> Iterator[tuple[Page, Page]]:
             c["skills"] = {k: v for k, v in c.get("skills", {}).items() if k != "Athletics"}
     path = tmp_path / "arena.json"
     path.write_text(json.dumps(data))
-    args = ["--map", str(path), "--database", f"sqlite:///{tmp_path}/game.sqlite", "--seed", "11"]
-    with running(AppServer(module="vtt.cli", args=args)) as server:
+    with new_game(path, seed=11) as server:
         gm, alice = _begun(browser, server)
         yield gm, alice
         for page in (gm, alice):

@@ -3,17 +3,18 @@ the admin link is refused the New game form, one that opened the printed link ma
 game only while its Soulweaver lets it be watched (and an open watch page closes when watching is turned off); a
 seat link the Soulweaver replaced stops working, the open page on it says so, and the new link opens the seat.
 Every page carries the security headers; a 20-digit game id is a 404; junk element events sent by a script in the
-page are dropped without a traceback."""
+page are dropped without a traceback; a server started without `--test-games` has no route that makes test games."""
 
 from __future__ import annotations
 
+import json
 from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
 from playwright.sync_api import Browser, BrowserContext, Page, expect
 
-from e2e.conftest import LOAD_TIMEOUT, TABLE_TIMEOUT, VIEWPORT, AppServer, running, screenshot, wait_ready
+from e2e.conftest import DEMO_MAP, LOAD_TIMEOUT, TABLE_TIMEOUT, VIEWPORT, AppServer, running, screenshot, wait_ready
 from e2e.helpers import demo_without_fog
 
 pytestmark = pytest.mark.usefixtures("table_timeouts")
@@ -111,6 +112,9 @@ def test_admins_make_games_watching_is_the_soulweavers_and_a_replaced_seat_link_
     assert _open(stranger, server.url + "/watch/99999999999999999999") == 404
     expect(stranger.get_by_text("No such game")).to_be_visible()
     assert _open(stranger, server.url + "/admin/not-the-secret") == 404
+    demo = json.loads(DEMO_MAP.read_text())
+    refused = stranger.request.post(server.url + "/test-games", data={"name": "Sneaky", "map": demo, "seed": 1})
+    assert refused.status == 404
 
     # With it: this browser makes a game and is its Soulweaver.
     gm = _person(browser, contexts)

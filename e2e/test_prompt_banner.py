@@ -20,7 +20,7 @@ from typing import Any
 import pytest
 from playwright.sync_api import Browser, Page, ViewportSize, expect
 
-from e2e.conftest import ROOT, SCREENSHOTS, AppServer, open_as, running, screenshot
+from e2e.conftest import ROOT, SCREENSHOTS, NewGame, open_as, screenshot
 from e2e.helpers import choose_action
 from vtt.rules import RandomDice, apply
 from vtt.rules.model import SOULWEAVER, GameState
@@ -113,11 +113,10 @@ def _strike(gm: Page) -> None:
 
 
 def test_the_banner_asks_the_player_with_a_countdown_and_others_see_only_what_the_table_waits_for(
-    browser: Browser, tmp_path: Path
+    browser: Browser, tmp_path: Path, new_game: NewGame
 ) -> None:
     path, start = _map(tmp_path, {"reactions": True, "reaction_seconds": 600}, hidden=True)
-    args = ["--map", str(path), "--database", f"sqlite:///{tmp_path}/game.sqlite", "--seed", str(_seed(start))]
-    with running(AppServer(module="vtt.cli", args=args)) as server:
+    with new_game(path, seed=_seed(start)) as server:
         gm = open_as(browser, server, "as=soulweaver")
         alice = open_as(browser, server, "as=player&name=alice")
         bob = open_as(browser, server, "as=player&name=bob")
@@ -164,14 +163,15 @@ def test_the_banner_asks_the_player_with_a_countdown_and_others_see_only_what_th
             assert HIDDEN not in page.locator("body").inner_text()
 
 
-def test_a_strike_with_typed_dice_is_logged_with_the_faces_typed(browser: Browser, tmp_path: Path) -> None:
+def test_a_strike_with_typed_dice_is_logged_with_the_faces_typed(
+    browser: Browser, tmp_path: Path, new_game: NewGame
+) -> None:
     """physical_dice, turned on in the Settings dialog: Priority and each roll of the Orc's Strike (attack, Ayla's
     defense, damage on a hit) are asked of the Soulweaver, who sends them; a face of 13 is refused in the page; the
     log shows the typed faces, marked typed."""
     settings = {"reactions": False, "defense_prompts": "nobody"}
     path, _ = _map(tmp_path, settings, hidden=False)
-    args = ["--map", str(path), "--database", f"sqlite:///{tmp_path}/game.sqlite", "--seed", "3"]
-    with running(AppServer(module="vtt.cli", args=args)) as server:
+    with new_game(path, seed=3) as server:
         gm = open_as(browser, server, "as=soulweaver")
         alice = open_as(browser, server, "as=player&name=alice")
         gm.get_by_role("button", name="Settings…").click()

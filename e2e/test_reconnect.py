@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 from playwright.sync_api import Browser, expect
 
-from e2e.conftest import LOAD_TIMEOUT, ROOT, AppServer, open_seat, running, screenshot, wait_ready
+from e2e.conftest import LOAD_TIMEOUT, ROOT, NewGame, TableGame, open_seat, screenshot, wait_ready
 from e2e.helpers import anchor_selector, cell_xy, drag
 
 ARENA = ROOT / "e2e" / "maps" / "arena.json"
@@ -17,13 +17,12 @@ pytestmark = pytest.mark.usefixtures("table_timeouts")
 
 
 @pytest.fixture
-def server(tmp_path: Path) -> Iterator[AppServer]:
-    args = ["--map", str(ARENA), "--database", f"sqlite:///{tmp_path}/g.sqlite", "--seed", "3"]
-    with running(AppServer(module="vtt.cli", args=args)) as server:
+def server(tmp_path: Path, new_game: NewGame) -> Iterator[TableGame]:
+    with new_game(ARENA, seed=3) as server:
         yield server
 
 
-def test_a_dropped_connection_comes_back_to_the_current_state(browser: Browser, server: AppServer) -> None:
+def test_a_dropped_connection_comes_back_to_the_current_state(browser: Browser, server: TableGame) -> None:
     gm, alice = open_seat(browser, server, "soulweaver"), open_seat(browser, server, "alice")
     alice.context.set_offline(True)
     alice.wait_for_function("window.socket.connected === false")  # the page has noticed
@@ -36,7 +35,7 @@ def test_a_dropped_connection_comes_back_to_the_current_state(browser: Browser, 
     screenshot(alice, "reconnect_after_offline")
 
 
-def test_a_reload_shows_the_current_state(browser: Browser, server: AppServer) -> None:
+def test_a_reload_shows_the_current_state(browser: Browser, server: TableGame) -> None:
     gm, alice = open_seat(browser, server, "soulweaver"), open_seat(browser, server, "alice")
     drag(gm, cell_xy(gm, (10, 6)), cell_xy(gm, (12, 3)))
     alice.wait_for_selector(anchor_selector("ogre", (12, 3)))

@@ -13,7 +13,7 @@ from typing import Any
 import pytest
 from playwright.sync_api import Browser, Page, ViewportSize, expect
 
-from e2e.conftest import LOAD_TIMEOUT, AppServer, open_seat, running, screenshot, wait_ready
+from e2e.conftest import LOAD_TIMEOUT, NewGame, TableGame, open_seat, screenshot, wait_ready
 from e2e.helpers import anchor_selector, cell_xy, drag, token_xy
 
 pytestmark = pytest.mark.usefixtures("table_timeouts")
@@ -45,11 +45,10 @@ PHONE: ViewportSize = {"width": 390, "height": 844}
 
 
 @pytest.fixture
-def server(tmp_path: Path) -> Iterator[AppServer]:
+def server(tmp_path: Path, new_game: NewGame) -> Iterator[TableGame]:
     path = tmp_path / "map.json"
     path.write_text(json.dumps(MAP))
-    args = ["--map", str(path), "--database", f"sqlite:///{tmp_path}/game.sqlite", "--seed", "3"]
-    with running(AppServer(module="vtt.cli", args=args)) as started:
+    with new_game(path, seed=3) as started:
         yield started
 
 
@@ -63,7 +62,7 @@ def _hold_ruler(gm: Page, start: tuple[float, float], end: tuple[float, float]) 
     gm.mouse.move(*end, steps=10)
 
 
-def test_the_ruler_pings_and_keys_reach_the_table(browser: Browser, server: AppServer) -> None:
+def test_the_ruler_pings_and_keys_reach_the_table(browser: Browser, server: TableGame) -> None:
     gm = open_seat(browser, server, "soulweaver")
     alice = open_seat(browser, server, "alice")
 
@@ -127,7 +126,7 @@ def test_the_ruler_pings_and_keys_reach_the_table(browser: Browser, server: AppS
         expect(page.locator(".turn-panel")).to_contain_text("▶ Soulweaver")
 
 
-def _phone(browser: Browser, server: AppServer, key: str) -> Page:
+def _phone(browser: Browser, server: TableGame, key: str) -> Page:
     """A seat's page on a touch phone (390 × 844): the map takes the screen, the panels wait in their sheet."""
     page = browser.new_context(viewport=PHONE, has_touch=True, is_mobile=True).new_page()
     page.goto(server.url + server.seat(key), timeout=LOAD_TIMEOUT)
@@ -136,7 +135,7 @@ def _phone(browser: Browser, server: AppServer, key: str) -> Page:
     return page
 
 
-def test_the_keys_help_a_long_press_ping_and_the_ruler_on_a_phone(browser: Browser, server: AppServer) -> None:
+def test_the_keys_help_a_long_press_ping_and_the_ruler_on_a_phone(browser: Browser, server: TableGame) -> None:
     gm = open_seat(browser, server, "soulweaver")
     alice = _phone(browser, server, "alice")
 

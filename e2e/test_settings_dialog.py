@@ -12,7 +12,7 @@ from typing import Any
 import pytest
 from playwright.sync_api import Browser, Page, ViewportSize, expect
 
-from e2e.conftest import ROOT, AppServer, open_as, running, screenshot
+from e2e.conftest import ROOT, NewGame, TableGame, open_as, screenshot
 from vtt.rules.setting_groups import GROUPS
 from vtt.rules.settings import TableSettings
 
@@ -26,15 +26,14 @@ SCREENS: dict[str, ViewportSize] = {
 
 
 @pytest.fixture
-def arena(tmp_path: Path) -> Iterator[AppServer]:
+def arena(tmp_path: Path, new_game: NewGame) -> Iterator[TableGame]:
     path = tmp_path / "map.json"
     path.write_text(ARENA.read_text())
-    args = ["--map", str(path), "--database", f"sqlite:///{tmp_path}/game.sqlite", "--seed", "7"]
-    with running(AppServer(module="vtt.cli", args=args)) as server:
+    with new_game(path, seed=7) as server:
         yield server
 
 
-def seat_settings(page: Page, server: AppServer, key: str) -> dict[str, Any]:
+def seat_settings(page: Page, server: TableGame, key: str) -> dict[str, Any]:
     secret = server.seat(key).rsplit("/", 1)[-1]
     response = page.request.get(f"{server.url}/api/seat/{secret}/state")
     assert response.ok
@@ -46,7 +45,7 @@ def find(dialog: Any, words: str) -> None:
     dialog.locator("input[data-field=find-setting]").fill(words)
 
 
-def test_the_soulweaver_changes_a_setting_and_the_player_s_seat_follows(browser: Browser, arena: AppServer) -> None:
+def test_the_soulweaver_changes_a_setting_and_the_player_s_seat_follows(browser: Browser, arena: TableGame) -> None:
     gm = open_as(browser, arena, "as=soulweaver")
     gm.set_viewport_size(SCREENS["laptop"])
     alice = open_as(browser, arena, "as=player&name=alice")

@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 from playwright.sync_api import Browser, expect
 
-from e2e.conftest import ROOT, AppServer, open_as, running, screenshot
+from e2e.conftest import ROOT, NewGame, TableGame, open_as, screenshot
 from vtt.rules.setting_groups import GROUPS
 from vtt.rules.settings import TableSettings
 
@@ -43,15 +43,14 @@ OVERFLOW = """(dialog) => {
 
 
 @pytest.fixture
-def arena(tmp_path: Path) -> Iterator[AppServer]:
+def arena(tmp_path: Path, new_game: NewGame) -> Iterator[TableGame]:
     path = tmp_path / "map.json"
     path.write_text(ARENA.read_text())
-    args = ["--map", str(path), "--database", f"sqlite:///{tmp_path}/game.sqlite", "--seed", "7"]
-    with running(AppServer(module="vtt.cli", args=args)) as server:
+    with new_game(path, seed=7) as server:
         yield server
 
 
-def test_the_settings_dialog_fits_a_phone(browser: Browser, arena: AppServer) -> None:
+def test_the_settings_dialog_fits_a_phone(browser: Browser, arena: TableGame) -> None:
     gm = open_as(browser, arena, "as=soulweaver")
     gm.set_viewport_size({"width": 1280, "height": 800})  # on a phone the button is in the Panels drawer
     gm.locator("[data-action=settings]").click()

@@ -17,7 +17,7 @@ from typing import Any
 import pytest
 from playwright.sync_api import Browser, Locator, Page, expect
 
-from e2e.conftest import LOAD_TIMEOUT, ROOT, AppServer, open_as, running, screenshot, wait_ready
+from e2e.conftest import LOAD_TIMEOUT, ROOT, AppServer, NewGame, TableGame, open_as, running, screenshot, wait_ready
 from e2e.helpers import Cell, anchor_selector, cell_xy, choose_action, drag, menu_entry, token_xy
 from vtt.rules import RandomDice, apply, legal_actions
 from vtt.rules.scenario import load_scenario
@@ -43,8 +43,8 @@ def economy(major: int, minor: int, movement_left: int) -> str:
 
 @dataclass
 class Users:
-    server: AppServer
-    arena: Path  # the map file the server started from
+    server: AppServer | TableGame
+    arena: Path  # the map file the game started from
     soulweaver: Page
     alice: Page
 
@@ -77,15 +77,29 @@ def arena(tmp_path: Path, settings: dict[str, Any]) -> Path:
 
 
 @pytest.fixture
-def table_server(tmp_path: Path, arena: Path) -> Iterator[AppServer]:
-    """A fresh table server per test, on the arena map with its own SQLite file."""
+def own_server() -> bool:
+    """Whether the test needs a table server of its own, which it may stop and start again: a test says so with
+    ``@pytest.mark.parametrize("own_server", [True], ids=["own server"])``."""
+    return False
+
+
+@pytest.fixture
+def table_server(
+    request: pytest.FixtureRequest, tmp_path: Path, arena: Path, own_server: bool
+) -> Iterator[AppServer | TableGame]:
+    """A fresh game on the arena map: on the session's table server, or on a server of its own with its own SQLite
+    file."""
+    if not own_server:
+        new_game: NewGame = request.getfixturevalue("new_game")
+        yield new_game(arena, seed=13)
+        return
     args = ["--map", str(arena), "--database", f"sqlite:///{tmp_path}/game.sqlite", "--seed", "13"]
     with running(AppServer(module="vtt.cli", args=args)) as server:
         yield server
 
 
 @pytest.fixture
-def users(browser: Browser, table_server: AppServer, arena: Path) -> Iterator[Users]:
+def users(browser: Browser, table_server: AppServer | TableGame, arena: Path) -> Iterator[Users]:
     """The Soulweaver and alice, each in a separate browser context, on the table page; closed before the
     server stops."""
     soulweaver = open_as(browser, table_server, "as=soulweaver", '[data-token-id="ogre"]')
@@ -390,6 +404,7 @@ def test_reload_keeps_map_and_log(users: Users) -> None:
     screenshot(alice, "table_reload_alice")
 
 
+@pytest.mark.parametrize("own_server", [True], ids=["own server"])
 def test_server_restart_rebuilds_the_game(users: Users) -> None:
     sw, alice = users.both
     begin(users)
@@ -403,6 +418,7 @@ def test_server_restart_rebuilds_the_game(users: Users) -> None:
     assert before[0]["ayla"] == AYLA_STEP
     # the same database, a new process: the game is rebuilt from the stored start and command log
     server = users.server
+    assert isinstance(server, AppServer)
     old_url = server.url
     server.stop()
     assert "Traceback" not in server.output(), server.output()

@@ -11,22 +11,23 @@ from typing import Any
 import pytest
 from playwright.sync_api import Browser, expect
 
-from e2e.conftest import ROOT, AppServer, open_as, running, screenshot
+from e2e.conftest import ROOT, NewGame, open_as, screenshot
 from e2e.helpers import choose_action
 
 ARENA = ROOT / "e2e" / "maps" / "arena.json"
 pytestmark = pytest.mark.usefixtures("table_timeouts")
 
 
-def test_impair_from_the_menu_asks_for_the_ailment_and_logs_it_for_everyone(browser: Browser, tmp_path: Path) -> None:
+def test_impair_from_the_menu_asks_for_the_ailment_and_logs_it_for_everyone(
+    browser: Browser, tmp_path: Path, new_game: NewGame
+) -> None:
     """seed-000 Impair: "Attack target creature with a melee weapon to cause Tier 1 of your choice of Blinded,
     Dazzled, Deafened, Muted, Slowed, or Unstable, DL 3." """
     data: dict[str, Any] = json.loads(ARENA.read_text())
     data["settings"] = {**data.get("settings", {}), "reactions": False}
     path = tmp_path / "arena.json"
     path.write_text(json.dumps(data))
-    args = ["--map", str(path), "--database", f"sqlite:///{tmp_path}/game.sqlite", "--seed", "17"]
-    with running(AppServer(module="vtt.cli", args=args)) as server:
+    with new_game(path, seed=17) as server:
         gm = open_as(browser, server, "as=soulweaver")
         alice = open_as(browser, server, "as=player&name=alice")
         gm.get_by_role("button", name="Begin: roll Priority").click()

@@ -9,14 +9,13 @@ from __future__ import annotations
 
 import json
 import re
-from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
 import pytest
 from playwright.sync_api import Browser, expect
 
-from e2e.conftest import ROOT, AppServer, open_as, running, screenshot
+from e2e.conftest import ROOT, NewGame, TableGame, open_as, screenshot
 from e2e.helpers import choose_action
 from vtt.rules import RandomDice, apply
 from vtt.rules.scenario import load_scenario
@@ -25,11 +24,6 @@ ARENA = ROOT / "e2e" / "maps" / "arena.json"
 DEMO = ROOT / "maps" / "demo.json"
 pytestmark = pytest.mark.usefixtures("table_timeouts")
 STRIKE = {"type": "strike", "creature": "ayla", "target": "orc", "weapon": "sword"}
-
-
-def _server(tmp_path: Path, map_file: Path, seed: int) -> AppServer:
-    args = ["--map", str(map_file), "--database", f"sqlite:///{tmp_path}/game.sqlite", "--seed", str(seed)]
-    return AppServer(module="vtt.cli", args=args)
 
 
 def _knockout_map(tmp_path: Path) -> tuple[Path, int]:
@@ -52,14 +46,13 @@ def _knockout_map(tmp_path: Path) -> tuple[Path, int]:
 
 
 @pytest.fixture
-def knockout(tmp_path: Path) -> Iterator[AppServer]:
+def knockout(tmp_path: Path, new_game: NewGame) -> TableGame:
     path, seed = _knockout_map(tmp_path)
-    with running(_server(tmp_path, path, seed)) as server:
-        yield server
+    return new_game(path, seed=seed)
 
 
 def test_a_strike_that_knocks_a_creature_unconscious_shows_pips_token_and_log(
-    browser: Browser, knockout: AppServer
+    browser: Browser, knockout: TableGame
 ) -> None:
     """seed-004: "After suffering Grit Injury, if your Grit Pool is full, fall Unconscious" — "fall Prone ...
     suffer Tier 12 Unaware". Both users see the full Grit Pool, the Unconscious, Prone token and the log."""
@@ -85,10 +78,10 @@ def test_a_strike_that_knocks_a_creature_unconscious_shows_pips_token_and_log(
     screenshot(alice, "table_knockout_alice")
 
 
-def test_the_demo_table_a_group_would_play_on(browser: Browser, tmp_path: Path) -> None:
+def test_the_demo_table_a_group_would_play_on(browser: Browser, new_game: NewGame) -> None:
     """The README's run command serves the demo encounter: a 30×20 hex map with walls and pillars, creatures
     from size -1 to size 4 (one on several spaces), the token menu and the roll log (a screenshot at 1600×1000)."""
-    with running(_server(tmp_path, DEMO, seed=19)) as server:
+    with new_game(DEMO, seed=19) as server:
         gm = open_as(browser, server, "as=soulweaver")
         sizes = {int(s) for s in gm.locator("[data-token-id]").evaluate_all("els => els.map(e => e.dataset.size)")}
         assert {-1, 0, 1, 3, 4} <= sizes

@@ -7,14 +7,13 @@ from the swallower's token, where its only target is the stomach."""
 from __future__ import annotations
 
 import json
-from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
 import pytest
 from playwright.sync_api import Browser, Page, expect
 
-from e2e.conftest import ROOT, AppServer, open_as, running, screenshot
+from e2e.conftest import ROOT, NewGame, TableGame, open_as, screenshot
 from e2e.helpers import choose_action
 from vtt.rules import RandomDice, apply
 from vtt.rules.scenario import load_scenario
@@ -66,11 +65,10 @@ STOMACH_MAP: dict[str, Any] = {
 STRIKE_STOMACH = {"type": "strike_stomach", "creature": "mira", "target": "wyrm", "weapon": "dagger"}
 
 
-def _server(tmp_path: Path, data: dict[str, Any], seed: int) -> AppServer:
+def _game(new_game: NewGame, tmp_path: Path, data: dict[str, Any], seed: int) -> TableGame:
     path = tmp_path / "map.json"
     path.write_text(json.dumps(data))
-    args = ["--map", str(path), "--database", f"sqlite:///{tmp_path}/game.sqlite", "--seed", str(seed)]
-    return AppServer(module="vtt.cli", args=args)
+    return new_game(path, seed=seed)
 
 
 def _seed_to_cut_out() -> int:
@@ -89,24 +87,22 @@ def _seed_to_cut_out() -> int:
 
 
 @pytest.fixture
-def arena(tmp_path: Path) -> Iterator[AppServer]:
+def arena(tmp_path: Path, new_game: NewGame) -> TableGame:
     data: dict[str, Any] = json.loads(ARENA.read_text())
     data["settings"] = {**data.get("settings", {}), "reactions": False}
-    with running(_server(tmp_path, data, seed=23)) as server:
-        yield server
+    return _game(new_game, tmp_path, data, seed=23)
 
 
 @pytest.fixture
-def stomach(tmp_path: Path) -> Iterator[AppServer]:
-    with running(_server(tmp_path, STOMACH_MAP, _seed_to_cut_out())) as server:
-        yield server
+def stomach(tmp_path: Path, new_game: NewGame) -> TableGame:
+    return _game(new_game, tmp_path, STOMACH_MAP, _seed_to_cut_out())
 
 
 def _badges(page: Page, token: str) -> Any:
     return page.locator(f'[data-token-id="{token}"] .vtt-ailment text')
 
 
-def test_the_soulweaver_afflicts_from_the_menu_and_lets_a_minute_pass(browser: Browser, arena: AppServer) -> None:
+def test_the_soulweaver_afflicts_from_the_menu_and_lets_a_minute_pass(browser: Browser, arena: TableGame) -> None:
     gm = open_as(browser, arena, "as=soulweaver")
     alice = open_as(browser, arena, "as=player&name=alice")
     # a player's menu has no Soulweaver section
@@ -150,7 +146,7 @@ def test_the_soulweaver_afflicts_from_the_menu_and_lets_a_minute_pass(browser: B
 
 
 def test_a_swallowed_creature_is_off_the_map_and_acts_from_its_swallowers_token(
-    browser: Browser, stomach: AppServer
+    browser: Browser, stomach: TableGame
 ) -> None:
     gm = open_as(browser, stomach, "as=soulweaver")
     alice = open_as(browser, stomach, "as=player&name=alice")

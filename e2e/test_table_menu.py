@@ -19,7 +19,7 @@ from typing import Any
 import pytest
 from playwright.sync_api import Browser, Locator, Page, expect
 
-from e2e.conftest import ROOT, AppServer, open_as, running, screenshot
+from e2e.conftest import ROOT, NewGame, open_as, screenshot
 from e2e.helpers import choose_action, menu_entry, token_xy
 from vtt.rules import RandomDice, apply, legal_actions
 from vtt.rules.menu_odds import percent
@@ -72,11 +72,10 @@ class Table:
 
 
 @pytest.fixture
-def table(browser: Browser, tmp_path: Path) -> Iterator[Table]:
+def table(browser: Browser, tmp_path: Path, new_game: NewGame) -> Iterator[Table]:
     """The four-armed arena's table, the fight begun (Ayla, alice's creature, has the first turn)."""
     path, data = _four_armed_arena(tmp_path)
-    args = ["--map", str(path), "--database", f"sqlite:///{tmp_path}/game.sqlite", "--seed", "29"]
-    with running(AppServer(module="vtt.cli", args=args)) as server:
+    with new_game(path, seed=29) as server:
         soulweaver = open_as(browser, server, "as=soulweaver", '[data-token-id="ayla"]')
         alice = open_as(browser, server, "as=player&name=alice", '[data-token-id="ayla"]')
         soulweaver.get_by_role("button", name="Begin: roll Priority").click()

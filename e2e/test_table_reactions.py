@@ -14,7 +14,7 @@ from typing import Any
 import pytest
 from playwright.sync_api import Browser, expect
 
-from e2e.conftest import ROOT, AppServer, open_as, running, screenshot
+from e2e.conftest import ROOT, NewGame, open_as, screenshot
 from e2e.helpers import choose_action
 from vtt.rules import RandomDice, apply
 from vtt.rules.model import SOULWEAVER, GameState
@@ -67,13 +67,12 @@ def _seed(start: GameState) -> int:
 
 
 def test_a_third_creatures_player_hinders_an_attack_and_every_log_shows_the_minus_1(
-    browser: Browser, tmp_path: Path
+    browser: Browser, tmp_path: Path, new_game: NewGame
 ) -> None:
     """seed-000 Hinder Attack: "As a creature in your Reach attacks a target other than you, attack to cause -1
     on their attack roll, DL 3." Bram's player (bob) is asked, accepts, and the Orc's attack roll carries -1."""
     path, start = _map(tmp_path)
-    args = ["--map", str(path), "--database", f"sqlite:///{tmp_path}/game.sqlite", "--seed", str(_seed(start))]
-    with running(AppServer(module="vtt.cli", args=args)) as server:
+    with new_game(path, seed=_seed(start)) as server:
         gm = open_as(browser, server, "as=soulweaver")
         alice = open_as(browser, server, "as=player&name=alice")
         bob = open_as(browser, server, "as=player&name=bob")

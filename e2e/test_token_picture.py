@@ -15,7 +15,7 @@ from typing import Any
 import pytest
 from playwright.sync_api import Browser, FilePayload, Page, expect
 
-from e2e.conftest import ROOT, AppServer, open_as, running, screenshot
+from e2e.conftest import ROOT, NewGame, TableGame, open_as, screenshot
 
 ARENA = ROOT / "e2e" / "maps" / "arena.json"
 pytestmark = pytest.mark.usefixtures("table_timeouts")
@@ -36,13 +36,12 @@ def _png(width: int = 8, height: int = 8) -> bytes:
 
 
 @pytest.fixture
-def arena(tmp_path: Path) -> Iterator[AppServer]:
+def arena(tmp_path: Path, new_game: NewGame) -> Iterator[TableGame]:
     data: dict[str, Any] = json.loads(ARENA.read_text())
     data["settings"] = {**data.get("settings", {}), "reactions": False}
     path = tmp_path / "map.json"
     path.write_text(json.dumps(data))
-    args = ["--map", str(path), "--database", f"sqlite:///{tmp_path}/game.sqlite", "--seed", "7"]
-    with running(AppServer(module="vtt.cli", args=args)) as server:
+    with new_game(path, seed=7) as server:
         yield server
 
 
@@ -57,7 +56,7 @@ def _upload(gm: Page, name: str, mime: str, data: bytes) -> None:
     )
 
 
-def test_the_soulweaver_gives_a_token_a_picture_and_removes_it(browser: Browser, arena: AppServer) -> None:
+def test_the_soulweaver_gives_a_token_a_picture_and_removes_it(browser: Browser, arena: TableGame) -> None:
     gm = open_as(browser, arena, "as=soulweaver", ready="[data-token-id]")
     alice = open_as(browser, arena, "as=player&name=alice", ready="[data-token-id]")
     gm.set_viewport_size({"width": 1280, "height": 800})

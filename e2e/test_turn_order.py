@@ -12,7 +12,7 @@ from typing import Any
 import pytest
 from playwright.sync_api import Browser, Page, expect
 
-from e2e.conftest import SCREENSHOTS, AppServer, open_seat, running, screenshot
+from e2e.conftest import SCREENSHOTS, NewGame, TableGame, open_seat, screenshot
 from e2e.helpers import anchor_selector, cell_xy, drag, token_xy
 
 pytestmark = pytest.mark.usefixtures("table_timeouts")
@@ -41,11 +41,10 @@ ORC_STEP = (7, 4)
 
 
 @pytest.fixture
-def server(tmp_path: Path) -> Iterator[AppServer]:
+def server(tmp_path: Path, new_game: NewGame) -> Iterator[TableGame]:
     path = tmp_path / "map.json"
     path.write_text(json.dumps(MAP))
-    args = ["--map", str(path), "--database", f"sqlite:///{tmp_path}/game.sqlite", "--seed", "7"]
-    with running(AppServer(module="vtt.cli", args=args)) as started:
+    with new_game(path, seed=7) as started:
         yield started
 
 
@@ -57,7 +56,7 @@ def _expect_order(page: Page, order: list[str]) -> None:
 
 
 def test_a_creature_given_to_a_player_mid_fight_takes_a_turn_and_the_soulweaver_moves_it_up(
-    browser: Browser, server: AppServer
+    browser: Browser, server: TableGame
 ) -> None:
     gm = open_seat(browser, server, "soulweaver")
     alice = open_seat(browser, server, "alice")

@@ -22,7 +22,7 @@ from typing import Any
 import pytest
 from playwright.sync_api import Browser, Page, expect
 
-from e2e.conftest import SCREENSHOTS, AppServer, open_seat, running
+from e2e.conftest import SCREENSHOTS, NewGame, open_seat
 from e2e.helpers import anchor_selector, cell_xy, choose_action, drag, token_xy
 from vtt.rules import RandomDice, apply
 from vtt.rules.model import SOULWEAVER, GameState
@@ -140,12 +140,11 @@ def _end_turn(page: Page, pages: tuple[Page, ...], next_turn: str) -> None:
     _all_log(pages, next_turn)
 
 
-def test_a_whole_fight_through_clicks_and_drags(browser: Browser, tmp_path: Path) -> None:
+def test_a_whole_fight_through_clicks_and_drags(browser: Browser, tmp_path: Path, new_game: NewGame) -> None:
     """seed-000 Collision, Hinder Attack and Strike on a space; seed-004 Unconscious on a full Grit Pool."""
     path = tmp_path / "whole_fight.json"
     path.write_text(json.dumps(MAP))
-    args = ["--map", str(path), "--database", f"sqlite:///{tmp_path}/game.sqlite", "--seed", str(_seed())]
-    with running(AppServer(module="vtt.cli", args=args)) as server:
+    with new_game(path, seed=_seed()) as server:
         gm = open_seat(browser, server, "soulweaver")
         alice = open_seat(browser, server, "alice")
         bob = open_seat(browser, server, "bob")

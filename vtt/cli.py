@@ -57,6 +57,12 @@ def build_parser() -> argparse.ArgumentParser:
         help=f"drop a game from memory when nobody has watched it this long; it is loaded again from the database "
         f"when opened (default: $VTT_IDLE_MINUTES, else {IDLE_MINUTES:g}; 0 keeps every game loaded)",
     )
+    p.add_argument(
+        "--test-games",
+        action="store_true",
+        help="for the browser tests only: let programs on this machine make fresh games with dice seeded their own "
+        "way (POST /test-games, see vtt/web/test_games.py); never use it for play",
+    )
     sub = p.add_subparsers(dest="command")
     sc = sub.add_parser("scenario", help="run a scenario file through the rules and print its events as JSON")
     sc.add_argument("file")
@@ -90,7 +96,18 @@ def main(argv: list[str] | None = None) -> int:
     from vtt.web.start import start
 
     database = args.database or "sqlite:///vtt.sqlite"
-    return start(args.host, args.port, database, args.map, args.game, args.seed, args.creators, args.watchable, idle)
+    return start(
+        args.host,
+        args.port,
+        database,
+        args.map,
+        args.game,
+        args.seed,
+        args.creators,
+        args.watchable,
+        idle,
+        test_games=args.test_games,
+    )
 
 
 def idle_minutes(given: float | None) -> float | None:

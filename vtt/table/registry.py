@@ -107,6 +107,7 @@ class Games:
         """Who may make and import games: anyone who opens the start page, or only browsers holding the admin
         secret (`may_create`)."""
         self._tables: dict[int, Table] = {}
+        self._dice_of: dict[int, Callable[[], DiceSource]] = {}
         self._players: dict[int, dict[str, str]] = {}
         self._locks: dict[int, threading.Lock] = {}
         self._locks_lock = threading.Lock()
@@ -157,6 +158,11 @@ class Games:
         """The encounter maps a new game can start from: the `.json` files directly in `maps/`."""
         return sorted(p.name for p in self.maps.glob("*.json"))
 
+    def use_dice(self, game_id: int, dice: Callable[[], DiceSource]) -> None:
+        """Roll a game not loaded yet with `dice` instead of the server's dice (a test game's own seed:
+        `vtt.web.test_games`)."""
+        self._dice_of[game_id] = dice
+
     def table(self, game_id: int) -> Table:
         """The live table of a game, loaded the first time (from any thread: `load_table` does it off the event
         loop; two callers asking for one game at once get the same table)."""
@@ -169,7 +175,8 @@ class Games:
         with lock:
             table = self._tables.get(game_id)
             if table is None:
-                table = self._tables[game_id] = Table.load(self.engine, game_id, self.dice)
+                dice = self._dice_of.get(game_id, self.dice)
+                table = self._tables[game_id] = Table.load(self.engine, game_id, dice)
             self._last_watched[game_id] = self._clock()
         return table
 

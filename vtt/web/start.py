@@ -40,6 +40,7 @@ def start(
     creators: Creators = "admin",
     watchable: bool = False,
     idle_minutes: float = IDLE_MINUTES,
+    test_games: bool = False,
 ) -> int:
     try:
         data = json.loads(map_file.read_text())
@@ -72,8 +73,17 @@ def start(
         print(f"  seat {seat.key}: {base}/play/{seat.secret}")
     for inv in [invitation] if invitation else games.invitations(game_id):
         print(f"  invitation: {base}/join/{inv}")
+    if test_games:
+        print(f"  test games: programs on this machine may make games at {base}/test-games (not for play)")
     sys.stdout.flush()
     from vtt.web.app import run
+
+    if test_games:
+        from nicegui import app
+
+        from vtt.web.test_games import make_test_games_router
+
+        app.include_router(make_test_games_router(games))
 
     run(games, host, port, storage_secret())
     return 0
