@@ -127,15 +127,15 @@ def test_a_bad_id_or_name_is_refused_when_the_command_is_read(command: dict[str,
     [
         (
             {"type": "edit_creature", "creature": "orc", "changes": {"size": 10**6}},
-            f"edit_creature.changes.size: at most {CREATURE_SIZE_MAX}",
+            f"edit creature.changes.size: at most {CREATURE_SIZE_MAX}",
         ),
         (
             {"type": "edit_creature", "creature": "orc", "changes": {"name": "Orc\ud800"}},
-            "edit_creature.changes.name: holds a broken character (a lone surrogate); type it again",
+            "edit creature.changes.name: holds a broken character (a lone surrogate); type it again",
         ),
         (
             {"type": "add_creature", "creature": {"name": "Ogre", "size": 10**6}, "at": [5, 5]},
-            f"add_creature.creature.size: at most {CREATURE_SIZE_MAX}",
+            f"add creature.creature.size: at most {CREATURE_SIZE_MAX}",
         ),
         (
             {
@@ -143,7 +143,7 @@ def test_a_bad_id_or_name_is_refused_when_the_command_is_read(command: dict[str,
                 "creature": {"name": "Ogre", "weapons": [{"id": "club", "name": 3}]},
                 "at": [5, 5],
             },
-            "add_creature.creature.weapons[0].name: Input should be a valid string",
+            "add creature.creature.weapons[0].name: Input should be a valid string",
         ),
     ],
 )
