@@ -83,6 +83,15 @@ def test_a_request_from_another_machine_is_refused(games: Games) -> None:
     assert games.list() == []
 
 
+@pytest.mark.parametrize("header", ["X-Forwarded-For", "X-Real-IP", "Forwarded"])
+def test_a_request_a_proxy_on_this_machine_passed_on_is_refused(client: TestClient, games: Games, header: str) -> None:
+    """nginx on the same machine connects from the loopback address: the header it adds says the request came from
+    elsewhere."""
+    refused = client.post(PATH, json={"name": "Arena 1", "map": ARENA}, headers={header: "203.0.113.9"})
+    assert refused.status_code == 403
+    assert games.list() == []
+
+
 @pytest.mark.parametrize(
     ("body", "status", "says"),
     [

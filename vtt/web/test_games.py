@@ -7,7 +7,8 @@ creatures name), whose dice are seeded with `seed` whatever the server's own see
 each on a game of its own, with the dice a server started with `--seed` on that map would roll.
 
 Without `--test-games` the route does not exist (404). With it, a request from another machine is refused (403): the
-route hands out the Soulweaver's seat of every game it makes, so it is for the tests' own loopback connections.
+route hands out the Soulweaver's seat of every game it makes, so it is for the tests' own loopback connections; a
+request a reverse proxy passed on (it names where it came from) is refused too.
 """
 
 from __future__ import annotations
@@ -29,6 +30,8 @@ from vtt.table.registry import Games
 
 PATH = "/test-games"
 LOOPBACK = frozenset({"127.0.0.1", "::1", "localhost"})
+PROXY_HEADERS = ("x-forwarded-for", "x-real-ip", "forwarded")
+"""A request passed on by a reverse proxy on this machine comes from the loopback address too; these say it did."""
 
 
 class TestGameRequest(BaseModel):
@@ -52,7 +55,8 @@ def make_test_games_router(games: Games) -> APIRouter:
 
     @router.post(PATH)
     async def new_test_game(request: Request) -> JSONResponse:
-        if request.client is None or request.client.host not in LOOPBACK:
+        proxied = any(name in request.headers for name in PROXY_HEADERS)
+        if request.client is None or request.client.host not in LOOPBACK or proxied:
             return _error(403, "test games are made only from this machine")
         raw = await request.body()
         if len(raw) > MAP_FILE_BYTES_MAX:
