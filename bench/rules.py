@@ -30,7 +30,7 @@ printed beside them. What it measures:
    and an import all do (`Table._replay`, the path of `Table.load`): every command, given as the stored dict
    with the dice faces it used, is parsed and applied again. The log is a fight of 4 creatures (2 players', 2
    of the Soulweaver) played with real dice: moves, Strikes on creatures and on the ground, turn ends.
-   Target: ≤ 1 s.
+   Target: ≤ 1 s (CPU time, the best of three rounds).
 4. Where the time goes: the cost of the pieces every Strike pays (timed alone), a Strike's own time by kind of
    work (validation, copying, building models, dice, modifiers, geometry, damage...), the function calls one Strike
    and one `legal_actions` make (counted, so a busy machine does not change them), then the strike loops of (b)
@@ -793,6 +793,11 @@ def replay_log(seed: int, commands: int) -> tuple[GameState, list[LogRecord]]:
     return initial, records[:commands]
 
 
+REPLAY_ROUNDS = 3
+"""The replay is timed this many times and judged on its best round, as the Strike rates are: on a shared virtual
+machine one round of the same code took anywhere from 0.6 to 1.1 s."""
+
+
 def replay_seconds(initial: GameState, records: list[LogRecord]) -> tuple[float, float, GameState]:
     """CPU and wall seconds of replaying `records` from `initial` into a fresh table, and the state it reaches."""
     table = Table("bench", initial)
@@ -929,7 +934,10 @@ def main(argv: list[str] | None = None) -> int:
         kinds[r.kind] = kinds.get(r.kind, 0) + 1
     played = ", ".join(f"{n} {k}" for k, n in sorted(kinds.items()))
     print(f"\n3. Replay of a {len(records):,}-command log (Table._replay from the starting state): {played}")
-    replay_cpu, replay_wall, _ = replay_seconds(initial, records)
+    replays = [replay_seconds(initial, records) for _ in range(REPLAY_ROUNDS)]
+    replay_cpu, replay_wall, _ = min(replays, key=lambda r: r[0])
+    each = ", ".join(f"{r[0]:.2f} s" for r in replays)
+    print(f"   CPU of each of {REPLAY_ROUNDS} replays: {each}; the best is judged")
     scaled = replay_cpu * REPLAY_COMMANDS / len(records)
     print(
         f"   CPU {replay_cpu:.2f} s ({replay_cpu / len(records) * 1e6:,.0f} µs a command), wall {replay_wall:.2f} s"

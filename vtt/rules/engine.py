@@ -600,12 +600,13 @@ class LogEntry(BaseModel):
 def replay(initial: GameState, log: Iterable[LogEntry]) -> tuple[GameState, list[Event]]:
     """Rebuild the state from the start and the log; each command must use exactly its recorded faces."""
     state, events = initial, []
-    for i, entry in enumerate(log):
-        dice = ScriptedDice(entry.faces)
-        state, evs = apply(state, entry.command, dice)
-        if dice.remaining:
-            raise RuleError(f"log entry {i} left {count(dice.remaining, 'recorded face')} unused")
-        events += evs
+    with kept_occupancy.replaying():
+        for i, entry in enumerate(log):
+            dice = ScriptedDice(entry.faces)
+            state, evs = apply(state, entry.command, dice)
+            if dice.remaining:
+                raise RuleError(f"log entry {i} left {count(dice.remaining, 'recorded face')} unused")
+            events += evs
     return state, events
 
 

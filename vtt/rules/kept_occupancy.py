@@ -10,13 +10,18 @@ few creatures (`Occupancy.over`): placing one token among 500 looks at the space
 - `of(state)`: the occupancy of a state `apply` made, or None for any other state (which a caller may still
   change, so nothing is kept for it).
 
-The states made last are kept (`KEPT`: a few tables' latest states); an older state is indexed afresh.
+The states made last are kept (`KEPT`: a few tables' latest states); an older state is indexed afresh. A replay
+(`replaying()`: undo past the kept states, a restart, an import) keeps none of the states it passes through: only
+its last is asked about, and keeping thousands costs more than indexing a state once when it is asked.
 """
 
 from __future__ import annotations
 
 import threading
 from collections import OrderedDict
+from collections.abc import Iterator
+from contextlib import contextmanager
+from contextvars import ContextVar
 
 from vtt.rules.model import GameState
 from vtt.rules.space import OVERLAY_MAX, Occupancy
@@ -24,6 +29,19 @@ from vtt.rules.txn import Tx
 
 KEPT = 128
 """States whose occupancy (or what it is made from) is kept, the most recent ones."""
+
+
+_replaying: ContextVar[bool] = ContextVar("replaying", default=False)
+
+
+@contextmanager
+def replaying() -> Iterator[None]:
+    """Within it, `apply` keeps nothing for the states it makes (in this thread or task only)."""
+    token = _replaying.set(True)
+    try:
+        yield
+    finally:
+        _replaying.reset(token)
 
 
 class _Made:
@@ -91,6 +109,8 @@ def for_tx(tx: Tx) -> Occupancy:
 
 def seal(tx: Tx) -> None:
     """`tx.state` is done (`apply` returns it): keep what its occupancy is made from."""
+    if _replaying.get():
+        return
     changed = tx.changed_creatures()
     base: Occupancy | _Made | None = tx.origin_occupancy
     if base is None:

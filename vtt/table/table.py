@@ -20,7 +20,7 @@ from typing import Any, Literal, Protocol
 from pydantic import ValidationError
 from sqlalchemy.engine import Engine
 
-from vtt.rules import GameState, RuleError, apply, parse_command
+from vtt.rules import GameState, RuleError, apply, kept_occupancy, parse_command
 from vtt.rules.commands import Command, Place, creature_refs
 from vtt.rules.dice import DiceSource, RandomDice, RecordingDice, ScriptedDice
 from vtt.rules.limits import plain_message
@@ -256,13 +256,14 @@ class Table:
                 self._redo.clear()
         self.log = records
         kept_from = len(records) - KEEP_STATES  # as `_forget_old_states` keeps them, and no more in memory
-        for i, r in enumerate(records):
-            if r.seq <= start_after or not r.is_play or r.undone:
-                continue
-            r.before = state if i >= kept_from else None
-            after, _ = apply(state, r.command, ScriptedDice(r.faces))
-            self._bump(state, after)
-            state = after
+        with kept_occupancy.replaying():
+            for i, r in enumerate(records):
+                if r.seq <= start_after or not r.is_play or r.undone:
+                    continue
+                r.before = state if i >= kept_from else None
+                after, _ = apply(state, r.command, ScriptedDice(r.faces))
+                self._bump(state, after)
+                state = after
         self.state = state
 
     def _bump(self, before: GameState, after: GameState) -> frozenset[str]:
