@@ -31,6 +31,9 @@ KEPT = 128
 """States whose occupancy (or what it is made from) is kept, the most recent ones."""
 
 
+FRESH_UP_TO = 16
+"""Boards of at most this many creatures are indexed afresh for each placement check."""
+
 _replaying: ContextVar[bool] = ContextVar("replaying", default=False)
 
 
@@ -96,7 +99,10 @@ def of(state: GameState) -> Occupancy | None:
 
 def for_tx(tx: Tx) -> Occupancy:
     """Where creatures stand in `tx.state` now: the occupancy of the state the command started from, read over the
-    creatures the command has replaced so far. Asked again after a creature moves, it answers anew."""
+    creatures the command has replaced so far. Asked again after a creature moves, it answers anew. On a board of
+    a few creatures, indexing them all costs less than indexing the state before and reading over it."""
+    if len(tx.state.creatures) <= FRESH_UP_TO:
+        return Occupancy(tx.state)
     base = tx.origin_occupancy
     if base is None:
         base = of(tx.origin)
