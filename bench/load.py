@@ -206,19 +206,25 @@ async def _receive(client: Client, ws: ClientConnection) -> None:
     async for text in ws:
         now = time.perf_counter()
         message = json.loads(text)
-        kind = message["kind"]
-        if kind == "change":
+        if message["kind"] == "change":
             client.received[message["seq"]] = now
-            turn = message["state"].get("turn")
-            if turn is not None:
-                client.turn = current_of(turn)
-        elif kind == "outcome":
-            future = client.waiting.pop(str(message["id"]), None)
-            if future is not None and not future.done():
-                future.set_result(message)
-        elif kind == "state":
-            client.turn = current_of(message["state"]["turn"])
-            client.ready.set()
+        take(client, message)
+
+
+def take(client: Client, message: dict[str, Any]) -> None:
+    """What a client keeps of a message: whose turn it is, an answer to a command it waits for, being ready."""
+    kind = message["kind"]
+    if kind == "change":
+        turn = message["state"].get("turn")
+        if turn is not None:
+            client.turn = current_of(turn)
+    elif kind == "outcome":
+        future = client.waiting.pop(str(message["id"]), None)
+        if future is not None and not future.done():
+            future.set_result(message)
+    elif kind == "state":
+        client.turn = current_of(message["state"]["turn"])
+        client.ready.set()
 
 
 async def send(via: Client, command: dict[str, Any]) -> tuple[float, dict[str, Any] | None]:

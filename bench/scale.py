@@ -76,11 +76,11 @@ from bench.load import (  # noqa: E402
     Sent,
     act,
     create_games,
-    current_of,
     load_average,
     make_encounter,
     pct,
     section,
+    take,
 )
 from e2e.conftest import AppServer  # noqa: E402
 from e2e.nginx_proxy import UPSTREAM_HEADER, NginxProxy, nginx_binary  # noqa: E402
@@ -289,19 +289,7 @@ async def _receive(client: Client, ws: ClientConnection) -> None:
             client.received[int(found.group(1))] = now
             if '"turn"' not in text:
                 continue
-        message = json.loads(text)
-        kind = message["kind"]
-        if kind == "change":
-            turn = message["state"].get("turn")
-            if turn is not None:
-                client.turn = current_of(turn)
-        elif kind == "outcome":
-            future = client.waiting.pop(str(message["id"]), None)
-            if future is not None and not future.done():
-                future.set_result(message)
-        elif kind == "state":
-            client.turn = current_of(message["state"]["turn"])
-            client.ready.set()
+        take(client, json.loads(text))
 
 
 async def load(
