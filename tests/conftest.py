@@ -11,6 +11,8 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
+from fastapi import FastAPI
+from fastapi.testclient import TestClient
 from hypothesis import settings
 from sqlalchemy.engine import Engine
 
@@ -21,6 +23,7 @@ from vtt.rules.dice import RandomDice
 from vtt.store import db
 from vtt.table import offload
 from vtt.table.registry import Games
+from vtt.web.api import make_router
 
 settings.register_profile("thorough", max_examples=1000)
 
@@ -71,3 +74,12 @@ def games(tmp_path: Path) -> Iterator[Games]:
     games = Games(db.open_engine(f"sqlite:///{tmp_path}/games.sqlite"), tmp_path, dice=lambda: RandomDice(3))
     yield games
     games.close()
+
+
+@pytest.fixture
+def api_client(games: Games) -> Iterator[TestClient]:
+    """The seat API (`vtt.web.api.make_router`) of `games`, served to a test client."""
+    app = FastAPI()
+    app.include_router(make_router(games))
+    with TestClient(app) as client:
+        yield client

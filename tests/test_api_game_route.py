@@ -3,18 +3,15 @@ on (`deploy/nginx-vtt.conf`); the server checks it against the seat and refuses 
 
 from __future__ import annotations
 
-from collections.abc import Iterator
-
 import pytest
 from factories import creature, on_turn, state
-from fastapi import FastAPI
 from fastapi.testclient import TestClient
 from starlette.websockets import WebSocketDisconnect
 
 from vtt.rules.model import SOULWEAVER
 from vtt.store.db import Seat
 from vtt.table.registry import Games
-from vtt.web.api import NO_SEAT_HERE, make_router
+from vtt.web.api import NO_SEAT_HERE
 
 GAME = on_turn(state(creature("ayla", (2, 2), controller="alice"), creature("orc", (3, 2))), "ayla")
 
@@ -27,25 +24,17 @@ def seats(games: Games) -> tuple[dict[str, Seat], dict[str, Seat]]:
     return {s.key: s for s in first}, {s.key: s for s in second}
 
 
-@pytest.fixture
-def client(games: Games) -> Iterator[TestClient]:
-    app = FastAPI()
-    app.include_router(make_router(games))
-    with TestClient(app) as c:
-        yield c
-
-
 def test_the_seat_api_answers_under_its_games_number(
-    client: TestClient, seats: tuple[dict[str, Seat], dict[str, Seat]]
+    api_client: TestClient, seats: tuple[dict[str, Seat], dict[str, Seat]]
 ) -> None:
     alice = seats[1]["alice"]
     base = f"/api/game/{alice.game_id}/seat/{alice.secret}"
-    got = client.get(f"{base}/state").json()
+    got = api_client.get(f"{base}/state").json()
     assert got["game"]["id"] == alice.game_id and got["seat"]["key"] == "alice"
-    answer = client.post(f"{base}/commands", json={"command": {"type": "end_turn"}}).json()
+    answer = api_client.post(f"{base}/commands", json={"command": {"type": "end_turn"}}).json()
     assert answer == {"ok": True, "error": None, "seq": 1}
     sw = seats[1][SOULWEAVER]
-    with client.websocket_connect(f"/api/game/{sw.game_id}/seat/{sw.secret}/events") as ws:
+    with api_client.websocket_connect(f"/api/game/{sw.game_id}/seat/{sw.secret}/events") as ws:
         first = ws.receive_json()
         assert first["kind"] == "state" and first["log_length"] == 1
         ws.send_json({"id": "a", "command": {"type": "place", "creature": "orc", "to": [5, 5]}})
@@ -55,7 +44,7 @@ def test_the_seat_api_answers_under_its_games_number(
 
 
 def test_a_seat_named_under_another_games_number_is_refused(
-    client: TestClient, games: Games, seats: tuple[dict[str, Seat], dict[str, Seat]]
+    api_client: TestClient, games: Games, seats: tuple[dict[str, Seat], dict[str, Seat]]
 ) -> None:
     """The number is never trusted: a secret of game 1's seat under game 2's number (or under no game's) opens
     nothing, plays nothing, and says so in plain words."""
@@ -63,11 +52,11 @@ def test_a_seat_named_under_another_games_number_is_refused(
     alice, other = first["alice"], second["alice"].game_id
     for game in (str(other), "0", "x1", "99999999999"):
         base = f"/api/game/{game}/seat/{alice.secret}"
-        got = client.get(f"{base}/state")
+        got = api_client.get(f"{base}/state")
         assert (got.status_code, got.json()["error"]) == (404, NO_SEAT_HERE)
-        posted = client.post(f"{base}/commands", json={"command": {"type": "end_turn"}})
+        posted = api_client.post(f"{base}/commands", json={"command": {"type": "end_turn"}})
         assert (posted.status_code, posted.json()) == (404, {"ok": False, "error": NO_SEAT_HERE, "seq": None})
-        with client.websocket_connect(f"{base}/events") as ws, pytest.raises(WebSocketDisconnect) as closed:
+        with api_client.websocket_connect(f"{base}/events") as ws, pytest.raises(WebSocketDisconnect) as closed:
             ws.receive_json()
         assert (closed.value.code, closed.value.reason) == (1008, NO_SEAT_HERE)
     assert len(games.table(alice.game_id).log) == 0

@@ -5,11 +5,9 @@ from __future__ import annotations
 
 import io
 import math
-from collections.abc import Iterator
 
 import pytest
 from factories import creature, state
-from fastapi import FastAPI
 from fastapi.testclient import TestClient
 from PIL import Image
 
@@ -19,7 +17,6 @@ from vtt.rules.settings import TableSettings
 from vtt.store.db import Seat
 from vtt.table.registry import Games, viewer_for
 from vtt.table.table import Viewer
-from vtt.web.api import make_router
 from vtt.web.fog_tiles import (
     CUTTER,
     TILE_SPACES,
@@ -85,28 +82,20 @@ def seats(games: Games) -> dict[str, Seat]:
     return {s.key: s for s in made}
 
 
-@pytest.fixture
-def client(games: Games) -> Iterator[TestClient]:
-    app = FastAPI()
-    app.include_router(make_router(games))
-    with TestClient(app) as c:
-        yield c
-
-
-def _with_background(client: TestClient, games: Games, seats: dict[str, Seat]) -> None:
+def _with_background(api_client: TestClient, games: Games, seats: dict[str, Seat]) -> None:
     sw = seats[SOULWEAVER]
-    got = client.post(
+    got = api_client.post(
         f"/api/seat/{sw.secret}/background", content=_png(2000, 2000), headers={"content-type": "image/png"}
     )
     assert got.json()["ok"]
     cmd = {"type": "set_background", "image": got.json()["url"] + "?v=1", "cell_px": 50}
-    assert client.post(f"/api/seat/{sw.secret}/commands", json={"command": cmd}).json()["ok"]
+    assert api_client.post(f"/api/seat/{sw.secret}/commands", json={"command": cmd}).json()["ok"]
 
 
 def test_a_player_gets_only_the_tiles_their_seat_may_see(
-    client: TestClient, games: Games, seats: dict[str, Seat]
+    api_client: TestClient, games: Games, seats: dict[str, Seat]
 ) -> None:
-    _with_background(client, games, seats)
+    _with_background(api_client, games, seats)
     table = games.table(seats[SOULWEAVER].game_id)
     alice = viewer_for(seats["alice"])
     vision = table.seat_view(alice).vision
@@ -119,51 +108,51 @@ def test_a_player_gets_only_the_tiles_their_seat_may_see(
     assert prop is not None and prop["image"] == "" and [t[1:] for t in prop["tiles"]] == [[0, 0, 404, 404]]
     href = prop["tiles"][0][0]
     cut = CUTTER.cut
-    tile = client.get(href)
+    tile = api_client.get(href)
     assert tile.status_code == 200 and tile.headers["content-type"] == "image/webp"
     assert Image.open(io.BytesIO(tile.content)).size == (404, 404)
-    assert client.get(href).status_code == 200 and CUTTER.cut == cut + 1  # the second from the cache
+    assert api_client.get(href).status_code == 200 and CUTTER.cut == cut + 1  # the second from the cache
     key = seat_pass(table.game_id or 0, alice, seats["alice"].secret)
-    assert client.get(f"/api/fog/{key}/tile/3/3").status_code == 404  # where o stands, unseen
-    assert client.get(f"/api/fog/{key}/tile/1/0").status_code == 404
-    assert client.get(f"/api/fog/{key}/whole").status_code == 403
-    assert client.get("/api/fog/not-a-pass/tile/0/0").status_code == 404
-    assert client.get(f"/api/games/{table.game_id}/background").status_code == 403
-    assert client.get(f"/api/seat/{seats['alice'].secret}/state").json()["state"]["board"]["background"] is None
+    assert api_client.get(f"/api/fog/{key}/tile/3/3").status_code == 404  # where o stands, unseen
+    assert api_client.get(f"/api/fog/{key}/tile/1/0").status_code == 404
+    assert api_client.get(f"/api/fog/{key}/whole").status_code == 403
+    assert api_client.get("/api/fog/not-a-pass/tile/0/0").status_code == 404
+    assert api_client.get(f"/api/games/{table.game_id}/background").status_code == 403
+    assert api_client.get(f"/api/seat/{seats['alice'].secret}/state").json()["state"]["board"]["background"] is None
 
 
 def test_the_soulweaver_gets_the_whole_picture_and_a_revealed_area_adds_its_tiles(
-    client: TestClient, games: Games, seats: dict[str, Seat]
+    api_client: TestClient, games: Games, seats: dict[str, Seat]
 ) -> None:
-    _with_background(client, games, seats)
+    _with_background(api_client, games, seats)
     table = games.table(seats[SOULWEAVER].game_id)
     sw = Viewer("soulweaver", "Soulweaver")
     whole = background_prop(table, sw, table.state, None, None, seats[SOULWEAVER].secret)
     assert whole is not None and whole["image"].startswith("/api/fog/") and "tiles" not in whole
-    got = client.get(whole["image"])
+    got = api_client.get(whole["image"])
     assert got.status_code == 200 and got.headers["content-type"] == "image/png"
     key = seat_pass(table.game_id or 0, viewer_for(seats["alice"]), seats["alice"].secret)
-    assert client.get(f"/api/fog/{key}/tile/3/3").status_code == 404
+    assert api_client.get(f"/api/fog/{key}/tile/3/3").status_code == 404
     mark = {"type": "mark_fog", "mark": "reveal", "cells": [[29, 29], [30, 30]]}
-    answer = client.post(f"/api/seat/{seats[SOULWEAVER].secret}/commands", json={"command": mark}).json()
+    answer = api_client.post(f"/api/seat/{seats[SOULWEAVER].secret}/commands", json={"command": mark}).json()
     assert answer["ok"], answer
-    assert client.get(f"/api/fog/{key}/tile/3/3").status_code == 200
-    assert client.get(f"/api/fog/{key}/tile/2/2").status_code == 404
+    assert api_client.get(f"/api/fog/{key}/tile/3/3").status_code == 200
+    assert api_client.get(f"/api/fog/{key}/tile/2/2").status_code == 404
 
 
 def test_without_fog_of_war_every_seat_gets_the_whole_picture(
-    client: TestClient, games: Games, seats: dict[str, Seat]
+    api_client: TestClient, games: Games, seats: dict[str, Seat]
 ) -> None:
-    _with_background(client, games, seats)
+    _with_background(api_client, games, seats)
     sw = seats[SOULWEAVER]
     change = {"type": "change_settings", "changes": {"fog_of_war": False}}
-    assert client.post(f"/api/seat/{sw.secret}/commands", json={"command": change}).json()["ok"]
+    assert api_client.post(f"/api/seat/{sw.secret}/commands", json={"command": change}).json()["ok"]
     table = games.table(sw.game_id)
     alice = viewer_for(seats["alice"])
     prop = background_prop(table, alice, table.state, None, None)
     assert prop is not None and prop["image"] == f"/api/games/{sw.game_id}/background?v=1"
-    assert client.get(prop["image"]).status_code == 200
-    assert client.get(f"/api/games/{sw.game_id}/background").status_code == 200
+    assert api_client.get(prop["image"]).status_code == 200
+    assert api_client.get(f"/api/games/{sw.game_id}/background").status_code == 200
 
 
 def test_an_https_background_is_not_shown_under_fog(games: Games, seats: dict[str, Seat]) -> None:
@@ -181,24 +170,24 @@ def test_an_https_background_is_not_shown_under_fog(games: Games, seats: dict[st
 
 
 def test_a_replaced_seat_link_and_a_watch_page_without_watching_lose_their_pass(
-    client: TestClient, games: Games, seats: dict[str, Seat]
+    api_client: TestClient, games: Games, seats: dict[str, Seat]
 ) -> None:
     """Alice's pass is bound to her seat link: once the Soulweaver replaces the link, the old page's tiles are
     refused, and the new link's pass works. A watch page's pass works while the game may be watched."""
-    _with_background(client, games, seats)
+    _with_background(api_client, games, seats)
     game_id = seats[SOULWEAVER].game_id
     alice = viewer_for(seats["alice"])
     old = seat_pass(game_id, alice, seats["alice"].secret)
-    assert client.get(f"/api/fog/{old}/tile/0/0").status_code == 200
+    assert api_client.get(f"/api/fog/{old}/tile/0/0").status_code == 200
     new = games.replace_seat(game_id, "alice")
-    assert client.get(f"/api/fog/{old}/tile/0/0").status_code == 404
-    assert client.get(f"/api/fog/{seat_pass(game_id, alice, new.secret)}/tile/0/0").status_code == 200
-    assert client.get(f"/api/fog/{seat_pass(game_id, alice, None)}/tile/0/0").status_code == 404
+    assert api_client.get(f"/api/fog/{old}/tile/0/0").status_code == 404
+    assert api_client.get(f"/api/fog/{seat_pass(game_id, alice, new.secret)}/tile/0/0").status_code == 200
+    assert api_client.get(f"/api/fog/{seat_pass(game_id, alice, None)}/tile/0/0").status_code == 404
     watcher = seat_pass(game_id, Viewer("spectator", "spectator"), None)
     games.set_watchable(game_id, True)
-    assert client.get(f"/api/fog/{watcher}/tile/0/0").status_code == 200  # the players' creatures see it
+    assert api_client.get(f"/api/fog/{watcher}/tile/0/0").status_code == 200  # the players' creatures see it
     games.set_watchable(game_id, False)
-    assert client.get(f"/api/fog/{watcher}/tile/0/0").status_code == 404
+    assert api_client.get(f"/api/fog/{watcher}/tile/0/0").status_code == 404
 
 
 def test_the_tiles_of_a_growing_memory_are_those_of_all_its_spaces() -> None:
