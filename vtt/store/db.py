@@ -7,6 +7,7 @@ result is shown to nobody before it is stored.
 
 from __future__ import annotations
 
+import asyncio
 import json
 import secrets
 import weakref
@@ -16,6 +17,7 @@ from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
+import psycopg
 from alembic import command as alembic_command
 from alembic.config import Config
 from psycopg.errors import IntegrityError as PgIntegrityError
@@ -536,6 +538,75 @@ def _append_and_notify(
         raise SeqTaken(f"game {game_id} already has a command {seq}") from exc
     finally:
         pooled.close()
+
+
+APPEND_CONNECTIONS = 4
+"""Connections of its own the event loop stores commands on (`append_command_async`): one command of a game at a
+time, each game's commands in order, several games at once."""
+
+
+class _LoopAppender:
+    """`_APPEND_AND_NOTIFY` from the event loop, on a few asynchronous connections of its own (made when needed).
+
+    The writer thread it replaces cost two thread hops a command, each a wait for the interpreter while the loop
+    worked for the other games, and the game's next command waited for both behind the table's lock."""
+
+    def __init__(self, url: str, loop: asyncio.AbstractEventLoop) -> None:
+        self.url, self.loop = url, loop
+        self.idle: list[psycopg.AsyncConnection[Any]] = []
+        self.room = asyncio.Semaphore(APPEND_CONNECTIONS)
+
+    async def append(self, game_id: int, seq: int, sender: str, params: tuple[Any, ...]) -> None:
+        async with self.room:
+            conn = self.idle.pop() if self.idle else await psycopg.AsyncConnection.connect(self.url, autocommit=True)
+            try:
+                await conn.execute(_APPEND_AND_NOTIFY, params, prepare=True)
+            except PgIntegrityError as exc:
+                self.idle.append(conn)  # the statement failed, the connection is sound
+                raise SeqTaken(f"game {game_id} already has a command {seq}") from exc
+            except BaseException:
+                conn.pgconn.finish()  # cut off mid-statement (cancelled, connection lost): not used again
+                raise
+            self.idle.append(conn)
+
+    def close(self) -> None:
+        """Close the idle connections (without the loop: at shutdown it may be gone)."""
+        for conn in self.idle:
+            conn.pgconn.finish()
+        self.idle.clear()
+
+
+_APPENDERS: weakref.WeakKeyDictionary[Engine, _LoopAppender] = weakref.WeakKeyDictionary()
+
+
+async def append_command_async(
+    engine: Engine,
+    game_id: int,
+    seq: int,
+    sender: str,
+    command: dict[str, Any],
+    faces: list[int],
+    events: list[dict[str, Any]],
+) -> None:
+    """`append_command` without a snapshot on PostgreSQL, awaited on the event loop (no thread): stored and told to
+    the other processes in one statement, `SeqTaken` when another process stored a command at `seq` first."""
+    loop = asyncio.get_running_loop()
+    appender = _APPENDERS.get(engine)
+    if appender is None or appender.loop is not loop:
+        if appender is not None:
+            appender.close()
+        url = engine.url.set(drivername="postgresql").render_as_string(hide_password=False)
+        appender = _APPENDERS[engine] = _LoopAppender(url, loop)
+    message = f"log {game_id} {seq} {origin_of(engine)}"
+    row = (game_id, seq, sender, json.dumps(command), json.dumps(faces), json.dumps(events), datetime.now(UTC))
+    await appender.append(game_id, seq, sender, (*row, CHANGES_CHANNEL, message))
+
+
+def close_async_appender(engine: Engine) -> None:
+    """Close the connections `append_command_async` made for `engine`."""
+    appender = _APPENDERS.pop(engine, None)
+    if appender is not None:
+        appender.close()
 
 
 def notify(engine: Engine, message: str) -> None:

@@ -456,6 +456,7 @@ class Games:
             self._feed.stop()
         for table in list(self._tables.values()):  # a thread may be adding a new game's table
             table.close()
+        db.close_async_appender(self.engine)
 
     def create_from_map(
         self,

@@ -557,6 +557,13 @@ class Table:
             latency_trace.mark("written" if stored else "lock busy")
             if stored:
                 return
+        if snapshot is None and self._shared:
+            latency_trace.mark("writing")
+            await db.append_command_async(
+                self.engine, self.game_id, record.seq, record.sender, record.command, record.faces, record.events
+            )
+            latency_trace.mark("stored")
+            return
         latency_trace.mark("to writer")
         future = self._writer.submit(
             _append_command,
