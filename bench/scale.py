@@ -68,6 +68,7 @@ ROOT = Path(__file__).resolve().parents[1]
 if str(ROOT) not in sys.path:
     sys.path.insert(0, str(ROOT))  # `e2e` and `bench` are not installed packages
 
+import httpx  # noqa: E402
 from websockets.asyncio.client import ClientConnection, connect  # noqa: E402
 from websockets.exceptions import ConnectionClosed  # noqa: E402
 
@@ -517,6 +518,31 @@ def processes(
                 print(f"!! process on port {server.port} logged an exception:\n{out[-2000:]}")
 
 
+SPARE_GAMES = 3
+"""Games made for each one played: `balanced` picks among them."""
+
+
+def balanced(proxy: NginxProxy, games: list[Game], n: int) -> list[Game]:
+    """`n` of `games` that nginx's hash on the game spreads as evenly as it can over the processes (asked of nginx:
+    the process that answers each game's request). With few games the first ones may fall unevenly (4 games fell 3
+    and 1 on two processes: then two processes could carry at most 4/3 of one), and the figure would measure the
+    hash's luck instead of what the processes carry. Routing by game evens out over the many games of a real
+    server."""
+    by_upstream: dict[str, list[Game]] = {}
+    for game in games:
+        secret = game.clients[0].secret
+        answer = httpx.get(f"{proxy.url}/api/game/{game.id}/seat/{secret}/state", timeout=30)
+        answer.raise_for_status()
+        by_upstream.setdefault(answer.headers.get(UPSTREAM_HEADER, "?"), []).append(game)
+    queues = list(by_upstream.values())
+    chosen: list[Game] = []
+    while len(chosen) < n and any(queues):
+        for queue in queues:
+            if queue and len(chosen) < n:
+                chosen.append(queue.pop(0))
+    return sorted(chosen, key=lambda g: g.id)
+
+
 def run(work: Coroutine[Any, Any, None]) -> None:
     """Run the load on uvloop when it is installed (a cheaper event loop for the load generator)."""
     try:
@@ -583,10 +609,11 @@ def main(argv: list[str] | None = None) -> int:
             for n in (1, args.processes) if args.only is None else (args.only,):
                 section(f"{n} process{'es' if n > 1 else ''}")
                 url = databases.new()
-                games = create_games(url, encounter, n_games)
+                made = create_games(url, encounter, n_games * SPARE_GAMES)
                 if args.profile is not None:
                     args.profile.mkdir(parents=True, exist_ok=True)
                 with processes(url, encounter, n, args.seed, args.profile) as (proxy, parts):
+                    games = made[:n_games] if args.by_connection else balanced(proxy, made, n_games)
                     results[n] = load(
                         proxy,
                         parts,
