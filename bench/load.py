@@ -148,6 +148,8 @@ class Sent:
     ok: bool | None = None
     seq: int | None = None
     error: str | None = None
+    acked: float | None = None
+    """When the sender had the answer."""
 
 
 @dataclass
@@ -279,7 +281,7 @@ async def act(
         await asyncio.sleep(max(0.0, tick - time.perf_counter()))
         via, command, kind = choose(game, client, rng)
         t0, answer = await send(via, command)
-        sent = Sent(game.id, client.index, kind, t0)
+        sent = Sent(game.id, client.index, kind, t0, acked=time.perf_counter())
         game.sent.append(sent)
         mine.append(sent)
         if answer is not None:

@@ -103,6 +103,8 @@ LOAD_PROCESSES = 2
 STEP_SECONDS, QUICK_STEP_SECONDS = 10.0, 4.0
 GAMES, QUICK_GAMES = 10, 4
 DRAIN_S = 2.0
+TRACE: list[Path | None] = [None]
+"""The folder of the servers' traces (`--trace`): each server's `VTT_LATENCY_TRACE` file, read after the run."""
 DEFLATE = [True]
 """Whether the clients offer permessage-deflate, as browsers and the `websockets` client do (`--no-deflate`)."""
 
@@ -124,6 +126,7 @@ class Step:
     generator and the whole machine (`Parts.sample`)."""
     wall: float = 0.0
     """Seconds from the step's start to the end of its drain."""
+    commands: list[Timed] = field(default_factory=list)
 
     @property
     def per_second(self) -> float:
@@ -302,6 +305,31 @@ async def _receive(client: Client, ws: ClientConnection) -> None:
 
 
 @dataclass(frozen=True)
+class Timed:
+    """A command's moments as the load generator saw them, in seconds since the epoch (the servers' trace's clock):
+    sent, its answer at the sender, the last of the other clients of its game having the change."""
+
+    game: int
+    seq: int
+    sent: float
+    acked: float
+    last: float
+
+
+def timed(games: list[Game], pairs: list[tuple[Game, Sent]]) -> list[Timed]:
+    epoch = time.time() - time.perf_counter()
+    found: list[Timed] = []
+    for game, s in pairs:
+        if not s.ok or s.seq is None or s.acked is None:
+            continue
+        times = [c.received.get(s.seq) for c in game.clients if c.index != s.sender]
+        if all(t is not None for t in times):
+            last = max(t for t in times if t is not None)
+            found.append(Timed(game.id, s.seq, s.t0 + epoch, s.acked + epoch, last + epoch))
+    return found
+
+
+@dataclass(frozen=True)
 class Part:
     """What one load process measured of a step: `Step`'s counts and latencies, and its own processor time."""
 
@@ -314,6 +342,8 @@ class Part:
     same: list[float]
     crossing: list[float]
     cpu: float
+    commands: list[Timed] = field(default_factory=list)
+    """Each command acknowledged and received by every other client (with `--trace`)."""
 
 
 def client_url(ws_url: str, client: Client, by_connection: bool) -> str:
@@ -369,7 +399,7 @@ async def drive(conn: Connection, ws_url: str, games: list[Game], seed: int, by_
             measure(games, pairs, upstream, step)
             conn.send(
                 Part(step.sent, step.ok, step.lost, step.refused, step.unanswered, step.latencies, step.same,
-                     step.crossing, own_cpu_seconds() - cpu0)
+                     step.crossing, own_cpu_seconds() - cpu0, timed(games, pairs) if TRACE[0] else [])
             )  # fmt: skip
     finally:
         for ws in sockets:
@@ -459,6 +489,7 @@ def steps(pipes: list[Connection], parts: Parts, step_seconds: float) -> Iterato
             step.latencies += p.latencies
             step.same += p.same
             step.crossing += p.crossing
+            step.commands += p.commands
         crossing = f"{pct(step.crossing, 95):7.1f}" if step.crossing else "      -"
         print(
             f"   {rate:4g}/s a client: {step.per_second:6.0f} commands/s ok, p50 "
@@ -505,6 +536,8 @@ def processes(
             if profile is not None:
                 module = "bench.profiled_server"
                 env["VTT_PROFILE_OUT"] = str(profile / f"server-{n}-{i + 1}.prof")
+            if TRACE[0] is not None:
+                env[TRACE_ENV] = str(trace_file(TRACE[0], n, i))
             server = AppServer(module=module, args=[*args, "--seed", str(seed + i)], env=env)
             stack.callback(server.stop)
             servers.append(server.start())
@@ -516,6 +549,57 @@ def processes(
             out = server.output()
             if "Traceback" in out:
                 print(f"!! process on port {server.port} logged an exception:\n{out[-2000:]}")
+
+
+TRACE_ENV = "VTT_LATENCY_TRACE"
+LEGS = (
+    ("sent → server has it", "sent", "received"),
+    ("waits for the game's earlier commands", "received", "locked"),
+    ("rules", "locked", "applied"),
+    ("applied → committed", "applied", "stored"),
+    ("committed → messages queued", "stored", "queued"),
+    ("queued → last receiver has it", "queued", "last"),
+    ("sent → answer at the sender", "sent", "acked"),
+)
+"""The legs of a command's way (`--trace`): the load generator's moments (`Timed`) and the server's trace marks
+(`vtt.table.latency_trace`: `api command` with when it was `received`, `locked`, `applied`, `stored`, `queued`)."""
+
+
+def trace_file(folder: Path, n: int, i: int) -> Path:
+    return folder / f"trace-{n}-{i + 1}.jsonl"
+
+
+def server_moments(files: list[Path]) -> dict[tuple[int, int], dict[str, float]]:
+    """(game, seq) → the last time of each mark of that command in the servers' traces."""
+    moments: dict[tuple[int, int], dict[str, float]] = {}
+    for path in files:
+        if not path.exists():
+            continue
+        for line in path.read_text().splitlines():
+            mark = json.loads(line)
+            if mark.get("game") is None or mark.get("seq") is None:
+                continue
+            at = moments.setdefault((int(mark["game"]), int(mark["seq"])), {})
+            if mark["what"] == "api command":
+                at["received"] = float(mark["received"])
+            else:
+                at[str(mark["what"])] = float(mark["t"])
+    return moments
+
+
+def print_legs(steps: list[Step], files: list[Path]) -> None:
+    """Where each step's time went, leg by leg: p50 / p95 in ms of the commands found in the servers' traces."""
+    moments = server_moments(files)
+    for step in steps:
+        legs: dict[str, list[float]] = {name: [] for name, _, _ in LEGS}
+        for command in step.commands:
+            at = {**moments.get((command.game, command.seq), {}), "sent": command.sent, "acked": command.acked}
+            at["last"] = command.last
+            for name, start, end in LEGS:
+                if start in at and end in at:
+                    legs[name].append((at[end] - at[start]) * 1000)
+        shown = [f"{name} {statistics.median(v):.1f} / {pct(v, 95):.1f}" for name, v in legs.items() if v]
+        print(f"   {step.rate:4g}/s a client (p50 / p95 ms): {'; '.join(shown) or 'no trace'}")
 
 
 SPARE_GAMES = 3
@@ -579,6 +663,13 @@ def main(argv: list[str] | None = None) -> int:
         metavar="K",
         help=f"run the load generator in K processes, each with its share of the games (default {LOAD_PROCESSES})",
     )
+    ap.add_argument(
+        "--trace",
+        type=Path,
+        default=None,
+        metavar="DIR",
+        help="trace each server (VTT_LATENCY_TRACE, files in DIR) and print where each step's time went, leg by leg",
+    )
     ap.add_argument("--only", type=int, default=None, help="run only this number of processes (no ratio)")
     ap.add_argument("--profile", type=Path, default=None, help="profile each server; its figures go to this folder")
     ap.add_argument(
@@ -589,6 +680,9 @@ def main(argv: list[str] | None = None) -> int:
         print(f"bench/scale.py needs PostgreSQL and nginx: {why or 'nginx is not installed'}")
         return 2
     DEFLATE[0] = not args.no_deflate
+    TRACE[0] = args.trace
+    if args.trace is not None:
+        args.trace.mkdir(parents=True, exist_ok=True)
     n_games = args.games or (QUICK_GAMES if args.quick else GAMES)
     step_seconds = QUICK_STEP_SECONDS if args.quick else STEP_SECONDS
     print(
@@ -612,6 +706,8 @@ def main(argv: list[str] | None = None) -> int:
                 made = create_games(url, encounter, n_games * SPARE_GAMES)
                 if args.profile is not None:
                     args.profile.mkdir(parents=True, exist_ok=True)
+                for i in range(n) if args.trace is not None else ():
+                    trace_file(args.trace, n, i).unlink(missing_ok=True)
                 with processes(url, encounter, n, args.seed, args.profile) as (proxy, parts):
                     games = made[:n_games] if args.by_connection else balanced(proxy, made, n_games)
                     results[n] = load(
@@ -624,6 +720,9 @@ def main(argv: list[str] | None = None) -> int:
                         max(1, args.load_processes),
                         args.load_cpu,
                     )
+                if args.trace is not None:
+                    section(f"Where the time went, {n} process{'es' if n > 1 else ''} (servers' trace)")
+                    print_legs(results[n], [trace_file(args.trace, n, i) for i in range(n)])
         finally:
             databases.drop_all()
     if args.only is not None:

@@ -428,6 +428,7 @@ class Table:
         caught: list[Change] = []
         result: Outcome | Change | None = None
         async with self._lock:
+            latency_trace.mark("locked", game=self.game_id, seq=len(self.log) + 1)
             if self.behind:
                 caught += await self._catch_up_locked()
             looked = not self._shared
@@ -474,7 +475,7 @@ class Table:
         dice = RecordingDice(self._dice if typed_rolls is None else typed_rolls.dice)
         try:
             after, events = apply(self.state, cmd, dice)
-            latency_trace.mark("applied")
+            latency_trace.mark("applied", game=self.game_id, seq=len(self.log) + 1)
         except RuleError as exc:
             return self._refused(viewer, str(exc))
         except FacesNeeded as exc:
@@ -558,11 +559,11 @@ class Table:
             if stored:
                 return
         if snapshot is None and self._shared:
-            latency_trace.mark("writing")
+            latency_trace.mark("writing", game=self.game_id, seq=record.seq)
             await db.append_command_async(
                 self.engine, self.game_id, record.seq, record.sender, record.command, record.faces, record.events
             )
-            latency_trace.mark("stored")
+            latency_trace.mark("stored", game=self.game_id, seq=record.seq)
             return
         latency_trace.mark("to writer")
         future = self._writer.submit(

@@ -35,6 +35,7 @@ from __future__ import annotations
 
 import asyncio
 import json
+import time
 from dataclasses import dataclass
 from typing import Any
 
@@ -49,6 +50,7 @@ from vtt.store import db
 from vtt.store.db import Seat
 from vtt.store.images import BACKGROUND, IMAGE_TYPES, MAX_UPLOAD_BYTES, background_path, image_problem, image_type
 from vtt.store.pictures import load_picture
+from vtt.table import latency_trace
 from vtt.table.registry import Games, parse_game_id, viewer_for
 from vtt.table.seat_view import SeatView
 from vtt.table.table import Change, Table, Viewer
@@ -336,6 +338,7 @@ class _Hub:
             text = texts[key]
             if text is not None:
                 client.push(text)
+        latency_trace.mark("queued", game=self.table.game_id, seq=change.record.seq)
 
 
 # ---- the router -----------------------------------------------------------------------------------------------
@@ -366,8 +369,11 @@ def make_router(games: Games, max_upload: int = MAX_UPLOAD_BYTES) -> APIRouter:
         seen = body.seen
         if seen is not None:  # a version of a creature the seat cannot see would tell its name in the refusal
             seen = {cid: v for cid, v in seen.items() if table.visible_to(viewer, cid)}
+        received = time.time() if latency_trace.on() else 0.0
         outcome = await table.submit(viewer, body.command, seen, body.typed)
         seq = outcome.record.seq if outcome.record is not None else None
+        if received:
+            latency_trace.mark("api command", game=table.game_id, seq=seq, received=received)
         answer: Json = {"id": body.ident, "ok": outcome.ok, "error": outcome.error, "seq": seq}
         if outcome.need is not None:
             answer["need"] = {"count": outcome.need.count, "purpose": outcome.need.purpose, "typed": outcome.need.typed}
