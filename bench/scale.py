@@ -2,11 +2,13 @@
 
 Run it from the repository root::
 
-    .venv/bin/python bench/scale.py                  # 1 process, then 2; 10 games; rates 1, 2, 4-8 per client
+    .venv/bin/python bench/scale.py                  # 1 process, then 2; 10 games; rates 1, 2, 4-14, 16 per client
     .venv/bin/python bench/scale.py --processes 3    # 1 process, then 3
     .venv/bin/python bench/scale.py --quick          # 4 games, shorter steps (a smoke run)
     .venv/bin/python bench/scale.py --by-connection  # each websocket routed on its own, as before games were
-    .venv/bin/python bench/scale.py --load-cpu 1     # this load generator confined to CPU 1
+    .venv/bin/python bench/scale.py --load-cpu 1     # the load generator's processes confined to CPU 1
+    .venv/bin/python bench/scale.py --load-processes 1   # the load generator in one process (2 by default)
+    .venv/bin/python bench/scale.py --quick --trace /tmp/trace   # where each step's time goes, leg by leg
     .venv/bin/python bench/scale.py --only 1 --quick --profile /tmp/prof   # one side, servers under cProfile
 
 (`bench/load.py --processes N` runs this.) It needs PostgreSQL (`VTT_TEST_POSTGRES_URL`, or Debian's binaries for
@@ -17,10 +19,13 @@ For each number of processes (1, then N), in the same run: a fresh database hold
 of `bench/load.py`: 6 websocket clients a game, the Soulweaver and 5 players), N servers started on it, and nginx
 with the project's own `deploy/nginx-vtt.conf` in front (`e2e/nginx_proxy.py`). Every client connects through
 nginx to `/api/game/<game>/seat/<secret>/events`, which nginx routes by the game: the clients of a game on one
-process, the games spread over the processes (`--by-connection`: to `/api/seat/<secret>/events`, each websocket
+process, the games spread over the processes (the games played are picked among three times as many so that
+nginx's hash spreads them evenly: `balanced`; `--by-connection`: to `/api/seat/<secret>/events`, each websocket
 with its own route cookie, so that the clients of one game are spread over the processes). Then steps of load,
 `STEP_SECONDS` each: every client sends one command every 1/r seconds (the commands of `bench/load.py`), for r in
-`RATES`.
+`RATES`. The load generator runs in processes of its own (`--load-processes`, 2 by default), each with its share
+of the games (a game's clients in one, so its latencies are on one clock), their figures merged step by step: one
+process receiving every message queued them up and counted its own queueing as latency.
 
 Figures per step: the commands acknowledged per second; command → last of the other 5 clients of its game, p50 and
 p95; and, for each receiving client, whether it is on the process that played the command or on another (which
@@ -31,14 +36,20 @@ raise much (each process replays only the commands of the games its clients are 
 thread and the others (database writes, the listening thread). Beside it, from /proc too, the time PostgreSQL
 (the cluster's processes), nginx and this load generator (which is not the system under test) spent, and what
 the rest of the machine did meanwhile (other programs: on a busy machine the figures say little), as cores kept
-busy and as ms a command. The load generator is made cheap: uvloop when installed, and a change message is read
-only as far as its `seq` unless it may name whose turn it is.
+busy and as ms a command (the load generator's from its processes' own accounts). It is made cheap: uvloop when
+installed, and a change message is read only as far as its `seq` unless it may name whose turn it is.
 
 Throughput at p95 ≤ 100 ms: the most commands per second of a step whose p95 stayed within 100 ms. Target on a
 2-core machine: N processes (2) ≥ 1.6× one. On one small machine the processes, PostgreSQL, nginx and this
 load generator share the same cores, so the ratio shows the cost of the shared log as much as the gain: one
 process is bound by its one core, two by the machine, so with c the servers' ms a command and r the rest's
 (PostgreSQL, nginx, load generator) the ratio is at most about 2c / (c + r), and 1.6 needs r ≤ c / 4.
+
+`--trace DIR`: each server writes its `VTT_LATENCY_TRACE` (`vtt.table.latency_trace`) to DIR, and after each side
+the commands' legs are printed step by step (p50 / p95): sent → the server has it (the load generator's loop,
+nginx, the server's loop), waiting behind the game's earlier commands (its lock), the rules, applied → committed
+(PostgreSQL, and the loop's turn to hear its answer), committed → messages queued, queued → the last receiver has
+it (the sockets, nginx, the receiving loop), and sent → the answer at the sender.
 """
 
 from __future__ import annotations
@@ -560,6 +571,8 @@ LEGS = (
     ("committed → messages queued", "stored", "queued"),
     ("queued → last receiver has it", "queued", "last"),
     ("sent → answer at the sender", "sent", "acked"),
+    ("committed → heard by another process", "stored", "heard elsewhere"),
+    ("heard → queued there", "heard elsewhere", "queued elsewhere"),
 )
 """The legs of a command's way (`--trace`): the load generator's moments (`Timed`) and the server's trace marks
 (`vtt.table.latency_trace`: `api command` with when it was `received`, `locked`, `applied`, `stored`, `queued`)."""
@@ -570,20 +583,32 @@ def trace_file(folder: Path, n: int, i: int) -> Path:
 
 
 def server_moments(files: list[Path]) -> dict[tuple[int, int], dict[str, float]]:
-    """(game, seq) → the last time of each mark of that command in the servers' traces."""
-    moments: dict[tuple[int, int], dict[str, float]] = {}
+    """(game, seq) → the last time of each mark of that command in the servers' traces: those of the process that
+    played it, and those of the others (`heard` through PostgreSQL, then `queued` for their clients) as
+    "… elsewhere"."""
+    found: list[dict[tuple[int, int], dict[str, float]]] = []
     for path in files:
+        mine: dict[tuple[int, int], dict[str, float]] = {}
+        found.append(mine)
         if not path.exists():
             continue
         for line in path.read_text().splitlines():
             mark = json.loads(line)
             if mark.get("game") is None or mark.get("seq") is None:
                 continue
-            at = moments.setdefault((int(mark["game"]), int(mark["seq"])), {})
+            at = mine.setdefault((int(mark["game"]), int(mark["seq"])), {})
             if mark["what"] == "api command":
                 at["received"] = float(mark["received"])
             else:
                 at[str(mark["what"])] = float(mark["t"])
+    moments: dict[tuple[int, int], dict[str, float]] = {}
+    for mine in found:
+        for key, at in mine.items():
+            both = moments.setdefault(key, {})
+            if "stored" in at:
+                both.update(at)
+            else:
+                both.update({f"{what} elsewhere": t for what, t in at.items()})
     return moments
 
 

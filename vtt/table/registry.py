@@ -28,6 +28,7 @@ from vtt.store.change_feed import ChangeFeed, Heard, listen_url
 from vtt.store.db import Seat
 from vtt.store.images import BACKGROUND, background_path
 from vtt.store.pictures import load_picture
+from vtt.table import latency_trace
 from vtt.table.archive import (
     Archive,
     ArchiveError,
@@ -307,6 +308,7 @@ class Games:
         if heard.kind == "pointer" and heard.data is not None:
             pointers_of(table).show(heard.data)
         elif heard.kind == "log":
+            latency_trace.mark("heard", game=heard.game, seq=heard.seq)
             table.heard_of(heard.seq)
 
     def _publish_pointer(self, game_id: int, message: dict[str, Any]) -> None:

@@ -579,7 +579,7 @@ class Table:
         )
         self._last_write = future
         await asyncio.wrap_future(future)
-        latency_trace.mark("stored")
+        latency_trace.mark("stored", game=self.game_id, seq=record.seq)
 
     def _tell(self, change: Change) -> None:
         latency_trace.mark("tell")
