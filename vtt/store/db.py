@@ -555,28 +555,41 @@ class _LoopAppender:
         self.url, self.loop = url, loop
         self.idle: list[psycopg.AsyncConnection[Any]] = []
         self.room = asyncio.Semaphore(APPEND_CONNECTIONS)
+        self.closed = False
 
-    async def append(self, game_id: int, seq: int, sender: str, params: tuple[Any, ...]) -> None:
+    async def append(self, game_id: int, seq: int, params: tuple[Any, ...]) -> None:
         async with self.room:
             conn = self.idle.pop() if self.idle else await psycopg.AsyncConnection.connect(self.url, autocommit=True)
             try:
                 await conn.execute(_APPEND_AND_NOTIFY, params, prepare=True)
             except PgIntegrityError as exc:
-                self.idle.append(conn)  # the statement failed, the connection is sound
+                self._give_back(conn)  # the statement failed, the connection is sound
                 raise SeqTaken(f"game {game_id} already has a command {seq}") from exc
             except BaseException:
                 conn.pgconn.finish()  # cut off mid-statement (cancelled, connection lost): not used again
                 raise
+            self._give_back(conn)
+
+    def _give_back(self, conn: psycopg.AsyncConnection[Any]) -> None:
+        if self.closed:
+            conn.pgconn.finish()
+        else:
             self.idle.append(conn)
 
     def close(self) -> None:
-        """Close the idle connections (without the loop: at shutdown it may be gone)."""
+        """Close the idle connections, and those in use when they are given back (without the loop: at shutdown it
+        may be gone)."""
+        self.closed = True
         for conn in self.idle:
             conn.pgconn.finish()
         self.idle.clear()
 
 
-_APPENDERS: weakref.WeakKeyDictionary[Engine, _LoopAppender] = weakref.WeakKeyDictionary()
+_APPENDERS: weakref.WeakKeyDictionary[Engine, dict[asyncio.AbstractEventLoop, _LoopAppender]] = (
+    weakref.WeakKeyDictionary()
+)
+"""Each engine's appenders, one for each event loop using it (a test's loops come and go: a closed one's are
+closed)."""
 
 
 async def append_command_async(
@@ -591,21 +604,21 @@ async def append_command_async(
     """`append_command` without a snapshot on PostgreSQL, awaited on the event loop (no thread): stored and told to
     the other processes in one statement, `SeqTaken` when another process stored a command at `seq` first."""
     loop = asyncio.get_running_loop()
-    appender = _APPENDERS.get(engine)
-    if appender is None or appender.loop is not loop:
-        if appender is not None:
-            appender.close()
+    per_loop = _APPENDERS.setdefault(engine, {})
+    appender = per_loop.get(loop)
+    if appender is None:
+        for closed in [other for other in per_loop if other.is_closed()]:
+            per_loop.pop(closed).close()
         url = engine.url.set(drivername="postgresql").render_as_string(hide_password=False)
-        appender = _APPENDERS[engine] = _LoopAppender(url, loop)
+        appender = per_loop[loop] = _LoopAppender(url, loop)
     message = f"log {game_id} {seq} {origin_of(engine)}"
     row = (game_id, seq, sender, json.dumps(command), json.dumps(faces), json.dumps(events), datetime.now(UTC))
-    await appender.append(game_id, seq, sender, (*row, CHANGES_CHANNEL, message))
+    await appender.append(game_id, seq, (*row, CHANGES_CHANNEL, message))
 
 
 def close_async_appender(engine: Engine) -> None:
-    """Close the connections `append_command_async` made for `engine`."""
-    appender = _APPENDERS.pop(engine, None)
-    if appender is not None:
+    """Close the connections `append_command_async` made for `engine` (one in use when its statement is done)."""
+    for appender in _APPENDERS.pop(engine, {}).values():
         appender.close()
 
 
