@@ -612,6 +612,23 @@ def server_moments(files: list[Path]) -> dict[tuple[int, int], dict[str, float]]
     return moments
 
 
+def print_gc(files: list[Path]) -> None:
+    """The garbage collector's pauses each server's trace noted during the load (from its first command on; those
+    of 0.5 ms or more: they stop the loop; a busy machine preempting the collection lengthens them)."""
+    for i, path in enumerate(files, 1):
+        marks = [json.loads(line) for line in (path.read_text().splitlines() if path.exists() else [])]
+        first = min((m["t"] for m in marks if m["what"] == "api command"), default=float("inf"))
+        pauses = [float(m["ms"]) for m in marks if m["what"] == "gc" and m["t"] >= first]
+        if pauses:
+            print(
+                f"   process {i}: {len(pauses)} pauses of the garbage collector ≥ 0.5 ms during the load, "
+                f"{sum(pauses):.0f} ms in all, "
+                f"p95 {pct(pauses, 95):.1f} ms, longest {max(pauses):.1f} ms"
+            )
+        else:
+            print(f"   process {i}: no pause of the garbage collector ≥ 0.5 ms during the load")
+
+
 def print_legs(steps: list[Step], files: list[Path]) -> None:
     """Where each step's time went, leg by leg: p50 / p95 in ms of the commands found in the servers' traces."""
     moments = server_moments(files)
@@ -748,6 +765,7 @@ def main(argv: list[str] | None = None) -> int:
                 if args.trace is not None:
                     section(f"Where the time went, {n} process{'es' if n > 1 else ''} (servers' trace)")
                     print_legs(results[n], [trace_file(args.trace, n, i) for i in range(n)])
+                    print_gc([trace_file(args.trace, n, i) for i in range(n)])
         finally:
             databases.drop_all()
     if args.only is not None:
