@@ -621,7 +621,8 @@ def print_gc(files: list[Path]) -> None:
         pauses = [float(m["ms"]) for m in marks if m["what"] == "gc" and m["t"] >= first]
         if pauses:
             print(
-                f"   process {i}: {len(pauses)} pauses of the garbage collector ≥ 0.5 ms during the load, "
+                f"   process {i}: {len(pauses)} {'pause' if len(pauses) == 1 else 'pauses'} of the garbage collector "
+                f"≥ 0.5 ms during the load, "
                 f"{sum(pauses):.0f} ms in all, "
                 f"p95 {pct(pauses, 95):.1f} ms, longest {max(pauses):.1f} ms"
             )
