@@ -428,9 +428,9 @@ class Table:
         caught: list[Change] = []
         result: Outcome | Change | None = None
         async with self._lock:
-            latency_trace.mark("locked", game=self.game_id, seq=len(self.log) + 1)
             if self.behind:
                 caught += await self._catch_up_locked()
+            latency_trace.mark("locked", game=self.game_id, seq=len(self.log) + 1)
             looked = not self._shared
             for _ in range(STORE_ATTEMPTS):
                 result = None
