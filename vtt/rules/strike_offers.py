@@ -150,6 +150,9 @@ def _open_and_walls(
 ) -> tuple[tuple[Cell, ...], tuple[Cell, ...]]:
     grid = grid_of(state)
     cols, rows = state.board.cols, state.board.rows
+    if filled.isdisjoint(area):  # `area` is the Reach around `mine`: every space in it is reached (`menu_terms`)
+        in_bounds = grid.in_bounds
+        return tuple(sorted(cell for cell in area if in_bounds(cell, cols, rows))), ()
     spaces = sorted(
         cell
         for cell in area
