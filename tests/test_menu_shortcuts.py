@@ -1,6 +1,6 @@
 """The menu's shortcuts on a new state (issue 14 item 4) give what the plain computation gives, on random boards:
 the Move search over numbered spaces (`move_search`), the spaces a Move may end in, an attack reaching every space
-of a Reach with no wall in it (`menu_terms.clear_within`: the Strike's spaces, Reposition's destinations), and the
+of a Reach with no wall short of its edge (`menu_terms.lines_clear`: the Strike's spaces, Reposition's destinations), and the
 melee attack modifiers kept for a state (`menu_terms.melee_modifiers`)."""
 
 from __future__ import annotations
@@ -15,7 +15,7 @@ from test_menu_carry import placed_around
 from vtt.rules import board_kept, move_offers, movement, overpower, strike_offers
 from vtt.rules.conditions import melee_attack_modifiers
 from vtt.rules.grid import GridKind
-from vtt.rules.menu_terms import clear_within, melee_modifiers
+from vtt.rules.menu_terms import lines_clear, melee_modifiers
 from vtt.rules.model import Cell, GameState
 from vtt.rules.move_search import from_paths, search_one_space
 from vtt.rules.reach import attack_path
@@ -114,8 +114,9 @@ def _plain_open_and_walls(
 
 
 def test_an_attack_reaches_every_space_of_a_reach_with_no_wall_in_it() -> None:
-    """Where `clear_within` holds, `attack_path` finds a line from a footprint to every space and every footprint
-    within the radius; and the Strike's spaces and walls in a Reach are those the plain test of each space gives."""
+    """Where `lines_clear` holds, `attack_path` finds a line from a footprint to every space and every footprint
+    within the Reach (Reach 1 always: no space lies between); and the Strike's spaces and walls in a Reach are those
+    the plain test of each space gives."""
     reached = 0
     for seed in SEEDS:
         rng = random.Random(seed)
@@ -128,9 +129,9 @@ def test_an_attack_reaches_every_space_of_a_reach_with_no_wall_in_it() -> None:
                 mine = footprint(s, big)
                 for radius in (1, 2, 3):
                     assert strike_offers._open_and_walls(
-                        s, mine, grid.area_within(mine, radius), filled
+                        s, mine, radius, grid.area_within(mine, radius), filled
                     ) == _plain_open_and_walls(s, mine, radius, filled)
-                    if not clear_within(grid, mine, radius, filled):
+                    if not lines_clear(grid, mine, radius, filled):
                         continue
                     for cell in grid.area_within(mine, radius):
                         assert attack_path(grid, mine, (cell,), filled) is not None

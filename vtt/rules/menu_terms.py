@@ -5,10 +5,11 @@ its Reach (with each weapon, with and without a Charge): every one of them adds 
 the attacker against the target. They follow from the state alone, so they are kept with its occupancy
 (`Occupancy.kept`, the state's own, as the Strike plans are).
 
-An attack reaches a space past the walls when a line from the attacker to it is clear (`reach.attack_path`). Every
-space inside such a line is nearer the attacker than the end is (a line of `n` steps is contiguous and `n + 1`
-long, so its `i`-th space is `i` steps away): with no wall or object anywhere within the Reach, every space and
-creature within the Reach is reached, and no line need be drawn (`clear_within`).
+An attack reaches a space past the walls when a line from the attacker to it is clear (`reach.attack_path`): no
+wall or object on the spaces between its ends. A line of `n` steps is contiguous and `n + 1` long, so its `i`-th
+space is `i` steps from where it starts: the spaces between the ends of a line to a space within Reach `r` are
+within `r - 1` of the attacker. With no wall or object that near, every space and creature within the Reach is
+reached, and no line need be drawn (`lines_clear`).
 """
 
 from __future__ import annotations
@@ -33,9 +34,9 @@ def melee_modifiers(state: GameState, occ: Occupancy, c: Creature, target: Creat
     return list(found)
 
 
-def clear_within(grid: Grid, cells: Iterable[Cell], radius: int, filled: AbstractSet[Cell]) -> bool:
-    """Whether no filled space (wall or object) lies within `radius` of any of `cells`: then an attack from `cells`
-    reaches every space within `radius` of them past the walls (`attack_path` finds a line to each)."""
-    if not filled:
+def lines_clear(grid: Grid, cells: Iterable[Cell], reach: int, filled: AbstractSet[Cell]) -> bool:
+    """Whether every line from `cells` to a space within `reach` of them passes no filled space (wall or object)
+    between its ends: then `attack_path` finds one to every space and every creature within `reach`."""
+    if reach <= 1 or not filled:
         return True
-    return filled.isdisjoint(grid.area_within(cells, radius))
+    return filled.isdisjoint(grid.area_within(cells, reach - 1))

@@ -72,7 +72,7 @@ from vtt.rules.events import Event, RuleError
 from vtt.rules.fastmodel import construct
 from vtt.rules.grid import footprint_distance
 from vtt.rules.hold import caused_by, check_touch, end_empty_holds, leave_holds, release_limb, remove_held
-from vtt.rules.menu_terms import clear_within, melee_modifiers
+from vtt.rules.menu_terms import lines_clear, melee_modifiers
 from vtt.rules.model import Cell, Creature, GameState, Hold, Limb, PartLock, Weapon
 from vtt.rules.obstruction import exposure
 from vtt.rules.reach import attack_path, best_limb, reach
@@ -435,7 +435,7 @@ def _farther_or_in_reach(
     mine = occ.cells[c.id]
     now = footprint_distance(grid, mine, occ.cells[target.id])
     anchor = target.anchor
-    clear = clear_within(grid, mine, rng, filled)  # then every space in the Reach is reached past the walls
+    clear = lines_clear(grid, mine, rng, filled)  # then every space in the Reach is reached past the walls
 
     def allowed(to: Cell) -> bool:
         cells = footprint(state, target, to)
