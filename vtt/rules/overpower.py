@@ -442,7 +442,10 @@ def _farther_or_in_reach(
         then = footprint_distance(grid, mine, cells)
         if grid.distance(anchor, to) == 1 and then > now:
             return True
-        return then <= rng and (clear or attack_path(grid, mine, cells, filled) is not None)
+        if then > rng:
+            return False
+        # a space a step away is always reached: no space lies between
+        return clear or then <= 1 or attack_path(grid, mine, cells, filled) is not None
 
     return allowed
 
