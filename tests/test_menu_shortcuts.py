@@ -1,7 +1,7 @@
 """The menu's shortcuts on a new state (issue 14 item 4) give what the plain computation gives, on random boards:
 the Move search over numbered spaces (`move_search`), the spaces a Move may end in, an attack reaching every space
-of a Reach with no wall short of its edge (`menu_terms.lines_clear`: the Strike's spaces, Reposition's destinations), and the
-melee attack modifiers kept for a state (`menu_terms.melee_modifiers`)."""
+of a Reach with no wall short of its edge (`menu_terms.lines_clear`: the Strike's spaces, Reposition's
+destinations), and the melee attack modifiers kept for a state (`menu_terms.melee_modifiers`)."""
 
 from __future__ import annotations
 
