@@ -23,7 +23,7 @@ printed beside them. What it measures:
    states, as at the table after every change (the acting creature placed one space over and back; the menu of
    the state before asked, as a table asks it; nothing kept for its new place). Target: ≤ 1 ms (p95), both. A
    state seen with nothing kept from any other (after a restart) is printed for context, and the time each builder
-   of the menu takes in each case.
+   of the menu takes in each case; the function calls and garbage collections of a first call are counted.
 2b. `move_preview.preview_move` time (one call per drag start) for the same creature on the same board, with its
    Movement Pool and after a Dash (twice the spaces): median and p95. Target: ≤ 50 ms (p95).
 3. Replay of a 10,000-command log: what undoing past the states kept in memory, a restart without a snapshot
@@ -354,6 +354,39 @@ def legal_actions_changed_times(state: GameState, creature_id: str, calls: int) 
         legal_actions(st, creature_id)
         times.append(time.process_time() - t0)
     return times
+
+
+def legal_actions_changed_counts(state: GameState, creature_id: str, calls: int) -> tuple[float, float, float]:
+    """What the first call on each new state after a change does, counted (the same on a busy machine): Python
+    function calls per call (cProfile), and the garbage collections of the youngest generation and of the older
+    ones that fell in 100 calls (each a pause of the call it falls in: the older ones weigh on the p95)."""
+    states = moved_back_and_forth(state, creature_id, 2 * calls)
+    menu_cache.forget()
+    legal_actions(state, creature_id)
+    collections = [0, 0]
+    counting = [False]
+
+    def count(phase: str, info: dict[str, int]) -> None:
+        if counting[0] and phase == "start":
+            collections[min(info["generation"], 1)] += 1
+
+    gc.callbacks.append(count)
+    try:
+        for st in states[:calls]:
+            board_kept.forget()
+            counting[0] = True
+            legal_actions(st, creature_id)
+            counting[0] = False
+    finally:
+        gc.callbacks.remove(count)
+    prof = cProfile.Profile()
+    for st in states[calls:]:
+        board_kept.forget()
+        prof.enable()
+        legal_actions(st, creature_id)
+        prof.disable()
+    total: int = pstats.Stats(prof).total_calls  # type: ignore[attr-defined]
+    return total / calls, collections[0] * 100 / calls, collections[1] * 100 / calls
 
 
 MENU_BUILDERS: tuple[tuple[Any, str], ...] = (
@@ -888,6 +921,11 @@ def main(argv: list[str] | None = None) -> int:
         f"   first call on each new state after a change (the acting creature moved one space; the menu of the state "
         f"before was asked): median {changed_med_ms:.2f} ms, p95 {changed_p95_ms:.2f} ms — target ≤ "
         f"{LEGAL_ACTIONS_TARGET_MS:g} ms: {met(changed_p95_ms <= LEGAL_ACTIONS_TARGET_MS)} (p95)"
+    )
+    fn_calls, young, older = legal_actions_changed_counts(big.state, big.actor, la_calls)
+    print(
+        f"   counted on the first calls after a change: {fn_calls:,.0f} function calls each; in 100 calls "
+        f"{young:.0f} collections of young objects, {older:.0f} of older ones"
     )
     first_times = legal_actions_first_times(big.state, big.actor, la_calls)
     first_med_ms = statistics.median(first_times) * 1e3

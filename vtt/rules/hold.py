@@ -27,12 +27,12 @@ from vtt.rules.checks import AttackResult
 from vtt.rules.conditions import (
     HOLD_ENCUMBERED,
     holds_of,
-    melee_attack_modifiers,
 )
 from vtt.rules.damage import on_sever
 from vtt.rules.dice import DiceSource, Modifier, roll
 from vtt.rules.events import Event, RuleError
 from vtt.rules.grid import footprint_distance
+from vtt.rules.menu_terms import melee_modifiers
 from vtt.rules.model import Cell, Creature, GameState, Hold, Limb, PartLock
 from vtt.rules.obstruction import exposure
 from vtt.rules.reach import attack_path, reach
@@ -109,7 +109,7 @@ def plan_grab(
     size_mod = strike_size_modifier(c.size, exp.size)
     if size_mod:
         mods.append(size_mod)
-    mods += melee_attack_modifiers(state, c, target)
+    mods += melee_modifiers(state, occ, c, target)
     mods += ailments.wounded_use_modifiers(state, c, [limb.id])
     mods += tactics.declared_modifiers(state, c, False, charge)
     return GrabPlan(limb, rng, dist, path, mods, exp.size)

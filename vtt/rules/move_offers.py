@@ -5,8 +5,9 @@ from __future__ import annotations
 
 from vtt.rules import ailments, board_kept, movement, overpower_offers, prone, turns
 from vtt.rules.model import Cell, Creature, Economy, GameState
+from vtt.rules.move_search import Moves, from_paths, search_one_space
 from vtt.rules.offers import ActionOption, make_option
-from vtt.rules.space import Occupancy, footprint_offsets, standable
+from vtt.rules.space import Occupancy, fill, footprint_offsets, grid_of, standable
 
 
 def stand_up_option(state: GameState, c: Creature, econ: Economy, may_move: bool) -> list[ActionOption]:
@@ -49,40 +50,59 @@ def move_options(
 
 def move_reach(
     state: GameState, occ: Occupancy, c: Creature, movement_left: int, filled: frozenset[Cell]
-) -> tuple[dict[Cell, list[Cell]], tuple[Cell, ...]]:
+) -> tuple[Moves, tuple[Cell, ...]]:
     """Every anchor space `c` can reach with `movement_left`, with a cheapest path to each, and those it can end a
-    move in; worked out once for a state (kept with its occupancy). The paths are shared: not to be changed."""
+    move in; worked out once for a state (kept with its occupancy). Shared: not to be changed."""
     key = ("move_reach", c.id, movement_left, id(filled))
-    found: tuple[dict[Cell, list[Cell]], tuple[Cell, ...]] | None = occ.kept.get(key)
+    found: tuple[Moves, tuple[Cell, ...]] | None = occ.kept.get(key)
     if found is None:
-        paths, ends = _paths(state, c, movement_left, filled)
-        found = occ.kept[key] = (paths, tuple(standable(state, c, ends, occ, filled)))
+        moves, open_ground = _paths(state, c, movement_left, filled)
+        if open_ground:
+            found = (moves, tuple(_room(state, c, moves.order[1:], occ)))
+        else:
+            found = (moves, tuple(standable(state, c, moves.order[1:], occ, filled)))
+        occ.kept[key] = found
     return found
 
 
-def _paths(
-    state: GameState, c: Creature, movement_left: int, filled: frozenset[Cell]
-) -> tuple[dict[Cell, list[Cell]], list[Cell]]:
-    """`movement.reachable` and the spaces it reaches by a move of one space or more. For a creature of one space
-    on even ground that nothing keeps away from a space, they depend on the walls, the map and the spaces its
-    Movement takes it alone (the search `terrain.reachable` makes then), so they are kept for the board."""
+def _paths(state: GameState, c: Creature, movement_left: int, filled: frozenset[Cell]) -> tuple[Moves, bool]:
+    """`movement.reachable` as `Moves`, and whether the creature is of one space (then every space it reaches is on
+    the map, with no wall or object). For a creature of one space on even ground that nothing keeps away from a
+    space, they depend on the walls, the map and the spaces its Movement takes it alone (the search
+    `move_search.search_one_space` makes then), so they are kept for the board."""
     board, s = state.board, state.settings
+    one_space = footprint_offsets(state, c) == ((0, 0),)
     if (
         type(filled) is frozenset
         and (not board.uneven or s.uneven_move_extra == 0)
-        and footprint_offsets(state, c) == ((0, 0),)
+        and one_space
         and ailments.approach_check(state, c) is None
     ):
-        key = ("move_paths", s.grid, board.cols, board.rows, c.anchor, prone.spaces_for(state, c, movement_left))
-        return board_kept.kept(filled, key, lambda: _reached(state, c, movement_left, filled))
-    return _reached(state, c, movement_left, filled)
+        levels = prone.spaces_for(state, c, movement_left)
+        key = ("move_paths", s.grid, board.cols, board.rows, c.anchor, levels)
+        grid = grid_of(state)
+        moves = board_kept.kept(
+            filled, key, lambda: search_one_space(grid, c.anchor, levels, filled, board.cols, board.rows)
+        )
+        return moves, True
+    return from_paths(movement.reachable(state, c, movement_left, filled)), one_space
 
 
-def _reached(
-    state: GameState, c: Creature, movement_left: int, filled: frozenset[Cell]
-) -> tuple[dict[Cell, list[Cell]], list[Cell]]:
-    paths = movement.reachable(state, c, movement_left, filled)
-    return paths, [cell for cell, p in paths.items() if p]
+def _room(state: GameState, c: Creature, cells: list[Cell], occ: Occupancy) -> list[Cell]:
+    """`standable` of a creature of one space over spaces on the map with no wall or object: those with room for it
+    beside the creatures there."""
+    by_cell = occ.by_cell
+    creatures = state.creatures
+    me = c.id
+    capacity = state.settings.space_capacity + 1e-9
+    mine = fill(c)
+    out: list[Cell] = []
+    for cell in cells:
+        here = by_cell.get(cell)
+        if here and mine + sum(fill(creatures[o]) for o in here if o != me) > capacity:
+            continue
+        out.append(cell)
+    return out
 
 
 def full_resolve_options(econ: Economy) -> list[ActionOption]:

@@ -323,9 +323,12 @@ def ask_kind(kind: str, name: str) -> AskKind:
 
 def _plain(value: Any) -> Any:
     """A command value as JSON has it: a space as a list."""
-    if isinstance(value, tuple | list):
-        return [_plain(v) if isinstance(v, tuple | list) else v for v in value]
+    if isinstance(value, _SEQUENCES):
+        return [_plain(v) if isinstance(v, _SEQUENCES) else v for v in value]
     return value
+
+
+_SEQUENCES = (tuple, list)
 
 
 def _pick(option: ActionOption, creature_id: str, fields: frozenset[str]) -> Pick:
@@ -342,55 +345,73 @@ def _pick(option: ActionOption, creature_id: str, fields: frozenset[str]) -> Pic
 def finish(option: ActionOption, creature_id: str, fresh: set[int] | None = None) -> ActionOption:
     """`option` with its command filled in: the option's, each target's, the open choices typed. With `fresh`
     (see `finish_all`) the option and its targets are filled in where they are, each the first time it is met."""
-    kind = option.command or option.action
+    values = option.__dict__
+    kind = values["command"] or values["action"]
     fields = _fields(kind)
     send: dict[str, Any] = {"type": kind}
     if "creature" in fields:
         send["creature"] = creature_id
-    for k, v in option.params.items():
-        if v is not None:
-            send[k] = _plain(v) if isinstance(v, tuple | list) else v
-    if option.choose:
-        specs, listed = _asking(kind, tuple(option.choose), tuple(option.several), tuple(option.optional))
-        asks = [construct(Ask, **spec) for spec in specs]
+    params = values["params"]
+    if params:
+        for k, v in params.items():
+            if v is not None:
+                send[k] = _plain(v) if isinstance(v, _SEQUENCES) else v
+    choose = values["choose"]
+    if choose:
+        made, listed = _asking(kind, tuple(choose), tuple(values["several"]), tuple(values["optional"]))
+        asks = list(made)
     else:
         asks, listed = [], False
     # a command that takes its creatures as a list (Distract's `targets`) gets them from that choice alone
     named = "target" in fields and not listed
     spaced = "space" in fields
     targets = []
-    for t in option.targets:
+    for t in values["targets"]:
         sent = send.copy()
-        values = t.__dict__
-        if values["target"] is not None:
+        given = t.__dict__
+        if given["target"] is not None:
             if named:
-                sent["target"] = values["target"]
-        elif spaced and values["space"] is not None:
-            sent["space"] = _plain(values["space"])
-        if values["params"]:
-            for k, v in values["params"].items():
+                sent["target"] = given["target"]
+        elif spaced and given["space"] is not None:
+            sent["space"] = _plain(given["space"])
+        if given["params"]:
+            for k, v in given["params"].items():
                 sent[k] = _plain(v)
         if fresh is not None and id(t) not in fresh:  # `_filled`, the common case inline: a menu has many targets
             fresh.add(id(t))
-            values["send"] = sent
+            given["send"] = sent
             t.__pydantic_fields_set__.add("send")
             targets.append(t)
         else:
             targets.append(_copied(t, send=sent))
-    at = ("space" if spaced else "to" if "to" in fields else None) if option.spaces else None
-    pick = option.pick or _pick(option, creature_id, fields)
-    return _filled(option, fresh, send=send, targets=targets, pick=pick, at=at, asks=asks)
+    at = ("space" if spaced else "to" if "to" in fields else None) if values["spaces"] else None
+    pick = values["pick"] or _pick(option, creature_id, fields)
+    if fresh is not None and id(option) not in fresh:  # `_filled` inline
+        fresh.add(id(option))
+        values["send"] = send
+        values["targets"] = targets
+        values["pick"] = pick
+        values["at"] = at
+        values["asks"] = asks
+        option.__pydantic_fields_set__.update(_FINISHED)
+        return option
+    return _copied(option, send=send, targets=targets, pick=pick, at=at, asks=asks)
+
+
+_FINISHED = ("send", "targets", "pick", "at", "asks")
+"""The fields `finish` sets."""
 
 
 @cache
 def _asking(
     kind: str, choose: tuple[str, ...], several: tuple[str, ...], optional: tuple[str, ...]
-) -> tuple[tuple[dict[str, Any], ...], bool]:
-    """The `Ask` of each field of `choose` (as keyword arguments), and whether one takes a list of creatures."""
-    specs = tuple(
-        {"field": f, "kind": ask_kind(kind, f), "several": f in several, "optional": f in optional} for f in choose
+) -> tuple[tuple[Ask, ...], bool]:
+    """The `Ask` of each field of `choose`, and whether one takes a list of creatures. The same `Ask` objects are
+    handed to every menu (in a list of its own): nothing changes them."""
+    asks = tuple(
+        construct(Ask, field=f, kind=ask_kind(kind, f), several=f in several, optional=f in optional) for f in choose
     )
-    return specs, any(spec["several"] and spec["kind"] == "creature" for spec in specs)
+    return asks, any(a.several and a.kind == "creature" for a in asks)
 
 
 def finish_all(options: list[ActionOption], creature_id: str) -> list[ActionOption]:

@@ -72,6 +72,7 @@ from vtt.rules.events import Event, RuleError
 from vtt.rules.fastmodel import construct
 from vtt.rules.grid import footprint_distance
 from vtt.rules.hold import caused_by, check_touch, end_empty_holds, leave_holds, release_limb, remove_held
+from vtt.rules.menu_terms import lines_clear, melee_modifiers
 from vtt.rules.model import Cell, Creature, GameState, Hold, Limb, PartLock, Weapon
 from vtt.rules.obstruction import exposure
 from vtt.rules.reach import attack_path, best_limb, reach
@@ -194,12 +195,19 @@ def _plan(
 
 
 def _shared_terms(
-    state: GameState, c: Creature, target: Creature, mods: list[Modifier], called_shot: bool, charge: bool
+    state: GameState,
+    c: Creature,
+    target: Creature,
+    mods: list[Modifier],
+    called_shot: bool,
+    charge: bool,
+    melee: list[Modifier] | None = None,
 ) -> tuple[list[Modifier], list[DiceChange]]:
-    """An Overpower's modifiers and dice changes, whichever action it is."""
+    """An Overpower's modifiers and dice changes, whichever action it is (`melee`: the melee attack modifiers of
+    `c` on `target`, when already worked out)."""
     size_mod = overpower_size_modifier(c.size, target.size)
     all_mods = [*([size_mod] if size_mod else []), *mods]
-    all_mods += melee_attack_modifiers(state, c, target)
+    all_mods += melee_attack_modifiers(state, c, target) if melee is None else melee
     all_mods += tactics.declared_modifiers(state, c, called_shot, charge)
     return all_mods, ailments.attack_dice_changes(state, c)
 
@@ -237,7 +245,7 @@ def plan_weapon_overpowers(
     rng = arm_reach(state, c, arm)
     dist, path = _touch(state, occ, c, target, rng, filled, NAMES[actions[0]])
     mods = weapon_modifiers(state, c, arm, dist)
-    shared = _shared_terms(state, c, target, mods, False, charge)
+    shared = _shared_terms(state, c, target, mods, False, charge, melee_modifiers(state, occ, c, target))
     extra = tactics.flurry_weapon_changes(arm.weapon, minor)
     out: list[AttackPlan] = []
     for i, action in enumerate(actions):
@@ -427,13 +435,17 @@ def _farther_or_in_reach(
     mine = occ.cells[c.id]
     now = footprint_distance(grid, mine, occ.cells[target.id])
     anchor = target.anchor
+    clear = lines_clear(grid, mine, rng, filled)  # then every space in the Reach is reached past the walls
 
     def allowed(to: Cell) -> bool:
         cells = footprint(state, target, to)
         then = footprint_distance(grid, mine, cells)
         if grid.distance(anchor, to) == 1 and then > now:
             return True
-        return then <= rng and attack_path(grid, mine, cells, filled) is not None
+        if then > rng:
+            return False
+        # a space a step away is always reached: no space lies between
+        return clear or then <= 1 or attack_path(grid, mine, cells, filled) is not None
 
     return allowed
 

@@ -15,6 +15,7 @@ from vtt.rules import (
 )
 from vtt.rules.events import RuleError
 from vtt.rules.model import Cell, Creature, GameState
+from vtt.rules.move_search import Moves
 from vtt.rules.offers import (
     ActionOption,
     TargetOption,
@@ -90,14 +91,12 @@ def weapon_overpower_options(
     return out
 
 
-def charged_collisions(
-    state: GameState, occ: Occupancy, c: Creature, paths: dict[Cell, list[Cell]]
-) -> list[ActionOption]:
+def charged_collisions(state: GameState, occ: Occupancy, c: Creature, moves: Moves) -> list[ActionOption]:
     """seed-000 Charge with a Collision: after Dash, a move that makes 2 consecutive spaces as it enters the space."""
     econ = state.economy[c.id]
     if not econ.dashed:
         return []
-    targets = collision_targets(state, occ, c, paths, max(1, tactics.CHARGE_SPACES - econ.consecutive_spaces))
+    targets = collision_targets(state, occ, c, moves, max(1, tactics.CHARGE_SPACES - econ.consecutive_spaces))
     if not targets:
         return []
     option = make_option(
@@ -111,28 +110,27 @@ def charged_collisions(
     return [charged(option)]
 
 
-def collision_targets(
-    state: GameState, occ: Occupancy, c: Creature, paths: dict[Cell, list[Cell]], fewest: int
-) -> list[TargetOption]:
-    """A Collision with each creature `c` may Overpower that a move along `paths` (of `fewest` spaces or more)
+def collision_targets(state: GameState, occ: Occupancy, c: Creature, moves: Moves, fewest: int) -> list[TargetOption]:
+    """A Collision with each creature `c` may Overpower that a move of `moves` (of `fewest` spaces or more)
     enters, by the first such path."""
-    key = ("collisions", c.id, id(paths), fewest)
-    kept: tuple[dict[Cell, list[Cell]], list[tuple[str, Cell, list[Cell]]]] | None = occ.kept.get(key)
-    if kept is None or kept[0] is not paths:  # the paths are held with it, so their id is not reused meanwhile
-        kept = occ.kept[key] = (paths, _collisions(state, occ, c, paths, fewest))
+    key = ("collisions", c.id, id(moves), fewest)
+    kept: tuple[Moves, list[tuple[str, Cell, list[Cell]]]] | None = occ.kept.get(key)
+    if kept is None or kept[0] is not moves:  # the moves are held with it, so their id is not reused meanwhile
+        kept = occ.kept[key] = (moves, _collisions(state, occ, c, moves, fewest))
     return [collision_target(oid, cell, list(p)) for oid, cell, p in kept[1]]
 
 
 def _collisions(
-    state: GameState, occ: Occupancy, c: Creature, paths: dict[Cell, list[Cell]], fewest: int
+    state: GameState, occ: Occupancy, c: Creature, moves: Moves, fewest: int
 ) -> list[tuple[str, Cell, list[Cell]]]:
     by_cell = occ.by_cell
     creatures = state.creatures
     offsets = footprint_offsets(state, c)
+    steps = moves.steps
     found: set[str] = {c.id}
     out: list[tuple[str, Cell, list[Cell]]] = []
-    for cell, p in paths.items():
-        if len(p) < fewest:
+    for cell in moves.order:
+        if steps[cell] < fewest:
             continue
         q, r = cell
         for dq, dr in offsets:
@@ -142,7 +140,7 @@ def _collisions(
             for oid in here:
                 if oid not in found and can_overpower(c.size, creatures[oid].size):
                     found.add(oid)
-                    out.append((oid, cell, p))
+                    out.append((oid, cell, moves.path(cell)))
     return out
 
 

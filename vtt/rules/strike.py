@@ -25,12 +25,13 @@ from pydantic import BaseModel, ConfigDict, Field
 
 from vtt.rules import ailments, attacks, menu_cache, objects, tactics
 from vtt.rules.checks import AttackResult
-from vtt.rules.conditions import attack_modifiers, limb_action_modifiers, melee_attack_modifiers
+from vtt.rules.conditions import attack_modifiers, limb_action_modifiers
 from vtt.rules.damage import DAMAGE_FACE, Hit, StrikeType, deal
 from vtt.rules.dice import DiceChange, DiceSource, Modifier, Roll, roll
 from vtt.rules.events import Event, RuleError
 from vtt.rules.fastmodel import construct, set_fields
 from vtt.rules.grid import Grid, footprint_distance
+from vtt.rules.menu_terms import melee_modifiers
 from vtt.rules.model import Cell, Creature, GameState, Limb, Weapon
 from vtt.rules.obstruction import Exposure, exposure
 from vtt.rules.reach import EXTEND_CLOSE_PENALTY, attack_path, best_limb, effective_extend, reach
@@ -267,7 +268,7 @@ def _plan_creature_strike(
     defense, mods, moved = strike_size_terms(state, c, target, exp, nimble)
     changes += moved
     mods += weapon_modifiers(state, c, arm, dist)
-    mods += melee_attack_modifiers(state, c, target)
+    mods += melee_modifiers(state, occ, c, target)
     mods += tactics.declared_modifiers(state, c, called_shot, charge)
     return construct(
         AttackPlan,

@@ -16,6 +16,7 @@ from vtt.rules import (
     tactics,
 )
 from vtt.rules.events import RuleError
+from vtt.rules.menu_terms import lines_clear
 from vtt.rules.model import Cell, Creature, GameState
 from vtt.rules.offers import (
     ActionOption,
@@ -137,19 +138,23 @@ def reach_spaces(
         board = state.board
         if type(filled) is frozenset:
             on_board = ("reach_spaces", state.settings.grid, board.cols, board.rows, mine, rng)
-            spaces, walls = board_kept.kept(filled, on_board, lambda: _open_and_walls(state, mine, area, filled))
+            spaces, walls = board_kept.kept(filled, on_board, lambda: _open_and_walls(state, mine, rng, area, filled))
         else:
-            spaces, walls = _open_and_walls(state, mine, area, filled)
+            spaces, walls = _open_and_walls(state, mine, rng, area, filled)
         ground = tuple(cell for cell in spaces if not occ.at(cell))
         found = occ.kept[key] = (spaces, ground, walls)
     return found
 
 
 def _open_and_walls(
-    state: GameState, mine: tuple[Cell, ...], area: AbstractSet[Cell], filled: AbstractSet[Cell]
+    state: GameState, mine: tuple[Cell, ...], rng: int, area: AbstractSet[Cell], filled: AbstractSet[Cell]
 ) -> tuple[tuple[Cell, ...], tuple[Cell, ...]]:
     grid = grid_of(state)
     cols, rows = state.board.cols, state.board.rows
+    if lines_clear(grid, mine, rng, filled):  # `area` is the Reach `rng` around `mine`: all of it is reached
+        in_bounds = grid.in_bounds
+        spaces = sorted(cell for cell in area if cell not in filled and in_bounds(cell, cols, rows))
+        return tuple(spaces), tuple(sorted(cell for cell in area if cell in filled))
     spaces = sorted(
         cell
         for cell in area

@@ -1,0 +1,201 @@
+"""The menu's shortcuts on a new state (issue 14 item 4) give what the plain computation gives, on random boards:
+the Move search over numbered spaces (`move_search`), the spaces a Move may end in, an attack reaching every space
+of a Reach with no wall short of its edge (`menu_terms.lines_clear`: the Strike's spaces, Reposition's
+destinations), and the melee attack modifiers kept for a state (`menu_terms.melee_modifiers`)."""
+
+from __future__ import annotations
+
+import random
+from itertools import permutations
+
+from factories import creature, state
+from test_menu_build import played, random_fight
+from test_menu_carry import placed_around
+
+from vtt.rules import board_kept, move_offers, movement, overpower, strike_offers
+from vtt.rules.conditions import melee_attack_modifiers
+from vtt.rules.grid import GridKind
+from vtt.rules.menu_terms import lines_clear, melee_modifiers
+from vtt.rules.model import Cell, GameState
+from vtt.rules.move_search import from_paths, search_one_space
+from vtt.rules.reach import attack_path
+from vtt.rules.settings import TableSettings
+from vtt.rules.space import Occupancy, footprint, footprint_offsets, grid_of, standable
+
+SEEDS = range(30)
+
+
+def _walled_board(seed: int, kind: GridKind) -> GameState:
+    """A creature of one space on a small map of `kind` (8 to 14 spaces a side), walls on 0 to 40 % of it."""
+    rng = random.Random(seed)
+    cols, rows = rng.randint(8, 14), rng.randint(8, 14)
+    share = rng.choice([0.0, 0.05, 0.15, 0.4])
+    walls = {(q, r) for q in range(-rows, cols + rows) for r in range(rows) if rng.random() < share}
+    settings = TableSettings(defense_prompts="nobody", reactions=False, grid=kind)
+    s = state(cols=cols, rows=rows, walls=walls, settings=settings)
+    grid = grid_of(s)
+    free = [
+        grid.from_offset(col, row)
+        for col in range(cols)
+        for row in range(rows)
+        if grid.from_offset(col, row) not in walls
+    ]
+    anchor = rng.choice(free) if free else grid.from_offset(0, 0)
+    return state(creature("mover", anchor), cols=cols, rows=rows, walls=walls - {anchor}, settings=settings)
+
+
+def test_move_search_reaches_what_the_breadth_first_search_reaches_by_the_same_paths_in_its_order() -> None:
+    """`search_one_space` gives every space `movement.reachable` gives, each by the same path, in the same order,
+    for 0 to 7 spaces of movement on hex and square maps with walls, near and away from the map's edges."""
+    compared = 0
+    for seed in SEEDS:
+        for kind in (GridKind.HEX, GridKind.SQUARE):
+            s = _walled_board(seed, kind)
+            c = s.creatures["mover"]
+            filled = s.board.filled()
+            for movement_left in range(8):
+                plain = movement.reachable(s, c, movement_left, filled)
+                moves = search_one_space(grid_of(s), c.anchor, movement_left, filled, s.board.cols, s.board.rows)
+                assert list(moves.paths().items()) == list(plain.items())
+                assert all(moves.steps[cell] == len(p) for cell, p in plain.items())
+                compared += len(plain)
+    assert compared > 1000
+
+
+def test_moves_made_from_paths_give_back_the_same_paths() -> None:
+    """`from_paths` of what `movement.reachable` finds (creatures of every size, Prone, on random fights) gives
+    back each path, and the number of steps to each space."""
+    for seed in SEEDS[::3]:
+        for s in played(seed, random_fight(seed), 3):
+            filled = s.board.filled()
+            for c in s.creatures.values():
+                plain = movement.reachable(s, c, 4, filled)
+                moves = from_paths(plain)
+                assert list(moves.paths().items()) == list(plain.items())
+                assert moves.steps == {cell: len(p) for cell, p in plain.items()}
+
+
+def test_spaces_a_move_may_end_in_are_those_standable_gives() -> None:
+    """The Move's spaces (`move_reach`, on a state seen for the first time) are the spaces of a plain search,
+    other than the start, where `standable` lets the creature end a move, in the search's order."""
+    checked = 0
+    for seed in SEEDS:
+        s0 = random_fight(seed)
+        for s in [*played(seed, s0, 3), *placed_around(seed, s0, 3)]:
+            filled = s.board.filled()
+            for c in s.creatures.values():
+                if c.swallowed_by is not None:
+                    continue
+                board_kept.forget()
+                plain = movement.reachable(s, c, 5, filled)
+                expected = standable(s, c, [cell for cell, p in plain.items() if p], Occupancy(s), filled)
+                moves, ends = move_offers.move_reach(s, Occupancy(s), c, 5, filled)
+                assert list(ends) == expected
+                assert list(moves.paths().items()) == list(plain.items())
+                checked += len(expected)
+    assert checked > 0
+
+
+def _plain_open_and_walls(
+    s: GameState, mine: tuple[Cell, ...], rng: int, filled: frozenset[Cell]
+) -> tuple[tuple[Cell, ...], tuple[Cell, ...]]:
+    grid = grid_of(s)
+    area = grid.area_within(mine, rng)
+    cols, rows = s.board.cols, s.board.rows
+    spaces = sorted(
+        cell
+        for cell in area
+        if cell not in filled
+        and grid.in_bounds(cell, cols, rows)
+        and attack_path(grid, mine, (cell,), filled) is not None
+    )
+    walls = sorted(cell for cell in area if cell in filled and attack_path(grid, mine, (cell,), filled) is not None)
+    return tuple(spaces), tuple(walls)
+
+
+def test_an_attack_reaches_every_space_of_a_reach_with_no_wall_in_it() -> None:
+    """Where `lines_clear` holds, `attack_path` finds a line from a footprint to every space and every footprint
+    within the Reach (Reach 1 always: no space lies between); and the Strike's spaces and walls in a Reach are those
+    the plain test of each space gives."""
+    reached = 0
+    for seed in SEEDS:
+        rng = random.Random(seed)
+        for kind in (GridKind.HEX, GridKind.SQUARE):
+            s = _walled_board(seed, kind)
+            grid = grid_of(s)
+            filled = s.board.filled()
+            for size in (0, 1, 2, 3):
+                big = creature("big", s.creatures["mover"].anchor, size=size)
+                mine = footprint(s, big)
+                for radius in (1, 2, 3):
+                    assert strike_offers._open_and_walls(
+                        s, mine, radius, grid.area_within(mine, radius), filled
+                    ) == _plain_open_and_walls(s, mine, radius, filled)
+                    if not lines_clear(grid, mine, radius, filled):
+                        continue
+                    for cell in grid.area_within(mine, radius):
+                        assert attack_path(grid, mine, (cell,), filled) is not None
+                        reached += 1
+                        other = creature("other", cell, size=rng.choice([0, 1, 2]))
+                        theirs = footprint(s, other)
+                        if min(grid.distance(a, b) for a in mine for b in theirs) <= radius:
+                            assert attack_path(grid, mine, theirs, filled) is not None
+    assert reached > 500
+
+
+def _plain_destinations(s: GameState, occ: Occupancy, c_id: str, t_id: str, rng: int) -> list[Cell]:
+    """Reposition's destinations by the rule's words, each space's line drawn."""
+    c, t = s.creatures[c_id], s.creatures[t_id]
+    grid = grid_of(s)
+    filled = s.board.filled()
+    mine = occ.cells[c.id]
+    now = min(grid.distance(a, b) for a in mine for b in occ.cells[t.id])
+    spread = max(grid.distance((0, 0), off) for off in footprint_offsets(s, t))
+    near = grid.area_within(mine, rng + spread + 2) | grid.area_within(occ.cells[t.id], 2)
+    out = []
+    for to in sorted(near):
+        if to == t.anchor or to not in standable(s, t, [to], occ, filled):
+            continue
+        cells = footprint(s, t, to)
+        then = min(grid.distance(a, b) for a in mine for b in cells)
+        if (grid.distance(t.anchor, to) == 1 and then > now) or (
+            then <= rng and attack_path(grid, mine, cells, filled) is not None
+        ):
+            out.append(to)
+    return out
+
+
+def test_reposition_destinations_are_those_a_line_drawn_to_each_allows() -> None:
+    """`overpower.destinations` (which draws no line where the Reach holds no wall) lists the spaces the rule
+    allows with a line drawn to each, for every pair of creatures of random fights and Reach 1 to 3."""
+    checked = 0
+    for seed in SEEDS[::2]:
+        s0 = random_fight(seed)
+        for s in [*played(seed, s0, 2), *placed_around(seed, s0, 2)]:
+            filled = s.board.filled()
+            occ = Occupancy(s)
+            for c, t in permutations(s.creatures.values(), 2):
+                if t.swallowed_by is not None or c.swallowed_by is not None:
+                    continue
+                for rng in (1, 2, 3):
+                    expected = _plain_destinations(s, occ, c.id, t.id, rng)
+                    assert overpower.destinations(s, Occupancy(s), c, t, rng, filled) == expected
+                    checked += len(expected)
+    assert checked > 0
+
+
+def test_melee_modifiers_kept_for_a_state_are_those_worked_out_each_time() -> None:
+    """`melee_modifiers` gives `melee_attack_modifiers` of every pair of creatures, asked again on the same
+    occupancy too; the list it hands out is the caller's own (changing it changes nothing kept)."""
+    found = 0
+    for seed in SEEDS[::2]:
+        for s in played(seed, random_fight(seed), 4):
+            occ = Occupancy(s)
+            for c, t in permutations(s.creatures.values(), 2):
+                plain = melee_attack_modifiers(s, c, t)
+                first = melee_modifiers(s, occ, c, t)
+                assert first == plain
+                first.clear()
+                assert melee_modifiers(s, occ, c, t) == plain
+                found += len(plain)
+    assert found > 0

@@ -1,0 +1,42 @@
+"""What several of a menu's attacks on one target share, worked out once for a state.
+
+A creature's menu plans a Strike, a Called Shot, a Disarm, an Impair, a Reposition and a Grab on each creature in
+its Reach (with each weapon, with and without a Charge): every one of them adds the same melee attack modifiers of
+the attacker against the target. They follow from the state alone, so they are kept with its occupancy
+(`Occupancy.kept`, the state's own, as the Strike plans are).
+
+An attack reaches a space past the walls when a line from the attacker to it is clear (`reach.attack_path`): no
+wall or object on the spaces between its ends. A line of `n` steps is contiguous and `n + 1` long, so its `i`-th
+space is `i` steps from where it starts: the spaces between the ends of a line to a space within Reach `r` are
+within `r - 1` of the attacker. With no wall or object that near, every space and creature within the Reach is
+reached, and no line need be drawn (`lines_clear`).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from collections.abc import Set as AbstractSet
+
+from vtt.rules.conditions import melee_attack_modifiers
+from vtt.rules.dice import Modifier
+from vtt.rules.grid import Grid
+from vtt.rules.model import Cell, Creature, GameState
+from vtt.rules.space import Occupancy
+
+
+def melee_modifiers(state: GameState, occ: Occupancy, c: Creature, target: Creature) -> list[Modifier]:
+    """`conditions.melee_attack_modifiers(state, c, target)`, made once for the state of `occ` (a new list each
+    time: the modifiers themselves are shared)."""
+    key = ("melee_modifiers", c.id, target.id)
+    found: list[Modifier] | None = occ.kept.get(key)
+    if found is None:
+        found = occ.kept[key] = melee_attack_modifiers(state, c, target)
+    return list(found)
+
+
+def lines_clear(grid: Grid, cells: Iterable[Cell], reach: int, filled: AbstractSet[Cell]) -> bool:
+    """Whether every line from `cells` to a space within `reach` of them passes no filled space (wall or object)
+    between its ends: then `attack_path` finds one to every space and every creature within `reach`."""
+    if reach <= 1 or not filled:
+        return True
+    return filled.isdisjoint(grid.area_within(cells, reach - 1))

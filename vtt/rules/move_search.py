@@ -1,0 +1,137 @@
+"""The spaces a menu's Move reaches, with the way to each, in the form the menu reads them.
+
+`movement.reachable` gives a cheapest path to every space reached, each path its own list. The menu needs the
+spaces (to offer them), how many steps each takes (a Charge's Collision needs 2) and a path only for the few spaces
+a Collision enters, so `Moves` holds each space's step before it instead, and a path is followed back on demand.
+
+For a creature of one space on even ground the breadth-first search of `terrain.reachable` is made here over the
+spaces within its reach numbered once per kind of grid and number of steps (`_Disc`): the same spaces reached in
+the same order by the same paths, each space tested once for a wall or the map's edge.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Set as AbstractSet
+from dataclasses import dataclass
+
+from vtt.rules.grid import Grid, GridKind
+from vtt.rules.model import Cell
+
+
+@dataclass(frozen=True, slots=True)
+class Moves:
+    """Every anchor space reached (the start first, then in the order the search reaches them), with the space
+    before each on its path and the number of steps to it."""
+
+    order: list[Cell]
+    before: dict[Cell, Cell]
+    steps: dict[Cell, int]
+
+    def path(self, cell: Cell) -> list[Cell]:
+        """The path to `cell`, as `movement.reachable` gives it (the start left out)."""
+        out: list[Cell] = []
+        before = self.before
+        while cell in before:
+            out.append(cell)
+            cell = before[cell]
+        out.reverse()
+        return out
+
+    def paths(self) -> dict[Cell, list[Cell]]:
+        """Every path, as `movement.reachable` gives them."""
+        return {cell: self.path(cell) for cell in self.order}
+
+
+def from_paths(paths: dict[Cell, list[Cell]]) -> Moves:
+    """The `Moves` of what `movement.reachable` found (each path extends the path of the space before it)."""
+    order = list(paths)
+    start = order[0]
+    before: dict[Cell, Cell] = {}
+    steps: dict[Cell, int] = {}
+    for cell, p in paths.items():
+        steps[cell] = len(p)
+        if p:
+            before[cell] = p[-2] if len(p) > 1 else start
+    return Moves(order, before, steps)
+
+
+@dataclass(frozen=True, slots=True)
+class _Disc:
+    """The offsets `levels` steps or fewer from (0, 0), (0, 0) first, with the index of each one's neighbours in the
+    grid's order (-1: farther, a neighbour of the farthest only, which the search does not go on from)."""
+
+    offsets: tuple[Cell, ...]
+    neighbours: tuple[tuple[int, ...], ...]
+    row_ends: tuple[int, ...]
+    """The first and the last offset of each row (by `q`): a map holds a row's spaces from one column to another,
+    so the disc lies on the map when these do."""
+
+
+_DISCS: dict[tuple[GridKind, int], _Disc] = {}
+
+
+def _disc(grid: Grid, levels: int) -> _Disc:
+    key = (grid.kind, levels)
+    found = _DISCS.get(key)
+    if found is None:
+        steps = grid.neighbours((0, 0))
+        reach: dict[Cell, None] = {(0, 0): None}  # every offset `levels` steps or fewer away, nearest first
+        frontier = [(0, 0)]
+        for _ in range(levels):
+            ahead = dict.fromkeys(
+                nxt for q, r in frontier for dq, dr in steps if (nxt := (q + dq, r + dr)) not in reach
+            )
+            reach.update(ahead)
+            frontier = list(ahead)
+        offsets = tuple(reach)
+        index = {off: i for i, off in enumerate(offsets)}
+        neighbours = tuple(tuple(index.get((q + dq, r + dr), -1) for dq, dr in steps) for q, r in offsets)
+        rows: dict[int, list[int]] = {}
+        for i, off in enumerate(offsets):
+            rows.setdefault(off[1], []).append(i)
+        ends = {
+            i for row in rows.values() for i in (min(row, key=offsets.__getitem__), max(row, key=offsets.__getitem__))
+        }
+        found = _Disc(offsets, neighbours, tuple(sorted(ends)))
+        if len(_DISCS) < 64:
+            _DISCS[key] = found
+    return found
+
+
+def search_one_space(grid: Grid, start: Cell, levels: int, filled: AbstractSet[Cell], cols: int, rows: int) -> Moves:
+    """`terrain.reachable` of a creature of one space on even ground that nothing keeps away from a space: `levels`
+    steps from `start`, passing every space on the map without a wall or object."""
+    disc = _disc(grid, levels)
+    sq, sr = start
+    cells = [(sq + dq, sr + dr) for dq, dr in disc.offsets]
+    in_bounds = grid.in_bounds
+    if all(in_bounds(cells[i], cols, rows) for i in disc.row_ends):
+        open_ = [True] * len(cells) if filled.isdisjoint(cells) else [cell not in filled for cell in cells]
+    else:
+        open_ = [cell not in filled and in_bounds(cell, cols, rows) for cell in cells]
+    neighbours = disc.neighbours
+    seen = [False] * len(cells)
+    seen[0] = True
+    order = [start]
+    before: dict[Cell, Cell] = {}
+    steps: dict[Cell, int] = {start: 0}
+    frontier = [0]
+    for level in range(1, levels + 1):
+        reached: list[int] = []
+        for i in frontier:
+            here = cells[i]
+            for j in neighbours[i]:
+                if seen[j]:
+                    continue
+                seen[j] = True  # a space that cannot be passed is tested once, as `terrain.reachable` blocks it
+                if not open_[j]:
+                    continue
+                cell = cells[j]
+                before[cell] = here
+                steps[cell] = level
+                order.append(cell)
+                reached.append(j)
+        if not reached:
+            break
+        frontier = reached
+    return Moves(order, before, steps)
