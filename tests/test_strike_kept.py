@@ -1,8 +1,10 @@
 """A Strike chosen from a menu reuses what the menu worked out of the same state (`strike.plan_creature_strike`
-keeps its plan on the state's occupancy, `vtt.rules.menu_cache`): for random crowded fights (sizes, weapons with
+keeps its plan on the state's occupancy, `vtt.rules.menu_cache`; `strike.strike` keeps there what it prepares and
+its defense roll's inputs): for random crowded fights (sizes, weapons with
 Strike types, Devastating and elements, Prone, ailments, Wounded parts, Reductions, low Severe Thresholds, nearly
-full pools, creatures that obstruct or not, dim light) a few commands into the fight, and every Strike the acting
-creature could try (each weapon and unarmed, on each other creature, some with a Called Shot or attacking Nimble),
+full pools, Unconscious defenders, creatures that obstruct or not, dim light, Guard, Endure defenses, Concealment on
+defenses) a few commands into the fight, and every Strike the acting creature could try (each weapon and unarmed, on
+each other creature, some with a Called Shot, attacking Nimble, with a Charge or as a Flurry's Minor Action),
 the Strike applied after the menu was built, and again on the same state, gives exactly the events and the state (or
 the refusal) of the same Strike on a new copy of the state with nothing kept, with the same scripted dice; and the
 state given is left as it was.
@@ -56,6 +58,7 @@ def _hurt(c: Creature, rng: random.Random) -> Creature:
             "immunities": ["heat"] if rng.random() < 0.1 else [],
             "grit": Pool(max=6, pips=rng.choice([0, 0, 4, 5])),
             "prone": rng.random() < 0.2,
+            "unconscious": rng.random() < 0.05,
         }
     )
 
@@ -90,6 +93,9 @@ def crowded_fight(seed: int) -> GameState:
         reactions=False,
         creatures_obstruct=rng.random() < 0.3,
         ambient_light=rng.choice(["lit", "lit", "dim"]),
+        strike_defense=rng.choice(["Elude", "Elude", "Endure"]),
+        guard_on_defense=rng.random() < 0.7,
+        concealment_defense_per_tier=rng.choice([0, 0, 1]),
     )
     return state(*placed, walls=walls, settings=settings)
 
@@ -115,6 +121,10 @@ def _strikes(s: GameState, actor: str, rng: random.Random) -> list[dict[str, Any
                 cmd["called_shot"] = rng.choice([p.id for p in s.creatures[tid].parts])
             elif roll < 0.25:
                 cmd["nimble"] = True
+            elif roll < 0.32:
+                cmd["charge"] = True
+            elif roll < 0.40:
+                cmd["minor"] = True
             out.append(cmd)
     return out
 

@@ -59,8 +59,13 @@ def defense_waits(state: GameState, defender_id: str) -> bool:
     return state.creatures[defender_id].controller is not None
 
 
-def resolve(tx: Tx, spec: AttackSpec, dice: DiceSource) -> list[Event]:
-    """Ask for, or roll, the defense against an attack already rolled, then apply the outcome."""
+DefenseInputs = tuple[str, int, tuple[Modifier, ...]]
+"""What a defense roll is rolled with: its label, its dice and its modifiers."""
+
+
+def resolve(tx: Tx, spec: AttackSpec, dice: DiceSource, kept: DefenseInputs | None = None) -> list[Event]:
+    """Ask for, or roll, the defense against an attack already rolled, then apply the outcome (`kept`: what the
+    defense is rolled with, worked out of the same state before, see `strike.strike`)."""
     defender = tx.get(spec.target)
     if not defender.can_act:
         return finish(tx, spec, None, dice, note=f"{defender.name} cannot defend")
@@ -88,17 +93,24 @@ def resolve(tx: Tx, spec: AttackSpec, dice: DiceSource) -> list[Event]:
                 data={"decision": decision.id, "to": decision.to},
             )
         ]
-    return finish(tx, spec, roll_defense(tx, spec, dice), dice)
+    label, count, mods = defense_inputs(tx.state, spec) if kept is None else kept
+    return finish(tx, spec, roll(dice, label, count, mods), dice)
 
 
 def roll_defense(tx: Tx, spec: AttackSpec, dice: DiceSource) -> Roll:
-    defender = tx.get(spec.target)
-    mods = [*defense_modifiers(tx.state, defender, spec.defense_skill, spec.physical), *spec.defense_modifiers]
-    mods += ailments.defense_against_modifiers(tx.state, defender, tx.state.creatures.get(spec.attacker))
+    label, count, mods = defense_inputs(tx.state, spec)
+    return roll(dice, label, count, mods)
+
+
+def defense_inputs(state: GameState, spec: AttackSpec) -> DefenseInputs:
+    """The defense roll against `spec`: its label, dice and modifiers."""
+    defender = state.creatures[spec.target]
+    mods = [*defense_modifiers(state, defender, spec.defense_skill, spec.physical), *spec.defense_modifiers]
+    mods += ailments.defense_against_modifiers(state, defender, state.creatures.get(spec.attacker))
     mods += guard.guard_modifiers(
-        tx.state, defender, spec.physical, bool(spec.params.get("ranged")), spec.params.get("item")
+        state, defender, spec.physical, bool(spec.params.get("ranged")), spec.params.get("item")
     )
-    return roll(dice, f"{defender.name}: {spec.defense_skill} defense", defender.skill(spec.defense_skill), mods)
+    return f"{defender.name}: {spec.defense_skill} defense", defender.skill(spec.defense_skill), tuple(mods)
 
 
 def answer_defense(tx: Tx, decision: Decision, rolls: bool, dice: DiceSource) -> list[Event]:
@@ -125,13 +137,12 @@ def finish(tx: Tx, spec: AttackSpec, defense: Roll | None, dice: DiceSource, not
     text = describe_attack(result, attacker, target)
     if note:
         text = f"{note}. {text}"
-    rolls = [spec.attack] + ([defense] if defense else [])
     event = Event(
         kind="attack",
         text=text,
         actor=spec.attacker,
         target=spec.target,
-        rolls=rolls,
+        rolls=(spec.attack,) if defense is None else (spec.attack, defense),
         data={
             "action": spec.action,
             "dl": spec.dl,
@@ -141,6 +152,8 @@ def finish(tx: Tx, spec: AttackSpec, defense: Roll | None, dice: DiceSource, not
             "declined": defense is None,
         },
     )
-    death = exhaustion_death(tx, spec.target, spec.defense_skill, defense) if defense is not None else []
-    events = [event, *death, *HANDLERS[spec.action](tx, spec, result, dice)]
+    events = [event]
+    if defense is not None and spec.defense_skill == "Endure":  # only an Endure roll may kill (`exhaustion_death`)
+        events += exhaustion_death(tx, spec.target, spec.defense_skill, defense)
+    events += HANDLERS[spec.action](tx, spec, result, dice)
     return events + end_turn_after_charge(tx, spec.attacker, dice)

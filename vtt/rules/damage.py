@@ -130,11 +130,14 @@ def effective_threshold(threshold: int, called_shot: bool) -> int:
     return threshold * 2 if threshold < 0 else half(threshold)
 
 
-def needed_face(tx: Tx, hit: Hit, target: Creature, attacker: Creature | None) -> tuple[int, list[Modifier]]:
-    """The face a damage die needs, with every change to it and its reason."""
+def needed_face(
+    tx: Tx, hit: Hit, target: Creature, attacker: Creature | None, types: list[str] | None = None
+) -> tuple[int, list[Modifier]]:
+    """The face a damage die needs, with every change to it and its reason (`types`: `hit.types()`, if known)."""
     reasons: list[Modifier] = []
-    types = hit.types()
-    if hit.is_physical:
+    if types is None:
+        types = hit.types()
+    if types[0] == "physical":
         physical = target.reductions.get("physical", 0)
         if physical:
             reasons.append(
@@ -166,18 +169,22 @@ def needed_face(tx: Tx, hit: Hit, target: Creature, attacker: Creature | None) -
             if stab:
                 why = f"Stabbing: {count(stab, 'attack face')} of 6 or more"
                 reasons.append(Modifier(value=-stab, reason=why, key="stabbing"))
-    for t in types:
-        if t == "physical":
-            continue
-        r = target.reductions.get(t, 0)
-        if r:
-            reasons.append(Modifier(value=r, reason=f"{t.title()} Reduction", key="damage_reduction", source=target.id))
-    for t in types:
-        if t in target.vulnerabilities:
-            reasons.append(
-                Modifier(value=VULNERABLE_REDUCTION, reason=f"Vulnerable to {t}", key="vulnerable", source=target.id)
-            )
-    needed = DAMAGE_FACE + sum(m.value for m in reasons)
+    if target.reductions:
+        for t in types:
+            if t == "physical":
+                continue
+            r = target.reductions.get(t, 0)
+            if r:
+                why = f"{t.title()} Reduction"
+                reasons.append(Modifier(value=r, reason=why, key="damage_reduction", source=target.id))
+    if target.vulnerabilities:
+        for t in types:
+            if t in target.vulnerabilities:
+                why = f"Vulnerable to {t}"
+                reasons.append(Modifier(value=VULNERABLE_REDUCTION, reason=why, key="vulnerable", source=target.id))
+    needed = DAMAGE_FACE
+    for m in reasons:
+        needed += m.value
     if needed > MAX_FACE:
         reasons.append(
             Modifier(value=MAX_FACE - needed, reason="the needed value can never be above 12", key="face_cap")
@@ -190,8 +197,9 @@ def deal(tx: Tx, hit: Hit, dice: DiceSource) -> list[Event]:
     """Resolve one Hit on a creature: the damage roll, Injury, where it goes, and what follows."""
     if hit.element is not None and hit.element in tx.state.settings.material_elements and not hit.material:
         hit = hit.model_copy(update={"material": True})
+    creatures = tx.state.creatures
     target = tx.get(hit.target)
-    attacker = tx.get(hit.attacker) if hit.attacker and hit.attacker in tx.state.creatures else None
+    attacker = creatures.get(hit.attacker) if hit.attacker else None
     types = hit.types()
     immune = [t for t in types if t in target.immunities] if target.immunities else []
     if immune:
@@ -208,11 +216,12 @@ def deal(tx: Tx, hit: Hit, dice: DiceSource) -> list[Event]:
             )
         ]
     changes = list(hit.changes)
-    if hit.strike_type == "C":
+    strike_type = hit.strike_type
+    if strike_type == "C":
         chop = strong_faces(hit.attack_faces)
         if chop:
             changes.append(DiceChange(dice=chop, reason=f"Chopping: {count(chop, 'attack face')} of 6 or more"))
-    if hit.is_physical and hit.apply_size and not hit.from_spell and attacker is not None:
+    if types[0] == "physical" and hit.apply_size and not hit.from_spell and attacker is not None:
         diff = attacker.size - target.size
         if diff:
             rel = "smaller" if diff > 0 else "larger"
@@ -221,14 +230,21 @@ def deal(tx: Tx, hit: Hit, dice: DiceSource) -> list[Event]:
     threshold = effective_threshold(severe_threshold(tx, target), hit.called_shot)
     if threshold < 0:
         changes.append(DiceChange(dice=-threshold, reason=f"Severe Threshold {threshold} is below 0"))
-    wanted = max(0, hit.amount + sum(c.dice for c in changes))
-    if hit.max_dice is not None and hit.max_dice < wanted:
-        changes.append(DiceChange(dice=hit.max_dice - wanted, reason="the roller chose to roll fewer dice"))
-    needed, reasons = needed_face(tx, hit, target, attacker)
-    dmg = roll(dice, f"{hit.label} to {target.name}", hit.amount, dice_changes=changes)
-    injury = dmg.count_at_least(needed)
+    if hit.max_dice is not None:
+        wanted = hit.amount
+        for ch in changes:
+            wanted += ch.dice
+        wanted = max(0, wanted)
+        if hit.max_dice < wanted:
+            changes.append(DiceChange(dice=hit.max_dice - wanted, reason="the roller chose to roll fewer dice"))
+    needed, reasons = needed_face(tx, hit, target, attacker, types)
+    dmg = roll(dice, f"{hit.label} to {target.name}", hit.amount, dice_changes=tuple(changes))
+    injury = 0
+    for face in dmg.faces:
+        if face >= needed:
+            injury += 1
     notes: list[str] = []
-    if hit.strike_type == "B":
+    if strike_type == "B":
         larger = max(0, target.size - attacker.size) if attacker else 0
         floor = min(strong_faces(hit.attack_faces) - larger, dmg.dice)
         if floor > injury:
@@ -248,7 +264,7 @@ def deal(tx: Tx, hit: Hit, dice: DiceSource) -> list[Event]:
             data={
                 "injury": injury,
                 "needed": needed,
-                "needed_changes": [m.model_dump() for m in reasons],
+                "needed_changes": [m.model_dump() for m in reasons] if reasons else [],
                 "types": types,
                 "pool": hit.pool,
             },
@@ -266,9 +282,9 @@ def deal(tx: Tx, hit: Hit, dice: DiceSource) -> list[Event]:
 
 def _fill(c: Creature, pool: PoolName, amount: int, parts: list[str]) -> int:
     """Add up to `amount` Pips to the pool (replacing the frozen Pool); note its level; return what did not fit."""
-    current: Pool = getattr(c, pool)
+    current: Pool = c.__dict__[pool]
     added = min(max(0, current.max - current.pips), amount)
-    setattr(c, pool, shallow_copy(current, pips=current.pips + added))
+    set_fields(c, **{pool: shallow_copy(current, pips=current.pips + added)})
     parts.append(f"{pool.title()} {current.pips + added}/{current.max}")
     return amount - added
 

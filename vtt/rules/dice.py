@@ -257,7 +257,20 @@ def _doubles(faces: tuple[int, ...]) -> tuple[Double, ...]:
     counts: dict[int, int] = {}
     for f in faces:
         counts[f] = counts.get(f, 0) + 1
-    return tuple(construct(Double, face=f, count=n) for f, n in sorted(counts.items(), reverse=True) if n >= 2)
+    return tuple(_double(f, n) for f, n in sorted(counts.items(), reverse=True) if n >= 2)
+
+
+_DOUBLES: dict[tuple[int, int], Double] = {}
+"""Each (face, count) met so far: a Double is frozen, so every roll showing it may share one."""
+
+
+def _double(face: int, n: int) -> Double:
+    found = _DOUBLES.get((face, n))
+    if found is None:
+        found = construct(Double, face=face, count=n)
+        if len(_DOUBLES) < 1024:
+            _DOUBLES[(face, n)] = found
+    return found
 
 
 _ROLL_FIELDS = frozenset(Roll.model_fields)

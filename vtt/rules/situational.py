@@ -48,6 +48,8 @@ def attack_roll(
     dice_changes: Iterable[DiceChange] = (),
 ) -> Roll:
     """An attack roll of `attacker`: its own modifiers, then the situational ones on its attack rolls."""
+    if not tx.situational:
+        return roll(dice, label, base_dice, tuple(modifiers), dice_changes)
     return roll(dice, label, base_dice, [*modifiers, *modifiers_for(tx, attacker, ATTACK)], dice_changes)
 
 

@@ -464,35 +464,56 @@ def strike(
     kept_occ = menu_cache.kept_occupancy(origin) if origin is not None else None
     if kept_occ is None:
         occ = Occupancy(state)
-        c = require_active(state, cmd_creature)
-        arm = armament(state, c, weapon, limb)
+        c, arm, chosen_type, plan, offset, path_text = _prepare(
+            state,
+            occ,
+            cmd_creature,
+            target,
+            space,
+            surface,
+            weapon,
+            limb,
+            nimble,
+            strike_type,
+            called_shot,
+            charge,
+            minor,
+        )
     else:  # a Strike chosen from a menu of its state: what the menu worked out is kept on the state's occupancy
         occ = kept_occ
-        arm_key = ("strike_armament", cmd_creature, weapon, limb)
-        kept: tuple[Creature, Armament] | None = occ.kept.get(arm_key)
-        if kept is None:
-            c = require_active(state, cmd_creature)
-            arm = armament(state, c, weapon, limb)
-            occ.kept[arm_key] = (c, arm)
-        else:
-            c, arm = kept
-    chosen_type = choose_strike_type(arm.weapon, strike_type)
-    filled = state.board.filled()
-    if charge:
-        tactics.require_charge(state, c)
-    offset = 0
-    if target is not None:
-        if called_shot is not None:
-            offset = tactics.called_part(tx.get(target), called_shot).size_offset
-        plan = plan_creature_strike(
-            state, occ, c, tx.get(target), arm, nimble, filled, called_shot is not None, charge, minor
+        key = (
+            "strike_prepared",
+            cmd_creature,
+            target,
+            space,
+            surface,
+            weapon,
+            limb,
+            nimble,
+            strike_type,
+            called_shot,
+            charge,
+            minor,
         )
-    elif space is not None and surface is not None:
-        if called_shot is not None:
-            raise RuleError("a Called Shot aims at a part of a single creature")
-        plan = plan_surface_strike(state, occ, c, space, surface, arm, filled, charge, minor)
-    else:
-        raise RuleError("a Strike needs a target creature, or a space and a surface (wall or ground)")
+        prepared: _Prepared | None = occ.kept.get(key)
+        if prepared is None:
+            prepared = _prepare(
+                state,
+                occ,
+                cmd_creature,
+                target,
+                space,
+                surface,
+                weapon,
+                limb,
+                nimble,
+                strike_type,
+                called_shot,
+                charge,
+                minor,
+            )
+            occ.kept[key] = prepared
+        c, arm, chosen_type, plan, offset, path_text = prepared
     limbs = attack_limbs(state, c, arm) if minor else []  # only a Flurry's Minor Action keeps them from attacking
     declared = tactics.pay_attack(tx, c.id, minor, limbs)
     set_fields(tx.economy(c.id), attacked=True)
@@ -501,8 +522,7 @@ def strike(
     attack = attack_roll(tx, dice, c.id, plan.label, plan.dice, plan.modifiers, plan.dice_changes)
     path_event = Event(
         kind="reach",
-        text=f"{c.name} reaches {count(plan.distance, 'space')} (Reach {plan.reach}) "
-        f"through {count(len(plan.path), 'space')}.",
+        text=path_text,
         actor=c.id,
         target=target,
         data={"path": list(plan.path), "reach": plan.reach, "exposed_size": plan.exposed_size},
@@ -530,7 +550,64 @@ def strike(
         attack=attack,
         params=params,
     )
-    return [*declared, path_event, *attacks.resolve(tx, spec, dice)]
+    kept_defense: attacks.DefenseInputs | None = None
+    if kept_occ is not None and not (minor or charge or called_shot is not None) and not tx.changed_creatures():
+        # Paying a Major Action changed only the attacker's Economy, which no defense reads: the defense is rolled
+        # with what the same defense on the state given would be rolled with, worked out once for that state.
+        defense_key = ("strike_defense", c.id, target, spec.defense_skill)
+        kept_defense = occ.kept.get(defense_key)
+        if kept_defense is None:
+            kept_defense = occ.kept[defense_key] = attacks.defense_inputs(state, spec)
+    return [*declared, path_event, *attacks.resolve(tx, spec, dice, kept_defense)]
+
+
+_Prepared = tuple[Creature, Armament, StrikeType | None, AttackPlan, int, str]
+"""What a Strike works out of the state it is given before anything changes: the attacker, its armament, the Strike
+type, the plan, a Called Shot's part offset and the text of the reach event."""
+
+
+def _prepare(
+    state: GameState,
+    occ: Occupancy,
+    cmd_creature: str,
+    target: str | None,
+    space: Cell | None,
+    surface: Literal["wall", "ground"] | None,
+    weapon: str | None,
+    limb: str | None,
+    nimble: bool,
+    strike_type: str | None,
+    called_shot: str | None,
+    charge: bool,
+    minor: bool,
+) -> _Prepared:
+    """The Strike's attacker, armament, type, plan and part offset, from the state alone; RuleError when it cannot
+    be made."""
+    c = require_active(state, cmd_creature)
+    arm = armament(state, c, weapon, limb)
+    chosen_type = choose_strike_type(arm.weapon, strike_type)
+    filled = state.board.filled()
+    if charge:
+        tactics.require_charge(state, c)
+    offset = 0
+    if target is not None:
+        t = state.creatures.get(target)
+        if t is None:
+            raise RuleError(f"there is no creature {target!r}")
+        if called_shot is not None:
+            offset = tactics.called_part(t, called_shot).size_offset
+        plan = plan_creature_strike(state, occ, c, t, arm, nimble, filled, called_shot is not None, charge, minor)
+    elif space is not None and surface is not None:
+        if called_shot is not None:
+            raise RuleError("a Called Shot aims at a part of a single creature")
+        plan = plan_surface_strike(state, occ, c, space, surface, arm, filled, charge, minor)
+    else:
+        raise RuleError("a Strike needs a target creature, or a space and a surface (wall or ground)")
+    path_text = (
+        f"{c.name} reaches {count(plan.distance, 'space')} (Reach {plan.reach}) "
+        f"through {count(len(plan.path), 'space')}."
+    )
+    return c, arm, chosen_type, plan, offset, path_text
 
 
 def surface_outcome(
@@ -607,7 +684,9 @@ def choose_strike_type(weapon: Weapon | None, wanted: str | None) -> StrikeType 
 
 def strike_hit(attacker: str, target: str, params: dict[str, Any], attack: Roll, label: str) -> Hit:
     weapon = weapon_of(params)
-    changes = changes_of(params) + weapon_changes(weapon, attack)
+    changes = changes_of(params)
+    if weapon is not None and weapon.devastating:
+        changes += weapon_changes(weapon, attack)
     return construct(  # every value is the rules' own (or read back through `weapon_of` and `changes_of`)
         Hit,
         target=target,
@@ -674,6 +753,9 @@ def called_shot_params(tx: Tx, spec: attacks.AttackSpec, result: AttackResult) -
 def _strike_result(tx: Tx, spec: attacks.AttackSpec, result: AttackResult, dice: DiceSource) -> list[Event]:
     if not result.success:
         return []
-    params, events = called_shot_params(tx, spec, result)
+    if "called_part" in spec.params:
+        params, events = called_shot_params(tx, spec, result)
+    else:
+        params, events = spec.params, []
     hit = strike_hit(spec.attacker, spec.target, params, spec.attack, f"{tx.get(spec.attacker).name}'s Strike")
     return events + deal(tx, hit, dice)
