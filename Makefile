@@ -24,12 +24,15 @@ lint: $(STAMP)
 unit: $(STAMP)
 	$(PY) -m pytest tests -q -p no:playwright -n 2
 
-# Two workers, each with its own browser, table server and PostgreSQL, and each file's tests on one worker (a test
-# module's server is started once): a browser test mostly waits on the browser and the server in turn (the whole
-# suite takes about 6 CPU-minutes), so one worker alone leaves most of the two cores idle.
+# Two workers, each with its own browser, table servers and PostgreSQL: a browser test mostly waits on the browser
+# and the server in turn (the whole suite takes about 6 CPU-minutes), so one worker alone leaves most of the two
+# cores idle. Each test goes to whichever worker is free, the longest first (e2e/schedule.py), except a file marked
+# xdist_group, whose module's server serves all its tests on one worker; pytest-xdist's own reordering (by the
+# number of tests in a group) is turned off so that order stands.
 e2e: $(STAMP)
 	bash e2e/ensure_chromium.sh
-	$(PY) -m pytest e2e -q -p no:asyncio -W ignore::pytest.PytestConfigWarning -n 2 --dist loadfile
+	$(PY) -m pytest e2e -q -p no:asyncio -W ignore::pytest.PytestConfigWarning -n 2 --dist loadgroup \
+		--no-loadscope-reorder
 
 # Lint and the unit tests side by side (one core each, their outputs kept apart), then the browser tests, which need
 # both cores.
