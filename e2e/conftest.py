@@ -111,7 +111,7 @@ def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
     ``e2e/schedule.py``)."""
     browser_tests = [item for item in items if item.path.is_relative_to(E2E)]
     others = [item for item in items if not item.path.is_relative_to(E2E)]
-    items[:] = schedule.by_cost(browser_tests, schedule.load_costs()) + others
+    items[:] = schedule.order(browser_tests, schedule.load_costs()) + others
 
 
 @pytest.fixture(scope="session", autouse=True)

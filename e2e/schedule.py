@@ -18,12 +18,14 @@ import json
 import re
 import statistics
 import sys
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from pathlib import Path
+from typing import TypeVar
 
 import pytest
 
 COSTS = Path(__file__).resolve().parent / "costs.json"
+T = TypeVar("T")
 DURATION = re.compile(r"^\s*([\d.]+)s (setup|call|teardown)\s+(\S.*?)\s*$")
 
 
@@ -44,16 +46,21 @@ def unit_of(item: pytest.Item) -> str:
     return item.nodeid
 
 
-def by_cost(items: Sequence[pytest.Item], costs: dict[str, float]) -> list[pytest.Item]:
-    """`items` with each unit's tests together (in their order) and the units longest first (ties in their
-    order)."""
-    default = statistics.median(costs.values()) if costs else 1.0
-    units: dict[str, list[pytest.Item]] = {}
+def by_cost(items: Sequence[T], unit: Callable[[T], str], cost: Callable[[T], float]) -> list[T]:
+    """`items` with the items of each unit together (in their order) and the units by their total cost, the
+    largest first (ties in their order)."""
+    units: dict[str, list[T]] = {}
     for item in items:
-        units.setdefault(unit_of(item), []).append(item)
-    total = {key: sum(costs.get(i.nodeid, default) for i in tests) for key, tests in units.items()}
+        units.setdefault(unit(item), []).append(item)
+    total = {key: sum(cost(item) for item in members) for key, members in units.items()}
     ordered = sorted(units, key=lambda key: -total[key])  # sorted() is stable: ties keep their order
     return [item for key in ordered for item in units[key]]
+
+
+def order(items: Sequence[pytest.Item], costs: dict[str, float]) -> list[pytest.Item]:
+    """The tests in the order the workers should take them (a test missing from `costs` counts as the median)."""
+    default = statistics.median(costs.values()) if costs else 1.0
+    return by_cost(items, unit_of, lambda item: costs.get(item.nodeid, default))
 
 
 def costs_from_durations(lines: Iterable[str]) -> dict[str, float]:
