@@ -2,6 +2,9 @@
 VENV ?= .venv
 PY := $(VENV)/bin/python
 STAMP := $(VENV)/.installed
+# pytest-xdist workers of the unit and the browser tests (`make test E2E_WORKERS=3` to try another count)
+UNIT_WORKERS ?= 2
+E2E_WORKERS ?= 2
 
 .PHONY: run test lint unit e2e fuzz bench clean
 
@@ -22,14 +25,17 @@ lint: $(STAMP)
 # Two workers (pytest-xdist): the unit tests are CPU-bound, and ruff and mypy beside them leave a core idle most of
 # the time.
 unit: $(STAMP)
-	$(PY) -m pytest tests -q -p no:playwright -n 2
+	$(PY) -m pytest tests -q -p no:playwright -n $(UNIT_WORKERS)
 
-# Two workers, each with its own browser, table server and PostgreSQL, and each file's tests on one worker (a test
-# module's server is started once): a browser test mostly waits on the browser and the server in turn (the whole
-# suite takes about 6 CPU-minutes), so one worker alone leaves most of the two cores idle.
+# Two workers, each with its own browser, table servers and PostgreSQL: a browser test mostly waits on the browser
+# and the server in turn (the whole suite takes about 6 CPU-minutes), so one worker alone leaves most of the two
+# cores idle. Each test goes to whichever worker is free, the longest first (e2e/schedule.py), except a file marked
+# xdist_group, whose module's server serves all its tests on one worker; pytest-xdist's own reordering (by the
+# number of tests in a group) is turned off so that order stands.
 e2e: $(STAMP)
 	bash e2e/ensure_chromium.sh
-	$(PY) -m pytest e2e -q -p no:asyncio -W ignore::pytest.PytestConfigWarning -n 2 --dist loadfile
+	$(PY) -m pytest e2e -q -p no:asyncio -W ignore::pytest.PytestConfigWarning -n $(E2E_WORKERS) --dist loadgroup \
+		--no-loadscope-reorder
 
 # Lint and the unit tests side by side (one core each, their outputs kept apart), then the browser tests, which need
 # both cores.

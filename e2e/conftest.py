@@ -1,8 +1,8 @@
 """Playwright e2e infrastructure: Debian chromium launch args, an app-server subprocess helper, fixtures.
 
 Run with ``.venv/bin/python -m pytest e2e -q -p no:asyncio`` (after ``bash e2e/ensure_chromium.sh``; ``make e2e``
-adds ``-n 2 --dist loadfile``: two workers, each file on one); run one file while working on it, the whole suite
-takes minutes.
+adds ``-n 2 --dist loadgroup --no-loadscope-reorder``: two workers, the longest tests first, see
+``e2e/schedule.py``); run one file while working on it, the whole suite takes minutes.
 
 What a test file uses (see each one's docstring):
 
@@ -21,7 +21,7 @@ What a test file uses (see each one's docstring):
   table server is always started with ``--seed`` (repeatable dice), ``AppServer`` refuses it without.
   ``with running(server):`` starts it and afterwards stops it, prints its output and fails the test if it logged
   an exception; ``stop_checked(server)`` does the second half.
-- ``harness``: the MapView harness (``e2e/map_harness.py``), one server per test module and a fresh game per
+- ``harness``: the MapView harness (``e2e/map_harness.py``), one server per session and a fresh game per
   test: ``open_page(browser, harness.url("/square"))``.
 - ``database_url`` (SQLite, and PostgreSQL where available; see ``e2e/pg_server.py``): a PostgreSQL database a
   test makes is dropped after it.
@@ -57,6 +57,7 @@ from urllib.request import Request, urlopen
 import pytest
 from playwright.sync_api import Browser, Page, ViewportSize, expect
 
+from e2e import schedule
 from e2e.child_processes import no_processes_left
 from e2e.pg_server import database_url, postgres, postgres_databases
 
@@ -103,6 +104,14 @@ def scaled(ms: float) -> float:
 
 
 SCREENSHOTS.mkdir(exist_ok=True)
+
+
+def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
+    """The browser tests in order of their cost, the longest first, so that the workers end together (see
+    ``e2e/schedule.py``)."""
+    browser_tests = [item for item in items if item.path.is_relative_to(E2E)]
+    others = [item for item in items if not item.path.is_relative_to(E2E)]
+    items[:] = schedule.order(browser_tests, schedule.load_costs()) + others
 
 
 @pytest.fixture(scope="session", autouse=True)
@@ -317,10 +326,10 @@ def close_browser_contexts(request: pytest.FixtureRequest) -> Iterator[None]:
         context.close()
 
 
-@pytest.fixture(scope="module")
+@pytest.fixture(scope="session")
 def harness_server() -> Iterator[AppServer]:
-    """One ``e2e/map_harness.py`` server for a test module; a test opens its pages through ``harness``, on a game
-    of its own."""
+    """One ``e2e/map_harness.py`` server for the session (the tests of a file may run on either worker); a test
+    opens its pages through ``harness``, on a game of its own."""
     with running(AppServer(HARNESS)) as server:
         yield server
 

@@ -25,6 +25,7 @@ from playwright.sync_api import Browser, Page, expect
 from e2e.conftest import AppServer, open_page, running, scaled, screenshot, wait_ready
 from e2e.helpers import anchor_selector, cell_xy, choose_action, drag, token_xy
 
+pytestmark = pytest.mark.xdist_group("build_encounter")  # one worker: the module's server serves every test here
 TIMEOUT = scaled(20_000)
 LOAD_TIMEOUT = scaled(40_000)
 WALL_FROM, WALL_TO = (3, 3), (8, 3)  # one row: six spaces
@@ -39,11 +40,23 @@ def _timeouts() -> Iterator[None]:
     expect.set_options(timeout=None)
 
 
-@pytest.fixture
-def server(tmp_path: Path) -> Iterator[AppServer]:
-    args = ["--database", f"sqlite:///{tmp_path}/game.sqlite", "--seed", "7"]
+@pytest.fixture(scope="module")
+def module_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[AppServer]:
+    """One server for the file's tests (a start costs seconds): each makes games of its own through the start page,
+    with users of its own, and every game's dice are seeded alike whatever was played before."""
+    args = ["--database", f"sqlite:///{tmp_path_factory.mktemp('encounter')}/game.sqlite", "--seed", "7"]
     with running(AppServer(module="vtt.cli", args=args)) as server:
         yield server
+
+
+@pytest.fixture
+def server(module_server: AppServer) -> Iterator[AppServer]:
+    """The file's server; the test fails if the server logged an exception during it."""
+    before = module_server.output().count("Traceback")
+    yield module_server
+    if module_server.output().count("Traceback") > before:
+        print(module_server.output())
+        pytest.fail("the server logged an exception during the test")
 
 
 def _page(browser: Browser, url: str) -> Page:

@@ -32,6 +32,7 @@ from e2e.helpers import cell_xy, drag
 from e2e.hostile import FILE_NAMES, HAYSTACK, HOSTILE, NAME_SAFE, TYPED, Watch, haystack, plain_problem
 from vtt.rules.mapfile import load_map
 
+pytestmark = pytest.mark.xdist_group("hostile")  # one worker: the module's server serves every test here
 COLS, ROWS = 24, 20
 SOULWEAVER, SPECTATOR, PLAYER = "table as Soulweaver", "table as spectator", "table as player"
 START, LIBRARY, EDITOR = "start page", "library page", "map editor"

@@ -55,6 +55,12 @@ def pages(browser: Browser, harness: Harness) -> Iterator[tuple[Page, Page]]:
         page.context.close()
 
 
+@pytest.fixture
+def one_user(browser: Browser, harness: Harness) -> Page:
+    """One user on the harness page, for a test that needs no second one (a page costs a second or two)."""
+    return open_page(browser, harness.url(), '[data-token-id="wyrm"]')
+
+
 def world_transform(page: Page) -> tuple[float, float, float]:
     value = page.locator("svg.vtt-svg [data-role=world]").get_attribute("transform") or ""
     match = re.fullmatch(r"translate\(([-\d.e]+) ([-\d.e]+)\) scale\(([-\d.e]+)\)", value)
@@ -63,8 +69,8 @@ def world_transform(page: Page) -> tuple[float, float, float]:
     return x, y, k
 
 
-def test_tokens_render_with_footprints(pages: tuple[Page, Page]) -> None:
-    a, _ = pages
+def test_tokens_render_with_footprints(one_user: Page) -> None:
+    a = one_user
     assert a.locator("[data-token-id]").count() == 4
     assert a.locator('[data-token-id="wyrm"] polygon.vtt-foot').count() == 7
     assert a.locator('[data-token-id="wyrm"] .vtt-foot-outline').count() == 1
@@ -162,8 +168,8 @@ def test_click_opens_menu_at_token_and_highlights_reach(pages: tuple[Page, Page]
     expect(a.locator(".vtt-active-ring")).to_have_count(0)
 
 
-def test_cell_click_and_background_cancel(pages: tuple[Page, Page]) -> None:
-    a, _ = pages
+def test_cell_click_and_background_cancel(one_user: Page) -> None:
+    a = one_user
     a.mouse.click(*cell_xy(a, EMPTY_CELL))
     expect(a.get_by_text(f"Cell {EMPTY_CELL[0]},{EMPTY_CELL[1]}")).to_be_visible()
     x, y = token_xy(a, "kira")
@@ -220,8 +226,8 @@ def test_wheel_zoom_pan_and_drop_after_zoom(pages: tuple[Page, Page]) -> None:
     screenshot(a, "wheel_zoom")
 
 
-def test_pan_moves_view_by_pointer_delta(pages: tuple[Page, Page]) -> None:
-    a, _ = pages
+def test_pan_moves_view_by_pointer_delta(one_user: Page) -> None:
+    a = one_user
     x0, y0, k0 = world_transform(a)
     start = cell_xy(a, EMPTY_CELL)
     drag(a, start, (start[0] + 120, start[1] - 60))
@@ -232,8 +238,8 @@ def test_pan_moves_view_by_pointer_delta(pages: tuple[Page, Page]) -> None:
     screenshot(a, "pan")
 
 
-def test_pinch_zoom_with_two_pointers(pages: tuple[Page, Page]) -> None:
-    a, _ = pages
+def test_pinch_zoom_with_two_pointers(one_user: Page) -> None:
+    a = one_user
     _, _, k0 = world_transform(a)
     a.evaluate(
         """() => {
@@ -257,8 +263,8 @@ def test_pinch_zoom_with_two_pointers(pages: tuple[Page, Page]) -> None:
     screenshot(a, "pinch_zoom")
 
 
-def test_names_render_as_text(pages: tuple[Page, Page]) -> None:
-    a, _ = pages
+def test_names_render_as_text(one_user: Page) -> None:
+    a = one_user
     expect(a.locator('[data-token-id="imp"] text.vtt-name')).to_have_text("Imp <b>bold</b>")
     assert a.locator("svg.vtt-svg b").count() == 0
     a.mouse.click(*token_xy(a, "imp"))
@@ -309,8 +315,8 @@ def test_big_map_paints_and_drags(browser: Browser, harness: Harness) -> None:
     a.context.close()
 
 
-def test_full_props_update_keeps_state_in_place(pages: tuple[Page, Page]) -> None:
-    a, _ = pages
+def test_full_props_update_keeps_state_in_place(one_user: Page) -> None:
+    a = one_user
     drag(a, token_xy(a, "kira"), cell_xy(a, KIRA_TARGET))
     a.wait_for_selector(anchor_selector("kira", KIRA_TARGET))
     expect(a.get_by_text("Moved kira")).to_be_visible()
@@ -387,9 +393,9 @@ def test_square_grid(browser: Browser, harness: Harness) -> None:
 # ---- the menu anchor, shared spaces, name plates, target outlines, partial patches -----------------------------
 
 
-def test_same_token_click_reopens_menu(pages: tuple[Page, Page]) -> None:
+def test_same_token_click_reopens_menu(one_user: Page) -> None:
     """The menu's 1x1 px anchor sits on the clicked point afterwards; it must not swallow the next click."""
-    a, _ = pages
+    a = one_user
     x, y = token_xy(a, "kira")
     a.mouse.click(x, y)
     expect(a.locator(".q-menu").get_by_text("Kira Valen")).to_be_visible()

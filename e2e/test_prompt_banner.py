@@ -177,8 +177,13 @@ def test_a_strike_with_typed_dice_is_logged_with_the_faces_typed(
         gm.get_by_role("button", name="Settings…").click()
         gm.locator(".settings-dialog input[data-field=find-setting]").fill("physical dice")
         gm.locator(".settings-dialog [data-field=physical_dice]").click()
+        # the switch's change has reached the server (the row says so) before Save reads it, and the change is
+        # logged before Begin: on a busy machine a Save sent too early finds no change and rolls the server's dice
+        row = gm.locator(".settings-dialog [data-setting=physical_dice]")
+        expect(row.locator(".setting-default")).to_have_text(re.compile(r"^changed"))
         gm.locator("[data-action=save-settings]").click()
         expect(gm.locator(".settings-dialog")).to_have_count(0)
+        expect(gm.locator(".log-entry").first).to_contain_text("changes the table settings")
         _to_soulweavers_turn(gm)
         before = gm.locator(".log-entry").count()
         _strike(gm)

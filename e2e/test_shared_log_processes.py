@@ -25,6 +25,8 @@ from e2e.conftest import AppServer, stop_checked
 from e2e.pg_server import PostgresDatabases
 from vtt.store import db
 
+pytestmark = pytest.mark.xdist_group("shared_log_processes")  # one worker: the module starts two servers
+
 MAP: dict[str, Any] = {
     "version": 1,
     "name": "Shared log",
