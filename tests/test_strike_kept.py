@@ -1,5 +1,5 @@
 """A Strike chosen from a menu reuses what the menu worked out of the same state (`strike.plan_creature_strike`
-keeps its plan on the state's occupancy, `vtt.rules.menu_cache`): for random crowded fights (sizes, weapons with
+keeps its plan on the state's occupancy, `vtt.rules.positions`): for random crowded fights (sizes, weapons with
 Strike types, Devastating and elements, Prone, ailments, Wounded parts, Reductions, low Severe Thresholds, nearly
 full pools, creatures that obstruct or not, dim light) a few commands into the fight, and every Strike the acting
 creature could try (each weapon and unarmed, on each other creature, some with a Called Shot or attacking Nimble),
@@ -17,7 +17,7 @@ import pytest
 from factories import creature, on_turn, state, weapon
 from test_menu_build import _fresh
 
-from vtt.rules import menu_cache
+from vtt.rules import positions
 from vtt.rules.dice import ScriptedDice
 from vtt.rules.engine import apply, legal_actions
 from vtt.rules.events import RuleError
@@ -130,7 +130,7 @@ def test_a_strike_after_its_menu_is_the_strike_on_a_state_seen_first(seed: int) 
             s = on_turn(fight, actor)
             for cmd in _strikes(s, actor, rng):
                 faces = [rng.randint(1, 12) for _ in range(60)]
-                menu_cache.forget()
+                positions.forget()
                 first = _outcome(_fresh(s), cmd, faces)
                 before = s.model_dump()
                 legal_actions(s, actor)
