@@ -205,11 +205,10 @@ def _from_recent(state: GameState) -> Occupancy:
 
 
 def known(state: GameState) -> Occupancy | None:
-    """The occupancy worked out for `state` already (by a menu or a rule), if any; nothing is worked out here."""
-    entry = _entries.get(id(state))
-    if entry is None or entry.state is not state:
-        return None
-    return entry.occ
+    """The occupancy worked out for `state` already (by a menu or a rule), if any; nothing is worked out here. The
+    state is now the most recently used: the states `apply` makes from it do not push it out."""
+    entry = _find(state)
+    return None if entry is None else entry.occ
 
 
 def of(state: GameState) -> Occupancy | None:

@@ -276,7 +276,10 @@ class Occupancy:
         asked = dict(self.cells)
         cells = _Footprints(self._state)
         if same_order and on_board <= base_indexed:  # the base's order, the changed creatures replaced in place
-            cells.update((cid, cells_of) for cid, cells_of in base_cells.items() if cid in base_indexed)
+            if len(base_cells) == len(base_indexed):
+                cells.update(base_cells)
+            else:  # footprints of creatures off the base's board were asked for: not in an index
+                cells.update((cid, cells_of) for cid, cells_of in list(base_cells.items()) if cid in base_indexed)
             for cid in changed:
                 if cid in on_board:
                     cells[cid] = asked.get(cid) or footprint(self._state, now[cid])
