@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import random
 from concurrent.futures import ThreadPoolExecutor
+from itertools import pairwise
 
 from factories import creature, on_turn, state
 from hypothesis import HealthCheck, given, settings
@@ -78,7 +79,7 @@ def test_each_state_gets_the_occupancy_indexed_afresh_and_the_creatures_its_step
     steps = Steps()
     asked = 0
     forgotten = False
-    for before, after in zip(states, states[1:], strict=False):
+    for before, after in pairwise(states):
         plain = _plain_changed(before, after)
         assert positions.changed(before, after) == plain
         assert steps.add(before, after) == plain

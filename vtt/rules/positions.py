@@ -24,6 +24,8 @@ from collections import OrderedDict
 from collections.abc import Callable, Hashable, Iterator
 from contextlib import contextmanager
 from contextvars import ContextVar
+from itertools import compress
+from operator import is_not
 from typing import Any, TypeVar
 
 from vtt.rules import board_kept
@@ -64,7 +66,7 @@ def scan_changed(before: GameState, after: GameState) -> frozenset[str]:
     old, new = before.creatures, after.creatures
     if old is new:
         return frozenset()
-    found = {cid for cid, c in new.items() if old.get(cid) is not c}
+    found = set(compress(new, map(is_not, map(old.get, new), new.values())))
     return frozenset(found.union(old.keys() - new.keys()))
 
 
@@ -239,7 +241,8 @@ def seal(tx: Tx) -> None:
         return
     state, origin = tx.state, tx.origin
     old, new = origin.creatures, state.creatures
-    step = frozenset(cid for cid in tx.changed_creatures() if old.get(cid) is not new.get(cid))
+    replaced = tx.changed_creatures()  # a creature put back as the very object it was is no change
+    step = frozenset(compress(replaced, map(is_not, map(old.get, replaced), map(new.get, replaced))))
     over = step
     base: Occupancy | _Entry | None = tx.origin_occupancy
     if base is None:
@@ -252,7 +255,7 @@ def seal(tx: Tx) -> None:
             elif len(found.over) + len(step) <= OVERLAY_MAX:
                 base, over = found.base, found.over | step
             # else too much has changed since an occupancy was last asked for: it is built when asked
-    if base is not None and not _few(len(over), state):
+    if base is not None and len(over) > CHANGED_MIN and not _few(len(over), state):
         base = None
     _keep(_Entry(state, origin, step, base, over))
 

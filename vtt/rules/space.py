@@ -136,8 +136,8 @@ class Occupancy:
         found = self._rank
         if found is None:
             base = self._base
-            if base is not None and base._rank is not None and _same_order(base._state, self._state):
-                found = base._rank
+            if base is not None and _same_order(base._state, self._state):
+                found = base.rank()  # kept there too, for the next occupancy read over it
             else:
                 found = {cid: i for i, cid in enumerate(self._state.creatures)}
             self._rank = found
@@ -256,8 +256,8 @@ class Occupancy:
         moved = self._moved_in()
         now = self._state.creatures
         same_order = _same_order(base._state, self._state)
-        if same_order and base._rank is not None:
-            self._rank = base._rank
+        if same_order:
+            self._rank = base.rank()
         index = dict(base.by_cell)
         base_cells, base_indexed = base.cells, base._indexed
         for cid in changed:
