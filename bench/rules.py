@@ -68,10 +68,10 @@ from vtt.rules import (
     gear_offers,
     hold_offers,
     manifest_offers,
-    menu_cache,
     move_offers,
     offers,
     overpower_offers,
+    positions,
     ranged_offers,
     strike_offers,
     tactic_offers,
@@ -82,7 +82,6 @@ from vtt.rules.engine import apply, legal_actions
 from vtt.rules.events import Event, RuleError
 from vtt.rules.fastmodel import shallow_copy
 from vtt.rules.grid import Grid
-from vtt.rules.kept_occupancy import forget as forget_kept_occupancies
 from vtt.rules.model import SOULWEAVER, Board, Cell, Creature, GameState, Hold, Weapon
 from vtt.rules.move_preview import preview_move
 from vtt.rules.obstruction import exposure
@@ -308,11 +307,11 @@ def legal_actions_times(state: GameState, creature_id: str, warmup: int, calls: 
 
 def legal_actions_first_times(state: GameState, creature_id: str, calls: int) -> list[float]:
     """CPU seconds of `legal_actions` on a state seen for the first time (after a change): each call on a new copy
-    of `state`, nothing kept from an earlier call (`menu_cache`)."""
+    of `state`, nothing kept from an earlier call (`positions`)."""
     times: list[float] = []
     for _ in range(calls):
         fresh = shallow_copy(state, creatures=dict(state.creatures))
-        menu_cache.forget()
+        positions.forget()
         t0 = time.process_time()
         legal_actions(fresh, creature_id)
         times.append(time.process_time() - t0)
@@ -345,7 +344,7 @@ def legal_actions_changed_times(state: GameState, creature_id: str, calls: int) 
     (`board_kept`: a creature's moves and Reach from its spaces) is forgotten before each, as for a creature come
     to a space it had not stood in: the place it goes back to would otherwise find them kept."""
     states = moved_back_and_forth(state, creature_id, calls)
-    menu_cache.forget()
+    positions.forget()
     legal_actions(state, creature_id)
     times: list[float] = []
     for st in states:
@@ -361,7 +360,7 @@ def legal_actions_changed_counts(state: GameState, creature_id: str, calls: int)
     function calls per call (cProfile), and the garbage collections of the youngest generation and of the older
     ones that fell in 100 calls (each a pause of the call it falls in: the older ones weigh on the p95)."""
     states = moved_back_and_forth(state, creature_id, 2 * calls)
-    menu_cache.forget()
+    positions.forget()
     legal_actions(state, creature_id)
     collections = [0, 0]
     counting = [False]
@@ -390,7 +389,7 @@ def legal_actions_changed_counts(state: GameState, creature_id: str, calls: int)
 
 
 MENU_BUILDERS: tuple[tuple[Any, str], ...] = (
-    (menu_cache, "occupancy"),
+    (positions, "occupancy"),
     (move_offers, "move_options"),
     (move_offers, "stand_up_option"),
     (move_offers, "dash_and_prone"),
@@ -445,7 +444,7 @@ def legal_actions_breakdown(state: GameState, creature_id: str, calls: int, case
     for module, name, fn in originals:
         setattr(module, name, timed(f"{module.__name__.rsplit('.', 1)[-1]}.{name}", fn))
     total = 0.0
-    menu_cache.forget()
+    positions.forget()
     legal_actions(state, creature_id)
     try:
         for i in range(calls):
@@ -455,7 +454,7 @@ def legal_actions_breakdown(state: GameState, creature_id: str, calls: int, case
                 board_kept.forget()
             elif case == "cold":
                 st = shallow_copy(state, creatures=dict(state.creatures))
-                menu_cache.forget()
+                positions.forget()
             t0 = time.process_time()
             legal_actions(st, creature_id)
             total += time.process_time() - t0
@@ -684,7 +683,7 @@ def one_step_placements(state: GameState, seed: int, count: int, in_a_row: bool)
 def placements_us(state: GameState, moves: list[Place], in_a_row: bool) -> float:
     """CPU µs per `apply(Place)`: each from `state` (`in_a_row`: each on the state the last one made), nothing kept
     from an earlier run."""
-    forget_kept_occupancies()
+    positions.forget()
     start = as_a_table_holds_it(state)
     gc.collect()  # not a full collection of what earlier sections left, counted in these moves
     t0 = time.process_time()

@@ -1,4 +1,4 @@
-"""Copy-on-write states and the occupancy kept from one state to the next (`txn`, `kept_occupancy`, `space`).
+"""Copy-on-write states and the occupancy kept from one state to the next (`txn`, `positions`, `space`).
 
 - `apply` resolves a command "without changing `state`" (engine): random commands on random small boards, with
   Holds made, Grappled, broken and dropped (seed-000 Grab, Grapple, Break Hold), leave the state given exactly as it
@@ -18,7 +18,7 @@ from factories import creature, on_turn, run, state, weapon
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from vtt.rules import kept_occupancy
+from vtt.rules import positions
 from vtt.rules.dice import DiceError, ScriptedDice
 from vtt.rules.engine import apply
 from vtt.rules.events import RuleError
@@ -168,7 +168,7 @@ def test_apply_leaves_the_state_it_was_given_as_it_was_and_shares_every_hold_it_
         for hid, hold in holds.items():
             if hid in after.holds and after.holds[hid] == hold:
                 assert after.holds[hid] is hold, (cmd, hid)
-        kept = kept_occupancy.of(after)
+        kept = positions.of(after)
         assert kept is not None
         _same_occupancy(kept, Occupancy(after), after)
         s = after
@@ -229,7 +229,7 @@ def _placements(s: GameState, rng: random.Random, count: int) -> None:
             continue
         assert expected is None, (who, to, expected)
         accepted += 1
-        kept = kept_occupancy.of(after)
+        kept = positions.of(after)
         assert kept is not None
         _same_occupancy(kept, Occupancy(after), after)
         s = after
@@ -253,7 +253,7 @@ def test_a_state_apply_did_not_make_is_indexed_afresh_each_time() -> None:
     placement from it."""
     s = on_turn(state(creature("a", (5, 5), size=1), creature("b", (8, 8), size=1)), "a")
     apply(s, {"type": "place", "creature": "a", "to": (5, 6)}, ScriptedDice([]))
-    assert kept_occupancy.of(s) is None
+    assert positions.of(s) is None
     s.creatures["b"].anchor = (5, 7)
     refused_to = why_cannot_stand(s, s.creatures["a"], (5, 7), Occupancy(s))
     assert refused_to is not None

@@ -1,6 +1,6 @@
 """The token menu is built fast (issue 14 item 4) without changing what it offers: its options are made without
 pydantic validation, filled in where they are, and what is worked out from a state alone is kept for the next
-menu asked of the same state (`vtt.rules.menu_cache`). For random small fights, each of these agrees with the
+menu asked of the same state (`vtt.rules.positions`). For random small fights, each of these agrees with the
 straightforward computation: validating every option gives the same option, and a menu asked of a state whose
 kept values were made by other creatures' menus is the one a state seen for the first time gives."""
 
@@ -11,7 +11,7 @@ import random
 import pytest
 from factories import creature, on_turn, state, weapon
 
-from vtt.rules import menu_cache
+from vtt.rules import positions
 from vtt.rules.dice import RandomDice
 from vtt.rules.engine import ActionOption, apply, legal_actions
 from vtt.rules.events import RuleError
@@ -107,7 +107,7 @@ def test_a_menu_from_kept_values_is_the_menu_of_a_state_seen_first(seed: int) ->
         asked = [*ids, ids[0]]
         kept = [legal_actions(s, cid) for cid in asked]
         for cid, menu in zip(asked, kept, strict=True):
-            menu_cache.forget()
+            positions.forget()
             first = legal_actions(_fresh(s), cid)
             assert [o.model_dump() for o in menu] == [o.model_dump() for o in first], cid
             offered += len(first)
@@ -142,6 +142,6 @@ def test_the_unvalidated_makers_give_the_models_defaults() -> None:
 def test_a_kept_occupancy_belongs_to_its_state_alone() -> None:
     """The occupancy kept for a state is not handed out for another state, even an equal one."""
     s = random_fight(1)
-    occ = menu_cache.occupancy(s)
-    assert menu_cache.occupancy(s) is occ
-    assert menu_cache.occupancy(_fresh(s)) is not occ
+    occ = positions.occupancy(s)
+    assert positions.occupancy(s) is occ
+    assert positions.occupancy(_fresh(s)) is not occ

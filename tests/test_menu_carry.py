@@ -1,5 +1,5 @@
 """What a menu carries over from the state before a change (issue 14 item 4): the index of who stands where is the
-previous state's with the changed creatures moved (`derived_occupancy`), what depends on the walls alone is kept for
+previous state's with the changed creatures moved (`positions.derived`), what depends on the walls alone is kept for
 the board (`board_kept`), and who is near a creature is found from the index (`near`). For random small fights and
 random changes, each gives what the straightforward computation gives."""
 
@@ -11,8 +11,7 @@ import pytest
 from factories import creature, on_turn, state
 from test_menu_build import played, random_fight
 
-from vtt.rules import board_kept, menu_cache, near
-from vtt.rules.derived_occupancy import derived
+from vtt.rules import board_kept, near, positions
 from vtt.rules.dice import RandomDice
 from vtt.rules.engine import apply, legal_actions
 from vtt.rules.events import RuleError
@@ -63,7 +62,7 @@ def test_an_occupancy_made_from_the_state_before_is_the_one_built_anew(seed: int
         old, old_occ = states[0], _fresh_occupancy(states[0])
         for new in states[1:]:
             before = _index(old_occ)
-            occ = derived(old, old_occ, new)
+            occ = positions.derived(old, old_occ, new)
             assert _index(old_occ) == before
             if occ is None:
                 occ = _fresh_occupancy(new)
@@ -83,9 +82,9 @@ def test_an_occupancy_is_built_anew_for_another_game() -> None:
     ids = list(a.creatures)
     reordered = shallow_copy(a, creatures={cid: a.creatures[cid] for cid in [ids[1], ids[0], *ids[2:]]})
     occ = _fresh_occupancy(a)
-    assert derived(a, occ, other) is None
-    assert derived(a, occ, reordered) is None
-    copied = derived(a, occ, shallow_copy(a, creatures=dict(a.creatures)))
+    assert positions.derived(a, occ, other) is None
+    assert positions.derived(a, occ, reordered) is None
+    copied = positions.derived(a, occ, shallow_copy(a, creatures=dict(a.creatures)))
     assert copied is not None
     assert _index(copied) == _index(occ)
 
@@ -98,12 +97,12 @@ def test_the_menu_after_a_change_is_the_menu_of_a_state_seen_first(seed: int) ->
     offered = 0
     s0 = random_fight(seed)
     for states in (played(seed, s0, 8), placed_around(seed + 100, s0, 8)):
-        menu_cache.forget()
+        positions.forget()
         legal_actions(states[0], states[0].turn.current or next(iter(states[0].creatures)))
         for new in states[1:]:
             carried = {cid: legal_actions(new, cid) for cid in new.creatures}
             for cid, menu in carried.items():
-                menu_cache.forget()
+                positions.forget()
                 first = legal_actions(shallow_copy(new, creatures=dict(new.creatures)), cid)
                 assert [o.model_dump() for o in menu] == [o.model_dump() for o in first], cid
                 offered += len(first)

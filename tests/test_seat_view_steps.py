@@ -16,9 +16,10 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from vtt.rules.model import Creature, GameState
+from vtt.rules.positions import changed as creatures_changed
 from vtt.table.fog import SeatVision
 from vtt.table.seat_view import SeatView
-from vtt.table.state_steps import Steps, creatures_changed, stomachs
+from vtt.table.state_steps import Steps, stomachs
 from vtt.table.table import Viewer
 
 NAMES = ("Goblin", "Goblin Chief", "Shade", "(Shade)", "Ayla", "Orc")

@@ -1,5 +1,5 @@
 """A Strike chosen from a menu reuses what the menu worked out of the same state (`strike.plan_creature_strike`
-keeps its plan on the state's occupancy, `vtt.rules.menu_cache`; `strike.strike` keeps there what it prepares and
+keeps its plan on the state's occupancy, `vtt.rules.positions`; `strike.strike` keeps there what it prepares and
 its defense roll's inputs): for random crowded fights (sizes, weapons with
 Strike types, Devastating and elements, Prone, ailments, Wounded parts, Reductions, low Severe Thresholds, nearly
 full pools, Unconscious defenders, creatures that obstruct or not, dim light, Guard, Endure defenses, Concealment on
@@ -19,7 +19,7 @@ import pytest
 from factories import creature, on_turn, state, weapon
 from test_menu_build import _fresh
 
-from vtt.rules import menu_cache
+from vtt.rules import positions
 from vtt.rules.dice import ScriptedDice
 from vtt.rules.engine import apply, legal_actions
 from vtt.rules.events import RuleError
@@ -140,7 +140,7 @@ def test_a_strike_after_its_menu_is_the_strike_on_a_state_seen_first(seed: int) 
             s = on_turn(fight, actor)
             for cmd in _strikes(s, actor, rng):
                 faces = [rng.randint(1, 12) for _ in range(60)]
-                menu_cache.forget()
+                positions.forget()
                 first = _outcome(_fresh(s), cmd, faces)
                 before = s.model_dump()
                 legal_actions(s, actor)

@@ -34,7 +34,7 @@ from typing import Any
 
 from pydantic import ValidationError
 
-from vtt.rules import kept_occupancy
+from vtt.rules import positions
 from vtt.rules.commands import AddCreature, EditBoard, ResizeBoard, SetBackground
 from vtt.rules.events import Event, RuleError
 from vtt.rules.grid import Grid
@@ -359,7 +359,7 @@ def new_creature(state: GameState, data: dict[str, Any], at: Cell) -> Creature:
 def add_creature(tx: Tx, cmd: AddCreature) -> list[Event]:
     state = tx.state
     c = new_creature(state, cmd.creature, cmd.at)
-    if (why := why_cannot_stand(state, c, c.anchor, kept_occupancy.for_tx(tx))) is not None:
+    if (why := why_cannot_stand(state, c, c.anchor, positions.for_tx(tx))) is not None:
         raise RuleError(why)
     tx.put_creature(c)
     joined = ""

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from functools import partial
 
-from vtt.rules import care, menu_cache, stance
+from vtt.rules import care, positions, stance
 from vtt.rules.model import Creature, Economy, GameState
 from vtt.rules.offers import ActionOption, make_option, make_target
 
@@ -22,8 +22,8 @@ def defense_options(
         )
     soothe_cost = state.settings.soothe_cost
     if major_ok if soothe_cost == "major" else econ.minor > 0 and not full_resolve:
-        occ = menu_cache.occupancy(state)
-        found = menu_cache.kept(occ, ("soothe_targets", c.id), partial(care.soothe_targets, state, c, occ))
+        occ = positions.occupancy(state)
+        found = positions.kept(occ, ("soothe_targets", c.id), partial(care.soothe_targets, state, c, occ))
         soothed = [make_target(target=oid) for oid in found]
         if soothed:
             out.append(

@@ -31,16 +31,15 @@ from vtt.rules import (
     gear_offers,
     hold,
     hold_offers,
-    kept_occupancy,
     manifest,
     manifest_offers,
-    menu_cache,
     minutes,
     move_offers,
     movement,
     offers,
     overpower,
     overpower_offers,
+    positions,
     prone,
     ranged,
     ranged_offers,
@@ -139,7 +138,7 @@ def apply(state: GameState, command: Command | dict[str, Any], dice: DiceSource)
     events += burning.douse(tx)
     events += ailments.lapse_sources(tx, state)
     tx.state.version = state.version + 1
-    kept_occupancy.seal(tx)
+    positions.seal(tx)
     return tx.state, events
 
 
@@ -577,7 +576,7 @@ def edit_creature(tx: Tx, creature_id: str, changes: dict[str, Any]) -> list[Eve
         raise RuleError(f"{'.'.join(str(p) for p in first['loc'])}: {plain_message(first)}") from None
     ailments.remove_immune(edited)
     if "size" in changes or "footprint" in changes:
-        occ = kept_occupancy.for_tx(tx)
+        occ = positions.for_tx(tx)
         if (why := why_cannot_stand(tx.state, edited, edited.anchor, occ)) is not None:
             raise RuleError(why)
     tx.put_creature(edited)
@@ -600,7 +599,7 @@ class LogEntry(BaseModel):
 def replay(initial: GameState, log: Iterable[LogEntry]) -> tuple[GameState, list[Event]]:
     """Rebuild the state from the start and the log; each command must use exactly its recorded faces."""
     state, events = initial, []
-    with kept_occupancy.replaying():
+    with positions.replaying():
         for i, entry in enumerate(log):
             dice = ScriptedDice(entry.faces)
             state, evs = apply(state, entry.command, dice)
@@ -626,7 +625,7 @@ def _options(state: GameState, creature_id: str) -> list[ActionOption]:
         return [offers.make_option(action="end_turn", group="Turn", label="End turn", cost={})]
     if c.swallowed_by is not None:
         return swallow_offers.swallowed_options(state, c, econ)
-    occ = menu_cache.occupancy(state)
+    occ = positions.occupancy(state)
     filled = state.board.filled()
     out: list[ActionOption] = []
     grid = grid_of(state)

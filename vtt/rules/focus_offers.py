@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from vtt.rules import (
     focus,
-    menu_cache,
+    positions,
     turns,
 )
 from vtt.rules.model import Creature, GameState
@@ -21,7 +21,7 @@ def focus_options(state: GameState, occ: Occupancy, c: Creature, major_ok: bool,
     out: list[ActionOption] = []
     s = state.settings
     if minor_ok and not c.focus_locked and c.swallowed_by is None:
-        found = menu_cache.kept(occ, ("focus_targets", c.id), lambda: focus.focus_targets(state, occ, c))
+        found = positions.kept(occ, ("focus_targets", c.id), lambda: focus.focus_targets(state, occ, c))
         targets = [make_target(target=oid) for oid in found]
         spaces = focus.focus_spaces(state, occ, c)
         if targets or spaces:

@@ -20,7 +20,7 @@ from __future__ import annotations
 
 from collections.abc import Set as AbstractSet
 
-from vtt.rules import ailments, attacks, kept_occupancy, prone, tactics, terrain
+from vtt.rules import ailments, attacks, positions, prone, tactics, terrain
 from vtt.rules.checks import AttackResult
 from vtt.rules.conditions import holds_of, melee_attack_modifiers
 from vtt.rules.damage import Hit, deal
@@ -153,7 +153,7 @@ def move(
             require_charging_collision(state, c, path)
     elif charge:
         raise RuleError("a Charge needs an attack: a move charges only with a Collision")
-    elif (why := why_cannot_stand(state, c, to, kept_occupancy.for_tx(tx), filled)) is not None:
+    elif (why := why_cannot_stand(state, c, to, positions.for_tx(tx), filled)) is not None:
         raise RuleError(why)
     params: dict[str, object] = {"path": path, "collide_with": collide_with, "charge": charge}
     if holds_of(state, c.id):
@@ -177,7 +177,7 @@ def _do_move(
     events: list[Event] = list(balance)
     if collide_with is not None:
         econ.movement_spent = max(econ.movement_spent + terrain.path_cost(state, c, path, start), econ.movement_max)
-        if why_cannot_stand(state, c, final, kept_occupancy.for_tx(tx), state.board.filled()) is not None:
+        if why_cannot_stand(state, c, final, positions.for_tx(tx), state.board.filled()) is not None:
             final = path[-2] if len(path) > 1 else start
     else:
         econ.movement_spent += terrain.path_cost(state, c, path, start)
@@ -204,7 +204,7 @@ def _fall_on_the_way(tx: Tx, creature: str, start: Cell, path: list[Cell]) -> li
     state = tx.state
     econ = tx.economy(creature)
     c = tx.creature(creature)
-    occ = kept_occupancy.for_tx(tx)
+    occ = positions.for_tx(tx)
     filled = state.board.filled()
     moved = list(path)
     while moved and why_cannot_stand(state, c, moved[-1], occ, filled) is not None:
@@ -314,7 +314,7 @@ def _hold_move_result(tx: Tx, spec: attacks.AttackSpec, result: AttackResult, di
 def place(tx: Tx, creature: str, to: Cell) -> list[Event]:
     state = tx.state
     c = tx.get(creature)
-    if (why := why_cannot_stand(state, c, to, kept_occupancy.for_tx(tx))) is not None:
+    if (why := why_cannot_stand(state, c, to, positions.for_tx(tx))) is not None:
         raise RuleError(why)
     start = c.anchor
     tx.creature(creature).anchor = to

@@ -12,18 +12,6 @@ from vtt.rules.grid import Grid
 from vtt.rules.model import Cell
 from vtt.rules.space import Occupancy
 
-RANK = ("near.rank",)
-"""The key under which an occupancy keeps the place of each creature in its state's order (`Occupancy.kept`)."""
-
-
-def rank(occ: Occupancy) -> dict[str, int]:
-    """Each creature's place in the order of its state's creatures; made once for a state, and handed on to a state
-    made from it that holds the same creatures in the same order (`derived_occupancy`)."""
-    found: dict[str, int] | None = occ.kept.get(RANK)
-    if found is None:
-        found = occ.kept[RANK] = {cid: i for i, cid in enumerate(occ._state.creatures)}
-    return found
-
 
 @lru_cache(maxsize=4096)
 def sorted_area(grid: Grid, cells: tuple[Cell, ...], radius: int) -> tuple[Cell, ...]:
@@ -37,5 +25,5 @@ def within(occ: Occupancy, grid: Grid, cells: tuple[Cell, ...], radius: int) -> 
     order of the state's creatures."""
     found = occ.occupants(sorted_area(grid, cells, radius))
     if len(found) > 1:
-        found.sort(key=rank(occ).__getitem__)
+        found.sort(key=occ.rank().__getitem__)
     return found

@@ -8,8 +8,8 @@ from functools import partial
 from typing import Any
 
 from vtt.rules import (
-    menu_cache,
     overpower,
+    positions,
     strike,
     tactics,
 )
@@ -61,7 +61,7 @@ def weapon_overpower_options(
             choices: dict[str, list[Any]]
             if action == "disarm":
                 items = overpower.held_items(t)
-                spaces = list(menu_cache.kept(occ, ("drop_spaces", oid), partial(overpower.drop_spaces, state, occ, t)))
+                spaces = list(positions.kept(occ, ("drop_spaces", oid), partial(overpower.drop_spaces, state, occ, t)))
                 if not items or not spaces:
                     continue
                 choices = {"item": [w.id for w in items], "to": spaces}

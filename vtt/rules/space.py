@@ -75,6 +75,12 @@ class _Footprints(dict[str, tuple[Cell, ...]]):
         return cells
 
 
+def _same_order(a: GameState, b: GameState) -> bool:
+    """Whether two states hold the same creatures in the same order (the same ids; the objects may differ)."""
+    before, now = a.creatures, b.creatures
+    return len(before) == len(now) and list(before) == list(now)
+
+
 OVERLAY_MAX = 16
 """How many changed creatures an occupancy reads over its base's index before it builds an index of its own."""
 
@@ -124,13 +130,24 @@ class Occupancy:
             _ = occ.by_cell
         return occ
 
+    def rank(self) -> dict[str, int]:
+        """Each creature's place in the order of the state's creatures; made once for the state, and handed on to
+        an occupancy read over this one whose state holds the same creatures in the same order."""
+        found = self._rank
+        if found is None:
+            base = self._base
+            if base is not None and _same_order(base._state, self._state):
+                found = base.rank()  # kept there too, for the next occupancy read over it
+            else:
+                found = {cid: i for i, cid in enumerate(self._state.creatures)}
+            self._rank = found
+        return found
+
     def _order(self, cids: list[str]) -> list[str]:
         """`cids` in the order of the state's creatures (the order a fresh index lists a space's occupants in)."""
         if len(cids) < 2:
             return cids
-        if self._rank is None:
-            self._rank = {cid: i for i, cid in enumerate(self._state.creatures)}
-        return sorted(cids, key=self._rank.__getitem__)
+        return sorted(cids, key=self.rank().__getitem__)
 
     def _footprint_of(self, cid: str, earlier: Occupancy | None = None) -> tuple[Cell, ...] | None:
         """Where a changed creature stands now (None: not on the board); from `earlier` if it is the same object
@@ -194,8 +211,9 @@ class Occupancy:
         index: dict[Cell, list[str]] = {}
         shapes: dict[int, tuple[Cell, ...]] = {}
         state = self._state
-        cells_of = self.cells
-        indexed = self._indexed
+        asked = self.cells
+        cells_of = _Footprints(state)  # in the order of the state's creatures, whatever was asked first
+        indexed: set[str] = set()
         for cid, c in state.creatures.items():
             if c.swallowed_by is not None:  # seed-000: a swallowed creature is removed from the board
                 continue
@@ -223,40 +241,61 @@ class Occupancy:
                     index[cell] = [cid]
                 else:
                     here.append(cid)
+        for cid, cells in list(asked.items()):  # asked of this state, not on its board
+            if cid not in cells_of:
+                cells_of[cid] = cells
+        self.cells = cells_of
+        self._indexed = indexed
         return index
 
     def _index_over(self, base: Occupancy) -> dict[Cell, list[str]]:
         """The base's index less where the changed creatures stood, plus where they stand now: a copy whose lists
         are shared with the base's but where a changed creature stood or stands. The footprints are the base's but
-        the changed creatures'."""
-        index = dict(base.by_cell)
+        the changed creatures', listed in the order of the state's creatures as a fresh index lists them."""
         changed = self._changed
         moved = self._moved_in()
-        if changed:
-            for cid in changed:
-                if cid in base._indexed:
-                    for cell in base.cells[cid]:
-                        left = [o for o in index[cell] if o != cid]
-                        if left:
-                            index[cell] = left
-                        else:
-                            del index[cell]
-            for cell, cids in moved.items():
-                here = index.get(cell)
-                index[cell] = self._order([*here, *cids] if here else list(cids))
-        on_board = {cid for cids in moved.values() for cid in cids}
-        self._indexed = (base._indexed - changed) | on_board
-        cells = dict(base.cells)
-        for cid in cells.keys() - base._indexed:  # asked of the base, not on its board
-            del cells[cid]
+        now = self._state.creatures
+        same_order = _same_order(base._state, self._state)
+        if same_order:
+            self._rank = base.rank()
+        index = dict(base.by_cell)
+        base_cells, base_indexed = base.cells, base._indexed
         for cid in changed:
-            cells.pop(cid, None)
-        own = dict(self.cells)
-        self.cells.clear()
-        self.cells.update(cells)
-        self.cells.update(own)
-        for cid in on_board:
-            _ = self.cells[cid]
+            if cid in base_indexed:
+                for cell in base_cells[cid]:
+                    left = [o for o in index[cell] if o != cid]
+                    if left:
+                        index[cell] = left
+                    else:
+                        del index[cell]
+        for cell, cids in moved.items():
+            here = index.get(cell)
+            index[cell] = self._order([*here, *cids] if here else list(cids))
+        on_board = {cid for cids in moved.values() for cid in cids}
+        indexed = (base_indexed - changed) | on_board
+        asked = dict(self.cells)
+        cells = _Footprints(self._state)
+        if same_order and on_board <= base_indexed:  # the base's order, the changed creatures replaced in place
+            if len(base_cells) == len(base_indexed):
+                cells.update(base_cells)
+            else:  # footprints of creatures off the base's board were asked for: not in an index
+                cells.update((cid, cells_of) for cid, cells_of in list(base_cells.items()) if cid in base_indexed)
+            for cid in changed:
+                if cid in on_board:
+                    cells[cid] = asked.get(cid) or footprint(self._state, now[cid])
+                else:
+                    cells.pop(cid, None)
+        else:
+            for cid in now:
+                if cid in indexed:
+                    cells[cid] = (
+                        (asked.get(cid) or footprint(self._state, now[cid])) if cid in changed else base_cells[cid]
+                    )
+        for cid, cells_of in asked.items():  # asked of this state, not on its board
+            if cid not in cells:
+                cells[cid] = cells_of
+        self.cells = cells
+        self._indexed = indexed
         self._base = None  # nothing more is read from it
         return index
 

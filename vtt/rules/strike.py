@@ -23,7 +23,7 @@ from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field
 
-from vtt.rules import ailments, attacks, menu_cache, objects, tactics
+from vtt.rules import ailments, attacks, objects, positions, tactics
 from vtt.rules.checks import AttackResult
 from vtt.rules.conditions import attack_modifiers, limb_action_modifiers
 from vtt.rules.damage import DAMAGE_FACE, Hit, StrikeType, deal
@@ -461,7 +461,7 @@ def strike(
 ) -> list[Event]:
     state = tx.state
     origin = _clean_origin(tx)
-    kept_occ = menu_cache.kept_occupancy(origin) if origin is not None else None
+    kept_occ = positions.known(origin) if origin is not None else None
     if kept_occ is None:
         occ = Occupancy(state)
         c, arm, chosen_type, plan, offset, path_text = _prepare(

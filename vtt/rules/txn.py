@@ -41,7 +41,7 @@ class Tx:
         self.origin = state
         """The state the command started from (never changed)."""
         self.origin_occupancy: Occupancy | None = None
-        """Its occupancy, once a rule asked where creatures stand (`kept_occupancy.for_tx`)."""
+        """Its occupancy, once a rule asked where creatures stand (`positions.for_tx`)."""
         turn = state.turn
         self.state = shallow_copy(
             state,

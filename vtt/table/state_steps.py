@@ -1,9 +1,10 @@
 """Which creatures a step from one state of a game to the next changed, worked out once per step.
 
 A state is never changed once made (`engine.apply` makes a new one and keeps every creature it did not touch as the
-same object), so a creature changed between two states exactly when its object is not the same in both. The table
-records each step it takes; what is derived from a state (a seat's view, the map's tokens, the turn order's
-candidates) is then derived from the step before plus the creatures the step changed, not from every creature.
+same object), so a creature changed between two states exactly when its object is not the same in both; `apply`
+records the creatures of each step it makes (`positions.changed`). The table records each step it takes; what is
+derived from a state (a seat's view, the map's tokens, the turn order's candidates) is then derived from the step
+before plus the creatures the step changed, not from every creature.
 """
 
 from __future__ import annotations
@@ -11,19 +12,11 @@ from __future__ import annotations
 import weakref
 from collections import deque
 
+from vtt.rules import positions
 from vtt.rules.model import Creature, GameState
 
 STEPS_KEPT = 8
 """How many recent steps a table remembers (a change compares the state before with the one after)."""
-
-
-def creatures_changed(before: GameState, after: GameState) -> frozenset[str]:
-    """The creatures added, removed or replaced between two states of one game."""
-    old, new = before.creatures, after.creatures
-    if old is new:
-        return frozenset()
-    changed = {cid for cid, c in new.items() if old.get(cid) is not c}
-    return frozenset(changed.union(old.keys() - new.keys()))
 
 
 class Steps:
@@ -34,7 +27,7 @@ class Steps:
 
     def add(self, before: GameState, after: GameState) -> frozenset[str]:
         """Record a step and return the creatures it changed."""
-        changed = creatures_changed(before, after)
+        changed = positions.changed(before, after)
         self._steps.append((before, after, changed))
         return changed
 

@@ -20,7 +20,7 @@ from typing import Any, Literal, Protocol
 from pydantic import ValidationError
 from sqlalchemy.engine import Engine
 
-from vtt.rules import GameState, RuleError, apply, kept_occupancy, parse_command
+from vtt.rules import GameState, RuleError, apply, parse_command, positions
 from vtt.rules.commands import Command, Place, creature_refs
 from vtt.rules.dice import DiceSource, RandomDice, RecordingDice, ScriptedDice
 from vtt.rules.limits import plain_message
@@ -33,7 +33,7 @@ from vtt.table.clock import Clock, LoopClock, Timer
 from vtt.table.fog import Fog
 from vtt.table.heard_targets import unmask
 from vtt.table.seat_view import SeatView
-from vtt.table.state_steps import Steps, creatures_changed
+from vtt.table.state_steps import Steps
 from vtt.table.typed_dice import DiceAsk, FacesNeeded, TypedRolls, WrongFaceCount, mark_typed, typed_problem
 
 Role = Literal["soulweaver", "player", "spectator"]
@@ -103,7 +103,7 @@ class Change:
 
     @cached_property
     def _changed(self) -> frozenset[str]:
-        return creatures_changed(self.before, self.after) if self.known is None else self.known
+        return positions.changed(self.before, self.after) if self.known is None else self.known
 
     @property
     def changed_creatures(self) -> set[str]:
@@ -256,7 +256,7 @@ class Table:
                 self._redo.clear()
         self.log = records
         kept_from = len(records) - KEEP_STATES  # as `_forget_old_states` keeps them, and no more in memory
-        with kept_occupancy.replaying():
+        with positions.replaying():
             for i, r in enumerate(records):
                 if r.seq <= start_after or not r.is_play or r.undone:
                     continue

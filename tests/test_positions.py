@@ -1,0 +1,148 @@
+"""One index of where creatures stand per state (`vtt.rules.positions`): for random chains of commands on random
+small boards (placements, moves, Strikes, Holds, sheet edits, creatures added and removed), the occupancy each state
+is given (read over the state before's, or derived from a state asked about before) lists the same creatures in each
+space, in the same order, and the same footprints in the same order, as one indexed afresh; and the creatures a step
+changed are those a pass over every creature finds, for a step `apply` made and for any two states of a game."""
+
+from __future__ import annotations
+
+import random
+from concurrent.futures import ThreadPoolExecutor
+from itertools import pairwise
+
+from factories import creature, on_turn, state
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+from test_copy_on_write import _board, _command
+from test_menu_build import played, random_fight
+
+from vtt.rules import positions
+from vtt.rules.dice import DiceError, ScriptedDice
+from vtt.rules.engine import apply
+from vtt.rules.events import RuleError
+from vtt.rules.grid import GridKind
+from vtt.rules.model import GameState
+from vtt.rules.space import Occupancy
+from vtt.table.state_steps import Steps
+
+Index = tuple[list[tuple[object, list[str]]], list[tuple[str, tuple[object, ...]]]]
+
+
+def _index(occ: Occupancy) -> Index:
+    """Each space with its creatures, and each footprint, in their order."""
+    by_cell = occ.by_cell
+    return sorted((cell, list(ids)) for cell, ids in by_cell.items()), list(occ.cells.items())
+
+
+def _fresh(s: GameState) -> Index:
+    occ = Occupancy(s)
+    _ = occ.by_cell
+    return _index(occ)
+
+
+def _plain_changed(before: GameState, after: GameState) -> frozenset[str]:
+    """The creatures whose object is not the same in both states (absent from one of them counts)."""
+    ids = before.creatures.keys() | after.creatures.keys()
+    return frozenset(cid for cid in ids if before.creatures.get(cid) is not after.creatures.get(cid))
+
+
+def _chain(rng: random.Random, n: int, kind: GridKind, commands: int) -> list[GameState]:
+    """A random board of up to `n` creatures and the states random commands made from it, one after another."""
+    s = _board(rng, n, 16, kind, walls=12, hold=rng.random() < 0.5)
+    out = [s]
+    for _ in range(commands):
+        try:
+            s, _ = apply(s, _command(s, rng), ScriptedDice([rng.randint(1, 12) for _ in range(40)]))
+        except (RuleError, DiceError):
+            continue
+        out.append(s)
+    return out
+
+
+@settings(max_examples=25, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(
+    seed=st.integers(0, 2**32 - 1),
+    kind=st.sampled_from([GridKind.HEX, GridKind.SQUARE]),
+    n=st.sampled_from([6, 24, 40]),
+)
+def test_each_state_gets_the_occupancy_indexed_afresh_and_the_creatures_its_step_changed(
+    seed: int, kind: GridKind, n: int
+) -> None:
+    """space: a creature of size s fills 2^(s-1) of each space of its footprint, a swallowed one none. Along a random
+    chain, asked of some states and not others (so an occupancy is read over a state several steps back), with
+    everything kept forgotten now and then (so it is derived from a state asked about before): each state's
+    occupancy is the one indexed afresh, and each step's changed creatures (the table's steps too) are the plain
+    ones."""
+    rng = random.Random(seed)
+    positions.forget()
+    states = _chain(rng, n, kind, 30)
+    steps = Steps()
+    asked = 0
+    forgotten = False
+    for before, after in pairwise(states):
+        plain = _plain_changed(before, after)
+        assert positions.changed(before, after) == plain
+        assert steps.add(before, after) == plain
+        roll = rng.random()
+        if roll < 0.1:
+            positions.forget()
+            forgotten = True
+        elif roll < 0.6:
+            assert _index(positions.occupancy(after)) == _fresh(after)
+            asked += 1
+        elif roll < 0.8:
+            kept = positions.of(after)
+            assert (kept is None) == forgotten  # recorded by `apply` unless forgotten since
+            if kept is not None:
+                assert _index(kept) == _fresh(after)
+    for _ in range(10):
+        i, j = sorted(rng.sample(range(len(states)), 2)) if len(states) > 1 else (0, 0)
+        assert positions.changed(states[i], states[j]) == _plain_changed(states[i], states[j])
+        assert positions.changed(states[j], states[i]) == _plain_changed(states[j], states[i])
+    for s in states:
+        assert _index(positions.occupancy(s)) == _fresh(s)
+    assert asked > 0 or len(states) < 3
+
+
+def test_the_menus_own_chain_of_states_gets_the_occupancy_indexed_afresh() -> None:
+    """The states commands picked from the acting creature's menu make (seed-000 actions of every kind a small
+    fight offers), each state's occupancy asked right after the one before it: as indexed afresh."""
+    for seed in range(12):
+        positions.forget()
+        for s in played(seed, random_fight(seed), 10):
+            assert _index(positions.occupancy(s)) == _fresh(s)
+
+
+def test_a_state_not_made_by_apply_is_indexed_as_it_is_now() -> None:
+    """space: a creature does not fit beside a size 1 creature. A copy of a state with one creature moved by hand,
+    asked right after the original, holds the moved creature where it now stands; a state made by hand and never
+    asked about is not kept (its maker may still change it)."""
+    spots = [(col, row) for row in range(0, 12, 2) for col in range(0, 12, 2)]
+    s = on_turn(state(*(creature(f"c{i}", spot, size=1) for i, spot in enumerate(spots))), "c0")
+    assert positions.of(s) is None
+    _ = positions.occupancy(s)
+    moved = s.model_copy(update={"creatures": dict(s.creatures)})
+    moved.creatures["c1"] = s.creatures["c1"].model_copy(update={"anchor": (1, 1)})
+    occ = positions.occupancy(moved)
+    assert occ.at((1, 1)) == ["c1"]
+    assert occ.at(s.creatures["c1"].anchor) == []
+    assert _index(occ) == _fresh(moved)
+
+
+def test_states_asked_from_several_threads_at_once_get_the_occupancy_indexed_afresh() -> None:
+    """Four threads ask the occupancy of the states of one random chain in random orders, at once: each answer is
+    the occupancy indexed afresh, and every thread is handed the same one for a state."""
+    rng = random.Random(7)
+    positions.forget()
+    states = _chain(rng, 40, GridKind.HEX, 40)
+    orders = [rng.sample(states, len(states)) for _ in range(4)]
+
+    def ask(order: list[GameState]) -> dict[int, Occupancy]:
+        return {id(s): positions.occupancy(s) for s in order}
+
+    with ThreadPoolExecutor(max_workers=4) as pool:
+        answers = list(pool.map(ask, orders))
+    for s in states:
+        got = {id(a[id(s)]) for a in answers}
+        assert len(got) == 1
+        assert _index(answers[0][id(s)]) == _fresh(s)

@@ -1,0 +1,281 @@
+"""Where creatures stand in each state of a game: one occupancy per state, derived from the state before.
+
+A state `apply` returns is never changed, and it shares every creature with the state its command started from but
+the few the command replaced (`Tx.changed_creatures`). `apply` records each state it makes (`seal`) with the state
+before and those creatures; nothing more is worked out until someone asks:
+
+- `changed(before, after)`: the creatures a step added, removed or replaced (the table's seat views, `derived`).
+- `occupancy(state)`: the occupancy a menu reads, its index of spaces built; for a recorded state it is the state
+  before's read over the changed creatures (`Occupancy.over`), not every creature placed again; for another state
+  it is derived from a state asked about just before when that holds nearly the same creatures (`derived`), else
+  built. What the menu works out from it is kept on it (`kept`, `Occupancy.kept`).
+- `for_tx(tx)`: where creatures stand in a command's state as it is now (a placement check).
+- `known(state)`: the occupancy already worked out for a state, if any (a Strike reuses the plan its menu made).
+
+The states recorded or asked about last are kept (`KEPT`, a few tables' recent states); what menus worked out is
+kept for the last `RESULTS_KEPT` of them. A replay (`replaying()`: undo past the kept states, a restart, an import)
+records none of the states it passes through. Every function may be called from several threads at once.
+"""
+
+from __future__ import annotations
+
+import threading
+from collections import OrderedDict
+from collections.abc import Callable, Hashable, Iterator
+from contextlib import contextmanager
+from contextvars import ContextVar
+from itertools import compress
+from operator import is_not
+from typing import Any, TypeVar
+
+from vtt.rules import board_kept
+from vtt.rules.model import GameState
+from vtt.rules.space import OVERLAY_MAX, Occupancy
+from vtt.rules.txn import Tx
+
+T = TypeVar("T")
+
+KEPT = 128
+"""States whose occupancy (or what it is made from) is kept, the most recently used ones."""
+RESULTS_KEPT = 8
+"""Occupancies handed to menus whose worked-out results (`Occupancy.kept`) are kept, the most recent ones."""
+FRESH_UP_TO = 16
+"""Boards of at most this many creatures are indexed afresh for each placement check."""
+CHANGED_MIN = 8
+"""Up to this many changed creatures are always read over the state before's occupancy, on a board of any size."""
+CHANGED_MAX_SHARE = 4
+"""Above one creature in this many changed (and `CHANGED_MIN`), the occupancy is built anew: deriving costs more."""
+DERIVE_FROM = 8
+"""How many of the states asked about last a state `apply` did not record is tried against (`derived`)."""
+
+_replaying: ContextVar[bool] = ContextVar("replaying", default=False)
+
+
+@contextmanager
+def replaying() -> Iterator[None]:
+    """Within it, `apply` records nothing for the states it makes (in this thread or task only)."""
+    token = _replaying.set(True)
+    try:
+        yield
+    finally:
+        _replaying.reset(token)
+
+
+def scan_changed(before: GameState, after: GameState) -> frozenset[str]:
+    """The creatures added, removed or replaced between two states of one game, by a pass over every creature."""
+    old, new = before.creatures, after.creatures
+    if old is new:
+        return frozenset()
+    found = set(compress(new, map(is_not, map(old.get, new), new.values())))
+    return frozenset(found.union(old.keys() - new.keys()))
+
+
+class _Entry:
+    """A state: the state `apply` made it from and the creatures that step changed; its occupancy, or what it is
+    made from (a base and the creatures changed over it)."""
+
+    __slots__ = ("base", "before", "occ", "over", "state", "step")
+
+    def __init__(
+        self,
+        state: GameState,
+        before: GameState | None = None,
+        step: frozenset[str] = frozenset(),
+        base: Occupancy | _Entry | None = None,
+        over: frozenset[str] = frozenset(),
+        occ: Occupancy | None = None,
+    ) -> None:
+        self.state = state
+        self.before = before
+        self.step = step
+        """The creatures changed from `before` (exactly those `scan_changed` finds)."""
+        self.base = base
+        """The occupancy of an earlier state, or an earlier entry whose own base is an occupancy or None."""
+        self.over = over
+        """The creatures changed since the base's state."""
+        self.occ = occ
+
+    def occupancy(self) -> Occupancy:
+        occ = self.occ
+        if occ is None:
+            with _lock:
+                occ = self.occ
+                if occ is None:
+                    base = self.base
+                    if isinstance(base, _Entry):
+                        base = base.occupancy()
+                    occ = Occupancy(self.state) if base is None else Occupancy.over(base, self.state, self.over)
+                    self.occ = occ
+                    self.base = None
+        return occ
+
+
+_entries: OrderedDict[int, _Entry] = OrderedDict()
+"""By the id of the state (held, so the id is not reused while kept); the most recently used last."""
+_results: OrderedDict[int, Occupancy] = OrderedDict()
+"""The occupancies handed to menus, by id (held); the most recent last."""
+_lock = threading.RLock()
+
+
+def _find(state: GameState, touch: bool = True) -> _Entry | None:
+    key = id(state)
+    entry = _entries.get(key)  # one step under the GIL, as every read here
+    if entry is None or entry.state is not state:
+        return None
+    if touch:
+        with _lock:
+            if key in _entries:
+                _entries.move_to_end(key)
+    return entry
+
+
+def _keep(entry: _Entry) -> None:
+    key = id(entry.state)
+    with _lock:
+        _entries[key] = entry
+        _entries.move_to_end(key)
+        while len(_entries) > KEPT:
+            _entries.popitem(last=False)
+
+
+def changed(before: GameState, after: GameState) -> frozenset[str]:
+    """The creatures added, removed or replaced between two states of one game: recorded by `apply` when it made
+    `after` from `before`, else found by a pass over every creature."""
+    entry = _entries.get(id(after))
+    if entry is not None and entry.state is after and entry.before is before:
+        return entry.step
+    return scan_changed(before, after)
+
+
+def _few(count: int, state: GameState) -> bool:
+    """Whether `count` changed creatures are few enough for an occupancy to be read over the state before's."""
+    return count <= max(CHANGED_MIN, len(state.creatures) // CHANGED_MAX_SHARE)
+
+
+def derived(old: GameState, old_occ: Occupancy, new: GameState) -> Occupancy | None:
+    """The occupancy of `new` read over `old_occ` (the occupancy of `old`), its index built; or None when `new` does
+    not hold the same creatures as `old` in the same order, most of them unchanged (another game, a map loaded, a
+    creature added or removed: then it is built anew)."""
+    if old_occ._state is not old:
+        return None
+    before, after = old.creatures, new.creatures
+    if len(before) != len(after) or list(before) != list(after):
+        return None
+    step = changed(old, new)
+    if not _few(len(step), new):
+        return None
+    occ = Occupancy.over(old_occ, new, step)
+    _ = occ.by_cell
+    return occ
+
+
+def occupancy(state: GameState) -> Occupancy:
+    """The occupancy of `state` with its index of spaces built, worked out once for the state (the menus of every
+    creature asked of it share it)."""
+    with _lock:
+        entry = _find(state)
+        if entry is None:
+            entry = _Entry(state, occ=_from_recent(state))
+            _keep(entry)
+        occ = entry.occupancy()
+        _ = occ.by_cell
+        key = id(occ)
+        _results[key] = occ
+        _results.move_to_end(key)
+        while len(_results) > RESULTS_KEPT:
+            _results.popitem(last=False)[1].kept.clear()
+    return occ
+
+
+def _from_recent(state: GameState) -> Occupancy:
+    """The occupancy of a state `apply` did not record: derived from a state asked about just before (the most
+    recent first), else built."""
+    tried = 0
+    for entry in reversed(_entries.values()):
+        occ = entry.occ
+        if occ is None or occ._by_cell is None:
+            continue
+        found = derived(entry.state, occ, state)
+        if found is not None:
+            return found
+        tried += 1
+        if tried >= DERIVE_FROM:
+            break
+    occ = Occupancy(state)
+    _ = occ.by_cell
+    return occ
+
+
+def known(state: GameState) -> Occupancy | None:
+    """The occupancy worked out for `state` already (by a menu or a rule), if any; nothing is worked out here. The
+    state is now the most recently used: the states `apply` makes from it do not push it out."""
+    entry = _find(state)
+    return None if entry is None else entry.occ
+
+
+def of(state: GameState) -> Occupancy | None:
+    """The occupancy of `state` if it is kept (recorded by `apply`, or asked of by a menu), else None."""
+    entry = _find(state)
+    return None if entry is None else entry.occupancy()
+
+
+def for_tx(tx: Tx) -> Occupancy:
+    """Where creatures stand in `tx.state` now: the occupancy of the state the command started from, read over the
+    creatures the command has replaced so far. Asked again after a creature moves, it answers anew. On a board of
+    a few creatures, indexing them all costs less than indexing the state before and reading over it."""
+    if len(tx.state.creatures) <= FRESH_UP_TO:
+        return Occupancy(tx.state)
+    base = tx.origin_occupancy
+    if base is None:
+        base = of(tx.origin)
+        if base is None:  # a state apply did not make: indexed now, as it is (its maker may still change it)
+            base = Occupancy(tx.origin)
+            _ = base.by_cell
+        tx.origin_occupancy = base
+    return Occupancy.over(base, tx.state, tx.changed_creatures())
+
+
+def seal(tx: Tx) -> None:
+    """`tx.state` is done (`apply` returns it): record the step that made it and what its occupancy is made from."""
+    if _replaying.get():
+        return
+    state, origin = tx.state, tx.origin
+    old, new = origin.creatures, state.creatures
+    replaced = tx.changed_creatures()  # a creature put back as the very object it was is no change
+    step = frozenset(compress(replaced, map(is_not, map(old.get, replaced), map(new.get, replaced))))
+    over = step
+    base: Occupancy | _Entry | None = tx.origin_occupancy
+    if base is None:
+        found = _find(origin, touch=False)  # its successor is what will be asked for
+        if found is not None:
+            if found.occ is not None:
+                base = found.occ
+            elif found.base is None:
+                base = found  # worked out when first asked, then shared
+            elif len(found.over) + len(step) <= OVERLAY_MAX:
+                base, over = found.base, found.over | step
+            # else too much has changed since an occupancy was last asked for: it is built when asked
+    if base is not None and len(over) > CHANGED_MIN and not _few(len(over), state):
+        base = None
+    _keep(_Entry(state, origin, step, base, over))
+
+
+def kept(occ: Occupancy, key: tuple[Hashable, ...], make: Callable[[], T]) -> T:
+    """What `make` works out from the state of `occ` alone, made once for that state. Shared by every menu asked of
+    it: not to be changed (hand out a copy of a list)."""
+    found: Any = occ.kept.get(key, _NONE)
+    if found is _NONE:
+        found = occ.kept[key] = make()
+    return found  # type: ignore[no-any-return]
+
+
+_NONE = object()
+
+
+def forget() -> None:
+    """Forget every kept state and what is kept for boards (`board_kept`): for benchmarks of a first call, and
+    tests comparing with a computation from scratch."""
+    with _lock:
+        _entries.clear()
+        _results.clear()
+    board_kept.forget()
