@@ -40,6 +40,9 @@ taken inside the pages with `performance.timeOrigin + performance.now()`, as in 
    time, the wall clock of its tasks, is printed next to it: with 8 pages on 2 cores it counts mostly the waits for
    a core), split into the roll log's and the map's own `performance.measure`s and the NiceGUI element updates
    (panels), next to the bare app's; target ≤ 25 ms. `bench/map_trace.py` shows where that time goes (a trace).
+   The changing page's own main thread: after the measured drops, `--traced N` more (6; 0: none) under a Chromium
+   trace, split by phase (the drag's frames before the pointerup, the drop, after it) and kind of work, next to the
+   bare page's clicks traced the same way (`bench/page_trace.py`).
 3. Websocket bytes received by an observing client per move (CDP `Network.webSocketFrameReceived`, payload
    lengths of the socket.io messages between the drop and a settle time), on a 10×10 and the 100×100 map, with
    a breakdown by message (element updates by tag and last class, `run_method` by method). Target: ≤ 400 B,
