@@ -40,6 +40,9 @@ taken inside the pages with `performance.timeOrigin + performance.now()`, as in 
    time, the wall clock of its tasks, is printed next to it: with 8 pages on 2 cores it counts mostly the waits for
    a core), split into the roll log's and the map's own `performance.measure`s and the NiceGUI element updates
    (panels), next to the bare app's; target ≤ 25 ms. `bench/map_trace.py` shows where that time goes (a trace).
+   The changing page's own main thread: after the measured drops, `--traced N` more (6; 0: none) under a Chromium
+   trace, split by phase (the drag's frames before the pointerup, the drop, after it) and kind of work, next to the
+   bare page's clicks traced the same way (`bench/page_trace.py`).
 3. Websocket bytes received by an observing client per move (CDP `Network.webSocketFrameReceived`, payload
    lengths of the socket.io messages between the drop and a settle time), on a 10×10 and the 100×100 map, with
    a breakdown by message (element updates by tag and last class, `run_method` by method). Target: ≤ 400 B,
@@ -74,6 +77,7 @@ if str(ROOT) not in sys.path:
 
 from playwright.sync_api import Browser, BrowserContext, CDPSession, ConsoleMessage, Page, sync_playwright  # noqa: E402
 
+from bench.page_trace import PageWork, print_page_work, trace_changes  # noqa: E402
 from e2e.conftest import CHROMIUM, CHROMIUM_ARGS, VIEWPORT, AppServer  # noqa: E402
 from e2e.helpers import Cell, cell_xy, drag  # noqa: E402
 from vtt.rules import apply  # noqa: E402
@@ -724,6 +728,7 @@ class Latency:
     sender_main: dict[str, float] = field(default_factory=dict)  # ms of the changing page's main thread per change
     observer_main: list[dict[str, float]] = field(default_factory=list)  # the same, each observer
     js_profile: dict[str, float] = field(default_factory=dict)  # observer 1's main thread by script, ms per change
+    sender_work: PageWork | None = None  # the changing page's main thread by phase and kind (a traced pass)
     parts: dict[str, list[float]] = field(default_factory=dict)  # (change, observer) -> ms in the log, map, panels
 
 
@@ -844,8 +849,31 @@ def run_changes(
     return lat
 
 
-def bench_drops(server: AppServer, clients: Sequence[Client], enc: Encounter, drops: int, warmup: int = 2) -> Latency:
-    """The Soulweaver (clients[0]) drags the mover A -> B -> A ...; the others observe."""
+def trace_sender(
+    browser: Browser, clients: Sequence[Client], change: Callable[[int], None], n: int, first: int
+) -> PageWork:
+    """`n` more changes by clients[0], its main thread traced (`bench.page_trace`); each change waited out."""
+    sender = clients[0]
+
+    def settle() -> None:
+        sender.page.wait_for_timeout(2 * TRAILING_MS)
+        wait_idle(clients)
+
+    wait_idle(clients)
+    return trace_changes(browser, sender.page, sender.cdp, sender.pid, change, n, settle, first)
+
+
+def bench_drops(
+    browser: Browser,
+    server: AppServer,
+    clients: Sequence[Client],
+    enc: Encounter,
+    drops: int,
+    traced: int,
+    warmup: int = 2,
+) -> Latency:
+    """The Soulweaver (clients[0]) drags the mover A -> B -> A ...; the others observe. Then `traced` more drops
+    with the dragging page's main thread traced."""
     sender = clients[0].page
     sender.evaluate(SENDER_PROBE)
     for client in clients[1:]:
@@ -858,7 +886,9 @@ def bench_drops(server: AppServer, clients: Sequence[Client], enc: Encounter, dr
         drag(sender, cell_xy(sender, here), cell_xy(sender, there), steps=8)
 
     lat = run_changes(server, clients, move, drops, warmup, is_patch)
-    final = enc.spot_a if (warmup + drops) % 2 == 0 else enc.spot_b
+    if traced:
+        lat.sender_work = trace_sender(browser, clients, move, traced, warmup + drops)
+    final = enc.spot_a if (warmup + drops + traced) % 2 == 0 else enc.spot_b
     q, r = sender.locator(f'[data-token-id="{MOVER}"]').evaluate("el => [el.dataset.q, el.dataset.r]")
     if (int(q), int(r)) != final:
         print(f"!! the mover is at {q},{r} in the dragging page, expected {final}")
@@ -942,8 +972,11 @@ def print_legs(legs: dict[str, list[float]]) -> None:
             row(label, legs[label], 9)
 
 
-def bench_bare(browser: Browser, server: AppServer, n_clients: int, clicks: int, warmup: int = 2) -> Latency:
-    """A click in clients[0] sets the label in every client (the bare app); the others observe."""
+def bench_bare(
+    browser: Browser, server: AppServer, n_clients: int, clicks: int, traced: int, warmup: int = 2
+) -> Latency:
+    """A click in clients[0] sets the label in every client (the bare app); the others observe. Then `traced` more
+    clicks with the clicking page's main thread traced."""
 
     def ready(page: Page) -> None:
         page.wait_for_function("window.did_handshake === true", timeout=TIMEOUT_MS)
@@ -958,7 +991,10 @@ def bench_bare(browser: Browser, server: AppServer, n_clients: int, clicks: int,
         if box is None:
             raise RuntimeError("the bare app's button is not rendered")
         x, y = box["x"] + box["width"] / 2, box["y"] + box["height"] / 2
-        return run_changes(server, clients, lambda _: sender.mouse.click(x, y), clicks, warmup, is_update)
+        lat = run_changes(server, clients, lambda _: sender.mouse.click(x, y), clicks, warmup, is_update)
+        if traced:
+            lat.sender_work = trace_sender(browser, clients, lambda _: sender.mouse.click(x, y), traced, 0)
+        return lat
 
 
 async def timed_submit(table: Table, viewer: Viewer, command: dict[str, Any]) -> tuple[Outcome, float]:
@@ -1238,6 +1274,11 @@ def print_latency_summary(app: Latency, bare: Latency, n_clients: int) -> None:
         f"   ratio app / bare: {ratio_med:.2f}× median, {ratio_p95:.2f}× p95   target p95 ≤ {LATENCY_RATIO_TARGET}× "
         f"bare: {verdict(ratio_p95 <= LATENCY_RATIO_TARGET)}"
     )
+    mine, theirs = app.sender_main.get(CPU, float("nan")), bare.sender_main.get(CPU, float("nan"))
+    print(
+        f"   the dragging page's main thread per drop: {mine:.1f} ms of CPU, the bare page's per click "
+        f"{theirs:.1f} ms ({mine / theirs:.2f}×)"
+    )
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -1250,9 +1291,16 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument(
         "--trace", type=Path, help="write the server's trace of section 2's drops to this file (JSON lines)"
     )
+    ap.add_argument(
+        "--traced",
+        type=int,
+        default=-1,
+        help="drops (and bare clicks) traced after section 2's, for the changing page's breakdown (0: none)",
+    )
     args = ap.parse_args(argv)
-    cold_runs, drops, bytes_moves = (1, 6, 3) if args.quick else (3, 30, 8)
+    cold_runs, drops, bytes_moves, traced = (1, 6, 3, 3) if args.quick else (3, 30, 8, 6)
     drops = args.drops or drops
+    traced = traced if args.traced < 0 else args.traced
     n_clients = QUICK_CLIENTS if args.quick else CLIENTS
     if not Path(CHROMIUM).exists():
         print(f"{CHROMIUM} is missing: run `bash e2e/ensure_chromium.sh` first", file=sys.stderr)
@@ -1294,7 +1342,7 @@ def main(argv: list[str] | None = None) -> int:
                     ready = partial(wait_tokens, n=big.creatures)
                     clients = opened.enter_context(open_clients(browser, urls, ready, frames_of=1))
                     read_trace(trace_file(folder, big))  # the first paint's marks
-                    app = bench_drops(server, clients, big, drops)
+                    app = bench_drops(browser, server, clients, big, drops, traced)
                     marks = read_trace(trace_file(folder, big))
                     legs = drop_legs(marks, app, clients[0].client_id)
                     if args.trace is not None:
@@ -1307,7 +1355,7 @@ def main(argv: list[str] | None = None) -> int:
                 bare_server = AppServer(bare_script, port_env="BARE_PORT", cwd=folder).start()
                 try:
                     with timed("section 2, bare NiceGUI"):
-                        bare = bench_bare(browser, bare_server, n_clients, drops)
+                        bare = bench_bare(browser, bare_server, n_clients, drops, traced)
                 finally:
                     bare_server.stop()
                     report_server(bare_server, "bare NiceGUI")
@@ -1317,6 +1365,10 @@ def main(argv: list[str] | None = None) -> int:
                 server_pieces(make_encounter(folder, *FEW, seed=args.seed), n_clients, folder)
                 vision_update = vision_pieces(big)
                 print_latency("bare", bare, "label update")
+                if app.sender_work is not None and bare.sender_work is not None:
+                    print_page_work(
+                        "the changing page (app: the dragging Soulweaver)", app.sender_work, bare.sender_work
+                    )
                 ratio_med = statistics.median(app.dom) / statistics.median(bare.dom)
                 ratio_p95 = pct(app.dom, 95) / pct(bare.dom, 95)
                 print(f"   ratio app / bare: median {ratio_med:.2f}×, p95 {ratio_p95:.2f}×")

@@ -277,7 +277,8 @@ function injectStyles() {
   stroke-dasharray: 7 4; vector-effect: non-scaling-stroke; pointer-events: none; }
 .vtt-move-step { font-weight: 700; fill: #143d22; paint-order: stroke; stroke: rgba(246, 238, 218, 0.9);
   stroke-linejoin: round; pointer-events: none; }
-.vtt-map .vtt-move-label { position: absolute; z-index: 5; pointer-events: none; display: none; max-width: 22rem;
+.vtt-map .vtt-move-label { position: absolute; left: 0; top: 0; z-index: 5; pointer-events: none; display: none;
+  max-width: 22rem; will-change: transform;
   padding: 3px 7px; border-radius: 4px; background: rgba(30, 25, 20, 0.88); color: #f6eedb; font-size: 12px;
   line-height: 1.35; white-space: nowrap; box-shadow: 0 1px 4px rgba(0, 0, 0, 0.4); }
 .vtt-map .vtt-move-label .vtt-move-odds { color: #ffd27a; font-weight: 700; }
@@ -286,7 +287,14 @@ function injectStyles() {
   vector-effect: non-scaling-stroke; pointer-events: none; }
 .vtt-token { cursor: pointer; }
 .vtt-token.vtt-draggable { cursor: grab; }
-.vtt-token[data-dragging] { cursor: grabbing; opacity: 0.9; }
+.vtt-token[data-dragging] { cursor: grabbing; opacity: 0.4; }
+/* A drag is drawn over the map, not in it: the drop preview, path and step costs in one layer, the dragged token's
+   copy in another that the pointer moves (slideTo: the compositor's work; the map is not repainted at each move). */
+.vtt-map .vtt-drag-layer, .vtt-map .vtt-drag-svg { position: absolute; inset: 0; width: 100%; height: 100%;
+  display: none; pointer-events: none; overflow: visible; will-change: transform; }
+.vtt-map .vtt-drag-layer.vtt-shown, .vtt-map .vtt-drag-svg.vtt-shown { display: block; }
+.vtt-map .vtt-drag-layer .vtt-drag-svg { display: block; will-change: auto; font-family: ${FONT_FAMILY}; }
+.vtt-drag-ghost .vtt-token { opacity: 0.9; }
 .vtt-token:hover .vtt-body { filter: brightness(1.12); }
 .vtt-token text { pointer-events: none; }
 .vtt-foot-outline { fill: none; stroke: #1e1914; stroke-linejoin: round; }
@@ -1151,6 +1159,22 @@ const LONG_PRESS_MS = 600;
 const KEY_PAN_PX = 80;
 const KEY_ZOOM = 1.25;
 
+// A layer of its own (will-change: transform) moved by the pointer: its translation is set as a zero-length animation
+// held at its end, which the compositor applies. Setting its style instead redoes the layering of the whole page at
+// each move (1 to 2 ms a frame on a map of 500 tokens).
+const slides = new WeakMap();
+function slideTo(el, x, y) {
+  const keyframes = [{ transform: `translate(${fmt(x)}px, ${fmt(y)}px)` }];
+  const slide = slides.get(el);
+  if (slide) slide.effect.setKeyframes(keyframes);
+  else slides.set(el, el.animate(keyframes, { duration: 0, fill: "forwards" }));
+}
+function stopSlide(el) {
+  const slide = slides.get(el);
+  if (slide) slide.cancel();
+  slides.delete(el);
+}
+
 function svgEl(tag, attrs) {
   const el = document.createElementNS(SVG_NS, tag);
   for (const [k, v] of Object.entries(attrs)) el.setAttribute(k, String(v));
@@ -1279,6 +1303,7 @@ export default {
     this.uid = "m" + uidCounter; // not reactive
     this.drag = null; // not reactive: current gesture
     this.pointers = new Map(); // not reactive: active pointers (for pinch)
+    this.pointerBox = null; // not reactive: the map's box while pointers are down (screenPoint)
     this.view = { x: 0, y: 0, k: 1 }; // not reactive: pan/zoom
     this.userMoved = false;
     this.lowDetail = false;
@@ -1559,7 +1584,10 @@ export default {
     // ---- view (pan/zoom), applied to the DOM directly --------------------------------------------------
     applyView() {
       const { x, y, k } = this.view;
-      if (this.$refs.world) this.$refs.world.setAttribute("transform", `translate(${fmt(x)} ${fmt(y)}) scale(${k})`);
+      const world = `translate(${fmt(x)} ${fmt(y)}) scale(${k})`;
+      for (const name of ["world", "marksWorld", "ghostWorld"]) {
+        if (this.$refs[name]) this.$refs[name].setAttribute("transform", world);
+      }
       const low = this.geo.inner * k < LOD_INNER_PX;
       if (this.$refs.svg && !low) this.$refs.svg.style.setProperty("--vtt-name-min", fmt(NAME_MIN_PX / k));
       if (this.$refs.svg && low !== this.lowDetail) {
@@ -1668,8 +1696,10 @@ export default {
       this.userMoved = true;
       this.applyView();
     },
-    screenPoint(e) {
-      const rect = this.$refs.svg.getBoundingClientRect();
+    // A point of a pointer event in the map's pixels. While pointers are down, the map's box is the one read at the
+    // last press (no layout read per move: the map does not move under a gesture).
+    screenPoint(e, box) {
+      const rect = box || (this.pointers.size && this.pointerBox) || this.$refs.svg.getBoundingClientRect();
       return { x: e.clientX - rect.left, y: e.clientY - rect.top };
     },
     toWorld(p) {
@@ -1701,7 +1731,8 @@ export default {
       const otherButton = e.pointerType === "mouse" && e.button !== 0;
       // while painting, the middle or right button pans (the left one paints)
       if (otherButton && !(painting && (e.button === 1 || e.button === 2))) return;
-      const p = this.screenPoint(e);
+      this.pointerBox = this.$refs.svg.getBoundingClientRect();
+      const p = this.screenPoint(e, this.pointerBox);
       if (this.tools && e.altKey && this.pointers.size === 0) {
         e.preventDefault();
         this.pingAt(p);
@@ -1797,13 +1828,11 @@ export default {
       } else if (d.mode === "token" && d.draggable) {
         const k = this.view.k;
         if (!d.el.hasAttribute("data-dragging")) {
-          d.el.setAttribute("data-dragging", "");
-          d.el.setAttribute("id", "vtt-drag-" + this.uid);
-          this.$refs.dragTop.setAttribute("href", "#vtt-drag-" + this.uid);
+          this.showDragVisual(d);
           this.movePreview = null;
           this.$emit("drag_start", { id: d.id });
         }
-        d.el.setAttribute("transform", `translate(${fmt(dx / k)} ${fmt(dy / k)})`);
+        slideTo(this.$refs.dragGhost, dx, dy);
         d.target = this.snapTarget(d.id, dx / k, dy / k);
         this.showPreview(d.id, d.target);
         this.showMoveAt(d.target, p);
@@ -2108,13 +2137,33 @@ export default {
       if (d && d.mode === "paint") this.showStroke(null);
       if (this.$refs.svg) this.$refs.svg.classList.remove("vtt-panning");
     },
-    clearDragVisual(d) {
-      if (d.el) {
-        d.el.removeAttribute("transform");
-        d.el.removeAttribute("data-dragging");
-        d.el.removeAttribute("id");
+    // The dragged token stays in the map, dimmed; a copy of it (no ids, no data attributes: nothing a selector of
+    // the map's tokens finds) follows the pointer in the drag layer, drawn with the map's zoom and level of detail.
+    showDragVisual(d) {
+      const ghost = d.el.cloneNode(true);
+      for (const el of [ghost, ...ghost.querySelectorAll("*")]) {
+        for (const name of el.getAttributeNames()) {
+          if (name === "id" || name.startsWith("data-")) el.removeAttribute(name);
+        }
       }
-      if (this.$refs.dragTop) this.$refs.dragTop.setAttribute("href", "");
+      d.el.setAttribute("data-dragging", "");
+      const svg = this.$refs.svg;
+      const layer = this.$refs.dragGhost;
+      const ghostSvg = this.$refs.ghostSvg;
+      stopSlide(layer);
+      ghostSvg.classList.toggle("vtt-lod-low", svg.classList.contains("vtt-lod-low"));
+      ghostSvg.style.setProperty("--vtt-name-min", svg.style.getPropertyValue("--vtt-name-min"));
+      this.$refs.ghostWorld.replaceChildren(ghost);
+      layer.classList.add("vtt-shown");
+      this.$refs.dragMarks.classList.add("vtt-shown");
+    },
+    clearDragVisual(d) {
+      if (d.el) d.el.removeAttribute("data-dragging");
+      if (this.$refs.ghostWorld) this.$refs.ghostWorld.replaceChildren();
+      if (this.$refs.dragGhost) stopSlide(this.$refs.dragGhost);
+      for (const name of ["dragGhost", "dragMarks"]) {
+        if (this.$refs[name]) this.$refs[name].classList.remove("vtt-shown");
+      }
       this.showPreview(null, null);
       this.clearMovePreview();
     },
@@ -2200,6 +2249,7 @@ export default {
       if (this.$refs.moveLabel) {
         this.$refs.moveLabel.replaceChildren();
         this.$refs.moveLabel.style.display = "none";
+        stopSlide(this.$refs.moveLabel);
       }
     },
     // The path to `target` (an anchor space), its step costs and the label beside the pointer `p` (screen px).
@@ -2209,8 +2259,7 @@ export default {
       const mp = this.movePreview;
       const label = this.$refs.moveLabel;
       if (!mp || !target || !label) return;
-      label.style.left = fmt(p.x + 18) + "px";
-      label.style.top = fmt(p.y + 14) + "px";
+      slideTo(label, p.x + 18, p.y + 14);
       const k = cellKey(target[0], target[1]);
       if (k === this.moveKey) return;
       this.moveKey = k;
@@ -2368,15 +2417,21 @@ export default {
             <path :d="fogView.dark" class="vtt-fog-dark"/>
           </g>
           <vtt-highlights :geo="geo" :items="hl" over/>
-          <path ref="preview" class="vtt-drop-preview" d=""/>
-          <path ref="movePath" class="vtt-move-path" data-role="move-path" d=""/>
-          <g ref="moveSteps" class="vtt-move-steps" data-role="move-steps"></g>
           <path ref="stroke" class="vtt-stroke-preview" d=""/>
-          <use ref="dragTop" href="" pointer-events="none"/>
           <g ref="pings" data-role="pings"></g>
           <g ref="rulers" data-role="rulers"></g>
         </g>
       </svg>
+      <svg ref="dragMarks" class="vtt-drag-svg vtt-drag-marks">
+        <g ref="marksWorld">
+          <path ref="preview" class="vtt-drop-preview" d=""/>
+          <path ref="movePath" class="vtt-move-path" data-role="move-path" d=""/>
+          <g ref="moveSteps" class="vtt-move-steps" data-role="move-steps"></g>
+        </g>
+      </svg>
+      <div ref="dragGhost" class="vtt-drag-layer" data-role="drag-ghost">
+        <svg ref="ghostSvg" class="vtt-drag-svg vtt-drag-ghost"><g ref="ghostWorld"></g></svg>
+      </div>
       <div v-if="tools" class="vtt-tools" @pointerdown.stop>
         <button ref="rulerButton" type="button" class="vtt-tool" data-role="ruler-toggle" aria-pressed="false"
                 title="Ruler (R): press and drag on the map to measure" @click="toggleRuler">Ruler</button>
