@@ -611,12 +611,13 @@ SENDER_PROBE = """() => {
 }"""
 
 # Every socket.io event the page receives: when its handler starts (onAny runs just before NiceGUI's own handler),
-# the run_method name (NiceGUI 3 sends `run_method` as `run_javascript` with `return runMethod(id, "name", args)`)
+# the run_method names (NiceGUI 3 sends `run_method` as `run_javascript` with `return runMethod(id, "name", args)`;
+# a page taking in a change gets its calls together, `vtt.web.one_message`: "patchToken+add")
 # and when Vue has re-rendered what it changed (a nextTick queued after the handler's synchronous part).
 MESSAGE_LOG = r"""
   window.socket.onAny((ev, msg) => {
     const code = msg && typeof msg.code === 'string' ? msg.code : '';
-    const name = (code.match(/runMethod\(\d+, "(\w+)"/) || [])[1] || '';
+    const name = [...code.matchAll(/runMethod\(\d+, "(\w+)"/g)].map((m) => m[1]).join('+');
     const rec = [performance.timeOrigin + performance.now(), ev, name, null];
     window.__msgs.push(rec);
     Promise.resolve().then(() => Vue.nextTick()).then(() => { rec[3] = performance.timeOrigin + performance.now(); });
@@ -778,7 +779,7 @@ def collect(sender: Page, observers: Sequence[Client], counts: list[int], lat: L
 
 
 def is_patch(event: str, method: str) -> bool:
-    return method == "patchToken"
+    return "patchToken" in method.split("+")
 
 
 def is_update(event: str, method: str) -> bool:
@@ -1147,8 +1148,8 @@ def classify(payload: str) -> list[tuple[str, int]]:
         return [("socket.io other", size)]
     kind, data = str(message[0]), message[1] if len(message) > 1 else None
     if kind == "run_javascript" and isinstance(data, dict):
-        method = RUN_METHOD.search(str(data.get("code", "")))
-        return [(f"run_method {method.group(1)}" if method else "run_javascript", size)]
+        methods = RUN_METHOD.findall(str(data.get("code", "")))
+        return [(f"run_method {'+'.join(methods)}" if methods else "run_javascript", size)]
     if kind == "update" and isinstance(data, dict):
         parts: list[tuple[str, int]] = []
         overhead = size
