@@ -6,6 +6,7 @@ Run it from the repository root::
     .venv/bin/python bench/web.py --quick    # 4 clients, fewer repetitions, no profiled load (under a minute)
     .venv/bin/python bench/web.py --paint    # only the first paint (section 1 and 1a)
     .venv/bin/python bench/web.py --latency  # only the drops and the bare round trip (section 2); --drops N, --trace F
+    .venv/bin/python bench/web.py --latency --observer-trace  # and an observer's main thread by trace event
 
 It starts the app itself (`python -m vtt.cli --map FILE --database URL`, through `e2e.conftest.AppServer`) on
 encounter files it generates into a temporary folder, drives `/usr/bin/chromium` with the sync Playwright API
@@ -725,6 +726,7 @@ class Latency:
     sender_main: dict[str, float] = field(default_factory=dict)  # ms of the changing page's main thread per change
     observer_main: list[dict[str, float]] = field(default_factory=list)  # the same, each observer
     js_profile: dict[str, float] = field(default_factory=dict)  # observer 1's main thread by script, ms per change
+    observer_trace: dict[str, float] = field(default_factory=dict)  # the same by trace event, CPU ms (--observer-trace)
     parts: dict[str, list[float]] = field(default_factory=dict)  # (change, observer) -> ms in the log, map, panels
 
 
@@ -813,9 +815,17 @@ def wait_idle(clients: Sequence[Client]) -> None:
 
 
 def run_changes(
-    server: AppServer, clients: Sequence[Client], change: Callable[[int], None], n: int, warmup: int, is_key: Matcher
+    server: AppServer,
+    clients: Sequence[Client],
+    change: Callable[[int], None],
+    n: int,
+    warmup: int,
+    is_key: Matcher,
+    trace: bool = False,
 ) -> Latency:
-    """`warmup + n` changes made by clients[0] (`change(i)`), each waited for in every other client."""
+    """`warmup + n` changes made by clients[0] (`change(i)`), each waited for in every other client. Observer 1's
+    main thread is profiled meanwhile: by script (the JS sampling profiler), or with `trace` by trace event in its
+    CPU time (a Chrome trace: script, style, layout, pre-paint, layerize, hit tests, ...)."""
     if server.process is None:
         raise RuntimeError("the server is not running")
     sender, observers = clients[0], clients[1:]
@@ -831,13 +841,20 @@ def run_changes(
     lat.idle_cpu = (process_cpu_ms(server.process.pid) - idle0) / (time.perf_counter() - t_idle)
     cpu0, t0 = process_cpu_ms(server.process.pid), time.perf_counter()
     main0 = [c.main_thread_ms() for c in clients]
-    start_js_profile(observers[0].cdp)
-    for i in range(warmup, warmup + n):
-        wait_idle(clients)
-        change(i)
-        collect(sender.page, observers, counts, lat, is_key)
-    profile = stop_js_profile(observers[0].cdp)
-    lat.js_profile = {k: v / n for k, v in profile.items()}
+
+    def measured() -> None:
+        for i in range(warmup, warmup + n):
+            wait_idle(clients)
+            change(i)
+            collect(sender.page, observers, counts, lat, is_key)
+
+    if trace:
+        lat.observer_trace = observer_trace(observers[0], measured, n)
+    else:
+        start_js_profile(observers[0].cdp)
+        measured()
+        profile = stop_js_profile(observers[0].cdp)
+        lat.js_profile = {k: v / n for k, v in profile.items()}
     lat.server_cpu = (process_cpu_ms(server.process.pid) - cpu0) / n
     lat.wall = (time.perf_counter() - t0) * 1000 / n
     main = [{k: (v - m0[k]) / n for k, v in c.main_thread_ms().items()} for c, m0 in zip(clients, main0, strict=True)]
@@ -845,7 +862,21 @@ def run_changes(
     return lat
 
 
-def bench_drops(server: AppServer, clients: Sequence[Client], enc: Encounter, drops: int, warmup: int = 2) -> Latency:
+def observer_trace(client: Client, run: Callable[[], None], n: int) -> dict[str, float]:
+    """Run `run` under a Chrome trace; ms of `client`'s renderer main thread per change by trace event (self time,
+    in the thread's CPU time: what it did, however busy the machine was). Its main thread is the thread whose id is
+    the renderer's process id."""
+    from bench.map_trace import record, self_times  # it imports this module
+
+    events = record(client.cdp, client.page, run)
+    if client.pid is None:
+        return {}
+    return {name: ms / n for name, ms in self_times(events, (client.pid, client.pid)).items()}
+
+
+def bench_drops(
+    server: AppServer, clients: Sequence[Client], enc: Encounter, drops: int, warmup: int = 2, trace: bool = False
+) -> Latency:
     """The Soulweaver (clients[0]) drags the mover A -> B -> A ...; the others observe."""
     sender = clients[0].page
     sender.evaluate(SENDER_PROBE)
@@ -858,7 +889,7 @@ def bench_drops(server: AppServer, clients: Sequence[Client], enc: Encounter, dr
         here, there = (enc.spot_a, enc.spot_b) if i % 2 == 0 else (enc.spot_b, enc.spot_a)
         drag(sender, cell_xy(sender, here), cell_xy(sender, there), steps=8)
 
-    lat = run_changes(server, clients, move, drops, warmup, is_patch)
+    lat = run_changes(server, clients, move, drops, warmup, is_patch, trace)
     final = enc.spot_a if (warmup + drops) % 2 == 0 else enc.spot_b
     q, r = sender.locator(f'[data-token-id="{MOVER}"]').evaluate("el => [el.dataset.q, el.dataset.r]")
     if (int(q), int(r)) != final:
@@ -943,7 +974,9 @@ def print_legs(legs: dict[str, list[float]]) -> None:
             row(label, legs[label], 9)
 
 
-def bench_bare(browser: Browser, server: AppServer, n_clients: int, clicks: int, warmup: int = 2) -> Latency:
+def bench_bare(
+    browser: Browser, server: AppServer, n_clients: int, clicks: int, warmup: int = 2, trace: bool = False
+) -> Latency:
     """A click in clients[0] sets the label in every client (the bare app); the others observe."""
 
     def ready(page: Page) -> None:
@@ -959,7 +992,7 @@ def bench_bare(browser: Browser, server: AppServer, n_clients: int, clicks: int,
         if box is None:
             raise RuntimeError("the bare app's button is not rendered")
         x, y = box["x"] + box["width"] / 2, box["y"] + box["height"] / 2
-        return run_changes(server, clients, lambda _: sender.mouse.click(x, y), clicks, warmup, is_update)
+        return run_changes(server, clients, lambda _: sender.mouse.click(x, y), clicks, warmup, is_update, trace)
 
 
 async def timed_submit(table: Table, viewer: Viewer, command: dict[str, Any]) -> tuple[Outcome, float]:
@@ -1121,7 +1154,12 @@ def print_latency(name: str, lat: Latency, key: str) -> None:
         print("      an observer's main thread per change by part (the page's own measures; panels: element updates):")
         for what in ("log", "map", "panels"):
             row(what, lat.parts.get(what, []), 9)
-    print_profile("      observer 1's main thread per change, JS profile by script", lat.js_profile)
+    if lat.js_profile:
+        print_profile("      observer 1's main thread per change, JS profile by script", lat.js_profile)
+    if lat.observer_trace:
+        print_profile(
+            "      observer 1's main thread per change, CPU by trace event (self time)", lat.observer_trace, top=12
+        )
     print("      each message's handler start -> Vue has re-rendered (main thread of an observer):")
     for what, values in sorted(lat.render.items(), key=lambda kv: -statistics.median(kv[1])):
         row(what, values, 9)
@@ -1251,6 +1289,12 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument(
         "--trace", type=Path, help="write the server's trace of section 2's drops to this file (JSON lines)"
     )
+    ap.add_argument(
+        "--observer-trace",
+        action="store_true",
+        help="section 2: observer 1's main thread by Chrome trace event (CPU), the app's and the bare page's, "
+        "instead of its JS profile by script",
+    )
     args = ap.parse_args(argv)
     cold_runs, drops, bytes_moves = (1, 6, 3) if args.quick else (3, 30, 8)
     drops = args.drops or drops
@@ -1295,7 +1339,7 @@ def main(argv: list[str] | None = None) -> int:
                     ready = partial(wait_tokens, n=big.creatures)
                     clients = opened.enter_context(open_clients(browser, urls, ready, frames_of=1))
                     read_trace(trace_file(folder, big))  # the first paint's marks
-                    app = bench_drops(server, clients, big, drops)
+                    app = bench_drops(server, clients, big, drops, trace=args.observer_trace)
                     marks = read_trace(trace_file(folder, big))
                     legs = drop_legs(marks, app, clients[0].client_id)
                     if args.trace is not None:
@@ -1308,7 +1352,7 @@ def main(argv: list[str] | None = None) -> int:
                 bare_server = AppServer(bare_script, port_env="BARE_PORT", cwd=folder).start()
                 try:
                     with timed("section 2, bare NiceGUI"):
-                        bare = bench_bare(browser, bare_server, n_clients, drops)
+                        bare = bench_bare(browser, bare_server, n_clients, drops, trace=args.observer_trace)
                 finally:
                     bare_server.stop()
                     report_server(bare_server, "bare NiceGUI")
