@@ -613,18 +613,20 @@ SENDER_PROBE = """() => {
 
 # Every socket.io event the page receives: when its handler starts (onAny runs just before NiceGUI's own handler),
 # the run_method names (NiceGUI 3 sends `run_method` as `run_javascript` with `return runMethod(id, "name", args)`;
-# a page taking in a change gets its calls together, `vtt.web.one_message`: "patchToken+add")
+# a page taking in a change gets its calls together, `vtt.web.one_message`: "run+patchToken+add")
 # and when Vue has re-rendered what it changed (a nextTick queued after the handler's synchronous part).
 MESSAGE_LOG = r"""
   window.socket.onAny((ev, msg) => {
     const code = msg && typeof msg.code === 'string' ? msg.code : '';
-    const name = [...code.matchAll(/runMethod\(\d+, "(\w+)"/g)].map((m) => m[1]).join('+');
+    const name = [...code.matchAll(/(?:runMethod\(|\[)\d+, "(\w+)"/g)].map((m) => m[1]).join('+');
     const rec = [performance.timeOrigin + performance.now(), ev, name, null];
     window.__msgs.push(rec);
     Promise.resolve().then(() => Vue.nextTick()).then(() => { rec[3] = performance.timeOrigin + performance.now(); });
   });
 """
-RUN_METHOD = re.compile(r'runMethod\(\d+, "(\w+)"')
+RUN_METHOD = re.compile(r'(?:runMethod\(|\[)\d+, "(\w+)"')
+"""The methods a message runs: NiceGUI's `runMethod(id, "name", ...)`, and each call `[id, "name", ...]` of
+`vtt.web.one_message`'s carrier."""
 
 TOKEN_OBSERVER = (
     """(id) => {

@@ -41,7 +41,7 @@ from vtt.web.map_pointers import MapPointers
 from vtt.web.map_view import MapView
 from vtt.web.menu_facts import odds_with, option_facts
 from vtt.web.menu_keys import MenuKeys
-from vtt.web.one_message import one_message
+from vtt.web.one_message import Carrier, one_message
 from vtt.web.order_candidates import order_candidates
 from vtt.web.panel_drawer import PanelDrawer
 from vtt.web.picture_controls import render_picture_controls
@@ -190,6 +190,7 @@ class TableView:
                     ui.label("Roll log").classes("text-sm font-bold text-stone-700 roll-log-title")
                     self.log = RollLog()
                     self.chat = ChatPanel(viewer, self._players, self.send)
+        self.carrier = Carrier()  # a change's patches and log entry go to the browser as one message
         self.drawer = PanelDrawer(layout)
         self.map.on_move(self._on_move)
         self.map.on_drag_start(self._on_drag_start)
@@ -247,7 +248,7 @@ class TableView:
         """Patch the tokens that changed and add the log entry at once, in one message (the browser draws them in
         one frame); render the panels a moment later, so that the map's small patch goes out ahead of the page's
         element updates."""
-        with one_message(self.map.client):
+        with one_message(self.carrier):
             self._take_change(change)
         if self._flush_task is None:
             self._flush_task = background_tasks.create(self._flush(), name="table-view-flush")
