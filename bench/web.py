@@ -618,13 +618,13 @@ SENDER_PROBE = """() => {
 MESSAGE_LOG = r"""
   window.socket.onAny((ev, msg) => {
     const code = msg && typeof msg.code === 'string' ? msg.code : '';
-    const name = [...code.matchAll(/(?:runMethod\(|\[)\d+, "(\w+)"/g)].map((m) => m[1]).join('+');
+    const name = [...code.matchAll(/(?:runMethod\(|\[)\d+, ?"(\w+)"/g)].map((m) => m[1]).join('+');
     const rec = [performance.timeOrigin + performance.now(), ev, name, null];
     window.__msgs.push(rec);
     Promise.resolve().then(() => Vue.nextTick()).then(() => { rec[3] = performance.timeOrigin + performance.now(); });
   });
 """
-RUN_METHOD = re.compile(r'(?:runMethod\(|\[)\d+, "(\w+)"')
+RUN_METHOD = re.compile(r'(?:runMethod\(|\[)\d+, ?"(\w+)"')
 """The methods a message runs: NiceGUI's `runMethod(id, "name", ...)`, and each call `[id, "name", ...]` of
 `vtt.web.one_message`'s carrier."""
 
