@@ -6,6 +6,7 @@ Run it from the repository root::
     .venv/bin/python bench/web.py --quick    # 4 clients, fewer repetitions, no profiled load (under a minute)
     .venv/bin/python bench/web.py --paint    # only the first paint (section 1 and 1a)
     .venv/bin/python bench/web.py --latency  # only the drops and the bare round trip (section 2); --drops N, --trace F
+    .venv/bin/python bench/web.py --latency --observer-trace  # and an observer's main thread by trace event
 
 It starts the app itself (`python -m vtt.cli --map FILE --database URL`, through `e2e.conftest.AppServer`) on
 encounter files it generates into a temporary folder, drives `/usr/bin/chromium` with the sync Playwright API
@@ -615,18 +616,21 @@ SENDER_PROBE = """() => {
 }"""
 
 # Every socket.io event the page receives: when its handler starts (onAny runs just before NiceGUI's own handler),
-# the run_method name (NiceGUI 3 sends `run_method` as `run_javascript` with `return runMethod(id, "name", args)`)
+# the run_method names (NiceGUI 3 sends `run_method` as `run_javascript` with `return runMethod(id, "name", args)`;
+# a page taking in a change gets its calls together, `vtt.web.one_message`: "run+patchToken+add")
 # and when Vue has re-rendered what it changed (a nextTick queued after the handler's synchronous part).
 MESSAGE_LOG = r"""
   window.socket.onAny((ev, msg) => {
     const code = msg && typeof msg.code === 'string' ? msg.code : '';
-    const name = (code.match(/runMethod\(\d+, "(\w+)"/) || [])[1] || '';
+    const name = [...code.matchAll(/(?:runMethod\(|\[)\d+, ?"(\w+)"/g)].map((m) => m[1]).join('+');
     const rec = [performance.timeOrigin + performance.now(), ev, name, null];
     window.__msgs.push(rec);
     Promise.resolve().then(() => Vue.nextTick()).then(() => { rec[3] = performance.timeOrigin + performance.now(); });
   });
 """
-RUN_METHOD = re.compile(r'runMethod\(\d+, "(\w+)"')
+RUN_METHOD = re.compile(r'(?:runMethod\(|\[)\d+, ?"(\w+)"')
+"""The methods a message runs: NiceGUI's `runMethod(id, "name", ...)`, and each call `[id, "name", ...]` of
+`vtt.web.one_message`'s carrier."""
 
 TOKEN_OBSERVER = (
     """(id) => {
@@ -729,6 +733,7 @@ class Latency:
     observer_main: list[dict[str, float]] = field(default_factory=list)  # the same, each observer
     js_profile: dict[str, float] = field(default_factory=dict)  # observer 1's main thread by script, ms per change
     sender_work: PageWork | None = None  # the changing page's main thread by phase and kind (a traced pass)
+    observer_trace: dict[str, float] = field(default_factory=dict)  # the same by trace event, CPU ms (--observer-trace)
     parts: dict[str, list[float]] = field(default_factory=dict)  # (change, observer) -> ms in the log, map, panels
 
 
@@ -783,7 +788,7 @@ def collect(sender: Page, observers: Sequence[Client], counts: list[int], lat: L
 
 
 def is_patch(event: str, method: str) -> bool:
-    return method == "patchToken"
+    return "patchToken" in method.split("+")
 
 
 def is_update(event: str, method: str) -> bool:
@@ -817,9 +822,17 @@ def wait_idle(clients: Sequence[Client]) -> None:
 
 
 def run_changes(
-    server: AppServer, clients: Sequence[Client], change: Callable[[int], None], n: int, warmup: int, is_key: Matcher
+    server: AppServer,
+    clients: Sequence[Client],
+    change: Callable[[int], None],
+    n: int,
+    warmup: int,
+    is_key: Matcher,
+    trace: bool = False,
 ) -> Latency:
-    """`warmup + n` changes made by clients[0] (`change(i)`), each waited for in every other client."""
+    """`warmup + n` changes made by clients[0] (`change(i)`), each waited for in every other client. Observer 1's
+    main thread is profiled meanwhile: by script (the JS sampling profiler), or with `trace` by trace event in its
+    CPU time (a Chrome trace: script, style, layout, pre-paint, layerize, hit tests, ...)."""
     if server.process is None:
         raise RuntimeError("the server is not running")
     sender, observers = clients[0], clients[1:]
@@ -835,13 +848,20 @@ def run_changes(
     lat.idle_cpu = (process_cpu_ms(server.process.pid) - idle0) / (time.perf_counter() - t_idle)
     cpu0, t0 = process_cpu_ms(server.process.pid), time.perf_counter()
     main0 = [c.main_thread_ms() for c in clients]
-    start_js_profile(observers[0].cdp)
-    for i in range(warmup, warmup + n):
-        wait_idle(clients)
-        change(i)
-        collect(sender.page, observers, counts, lat, is_key)
-    profile = stop_js_profile(observers[0].cdp)
-    lat.js_profile = {k: v / n for k, v in profile.items()}
+
+    def measured() -> None:
+        for i in range(warmup, warmup + n):
+            wait_idle(clients)
+            change(i)
+            collect(sender.page, observers, counts, lat, is_key)
+
+    if trace:
+        lat.observer_trace = observer_trace(observers[0], measured, n)
+    else:
+        start_js_profile(observers[0].cdp)
+        measured()
+        profile = stop_js_profile(observers[0].cdp)
+        lat.js_profile = {k: v / n for k, v in profile.items()}
     lat.server_cpu = (process_cpu_ms(server.process.pid) - cpu0) / n
     lat.wall = (time.perf_counter() - t0) * 1000 / n
     main = [{k: (v - m0[k]) / n for k, v in c.main_thread_ms().items()} for c, m0 in zip(clients, main0, strict=True)]
@@ -863,6 +883,18 @@ def trace_sender(
     return trace_changes(browser, sender.page, sender.cdp, sender.pid, change, n, settle, first)
 
 
+def observer_trace(client: Client, run: Callable[[], None], n: int) -> dict[str, float]:
+    """Run `run` under a Chrome trace; ms of `client`'s renderer main thread per change by trace event (self time,
+    in the thread's CPU time: what it did, however busy the machine was). Its main thread is the thread whose id is
+    the renderer's process id."""
+    from bench.map_trace import record, self_times  # it imports this module
+
+    events = record(client.cdp, client.page, run)
+    if client.pid is None:
+        return {}
+    return {name: ms / n for name, ms in self_times(events, (client.pid, client.pid)).items()}
+
+
 def bench_drops(
     browser: Browser,
     server: AppServer,
@@ -871,9 +903,10 @@ def bench_drops(
     drops: int,
     traced: int,
     warmup: int = 2,
+    trace: bool = False,
 ) -> Latency:
-    """The Soulweaver (clients[0]) drags the mover A -> B -> A ...; the others observe. Then `traced` more drops
-    with the dragging page's main thread traced."""
+    """The Soulweaver (clients[0]) drags the mover A -> B -> A ...; the others observe (`trace`: observer 1's main
+    thread by Chrome trace event). Then `traced` more drops with the dragging page's main thread traced."""
     sender = clients[0].page
     sender.evaluate(SENDER_PROBE)
     for client in clients[1:]:
@@ -885,7 +918,7 @@ def bench_drops(
         here, there = (enc.spot_a, enc.spot_b) if i % 2 == 0 else (enc.spot_b, enc.spot_a)
         drag(sender, cell_xy(sender, here), cell_xy(sender, there), steps=8)
 
-    lat = run_changes(server, clients, move, drops, warmup, is_patch)
+    lat = run_changes(server, clients, move, drops, warmup, is_patch, trace)
     if traced:
         lat.sender_work = trace_sender(browser, clients, move, traced, warmup + drops)
     final = enc.spot_a if (warmup + drops + traced) % 2 == 0 else enc.spot_b
@@ -973,10 +1006,16 @@ def print_legs(legs: dict[str, list[float]]) -> None:
 
 
 def bench_bare(
-    browser: Browser, server: AppServer, n_clients: int, clicks: int, traced: int, warmup: int = 2
+    browser: Browser,
+    server: AppServer,
+    n_clients: int,
+    clicks: int,
+    traced: int,
+    warmup: int = 2,
+    trace: bool = False,
 ) -> Latency:
-    """A click in clients[0] sets the label in every client (the bare app); the others observe. Then `traced` more
-    clicks with the clicking page's main thread traced."""
+    """A click in clients[0] sets the label in every client (the bare app); the others observe (`trace`: observer
+    1's main thread by Chrome trace event). Then `traced` more clicks with the clicking page's main thread traced."""
 
     def ready(page: Page) -> None:
         page.wait_for_function("window.did_handshake === true", timeout=TIMEOUT_MS)
@@ -991,7 +1030,7 @@ def bench_bare(
         if box is None:
             raise RuntimeError("the bare app's button is not rendered")
         x, y = box["x"] + box["width"] / 2, box["y"] + box["height"] / 2
-        lat = run_changes(server, clients, lambda _: sender.mouse.click(x, y), clicks, warmup, is_update)
+        lat = run_changes(server, clients, lambda _: sender.mouse.click(x, y), clicks, warmup, is_update, trace)
         if traced:
             lat.sender_work = trace_sender(browser, clients, lambda _: sender.mouse.click(x, y), traced, 0)
         return lat
@@ -1156,7 +1195,12 @@ def print_latency(name: str, lat: Latency, key: str) -> None:
         print("      an observer's main thread per change by part (the page's own measures; panels: element updates):")
         for what in ("log", "map", "panels"):
             row(what, lat.parts.get(what, []), 9)
-    print_profile("      observer 1's main thread per change, JS profile by script", lat.js_profile)
+    if lat.js_profile:
+        print_profile("      observer 1's main thread per change, JS profile by script", lat.js_profile)
+    if lat.observer_trace:
+        print_profile(
+            "      observer 1's main thread per change, CPU by trace event (self time)", lat.observer_trace, top=12
+        )
     print("      each message's handler start -> Vue has re-rendered (main thread of an observer):")
     for what, values in sorted(lat.render.items(), key=lambda kv: -statistics.median(kv[1])):
         row(what, values, 9)
@@ -1183,8 +1227,8 @@ def classify(payload: str) -> list[tuple[str, int]]:
         return [("socket.io other", size)]
     kind, data = str(message[0]), message[1] if len(message) > 1 else None
     if kind == "run_javascript" and isinstance(data, dict):
-        method = RUN_METHOD.search(str(data.get("code", "")))
-        return [(f"run_method {method.group(1)}" if method else "run_javascript", size)]
+        methods = RUN_METHOD.findall(str(data.get("code", "")))
+        return [(f"run_method {'+'.join(methods)}" if methods else "run_javascript", size)]
     if kind == "update" and isinstance(data, dict):
         parts: list[tuple[str, int]] = []
         overhead = size
@@ -1297,6 +1341,12 @@ def main(argv: list[str] | None = None) -> int:
         default=-1,
         help="drops (and bare clicks) traced after section 2's, for the changing page's breakdown (0: none)",
     )
+    ap.add_argument(
+        "--observer-trace",
+        action="store_true",
+        help="section 2: observer 1's main thread by Chrome trace event (CPU), the app's and the bare page's, "
+        "instead of its JS profile by script",
+    )
     args = ap.parse_args(argv)
     cold_runs, drops, bytes_moves, traced = (1, 6, 3, 3) if args.quick else (3, 30, 8, 6)
     drops = args.drops or drops
@@ -1342,7 +1392,7 @@ def main(argv: list[str] | None = None) -> int:
                     ready = partial(wait_tokens, n=big.creatures)
                     clients = opened.enter_context(open_clients(browser, urls, ready, frames_of=1))
                     read_trace(trace_file(folder, big))  # the first paint's marks
-                    app = bench_drops(browser, server, clients, big, drops, traced)
+                    app = bench_drops(browser, server, clients, big, drops, traced, trace=args.observer_trace)
                     marks = read_trace(trace_file(folder, big))
                     legs = drop_legs(marks, app, clients[0].client_id)
                     if args.trace is not None:
@@ -1355,7 +1405,7 @@ def main(argv: list[str] | None = None) -> int:
                 bare_server = AppServer(bare_script, port_env="BARE_PORT", cwd=folder).start()
                 try:
                     with timed("section 2, bare NiceGUI"):
-                        bare = bench_bare(browser, bare_server, n_clients, drops, traced)
+                        bare = bench_bare(browser, bare_server, n_clients, drops, traced, trace=args.observer_trace)
                 finally:
                     bare_server.stop()
                     report_server(bare_server, "bare NiceGUI")

@@ -26,6 +26,7 @@ from nicegui import events, ui
 
 from vtt.rules.limits import MAP_SIDE_MAX
 from vtt.table import latency_trace
+from vtt.web.one_message import Batched
 
 EventHandler = events.Handler[events.GenericEventArguments]
 
@@ -285,7 +286,7 @@ def shared_changes(old: Mapping[str, Any], new: Mapping[str, Any]) -> dict[str, 
     return changes
 
 
-class MapView(ui.element, component="../../static/map_view.js"):
+class MapView(Batched, component="../../static/map_view.js"):
     """Interactive hex/square map with draggable tokens.
 
     Children created inside ``with map_view:`` are rendered in a 1x1 px anchor that the browser moves to a

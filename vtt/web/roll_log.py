@@ -8,13 +8,13 @@ elements for Vue to re-render on every move.
 
 from __future__ import annotations
 
+from collections import OrderedDict
 from collections.abc import Iterable
 from typing import Any
 
-from nicegui import ui
-
 from vtt.table.chat import addressee_name
 from vtt.table.table import LogRecord
+from vtt.web.one_message import Batched
 
 SENDER_NAMES = {"soulweaver": "Soulweaver", "time limit": "the time limit (in the Soulweaver's name)"}
 
@@ -121,7 +121,25 @@ def entry_json(record: LogRecord, shown: list[dict[str, Any]]) -> Json | None:
     }
 
 
-class LogList(ui.element, component="../../static/log_view.js"):
+_ENTRIES: OrderedDict[tuple[int, int, bool], tuple[LogRecord, list[dict[str, Any]], Json | None]] = OrderedDict()
+ENTRIES_KEPT = 16
+
+
+def shared_entry(record: LogRecord, shown: list[dict[str, Any]]) -> Json | None:
+    """`entry_json`, worked out once for all the pages shown the same events of a record (the same list: every seat
+    that may see all of it). Shared by those pages: never change it in place."""
+    key = (id(record), id(shown), record.undone)
+    known = _ENTRIES.get(key)
+    if known is not None and known[0] is record and known[1] is shown:
+        return known[2]
+    entry = entry_json(record, shown)
+    _ENTRIES[key] = (record, shown, entry)  # both kept alive with it, so that their ids stay theirs
+    while len(_ENTRIES) > ENTRIES_KEPT:
+        _ENTRIES.popitem(last=False)
+    return entry
+
+
+class LogList(Batched, component="../../static/log_view.js"):
     """Entries newest first, drawn by the browser from JSON. `add` sends one entry, `mark_undone` an undo or redo; the
     entries are kept in the props as they are (outside NiceGUI's observed dict), so that a page drawn again shows
     them all, and no change to them re-sends the element."""
@@ -167,10 +185,16 @@ class LogList(ui.element, component="../../static/log_view.js"):
             del self.entries[:-keep]
 
     def mark_undone(self, seqs: Iterable[int], undone: bool) -> None:
-        """Mark entries taken back (`undone`) or played again."""
+        """Mark entries taken back (`undone`) or played again (each replaced by a marked copy: an entry may be
+        shared with other pages, `shared_entry`)."""
         marked = [s for s in seqs if s in self._by_seq]
+        entries = self.entries
         for seq in marked:
-            self._by_seq[seq]["undone"] = undone
+            old = self._by_seq[seq]
+            self._by_seq[seq] = {**old, "undone": undone}
+            where = next((i for i, e in enumerate(entries) if e is old), None)
+            if where is not None:
+                entries[where] = self._by_seq[seq]
         if marked:
             self.run_method("mark", marked, undone)
 
@@ -185,7 +209,7 @@ class RollLog(LogList):
     def add_record(self, record: LogRecord, shown: list[dict[str, Any]], drawn: bool = True) -> None:
         """Show a record with the events its seat may see; `drawn=False` while the page is built (nothing is
         sent)."""
-        entry = entry_json(record, shown)
+        entry = shared_entry(record, shown)
         if entry is None:
             return
         if drawn:

@@ -41,6 +41,7 @@ from vtt.web.map_pointers import MapPointers
 from vtt.web.map_view import MapView
 from vtt.web.menu_facts import odds_with, option_facts
 from vtt.web.menu_keys import MenuKeys
+from vtt.web.one_message import Carrier, one_message
 from vtt.web.order_candidates import order_candidates
 from vtt.web.panel_drawer import PanelDrawer
 from vtt.web.picture_controls import render_picture_controls
@@ -52,10 +53,9 @@ from vtt.web.tokens import on_map, seat_token, shown_tokens
 
 CELL_PX = 26.0
 FLUSH_DELAY = 0.1
-"""Seconds between a change's map patch and its log and panel updates. Long enough for the patch to reach every
-page before the server and the pages spend on the log and panels: on a small machine with eight pages open the last
-page's patch took up to 70 ms, and a log entry drawn by the faster pages meanwhile (a second frame each) made it
-wait longer."""
+"""Seconds between a change's map patch (with its log entry) and its panel updates. Long enough for the patch to
+reach every page before the server and the pages spend on the panels: on a small machine with eight pages open the
+last page's patch took up to 70 ms, and a second frame drawn by the faster pages meanwhile made it wait longer."""
 ELEMENTS = {
     "": "none",
     "fire": "Fire",
@@ -190,6 +190,7 @@ class TableView:
                     ui.label("Roll log").classes("text-sm font-bold text-stone-700 roll-log-title")
                     self.log = RollLog()
                     self.chat = ChatPanel(viewer, self._players, self.send)
+        self.carrier = Carrier()  # a change's patches and log entry go to the browser as one message
         self.drawer = PanelDrawer(layout)
         self.map.on_move(self._on_move)
         self.map.on_drag_start(self._on_drag_start)
@@ -201,7 +202,6 @@ class TableView:
             table, viewer, self.map, self._seat_name, lambda: self._seat().turn_panel().can_end_turn, self.send
         )
         self._active: str | None = None
-        self._unrendered: list[LogRecord] = []
         self._flush_task: asyncio.Task[None] | None = None
         self._panel_keys: dict[str, object] = {}
         self._turn_parts: tuple[ui.column, ui.button, ui.column] | None = None
@@ -245,8 +245,15 @@ class TableView:
     # ---- the table changed --------------------------------------------------------------------------------
 
     def table_changed(self, change: Change) -> None:
-        """Patch the tokens that changed at once; render the log and panels a moment later, so that the map's
-        small patch goes out ahead of the page's element updates."""
+        """Patch the tokens that changed and add the log entry at once, in one message (the browser draws them in
+        one frame); render the panels a moment later, so that the map's small patch goes out ahead of the page's
+        element updates."""
+        with one_message(self.carrier):
+            self._take_change(change)
+        if self._flush_task is None:
+            self._flush_task = background_tasks.create(self._flush(), name="table-view-flush")
+
+    def _take_change(self, change: Change) -> None:
         before, state = change.before, change.after
         was, seat = self.table.seat_view(self.viewer, before), self._seat()
         if before.board is not state.board:
@@ -275,9 +282,10 @@ class TableView:
                 self.map.patch_token(token)
         self.fog.changed(self.map, seat, self.tokens)
         self._set_active()
-        self._unrendered.append(change.record)
-        if self._flush_task is None:
-            self._flush_task = background_tasks.create(self._flush(), name="table-view-flush")
+        record = change.record
+        self._add_to_log(record)
+        if record.is_meta:
+            self._mark_undone(record.command.get("seqs", []), record.kind == "undo")
 
     def _board_changed(self, before: GameState, after: GameState, fogged: bool = False) -> None:
         """`fogged`: the walls, objects and terrain are left to the fog of war (`PageFog.changed`)."""
@@ -292,11 +300,6 @@ class TableView:
     async def _flush(self) -> None:
         await asyncio.sleep(FLUSH_DELAY)
         self._flush_task = None
-        records, self._unrendered = self._unrendered, []
-        for record in records:
-            self._add_to_log(record)
-            if record.is_meta:
-                self._mark_undone(record.command.get("seqs", []), record.kind == "undo")
         self._render_panels()
 
     def _mark_undone(self, seqs: list[int], undone: bool) -> None:

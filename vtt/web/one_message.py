@@ -1,0 +1,58 @@
+"""A page's element method calls made while it takes in one change, sent to its browser as ONE message.
+
+NiceGUI sends every `run_method` as a message of its own, and the browser handles each in a task of its own and may
+draw a frame after each: a move seen by a watching page was a token patch (one frame) and, a moment later, its log
+entry (a second frame, as costly as the first on a big map). Inside `one_message(carrier)` the calls of `Batched`
+elements of the carrier's page are kept and go out at the end of the block as one call of the carrier
+(`static/one_message.js`), in the order they were made: the browser runs them in one task and draws them in one
+frame. The calls are data ([element id, method name, arguments] as JSON), never code.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from contextlib import contextmanager
+from typing import Any
+
+from nicegui import core, ui
+from nicegui.awaitable_response import AwaitableResponse, NullResponse
+
+Call = tuple[int, str, list[Any]]
+
+_open: dict[str, list[Call]] = {}
+"""The calls kept so far, by the id of the client taking in a change."""
+
+
+class Carrier(ui.element, component="../../static/one_message.js"):
+    """An invisible element of a page that runs the calls of a `one_message` block in its browser."""
+
+
+@contextmanager
+def one_message(carrier: Carrier) -> Iterator[None]:
+    """Keep the `Batched` calls of the carrier's page made inside the block and send them as one message at its end
+    (nothing when there were none). Nested blocks for one page make one message, at the outer block's end."""
+    client = carrier.client
+    if client.id in _open:
+        yield
+        return
+    calls: list[Call] = []
+    _open[client.id] = calls
+    try:
+        yield
+    finally:
+        del _open[client.id]
+        if calls:
+            carrier.run_method("run", calls)
+
+
+class Batched(ui.element):
+    """An element whose `run_method` calls inside `one_message` of its page go out with the others of that block
+    (a call kept there returns nothing to await); elsewhere they go out at once, as NiceGUI sends them."""
+
+    def run_method(self, name: str, *args: Any, timeout: float = 1) -> AwaitableResponse:
+        calls = _open.get(self.client.id)
+        if calls is None:
+            return super().run_method(name, *args, timeout=timeout)
+        if core.is_loop_running() and self._is_safe_to_interact():
+            calls.append((self.id, name, list(args)))
+        return NullResponse()
