@@ -439,7 +439,7 @@ def _sources_may_have_ended(tx: Tx, before: GameState) -> bool:
     creature died or left."""
     after = tx.state
     return (
-        [e.id for e in before.effects] != [e.id for e in after.effects]
+        (before.effects != after.effects and [e.id for e in before.effects] != [e.id for e in after.effects])
         or before.holds != after.holds
         or len(before.creatures) != len(after.creatures)
         or any(after.creatures[cid].dead for cid in tx._creatures if cid in after.creatures)
