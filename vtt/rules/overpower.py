@@ -686,9 +686,9 @@ def _join(tx: Tx, hold: Hold, creature: str, limb_id: str) -> None:
     limbs = hold.holders.setdefault(creature, [])
     if limb_id not in limbs:
         limbs.append(limb_id)
-    limb = tx.limb(creature, limb_id)
-    if limb is not None:
-        limb.hold_id = hold.id
+    limb = tx.creature(creature).limb(limb_id)
+    if limb is not None and limb.hold_id != hold.id:
+        tx.own(creature, limb).hold_id = hold.id
 
 
 @attacks.on_result("grapple")
