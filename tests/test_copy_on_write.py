@@ -13,6 +13,7 @@
 from __future__ import annotations
 
 import random
+from collections.abc import Sequence
 from typing import Any
 
 from factories import creature, on_turn, run, state, weapon
@@ -24,7 +25,7 @@ from vtt.rules.dice import DiceError, ScriptedDice
 from vtt.rules.engine import apply
 from vtt.rules.events import RuleError
 from vtt.rules.grid import GridKind
-from vtt.rules.model import SOULWEAVER, Cell, GameState, Hold, PartLock, Pool
+from vtt.rules.model import SOULWEAVER, BodyPart, Cell, GameState, Hold, Limb, PartLock, Pool
 from vtt.rules.settings import TableSettings
 from vtt.rules.space import OVERLAY_MAX, Occupancy, grid_of, why_cannot_stand
 
@@ -188,8 +189,12 @@ def _unchanged_limbs_and_parts_shared(before: GameState, after: GameState, cmd: 
         old = before.creatures.get(cid)
         if old is None or old is c:
             continue
-        for new_items, old_items in ((c.limbs, old.limbs), (c.parts, old.parts)):
-            was = {x.id: x for x in reversed(old_items)}  # the first of an id, as `limb` and `part` find it
+        pairs: tuple[tuple[Sequence[Limb | BodyPart], Sequence[Limb | BodyPart]], ...]
+        pairs = ((c.limbs, old.limbs), (c.parts, old.parts))
+        for new_items, old_items in pairs:
+            was: dict[str, Limb | BodyPart] = {}
+            for x in old_items[::-1]:  # the first of an id wins, as `limb` and `part` find it
+                was[x.id] = x
             for item in new_items:
                 if item.id in was and item == was[item.id]:
                     assert item is was[item.id], (cmd, cid, item.id)
