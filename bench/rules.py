@@ -33,7 +33,8 @@ printed beside them. What it measures:
    Target: ≤ 1 s (CPU time, the best of three rounds).
 4. Where the time goes: the cost of the pieces every Strike pays (timed alone), a Strike's own time by kind of
    work (validation, copying, building models, dice, modifiers, geometry, damage...), the function calls one Strike
-   and one `legal_actions` make (counted, so a busy machine does not change them), then the strike loops of (b)
+   and one `legal_actions` make (counted, so a busy machine does not change them) and those of apply's frame alone
+   (what every command pays around its rule: the Strike's rule replaced by one that does nothing), then the strike loops of (b)
    and (a) and the replay under cProfile, top 10 functions by cumulative time and top 10 by own time.
 5. Vision: `vision.perceived` for one creature on a 100×100 hex board with 500 creatures and 300 walls, first
    from a space whose line of sight is not cached yet (the board's ray tree already built, once per process),
@@ -63,6 +64,7 @@ from typing import Any, Literal
 from vtt.rules import (
     board_kept,
     defense_offers,
+    engine,
     enraged,
     focus_offers,
     gear_offers,
@@ -536,7 +538,7 @@ def component_costs(sc: Scenario, calls: int) -> list[tuple[str, float]]:
     return [
         ("apply(Strike) in full", per_call_us(lambda: apply(state, sc.command, dice), calls)),
         ("Tx(state)", per_call_us(lambda: Tx(state), calls)),
-        ("Tx(state).creature(actor, body=True)", per_call_us(lambda: Tx(state).creature(actor, True), calls)),
+        ("Tx(state).creature(defender)", per_call_us(lambda: Tx(state).creature(DEFENDER), calls)),
         ("roll(dice, 3d12 + 2 modifiers)", per_call_us(lambda: roll(dice, "attack", 3, _MODS), calls)),
         ("Event(...) with a roll", per_call_us(lambda: Event(kind="attack", text="t", rolls=[_ROLL]), calls)),
         ("Occupancy(state)", per_call_us(lambda: Occupancy(state), calls)),
@@ -544,6 +546,21 @@ def component_costs(sc: Scenario, calls: int) -> list[tuple[str, float]]:
         ("turns.is_active(state, actor)", per_call_us(lambda: is_active(state, actor), calls)),
         ("obstruction.exposure(...)", per_call_us(lambda: exposure(grid, mine, theirs, target_size, filled), calls)),
     ]
+
+
+def apply_frame(sc: Scenario, seed: int, calls: int) -> tuple[float, float]:
+    """Where apply's frame goes: what every command pays around its own rule (parsing, the Tx, the checks before
+    and after it, the new state), measured as `apply(Strike)` with the Strike's rule replaced by one that does
+    nothing: Python calls per apply (counted) and CPU µs per apply."""
+    dice = RandomDice(seed)
+    rule = engine.HANDLERS[Strike]
+    engine.HANDLERS[Strike] = lambda tx, cmd, dice: []
+    try:
+        frame_calls = calls_per_run(partial(apply, sc.state, sc.command, dice), 200)
+        frame_us = per_call_us(lambda: apply(sc.state, sc.command, dice), calls)
+    finally:
+        engine.HANDLERS[Strike] = rule
+    return frame_calls, frame_us
 
 
 _MODS = (Modifier(value=1, reason="a"), Modifier(value=-1, reason="b"))
@@ -1000,6 +1017,9 @@ def main(argv: list[str] | None = None) -> int:
     for sc in all_scenarios:
         strike_calls = calls_per_run(partial(apply, sc.state, sc.command, RandomDice(seed)), 200)
         print(f"      apply(Strike) {sc.name}: {strike_calls:,.0f}")
+    for sc in all_scenarios[:2]:
+        frame_calls, frame_us = apply_frame(sc, seed, per_round)
+        print(f"      apply's frame alone (its rule doing nothing) {sc.name}: {frame_calls:,.0f} ({frame_us:.1f} µs)")
     la_calls_n = calls_per_run(lambda: legal_actions(big.state, big.actor), 10)
     print(f"      legal_actions({big.actor!r}) on the big board: {la_calls_n:,.0f}")
     if not args.no_profile:

@@ -2,7 +2,8 @@
 
 - `apply` resolves a command "without changing `state`" (engine): random commands on random small boards, with
   Holds made, Grappled, broken and dropped (seed-000 Grab, Grapple, Break Hold), leave the state given exactly as it
-  was, and every Hold the command did not change is the same object in the new state (shared, not copied).
+  was, and every Hold the command did not change is the same object in the new state (shared, not copied); so is
+  every limb and body part it did not change (`Tx.limb`, `Tx.part`, `Tx.own` copy one at a time).
 - A creature ends a move or a placement only where it fits (space: a creature of size s fills 2^(s-1) of each
   space of its footprint, a space holds 1): a placement is refused or accepted exactly as the whole board's
   occupancy, indexed afresh, says; and the occupancy of each state `apply` makes, read over the state before,
@@ -12,6 +13,7 @@
 from __future__ import annotations
 
 import random
+from collections.abc import Sequence
 from typing import Any
 
 from factories import creature, on_turn, run, state, weapon
@@ -23,7 +25,7 @@ from vtt.rules.dice import DiceError, ScriptedDice
 from vtt.rules.engine import apply
 from vtt.rules.events import RuleError
 from vtt.rules.grid import GridKind
-from vtt.rules.model import SOULWEAVER, Cell, GameState, Hold, PartLock
+from vtt.rules.model import SOULWEAVER, BodyPart, Cell, GameState, Hold, Limb, PartLock, Pool
 from vtt.rules.settings import TableSettings
 from vtt.rules.space import OVERLAY_MAX, Occupancy, grid_of, why_cannot_stand
 
@@ -87,7 +89,7 @@ def _command(s: GameState, rng: random.Random) -> dict[str, Any]:
     holders = sorted({h for hold in s.holds.values() for h in hold.holders})
     held = sorted({h for hold in s.holds.values() for h in hold.held})
     kinds = ["place", "place", "move", "strike", "grab", "grab", "grapple", "grapple", "grapple", "break_hold"]
-    kinds += ["break_hold", "drop_hold", "reposition", "end_turn", "edit_size", "harm", "add"]
+    kinds += ["break_hold", "drop_hold", "reposition", "end_turn", "edit_size", "harm", "harm", "add", "disarm"]
     kinds += ["remove"] if len(ids) > 3 and rng.random() < 0.5 else []
     kind = rng.choice(kinds)
     in_hold = [cid for cid in actors if cid in holders or cid in held]
@@ -118,6 +120,9 @@ def _command(s: GameState, rng: random.Random) -> dict[str, Any]:
                 "target": other,
                 "to": _near(s, s.creatures[other].anchor, rng),
             }
+        case "disarm":
+            to = _near(s, s.creatures[other].anchor, rng)
+            return {"type": "disarm", "creature": actor, "target": other, "item": SWORD.id, "to": to}
         case "edit_size":
             return {"type": "edit_creature", "creature": other, "changes": {"size": rng.choice(SIZES)}}
         case "harm":
@@ -168,10 +173,31 @@ def test_apply_leaves_the_state_it_was_given_as_it_was_and_shares_every_hold_it_
         for hid, hold in holds.items():
             if hid in after.holds and after.holds[hid] == hold:
                 assert after.holds[hid] is hold, (cmd, hid)
+        _unchanged_limbs_and_parts_shared(s, after, cmd)
         kept = positions.of(after)
         assert kept is not None
         _same_occupancy(kept, Occupancy(after), after)
         s = after
+
+
+def _unchanged_limbs_and_parts_shared(before: GameState, after: GameState, cmd: dict[str, Any]) -> None:
+    """Every limb and body part of a creature in both states that the command left as it was is the same object in
+    both: only what a command changes is copied (a sheet edit validates a whole new sheet)."""
+    if cmd["type"] == "edit_creature":
+        return
+    for cid, c in after.creatures.items():
+        old = before.creatures.get(cid)
+        if old is None or old is c:
+            continue
+        pairs: tuple[tuple[Sequence[Limb | BodyPart], Sequence[Limb | BodyPart]], ...]
+        pairs = ((c.limbs, old.limbs), (c.parts, old.parts))
+        for new_items, old_items in pairs:
+            was: dict[str, Limb | BodyPart] = {}
+            for x in old_items[::-1]:  # the first of an id wins, as `limb` and `part` find it
+                was[x.id] = x
+            for item in new_items:
+                if item.id in was and item == was[item.id]:
+                    assert item is was[item.id], (cmd, cid, item.id)
 
 
 def _head_held() -> GameState:
@@ -263,3 +289,50 @@ def test_a_state_apply_did_not_make_is_indexed_afresh_each_time() -> None:
         assert str(exc) == refused_to
     else:
         raise AssertionError("a was placed on b")
+
+
+def test_a_creature_falling_unconscious_copies_the_hand_that_drops_its_sword_and_shares_every_other_limb_and_part() -> (
+    None
+):
+    """seed-004 Unconscious: when the Grit Pool is full the creature falls Unconscious and Prone and drops what it
+    holds. Harm 2 (physical, 2d12 needing 3+: faces 12, 12 -> 2 Injury) fills H's Grit Pool of 2: H drops its Sword.
+    The new state's right arm is a copy holding nothing; the state before still grips the Sword; every other limb and
+    every body part is the same object in both states."""
+    sword = weapon("sword")
+    h = creature("h", (5, 5), weapons=[sword], grip={"right_arm": "sword"}, grit=Pool(max=2))
+    s0 = on_turn(state(h, creature("o", (9, 9))), "o")
+    before = s0.model_dump()
+    s1, events = run(s0, {"type": "harm", "target": "h", "amount": 2}, [12, 12])
+    assert any(e.kind == "unconscious" for e in events)
+    assert s0.model_dump() == before
+    old, new = s0.creatures["h"], s1.creatures["h"]
+    assert new.unconscious and not old.unconscious
+    for was, now in zip(old.limbs, new.limbs, strict=True):
+        if was.id == "right_arm":
+            assert now is not was and now.holding is None and was.holding == "sword"
+        else:
+            assert now is was
+    assert all(now is was for was, now in zip(old.parts, new.parts, strict=True))
+
+
+def test_a_serious_injury_copies_the_wounded_part_alone() -> None:
+    """seed-004 Serious Injury: Injury over the Severe Threshold wounds a part (Tx.part copies that part alone).
+    Harm 3 on T with Severe Threshold 0, physical 3d12 needing 3+: faces 12, 12, 12 -> 3 Injury, 3 over the
+    threshold, +1 (half, not a targeted attack) = Tier 4 Wounded on the part the part roll names (a scripted 1):
+    that part alone is a copy; the others and every limb are shared."""
+    t = creature("t", (5, 5), severe_threshold=0, grit=Pool(max=6))
+    s0 = on_turn(state(t, creature("o", (9, 9))), "o")
+    before = s0.model_dump()
+    dice = ScriptedDice([12, 12, 12, *[1] * 10])
+    s1, events = apply(s0, {"type": "harm", "target": "t", "amount": 3}, dice)
+    assert s0.model_dump() == before
+    injured = [e for e in events if e.kind == "serious_injury"]
+    assert len(injured) == 1 and injured[0].data["wounded"] == 4
+    part_id = injured[0].data["part"]
+    old, new = s0.creatures["t"], s1.creatures["t"]
+    for was, now in zip(old.parts, new.parts, strict=True):
+        if was.id == part_id:
+            assert now is not was and now.wounded == 4 and was.wounded == 0
+        else:
+            assert now is was
+    assert all(now is was for was, now in zip(old.limbs, new.limbs, strict=True))

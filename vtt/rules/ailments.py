@@ -439,7 +439,7 @@ def _sources_may_have_ended(tx: Tx, before: GameState) -> bool:
     creature died or left."""
     after = tx.state
     return (
-        [e.id for e in before.effects] != [e.id for e in after.effects]
+        (before.effects != after.effects and [e.id for e in before.effects] != [e.id for e in after.effects])
         or before.holds != after.holds
         or len(before.creatures) != len(after.creatures)
         or any(after.creatures[cid].dead for cid in tx._creatures if cid in after.creatures)
@@ -675,7 +675,7 @@ def can_speak(state: GameState, c: Creature) -> bool:
 def lower_trauma(tx: Tx, creature_id: str, by: int) -> int:
     """Lower Trauma by up to `by` Tiers: the creature's total and its parts' Tiers, the part with the most first
     (body order between equals); returns the Tiers lowered."""
-    m = tx.creature(creature_id, body=True)
+    m = tx.creature(creature_id)
     by = min(by, tier(m, "Trauma"))
     if by <= 0:
         return 0
@@ -683,8 +683,9 @@ def lower_trauma(tx: Tx, creature_id: str, by: int) -> int:
     left = by
     for p in sorted(m.parts, key=lambda p: -p.trauma):
         cut = min(left, p.trauma)
-        p.trauma -= cut
-        left -= cut
+        if cut:
+            tx.own(creature_id, p).trauma -= cut
+            left -= cut
     return by
 
 

@@ -41,10 +41,10 @@ def answer(tx: Tx, decision: Decision, trauma: bool) -> list[Event]:
     target, part_id = str(decision.payload["target"]), str(decision.payload["part"])
     if target not in state.creatures:
         raise RuleError("the creature struck by that Called Shot is gone")
-    t = tx.creature(target, body=True)
+    t = tx.creature(target)
     if not trauma:
         return [Event(kind="trauma_choice", text=f"The Wounded on {t.name} stays.", actor=decision.creature)]
-    part = t.part(part_id)
+    part = tx.part(target, part_id)
     wounded = min(int(decision.payload["wounded"]), t.ailments.get("Wounded", 0))
     if part is not None:
         wounded = min(wounded, part.wounded)

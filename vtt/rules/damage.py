@@ -329,7 +329,7 @@ def suffer_pips(tx: Tx, target_id: str, pool: PoolName, amount: int, what: str =
 
 
 def fall_unconscious(tx: Tx, target_id: str) -> list[Event]:
-    c = tx.creature(target_id, body=True)
+    c = tx.creature(target_id)
     c.unconscious = True
     c.prone = True
     c.wake_failures = 0
@@ -341,7 +341,7 @@ def fall_unconscious(tx: Tx, target_id: str) -> list[Event]:
             if weapon is not None and weapon.id not in dropped:
                 tx.drop(c.id, weapon, c.anchor)
                 dropped.append(weapon.id)
-            limb.holding = None
+            tx.own(target_id, limb).holding = None
     names = [w.name for wid in dropped if (w := c.weapon(wid))]
     return [
         Event(
@@ -439,8 +439,8 @@ def on_sever(fn: SeverHook) -> SeverHook:
 
 
 def sever_part(tx: Tx, target_id: str, part_id: str) -> list[Event]:
-    c = tx.creature(target_id, body=True)
-    part = c.part(part_id)
+    c = tx.creature(target_id)
+    part = tx.part(target_id, part_id)
     if part is not None:
         part.severed = True
     limb = c.limb(part_id)

@@ -112,6 +112,7 @@ from vtt.rules.commands import (
 )
 from vtt.rules.dice import DiceSource, ScriptedDice
 from vtt.rules.events import Event, RuleError
+from vtt.rules.fastmodel import set_fields
 from vtt.rules.limits import plain_message
 from vtt.rules.model import Creature, GameState
 from vtt.rules.offers import ActionOption, Group, RollPreview, TargetOption
@@ -132,12 +133,15 @@ def apply(state: GameState, command: Command | dict[str, Any], dice: DiceSource)
             f"the table waits for a decision first: {state.pending[0].prompt}", code="turn.decision_pending"
         )
     tx = Tx(state)
-    with strike.Origin(tx, state, type(cmd) is Strike):
+    if type(cmd) is Strike:
+        with strike.Origin(tx, state, True):
+            events = _begin(tx, cmd, dice)
+    else:
         events = _begin(tx, cmd, dice)
     events += swallow.spill(tx)
     events += burning.douse(tx)
     events += ailments.lapse_sources(tx, state)
-    tx.state.version = state.version + 1
+    set_fields(tx.state, version=state.version + 1)
     positions.seal(tx)
     return tx.state, events
 
@@ -163,7 +167,7 @@ def _begin(tx: Tx, cmd: Command, dice: DiceSource) -> list[Event]:
 
 def _dispatch(tx: Tx, cmd: Command, dice: DiceSource) -> list[Event]:
     attacker = cmd.attacker()
-    if attacker is not None and attacker in tx.state.creatures:
+    if attacker is not None and tx.state.effects and attacker in tx.state.creatures:  # a Stance is an effect
         stance.require_can_attack(tx.state, attacker)
     swallow.check_command(tx.state, cmd)
     enraged.check_command(tx.state, cmd)

@@ -42,15 +42,7 @@ def _defaults(cls: type[BaseModel]) -> _Defaults:
 
 
 _set = object.__setattr__
-
-
-def _new(cls: type[M], values: dict[str, Any], fields_set: set[str], private: dict[str, Any] | None) -> M:
-    out = cls.__new__(cls)
-    _set(out, "__dict__", values)
-    _set(out, "__pydantic_fields_set__", fields_set)
-    _set(out, "__pydantic_extra__", None)
-    _set(out, "__pydantic_private__", private)
-    return out
+_object_new = object.__new__
 
 
 _BUILDERS: dict[type[BaseModel], Callable[[dict[str, Any]], Any]] = {}
@@ -97,13 +89,15 @@ def set_fields(model: BaseModel, **values: Any) -> None:
 def shallow_copy(model: M, **changes: Any) -> M:
     """`model.model_copy(update=changes)`: a copy sharing every field's value but those in `changes`, which are
     set as given (not validated)."""
-    values = dict(model.__dict__)
-    fields_set = set(model.__pydantic_fields_set__)
+    out = _object_new(type(model))
     if changes:
-        values.update(changes)
-        fields_set.update(changes)
+        _set(out, "__dict__", {**model.__dict__, **changes})
+        _set(out, "__pydantic_fields_set__", model.__pydantic_fields_set__ | changes.keys())
+    else:
+        _set(out, "__dict__", model.__dict__.copy())
+        _set(out, "__pydantic_fields_set__", model.__pydantic_fields_set__.copy())
+    extra = model.__pydantic_extra__
+    _set(out, "__pydantic_extra__", None if extra is None else dict(extra))
     private = model.__pydantic_private__
-    out = _new(type(model), values, fields_set, None if private is None else dict(private))
-    if model.__pydantic_extra__ is not None:
-        object.__setattr__(out, "__pydantic_extra__", dict(model.__pydantic_extra__))
+    _set(out, "__pydantic_private__", None if private is None else dict(private))
     return out

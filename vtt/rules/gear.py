@@ -106,7 +106,7 @@ def pick_up(tx: Tx, creature_id: str, item_id: str) -> list[Event]:
     board = tx.board()
     at = board.items.index(item)
     board.items = [*board.items[:at], *board.items[at + 1 :]]
-    m = tx.creature(c.id, body=True)
+    m = tx.creature(c.id)
     weapon = item.weapon
     own = m.weapon(weapon.id)
     if own is not None and own != weapon and item.owner != m.id:
@@ -122,7 +122,7 @@ def pick_up(tx: Tx, creature_id: str, item_id: str) -> list[Event]:
         m.weapons = [weapon if w.id == weapon.id else w for w in m.weapons]
     need = state.settings.two_handed_grip if weapon.two_handed else 1
     for limb_id in _free_grippers(m)[:need]:
-        limb = m.limb(limb_id)
+        limb = tx.limb(m.id, limb_id)
         assert limb is not None
         limb.holding = weapon.id
     return [

@@ -154,8 +154,8 @@ def _grab_result(tx: Tx, spec: attacks.AttackSpec, result: AttackResult, dice: D
     if not result.success:
         return []
     limb_id = spec.params["limb"]
-    holder = tx.creature(spec.attacker, body=True)
-    limb = holder.limb(limb_id)
+    holder = tx.creature(spec.attacker)
+    limb = tx.limb(holder.id, limb_id)
     hold = Hold(
         id=tx.state.new_id("h"),
         holders={holder.id: [limb_id]},
@@ -197,11 +197,11 @@ def unlock(tx: Tx, hold: Hold, locks: list[PartLock]) -> None:
         hold.locks.remove(lock)
         if lock.held not in tx.state.creatures:
             continue
-        c = tx.creature(lock.held, body=True)
+        c = tx.creature(lock.held)
         limb = c.limb(lock.part)
         still = any(x.held == lock.held and x.part == lock.part for x in hold.locks)
         if limb is not None and limb.hold_id == hold.id and not still:
-            limb.hold_id = None
+            tx.own(lock.held, limb).hold_id = None
         if lock.strangled:
             left = c.ailments.get("Strangled", 0) - lock.strangled
             if left > 0:
@@ -218,10 +218,9 @@ def release_limb(tx: Tx, hold: Hold, creature_id: str, limb_id: str) -> None:
     limbs = hold.holders.get(creature_id, [])
     if limb_id in limbs:
         limbs.remove(limb_id)
-    c = tx.creature(creature_id, body=True)
-    limb = c.limb(limb_id)
+    limb = tx.creature(creature_id).limb(limb_id)
     if limb is not None and limb.hold_id == hold.id:
-        limb.hold_id = None
+        tx.own(creature_id, limb).hold_id = None
     if not limbs:
         _release_holder(tx, hold, creature_id)
 
@@ -231,10 +230,10 @@ def _release_holder(tx: Tx, hold: Hold, creature_id: str) -> None:
     unlock(tx, hold, [x for x in hold.locks if x.holder == creature_id])
     hold = tx.hold(hold.id)
     limbs = hold.holders.pop(creature_id, [])
-    c = tx.creature(creature_id, body=True)
+    c = tx.creature(creature_id)
     for limb in c.limbs:
         if limb.id in limbs and limb.hold_id == hold.id:
-            limb.hold_id = None
+            tx.own(creature_id, limb).hold_id = None
 
 
 def remove_held(tx: Tx, hold: Hold, creature_id: str) -> None:

@@ -143,12 +143,12 @@ def lose_readied(tx: Tx, creature_id: str, why: str) -> list[Event]:
     c = tx.get(creature_id)
     if not any(lb.readied for lb in c.limbs):
         return []
-    m = tx.creature(creature_id, body=True)
+    m = tx.creature(creature_id)
     events: list[Event] = []
     for lb in m.limbs:
         if lb.readied is not None:
             name = ability(lb.readied.ability).name
-            lb.readied = None
+            tx.own(creature_id, lb).readied = None
             events.append(
                 Event(
                     kind="ready_lost",
@@ -252,8 +252,8 @@ def ready(tx: Tx, creature: str, ability_id: str, boosted: bool, limb: str | Non
     r, dl, ok, event = _manifest_roll(tx, c, ab, boosted, dice, "readies", kept)
     events += [event, *exhaustion_death(tx, c.id, skill_of(state, ab), r)]
     if ok and not tx.get(c.id).dead:
-        m = tx.creature(c.id, body=True)
-        held = m.limb(kept_in)
+        m = tx.creature(c.id)
+        held = tx.limb(c.id, kept_in)
         assert held is not None
         held.readied = Readied(ability=ab.id, roll=r, dl=dl, boosted=boosted)
         events.append(
@@ -284,8 +284,7 @@ def complete_ready(tx: Tx, creature: str, target: str | None, limb: str | None, 
     if ab.effect.attacks:
         require_can_attack(state, c.id)
     spend(tx, c.id, minor=1)
-    m = tx.creature(c.id, body=True)
-    mine = m.limb(held.id)
+    mine = tx.limb(c.id, held.id)
     assert mine is not None
     mine.readied = None
     events = [

@@ -68,8 +68,7 @@ def after_grit_injury(tx: Tx, creature_id: str, injury: int, dice: DiceSource) -
         )
         events += exhaustion_death(tx, creature_id, skill, r)
         if not ok:
-            m = tx.creature(creature_id, body=True)
-            mine = m.limb(lb.id)
+            mine = tx.limb(creature_id, lb.id)
             if mine is not None:
                 mine.readied = None
     return events

@@ -57,8 +57,7 @@ def _keep_ready(tx: Tx, cid: str, dice: DiceSource) -> list[Event]:
             ailments.manifest_modifiers(c, state, skill),
         )
         ok = r.result >= dl and not (state.settings.fumble_always_fails and r.fumble)
-        m = tx.creature(cid, body=True)
-        mine = m.limb(limb.id)
+        mine = tx.limb(cid, limb.id)
         assert mine is not None
         mine.readied = readied.model_copy(update={"minutes": held}) if ok else None
         why = f" ({'; '.join(notes)})" if notes else ""

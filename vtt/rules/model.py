@@ -316,10 +316,16 @@ class Creature(BaseModel):
         return self.skills.get(name, 0)
 
     def limb(self, limb_id: str) -> Limb | None:
-        return next((limb for limb in self.limbs if limb.id == limb_id), None)
+        for limb in self.limbs:  # plain loops: asked many times by every command
+            if limb.id == limb_id:
+                return limb
+        return None
 
     def weapon(self, weapon_id: str) -> Weapon | None:
-        return next((w for w in self.weapons if w.id == weapon_id), None)
+        for w in self.weapons:
+            if w.id == weapon_id:
+                return w
+        return None
 
     @property
     def team(self) -> str:
@@ -328,7 +334,10 @@ class Creature(BaseModel):
         return "party" if self.controller is not None else "foes"
 
     def part(self, part_id: str) -> BodyPart | None:
-        return next((p for p in self.parts if p.id == part_id), None)
+        for p in self.parts:
+            if p.id == part_id:
+                return p
+        return None
 
     def gripping_limbs(self, weapon_id: str) -> list[Limb]:
         return [limb for limb in self.limbs if limb.holding == weapon_id]

@@ -338,14 +338,14 @@ def disarm(
 def _disarm_result(tx: Tx, spec: attacks.AttackSpec, result: AttackResult, dice: DiceSource) -> list[Event]:
     if not result.success:
         return []
-    t = tx.creature(spec.target, body=True)
+    t = tx.creature(spec.target)
     item = t.weapon(spec.params["item"])
     if item is None:
         return []
     to: Cell = (int(spec.params["to"][0]), int(spec.params["to"][1]))
     for limb in t.limbs:
         if limb.holding == item.id:
-            limb.holding = None
+            tx.own(t.id, limb).holding = None
     tx.drop(t.id, item, to)
     return [
         Event(
@@ -698,9 +698,9 @@ def _join(tx: Tx, hold: Hold, creature: str, limb_id: str) -> None:
     limbs = hold.holders.setdefault(creature, [])
     if limb_id not in limbs:
         limbs.append(limb_id)
-    limb = tx.creature(creature, body=True).limb(limb_id)
-    if limb is not None:
-        limb.hold_id = hold.id
+    limb = tx.creature(creature).limb(limb_id)
+    if limb is not None and limb.hold_id != hold.id:
+        tx.own(creature, limb).hold_id = hold.id
 
 
 @attacks.on_result("grapple")
@@ -740,9 +740,9 @@ def _grapple_result(tx: Tx, spec: attacks.AttackSpec, result: AttackResult, dice
             hold = tx.hold(hold.id)
             _join(tx, hold, c.id, limb_id)
             hold.locks.append(PartLock(held=t.id, part=part_id, holder=c.id, limb=limb_id))
-            body = tx.creature(t.id, body=True).limb(part_id)
+            body = tx.creature(t.id).limb(part_id)
             if body is not None and body.hold_id is None:
-                body.hold_id = hold.id
+                tx.own(t.id, body).hold_id = hold.id
             text = f"The Called Shot beats the defense by {result.margin} (needs {offset}): {t.name} cannot use its "
             text += f"{name} while in the Hold."
         else:

@@ -421,10 +421,10 @@ def plan_ranged_strike(
 
 
 def let_go(tx: Tx, creature_id: str, weapon: Weapon, cell: Cell) -> Event:
-    c = tx.creature(creature_id, body=True)
+    c = tx.creature(creature_id)
     for limb in c.limbs:
         if limb.holding == weapon.id:
-            limb.holding = None
+            tx.own(creature_id, limb).holding = None
     tx.drop(c.id, weapon, cell)
     return Event(
         kind="thrown",

@@ -1,22 +1,38 @@
 """A copy-on-write transaction over a GameState: `apply` never changes the state it was given.
 
 Only what a command touches is copied, so resolving a Strike on a board of 300 creatures copies two. A creature,
-a body part, an Economy, a Hold or the board is copied the first time the command asks to change it (`creature`,
-`part`, `economy`, `hold`, `board`); everything else stays shared with the state the command started from, which
-is why nothing read with `get` or from `state` may be changed in place.
+a limb, a body part, an Economy, a Hold or the board is copied the first time the command asks to change it
+(`creature`, `limb`, `part`, `economy`, `hold`, `board`); everything else stays shared with the state the command
+started from, which is why nothing read with `get` or from `state` may be changed in place. A creature to change
+has its own dicts and lists, but its limbs and body parts stay shared until `limb` or `part` copies one: a Strike
+that fills a Grit Pool copies no limb, and a weapon dropped from one hand copies that hand alone.
 """
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any, TypeVar
 
 from vtt.rules.events import RuleError
 from vtt.rules.fastmodel import shallow_copy
-from vtt.rules.model import Board, BodyPart, Cell, Creature, Economy, GameState, Hold, LooseItem, PartLock, Weapon
+from vtt.rules.model import (
+    Board,
+    BodyPart,
+    Cell,
+    Creature,
+    Economy,
+    GameState,
+    Hold,
+    Limb,
+    LooseItem,
+    PartLock,
+    Weapon,
+)
 from vtt.rules.situational import Situational
 
 if TYPE_CHECKING:
     from vtt.rules.space import Occupancy
+
+_Piece = TypeVar("_Piece", Limb, BodyPart)
 
 
 def _clone_creature(c: Creature) -> Creature:
@@ -55,8 +71,9 @@ class Tx:
         )
         self._creatures: set[str] = set()
         self._removed: set[str] = set()
-        self._bodies: set[str] = set()
-        self._parts: set[tuple[str, str]] = set()
+        self._owned: dict[int, Limb | BodyPart] = {}
+        """The limbs and body parts copied by `limb`, `part` or `creature(body=True)`, by id (each held here, so
+        its id stays its own)."""
         self._economy: set[str] = set()
         self._holds: set[str] = set()
         self._locks: dict[int, PartLock] = {}
@@ -74,17 +91,51 @@ class Tx:
             raise RuleError(f"there is no creature {creature_id!r}") from None
 
     def creature(self, creature_id: str, body: bool = False) -> Creature:
-        """A creature to change; with `body`, its limbs and body parts may be changed too."""
-        c = self.get(creature_id)
-        if creature_id not in self._creatures:
-            c = _clone_creature(c)
+        """A creature to change. Its dicts and lists are its own; each of its limbs and body parts is still shared
+        until `limb` or `part` copies it. With `body`, every limb and part is copied (for a rule that changes them
+        all; one that changes a few asks `limb` or `part` for each)."""
+        if creature_id in self._creatures:
+            c = self.state.creatures[creature_id]
+        else:
+            c = _clone_creature(self.get(creature_id))
             self.state.creatures[creature_id] = c
             self._creatures.add(creature_id)
-        if body and creature_id not in self._bodies:
-            c.limbs = [shallow_copy(limb) for limb in c.limbs]
-            c.parts = [p if (creature_id, p.id) in self._parts else shallow_copy(p) for p in c.parts]
-            self._bodies.add(creature_id)
+        if body:
+            c.limbs[:] = [self._own(limb) for limb in c.limbs]
+            c.parts[:] = [self._own(part) for part in c.parts]
         return c
+
+    def _own(self, item: _Piece) -> _Piece:
+        """`item` if this command copied it already, else a copy of it that is this command's own."""
+        if id(item) in self._owned:
+            return item
+        copied = shallow_copy(item)
+        self._owned[id(copied)] = copied
+        return copied
+
+    def limb(self, creature_id: str, limb_id: str) -> Limb | None:
+        """The creature's limb `limb_id` to change (copied once, alone); None if it has no such limb."""
+        found = self.creature(creature_id).limb(limb_id)
+        return None if found is None else self.own(creature_id, found)
+
+    def part(self, creature_id: str, part_id: str) -> BodyPart | None:
+        """The creature's body part `part_id` to change (copied once, alone); None if it has no such part."""
+        found = self.creature(creature_id).part(part_id)
+        return None if found is None else self.own(creature_id, found)
+
+    def own(self, creature_id: str, item: _Piece) -> _Piece:
+        """`item`, a limb or body part of the creature as read from it, to change: copied once, in its place."""
+        if id(item) in self._owned:
+            return item
+        c = self.creature(creature_id)
+        items: list[Any] = c.limbs if isinstance(item, Limb) else c.parts
+        wanted = id(item)
+        for i, x in enumerate(items):
+            if id(x) == wanted:
+                copied = self._own(item)
+                items[i] = copied
+                return copied
+        raise ValueError(f"{item!r} is not a limb or body part of {creature_id}")
 
     def put_creature(self, creature: Creature) -> None:
         """A creature new to the state, or a whole new sheet for one already in it."""
@@ -100,19 +151,6 @@ class Tx:
         """The creatures this command has replaced so far: changed, added or removed. Every other creature is the
         same object in the state it started from."""
         return frozenset(self._creatures | self._removed) if self._removed else frozenset(self._creatures)
-
-    def part(self, creature_id: str, part_id: str) -> BodyPart | None:
-        """One body part to change (copied once, alone)."""
-        c = self.creature(creature_id)
-        key = (creature_id, part_id)
-        for i, p in enumerate(c.parts):
-            if p.id == part_id:
-                if creature_id not in self._bodies and key not in self._parts:
-                    p = shallow_copy(p)
-                    c.parts = [*c.parts[:i], p, *c.parts[i + 1 :]]
-                    self._parts.add(key)
-                return p
-        return None
 
     def board(self) -> Board:
         """The board, to change (copied once)."""
