@@ -34,8 +34,8 @@ printed beside them. What it measures:
 4. Where the time goes: the cost of the pieces every Strike pays (timed alone), a Strike's own time by kind of
    work (validation, copying, building models, dice, modifiers, geometry, damage...), the function calls one Strike
    and one `legal_actions` make (counted, so a busy machine does not change them) and those of apply's frame alone
-   (what every command pays around its rule: the Strike's rule replaced by one that does nothing), then the strike loops of (b)
-   and (a) and the replay under cProfile, top 10 functions by cumulative time and top 10 by own time.
+   (what every command pays around its rule: the Strike's rule replaced by one that does nothing), then the strike
+   loops of (b) and (a) and the replay under cProfile, top 10 functions by cumulative time and top 10 by own time.
 5. Vision: `vision.perceived` for one creature on a 100×100 hex board with 500 creatures and 300 walls, first
    from a space whose line of sight is not cached yet (the board's ray tree already built, once per process),
    then cached; and `vision.seat_perception` of a seat of four creatures. Target: ≤ 10 ms per creature (cold).
