@@ -103,6 +103,17 @@ def choose_action(page: Page, action: str, label: str | None = None) -> None:
     expect(page.locator(".q-menu.token-menu")).to_have_count(0)
 
 
+def end_turn(page: Page) -> None:
+    """End the turn from the page's turn panel and wait until the change is in: its log entry and the panel redrawn
+    (the panels follow a change's log entry by a moment, so the panel read just after the entry can be the old one)."""
+    panel = page.locator(".turn-panel")
+    shown = panel.inner_text()
+    entries = page.locator(".log-entry").count()
+    panel.get_by_role("button", name="End turn").click()
+    expect(page.locator(".log-entry")).to_have_count(entries + 1)
+    page.wait_for_function("shown => document.querySelector('.turn-panel').innerText !== shown", arg=shown)
+
+
 def demo_without_fog(folder: Path) -> Path:
     """The demo map (`maps/demo.json`, fog of war on) written into `folder` with fog of war off, as the start-up
     game (`--map`) and as the only map of the New game form (`VTT_MAPS` naming `folder`): for tests of a shared table

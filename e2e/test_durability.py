@@ -16,7 +16,7 @@ import pytest
 from playwright.sync_api import Browser, Page, expect
 
 from e2e.conftest import LOAD_TIMEOUT, ROOT, AppServer, open_seat, running, screenshot, wait_ready, wait_until
-from e2e.helpers import anchor_selector, cell_xy, token_xy
+from e2e.helpers import anchor_selector, cell_xy, end_turn, token_xy
 
 ARENA = ROOT / "e2e" / "maps" / "arena.json"
 pytestmark = pytest.mark.usefixtures("table_timeouts")
@@ -68,9 +68,7 @@ def test_kill_9_in_the_middle_of_play_loses_nothing_anyone_saw(
         for _ in range(6):
             if "▶ Ayla" in gm.locator(".turn-panel").inner_text():
                 break
-            entries = gm.locator(".log-entry").count()
-            gm.locator(".turn-panel").get_by_role("button", name="End turn").click()
-            expect(gm.locator(".log-entry")).to_have_count(entries + 1)
+            end_turn(gm)
         expect(alice.locator(".turn-panel")).to_contain_text("▶ Ayla")
         # Ayla moves away from the Orc and the rats: the move waits for the Soulweaver's Hinder Movement answer
         start = token_xy(alice, "ayla")

@@ -21,7 +21,7 @@ import pytest
 from playwright.sync_api import Browser, Page, ViewportSize, expect
 
 from e2e.conftest import ROOT, SCREENSHOTS, NewGame, open_as, screenshot
-from e2e.helpers import choose_action
+from e2e.helpers import choose_action, end_turn
 from vtt.rules import RandomDice, apply
 from vtt.rules.model import SOULWEAVER, GameState
 from vtt.rules.scenario import load_scenario
@@ -100,9 +100,7 @@ def _to_soulweavers_turn(gm: Page) -> None:
     for _ in range(3):
         if "▶ Soulweaver" in gm.locator(".turn-panel").inner_text():
             break
-        before = gm.locator(".log-entry").count()
-        gm.get_by_role("button", name="End turn").click()
-        expect(gm.locator(".log-entry")).to_have_count(before + 1)
+        end_turn(gm)
     expect(gm.locator(".turn-panel")).to_contain_text("▶ Soulweaver")
 
 

@@ -114,6 +114,7 @@ def test_two_processes_behind_nginx_play_one_game(browser: Browser, tmp_path: Pa
                 # Begin; whoever the dice put first, the Soulweaver's turn comes
                 gm.get_by_role("button", name="Begin: roll Priority").click()
                 _everywhere(both, "Priority:")
+                expect(alice.locator(".turn-panel")).to_contain_text("Round 1")  # the panel follows the log entry
                 if "▶ Ayla" in (alice.locator(".turn-panel").text_content() or ""):
                     alice.locator(".turn-panel").get_by_role("button", name="End turn").click()
                 _everywhere(both, "the Soulweaver's turn")

@@ -12,7 +12,7 @@ import pytest
 from playwright.sync_api import Browser, Page, expect
 
 from e2e.conftest import LOAD_TIMEOUT, AppServer, open_page, running, screenshot, wait_ready
-from e2e.helpers import anchor_selector, cell_xy, demo_without_fog, drag, token_xy
+from e2e.helpers import anchor_selector, cell_xy, demo_without_fog, drag, end_turn, token_xy
 
 AYLA, AYLA_STEP = (5, 14), (5, 13)
 pytestmark = pytest.mark.usefixtures("table_timeouts")
@@ -80,9 +80,7 @@ def _to_turn_of(gm: Page, name: str) -> None:
         expect(panel).to_contain_text("Round")
         if f"▶ {name}" in panel.inner_text():
             return
-        entries = gm.locator(".log-entry").count()
-        gm.locator(".turn-panel").get_by_role("button", name="End turn").click()
-        expect(gm.locator(".log-entry")).to_have_count(entries + 1)
+        end_turn(gm)
     raise AssertionError(f"never {name}'s turn")
 
 
