@@ -23,7 +23,7 @@ import pytest
 from playwright.sync_api import Browser, Page, expect
 
 from e2e.conftest import AppServer, open_page, running, scaled, screenshot, wait_ready
-from e2e.helpers import anchor_selector, cell_xy, choose_action, drag, token_xy
+from e2e.helpers import anchor_selector, cell_xy, choose_action, drag, end_turn, token_xy
 
 pytestmark = pytest.mark.xdist_group("build_encounter")  # one worker: the module's server serves every test here
 TIMEOUT = scaled(20_000)
@@ -106,9 +106,7 @@ def _to_turn_of(gm: Page, name: str) -> None:
         expect(panel).to_contain_text("Round")
         if f"▶ {name}" in panel.inner_text():
             return
-        before = gm.locator(".log-entry").count()
-        panel.get_by_role("button", name="End turn").click()
-        expect(gm.locator(".log-entry")).to_have_count(before + 1)
+        end_turn(gm)
     raise AssertionError(f"never {name}'s turn")
 
 

@@ -88,6 +88,7 @@ def test_the_demo_table_a_group_would_play_on(browser: Browser, new_game: NewGam
         assert gm.locator('[data-token-id="drake"] polygon.vtt-foot').count() == 7
         gm.get_by_role("button", name="Begin: roll Priority").click()
         expect(gm.locator(".log-entry")).to_have_count(1)
+        expect(gm.locator(".turn-panel")).to_contain_text("Round 1")  # the panel follows the log entry
         current = gm.locator(".turn-panel").inner_text()
         first = next(name for name in ("Ayla", "Bram", "Pip") if f"▶ {name}" in current)
         gm.locator(f'[data-token-id="{first.lower()}"] .vtt-body').click()
