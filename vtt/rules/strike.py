@@ -462,58 +462,18 @@ def strike(
     state = tx.state
     origin = _clean_origin(tx)
     kept_occ = positions.known(origin) if origin is not None else None
+    inputs = (cmd_creature, target, space, surface, weapon, limb, nimble, strike_type, called_shot, charge, minor)
     if kept_occ is None:
         occ = Occupancy(state)
-        c, arm, chosen_type, plan, offset, path_text = _prepare(
-            state,
-            occ,
-            cmd_creature,
-            target,
-            space,
-            surface,
-            weapon,
-            limb,
-            nimble,
-            strike_type,
-            called_shot,
-            charge,
-            minor,
-        )
+        prepared = _prepare(state, occ, *inputs)
     else:  # a Strike chosen from a menu of its state: what the menu worked out is kept on the state's occupancy
         occ = kept_occ
-        key = (
-            "strike_prepared",
-            cmd_creature,
-            target,
-            space,
-            surface,
-            weapon,
-            limb,
-            nimble,
-            strike_type,
-            called_shot,
-            charge,
-            minor,
-        )
-        prepared: _Prepared | None = occ.kept.get(key)
-        if prepared is None:
-            prepared = _prepare(
-                state,
-                occ,
-                cmd_creature,
-                target,
-                space,
-                surface,
-                weapon,
-                limb,
-                nimble,
-                strike_type,
-                called_shot,
-                charge,
-                minor,
-            )
-            occ.kept[key] = prepared
-        c, arm, chosen_type, plan, offset, path_text = prepared
+        key = ("strike_prepared", *inputs)
+        kept: _Prepared | None = occ.kept.get(key)
+        if kept is None:
+            kept = occ.kept[key] = _prepare(state, occ, *inputs)
+        prepared = kept
+    c, arm, chosen_type, plan, offset, path_text = prepared
     limbs = attack_limbs(state, c, arm) if minor else []  # only a Flurry's Minor Action keeps them from attacking
     declared = tactics.pay_attack(tx, c.id, minor, limbs)
     set_fields(tx.economy(c.id), attacked=True)
