@@ -27,6 +27,7 @@ from nicegui import events, ui
 from vtt.rules.limits import MAP_SIDE_MAX
 from vtt.table import latency_trace
 from vtt.web.one_message import Batched
+from vtt.web.pair_memo import PairMemo
 
 EventHandler = events.Handler[events.GenericEventArguments]
 
@@ -268,22 +269,13 @@ def token_changes(old: Mapping[str, Any], new: Mapping[str, Any]) -> dict[str, A
     return changed
 
 
-_DIFFS: OrderedDict[tuple[int, int], tuple[Mapping[str, Any], Mapping[str, Any], dict[str, Any]]] = OrderedDict()
-DIFFS_KEPT = 16
+_DIFFS: PairMemo[Mapping[str, Any], Mapping[str, Any], dict[str, Any]] = PairMemo(token_changes, kept=16)
 
 
 def shared_changes(old: Mapping[str, Any], new: Mapping[str, Any]) -> dict[str, Any]:
     """`token_changes` of two shared tokens (never changed in place), worked out once for every page that shows
     `old` and is given `new`: the pages of one kind of seat share their tokens. Shared: never change it in place."""
-    key = (id(old), id(new))
-    known = _DIFFS.get(key)
-    if known is not None and known[0] is old and known[1] is new:
-        return known[2]
-    changes = token_changes(old, new)
-    _DIFFS[key] = (old, new, changes)  # both kept alive with it, so that their ids stay theirs
-    while len(_DIFFS) > DIFFS_KEPT:
-        _DIFFS.popitem(last=False)
-    return changes
+    return _DIFFS(old, new)
 
 
 class MapView(Batched, component="../../static/map_view.js"):

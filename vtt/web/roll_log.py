@@ -8,13 +8,13 @@ elements for Vue to re-render on every move.
 
 from __future__ import annotations
 
-from collections import OrderedDict
 from collections.abc import Iterable
 from typing import Any
 
 from vtt.table.chat import addressee_name
 from vtt.table.table import LogRecord
 from vtt.web.one_message import Batched
+from vtt.web.pair_memo import PairMemo
 
 SENDER_NAMES = {"soulweaver": "Soulweaver", "time limit": "the time limit (in the Soulweaver's name)"}
 
@@ -121,22 +121,13 @@ def entry_json(record: LogRecord, shown: list[dict[str, Any]]) -> Json | None:
     }
 
 
-_ENTRIES: OrderedDict[tuple[int, int, bool], tuple[LogRecord, list[dict[str, Any]], Json | None]] = OrderedDict()
-ENTRIES_KEPT = 16
+_ENTRIES: PairMemo[LogRecord, list[dict[str, Any]], Json | None] = PairMemo(entry_json, kept=16)
 
 
 def shared_entry(record: LogRecord, shown: list[dict[str, Any]]) -> Json | None:
     """`entry_json`, worked out once for all the pages shown the same events of a record (the same list: every seat
     that may see all of it). Shared by those pages: never change it in place."""
-    key = (id(record), id(shown), record.undone)
-    known = _ENTRIES.get(key)
-    if known is not None and known[0] is record and known[1] is shown:
-        return known[2]
-    entry = entry_json(record, shown)
-    _ENTRIES[key] = (record, shown, entry)  # both kept alive with it, so that their ids stay theirs
-    while len(_ENTRIES) > ENTRIES_KEPT:
-        _ENTRIES.popitem(last=False)
-    return entry
+    return _ENTRIES(record, shown, record.undone)
 
 
 class LogList(Batched, component="../../static/log_view.js"):
