@@ -36,6 +36,7 @@ What a test file uses (see each one's docstring):
 
 from __future__ import annotations
 
+import base64
 import compileall
 import contextlib
 import json
@@ -567,9 +568,49 @@ def wait_until(page: Page, condition: Callable[[], bool], what: str, timeout: fl
         page.wait_for_timeout(100)
 
 
+# What Playwright's `page.screenshot(animations="disabled")` does first: every finite animation or transition run to
+# its end (and any that starts meanwhile), every endless one stopped until `window.__vttAfterShot()`, text carets
+# hidden; then the fonts are loaded and two frames drawn.
+BEFORE_SHOT = """async () => {
+  const undo = [];
+  const endless = new Set();
+  const settle = () => {
+    for (const animation of document.getAnimations()) {
+      if (!animation.effect || animation.playbackRate === 0 || endless.has(animation)) continue;
+      if (Number.isFinite(animation.effect.getComputedTiming().endTime)) animation.finish();
+      else { animation.cancel(); endless.add(animation); }
+    }
+  };
+  settle();
+  for (const event of ['transitionrun', 'animationstart']) {
+    document.addEventListener(event, settle);
+    undo.push(() => document.removeEventListener(event, settle));
+  }
+  undo.push(() => endless.forEach((animation) => animation.play()));
+  for (const element of document.querySelectorAll('input,textarea,[contenteditable]')) {
+    const style = element.style;
+    const [value, priority] = [style.getPropertyValue('caret-color'), style.getPropertyPriority('caret-color')];
+    style.setProperty('caret-color', 'transparent', 'important');
+    undo.push(() => style.setProperty('caret-color', value, priority));
+  }
+  window.__vttAfterShot = () => { undo.forEach((step) => step()); delete window.__vttAfterShot; };
+  await document.fonts.ready;
+  await new Promise((done) => requestAnimationFrame(() => requestAnimationFrame(done)));
+}"""
+
+
 def screenshot(page: Page, name: str) -> Path:
     """A screenshot in `e2e/screenshots/`; CSS transitions and animations are first run to their end (a menu's
-    fade-in, a notification's slide), so none has to be waited for."""
+    fade-in, a notification's slide), so none has to be waited for. As `page.screenshot(animations="disabled")`,
+    but the PNG is compressed for speed (through CDP's ``optimizeForSpeed``): a bigger file, a quarter of the
+    browser's CPU (0.1 s instead of 0.4 s a 1600x1000 screenshot)."""
     path = SCREENSHOTS / f"{name}.png"
-    page.screenshot(path=path, animations="disabled")
+    page.evaluate(BEFORE_SHOT)
+    cdp = page.context.new_cdp_session(page)
+    try:
+        shot = cdp.send("Page.captureScreenshot", {"format": "png", "optimizeForSpeed": True})
+    finally:
+        cdp.detach()
+        page.evaluate("() => window.__vttAfterShot?.()")
+    path.write_bytes(base64.b64decode(shot["data"]))
     return path
