@@ -335,7 +335,7 @@ function injectStyles() {
 .vtt-dead-mark { stroke: #8a1010; stroke-linecap: round; pointer-events: none; }
 .vtt-active-halo { fill: none; stroke: rgba(60, 40, 0, 0.55); pointer-events: none; }
 .vtt-active-ring { fill: none; stroke: #ffd23f; stroke-linejoin: round; pointer-events: none;
-  animation: vtt-pulse 1.6s ease-in-out infinite; }
+  animation: vtt-pulse 1.6s ease-in-out 4; }
 /* tokens sharing a space list their names under it, one plate a line, each with its token's colour */
 .vtt-name-swatch { stroke: #f6eedb; }
 /* a name plate scaled up for reading may lie over its body or a neighbour's space: it never takes the pointer */
@@ -345,7 +345,7 @@ function injectStyles() {
 .vtt-lod-low .vtt-name-plate, .vtt-lod-low .vtt-hidden-mark, .vtt-lod-low .vtt-bar, .vtt-lod-low .vtt-ailment, .vtt-lod-low .vtt-size-badge,
 .vtt-lod-low .vtt-label, .vtt-lod-low .vtt-object-name,
 .vtt-lod-low .vtt-uneven-tier { display: none; }
-@keyframes vtt-pulse { 0%, 100% { stroke-opacity: 1; } 50% { stroke-opacity: 0.55; } }
+@keyframes vtt-pulse { 0%, 100% { opacity: 1; } 50% { opacity: 0.55; } }
 /* the map's tools: the ruler toggle and the keys help; rulers and pings drawn over the tokens */
 .vtt-map .vtt-tools { position: absolute; top: 8px; right: 8px; z-index: 6; display: flex; gap: 6px;
   align-items: flex-start; }
