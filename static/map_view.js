@@ -1738,9 +1738,14 @@ export default {
         this.pingAt(p);
         return;
       }
+      const g = e.target && e.target.closest ? e.target.closest("[data-token-id]") : null;
+      // A press on a token holds the pointer on the token itself. Held by the map, the pointer would leave the
+      // token's :hover at the first move and come back to it at the drop: two frames that restyle, hit-test,
+      // repaint and re-layer the whole map.
+      const holder = g && this.pointers.size === 0 ? g : this.$refs.svg;
       this.pointers.set(e.pointerId, p);
       try {
-        this.$refs.svg.setPointerCapture(e.pointerId);
+        holder.setPointerCapture(e.pointerId);
       } catch (err) {
         // synthetic events (tests) have no capturable pointer
       }
@@ -1773,7 +1778,6 @@ export default {
         this.paintTo(p);
         return;
       }
-      const g = e.target && e.target.closest ? e.target.closest("[data-token-id]") : null;
       const id = g ? g.getAttribute("data-token-id") : null;
       if (id != null && this.local[id]) {
         const t = this.local[id];
@@ -1843,7 +1847,7 @@ export default {
       const p = this.screenPoint(e);
       this.pointers.delete(e.pointerId);
       try {
-        this.$refs.svg.releasePointerCapture(e.pointerId);
+        e.target.releasePointerCapture(e.pointerId); // the map or the pressed token
       } catch (err) {
         // ignore
       }
