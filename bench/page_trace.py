@@ -221,3 +221,188 @@ def print_page_work(label: str, app: PageWork, bare: PageWork, top: int = 12) ->
     )
     for fn, ms in biggest:
         print(f"         {ms:6.2f}  {fn}")
+
+
+# ----------------------------------------------------------------------------------------------------------
+# One page alone (`python -m bench.page_trace`): its idle work, and its own drags without observers
+# ----------------------------------------------------------------------------------------------------------
+
+ACTIVE = "c1"
+"""The token made active on the idle page (it pulses as the creature whose turn it is)."""
+SET_ACTIVE = "id => getElement(document.querySelector('.vtt-map').closest('[id^=c]')).setActive(id)"
+GPU_THREADS = ("VizCompositorThread", "CrGpuMain")
+"""The GPU process's threads that draw every page's frames (shared by the browser's pages)."""
+COUNTED = ("Paint", "Layerize", "TimerFire", "FireAnimationFrame", "UpdateLayoutTree", "HitTest")
+
+
+@dataclass
+class IdleWork:
+    """A page's main thread per second while nothing happens: thread time by kind (ms/s) and events counted."""
+
+    seconds: float
+    by_kind: dict[str, float] = field(default_factory=dict)
+    counts: dict[str, float] = field(default_factory=dict)
+    other_threads: dict[str, float] = field(default_factory=dict)  # ms/s by thread: the renderer's others, the GPU's
+
+
+def idle_work(events: Sequence[dict[str, Any]], pid: int, seconds: float) -> IdleWork:
+    """`seconds` of a trace of renderer `pid` as a page's idle work (self thread time by kind, events per second);
+    its compositor and raster threads' time beside it (where a compositor-only animation's frames are made)."""
+    main = main_thread_events(events, pid)
+    work = IdleWork(seconds, dict.fromkeys(KINDS, 0.0), dict.fromkeys(COUNTED, 0.0))
+    stack: list[dict[str, Any]] = []
+    for e in main:
+        ts = float(e["ts"])
+        while stack and float(stack[-1]["ts"]) + float(stack[-1].get("dur", 0)) <= ts:
+            stack.pop()
+        own = float(e.get("tdur", 0)) / 1000 / seconds
+        work.by_kind[kind_of(str(e["name"]))] += own
+        if stack:
+            work.by_kind[kind_of(str(stack[-1]["name"]))] -= own
+        if e["name"] in work.counts:
+            work.counts[str(e["name"])] += 1 / seconds
+        stack.append(e)
+    names = {
+        (e["pid"], e["tid"]): str(e["args"]["name"])
+        for e in events
+        if e.get("ph") == "M"
+        and e.get("name") == "thread_name"
+        and (e.get("pid") == pid or e["args"].get("name") in GPU_THREADS)
+    }
+    for (tpid, tid), name in names.items():
+        if name == "CrRendererMain":
+            continue
+        spans = sorted(
+            (float(e["ts"]), float(e["ts"]) + float(e.get("dur", 0)), float(e.get("tdur", 0)))
+            for e in events
+            if e.get("pid") == tpid and e.get("tid") == tid and e.get("ph") == "X"
+        )
+        top = 0.0
+        end = -1.0
+        for start, stop, spent in spans:  # outermost events only
+            if start >= end:
+                top += spent
+                end = stop
+        if top:
+            work.other_threads[name] = work.other_threads.get(name, 0.0) + top / 1000 / seconds
+    return work
+
+
+def trace_idle(browser: Browser, page: Page, pid: int | None, seconds: float) -> IdleWork:
+    """`seconds` of `page` standing still, traced."""
+    if pid is None:
+        return IdleWork(seconds)
+    browser.start_tracing(page=page, categories=TRACE_CATEGORIES)
+    try:
+        page.wait_for_timeout(seconds * 1000)
+    finally:
+        raw = json.loads(browser.stop_tracing())
+    events = raw["traceEvents"] if isinstance(raw, dict) else raw
+    return idle_work(events, pid, seconds)
+
+
+def print_idle(label: str, work: IdleWork) -> None:
+    total = sum(work.by_kind.values())
+    kinds = ", ".join(f"{k} {v:.1f}" for k, v in work.by_kind.items() if v >= 0.05)
+    counts = ", ".join(f"{k} {v:.1f}" for k, v in work.counts.items())
+    others = sorted(work.other_threads.items(), key=lambda kv: -kv[1])
+    threads = ", ".join(f"{k} {v:.1f}" for k, v in others if v >= 0.05)
+    print(f"   {label}: main thread {total:.1f} ms/s ({kinds}); events/s: {counts}")
+    print(f"      its renderer's other threads and the GPU process's, ms/s of thread time: {threads or 'none'}")
+
+
+def print_alone(label: str, work: PageWork, top: int = 12) -> None:
+    """One page's main thread per change by phase and kind, and its top JS functions."""
+    print(f"   {label}: main thread per change by kind (trace thread time, ms; {work.changes} changes traced)")
+    print(f"      {'':<12}" + "".join(f"{p:>12}" for p in PHASES) + f"{'all':>10}")
+    for kind in KINDS:
+        cells = "".join(f"{work.by_phase.get(p, {}).get(kind, 0.0):12.1f}" for p in PHASES)
+        every = sum(work.by_phase.get(p, {}).get(kind, 0.0) for p in PHASES)
+        print(f"      {kind:<12}{cells}{every:10.1f}")
+    print(f"      {'in all':<12}" + "".join(f"{work.phase_total(p):12.1f}" for p in PHASES) + f"{work.total:10.1f}")
+    print(f"      {'frames':<12}" + "".join(f"{work.frames.get(p, 0.0):12.1f}" for p in PHASES))
+    js = sorted(((fn, ms) for fn, ms in work.functions.items() if fn != "(program)"), key=lambda kv: -kv[1])
+    print(f"      JS self time by function ({sum(ms for _, ms in js):.1f} ms):")
+    for fn, ms in js[:top]:
+        print(f"         {ms:6.2f}  {fn}")
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    """The big map's pages alone: an idle Soulweaver page and spectator page (each traced from `--after` seconds after
+    a token became active), and the Soulweaver's drags with no other page open and no token active, as in
+    bench/web.py."""
+    import argparse
+    import sys
+    import tempfile
+    from pathlib import Path
+
+    from playwright.sync_api import sync_playwright
+
+    from bench.map_trace import open_page
+    from bench.web import BIG, make_encounter, renderer_of, renderer_pids, start_table
+    from e2e.conftest import CHROMIUM, CHROMIUM_ARGS
+    from e2e.helpers import cell_xy, drag
+
+    ap = argparse.ArgumentParser(description=main.__doc__)
+    ap.add_argument("--idle", type=float, default=5.0, help="seconds of each idle page traced (0: none)")
+    ap.add_argument("--drags", type=int, default=6, help="drags traced on the Soulweaver's page alone (0: none)")
+    ap.add_argument("--after", type=float, default=0.5, help="seconds between making a token active and the trace")
+    ap.add_argument("--seed", type=int, default=1)
+    args = ap.parse_args(argv)
+    if not Path(CHROMIUM).exists():
+        print(f"{CHROMIUM} is missing: run `bash e2e/ensure_chromium.sh` first", file=sys.stderr)
+        return 2
+    with tempfile.TemporaryDirectory(prefix="vtt-page-") as tmp, sync_playwright() as pw:
+        enc = make_encounter(Path(tmp), *BIG, seed=args.seed)
+        server = start_table(Path(tmp), enc, args.seed)
+        browser = pw.chromium.launch(executable_path=CHROMIUM, headless=True, args=CHROMIUM_ARGS)
+        browser_cdp = browser.new_browser_cdp_session()
+        try:
+            pages: list[tuple[str, Page, int | None]] = []
+            for label, url in (
+                ("Soulweaver", server.url + server.seat("soulweaver")),
+                ("spectator", f"{server.url}/watch/1"),
+            ):
+                page = open_page(browser, url, enc.creatures)
+                pid = renderer_of(page, renderer_pids(browser_cdp) - {p for _, _, p in pages})
+                pages.append((label, page, pid))
+            print(f"page_trace: the {BIG[0]}×{BIG[1]} map, {enc.creatures} tokens; {ACTIVE} active")
+            if args.idle > 0:
+                for label, page, pid in pages:
+                    page.evaluate(SET_ACTIVE, ACTIVE)
+                    page.wait_for_timeout(args.after * 1000)
+                    idle = trace_idle(browser, page, pid, args.idle)
+                    page.evaluate(SET_ACTIVE, None)
+                    print_idle(f"{label} page, idle {args.idle:.0f} s from {args.after:.1f} s after", idle)
+            if args.drags > 0:
+                label, sender, pid = pages[0]
+                for _, page, _ in pages[1:]:
+                    page.context.close()
+
+                def move(i: int) -> None:
+                    here, there = (enc.spot_a, enc.spot_b) if i % 2 == 0 else (enc.spot_b, enc.spot_a)
+                    drag(sender, cell_xy(sender, here), cell_xy(sender, there), steps=8)
+
+                def settle() -> None:
+                    sender.wait_for_timeout(400)
+
+                move(0)
+                settle()
+                move(1)
+                settle()
+                cdp = sender.context.new_cdp_session(sender)
+                work = trace_changes(browser, sender, cdp, pid, move, args.drags, settle, first=2)
+                print_alone(f"{label} page alone, {args.drags} drags", work)
+        finally:
+            for _, page, _ in pages:
+                if not page.context.pages or page.is_closed():
+                    continue
+                page.context.close()
+            browser_cdp.detach()
+            browser.close()
+            server.stop()
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

@@ -27,6 +27,11 @@ ARENA = ROOT / "e2e" / "maps" / "arena.json"
 ORC = (5, 5)
 RATS = (4, 6)
 TWO_AWAY = (4, 3)
+# the drop outline's box is centred on the viewport point [x, y] (within 2 px)
+OUTLINE_AT = """([x, y]) => {
+  const b = document.querySelector('.vtt-drop-preview').getBoundingClientRect();
+  return b.width > 0 && Math.abs(b.x + b.width / 2 - x) < 2 && Math.abs(b.y + b.height / 2 - y) < 2;
+}"""
 VIEWPORT: ViewportSize = {"width": 1280, "height": 800}
 
 pytestmark = pytest.mark.usefixtures("table_timeouts")
@@ -75,6 +80,8 @@ def test_the_drag_shows_path_cost_and_odds_and_the_dialog_offers_move_in(browser
         expect(label).to_contain_text("Movement 1 + 1 = 2 of 5 left")
         expect(path).to_have_attribute("data-cells", re.compile(r"^\d+,4 4,3$"))
         expect(alice.locator("[data-role=move-steps] text")).to_have_text(["1", "1"])
+        # the drop outline, drawn on Ayla's own space, has slid onto the space under the pointer
+        alice.wait_for_function(OUTLINE_AT, arg=list(cell_xy(alice, TWO_AWAY)))
         screenshot(alice, "drag_preview_path")
 
         move_to(alice, ORC)

@@ -288,8 +288,8 @@ function injectStyles() {
 .vtt-token { cursor: pointer; }
 .vtt-token.vtt-draggable { cursor: grab; }
 .vtt-token[data-dragging] { cursor: grabbing; opacity: 0.4; }
-/* A drag is drawn over the map, not in it: the drop preview, path and step costs in one layer, the dragged token's
-   copy in another that the pointer moves (slideTo: the compositor's work; the map is not repainted at each move). */
+/* A drag is drawn over the map, not in it: the path and step costs in one layer; the drop outline and the dragged
+   token's copy each in a layer that slides (slideTo: the compositor's work; the map is not repainted at each move). */
 .vtt-map .vtt-drag-layer, .vtt-map .vtt-drag-svg { position: absolute; inset: 0; width: 100%; height: 100%;
   display: none; pointer-events: none; overflow: visible; will-change: transform; }
 .vtt-map .vtt-drag-layer.vtt-shown, .vtt-map .vtt-drag-svg.vtt-shown { display: block; }
@@ -335,7 +335,7 @@ function injectStyles() {
 .vtt-dead-mark { stroke: #8a1010; stroke-linecap: round; pointer-events: none; }
 .vtt-active-halo { fill: none; stroke: rgba(60, 40, 0, 0.55); pointer-events: none; }
 .vtt-active-ring { fill: none; stroke: #ffd23f; stroke-linejoin: round; pointer-events: none;
-  animation: vtt-pulse 1.6s ease-in-out infinite; }
+  animation: vtt-pulse 1.6s ease-in-out 4; }
 /* tokens sharing a space list their names under it, one plate a line, each with its token's colour */
 .vtt-name-swatch { stroke: #f6eedb; }
 /* a name plate scaled up for reading may lie over its body or a neighbour's space: it never takes the pointer */
@@ -345,7 +345,7 @@ function injectStyles() {
 .vtt-lod-low .vtt-name-plate, .vtt-lod-low .vtt-hidden-mark, .vtt-lod-low .vtt-bar, .vtt-lod-low .vtt-ailment, .vtt-lod-low .vtt-size-badge,
 .vtt-lod-low .vtt-label, .vtt-lod-low .vtt-object-name,
 .vtt-lod-low .vtt-uneven-tier { display: none; }
-@keyframes vtt-pulse { 0%, 100% { stroke-opacity: 1; } 50% { stroke-opacity: 0.55; } }
+@keyframes vtt-pulse { 0%, 100% { opacity: 1; } 50% { opacity: 0.55; } }
 /* the map's tools: the ruler toggle and the keys help; rulers and pings drawn over the tokens */
 .vtt-map .vtt-tools { position: absolute; top: 8px; right: 8px; z-index: 6; display: flex; gap: 6px;
   align-items: flex-start; }
@@ -1308,6 +1308,7 @@ export default {
     this.userMoved = false;
     this.lowDetail = false;
     this.previewKey = "";
+    this.previewFrom = null; // the anchor space the drop outline is drawn on
     this.movePreview = null; // not reactive: the server's move preview for the token being dragged
     this.moveKey = "";
     this.rulerOn = false; // not reactive: the ruler tool is on (a press and drag measures)
@@ -1585,7 +1586,7 @@ export default {
     applyView() {
       const { x, y, k } = this.view;
       const world = `translate(${fmt(x)} ${fmt(y)}) scale(${k})`;
-      for (const name of ["world", "marksWorld", "ghostWorld"]) {
+      for (const name of ["world", "dropWorld", "marksWorld", "ghostWorld"]) {
         if (this.$refs[name]) this.$refs[name].setAttribute("transform", world);
       }
       const low = this.geo.inner * k < LOD_INNER_PX;
@@ -1738,9 +1739,14 @@ export default {
         this.pingAt(p);
         return;
       }
+      const g = e.target && e.target.closest ? e.target.closest("[data-token-id]") : null;
+      // A press on a token holds the pointer on the token itself. Held by the map, the pointer would leave the
+      // token's :hover at the first move and come back to it at the drop: two frames that restyle, hit-test,
+      // repaint and re-layer the whole map.
+      const holder = g && this.pointers.size === 0 ? g : this.$refs.svg;
       this.pointers.set(e.pointerId, p);
       try {
-        this.$refs.svg.setPointerCapture(e.pointerId);
+        holder.setPointerCapture(e.pointerId);
       } catch (err) {
         // synthetic events (tests) have no capturable pointer
       }
@@ -1773,7 +1779,6 @@ export default {
         this.paintTo(p);
         return;
       }
-      const g = e.target && e.target.closest ? e.target.closest("[data-token-id]") : null;
       const id = g ? g.getAttribute("data-token-id") : null;
       if (id != null && this.local[id]) {
         const t = this.local[id];
@@ -1843,7 +1848,7 @@ export default {
       const p = this.screenPoint(e);
       this.pointers.delete(e.pointerId);
       try {
-        this.$refs.svg.releasePointerCapture(e.pointerId);
+        e.target.releasePointerCapture(e.pointerId); // the map or the pressed token
       } catch (err) {
         // ignore
       }
@@ -2202,21 +2207,31 @@ export default {
       const [cx, cy] = this.geo.center(aq, ar);
       return this.geo.pixelToCell(cx + wdx, cy + wdy);
     },
+    // The drop outline is drawn once per drag, on the token's own spaces, and its layer slides to the target (the
+    // compositor's work): a new outline at each target re-layered the whole map.
     showPreview(id, target) {
       const el = this.$refs.preview;
-      if (!el) return;
+      const layer = this.$refs.dropLayer;
+      if (!el || !layer) return;
       const t = id != null ? this.local[id] : null;
       if (!t || !target) {
         this.previewKey = "";
         el.setAttribute("d", "");
+        layer.classList.remove("vtt-shown");
+        stopSlide(layer);
         return;
       }
       const key = id + "@" + target[0] + "," + target[1];
       if (key === this.previewKey) return;
+      if (!this.previewKey.startsWith(id + "@")) {
+        el.setAttribute("d", outlinePath(this.geo, t.cells, cellSetOf(t.cells)));
+        layer.classList.add("vtt-shown");
+        this.previewFrom = [t.cells[0][0], t.cells[0][1]];
+      }
       this.previewKey = key;
-      const [aq, ar] = t.cells[0];
-      const cells = t.cells.map(([q, r]) => [q + target[0] - aq, r + target[1] - ar]);
-      el.setAttribute("d", outlinePath(this.geo, cells, cellSetOf(cells)));
+      const [x0, y0] = this.geo.center(this.previewFrom[0], this.previewFrom[1]);
+      const [x1, y1] = this.geo.center(target[0], target[1]);
+      slideTo(layer, (x1 - x0) * this.view.k, (y1 - y0) * this.view.k);
     },
     // ---- the move preview of a drag (sent once by the server at the drag's start; drawn here only) ----------
     setMovePreview(p) {
@@ -2422,9 +2437,11 @@ export default {
           <g ref="rulers" data-role="rulers"></g>
         </g>
       </svg>
+      <div ref="dropLayer" class="vtt-drag-layer" data-role="drop-preview">
+        <svg class="vtt-drag-svg"><g ref="dropWorld"><path ref="preview" class="vtt-drop-preview" d=""/></g></svg>
+      </div>
       <svg ref="dragMarks" class="vtt-drag-svg vtt-drag-marks">
         <g ref="marksWorld">
-          <path ref="preview" class="vtt-drop-preview" d=""/>
           <path ref="movePath" class="vtt-move-path" data-role="move-path" d=""/>
           <g ref="moveSteps" class="vtt-move-steps" data-role="move-steps"></g>
         </g>

@@ -91,18 +91,32 @@ export default {
         const was = before && before.mine ? before.id : null;
         if (id !== null && id !== was && this.sound) beep();
         this.now = Date.now();
+        this.tick();
       },
     },
   },
-  mounted() {
-    this.timer = window.setInterval(() => {
-      if (this.prompt && typeof this.prompt.deadline === "number") this.now = Date.now();
-    }, TICK_MS);
-  },
   unmounted() {
-    window.clearInterval(this.timer);
+    this.stopTicking();
   },
   methods: {
+    // The clock runs only while a countdown is shown: a banner without a deadline, or past it, needs no tick.
+    tick() {
+      const deadline = this.prompt && this.prompt.deadline;
+      if (typeof deadline !== "number" || deadline <= this.now) {
+        this.stopTicking();
+        return;
+      }
+      if (!this.timer) {
+        this.timer = window.setInterval(() => {
+          this.now = Date.now();
+          this.tick();
+        }, TICK_MS);
+      }
+    },
+    stopTicking() {
+      if (this.timer) window.clearInterval(this.timer);
+      this.timer = null;
+    },
     answer(key) {
       this.$emit("answer", { id: this.prompt.id, key });
     },
