@@ -6,18 +6,23 @@ destinations), and the melee attack modifiers kept for a state (`menu_terms.mele
 from __future__ import annotations
 
 import random
+from collections.abc import Callable
 from itertools import permutations
+from typing import Any
 
 from factories import creature, state
+from pydantic import BaseModel
 from test_menu_build import played, random_fight
 from test_menu_carry import placed_around
 
 from vtt.rules import board_kept, move_offers, movement, overpower, strike_offers
 from vtt.rules.conditions import melee_attack_modifiers
+from vtt.rules.engine import legal_actions
 from vtt.rules.grid import GridKind
 from vtt.rules.menu_terms import lines_clear, melee_modifiers
 from vtt.rules.model import Cell, GameState
 from vtt.rules.move_search import from_paths, search_one_space
+from vtt.rules.offers import ActionOption, RollPreview, TargetOption, make_option, make_preview, make_target
 from vtt.rules.reach import attack_path
 from vtt.rules.settings import TableSettings
 from vtt.rules.space import Occupancy, footprint, footprint_offsets, grid_of, standable
@@ -199,3 +204,42 @@ def test_melee_modifiers_kept_for_a_state_are_those_worked_out_each_time() -> No
                 assert melee_modifiers(s, occ, c, t) == plain
                 found += len(plain)
     assert found > 0
+
+
+def _same_model(made: BaseModel, plain: BaseModel) -> None:
+    """Two models alike in every way a reader can see: type, values (and their types), the order of the fields,
+    the fields set, and nothing else held."""
+    assert type(made) is type(plain)
+    assert list(made.__dict__.items()) == list(plain.__dict__.items())
+    assert [type(v) for v in made.__dict__.values()] == [type(v) for v in plain.__dict__.values()]
+    assert made.model_fields_set == plain.model_fields_set
+    assert made.__pydantic_extra__ is None and made.__pydantic_private__ is None
+    assert made.model_dump() == plain.model_dump()
+    assert repr(made) == repr(plain)
+
+
+def test_the_unvalidated_makers_give_what_the_models_give_for_any_fields_given() -> None:
+    """`make_option`, `make_target` and `make_preview`, given any of the fields of options, targets and previews of
+    real menus, give what the model's own construction without validation gives (values, defaults, field order,
+    fields set), and each model its own default lists and dicts."""
+    rng = random.Random(14)
+    made = 0
+    for seed in SEEDS[::3]:
+        for s in played(seed, random_fight(seed), 4):
+            for cid in s.creatures:
+                for o in legal_actions(s, cid):
+                    pairs: list[tuple[Callable[..., BaseModel], type[BaseModel], dict[str, Any]]] = [
+                        (make_option, ActionOption, dict(o.__dict__))
+                    ]
+                    pairs += [(make_target, TargetOption, dict(t.__dict__)) for t in o.targets]
+                    pairs += [(make_preview, RollPreview, dict(t.preview.__dict__)) for t in o.targets if t.preview]
+                    for maker, model, values in pairs:
+                        required = {k for k, f in model.model_fields.items() if f.is_required()}
+                        given = {k: v for k, v in values.items() if k in required or rng.random() < 0.5}
+                        first, second = maker(**given), maker(**given)
+                        _same_model(first, model.model_construct(**given))
+                        for name in model.model_fields:
+                            if name not in given and isinstance(getattr(first, name), list | dict):
+                                assert getattr(first, name) is not getattr(second, name)
+                        made += 1
+    assert made > 500

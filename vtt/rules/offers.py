@@ -137,24 +137,14 @@ class ActionOption(BaseModel):
 
 
 _set = object.__setattr__
-
-
-def _built(cls: type[_M], data: dict[str, Any], given: dict[str, Any]) -> _M:
-    """A `cls` holding `data` (every field, in the model's order; `given` set over its defaults), not validated."""
-    data.update(given)
-    out = cls.__new__(cls)
-    _set(out, "__dict__", data)
-    _set(out, "__pydantic_fields_set__", set(given))
-    _set(out, "__pydantic_extra__", None)
-    _set(out, "__pydantic_private__", None)
-    return out
+_new = object.__new__
 
 
 def _copied(model: _M, **changes: Any) -> _M:
     """`model.model_copy(update=changes)` of an option, a target or a preview, not validated."""
     data = model.__dict__.copy()
     data.update(changes)
-    out = type(model).__new__(type(model))
+    out = _new(type(model))
     _set(out, "__dict__", data)
     _set(out, "__pydantic_fields_set__", model.__pydantic_fields_set__ | changes.keys())
     _set(out, "__pydantic_extra__", None)
@@ -184,7 +174,13 @@ def make_option(**values: Any) -> ActionOption:
         "row": "",
         "variant": "",
     }
-    return _built(ActionOption, data, values)
+    data.update(values)
+    out = _new(ActionOption)
+    _set(out, "__dict__", data)
+    _set(out, "__pydantic_fields_set__", set(values))
+    _set(out, "__pydantic_extra__", None)
+    _set(out, "__pydantic_private__", None)
+    return out
 
 
 def make_target(**values: Any) -> TargetOption:
@@ -200,7 +196,13 @@ def make_target(**values: Any) -> TargetOption:
         "params": {},
         "send": {},
     }
-    return _built(TargetOption, data, values)
+    data.update(values)
+    out = _new(TargetOption)
+    _set(out, "__dict__", data)
+    _set(out, "__pydantic_fields_set__", set(values))
+    _set(out, "__pydantic_extra__", None)
+    _set(out, "__pydantic_private__", None)
+    return out
 
 
 def make_preview(**values: Any) -> RollPreview:
@@ -216,7 +218,13 @@ def make_preview(**values: Any) -> RollPreview:
         "damage": 0,
         "damage_changes": [],
     }
-    return _built(RollPreview, data, values)
+    data.update(values)
+    out = _new(RollPreview)
+    _set(out, "__dict__", data)
+    _set(out, "__pydantic_fields_set__", set(values))
+    _set(out, "__pydantic_extra__", None)
+    _set(out, "__pydantic_private__", None)
+    return out
 
 
 def plan_preview(plan: strike.AttackPlan) -> RollPreview:
