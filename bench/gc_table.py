@@ -120,7 +120,7 @@ async def run(n_games: int, commands: int, seed: int) -> None:
         viewer = SOULWEAVER if via.index == 0 else Viewer("player", via.key)
         body = api.parse_body(json.dumps({"id": str(i), "command": command}))
         outcome = await tables[game.id].submit(viewer, body.command, body.seen, body.typed)
-        if not outcome.ok:
+        if outcome.record is None:
             raise SystemExit(f"refused: {command} ({outcome.error})")
         json.dumps({"kind": "outcome", "id": body.ident, "ok": True, "error": None, "seq": outcome.record.seq})
 
