@@ -8,11 +8,12 @@ nothing anywhere and its sender gets the reason.
 from __future__ import annotations
 
 import asyncio
+import json
 import threading
 import weakref
 from collections.abc import Awaitable, Callable, Sequence
 from concurrent.futures import Future, ThreadPoolExecutor, wait
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from datetime import UTC, datetime
 from functools import cached_property, partial
 from typing import Any, Literal, Protocol
@@ -60,37 +61,122 @@ class Viewer:
         return self.role == "spectator"
 
 
-@dataclass
 class LogRecord:
-    seq: int
-    sender: str
-    command: dict[str, Any]
-    faces: list[int]
-    events: list[dict[str, Any]]
-    time: str = field(default_factory=lambda: datetime.now(UTC).isoformat(timespec="seconds"))
-    undone: bool = False
-    """Taken back by an undo (and not redone): the game's state is as if it had never been played."""
-    before: GameState | None = field(default=None, repr=False, compare=False)
-    """The state this command was played on (kept in memory only; a restart rebuilds it by replaying)."""
+    """One entry of a game's log: who sent which command, the dice faces it used and the events it made.
+
+    A record some commands old is packed (`pack`): its command and events are kept as JSON text and its faces as a
+    tuple, which the garbage collector does not track. A long game's log then adds one tracked object a command to
+    what the collector's older generations walk (while the event loop waits), not about ten. Reading a packed
+    record's command, faces or events decodes a new copy each time."""
+
+    __slots__ = ("_command", "_events", "_faces", "_kind", "before", "sender", "seq", "time", "undone")
+
+    def __init__(
+        self,
+        seq: int,
+        sender: str,
+        command: dict[str, Any],
+        faces: list[int],
+        events: list[dict[str, Any]],
+        time: str | None = None,
+        undone: bool = False,
+        before: GameState | None = None,
+    ) -> None:
+        self.seq = seq
+        self.sender = sender
+        self.command = command
+        self._faces: list[int] | tuple[int, ...] = faces
+        self._events: list[dict[str, Any]] | str = events
+        self.time = datetime.now(UTC).isoformat(timespec="seconds") if time is None else time
+        self.undone = undone
+        """Taken back by an undo (and not redone): the game's state is as if it had never been played."""
+        self.before = before
+        """The state this command was played on (kept in memory only; a restart rebuilds it by replaying)."""
+
+    @property
+    def command(self) -> dict[str, Any]:
+        command = self._command
+        return json.loads(command) if isinstance(command, str) else command
+
+    @command.setter
+    def command(self, command: dict[str, Any]) -> None:
+        self._command: dict[str, Any] | str = command
+        self._kind = str(command.get("type", ""))
+
+    @property
+    def faces(self) -> list[int]:
+        faces = self._faces
+        return list(faces) if isinstance(faces, tuple) else faces
+
+    @faces.setter
+    def faces(self, faces: list[int]) -> None:
+        self._faces = faces
+
+    @property
+    def events(self) -> list[dict[str, Any]]:
+        events = self._events
+        return json.loads(events) if isinstance(events, str) else events
+
+    @events.setter
+    def events(self, events: list[dict[str, Any]]) -> None:
+        self._events = events
+
+    @property
+    def packed(self) -> bool:
+        return isinstance(self._events, str)
+
+    def pack(self) -> None:
+        """Keep the command and events as JSON text and the faces as a tuple, when they read back the same."""
+        if self.packed:
+            return
+        command, events = _json(self._command), _json(self._events)
+        if command is not None and events is not None and all(type(f) is int for f in self._faces):
+            self._command, self._events, self._faces = command, events, tuple(self._faces)
 
     @property
     def kind(self) -> str:
-        return str(self.command.get("type", ""))
+        return self._kind
 
     @property
     def is_meta(self) -> bool:
         """An undo or a redo: a record in the log, not a move in the game."""
-        return self.kind in META
+        return self._kind in META
 
     @property
     def is_chat(self) -> bool:
         """A message, whisper or roll typed at the table: a record in the log, not a move in the game."""
-        return self.kind in CHAT_KINDS
+        return self._kind in CHAT_KINDS
 
     @property
     def is_play(self) -> bool:
         """A command the rules played on the game (neither an undo or redo nor a chat record)."""
         return not self.is_meta and not self.is_chat
+
+    def _fields(self) -> tuple[object, ...]:
+        return (self.seq, self.sender, self.command, self.faces, self.events, self.time, self.undone)
+
+    def __eq__(self, other: object) -> bool:
+        if not isinstance(other, LogRecord):
+            return NotImplemented
+        return self._fields() == other._fields()
+
+    __hash__ = None  # type: ignore[assignment]
+
+    def __repr__(self) -> str:
+        seq, sender, command, faces, events, time, undone = self._fields()
+        return (
+            f"LogRecord(seq={seq!r}, sender={sender!r}, command={command!r}, faces={faces!r}, events={events!r}, "
+            f"time={time!r}, undone={undone!r})"
+        )
+
+
+def _json(data: object) -> str | None:
+    """`data` as compact JSON text, or None when the text would not read back equal to it."""
+    try:
+        text = json.dumps(data, separators=(",", ":"))
+    except (TypeError, ValueError):
+        return None
+    return text if json.loads(text) == data else None
 
 
 @dataclass
@@ -120,6 +206,9 @@ SEAT_VIEWS_KEPT = 4
 """How many states' seat views each seat keeps (a change compares the state before with the one after)."""
 KEEP_STATES = 200
 """How many recent commands keep the state they were played on in memory (for undo without a replay)."""
+RECORDS_UNPACKED = 8
+"""How many of the newest records keep their command and events as they were made (`LogRecord.pack`): the change's
+listeners, an undo and a redo read those."""
 STORE_ATTEMPTS = 20
 """How many times a command is tried again after other processes stored commands of the same game first."""
 
@@ -645,18 +734,23 @@ class Table:
         """Take `record`, stored at the end of the log, into the table: the state, the log, undo and redo. The
         same for a command played here and one another process stored (`catch_up`)."""
         if record.is_chat:
-            self.log.append(record)
+            self._append(record)
             return Change(self.state, self.state, record)
         if record.is_meta:
             return self._fold_meta(record)
         after, _ = apply(self.state, record.command, ScriptedDice(record.faces))
         return self._fold_play(record, after)
 
+    def _append(self, record: LogRecord) -> None:
+        self.log.append(record)
+        if len(self.log) > RECORDS_UNPACKED:
+            self.log[-RECORDS_UNPACKED - 1].pack()
+
     def _fold_play(self, record: LogRecord, after: GameState) -> Change:
         record.before = self.state
         change = Change(self.state, after, record, self._bump(self.state, after))
         self.state = after
-        self.log.append(record)
+        self._append(record)
         self._redo.clear()
         self._forget_old_states()
         return change
@@ -695,7 +789,7 @@ class Table:
             self._redo.pop()
         change.known = self._bump(self.state, after)
         self.state = after
-        self.log.append(record)
+        self._append(record)
         for did in list(self._timers):
             if not any(d.id == did for d in after.pending):
                 self._timers.pop(did).cancel()
