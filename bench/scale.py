@@ -117,6 +117,7 @@ from bench.load import (  # noqa: E402
 from e2e.conftest import AppServer  # noqa: E402
 from e2e.nginx_proxy import UPSTREAM_HEADER, NginxProxy, nginx_binary  # noqa: E402
 from e2e.pg_server import PostgresDatabases, available, postgres_server  # noqa: E402
+from vtt.store.change_feed import COUNTS_ENV  # noqa: E402
 
 P95_TARGET_MS = 100.0
 RATIO_TARGET = 1.6
@@ -664,10 +665,11 @@ def cores_line(step: Step) -> str:
 
 @contextmanager
 def processes(
-    url: str, encounter: Encounter, n: int, seed: int, profile: Path | None = None
+    url: str, encounter: Encounter, n: int, seed: int, profile: Path | None = None, counts: Path | None = None
 ) -> Iterator[tuple[NginxProxy, Parts]]:
     """`n` servers on the database at `url` and nginx before them; with `profile`, each server under cProfile
-    (`bench/profiled_server.py`), its figures written to `profile/server-<n>-<i>.prof` when it stops."""
+    (`bench/profiled_server.py`), its figures written to `profile/server-<n>-<i>.prof` when it stops; with `counts`,
+    each writes what it heard from the others there when it stops (`counts_file`)."""
     with ExitStack() as stack:
         servers: list[AppServer] = []
         for i in range(n):
@@ -679,6 +681,8 @@ def processes(
                 env["VTT_PROFILE_OUT"] = str(profile / f"server-{n}-{i + 1}.prof")
             if TRACE[0] is not None:
                 env[TRACE_ENV] = str(trace_file(TRACE[0], n, i))
+            if counts is not None:
+                env[COUNTS_ENV] = str(counts_file(counts, n, i))
             server = AppServer(module=module, args=[*args, "--seed", str(seed + i)], env=env)
             stack.callback(server.stop)
             servers.append(server.start())
@@ -710,6 +714,32 @@ LEGS = (
 
 def trace_file(folder: Path, n: int, i: int) -> Path:
     return folder / f"trace-{n}-{i + 1}.jsonl"
+
+
+def counts_file(folder: Path, n: int, i: int) -> Path:
+    return folder / f"feed-{n}-{i + 1}.json"
+
+
+def print_counts(files: list[Path], steps: list[Step]) -> None:
+    """What each process did for the commands the others stored (`vtt.store.change_feed`'s counts, for the whole
+    run: the load's steps and their start): messages heard on the channel, dropped in the listening thread as its
+    own or of a game it does not hold, handed to its event loop (and in how many calls), and the reads of the log:
+    whole games loaded and catch-ups (with their rows: commands folded in from the others)."""
+    played = sum(s.ok for s in steps) or 1
+    for i, path in enumerate(files, 1):
+        if not path.exists():
+            print(f"   process {i}: no counts (it did not stop cleanly)")
+            continue
+        found = json.loads(path.read_text())
+        feed, reads = found["feed"], found["log reads"]
+        handed = ", ".join(f"{k.split()[1]} {v}" for k, v in sorted(feed.items()) if k.startswith("handed "))
+        print(
+            f"   process {i}: heard {feed.get('heard', 0)} messages ({feed.get('heard', 0) / played:.2f} a command "
+            f"acknowledged): its own {feed.get('own', 0)}, of games it does not hold {feed.get('not held', 0)}, "
+            f"handed to the loop {feed.get('handed', 0)} ({handed or 'none'}) in {feed.get('calls', 0)} calls; "
+            f"log read: {reads.get('loads', 0)} games loaded ({reads.get('load rows', 0)} commands), "
+            f"{reads.get('catch-ups', 0)} catch-ups ({reads.get('catch-up rows', 0)} commands folded in)"
+        )
 
 
 def server_moments(files: list[Path]) -> dict[tuple[int, int], dict[str, float]]:
@@ -932,7 +962,8 @@ def main(argv: list[str] | None = None) -> int:
                     args.profile.mkdir(parents=True, exist_ok=True)
                 for i in range(n) if args.trace is not None else ():
                     trace_file(args.trace, n, i).unlink(missing_ok=True)
-                with processes(url, encounter, n, args.seed, args.profile) as (proxy, parts):
+                counted = Path(tmp)
+                with processes(url, encounter, n, args.seed, args.profile, counted) as (proxy, parts):
                     games = made[:n_games] if args.by_connection else balanced(proxy, made, n_games)
                     results[n] = load(
                         proxy,
@@ -946,6 +977,7 @@ def main(argv: list[str] | None = None) -> int:
                         None if args.profile is None else args.profile / f"load-{n}",
                     )
                 print(f"   processor time a command, all steps: {Budget.of(n, results[n]).line(os.cpu_count() or 1)}")
+                print_counts([counts_file(counted, n, i) for i in range(n)], results[n])
                 if args.trace is not None:
                     section(f"Where the time went, {n} process{'es' if n > 1 else ''} (servers' trace)")
                     print_legs(results[n], [trace_file(args.trace, n, i) for i in range(n)])
