@@ -236,6 +236,24 @@ def postmaster_of(url: str) -> int | None:
         return None
 
 
+PG_SESSION = re.compile(rb"^postgres: \S+ \S+ (\[local\]|\S+\(\d+\))")
+"""The title of a PostgreSQL backend serving a client (`postgres: <user> <database> [local] idle`), as against its
+background processes (WAL writer, checkpointer, autovacuum...)."""
+
+
+def pg_sessions(postmaster: int) -> list[int]:
+    """The PostgreSQL server's processes that serve a client's connection (the `vtt` servers' appenders, listeners
+    and pool, this bench's)."""
+    found = []
+    for pid in family(postmaster):
+        try:
+            if PG_SESSION.match(Path(f"/proc/{pid}/cmdline").read_bytes()):
+                found.append(pid)
+        except OSError:
+            continue
+    return found
+
+
 def machine_busy_seconds() -> float:
     """Processor time the whole machine spent busy so far, all cores (/proc/stat: all but idle and iowait)."""
     fields = [int(x) for x in Path("/proc/stat").read_text().split("\n", 1)[0].split()[1:]]
@@ -277,13 +295,16 @@ class Parts:
     nginx: int | None
 
     def sample(self) -> dict[str, float]:
-        """Processor seconds so far: `vtt`, PostgreSQL, nginx, this load generator, and the whole machine."""
+        """Processor seconds so far: `vtt`, PostgreSQL (and of it its sessions: the servers' connections), nginx,
+        this load generator, and the whole machine."""
         postgres = cpu_seconds(family(self.postgres), waited=True) if self.postgres else float("nan")
+        sessions = cpu_seconds(pg_sessions(self.postgres)) if self.postgres else float("nan")
         nginx = cpu_seconds(family(self.nginx), waited=True) if self.nginx else float("nan")
         return {
             **thread_seconds(self.servers),
             "vtt": cpu_seconds(self.servers),
             "postgres": postgres,
+            "postgres sessions": sessions,
             "nginx": nginx,
             "load": own_cpu_seconds(),
             "machine": machine_busy_seconds(),
@@ -659,7 +680,8 @@ def cores_line(step: Step) -> str:
     )
     return (
         f"cores busy (ms a command): {', '.join(shown)}; anything else on the machine {rest:.2f}; "
-        f"all {step.cores('machine'):.2f} of {os.cpu_count()}\n        vtt's ms a command by thread: {threads}"
+        f"all {step.cores('machine'):.2f} of {os.cpu_count()}\n        vtt's ms a command by thread: {threads}; "
+        f"PostgreSQL's sessions {step.ms_per_command('postgres sessions'):.2f} (its background processes the rest)"
     )
 
 
@@ -723,8 +745,8 @@ def counts_file(folder: Path, n: int, i: int) -> Path:
 def print_counts(files: list[Path], steps: list[Step]) -> None:
     """What each process did for the commands the others stored (`vtt.store.change_feed`'s counts, for the whole
     run: the load's steps and their start): messages heard on the channel, dropped in the listening thread as its
-    own or of a game it does not hold, handed to its event loop (and in how many calls), and the reads of the log:
-    whole games loaded and catch-ups (with their rows: commands folded in from the others)."""
+    own or of a game it does not hold, handed to its event loop (and in how many calls), and the reads of the log
+    (loading a game, catching up), with the commands they read."""
     played = sum(s.ok for s in steps) or 1
     for i, path in enumerate(files, 1):
         if not path.exists():
@@ -737,8 +759,8 @@ def print_counts(files: list[Path], steps: list[Step]) -> None:
             f"   process {i}: heard {feed.get('heard', 0)} messages ({feed.get('heard', 0) / played:.2f} a command "
             f"acknowledged): its own {feed.get('own', 0)}, of games it does not hold {feed.get('not held', 0)}, "
             f"handed to the loop {feed.get('handed', 0)} ({handed or 'none'}) in {feed.get('calls', 0)} calls; "
-            f"log read: {reads.get('loads', 0)} games loaded ({reads.get('load rows', 0)} commands), "
-            f"{reads.get('catch-ups', 0)} catch-ups ({reads.get('catch-up rows', 0)} commands folded in)"
+            f"the log read {reads.get('reads', 0)} times ({reads.get('rows', 0)} commands: loaded games' and "
+            "those folded in from the others)"
         )
 
 

@@ -297,9 +297,8 @@ def parse_time(text: str) -> datetime:
 
 
 LOG_READS: Counter[str] = Counter()
-"""What `load_log` read in this process: `loads` (a whole log) and `catch-ups` (the commands after a place), each
-with its rows (`load rows`, `catch-up rows`): the work a process does for commands stored by others
-(`vtt.store.change_feed`'s counts show them)."""
+"""What `load_log` read in this process: its `reads` and their `rows` (a game loaded, or catching up with the
+commands other processes stored: `vtt.store.change_feed`'s counts show them)."""
 _LOG_READS_LOCK = threading.Lock()
 
 
@@ -313,9 +312,7 @@ def load_log(engine: Engine, game_id: int, after: int = 0) -> list[dict[str, Any
             .order_by(col(CommandRow.seq))
         ).all()
         with _LOG_READS_LOCK:
-            LOG_READS.update(
-                {"catch-ups" if after else "loads": 1, "catch-up rows" if after else "load rows": len(rows)}
-            )
+            LOG_READS.update({"reads": 1, "rows": len(rows)})
         return [
             {
                 "seq": r.seq,
