@@ -188,5 +188,10 @@ async def connect(url: str, on_text: OnText, on_closed: Callable[[], None], defl
         request.append(f"Sec-WebSocket-Extensions: {OFFER}")
     assert socket.transport is not None
     socket.transport.write(("\r\n".join(request) + "\r\n\r\n").encode())
-    await socket.handshake
+    try:
+        await socket.handshake
+    except BaseException:
+        socket.closed = True
+        socket.transport.close()
+        raise
     return socket
