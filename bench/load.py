@@ -54,7 +54,7 @@ import textwrap
 import time
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import Any, Protocol
 
 ROOT = Path(__file__).resolve().parents[1]
 if str(ROOT) not in sys.path:
@@ -125,6 +125,14 @@ def make_encounter(folder: Path) -> Encounter:
     return Encounter(path, scenario, lanes, npcs, field_cells)
 
 
+class Socket(Protocol):
+    """What a client's connection does for `send`: the `websockets` client's, or `bench.lean_socket`'s."""
+
+    async def send(self, message: str) -> None: ...
+
+    async def close(self) -> None: ...
+
+
 @dataclass
 class Client:
     game: int
@@ -132,7 +140,7 @@ class Client:
     key: str
     secret: str
     creature: str | None
-    ws: ClientConnection | None = None
+    ws: Socket | None = None
     turn: str | None = None
     ready: asyncio.Event = field(default_factory=asyncio.Event)
     received: dict[int, float] = field(default_factory=dict)
@@ -193,7 +201,7 @@ def current_of(turn: dict[str, Any]) -> str | None:
 
 
 async def receive(client: Client) -> None:
-    assert client.ws is not None
+    assert isinstance(client.ws, ClientConnection)
     try:
         await _receive(client, client.ws)
     except ConnectionClosed:

@@ -9,7 +9,7 @@ Run it from the repository root::
     .venv/bin/python bench/scale.py --load-cpu 1     # the load generator's processes confined to CPU 1
     .venv/bin/python bench/scale.py --load-processes 1   # the load generator in one process (2 by default)
     .venv/bin/python bench/scale.py --quick --trace /tmp/trace   # where each step's time goes, leg by leg
-    .venv/bin/python bench/scale.py --only 1 --quick --profile /tmp/prof   # one side, servers under cProfile
+    .venv/bin/python bench/scale.py --only 1 --quick --profile /tmp/prof   # one side, servers and load under cProfile
 
 (`bench/load.py --processes N` runs this.) It needs PostgreSQL (`VTT_TEST_POSTGRES_URL`, or Debian's binaries for
 a throw-away cluster, as the tests: `e2e/pg_server.py`) and nginx (Debian's package). It PRINTS figures and never
@@ -25,7 +25,9 @@ with its own route cookie, so that the clients of one game are spread over the p
 `STEP_SECONDS` each: every client sends one command every 1/r seconds (the commands of `bench/load.py`), for r in
 `RATES`. The load generator runs in processes of its own (`--load-processes`, 2 by default), each with its share
 of the games (a game's clients in one, so its latencies are on one clock), their figures merged step by step: one
-process receiving every message queued them up and counted its own queueing as latency.
+process receiving every message queued them up and counted its own queueing as latency. Its clients are
+`bench/lean_socket.py`'s, which read each message in the loop's call that read its bytes (`--library-client`: the
+`websockets` library's, which cost about half as much again a command, on the cores the servers share).
 
 Figures per step: the commands acknowledged per second; command → last of the other 5 clients of its game, p50 and
 p95; and, for each receiving client, whether it is on the process that played the command or on another (which
@@ -39,11 +41,19 @@ the rest of the machine did meanwhile (other programs: on a busy machine the fig
 busy and as ms a command (the load generator's from its processes' own accounts). It is made cheap: uvloop when
 installed, and a change message is read only as far as its `seq` unless it may name whose turn it is.
 
+A command is lost when, acknowledged ok, some other client of its game never had it: after a step's drain
+(`DRAIN_S`) its load process waits up to `STRAGGLERS_S` more for the changes still on their way, counts those that
+come as late (the drain cut them off: their latency counts, whole) and names each one that never comes (its game,
+place in the log, and the clients without it; a socket the server closed is said too).
+
 Throughput at p95 ≤ 100 ms: the most commands per second of a step whose p95 stayed within 100 ms. Target on a
 2-core machine: N processes (2) ≥ 1.6× one. On one small machine the processes, PostgreSQL, nginx and this
 load generator share the same cores, so the ratio shows the cost of the shared log as much as the gain: one
 process is bound by its one core, two by the machine, so with c the servers' ms a command and r the rest's
-(PostgreSQL, nginx, load generator) the ratio is at most about 2c / (c + r), and 1.6 needs r ≤ c / 4.
+(PostgreSQL, nginx, load generator) the ratio is at most about 2c / (c + r), and 1.6 needs r ≤ c / 4. Each side
+and the summary print that budget from the processor time its steps took a command (`Budget`): at most n / loop
+commands a second (each process's event loop on one core) and cores / (c + r), and the ratio it allows beside the
+measured one (and the same without the load generator, whose clients would be elsewhere in a real deployment).
 
 `--trace DIR`: each server writes its `VTT_LATENCY_TRACE` (`vtt.table.latency_trace`) to DIR, and after each side
 the commands' legs are printed step by step (p50 / p95): sent → the server has it (the load generator's loop,
@@ -57,7 +67,9 @@ from __future__ import annotations
 import argparse
 import asyncio
 import contextlib
+import cProfile
 import json
+import math
 import multiprocessing
 import os
 import random
@@ -70,6 +82,7 @@ import time
 from collections.abc import Coroutine, Iterator
 from contextlib import ExitStack, contextmanager
 from dataclasses import dataclass, field
+from functools import partial
 from multiprocessing.connection import Connection
 from multiprocessing.context import ForkProcess
 from pathlib import Path
@@ -83,6 +96,8 @@ import httpx  # noqa: E402
 from websockets.asyncio.client import ClientConnection, connect  # noqa: E402
 from websockets.exceptions import ConnectionClosed  # noqa: E402
 
+from bench.lean_socket import OnText  # noqa: E402
+from bench.lean_socket import connect as lean_connect  # noqa: E402
 from bench.load import (  # noqa: E402
     CLOSED,
     PLAYERS,
@@ -90,6 +105,7 @@ from bench.load import (  # noqa: E402
     Encounter,
     Game,
     Sent,
+    Socket,
     act,
     create_games,
     load_average,
@@ -101,6 +117,7 @@ from bench.load import (  # noqa: E402
 from e2e.conftest import AppServer  # noqa: E402
 from e2e.nginx_proxy import UPSTREAM_HEADER, NginxProxy, nginx_binary  # noqa: E402
 from e2e.pg_server import PostgresDatabases, available, postgres_server  # noqa: E402
+from vtt.store.change_feed import COUNTS_ENV  # noqa: E402
 
 P95_TARGET_MS = 100.0
 RATIO_TARGET = 1.6
@@ -114,9 +131,15 @@ LOAD_PROCESSES = 2
 STEP_SECONDS, QUICK_STEP_SECONDS = 10.0, 4.0
 GAMES, QUICK_GAMES = 10, 4
 DRAIN_S = 2.0
+STRAGGLERS_S = 15.0
+"""After a step's drain, how long its load process waits more for the changes some receiver has not got yet (each
+looked for every `STRAGGLER_POLL_S`): one that comes is late (the drain cut it off), one that never does is lost."""
+STRAGGLER_POLL_S = 0.02
 TRACE: list[Path | None] = [None]
 """The folder of the servers' traces (`--trace`): each server's `VTT_LATENCY_TRACE` file, read after the run."""
 DEFLATE = [True]
+LEAN = [True]
+"""Whether the load's clients are `bench.lean_socket`'s (else the `websockets` client's, `--library-client`)."""
 """Whether the clients offer permessage-deflate, as browsers and the `websockets` client do (`--no-deflate`)."""
 
 
@@ -138,6 +161,12 @@ class Step:
     wall: float = 0.0
     """Seconds from the step's start to the end of its drain."""
     commands: list[Timed] = field(default_factory=list)
+    late: int = 0
+    """Commands some receiver got only after the step's drain (counted in `ok`, with their whole latency)."""
+    closed: int = 0
+    """Clients whose socket the server closed during the step."""
+    missing: list[str] = field(default_factory=list)
+    """What each lost command was and which receivers never got it."""
 
     @property
     def per_second(self) -> float:
@@ -207,6 +236,24 @@ def postmaster_of(url: str) -> int | None:
         return None
 
 
+PG_SESSION = re.compile(rb"^postgres: \S+ \S+ (\[local\]|\S+\(\d+\))")
+"""The title of a PostgreSQL backend serving a client (`postgres: <user> <database> [local] idle`), as against its
+background processes (WAL writer, checkpointer, autovacuum...)."""
+
+
+def pg_sessions(postmaster: int) -> list[int]:
+    """The PostgreSQL server's processes that serve a client's connection (the `vtt` servers' appenders, listeners
+    and pool, this bench's)."""
+    found = []
+    for pid in family(postmaster):
+        try:
+            if PG_SESSION.match(Path(f"/proc/{pid}/cmdline").read_bytes()):
+                found.append(pid)
+        except OSError:
+            continue
+    return found
+
+
 def machine_busy_seconds() -> float:
     """Processor time the whole machine spent busy so far, all cores (/proc/stat: all but idle and iowait)."""
     fields = [int(x) for x in Path("/proc/stat").read_text().split("\n", 1)[0].split()[1:]]
@@ -248,13 +295,16 @@ class Parts:
     nginx: int | None
 
     def sample(self) -> dict[str, float]:
-        """Processor seconds so far: `vtt`, PostgreSQL, nginx, this load generator, and the whole machine."""
+        """Processor seconds so far: `vtt`, PostgreSQL (and of it its sessions: the servers' connections), nginx,
+        this load generator, and the whole machine."""
         postgres = cpu_seconds(family(self.postgres), waited=True) if self.postgres else float("nan")
+        sessions = cpu_seconds(pg_sessions(self.postgres)) if self.postgres else float("nan")
         nginx = cpu_seconds(family(self.nginx), waited=True) if self.nginx else float("nan")
         return {
             **thread_seconds(self.servers),
             "vtt": cpu_seconds(self.servers),
             "postgres": postgres,
+            "postgres sessions": sessions,
             "nginx": nginx,
             "load": own_cpu_seconds(),
             "machine": machine_busy_seconds(),
@@ -267,7 +317,11 @@ def _via(game: Game, sent: Sent) -> Client:
     return game.clients[sent.sender] if sent.kind == "end_turn" else game.clients[0]
 
 
-def measure(games: list[Game], sent: list[tuple[Game, Sent]], upstream: dict[int, str], step: Step) -> None:
+def measure(
+    games: list[Game], sent: list[tuple[Game, Sent]], upstream: dict[int, str], step: Step, cut: float = math.inf
+) -> None:
+    """Count the step's commands into `step`; one whose last receiver had it after `cut` (the end of the drain) is
+    also counted late."""
     for game, s in sent:
         if s.ok is None:
             step.unanswered += 1
@@ -279,9 +333,18 @@ def measure(games: list[Game], sent: list[tuple[Game, Sent]], upstream: dict[int
         times = [c.received.get(s.seq) for c in others]
         if any(t is None for t in times):
             step.lost += 1
+            absent = [c for c, t in zip(others, times, strict=True) if t is None]
+            step.missing.append(
+                f"game {game.id} seq {s.seq} ({s.kind} of client {s.sender}): not at client "
+                + ", ".join(
+                    f"{c.index}{' (socket closed)' if (c.game, c.index) in CLOSED_CLIENTS else ''}" for c in absent
+                )
+            )
             continue
         step.ok += 1
-        step.latencies.append((max(t for t in times if t is not None) - s.t0) * 1000)
+        last = max(t for t in times if t is not None)
+        step.late += last > cut
+        step.latencies.append((last - s.t0) * 1000)
         played_on = upstream[id(_via(game, s))]
         for c, t in zip(others, times, strict=True):
             assert t is not None
@@ -296,11 +359,56 @@ async def receive(client: Client) -> None:
     """`bench.load.receive`, reading no more of a message than the load needs: a change's `seq` from its first
     bytes; the whole message only when it may say whose turn it is, or is something else. The load generator is
     not the system under test: decoding each of the ~7 messages a command makes cost it as much as a server."""
-    assert client.ws is not None
+    assert isinstance(client.ws, ClientConnection)
     try:
         await _receive(client, client.ws)
     except ConnectionClosed:
-        CLOSED.append(client.key)
+        closed(client)
+
+
+def closed(client: Client) -> None:
+    CLOSED.append(client.key)
+    CLOSED_CLIENTS.add((client.game, client.index))
+
+
+CHANGE_SEQ_BYTES = re.compile(CHANGE_SEQ.pattern.encode())
+
+
+def lean_receiver(client: Client) -> OnText:
+    """`_receive` for a `bench.lean_socket` connection: called with each message as it is read."""
+    received = client.received
+
+    def on_text(data: bytes, now: float) -> None:
+        found = CHANGE_SEQ_BYTES.match(data)
+        if found is not None:
+            received[int(found.group(1))] = now
+            if b'"turn"' not in data:
+                return
+        take(client, json.loads(data))
+
+    return on_text
+
+
+CLOSED_CLIENTS: set[tuple[int, int]] = set()
+"""The clients (game, index) whose socket the server closed (`bench.load.CLOSED` has only their seat keys)."""
+
+
+def missing(games: list[Game], sent: list[tuple[Game, Sent]]) -> int:
+    """Commands acknowledged ok that some other client of their game has not got (yet)."""
+    by_id = {g.id: g for g in games}
+    return sum(
+        1
+        for game, s in sent
+        if s.ok and s.seq is not None
+        and any(s.seq not in c.received for c in by_id[game.id].clients if c.index != s.sender)
+    )  # fmt: skip
+
+
+async def stragglers(games: list[Game], sent: list[tuple[Game, Sent]], seconds: float) -> None:
+    """Wait, at most `seconds`, until every command acknowledged ok has reached every other client of its game."""
+    deadline = time.perf_counter() + seconds
+    while missing(games, sent) and time.perf_counter() < deadline:
+        await asyncio.sleep(STRAGGLER_POLL_S)
 
 
 async def _receive(client: Client, ws: ClientConnection) -> None:
@@ -355,6 +463,11 @@ class Part:
     cpu: float
     commands: list[Timed] = field(default_factory=list)
     """Each command acknowledged and received by every other client (with `--trace`)."""
+    late: int = 0
+    closed: int = 0
+    missing: list[str] = field(default_factory=list)
+    waited: float = 0.0
+    """Seconds it waited for stragglers after the drain (its processor time is counted up to the drain's end)."""
 
 
 def client_url(ws_url: str, client: Client, by_connection: bool) -> str:
@@ -384,15 +497,30 @@ async def drive(conn: Connection, ws_url: str, games: list[Game], seed: int, by_
     """One load process: connect its games' clients, then play each step the parent asks for (`step`, its rate and
     when it starts on the machine's monotonic clock), answering with a `Part`, until told to stop."""
     clients = [c for g in games for c in g.clients]
-    compression = "deflate" if DEFLATE[0] else None
     urls = [client_url(ws_url, c, by_connection) for c in clients]
-    sockets = await asyncio.gather(*(connect(u, max_size=None, compression=compression) for u in urls))
     upstream: dict[int, str] = {}
-    for client, ws in zip(clients, sockets, strict=True):
-        client.ws = ws
-        assert ws.response is not None
-        upstream[id(client)] = ws.response.headers.get(UPSTREAM_HEADER, "?")
-    receivers = [asyncio.create_task(receive(c)) for c in clients]
+    receivers: list[asyncio.Task[None]] = []
+    sockets: list[Socket]
+    if LEAN[0]:
+        lean = await asyncio.gather(
+            *(
+                lean_connect(u, lean_receiver(c), partial(closed, c), DEFLATE[0])
+                for c, u in zip(clients, urls, strict=True)
+            )
+        )
+        for client, socket in zip(clients, lean, strict=True):
+            client.ws = socket
+            upstream[id(client)] = socket.headers.get(UPSTREAM_HEADER.lower(), "?")
+        sockets = list(lean)
+    else:
+        compression = "deflate" if DEFLATE[0] else None
+        library = await asyncio.gather(*(connect(u, max_size=None, compression=compression) for u in urls))
+        for client, ws in zip(clients, library, strict=True):
+            client.ws = ws
+            assert ws.response is not None
+            upstream[id(client)] = ws.response.headers.get(UPSTREAM_HEADER, "?")
+        receivers = [asyncio.create_task(receive(c)) for c in clients]
+        sockets = list(library)
     await asyncio.gather(*(c.ready.wait() for c in clients))
     conn.send([(c.game, upstream[id(c)]) for c in clients])
     try:
@@ -406,24 +534,37 @@ async def drive(conn: Connection, ws_url: str, games: list[Game], seed: int, by_
             )
             await asyncio.sleep(max(0.0, start + step_seconds + DRAIN_S - time.perf_counter()))
             pairs = [(g, s) for (g, _), mine in zip(everyone, done, strict=True) for s in mine]
+            cut, cpu = time.perf_counter(), own_cpu_seconds() - cpu0
+            closed_before = len(CLOSED_CLIENTS)
+            await stragglers(games, pairs, STRAGGLERS_S)
             step = Step(rate, len(pairs), 0, 0, 0, 0, [], [], [], step_seconds)
-            measure(games, pairs, upstream, step)
+            measure(games, pairs, upstream, step, cut)
             conn.send(
                 Part(step.sent, step.ok, step.lost, step.refused, step.unanswered, step.latencies, step.same,
-                     step.crossing, own_cpu_seconds() - cpu0, timed(games, pairs) if TRACE[0] else [])
+                     step.crossing, cpu, timed(games, pairs) if TRACE[0] else [], step.late,
+                     len(CLOSED_CLIENTS) - closed_before, step.missing, time.perf_counter() - cut)
             )  # fmt: skip
     finally:
-        for ws in sockets:
-            await ws.close()
+        for each in sockets:
+            await each.close()
         for task in receivers:
             task.cancel()
 
 
-def load_process(conn: Connection, ws_url: str, games: list[Game], seed: int, by_connection: bool) -> None:
-    """A load process's main (started by fork: it has its share of the games already)."""
+def load_process(
+    conn: Connection, ws_url: str, games: list[Game], seed: int, by_connection: bool, profile: Path | None = None
+) -> None:
+    """A load process's main (started by fork: it has its share of the games already); with `profile`, under
+    cProfile on its thread's processor time, the figures written there."""
+    profiler = cProfile.Profile(time.thread_time) if profile is not None else None
     try:
+        if profiler is not None:
+            profiler.enable()
         run(drive(conn, ws_url, games, seed, by_connection))
     finally:
+        if profiler is not None and profile is not None:
+            profiler.disable()
+            profiler.dump_stats(profile)
         conn.close()
 
 
@@ -441,19 +582,22 @@ def load(
     by_connection: bool = False,
     load_processes: int = 2,
     load_cpu: int | None = None,
+    profile: Path | None = None,
 ) -> list[Step]:
     """The load's steps, played by `load_processes` processes of their own (the load generator is not the system
     under test: one process's event loop receiving every message queued them up and showed that as latency), each
-    with its share of the games; their figures merged step by step. This process only samples processor time."""
+    with its share of the games; their figures merged step by step. This process only samples processor time. With
+    `profile` (a file name's start), each load process is profiled to `<profile>-<i>.prof`."""
     ws_url = proxy.url.replace("http://", "ws://")
     run(begin(ws_url, games, by_connection))
     context = multiprocessing.get_context("fork")
     pipes: list[Connection] = []
     workers: list[ForkProcess] = []
     try:
-        for share in shares(games, load_processes):
+        for i, share in enumerate(shares(games, load_processes), 1):
             mine, theirs = context.Pipe()
-            worker = context.Process(target=load_process, args=(theirs, ws_url, share, seed, by_connection))
+            out = None if profile is None else profile.with_name(f"{profile.name}-{i}.prof")
+            worker = context.Process(target=load_process, args=(theirs, ws_url, share, seed, by_connection, out))
             worker.start()
             theirs.close()
             if load_cpu is not None:
@@ -490,11 +634,15 @@ def steps(pipes: list[Connection], parts: Parts, step_seconds: float) -> Iterato
         after = parts.sample()
         cpu = {k: after[k] - before[k] for k in after}
         cpu["load"] = sum(p.cpu for p in got)
-        step = Step(rate, 0, 0, 0, 0, 0, [], [], [], step_seconds, cpu, time.perf_counter() - began)
+        wall = time.perf_counter() - began - max(p.waited for p in got)
+        step = Step(rate, 0, 0, 0, 0, 0, [], [], [], step_seconds, cpu, wall)
         for p in got:
             step.sent += p.sent
             step.ok += p.ok
             step.lost += p.lost
+            step.late += p.late
+            step.closed += p.closed
+            step.missing += p.missing
             step.refused += p.refused
             step.unanswered += p.unanswered
             step.latencies += p.latencies
@@ -506,10 +654,14 @@ def steps(pipes: list[Connection], parts: Parts, step_seconds: float) -> Iterato
             f"   {rate:4g}/s a client: {step.per_second:6.0f} commands/s ok, p50 "
             f"{statistics.median(step.latencies) if step.latencies else float('nan'):6.1f} ms, p95 "
             f"{step.p95:7.1f} ms (receivers on the same process p95 {pct(step.same, 95) if step.same else 0:6.1f}, "
-            f"on another {crossing}); lost {step.lost}, refused {step.refused}, unanswered {step.unanswered}; "
-            f"server processor time {step.cpu_ms_per_command:.2f} ms a command",
+            f"on another {crossing}); lost {step.lost} (late {step.late}), refused {step.refused}, unanswered "
+            f"{step.unanswered}; server processor time {step.cpu_ms_per_command:.2f} ms a command",
             flush=True,
         )
+        if step.closed:
+            print(f"!!      the servers closed {step.closed} clients' sockets during the step", flush=True)
+        for what in step.missing[:5]:
+            print(f"!!      lost (not there {STRAGGLERS_S:g} s after the drain): {what}", flush=True)
         print(f"        {cores_line(step)}", flush=True)
         yield step
         if step.p95 > 4 * P95_TARGET_MS:
@@ -528,16 +680,18 @@ def cores_line(step: Step) -> str:
     )
     return (
         f"cores busy (ms a command): {', '.join(shown)}; anything else on the machine {rest:.2f}; "
-        f"all {step.cores('machine'):.2f} of {os.cpu_count()}\n        vtt's ms a command by thread: {threads}"
+        f"all {step.cores('machine'):.2f} of {os.cpu_count()}\n        vtt's ms a command by thread: {threads}; "
+        f"PostgreSQL's sessions {step.ms_per_command('postgres sessions'):.2f} (its background processes the rest)"
     )
 
 
 @contextmanager
 def processes(
-    url: str, encounter: Encounter, n: int, seed: int, profile: Path | None = None
+    url: str, encounter: Encounter, n: int, seed: int, profile: Path | None = None, counts: Path | None = None
 ) -> Iterator[tuple[NginxProxy, Parts]]:
     """`n` servers on the database at `url` and nginx before them; with `profile`, each server under cProfile
-    (`bench/profiled_server.py`), its figures written to `profile/server-<n>-<i>.prof` when it stops."""
+    (`bench/profiled_server.py`), its figures written to `profile/server-<n>-<i>.prof` when it stops; with `counts`,
+    each writes what it heard from the others there when it stops (`counts_file`)."""
     with ExitStack() as stack:
         servers: list[AppServer] = []
         for i in range(n):
@@ -549,6 +703,8 @@ def processes(
                 env["VTT_PROFILE_OUT"] = str(profile / f"server-{n}-{i + 1}.prof")
             if TRACE[0] is not None:
                 env[TRACE_ENV] = str(trace_file(TRACE[0], n, i))
+            if counts is not None:
+                env[COUNTS_ENV] = str(counts_file(counts, n, i))
             server = AppServer(module=module, args=[*args, "--seed", str(seed + i)], env=env)
             stack.callback(server.stop)
             servers.append(server.start())
@@ -580,6 +736,32 @@ LEGS = (
 
 def trace_file(folder: Path, n: int, i: int) -> Path:
     return folder / f"trace-{n}-{i + 1}.jsonl"
+
+
+def counts_file(folder: Path, n: int, i: int) -> Path:
+    return folder / f"feed-{n}-{i + 1}.json"
+
+
+def print_counts(files: list[Path], steps: list[Step]) -> None:
+    """What each process did for the commands the others stored (`vtt.store.change_feed`'s counts, for the whole
+    run: the load's steps and their start): messages heard on the channel, dropped in the listening thread as its
+    own or of a game it does not hold, handed to its event loop (and in how many calls), and the reads of the log
+    (loading a game, catching up), with the commands they read."""
+    played = sum(s.ok for s in steps) or 1
+    for i, path in enumerate(files, 1):
+        if not path.exists():
+            print(f"   process {i}: no counts (it did not stop cleanly)")
+            continue
+        found = json.loads(path.read_text())
+        feed, reads = found["feed"], found["log reads"]
+        handed = ", ".join(f"{k.split()[1]} {v}" for k, v in sorted(feed.items()) if k.startswith("handed "))
+        print(
+            f"   process {i}: heard {feed.get('heard', 0)} messages ({feed.get('heard', 0) / played:.2f} a command "
+            f"acknowledged): its own {feed.get('own', 0)}, of games it does not hold {feed.get('not held', 0)}, "
+            f"handed to the loop {feed.get('handed', 0)} ({handed or 'none'}) in {feed.get('calls', 0)} calls; "
+            f"the log read {reads.get('reads', 0)} times ({reads.get('rows', 0)} commands: loaded games' and "
+            "those folded in from the others)"
+        )
 
 
 def server_moments(files: list[Path]) -> dict[tuple[int, int], dict[str, float]]:
@@ -679,6 +861,45 @@ def run(work: Coroutine[Any, Any, None]) -> None:
     return uvloop.run(work)
 
 
+@dataclass(frozen=True)
+class Budget:
+    """What the machine's processors allow one setup (`n` processes), from the processor time its steps took a
+    command (ms, all steps together): the servers' (`vtt`, of which `loop` on their event loops' threads), and the
+    rest's, which shares the same cores (PostgreSQL, nginx, the load generator)."""
+
+    n: int
+    vtt: float
+    loop: float
+    postgres: float
+    nginx: float
+    load: float
+
+    @classmethod
+    def of(cls, n: int, steps: list[Step]) -> Budget:
+        ok = sum(s.ok for s in steps)
+
+        def ms(part: str) -> float:
+            return 1000 * sum(s.cpu.get(part, 0.0) for s in steps) / ok if ok else math.nan
+
+        return cls(n, ms("vtt"), ms("loop"), ms("postgres"), ms("nginx"), ms("load"))
+
+    def most(self, cores: int, with_load: bool = True) -> float:
+        """Commands a second at most: each process's event loop on one core at most (the games spread evenly over
+        the `n` processes), and everything together on `cores`."""
+        rest = self.postgres + self.nginx + (self.load if with_load else 0.0)
+        return min(self.n * 1000 / self.loop, cores * 1000 / (self.vtt + rest))
+
+    def line(self, cores: int) -> str:
+        bound = "event loop" if self.n * 1000 / self.loop <= self.most(cores) else "cores"
+        return (
+            f"{self.n} process{'es' if self.n > 1 else ''}: vtt {self.vtt:.2f} (event loop {self.loop:.2f}), "
+            f"PostgreSQL {self.postgres:.2f}, nginx {self.nginx:.2f}, load generator {self.load:.2f} ms a command "
+            f"(r = {self.postgres + self.nginx + self.load:.2f}): at most {self.most(cores):.0f} commands/s on "
+            f"{cores} cores (bound by the {bound}; {self.most(cores, with_load=False):.0f} with the load generator "
+            "on another machine)"
+        )
+
+
 def throughput(steps: list[Step]) -> float:
     within = [s.per_second for s in steps if s.p95 <= P95_TARGET_MS and not s.lost]
     return max(within, default=0.0)
@@ -691,6 +912,11 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--games", type=int, default=None)
     ap.add_argument("--seed", type=int, default=1)
     ap.add_argument("--no-deflate", action="store_true", help="the clients do not offer permessage-deflate")
+    ap.add_argument(
+        "--library-client",
+        action="store_true",
+        help="the load's clients are the `websockets` library's (by default `bench/lean_socket.py`'s, cheaper)",
+    )
     ap.add_argument(
         "--load-cpu",
         type=int,
@@ -714,7 +940,12 @@ def main(argv: list[str] | None = None) -> int:
         help="trace each server (VTT_LATENCY_TRACE, files in DIR) and print where each step's time went, leg by leg",
     )
     ap.add_argument("--only", type=int, default=None, help="run only this number of processes (no ratio)")
-    ap.add_argument("--profile", type=Path, default=None, help="profile each server; its figures go to this folder")
+    ap.add_argument(
+        "--profile",
+        type=Path,
+        default=None,
+        help="profile each server and each load process; their figures go to this folder",
+    )
     ap.add_argument(
         "--by-connection", action="store_true", help="route each websocket on its own, not a game's clients together"
     )
@@ -723,6 +954,7 @@ def main(argv: list[str] | None = None) -> int:
         print(f"bench/scale.py needs PostgreSQL and nginx: {why or 'nginx is not installed'}")
         return 2
     DEFLATE[0] = not args.no_deflate
+    LEAN[0] = not args.library_client
     TRACE[0] = args.trace
     if args.trace is not None:
         args.trace.mkdir(parents=True, exist_ok=True)
@@ -733,7 +965,8 @@ def main(argv: list[str] | None = None) -> int:
         f"one PostgreSQL; machine load average {load_average()} on {os.cpu_count()} CPUs"
     )
     print(
-        f"   clients: permessage-deflate {'on' if DEFLATE[0] else 'off'}; load generator "
+        f"   clients: {'bench/lean_socket.py' if LEAN[0] else 'the websockets library'}'s, permessage-deflate "
+        f"{'on' if DEFLATE[0] else 'off'}; load generator "
         + f"in {max(1, args.load_processes)} processes "
         + (f"on CPU {args.load_cpu}" if args.load_cpu is not None else "on every CPU")
         + f"; servers' websockets: {os.environ.get('VTT_WEBSOCKETS') or 'websockets-sansio'}"
@@ -751,7 +984,8 @@ def main(argv: list[str] | None = None) -> int:
                     args.profile.mkdir(parents=True, exist_ok=True)
                 for i in range(n) if args.trace is not None else ():
                     trace_file(args.trace, n, i).unlink(missing_ok=True)
-                with processes(url, encounter, n, args.seed, args.profile) as (proxy, parts):
+                counted = Path(tmp)
+                with processes(url, encounter, n, args.seed, args.profile, counted) as (proxy, parts):
                     games = made[:n_games] if args.by_connection else balanced(proxy, made, n_games)
                     results[n] = load(
                         proxy,
@@ -762,7 +996,10 @@ def main(argv: list[str] | None = None) -> int:
                         args.by_connection,
                         max(1, args.load_processes),
                         args.load_cpu,
+                        None if args.profile is None else args.profile / f"load-{n}",
                     )
+                print(f"   processor time a command, all steps: {Budget.of(n, results[n]).line(os.cpu_count() or 1)}")
+                print_counts([counts_file(counted, n, i) for i in range(n)], results[n])
                 if args.trace is not None:
                     section(f"Where the time went, {n} process{'es' if n > 1 else ''} (servers' trace)")
                     print_legs(results[n], [trace_file(args.trace, n, i) for i in range(n)])
@@ -778,6 +1015,17 @@ def main(argv: list[str] | None = None) -> int:
     ratio = many / one if one else float("nan")
     met = "MET" if one and ratio >= RATIO_TARGET else "MISSED"
     print(f"   ratio {ratio:.2f}× (target ≥ {RATIO_TARGET}× with {args.processes} processes): {met}")
+    cores = os.cpu_count() or 1
+    budgets = [Budget.of(n, results[n]) for n in (1, args.processes)]
+    print("   processor time a command, all steps (from /proc), and what it allows:")
+    for budget in budgets:
+        print(f"      {budget.line(cores)}")
+    allowed = budgets[1].most(cores) / budgets[0].most(cores)
+    elsewhere = budgets[1].most(cores, with_load=False) / budgets[0].most(cores, with_load=False)
+    print(
+        f"   ratio the processor time allows: {allowed:.2f}× ({elsewhere:.2f}× with the load generator on another "
+        f"machine), measured {ratio:.2f}×"
+    )
     for n in (1, args.processes):
         costs = ", ".join(f"{s.cpu_ms_per_command:.2f}" for s in results[n])
         print(f"   server processor time a command, {n} process{'es' if n > 1 else ''}, step by step: {costs} ms")

@@ -52,3 +52,11 @@ def test_without_an_origin_or_a_holder_everything_is_handed_over() -> None:
     loop.close()
     feed = ChangeFeed("postgresql://unused", loop, lambda _: None, lambda: None)
     assert feed._wanted(Heard("log", 3, 1, origin="anyone"))
+
+
+def test_what_is_dropped_and_handed_over_is_counted() -> None:
+    """`bench/scale.py` shows these counts: the work a process does for games served by another."""
+    feed = _feed("me", {7})
+    for payload in ("log 7 1 me", "log 7 2 other", "log 8 1 other", "seats 8 other", 'pointer 8 {"kind":"ping"}'):
+        _passes(feed, payload)
+    assert feed.counts == {"own": 1, "not held": 2, "handed": 2, "handed log": 1, "handed seats": 1}

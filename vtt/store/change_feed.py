@@ -8,6 +8,10 @@ commands). When the connection is lost (the database restarted, a network blip) 
 catch-up (`resync`): the messages sent meanwhile were lost, the log was not.
 
 On SQLite there is one process (a second one is refused, `vtt.store.single_process`) and no feed.
+
+What the feed did is counted (`ChangeFeed.counts`: messages heard, dropped as this process's own or of games it
+does not hold, handed to the loop, calls of the loop), and, with `VTT_FEED_COUNTS=<file>` (a hidden option, for
+`bench/scale.py`), written to that file as JSON when it stops, with `db.LOG_READS`.
 """
 
 from __future__ import annotations
@@ -15,15 +19,20 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import json
+import os
 import threading
+from collections import Counter
 from collections.abc import Callable
 from dataclasses import dataclass, field
+from pathlib import Path
 from typing import Any, Literal
 
 import psycopg
 from sqlalchemy.engine import Engine
 
-from vtt.store.db import CHANGES_CHANNEL
+from vtt.store.db import CHANGES_CHANNEL, LOG_READS
+
+COUNTS_ENV = "VTT_FEED_COUNTS"
 
 WAIT_SECONDS = 0.5
 """How often the listening thread looks whether it was asked to stop."""
@@ -98,6 +107,9 @@ class ChangeFeed:
         self._listening = threading.Event()
         self._heard: list[Heard] = []
         self._heard_lock = threading.Lock()
+        self.counts: Counter[str] = Counter()
+        """Messages `heard`, dropped as `own` or `not held`, `handed` to the loop (and by kind: `handed log`...),
+        and the loop's `calls` that took them."""
         self._thread = threading.Thread(target=self._run, name="vtt-change-feed", daemon=True)
 
     def start(self) -> None:
@@ -110,6 +122,8 @@ class ChangeFeed:
     def stop(self) -> None:
         self._stop.set()
         self._thread.join(timeout=5)
+        if path := os.environ.get(COUNTS_ENV):
+            Path(path).write_text(json.dumps({"feed": self.counts, "log reads": LOG_READS}))
 
     def _run(self) -> None:
         attempt = 0
@@ -125,6 +139,7 @@ class ChangeFeed:
                     self._listening.set()
                     while not self._stop.is_set():
                         for note in conn.notifies(timeout=WAIT_SECONDS):
+                            self.counts["heard"] += 1
                             found = parse(note.payload)
                             if found is not None and self._wanted(found):
                                 self._hand_over(found)
@@ -137,8 +152,13 @@ class ChangeFeed:
 
     def _wanted(self, heard: Heard) -> bool:
         if self.origin and heard.origin == self.origin:
+            self.counts["own"] += 1
             return False
-        return heard.kind == "seats" or self.holds is None or self.holds(heard.game)
+        if heard.kind == "seats" or self.holds is None or self.holds(heard.game):
+            self.counts.update(("handed", f"handed {heard.kind}"))
+            return True
+        self.counts["not held"] += 1
+        return False
 
     def _hand_over(self, heard: Heard) -> None:
         """Queue `heard` for the loop; one call of the loop takes every message queued until it runs."""
@@ -149,6 +169,7 @@ class ChangeFeed:
         self._call(self._deliver)
 
     def _deliver(self) -> None:
+        self.counts["calls"] += 1
         with self._heard_lock:
             batch, self._heard = self._heard, []
         for heard in batch:

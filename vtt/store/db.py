@@ -10,7 +10,9 @@ from __future__ import annotations
 import asyncio
 import json
 import secrets
+import threading
 import weakref
+from collections import Counter
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from datetime import UTC, datetime
@@ -294,6 +296,12 @@ def parse_time(text: str) -> datetime:
     return when.replace(tzinfo=UTC) if when.tzinfo is None else when.astimezone(UTC)
 
 
+LOG_READS: Counter[str] = Counter()
+"""What `load_log` read in this process: its `reads` and their `rows` (a game loaded, or catching up with the
+commands other processes stored: `vtt.store.change_feed`'s counts show them)."""
+_LOG_READS_LOCK = threading.Lock()
+
+
 def load_log(engine: Engine, game_id: int, after: int = 0) -> list[dict[str, Any]]:
     """The game's commands after `after`, in order: seq, sender, command, faces, events and time (when it was
     stored, ISO 8601 UTC)."""
@@ -303,6 +311,8 @@ def load_log(engine: Engine, game_id: int, after: int = 0) -> list[dict[str, Any
             .where(CommandRow.game_id == game_id, CommandRow.seq > after)
             .order_by(col(CommandRow.seq))
         ).all()
+        with _LOG_READS_LOCK:
+            LOG_READS.update({"reads": 1, "rows": len(rows)})
         return [
             {
                 "seq": r.seq,
