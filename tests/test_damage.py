@@ -20,8 +20,9 @@ from typing import Any
 from factories import creature, of_kind, on_turn, only, run, state, weapon
 
 from vtt.rules.damage import Hit, deal
-from vtt.rules.dice import ScriptedDice
+from vtt.rules.dice import DiceChange, ScriptedDice, roll
 from vtt.rules.model import ContinuingDamage, GameState
+from vtt.rules.strike import strike_hit
 from vtt.rules.txn import Tx
 
 NO_SERIOUS = 12
@@ -352,3 +353,37 @@ def test_a_limit_above_the_damage_changes_nothing() -> None:
     s, events = run(duel(), strike(max_dice=5), [8, 2, 4, 1, 3, 3])
     assert only(events, "damage").rolls[0].dice == 2
     assert s.creatures["t"].grit.pips == 2
+
+
+def test_the_size_change_on_physical_damage_is_the_one_the_rule_words() -> None:
+    """seed-004 Size: physical damage rises by the size difference against smaller subjects and falls against larger
+    ones; the change `deal` rolls with (shared between hits of the same sizes) is the one built from the rule's
+    words, for every pair of sizes and again on a second hit."""
+    for attacker_size in range(-2, 6):
+        for target_size in range(-2, 6):
+            s = state(
+                creature("a", (2, 2), size=attacker_size),
+                creature("t", (12, 12), size=target_size, severe_threshold=NO_SERIOUS),
+            )
+            diff = attacker_size - target_size
+            rel = "smaller" if diff > 0 else "larger"
+            plain = [DiceChange(dice=diff, reason=f"physical damage against a {rel} subject (size {target_size})")]
+            for _ in range(2):
+                hit = Hit(target="t", amount=8, attacker="a")
+                damage = deal(Tx(s), hit, ScriptedDice([1] * (8 + max(0, diff))))[0].rolls[0]
+                assert list(damage.dice_changes) == (plain if diff else []), (attacker_size, target_size)
+
+
+def test_a_strike_hit_is_the_same_from_its_models_and_from_their_json() -> None:
+    """A Strike's params hold models when the defense is rolled at once and their JSON when a pending defense stored
+    them: both give the same Hit (with a Devastating weapon's twelves added)."""
+    axe = weapon("axe", 3, devastating=True, element="fire", strike_types=("C",))
+    changes = [DiceChange(dice=1, reason="gripped with more limbs than it needs")]
+    params: dict[str, Any] = {"damage": 3, "changes": changes, "weapon": axe, "strike_type": "C", "max_dice": 2}
+    stored = {**params, "changes": [c.model_dump(mode="json") for c in changes], "weapon": axe.model_dump(mode="json")}
+    for faces in ([12, 12, 4], [5, 7, 1], [12, 3, 3]):
+        attack = roll(ScriptedDice(faces), "attack", 3)
+        from_models = strike_hit("a", "t", params, attack, "A's Strike")
+        assert from_models == strike_hit("a", "t", stored, attack, "A's Strike")
+        assert from_models.changes[: len(changes)] == tuple(changes)
+        assert len(from_models.changes) == len(changes) + (faces.count(12) > 0)

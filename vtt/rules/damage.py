@@ -224,9 +224,7 @@ def deal(tx: Tx, hit: Hit, dice: DiceSource) -> list[Event]:
     if types[0] == "physical" and hit.apply_size and not hit.from_spell and attacker is not None:
         diff = attacker.size - target.size
         if diff:
-            rel = "smaller" if diff > 0 else "larger"
-            why = f"physical damage against a {rel} subject (size {target.size})"
-            changes.append(construct(DiceChange, dice=diff, reason=why))
+            changes.append(_size_change(diff, target.size))
     threshold = effective_threshold(severe_threshold(tx, target), hit.called_shot)
     if threshold < 0:
         changes.append(DiceChange(dice=-threshold, reason=f"Severe Threshold {threshold} is below 0"))
@@ -280,11 +278,25 @@ def deal(tx: Tx, hit: Hit, dice: DiceSource) -> list[Event]:
     return events
 
 
+_SIZE_CHANGES: dict[tuple[int, int], DiceChange] = {}
+"""Physical damage's change by the size difference, by (difference, target size): a frozen model, shared."""
+
+
+def _size_change(diff: int, target_size: int) -> DiceChange:
+    found = _SIZE_CHANGES.get((diff, target_size))
+    if found is None:
+        rel = "smaller" if diff > 0 else "larger"
+        why = f"physical damage against a {rel} subject (size {target_size})"
+        found = _SIZE_CHANGES[(diff, target_size)] = construct(DiceChange, dice=diff, reason=why)
+    return found
+
+
 def _fill(c: Creature, pool: PoolName, amount: int, parts: list[str]) -> int:
     """Add up to `amount` Pips to the pool (replacing the frozen Pool); note its level; return what did not fit."""
     current: Pool = c.__dict__[pool]
     added = min(max(0, current.max - current.pips), amount)
-    set_fields(c, **{pool: shallow_copy(current, pips=current.pips + added)})
+    c.__dict__[pool] = shallow_copy(current, pips=current.pips + added)
+    c.__pydantic_fields_set__.add(pool)
     parts.append(f"{pool.title()} {current.pips + added}/{current.max}")
     return amount - added
 
@@ -383,7 +395,8 @@ def serious_injury(tx: Tx, hit: Hit, injury: int, threshold: int, dice: DiceSour
         if part_id is None:
             part_id, rolls = roll_part(c, dice, tx.state.settings.part_table)
         mutable = tx.creature(hit.target)
-    part = tx.part(hit.target, part_id)
+    found = mutable.part(part_id)  # `mutable` is the creature to change: `tx.part` without asking for it again
+    part = None if found is None else tx.own(hit.target, found)
     name = part.name if part else part_id
     how = f"{counted} Injury exceeds Severe Threshold {max(0, threshold)} by {base}"
     if hit.continuing:
