@@ -58,6 +58,7 @@ import json
 import os
 import random
 import re
+import signal
 import statistics
 import sys
 import tempfile
@@ -191,11 +192,28 @@ def trace_file(folder: Path, enc: Encounter) -> Path:
     return folder / f"{enc.path.stem}.trace.jsonl"
 
 
-def start_table(folder: Path, enc: Encounter, seed: int) -> AppServer:
+def start_table(folder: Path, enc: Encounter, seed: int, profile: Path | None = None) -> AppServer:
+    """`profile`: the server's event loop is profiled during the measured drops of section 2, the figures written to
+    this file (`bench/profile_on_signal.py`)."""
     db = folder / f"{enc.path.stem}.sqlite"
     args = ["--map", str(enc.path), "--database", f"sqlite:///{db}", "--watchable", "--seed", str(seed)]
     env = {latency_trace.ENV: str(trace_file(folder, enc))}
-    return AppServer(module="vtt.cli", args=args, env=env, startup_timeout=90).start()
+    if profile is None:
+        return AppServer(module="vtt.cli", args=args, env=env, startup_timeout=90).start()
+    env["VTT_PROFILE_OUT"] = str(profile.resolve())
+    return AppServer(module="bench.profile_on_signal", args=args, env=env, startup_timeout=90).start()
+
+
+@contextmanager
+def profiled(server: AppServer, on: bool) -> Iterator[None]:
+    """The server's profile (`start_table(profile=...)`) taken during the block, when `on`."""
+    if on and server.process is not None:
+        os.kill(server.process.pid, signal.SIGUSR1)
+    try:
+        yield
+    finally:
+        if on and server.process is not None:
+            os.kill(server.process.pid, signal.SIGUSR2)
 
 
 BARE_APP = '''
@@ -829,10 +847,12 @@ def run_changes(
     warmup: int,
     is_key: Matcher,
     trace: bool = False,
+    profile: bool = False,
 ) -> Latency:
     """`warmup + n` changes made by clients[0] (`change(i)`), each waited for in every other client. Observer 1's
     main thread is profiled meanwhile: by script (the JS sampling profiler), or with `trace` by trace event in its
-    CPU time (a Chrome trace: script, style, layout, pre-paint, layerize, hit tests, ...)."""
+    CPU time (a Chrome trace: script, style, layout, pre-paint, layerize, hit tests, ...). `profile`: the server's
+    too (`profiled`)."""
     if server.process is None:
         raise RuntimeError("the server is not running")
     sender, observers = clients[0], clients[1:]
@@ -855,13 +875,14 @@ def run_changes(
             change(i)
             collect(sender.page, observers, counts, lat, is_key)
 
-    if trace:
-        lat.observer_trace = observer_trace(observers[0], measured, n)
-    else:
-        start_js_profile(observers[0].cdp)
-        measured()
-        profile = stop_js_profile(observers[0].cdp)
-        lat.js_profile = {k: v / n for k, v in profile.items()}
+    with profiled(server, profile):
+        if trace:
+            lat.observer_trace = observer_trace(observers[0], measured, n)
+        else:
+            start_js_profile(observers[0].cdp)
+            measured()
+            by_script = stop_js_profile(observers[0].cdp)
+            lat.js_profile = {k: v / n for k, v in by_script.items()}
     lat.server_cpu = (process_cpu_ms(server.process.pid) - cpu0) / n
     lat.wall = (time.perf_counter() - t0) * 1000 / n
     main = [{k: (v - m0[k]) / n for k, v in c.main_thread_ms().items()} for c, m0 in zip(clients, main0, strict=True)]
@@ -904,9 +925,11 @@ def bench_drops(
     traced: int,
     warmup: int = 2,
     trace: bool = False,
+    profile: bool = False,
 ) -> Latency:
     """The Soulweaver (clients[0]) drags the mover A -> B -> A ...; the others observe (`trace`: observer 1's main
-    thread by Chrome trace event). Then `traced` more drops with the dragging page's main thread traced."""
+    thread by Chrome trace event; `profile`: the server's event loop by cProfile). Then `traced` more drops with the
+    dragging page's main thread traced."""
     sender = clients[0].page
     sender.evaluate(SENDER_PROBE)
     for client in clients[1:]:
@@ -918,7 +941,7 @@ def bench_drops(
         here, there = (enc.spot_a, enc.spot_b) if i % 2 == 0 else (enc.spot_b, enc.spot_a)
         drag(sender, cell_xy(sender, here), cell_xy(sender, there), steps=8)
 
-    lat = run_changes(server, clients, move, drops, warmup, is_patch, trace)
+    lat = run_changes(server, clients, move, drops, warmup, is_patch, trace, profile)
     if traced:
         lat.sender_work = trace_sender(browser, clients, move, traced, warmup + drops)
     final = enc.spot_a if (warmup + drops + traced) % 2 == 0 else enc.spot_b
@@ -1347,6 +1370,12 @@ def main(argv: list[str] | None = None) -> int:
         help="section 2: observer 1's main thread by Chrome trace event (CPU), the app's and the bare page's, "
         "instead of its JS profile by script",
     )
+    ap.add_argument(
+        "--profile",
+        type=Path,
+        help="section 2: profile the server's event loop (cProfile, its thread's CPU time) during the measured drops "
+        "and write the figures to this file (pstats); its CPU figures then include the profiler's cost",
+    )
     args = ap.parse_args(argv)
     cold_runs, drops, bytes_moves, traced = (1, 6, 3, 3) if args.quick else (3, 30, 8, 6)
     drops = args.drops or drops
@@ -1367,7 +1396,7 @@ def main(argv: list[str] | None = None) -> int:
         browser = pw.chromium.launch(executable_path=CHROMIUM, headless=True, args=CHROMIUM_ARGS)
 
         t0 = time.perf_counter()
-        server = start_table(folder, big, args.seed)
+        server = start_table(folder, big, args.seed, args.profile)
         print(f"   the big map's server listens after {time.perf_counter() - t0:.1f} s")
         try:
             url_sw = server.url + server.seat("soulweaver")
@@ -1392,7 +1421,16 @@ def main(argv: list[str] | None = None) -> int:
                     ready = partial(wait_tokens, n=big.creatures)
                     clients = opened.enter_context(open_clients(browser, urls, ready, frames_of=1))
                     read_trace(trace_file(folder, big))  # the first paint's marks
-                    app = bench_drops(browser, server, clients, big, drops, traced, trace=args.observer_trace)
+                    app = bench_drops(
+                        browser,
+                        server,
+                        clients,
+                        big,
+                        drops,
+                        traced,
+                        trace=args.observer_trace,
+                        profile=bool(args.profile),
+                    )
                     marks = read_trace(trace_file(folder, big))
                     legs = drop_legs(marks, app, clients[0].client_id)
                     if args.trace is not None:
