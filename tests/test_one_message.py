@@ -16,7 +16,7 @@ from factories import creature, state
 from fastapi import Request
 from hypothesis import given, settings
 from hypothesis import strategies as st
-from nicegui.client import Client
+from nicegui.outbox import Outbox
 from nicegui.testing.user_simulation import user_simulation
 
 from vtt.rules.model import GameState
@@ -45,16 +45,27 @@ def seats(games: Games) -> Iterator[dict[str, Seat]]:
 
 @pytest.fixture
 def scripts(monkeypatch: pytest.MonkeyPatch) -> list[tuple[str, str]]:
-    """Every script sent to a browser, as (client id, code)."""
+    """Every script put in a page's outbox for its browser, as (client id, code), when it is put there."""
     sent: list[tuple[str, str]] = []
-    run = Client.run_javascript
+    enqueue = Outbox.enqueue_message
 
-    def spy(self: Client, code: str, *, timeout: float = 1.0) -> Any:
-        sent.append((self.id, code))
-        return run(self, code, timeout=timeout)
+    def spy(self: Outbox, message_type: str, data: Any, target_id: str) -> None:
+        if message_type == "run_javascript":
+            sent.append((target_id, data["code"]))
+        enqueue(self, message_type, data, target_id)
 
-    monkeypatch.setattr(Client, "run_javascript", spy)
+    monkeypatch.setattr(Outbox, "enqueue_message", spy)
     return sent
+
+
+async def _sent(scripts: list[tuple[str, str]], page: str, n: int) -> list[str]:
+    """The page's scripts, once there are `n` (NiceGUI's own `run_method` puts each in the outbox a moment later)."""
+    for _ in range(200):
+        mine = [code for client, code in scripts if client == page]
+        if len(mine) >= n:
+            return mine
+        await asyncio.sleep(0.01)
+    return [code for client, code in scripts if client == page]
 
 
 async def _root(secret: str = "", *, request: Request) -> None:
@@ -75,7 +86,7 @@ async def _flushed(view: TableView) -> bool:
 
 def _run(view: TableView, code: str) -> list[list[Any]] | None:
     """The calls a script runs through the page's carrier (None: it is not such a script)."""
-    head = f'return runMethod({view.carrier.id}, "run", '
+    head = f'runMethod({view.carrier.id}, "run", '
     if not (code.startswith(head) and code.endswith(")")):
         return None
     [calls] = json.loads(code[len(head) : -1])
@@ -113,7 +124,7 @@ async def test_outside_a_change_each_call_goes_out_on_its_own(
         scripts.clear()
         view.map.set_active("orc")
         view.map.clear_highlights()
-        mine = [code for client, code in scripts if client == page]
+        mine = await _sent(scripts, page, 2)
         assert mine == [
             f'return runMethod({view.map.id}, "setActive", {json.dumps(["orc"])})',
             f'return runMethod({view.map.id}, "clearHighlights", [])',
