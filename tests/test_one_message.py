@@ -12,10 +12,11 @@ from collections.abc import Iterator
 from typing import Any
 
 import pytest
-from factories import creature, state
+from factories import creature, on_turn, state
 from fastapi import Request
 from hypothesis import given, settings
 from hypothesis import strategies as st
+from nicegui.events import GenericEventArguments
 from nicegui.outbox import Outbox
 from nicegui.testing.user_simulation import user_simulation
 
@@ -40,6 +41,15 @@ def seats(games: Games) -> Iterator[dict[str, Seat]]:
     web_app.Server.games = games
     _, made, _ = games.ensure("One message", _game(), "")
     yield {s.key: s for s in made}
+    web_app.Server.games = None
+
+
+@pytest.fixture
+def on_orcs_turn(games: Games) -> Iterator[Seat]:
+    """The Soulweaver's seat at a game begun on the orc's turn."""
+    web_app.Server.games = games
+    _, made, _ = games.ensure("A move on the orc's turn", on_turn(_game(), "orc"), "")
+    yield next(s for s in made if s.key == SW.key)
     web_app.Server.games = None
 
 
@@ -111,6 +121,38 @@ async def test_a_move_reaches_a_players_page_as_one_message_patch_then_log_entry
         patch = {"id": "orc", "v": 1, "cells": [[7, 3]]}
         assert len(mine) == 1, mine
         assert _run(view, mine[0]) == [[view.map.id, "patchToken", [patch]], [view.log.id, "add", [[entry]]]]
+
+
+async def test_a_drop_the_change_answered_is_not_answered_again(
+    games: Games, on_orcs_turn: Seat, scripts: list[tuple[str, str]]
+) -> None:
+    """The dragging page's drop is answered by the change's one message (its patch carries the cells), not by a
+    re-sent token after it."""
+    table = games.table(on_orcs_turn.game_id)
+    async with user_simulation(_root) as user:
+        await user.open(f"/?secret={on_orcs_turn.secret}")
+        [view] = _views(table)
+        await _flushed(view)
+        page = view.map.client.id
+        played = len(table.log)
+        scripts.clear()
+        drop = {"id": "orc", "q": 7, "r": 2, "v": table.version("orc")}
+        view.map._handle_move(GenericEventArguments(sender=view.map, client=view.map.client, args=drop))
+        for _ in range(200):
+            if len(table.log) > played:
+                break
+            await asyncio.sleep(0.02)
+        assert table.log[-1].command["type"] == "move"
+        assert table.state.creatures["orc"].anchor == (7, 2)
+        assert await _flushed(view)
+        mine = [code for client, code in scripts if client == page]
+        assert len(mine) == 1, mine
+        calls = _run(view, mine[0])
+        assert calls is not None and [(c[0], c[1]) for c in calls] == [
+            (view.map.id, "patchToken"),
+            (view.log.id, "add"),
+        ]
+        assert calls[0][2][0]["cells"] == [[7, 2]]
 
 
 async def test_outside_a_change_each_call_goes_out_on_its_own(
