@@ -63,6 +63,7 @@ import statistics
 import sys
 import tempfile
 import textwrap
+import threading
 import time
 from collections import Counter
 from collections.abc import Callable, Iterator, Sequence
@@ -951,6 +952,52 @@ def bench_drops(
     return lat
 
 
+LOG_ENTRIES = 300
+"""Entries in an observer's roll log when a new one's cost is measured (a long session's log)."""
+LONG_LOG = """(n) => {
+  const id = Number(document.querySelector('.roll-log').id.slice(1));
+  const roll = { label: 'attack', result: 5, faces: [['5', []], ['5', ['double']]], typed: false, outcome: '= 5',
+    dl: 'DL 3', doubles: 'doubles 5', counting: null, fumble: false, changes: [], modifiers: ['+1 · flanking'] };
+  const entry = (seq) => ({ seq, head: '#' + seq + ' · bench · strike', undone: false, meta: false,
+    events: [{ text: 'A strikes B.', quiet: false, rolls: [roll], needed: [] }] });
+  for (let i = 1; i <= n; i++) getElement(id).add([entry(1e6 + i)]);
+  window.__logEntry = (seq) => getElement(id).add([entry(seq)]);
+}"""
+NEW_ENTRY = """([next, n]) => {
+  const times = [];
+  for (let i = 0; i < n; i++) {
+    window.__logEntry(next + i);
+    const t0 = performance.now();
+    document.body.offsetHeight;  // style and layout, now
+    times.push(performance.now() - t0);
+  }
+  return times;
+}"""
+FALLBACK_RULE = "#esm-fallback ~ *"
+"""NiceGUI's page rule that `static/log_view.js` drops: put back for the comparison, then taken out again."""
+SET_FALLBACK_RULE = """(on) => {
+  const own = (s) => { try { return s.cssRules && !s.href; } catch (e) { return false; } };
+  const sheet = [...document.styleSheets].find(own);
+  if (on) { sheet.insertRule('#esm-fallback ~ * { display: none; }', sheet.cssRules.length); return; }
+  for (let i = sheet.cssRules.length - 1; i >= 0; i--) {
+    if (sheet.cssRules[i].selectorText === '#esm-fallback ~ *') sheet.deleteRule(i);
+  }
+}"""
+
+
+def new_entry_cost(page: Page, n: int = 20) -> tuple[list[float], list[float]]:
+    """A new roll-log entry's style and layout (ms, forced at once) in an observer's page whose log holds
+    `LOG_ENTRIES`, `n` times as the page is, then `n` times with NiceGUI's `#esm-fallback ~ *` rule put back."""
+    page.evaluate(LONG_LOG, LOG_ENTRIES)
+    page.evaluate("() => document.body.offsetHeight")
+    now = [float(t) for t in page.evaluate(NEW_ENTRY, [2_000_000, n])]
+    page.evaluate(SET_FALLBACK_RULE, True)
+    page.evaluate("() => document.body.offsetHeight")
+    shipped = [float(t) for t in page.evaluate(NEW_ENTRY, [3_000_000, n])]
+    page.evaluate(SET_FALLBACK_RULE, False)
+    return now, shipped
+
+
 # The legs of a drop, from the server's trace (`vtt.table.latency_trace`) and the pages' own times: (label, from, to)
 # as names of moments. Moments of the server are its marks; "up" is the pointerup in the dragging page; "patch",
 # "emit", "handled" and "dom" are each observer's (its patch queued, its patchToken message handed to the socket,
@@ -1016,6 +1063,20 @@ def drop_legs(marks: Sequence[dict[str, Any]], lat: Latency, sender_id: str) -> 
                 if a in mine and b in mine:
                     legs.setdefault(label, []).append(mine[b] - mine[a])
     return legs
+
+
+def trace_cost_ms(marks: int, reps: int = 2000) -> float:
+    """CPU ms (this process) of `marks` marks as `vtt.table.latency_trace.mark` writes them with the variable set: a
+    JSON line each, written under a lock to a line-buffered file."""
+    lock = threading.Lock()
+    with tempfile.TemporaryFile("w", buffering=1, encoding="utf-8") as out:
+        t0 = time.process_time()
+        for i in range(reps):
+            line = json.dumps({"t": time.time(), "what": "patch", "client": "0123456789abcdef", "seq": i})
+            with lock:
+                out.write(line + "\n")
+        took = time.process_time() - t0
+    return took * 1000 / reps * marks
 
 
 def print_legs(legs: dict[str, list[float]]) -> None:
@@ -1433,6 +1494,11 @@ def main(argv: list[str] | None = None) -> int:
                     )
                     marks = read_trace(trace_file(folder, big))
                     legs = drop_legs(marks, app, clients[0].client_id)
+                    entry_now, entry_shipped = new_entry_cost(clients[-1].page)
+                    drops_marked = sum(
+                        1 for m in marks if m["what"] == "received" and m.get("client") == clients[0].client_id
+                    )
+                    marks_per_change = sum(1 for m in marks if m["what"] != "gc") / max(1, drops_marked)
                     if args.trace is not None:
                         changes = [
                             {"up": c.up, "sent": c.sent, "handled": c.handled, "dom": c.dom} for c in app.changes
@@ -1449,6 +1515,17 @@ def main(argv: list[str] | None = None) -> int:
                     report_server(bare_server, "bare NiceGUI")
                 print_latency("app ", app, "patchToken")
                 print_legs(legs)
+                print(
+                    f"   of the server's CPU per change, its trace (VTT_LATENCY_TRACE, which the bare server does not "
+                    f"write): {marks_per_change:.0f} marks, about {trace_cost_ms(round(marks_per_change)):.2f} ms "
+                    "(a mark timed in this process)"
+                )
+                print(
+                    f"   a new roll-log entry in an observer's page with {LOG_ENTRIES} entries, its style and layout: "
+                    f"median {statistics.median(entry_now):.2f} ms (p95 {pct(entry_now, 95):.2f}); with NiceGUI's "
+                    f"`{FALLBACK_RULE}` rule put back (log_view.js drops it) {statistics.median(entry_shipped):.2f} ms "
+                    f"(p95 {pct(entry_shipped, 95):.2f})"
+                )
                 server_pieces(big, n_clients, folder)
                 server_pieces(make_encounter(folder, *FEW, seed=args.seed), n_clients, folder)
                 vision_update = vision_pieces(big)
