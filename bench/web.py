@@ -974,8 +974,7 @@ NEW_ENTRY = """([next, n]) => {
   return times;
 }"""
 FALLBACK_RULE = "#esm-fallback ~ *"
-"""NiceGUI's page rule that the table page drops (`vtt.web.table_view.DROP_FALLBACK_RULE`): put back for the
-comparison, then taken out again."""
+"""NiceGUI's page rule that `static/log_view.js` drops: put back for the comparison, then taken out again."""
 SET_FALLBACK_RULE = """(on) => {
   const own = (s) => { try { return s.cssRules && !s.href; } catch (e) { return false; } };
   const sheet = [...document.styleSheets].find(own);
@@ -1524,8 +1523,8 @@ def main(argv: list[str] | None = None) -> int:
                 print(
                     f"   a new roll-log entry in an observer's page with {LOG_ENTRIES} entries, its style and layout: "
                     f"median {statistics.median(entry_now):.2f} ms (p95 {pct(entry_now, 95):.2f}); with NiceGUI's "
-                    f"`{FALLBACK_RULE}` rule put back (the table page drops it) "
-                    f"{statistics.median(entry_shipped):.2f} ms (p95 {pct(entry_shipped, 95):.2f})"
+                    f"`{FALLBACK_RULE}` rule put back (log_view.js drops it) {statistics.median(entry_shipped):.2f} ms "
+                    f"(p95 {pct(entry_shipped, 95):.2f})"
                 )
                 server_pieces(big, n_clients, folder)
                 server_pieces(make_encounter(folder, *FEW, seed=args.seed), n_clients, folder)

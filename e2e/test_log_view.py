@@ -51,7 +51,7 @@ FALLBACK_RULE = """() => [...document.styleSheets].some((sheet) => {
     return false;
   }
 })"""
-"""Whether NiceGUI's `#esm-fallback ~ *` rule is still in the page (the table page drops it: with it, every entry
+"""Whether NiceGUI's `#esm-fallback ~ *` rule is still in the page (log_view.js drops it: with it, every entry
 inserted restyled the others)."""
 
 

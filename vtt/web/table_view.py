@@ -56,16 +56,6 @@ FLUSH_DELAY = 0.1
 """Seconds between a change's map patch (with its log entry) and its panel updates. Long enough for the patch to
 reach every page before the server and the pages spend on the panels: on a small machine with eight pages open the
 last page's patch took up to 70 ms, and a second frame drawn by the faster pages meanwhile made it wait longer."""
-DROP_FALLBACK_RULE = """for (const sheet of document.styleSheets) {
-  let rules;
-  try { rules = sheet.cssRules; } catch (e) { continue; }
-  for (let i = rules.length - 1; i >= 0; i--) if (rules[i].selectorText === "#esm-fallback ~ *") sheet.deleteRule(i);
-}"""
-"""NiceGUI's page template keeps `#esm-fallback ~ *` (it hides the page where the browser has no ES modules) after the
-fallback element is gone. A `~` rule tried on every element makes the browser restyle a list's other entries whenever
-one is inserted: with 300 entries in the roll log, a new entry's style and layout took 56-137 ms instead of about 1 to
-14 ms (`bench/web.py`). Run as a module script of the page's head, it runs only where modules work, and before the
-page's elements are made, so that dropping the rule restyles nothing."""
 ELEMENTS = {
     "": "none",
     "fire": "Fire",
@@ -150,10 +140,6 @@ class TableView:
         state = table.state
         board = state.board
         seat = self._seat()
-        if ui.context.client._response_built:  # the page is in the browser already
-            ui.run_javascript(DROP_FALLBACK_RULE)
-        else:
-            ui.add_head_html(f'<script type="module">\n{DROP_FALLBACK_RULE}\n</script>')
         self.fog = PageFog(table, viewer, seat, secret)
         self.tokens = {**shown_tokens(table, viewer, seat), **self.fog.heard}
         with ui.row().classes("w-full h-full no-wrap gap-0 items-stretch table-layout") as layout:
