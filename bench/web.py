@@ -58,10 +58,12 @@ import json
 import os
 import random
 import re
+import signal
 import statistics
 import sys
 import tempfile
 import textwrap
+import threading
 import time
 from collections import Counter
 from collections.abc import Callable, Iterator, Sequence
@@ -191,11 +193,28 @@ def trace_file(folder: Path, enc: Encounter) -> Path:
     return folder / f"{enc.path.stem}.trace.jsonl"
 
 
-def start_table(folder: Path, enc: Encounter, seed: int) -> AppServer:
+def start_table(folder: Path, enc: Encounter, seed: int, profile: Path | None = None) -> AppServer:
+    """`profile`: the server's event loop is profiled during the measured drops of section 2, the figures written to
+    this file (`bench/profile_on_signal.py`)."""
     db = folder / f"{enc.path.stem}.sqlite"
     args = ["--map", str(enc.path), "--database", f"sqlite:///{db}", "--watchable", "--seed", str(seed)]
     env = {latency_trace.ENV: str(trace_file(folder, enc))}
-    return AppServer(module="vtt.cli", args=args, env=env, startup_timeout=90).start()
+    if profile is None:
+        return AppServer(module="vtt.cli", args=args, env=env, startup_timeout=90).start()
+    env["VTT_PROFILE_OUT"] = str(profile.resolve())
+    return AppServer(module="bench.profile_on_signal", args=args, env=env, startup_timeout=90).start()
+
+
+@contextmanager
+def profiled(server: AppServer, on: bool) -> Iterator[None]:
+    """The server's profile (`start_table(profile=...)`) taken during the block, when `on`."""
+    if on and server.process is not None:
+        os.kill(server.process.pid, signal.SIGUSR1)
+    try:
+        yield
+    finally:
+        if on and server.process is not None:
+            os.kill(server.process.pid, signal.SIGUSR2)
 
 
 BARE_APP = '''
@@ -829,10 +848,12 @@ def run_changes(
     warmup: int,
     is_key: Matcher,
     trace: bool = False,
+    profile: bool = False,
 ) -> Latency:
     """`warmup + n` changes made by clients[0] (`change(i)`), each waited for in every other client. Observer 1's
     main thread is profiled meanwhile: by script (the JS sampling profiler), or with `trace` by trace event in its
-    CPU time (a Chrome trace: script, style, layout, pre-paint, layerize, hit tests, ...)."""
+    CPU time (a Chrome trace: script, style, layout, pre-paint, layerize, hit tests, ...). `profile`: the server's
+    too (`profiled`)."""
     if server.process is None:
         raise RuntimeError("the server is not running")
     sender, observers = clients[0], clients[1:]
@@ -855,13 +876,14 @@ def run_changes(
             change(i)
             collect(sender.page, observers, counts, lat, is_key)
 
-    if trace:
-        lat.observer_trace = observer_trace(observers[0], measured, n)
-    else:
-        start_js_profile(observers[0].cdp)
-        measured()
-        profile = stop_js_profile(observers[0].cdp)
-        lat.js_profile = {k: v / n for k, v in profile.items()}
+    with profiled(server, profile):
+        if trace:
+            lat.observer_trace = observer_trace(observers[0], measured, n)
+        else:
+            start_js_profile(observers[0].cdp)
+            measured()
+            by_script = stop_js_profile(observers[0].cdp)
+            lat.js_profile = {k: v / n for k, v in by_script.items()}
     lat.server_cpu = (process_cpu_ms(server.process.pid) - cpu0) / n
     lat.wall = (time.perf_counter() - t0) * 1000 / n
     main = [{k: (v - m0[k]) / n for k, v in c.main_thread_ms().items()} for c, m0 in zip(clients, main0, strict=True)]
@@ -904,9 +926,11 @@ def bench_drops(
     traced: int,
     warmup: int = 2,
     trace: bool = False,
+    profile: bool = False,
 ) -> Latency:
     """The Soulweaver (clients[0]) drags the mover A -> B -> A ...; the others observe (`trace`: observer 1's main
-    thread by Chrome trace event). Then `traced` more drops with the dragging page's main thread traced."""
+    thread by Chrome trace event; `profile`: the server's event loop by cProfile). Then `traced` more drops with the
+    dragging page's main thread traced."""
     sender = clients[0].page
     sender.evaluate(SENDER_PROBE)
     for client in clients[1:]:
@@ -918,7 +942,7 @@ def bench_drops(
         here, there = (enc.spot_a, enc.spot_b) if i % 2 == 0 else (enc.spot_b, enc.spot_a)
         drag(sender, cell_xy(sender, here), cell_xy(sender, there), steps=8)
 
-    lat = run_changes(server, clients, move, drops, warmup, is_patch, trace)
+    lat = run_changes(server, clients, move, drops, warmup, is_patch, trace, profile)
     if traced:
         lat.sender_work = trace_sender(browser, clients, move, traced, warmup + drops)
     final = enc.spot_a if (warmup + drops + traced) % 2 == 0 else enc.spot_b
@@ -926,6 +950,52 @@ def bench_drops(
     if (int(q), int(r)) != final:
         print(f"!! the mover is at {q},{r} in the dragging page, expected {final}")
     return lat
+
+
+LOG_ENTRIES = 300
+"""Entries in an observer's roll log when a new one's cost is measured (a long session's log)."""
+LONG_LOG = """(n) => {
+  const id = Number(document.querySelector('.roll-log').id.slice(1));
+  const roll = { label: 'attack', result: 5, faces: [['5', []], ['5', ['double']]], typed: false, outcome: '= 5',
+    dl: 'DL 3', doubles: 'doubles 5', counting: null, fumble: false, changes: [], modifiers: ['+1 · flanking'] };
+  const entry = (seq) => ({ seq, head: '#' + seq + ' · bench · strike', undone: false, meta: false,
+    events: [{ text: 'A strikes B.', quiet: false, rolls: [roll], needed: [] }] });
+  for (let i = 1; i <= n; i++) getElement(id).add([entry(1e6 + i)]);
+  window.__logEntry = (seq) => getElement(id).add([entry(seq)]);
+}"""
+NEW_ENTRY = """([next, n]) => {
+  const times = [];
+  for (let i = 0; i < n; i++) {
+    window.__logEntry(next + i);
+    const t0 = performance.now();
+    document.body.offsetHeight;  // style and layout, now
+    times.push(performance.now() - t0);
+  }
+  return times;
+}"""
+FALLBACK_RULE = "#esm-fallback ~ *"
+"""NiceGUI's page rule that `static/log_view.js` drops: put back for the comparison, then taken out again."""
+SET_FALLBACK_RULE = """(on) => {
+  const own = (s) => { try { return s.cssRules && !s.href; } catch (e) { return false; } };
+  const sheet = [...document.styleSheets].find(own);
+  if (on) { sheet.insertRule('#esm-fallback ~ * { display: none; }', sheet.cssRules.length); return; }
+  for (let i = sheet.cssRules.length - 1; i >= 0; i--) {
+    if (sheet.cssRules[i].selectorText === '#esm-fallback ~ *') sheet.deleteRule(i);
+  }
+}"""
+
+
+def new_entry_cost(page: Page, n: int = 20) -> tuple[list[float], list[float]]:
+    """A new roll-log entry's style and layout (ms, forced at once) in an observer's page whose log holds
+    `LOG_ENTRIES`, `n` times as the page is, then `n` times with NiceGUI's `#esm-fallback ~ *` rule put back."""
+    page.evaluate(LONG_LOG, LOG_ENTRIES)
+    page.evaluate("() => document.body.offsetHeight")
+    now = [float(t) for t in page.evaluate(NEW_ENTRY, [2_000_000, n])]
+    page.evaluate(SET_FALLBACK_RULE, True)
+    page.evaluate("() => document.body.offsetHeight")
+    shipped = [float(t) for t in page.evaluate(NEW_ENTRY, [3_000_000, n])]
+    page.evaluate(SET_FALLBACK_RULE, False)
+    return now, shipped
 
 
 # The legs of a drop, from the server's trace (`vtt.table.latency_trace`) and the pages' own times: (label, from, to)
@@ -993,6 +1063,20 @@ def drop_legs(marks: Sequence[dict[str, Any]], lat: Latency, sender_id: str) -> 
                 if a in mine and b in mine:
                     legs.setdefault(label, []).append(mine[b] - mine[a])
     return legs
+
+
+def trace_cost_ms(marks: int, reps: int = 2000) -> float:
+    """CPU ms (this process) of `marks` marks as `vtt.table.latency_trace.mark` writes them with the variable set: a
+    JSON line each, written under a lock to a line-buffered file."""
+    lock = threading.Lock()
+    with tempfile.TemporaryFile("w", buffering=1, encoding="utf-8") as out:
+        t0 = time.process_time()
+        for i in range(reps):
+            line = json.dumps({"t": time.time(), "what": "patch", "client": "0123456789abcdef", "seq": i})
+            with lock:
+                out.write(line + "\n")
+        took = time.process_time() - t0
+    return took * 1000 / reps * marks
 
 
 def print_legs(legs: dict[str, list[float]]) -> None:
@@ -1347,6 +1431,12 @@ def main(argv: list[str] | None = None) -> int:
         help="section 2: observer 1's main thread by Chrome trace event (CPU), the app's and the bare page's, "
         "instead of its JS profile by script",
     )
+    ap.add_argument(
+        "--profile",
+        type=Path,
+        help="section 2: profile the server's event loop (cProfile, its thread's CPU time) during the measured drops "
+        "and write the figures to this file (pstats); its CPU figures then include the profiler's cost",
+    )
     args = ap.parse_args(argv)
     cold_runs, drops, bytes_moves, traced = (1, 6, 3, 3) if args.quick else (3, 30, 8, 6)
     drops = args.drops or drops
@@ -1367,7 +1457,7 @@ def main(argv: list[str] | None = None) -> int:
         browser = pw.chromium.launch(executable_path=CHROMIUM, headless=True, args=CHROMIUM_ARGS)
 
         t0 = time.perf_counter()
-        server = start_table(folder, big, args.seed)
+        server = start_table(folder, big, args.seed, args.profile)
         print(f"   the big map's server listens after {time.perf_counter() - t0:.1f} s")
         try:
             url_sw = server.url + server.seat("soulweaver")
@@ -1392,9 +1482,23 @@ def main(argv: list[str] | None = None) -> int:
                     ready = partial(wait_tokens, n=big.creatures)
                     clients = opened.enter_context(open_clients(browser, urls, ready, frames_of=1))
                     read_trace(trace_file(folder, big))  # the first paint's marks
-                    app = bench_drops(browser, server, clients, big, drops, traced, trace=args.observer_trace)
+                    app = bench_drops(
+                        browser,
+                        server,
+                        clients,
+                        big,
+                        drops,
+                        traced,
+                        trace=args.observer_trace,
+                        profile=bool(args.profile),
+                    )
                     marks = read_trace(trace_file(folder, big))
                     legs = drop_legs(marks, app, clients[0].client_id)
+                    entry_now, entry_shipped = new_entry_cost(clients[-1].page)
+                    drops_marked = sum(
+                        1 for m in marks if m["what"] == "received" and m.get("client") == clients[0].client_id
+                    )
+                    marks_per_change = sum(1 for m in marks if m["what"] != "gc") / max(1, drops_marked)
                     if args.trace is not None:
                         changes = [
                             {"up": c.up, "sent": c.sent, "handled": c.handled, "dom": c.dom} for c in app.changes
@@ -1411,6 +1515,17 @@ def main(argv: list[str] | None = None) -> int:
                     report_server(bare_server, "bare NiceGUI")
                 print_latency("app ", app, "patchToken")
                 print_legs(legs)
+                print(
+                    f"   of the server's CPU per change, its trace (VTT_LATENCY_TRACE, which the bare server does not "
+                    f"write): {marks_per_change:.0f} marks, about {trace_cost_ms(round(marks_per_change)):.2f} ms "
+                    "(a mark timed in this process)"
+                )
+                print(
+                    f"   a new roll-log entry in an observer's page with {LOG_ENTRIES} entries, its style and layout: "
+                    f"median {statistics.median(entry_now):.2f} ms (p95 {pct(entry_now, 95):.2f}); with NiceGUI's "
+                    f"`{FALLBACK_RULE}` rule put back (log_view.js drops it) {statistics.median(entry_shipped):.2f} ms "
+                    f"(p95 {pct(entry_shipped, 95):.2f})"
+                )
                 server_pieces(big, n_clients, folder)
                 server_pieces(make_encounter(folder, *FEW, seed=args.seed), n_clients, folder)
                 vision_update = vision_pieces(big)

@@ -44,6 +44,17 @@ def untouched(page: Page) -> None:
     assert page.locator(".roll-log [data-p], .chat-messages [data-p]").count() == 0
 
 
+FALLBACK_RULE = """() => [...document.styleSheets].some((sheet) => {
+  try {
+    return [...sheet.cssRules].some((rule) => rule.selectorText === '#esm-fallback ~ *');
+  } catch (e) {
+    return false;
+  }
+})"""
+"""Whether NiceGUI's `#esm-fallback ~ *` rule is still in the page (log_view.js drops it: with it, every entry
+inserted restyled the others)."""
+
+
 def test_the_log_shows_hostile_names_as_text_and_keeps_its_order_across_undo(
     browser: Browser, server: TableGame
 ) -> None:
@@ -52,6 +63,7 @@ def test_the_log_shows_hostile_names_as_text_and_keeps_its_order_across_undo(
     for page in (gm, alice):
         expect(page.locator(".log-entry")).to_have_count(1)
         expect(page.locator(".log-entry").first).to_contain_text(OGRE)
+        assert page.evaluate(FALLBACK_RULE) is False
     gm.locator("[data-action=undo]").click()
     alice.wait_for_selector(anchor_selector("ogre", (10, 6)))
     drag(gm, token_xy(gm, "orc"), cell_xy(gm, (6, 8)))

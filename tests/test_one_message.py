@@ -12,11 +12,12 @@ from collections.abc import Iterator
 from typing import Any
 
 import pytest
-from factories import creature, state
+from factories import creature, on_turn, state
 from fastapi import Request
 from hypothesis import given, settings
 from hypothesis import strategies as st
-from nicegui.client import Client
+from nicegui.events import GenericEventArguments
+from nicegui.outbox import Outbox
 from nicegui.testing.user_simulation import user_simulation
 
 from vtt.rules.model import GameState
@@ -44,17 +45,37 @@ def seats(games: Games) -> Iterator[dict[str, Seat]]:
 
 
 @pytest.fixture
+def on_orcs_turn(games: Games) -> Iterator[Seat]:
+    """The Soulweaver's seat at a game begun on the orc's turn."""
+    web_app.Server.games = games
+    _, made, _ = games.ensure("A move on the orc's turn", on_turn(_game(), "orc"), "")
+    yield next(s for s in made if s.key == SW.key)
+    web_app.Server.games = None
+
+
+@pytest.fixture
 def scripts(monkeypatch: pytest.MonkeyPatch) -> list[tuple[str, str]]:
-    """Every script sent to a browser, as (client id, code)."""
+    """Every script put in a page's outbox for its browser, as (client id, code), when it is put there."""
     sent: list[tuple[str, str]] = []
-    run = Client.run_javascript
+    enqueue = Outbox.enqueue_message
 
-    def spy(self: Client, code: str, *, timeout: float = 1.0) -> Any:
-        sent.append((self.id, code))
-        return run(self, code, timeout=timeout)
+    def spy(self: Outbox, message_type: str, data: Any, target_id: str) -> None:
+        if message_type == "run_javascript":
+            sent.append((target_id, data["code"]))
+        enqueue(self, message_type, data, target_id)
 
-    monkeypatch.setattr(Client, "run_javascript", spy)
+    monkeypatch.setattr(Outbox, "enqueue_message", spy)
     return sent
+
+
+async def _sent(scripts: list[tuple[str, str]], page: str, n: int) -> list[str]:
+    """The page's scripts, once there are `n` (NiceGUI's own `run_method` puts each in the outbox a moment later)."""
+    for _ in range(200):
+        mine = [code for client, code in scripts if client == page]
+        if len(mine) >= n:
+            return mine
+        await asyncio.sleep(0.01)
+    return [code for client, code in scripts if client == page]
 
 
 async def _root(secret: str = "", *, request: Request) -> None:
@@ -75,7 +96,7 @@ async def _flushed(view: TableView) -> bool:
 
 def _run(view: TableView, code: str) -> list[list[Any]] | None:
     """The calls a script runs through the page's carrier (None: it is not such a script)."""
-    head = f'return runMethod({view.carrier.id}, "run", '
+    head = f'runMethod({view.carrier.id}, "run", '
     if not (code.startswith(head) and code.endswith(")")):
         return None
     [calls] = json.loads(code[len(head) : -1])
@@ -102,6 +123,38 @@ async def test_a_move_reaches_a_players_page_as_one_message_patch_then_log_entry
         assert _run(view, mine[0]) == [[view.map.id, "patchToken", [patch]], [view.log.id, "add", [[entry]]]]
 
 
+async def test_a_drop_the_change_answered_is_not_answered_again(
+    games: Games, on_orcs_turn: Seat, scripts: list[tuple[str, str]]
+) -> None:
+    """The dragging page's drop is answered by the change's one message (its patch carries the cells), not by a
+    re-sent token after it."""
+    table = games.table(on_orcs_turn.game_id)
+    async with user_simulation(_root) as user:
+        await user.open(f"/?secret={on_orcs_turn.secret}")
+        [view] = _views(table)
+        await _flushed(view)
+        page = view.map.client.id
+        played = len(table.log)
+        scripts.clear()
+        drop = {"id": "orc", "q": 7, "r": 2, "v": table.version("orc")}
+        view.map._handle_move(GenericEventArguments(sender=view.map, client=view.map.client, args=drop))
+        for _ in range(200):
+            if len(table.log) > played:
+                break
+            await asyncio.sleep(0.02)
+        assert table.log[-1].command["type"] == "move"
+        assert table.state.creatures["orc"].anchor == (7, 2)
+        assert await _flushed(view)
+        mine = [code for client, code in scripts if client == page]
+        assert len(mine) == 1, mine
+        calls = _run(view, mine[0])
+        assert calls is not None and [(c[0], c[1]) for c in calls] == [
+            (view.map.id, "patchToken"),
+            (view.log.id, "add"),
+        ]
+        assert calls[0][2][0]["cells"] == [[7, 2]]
+
+
 async def test_outside_a_change_each_call_goes_out_on_its_own(
     games: Games, seats: dict[str, Seat], scripts: list[tuple[str, str]]
 ) -> None:
@@ -113,7 +166,7 @@ async def test_outside_a_change_each_call_goes_out_on_its_own(
         scripts.clear()
         view.map.set_active("orc")
         view.map.clear_highlights()
-        mine = [code for client, code in scripts if client == page]
+        mine = await _sent(scripts, page, 2)
         assert mine == [
             f'return runMethod({view.map.id}, "setActive", {json.dumps(["orc"])})',
             f'return runMethod({view.map.id}, "clearHighlights", [])',

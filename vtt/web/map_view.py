@@ -508,6 +508,12 @@ class MapView(Batched, component="../../static/map_view.js"):
         else:
             self.run_method("patchToken", copy.deepcopy(dict(stored)))
 
+    def answer_drop(self, token_id: str) -> None:
+        """After an accepted drop: `snap_back`, unless a patch since the drop has already sent the token's stored
+        cells (a move that went through)."""
+        if str(token_id) in self._dropped:
+            self.snap_back(token_id)
+
     def set_highlights(self, highlights: list[dict[str, Any]]) -> None:
         """Replace all highlights; each is ``{cells: [[q, r], ...], kind}`` with kind in
         ``reach | target | space | path | illegal``."""

@@ -10,6 +10,7 @@ frame. The calls are data ([element id, method name, arguments] as JSON), never 
 
 from __future__ import annotations
 
+import json
 from collections.abc import Iterator
 from contextlib import contextmanager
 from typing import Any
@@ -25,6 +26,17 @@ _open: dict[str, list[Call]] = {}
 
 class Carrier(ui.element, component="../../static/one_message.js"):
     """An invisible element of a page that runs the calls of a `one_message` block in its browser."""
+
+    def run(self, calls: list[Call]) -> None:
+        """Send the calls as one `run_javascript` message, put straight into the page's outbox: NiceGUI's
+        `run_method` makes each message an awaitable response and a task of the event loop that enqueues it one
+        turn of the loop later (for a change, once per page), and a script beginning with `return`, which the
+        browser's `eval` refuses before it runs the script a second time wrapped in a function."""
+        if not core.is_loop_running() or not self._is_safe_to_interact():
+            return
+        client = self.client
+        code = f'runMethod({self.id}, "run", {json.dumps([calls])})'
+        client.outbox.enqueue_message("run_javascript", {"code": code}, client.id)
 
 
 @contextmanager
@@ -42,7 +54,7 @@ def one_message(carrier: Carrier) -> Iterator[None]:
     finally:
         del _open[client.id]
         if calls:
-            carrier.run_method("run", calls)
+            carrier.run(calls)
 
 
 class Batched(ui.element):

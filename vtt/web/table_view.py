@@ -411,8 +411,8 @@ class TableView:
     def _show_where_it_is(self, cid: str) -> None:
         """This view moved the token optimistically on the drop. An accepted move may still leave the creature
         where it was (it waits for reactions, or a Hinder stopped it), and then no patch follows: re-send the
-        token as the table has it. A no-op in the browser when the move went through."""
-        self.map.snap_back(cid)
+        token as the table has it. Nothing is sent when the change's patch has already answered the drop."""
+        self.map.answer_drop(cid)
 
     def _occupants_at(self, state: GameState, c: Creature, to: Cell) -> list[str]:
         occ = Occupancy(state)
