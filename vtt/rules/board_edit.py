@@ -395,13 +395,14 @@ def remove_creature(tx: Tx, creature_id: str) -> list[Event]:
             m.focus_locked = False
     tx.remove_creature(creature_id)
     tx.remove_economy(creature_id)
-    turn = tx.turn()
-    if creature_id in turn.entries:
-        pos = turn.entries.index(creature_id)
-        turn.entries = [e for e in turn.entries if e != creature_id]
-        if pos < turn.index:
-            turn.index -= 1
-    turn.priority = {k: v for k, v in turn.priority.items() if k != creature_id}
+    if creature_id in state.turn.entries or creature_id in state.turn.priority:
+        turn = tx.turn()
+        if creature_id in turn.entries:
+            pos = turn.entries.index(creature_id)
+            turn.entries = [e for e in turn.entries if e != creature_id]
+            if pos < turn.index:
+                turn.index -= 1
+        turn.priority = {k: v for k, v in turn.priority.items() if k != creature_id}
     events.append(
         Event(
             kind="creature_removed",
