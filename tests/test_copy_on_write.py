@@ -1,9 +1,11 @@
 """Copy-on-write states and the occupancy kept from one state to the next (`txn`, `positions`, `space`).
 
 - `apply` resolves a command "without changing `state`" (engine): random commands on random small boards, with
-  Holds made, Grappled, broken and dropped (seed-000 Grab, Grapple, Break Hold), leave the state given exactly as it
-  was, and every Hold the command did not change is the same object in the new state (shared, not copied); so is
-  every limb and body part it did not change (`Tx.limb`, `Tx.part`, `Tx.own` copy one at a time).
+  Holds made, Grappled, broken and dropped (seed-000 Grab, Grapple, Break Hold) and the turn order changed, leave
+  the state given exactly as it was, and every Hold the command did not change is the same object in the new state
+  (shared, not copied); so is every limb and body part it did not change (`Tx.limb`, `Tx.part`, `Tx.own` copy one
+  at a time), and the state's dicts of creatures, Economies and Holds and its turn order when the command left
+  them as they were.
 - A creature ends a move or a placement only where it fits (space: a creature of size s fills 2^(s-1) of each
   space of its footprint, a space holds 1): a placement is refused or accepted exactly as the whole board's
   occupancy, indexed afresh, says; and the occupancy of each state `apply` makes, read over the state before,
@@ -90,6 +92,7 @@ def _command(s: GameState, rng: random.Random) -> dict[str, Any]:
     held = sorted({h for hold in s.holds.values() for h in hold.held})
     kinds = ["place", "place", "move", "strike", "grab", "grab", "grapple", "grapple", "grapple", "break_hold"]
     kinds += ["break_hold", "drop_hold", "reposition", "end_turn", "edit_size", "harm", "harm", "add", "disarm"]
+    kinds += ["join_order", "leave_order", "shift_order", "reroll_priority"]
     kinds += ["remove"] if len(ids) > 3 and rng.random() < 0.5 else []
     kind = rng.choice(kinds)
     in_hold = [cid for cid in actors if cid in holders or cid in held]
@@ -135,6 +138,12 @@ def _command(s: GameState, rng: random.Random) -> dict[str, Any]:
             }
         case "remove":
             return {"type": "remove_creature", "creature": other}
+        case "join_order" | "leave_order":
+            return {"type": kind, "creature": rng.choice(ids)}
+        case "shift_order":
+            return {"type": "shift_order", "creature": rng.choice(ids), "direction": rng.choice(["up", "down"])}
+        case "reroll_priority":
+            return {"type": "reroll_priority"}
     return {"type": "end_turn"}
 
 
@@ -174,6 +183,8 @@ def test_apply_leaves_the_state_it_was_given_as_it_was_and_shares_every_hold_it_
             if hid in after.holds and after.holds[hid] == hold:
                 assert after.holds[hid] is hold, (cmd, hid)
         _unchanged_limbs_and_parts_shared(s, after, cmd)
+        _unchanged_containers_shared(s, after, cmd)
+        assert positions.changed(s, after) == positions.scan_changed(s, after), cmd
         kept = positions.of(after)
         assert kept is not None
         _same_occupancy(kept, Occupancy(after), after)
@@ -198,6 +209,24 @@ def _unchanged_limbs_and_parts_shared(before: GameState, after: GameState, cmd: 
             for item in new_items:
                 if item.id in was and item == was[item.id]:
                     assert item is was[item.id], (cmd, cid, item.id)
+
+
+def _unchanged_containers_shared(before: GameState, after: GameState, cmd: dict[str, Any]) -> None:
+    """The state's dicts of creatures, Economies and Holds and its turn order are copied only by a command that
+    changes them (`Tx` copies each on its first change): a dict holding the very same objects as before is the same
+    object in both states, and so is the turn order after a command that does not change it."""
+    for name in ("creatures", "economy", "holds"):
+        old, new = getattr(before, name), getattr(after, name)
+        if old.keys() == new.keys() and all(new[k] is v for k, v in old.items()):
+            assert new is old, (cmd, name)
+    if cmd["type"] not in TURN_COMMANDS:
+        assert after.turn is before.turn, cmd
+
+
+TURN_COMMANDS = frozenset(
+    {"end_turn", "join_order", "leave_order", "shift_order", "reroll_priority", "add_creature", "remove_creature"}
+)
+"""The commands of `_command` that may change the turn order."""
 
 
 def _head_held() -> GameState:

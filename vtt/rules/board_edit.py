@@ -363,10 +363,8 @@ def add_creature(tx: Tx, cmd: AddCreature) -> list[Event]:
         raise RuleError(why)
     tx.put_creature(c)
     joined = ""
-    turn = state.turn
-    if turn.started and is_active(state, c.id):  # a creature rolling Priority joins the order in the engine
-        state.economy[c.id] = fresh_economy(state, c)
-        tx._economy.add(c.id)
+    if state.turn.started and is_active(state, c.id):  # a creature rolling Priority joins the order in the engine
+        tx.put_economy(c.id, fresh_economy(state, c))
         joined = " It may act in the Soulweaver's turn now."
     return [
         Event(
@@ -396,14 +394,15 @@ def remove_creature(tx: Tx, creature_id: str) -> list[Event]:
             m.focus = None
             m.focus_locked = False
     tx.remove_creature(creature_id)
-    state.economy.pop(creature_id, None)
-    turn = state.turn
-    if creature_id in turn.entries:
-        pos = turn.entries.index(creature_id)
-        turn.entries = [e for e in turn.entries if e != creature_id]
-        if pos < turn.index:
-            turn.index -= 1
-    turn.priority = {k: v for k, v in turn.priority.items() if k != creature_id}
+    tx.remove_economy(creature_id)
+    if creature_id in state.turn.entries or creature_id in state.turn.priority:
+        turn = tx.turn()
+        if creature_id in turn.entries:
+            pos = turn.entries.index(creature_id)
+            turn.entries = [e for e in turn.entries if e != creature_id]
+            if pos < turn.index:
+                turn.index -= 1
+        turn.priority = {k: v for k, v in turn.priority.items() if k != creature_id}
     events.append(
         Event(
             kind="creature_removed",

@@ -253,7 +253,7 @@ def end_empty_holds(tx: Tx) -> list[Event]:
             unlock(tx, hold, list(hold.locks))
             for cid in list(hold.holders):
                 _release_holder(tx, hold, cid)
-            del tx.state.holds[hid]
+            tx.remove_hold(hid)
             events.append(Event(kind="hold_ended", text="The Hold ends.", data={"hold": hid}))
     return events
 

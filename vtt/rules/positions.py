@@ -241,13 +241,15 @@ def seal(tx: Tx) -> None:
         return
     state, origin = tx.state, tx.origin
     old, new = origin.creatures, state.creatures
-    replaced = tx.changed_creatures()  # a creature put back as the very object it was is no change
-    step = frozenset(compress(replaced, map(is_not, map(old.get, replaced), map(new.get, replaced))))
-    over = step
+    if old is new:  # no creature was replaced
+        step = over = _NO_STEP
+    else:
+        replaced = tx.changed_creatures()  # a creature put back as the very object it was is no change
+        step = over = frozenset(compress(replaced, map(is_not, map(old.get, replaced), map(new.get, replaced))))
     base: Occupancy | _Entry | None = tx.origin_occupancy
     if base is None:
-        found = _find(origin, touch=False)  # its successor is what will be asked for
-        if found is not None:
+        found = _entries.get(id(origin))  # not made the most recently used: its successor is what will be asked for
+        if found is not None and found.state is origin:
             if found.occ is not None:
                 base = found.occ
             elif found.base is None:
@@ -257,7 +259,17 @@ def seal(tx: Tx) -> None:
             # else too much has changed since an occupancy was last asked for: it is built when asked
     if base is not None and len(over) > CHANGED_MIN and not _few(len(over), state):
         base = None
-    _keep(_Entry(state, origin, step, base, over))
+    entry = _Entry(state, origin, step, base, over)
+    key = id(state)
+    with _lock:
+        if key in _entries:  # asked about while the command made it
+            _entries.move_to_end(key)
+        _entries[key] = entry
+        if len(_entries) > KEPT:
+            _entries.popitem(last=False)
+
+
+_NO_STEP: frozenset[str] = frozenset()
 
 
 def kept(occ: Occupancy, key: tuple[Hashable, ...], make: Callable[[], T]) -> T:

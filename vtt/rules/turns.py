@@ -18,7 +18,7 @@ from vtt.rules.damage import continuing_damage, wake_roll
 from vtt.rules.dice import DiceSource, roll
 from vtt.rules.events import Event, RuleError
 from vtt.rules.fastmodel import set_fields
-from vtt.rules.model import SOULWEAVER, Creature, Economy, GameState
+from vtt.rules.model import SOULWEAVER, Creature, Economy, GameState, TurnOrder
 from vtt.rules.txn import Tx
 
 
@@ -77,10 +77,11 @@ def begin(tx: Tx, dice: DiceSource) -> list[Event]:
             Event(kind="priority", text=f"{c.name} rolls Zeal for Priority: {r.result}.", actor=cid, rolls=[r])
         )
     order = sorted(priority, key=lambda cid: -priority[cid])
-    state.turn.priority = priority
-    state.turn.entries = [*order, SOULWEAVER]
-    state.turn.round = 1
-    state.turn.index = 0
+    turn = tx.turn()
+    turn.priority = priority
+    turn.entries = [*order, SOULWEAVER]
+    turn.round = 1
+    turn.index = 0
     names = ", ".join(state.creatures[c].name for c in order)
     events.append(
         Event(
@@ -104,10 +105,9 @@ def start_turn(tx: Tx, dice: DiceSource) -> list[Event]:
     state.effects = [e for e in aged if e.rounds > 0]
     slowed: list[Event] = []
     for cid in active:
-        state.economy[cid] = fresh_economy(state, state.creatures[cid])
+        tx.put_economy(cid, fresh_economy(state, state.creatures[cid]))
         if state.creatures[cid].focus_locked:  # seed-000 Distract: "cannot drop Focus until their next turn"
             tx.creature(cid).focus_locked = False
-        tx._economy.add(cid)
         slowed += slowed_at_turn_start(state, cid)
         slowed += strangled_at_turn_start(tx, cid)
     who = "the Soulweaver" if state.turn.current == SOULWEAVER else state.creatures[active[0]].name if active else "?"
@@ -157,21 +157,22 @@ def end_turn(tx: Tx, dice: DiceSource) -> list[Event]:
             actor=ended,
         )
     ]
-    state.turn.index += 1
-    if state.turn.index >= len(state.turn.entries):
-        state.turn.index = 0
-        state.turn.round += 1
-        events.append(Event(kind="round", text=f"Round {state.turn.round} begins.", data={"round": state.turn.round}))
+    turn = tx.turn()
+    turn.index += 1
+    if turn.index >= len(turn.entries):
+        turn.index = 0
+        turn.round += 1
+        events.append(Event(kind="round", text=f"Round {turn.round} begins.", data={"round": turn.round}))
     # Skip the turns of the Dead and the removed, never the Soulweaver's. The Unconscious keep theirs: the end
     # of each of their turns is when they roll to wake.
-    for _ in range(len(state.turn.entries)):
-        cur = state.turn.current
+    for _ in range(len(turn.entries)):
+        cur = turn.current
         if cur == SOULWEAVER or (cur in state.creatures and not state.creatures[cur].dead):
             break
-        state.turn.index += 1
-        if state.turn.index >= len(state.turn.entries):
-            state.turn.index = 0
-            state.turn.round += 1
+        turn.index += 1
+        if turn.index >= len(turn.entries):
+            turn.index = 0
+            turn.round += 1
     return wake + events + start_turn(tx, dice)
 
 
@@ -303,9 +304,8 @@ def joins_order(state: GameState, creature: Creature) -> bool:
     )
 
 
-def _place_at(state: GameState, creature_id: str, position: int) -> None:
+def _place_at(turn: TurnOrder, creature_id: str, position: int) -> None:
     """Put `creature_id` in the order before the entry now at `position`; the turn going on stays current."""
-    turn = state.turn
     turn.entries = [*turn.entries[:position], creature_id, *turn.entries[position:]]
     if position <= turn.index and turn.started:
         turn.index += 1
@@ -330,8 +330,9 @@ def join(tx: Tx, creature_id: str, dice: DiceSource, position: int | None = None
     if position is not None and position > last:
         raise RuleError("the Soulweaver's turn is always the last of the round: choose a place before it")
     r = roll(dice, f"{c.name}: Zeal for Priority", c.skill("Zeal"))
-    state.turn.priority[creature_id] = r.result
-    _place_at(state, creature_id, last if position is None else position)
+    turn = tx.turn()
+    turn.priority[creature_id] = r.result
+    _place_at(turn, creature_id, last if position is None else position)
     place = state.turn.entries.index(creature_id) + 1
     return [
         Event(
@@ -349,7 +350,7 @@ def leave(tx: Tx, creature_id: str) -> list[Event]:
     """The Soulweaver takes a creature out of the turn order (it stays on the map). A creature of the Soulweaver's
     that rolls no Priority acts in the Soulweaver's turn again; a player's has no turn until it is added back."""
     state = tx.state
-    turn = state.turn
+    turn = tx.turn()
     name = state.creatures[creature_id].name if creature_id in state.creatures else creature_id
     if creature_id not in turn.entries or creature_id == SOULWEAVER:
         raise RuleError(f"{name} is not in the turn order")
@@ -376,7 +377,7 @@ def shift(tx: Tx, creature_id: str, by: int) -> list[Event]:
     changes). Neither may be the turn going on: that would take a turn from one of them or give one twice this
     round. Nobody moves past the Soulweaver's turn, always the last."""
     state = tx.state
-    turn = state.turn
+    turn = tx.turn()
     name = state.creatures[creature_id].name if creature_id in state.creatures else creature_id
     if creature_id not in turn.entries or creature_id == SOULWEAVER:
         raise RuleError(f"{name} is not in the turn order")
@@ -409,7 +410,7 @@ def reroll(tx: Tx, dice: DiceSource) -> list[Event]:
     Only in the Soulweaver's turn, the last of the round: everyone has had this round's turn, so the new order
     starts with the next round and nobody loses a turn or gets two."""
     state = tx.state
-    turn = state.turn
+    turn = tx.turn()
     if not turn.started:
         raise RuleError("the fight has not begun: Begin rolls Priority for everyone")
     if turn.current != SOULWEAVER:

@@ -1,11 +1,15 @@
 """A copy-on-write transaction over a GameState: `apply` never changes the state it was given.
 
-Only what a command touches is copied, so resolving a Strike on a board of 300 creatures copies two. A creature,
-a limb, a body part, an Economy, a Hold or the board is copied the first time the command asks to change it
-(`creature`, `limb`, `part`, `economy`, `hold`, `board`); everything else stays shared with the state the command
-started from, which is why nothing read with `get` or from `state` may be changed in place. A creature to change
-has its own dicts and lists, but its limbs and body parts stay shared until `limb` or `part` copies one: a Strike
-that fills a Grit Pool copies no limb, and a weapon dropped from one hand copies that hand alone.
+Only what a command touches is copied, so resolving a Strike on a board of 300 creatures copies two. The state's
+dicts of creatures, Economies and Holds, its turn order and its board are copied the first time the command asks to
+change one of them; a creature, a limb, a body part, an Economy, a Hold or a part lock likewise (`creature`, `limb`,
+`part`, `economy`, `hold`, `lock`, `turn`, `board`). Everything else stays shared with the state the command
+started from, which is why nothing read with `get` or from `state` may be changed in place, and why a rule keeps no
+local name for `state.creatures`, `state.economy`, `state.holds` or `state.turn` across a change (the name would
+still be the shared one). A creature to change has its own dicts and lists, but its limbs and body parts stay shared
+until `limb` or `part` copies one: a Strike that fills a Grit Pool copies no limb, and a weapon dropped from one hand
+copies that hand alone. The short lists of effects and pending decisions and the reactions waiting are the command's
+own from the start (rules append to them).
 """
 
 from __future__ import annotations
@@ -25,6 +29,7 @@ from vtt.rules.model import (
     Limb,
     LooseItem,
     PartLock,
+    TurnOrder,
     Weapon,
 )
 from vtt.rules.situational import Situational
@@ -53,22 +58,31 @@ def _clone_creature(c: Creature) -> Creature:
 
 
 class Tx:
+    __slots__ = (
+        "_copied",
+        "_creatures",
+        "_economy",
+        "_holds",
+        "_locks",
+        "_owned",
+        "_removed",
+        "cleared",
+        "origin",
+        "origin_occupancy",
+        "situational",
+        "state",
+    )
+
     def __init__(self, state: GameState) -> None:
         self.origin = state
         """The state the command started from (never changed)."""
         self.origin_occupancy: Occupancy | None = None
         """Its occupancy, once a rule asked where creatures stand (`positions.for_tx`)."""
-        turn = state.turn
         self.state = shallow_copy(
-            state,
-            creatures=dict(state.creatures),
-            economy=dict(state.economy),
-            holds=dict(state.holds),
-            effects=list(state.effects),
-            pending=list(state.pending),
-            reactions=dict(state.reactions),
-            turn=shallow_copy(turn, entries=list(turn.entries), priority=dict(turn.priority)),
+            state, effects=list(state.effects), pending=list(state.pending), reactions=dict(state.reactions)
         )
+        self._copied: set[str] = set()
+        """The state's fields (`creatures`, `economy`, `holds`, `turn`, `board`) this command has its own copy of."""
         self._creatures: set[str] = set()
         self._removed: set[str] = set()
         self._owned: dict[int, Limb | BodyPart] = {}
@@ -78,10 +92,31 @@ class Tx:
         self._holds: set[str] = set()
         self._locks: dict[int, PartLock] = {}
         """The part locks copied by `lock`, by id (each held here, so its id stays its own)."""
-        self._board = False
         self.cleared = False
         self.situational: list[Situational] = []
         """Modifiers one rule gives later rolls of this command (`vtt.rules.situational`)."""
+
+    def _own_field(self, name: str, value: Any) -> None:
+        """The state's field `name` is now `value`, this command's own copy."""
+        state = self.state
+        state.__dict__[name] = value
+        state.__pydantic_fields_set__.add(name)
+        self._copied.add(name)
+
+    def _creature_dict(self) -> dict[str, Creature]:
+        if "creatures" not in self._copied:
+            self._own_field("creatures", dict(self.state.creatures))
+        return self.state.creatures
+
+    def _economy_dict(self) -> dict[str, Economy]:
+        if "economy" not in self._copied:
+            self._own_field("economy", dict(self.state.economy))
+        return self.state.economy
+
+    def _hold_dict(self) -> dict[str, Hold]:
+        if "holds" not in self._copied:
+            self._own_field("holds", dict(self.state.holds))
+        return self.state.holds
 
     def get(self, creature_id: str) -> Creature:
         """A creature to read (may be shared with the old state: do not change it)."""
@@ -98,7 +133,7 @@ class Tx:
             c = self.state.creatures[creature_id]
         else:
             c = _clone_creature(self.get(creature_id))
-            self.state.creatures[creature_id] = c
+            self._creature_dict()[creature_id] = c
             self._creatures.add(creature_id)
         if body:
             c.limbs[:] = [self._own(limb) for limb in c.limbs]
@@ -139,11 +174,11 @@ class Tx:
 
     def put_creature(self, creature: Creature) -> None:
         """A creature new to the state, or a whole new sheet for one already in it."""
-        self.state.creatures[creature.id] = creature
+        self._creature_dict()[creature.id] = creature
         self._creatures.add(creature.id)
 
     def remove_creature(self, creature_id: str) -> None:
-        del self.state.creatures[creature_id]
+        del self._creature_dict()[creature_id]
         self._creatures.discard(creature_id)
         self._removed.add(creature_id)
 
@@ -154,9 +189,8 @@ class Tx:
 
     def board(self) -> Board:
         """The board, to change (copied once)."""
-        if not self._board:
-            self.state.board = shallow_copy(self.state.board)
-            self._board = True
+        if "board" not in self._copied:
+            self._own_field("board", shallow_copy(self.state.board))
         return self.state.board
 
     def drop(self, owner: str, weapon: Weapon, cell: Cell) -> None:
@@ -177,14 +211,19 @@ class Tx:
                 caused={k: dict(v) for k, v in h.caused.items()},
                 locks=list(h.locks),
             )
-            self.state.holds[hold_id] = h
+            self._hold_dict()[hold_id] = h
             self._holds.add(hold_id)
         return h
 
     def add_hold(self, hold: Hold) -> None:
         """A new Hold, made by this command (so it is this command's to change)."""
-        self.state.holds[hold.id] = hold
+        self._hold_dict()[hold.id] = hold
         self._holds.add(hold.id)
+
+    def remove_hold(self, hold_id: str) -> None:
+        """The Hold ends: it is no longer in the state."""
+        del self._hold_dict()[hold_id]
+        self._holds.discard(hold_id)
 
     def lock(self, hold_id: str, lock: PartLock) -> PartLock:
         """One part lock of a Hold, to change (copied once, in the Hold's own list)."""
@@ -203,6 +242,25 @@ class Tx:
         e = self.state.economy.get(creature_id) or Economy()
         if creature_id not in self._economy:
             e = shallow_copy(e)
-            self.state.economy[creature_id] = e
+            self._economy_dict()[creature_id] = e
             self._economy.add(creature_id)
         return e
+
+    def put_economy(self, creature_id: str, economy: Economy) -> None:
+        """A new Economy for the creature (its turn begins, or it joins one): this command's to change."""
+        if "economy" not in self._copied:
+            self._own_field("economy", dict(self.state.economy))
+        self.state.economy[creature_id] = economy
+        self._economy.add(creature_id)
+
+    def remove_economy(self, creature_id: str) -> None:
+        if creature_id in self.state.economy:
+            del self._economy_dict()[creature_id]
+        self._economy.discard(creature_id)
+
+    def turn(self) -> TurnOrder:
+        """The turn order, to change (copied once, with its own entries and Priority)."""
+        if "turn" not in self._copied:
+            turn = self.state.turn
+            self._own_field("turn", shallow_copy(turn, entries=list(turn.entries), priority=dict(turn.priority)))
+        return self.state.turn
