@@ -140,6 +140,17 @@ _set = object.__setattr__
 _new = object.__new__
 
 
+def _built(cls: type[_M], data: dict[str, Any], given: dict[str, Any]) -> _M:
+    """A `cls` holding `data` (every field, in the model's order; `given` set over its defaults), not validated."""
+    data.update(given)
+    out = _new(cls)
+    _set(out, "__dict__", data)
+    _set(out, "__pydantic_fields_set__", set(given))
+    _set(out, "__pydantic_extra__", None)
+    _set(out, "__pydantic_private__", None)
+    return out
+
+
 def _copied(model: _M, **changes: Any) -> _M:
     """`model.model_copy(update=changes)` of an option, a target or a preview, not validated."""
     data = model.__dict__.copy()
@@ -174,13 +185,7 @@ def make_option(**values: Any) -> ActionOption:
         "row": "",
         "variant": "",
     }
-    data.update(values)
-    out = _new(ActionOption)
-    _set(out, "__dict__", data)
-    _set(out, "__pydantic_fields_set__", set(values))
-    _set(out, "__pydantic_extra__", None)
-    _set(out, "__pydantic_private__", None)
-    return out
+    return _built(ActionOption, data, values)
 
 
 def make_target(**values: Any) -> TargetOption:
@@ -196,13 +201,7 @@ def make_target(**values: Any) -> TargetOption:
         "params": {},
         "send": {},
     }
-    data.update(values)
-    out = _new(TargetOption)
-    _set(out, "__dict__", data)
-    _set(out, "__pydantic_fields_set__", set(values))
-    _set(out, "__pydantic_extra__", None)
-    _set(out, "__pydantic_private__", None)
-    return out
+    return _built(TargetOption, data, values)
 
 
 def make_preview(**values: Any) -> RollPreview:
@@ -218,13 +217,7 @@ def make_preview(**values: Any) -> RollPreview:
         "damage": 0,
         "damage_changes": [],
     }
-    data.update(values)
-    out = _new(RollPreview)
-    _set(out, "__dict__", data)
-    _set(out, "__pydantic_fields_set__", set(values))
-    _set(out, "__pydantic_extra__", None)
-    _set(out, "__pydantic_private__", None)
-    return out
+    return _built(RollPreview, data, values)
 
 
 def plan_preview(plan: strike.AttackPlan) -> RollPreview:
