@@ -295,8 +295,7 @@ def _fill(c: Creature, pool: PoolName, amount: int, parts: list[str]) -> int:
     """Add up to `amount` Pips to the pool (replacing the frozen Pool); note its level; return what did not fit."""
     current: Pool = c.__dict__[pool]
     added = min(max(0, current.max - current.pips), amount)
-    c.__dict__[pool] = shallow_copy(current, pips=current.pips + added)
-    c.__pydantic_fields_set__.add(pool)
+    set_fields(c, **{pool: shallow_copy(current, pips=current.pips + added)})
     parts.append(f"{pool.title()} {current.pips + added}/{current.max}")
     return amount - added
 

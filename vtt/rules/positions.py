@@ -132,8 +132,9 @@ def _find(state: GameState, touch: bool = True) -> _Entry | None:
 def _keep(entry: _Entry) -> None:
     key = id(entry.state)
     with _lock:
+        if key in _entries:  # asked about while it was made: now the most recent
+            _entries.move_to_end(key)
         _entries[key] = entry
-        _entries.move_to_end(key)
         while len(_entries) > KEPT:
             _entries.popitem(last=False)
 
@@ -248,8 +249,8 @@ def seal(tx: Tx) -> None:
         step = over = frozenset(compress(replaced, map(is_not, map(old.get, replaced), map(new.get, replaced))))
     base: Occupancy | _Entry | None = tx.origin_occupancy
     if base is None:
-        found = _entries.get(id(origin))  # not made the most recently used: its successor is what will be asked for
-        if found is not None and found.state is origin:
+        found = _find(origin, touch=False)  # its successor is what will be asked for
+        if found is not None:
             if found.occ is not None:
                 base = found.occ
             elif found.base is None:
@@ -259,14 +260,7 @@ def seal(tx: Tx) -> None:
             # else too much has changed since an occupancy was last asked for: it is built when asked
     if base is not None and len(over) > CHANGED_MIN and not _few(len(over), state):
         base = None
-    entry = _Entry(state, origin, step, base, over)
-    key = id(state)
-    with _lock:
-        if key in _entries:  # asked about while the command made it
-            _entries.move_to_end(key)
-        _entries[key] = entry
-        if len(_entries) > KEPT:
-            _entries.popitem(last=False)
+    _keep(_Entry(state, origin, step, base, over))
 
 
 _NO_STEP: frozenset[str] = frozenset()

@@ -643,10 +643,8 @@ def choose_strike_type(weapon: Weapon | None, wanted: str | None) -> StrikeType 
 
 
 def strike_hit(attacker: str, target: str, params: dict[str, Any], attack: Roll, label: str) -> Hit:
-    raw = params.get("weapon")
-    weapon = raw if type(raw) is Weapon else weapon_of(params)
-    given = params["changes"]
-    changes = tuple(given) if all(type(ch) is DiceChange for ch in given) else tuple(changes_of(params))
+    weapon = weapon_of(params)
+    changes = tuple(changes_of(params))
     if weapon is not None and weapon.devastating:
         changes += tuple(weapon_changes(weapon, attack))
     return construct(  # every value is the rules' own (or read back through `weapon_of` and `changes_of`)

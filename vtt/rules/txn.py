@@ -248,9 +248,7 @@ class Tx:
 
     def put_economy(self, creature_id: str, economy: Economy) -> None:
         """A new Economy for the creature (its turn begins, or it joins one): this command's to change."""
-        if "economy" not in self._copied:
-            self._own_field("economy", dict(self.state.economy))
-        self.state.economy[creature_id] = economy
+        self._economy_dict()[creature_id] = economy
         self._economy.add(creature_id)
 
     def remove_economy(self, creature_id: str) -> None:
