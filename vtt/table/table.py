@@ -93,6 +93,20 @@ class LogRecord:
         self.before = before
         """The state this command was played on (kept in memory only; a restart rebuilds it by replaying)."""
 
+    @classmethod
+    def stored(cls, row: db.StoredCommand, packed: bool = True) -> LogRecord:
+        """The record of a command as the database holds it; `packed`, its JSON text is kept as it is (it reads back
+        what `db.load_log` decodes), else decoded."""
+        command = json.loads(row.command)
+        if not packed:
+            return cls(row.seq, row.sender, command, json.loads(row.faces), json.loads(row.events), row.time)
+        faces = json.loads(row.faces)
+        record = cls(row.seq, row.sender, command, faces, [], row.time)
+        record._command, record._events = row.command, row.events
+        if all(type(f) is int for f in faces):
+            record._faces = tuple(faces)
+        return record
+
     @property
     def command(self) -> dict[str, Any]:
         command = self._command
@@ -316,8 +330,9 @@ class Table:
             raise KeyError(f"no game {game_id}")
         name, start = found
         table = cls(name, GameState.model_validate(start), engine, game_id, dice)
-        rows = db.load_log(engine, game_id)
-        records = [LogRecord(r["seq"], r["sender"], r["command"], r["faces"], r["events"], r["time"]) for r in rows]
+        rows = db.load_log_texts(engine, game_id)
+        unpacked = len(rows) - RECORDS_UNPACKED  # as `_append` leaves them
+        records = [LogRecord.stored(r, packed=i < unpacked) for i, r in enumerate(rows)]
         snapshot = db.latest_snapshot(engine, game_id)
         if snapshot is not None and not any(
             r.is_meta and r.seq > snapshot[0] and min(r.command.get("seqs", [0])) <= snapshot[0] for r in records
@@ -872,11 +887,12 @@ class Table:
         """Replay the whole log from the starting state, so every played command knows the state before it (a game
         loaded from a snapshot does not until it needs to)."""
         state = self.initial
-        for r in self.log:
-            if not r.is_play or r.undone:
-                continue
-            r.before = state
-            state, _ = apply(state, r.command, ScriptedDice(r.faces))
+        with positions.replaying():
+            for r in self.log:
+                if not r.is_play or r.undone:
+                    continue
+                r.before = state
+                state, _ = apply(state, r.command, ScriptedDice(r.faces))
 
     def _time_limit(self, kind: str) -> float:
         """How long a decision of this kind waits before the table answers it (0: it waits for its answer)."""
