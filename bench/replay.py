@@ -1,0 +1,145 @@
+"""Benchmark of rebuilding a stored game from its log: the replay of `bench/rules.py` section 3 as a table meets it.
+
+Run it from the repository root::
+
+    .venv/bin/python bench/replay.py             # a 10,000-command game
+    .venv/bin/python bench/replay.py --quick     # 2,000 commands
+
+The game is `bench/rules.py`'s replay log (a fight of 4 creatures played with real dice), stored in a SQLite file as
+a table stores it: each command as its model's JSON dump, the faces and the events it gave, a snapshot every
+`Table.snapshot_every` commands. Timed, each on the process's CPU time (the best of three rounds; other processes do
+not inflate it) and counted in Python function calls (the same on a busy machine):
+
+1. `Table._replay` of the log from the starting state, its records as dicts (`bench/rules.py` section 3);
+2. `Table.load` from the newest snapshot (a restart): the log read and its records made, a few commands replayed;
+3. `Table.load` from the start (a restart when an undo reaches back past the snapshot; an import replays as much);
+4. an undo past the states kept in memory (`Table._rebuild_before` of the loaded game).
+
+Target (issue #14): a replay of 10,000 commands ≤ 1 s. It never asserts timings (it is not a test).
+"""
+
+from __future__ import annotations
+
+import argparse
+import cProfile
+import pstats
+import sys
+import tempfile
+import time
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+from sqlalchemy import insert
+from sqlalchemy.engine import Engine
+
+from vtt.rules import apply, parse_command
+from vtt.rules.dice import ScriptedDice
+from vtt.store import db
+from vtt.table.table import LogRecord, Table
+
+ROOT = Path(__file__).resolve().parent.parent
+if str(ROOT) not in sys.path:
+    sys.path.insert(0, str(ROOT))  # `bench` is not an installed package
+
+from bench.rules import REPLAY_COMMANDS, REPLAY_TARGET_S, met, replay_log  # noqa: E402
+
+ROUNDS = 3
+
+
+def store_game(engine: Engine, seed: int, commands: int) -> tuple[int, list[LogRecord]]:
+    """The replay log stored as a table stores it; its records as `bench/rules.py` gives them."""
+    initial, records = replay_log(seed, commands)
+    game_id = db.create_game(engine, "bench", initial.model_dump(mode="json"))
+    every = Table("sizes", initial).snapshot_every
+    state = initial
+    rows: list[dict[str, Any]] = []
+    snapshots: list[dict[str, Any]] = []
+    for r in records:
+        cmd = parse_command(r.command)
+        state, events = apply(state, cmd, ScriptedDice(r.faces))
+        dumped = [e.model_dump(mode="json") for e in events]
+        row = db._command_row(game_id, r.seq, "soulweaver", cmd.model_dump(mode="json"), r.faces, dumped)
+        rows.append(row)
+        if r.seq % every == 0:
+            snapshot = {"seq": r.seq, "state": state.model_dump(mode="json"), "created": row["created"]}
+            snapshots.append({"game_id": game_id, **snapshot})
+    with engine.begin() as connection:
+        connection.execute(insert(db.COMMAND_TABLE), rows)
+        connection.execute(insert(db.SNAPSHOT_TABLE), snapshots)
+    return game_id, records
+
+
+def cpu_and_calls(run: Callable[[], float | None]) -> tuple[float, int]:
+    """The best CPU seconds of `ROUNDS` runs (a run may return the seconds of its timed part), and the function
+    calls of one more run under cProfile."""
+    best = float("inf")
+    for _ in range(ROUNDS):
+        c0 = time.process_time()
+        timed = run()
+        best = min(best, time.process_time() - c0 if timed is None else timed)
+    prof = cProfile.Profile()
+    prof.enable()
+    run()
+    prof.disable()
+    calls: int = pstats.Stats(prof).total_calls  # type: ignore[attr-defined]
+    return best, calls
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    parser.add_argument("--quick", action="store_true", help="2,000 commands")
+    parser.add_argument("--seed", type=int, default=1)
+    args = parser.parse_args()
+    commands = 2_000 if args.quick else REPLAY_COMMANDS
+    with tempfile.TemporaryDirectory() as folder:
+        engine = db.open_engine(f"sqlite:///{folder}/bench.sqlite")
+        game_id, records = store_game(engine, args.seed, commands)
+        initial = Table.load(engine, game_id)
+
+        def replay() -> float:
+            table = Table("bench", initial.initial)
+            fresh = [LogRecord(r.seq, r.sender, r.command, r.faces, r.events) for r in records]
+            c0 = time.process_time()
+            table._replay(fresh, initial.initial, 0)
+            timed = time.process_time() - c0
+            table.close()
+            return timed
+
+        def load() -> None:
+            Table.load(engine, game_id).close()
+
+        def load_from_start() -> None:
+            latest, db.latest_snapshot = db.latest_snapshot, lambda _engine, _game: None  # type: ignore[assignment]
+            try:
+                load()
+            finally:
+                db.latest_snapshot = latest
+
+        def undo_past_kept() -> float:
+            table = Table.load(engine, game_id)
+            c0 = time.process_time()
+            table._rebuild_before()
+            timed = time.process_time() - c0
+            table.close()
+            return timed
+
+        print(f"Rebuilding a stored game of {len(records):,} commands (CPU, best of {ROUNDS}; calls of one run)")
+        scale = REPLAY_COMMANDS / len(records)
+        for label, run in (
+            ("Table._replay, records as dicts", replay),
+            ("Table.load from its newest snapshot", load),
+            ("Table.load from the start", load_from_start),
+            ("undo past the kept states", undo_past_kept),
+        ):
+            seconds, calls = cpu_and_calls(run)
+            print(
+                f"   {label:<38} {seconds:6.2f} s  {calls:>10,} calls  — {REPLAY_COMMANDS:,} commands: "
+                f"{seconds * scale:.2f} s, target ≤ {REPLAY_TARGET_S:g} s {met(seconds * scale <= REPLAY_TARGET_S)}"
+            )
+        engine.dispose()
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
