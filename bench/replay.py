@@ -110,11 +110,11 @@ def main() -> int:
             Table.load(engine, game_id).close()
 
         def load_from_start() -> None:
-            latest, db.latest_snapshot = db.latest_snapshot, lambda _engine, _game: None  # type: ignore[assignment]
+            seqs, db.snapshot_seqs = db.snapshot_seqs, lambda engine, game_id: []
             try:
                 load()
             finally:
-                db.latest_snapshot = latest
+                db.snapshot_seqs = seqs
 
         def undo_past_kept() -> float:
             table = Table.load(engine, game_id)

@@ -15,6 +15,7 @@ from factories import creature, on_turn, state, weapon
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from vtt.rules import apply
 from vtt.rules.dice import RandomDice
 from vtt.rules.engine import LogEntry, replay
 from vtt.rules.model import GameState
@@ -102,7 +103,7 @@ def _check(url: str, seed: int, monkeypatch: pytest.MonkeyPatch) -> None:
     assert [b.model_dump() if b else None for b in befores] == [b.model_dump() if b else None for b in live]
     loaded.close()
     with monkeypatch.context() as m:
-        m.setattr(db, "latest_snapshot", lambda _engine, _game: None)
+        m.setattr(db, "snapshot_seqs", lambda _engine, _game: [])
         whole = Table.load(engine, played.game_id)
     _same_game(whole, played)
     whole.close()
@@ -133,3 +134,32 @@ def test_the_log_read_as_text_decodes_to_the_log_read(database_url: str) -> None
     assert decoded == db.load_log(engine, played.game_id, 2)
     assert [t.seq for t in texts] == [r.seq for r in played.log[2:]]
     engine.dispose()
+
+
+def test_an_undo_across_the_newest_snapshot_loads_from_the_one_before(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Only the commands after the newest snapshot no undo reaches past are played again, not the whole log."""
+    import vtt.table.table as table_module
+
+    with tempfile.TemporaryDirectory() as folder:
+        engine = db.open_engine(f"sqlite:///{folder}/game.sqlite")
+        game_id = db.create_game(engine, "g", _game().model_dump(mode="json"))
+        table = Table.load(engine, game_id)
+        table.snapshot_every = 2
+        for to in ([5, 5], [6, 6], [7, 7], [5, 6], [6, 7], [7, 8]):
+            assert asyncio.run(table.submit(SW, {"type": "place", "creature": "orc", "to": to})).ok
+        assert asyncio.run(table.submit(SW, {"type": "undo"})).ok  # takes back 6, after the snapshot at 6
+        assert db.snapshot_seqs(engine, game_id) == [6, 4, 2]
+        played: list[dict[str, Any]] = []
+
+        def counted(s: GameState, cmd: dict[str, Any], dice: Any) -> Any:
+            played.append(cmd)
+            return apply(s, cmd, dice)
+
+        monkeypatch.setattr(table_module, "apply", counted)
+        loaded = Table.load(engine, game_id)
+        assert played == [table.log[4].command]
+        assert loaded.state.model_dump() == table.state.model_dump()
+        assert loaded.log[3].before is None and loaded.log[4].before is not None
+        table.close()
+        loaded.close()
+        engine.dispose()

@@ -691,6 +691,21 @@ def latest_snapshot(engine: Engine, game_id: int) -> tuple[int, dict[str, Any]] 
     return None if row is None else (row.seq, dict(row.state))
 
 
+def snapshot_seqs(engine: Engine, game_id: int) -> list[int]:
+    """The places in the log of the game's snapshots, newest first (their states are not read)."""
+    seqs = core_select(SNAPSHOT_TABLE.c.seq).where(SNAPSHOT_TABLE.c.game_id == game_id)
+    with engine.connect() as connection:
+        return list(connection.execute(seqs.order_by(SNAPSHOT_TABLE.c.seq.desc())).scalars())
+
+
+def snapshot_state(engine: Engine, game_id: int, seq: int) -> dict[str, Any] | None:
+    """The state of the game's snapshot after the command `seq`, if there is one."""
+    state = core_select(SNAPSHOT_TABLE.c.state).where(SNAPSHOT_TABLE.c.game_id == game_id, SNAPSHOT_TABLE.c.seq == seq)
+    with engine.connect() as connection:
+        found = connection.execute(state.limit(1)).scalar()
+    return None if found is None else dict(found)
+
+
 def save_upload(engine: Engine, game_id: int, purpose: str, content_type: str, data: bytes) -> None:
     """Store a game's file for `purpose`, replacing the one stored before."""
     with Session(engine) as session:

@@ -184,6 +184,21 @@ class LogRecord:
         )
 
 
+def _snapshot_to_load(engine: Engine, game_id: int, records: list[LogRecord]) -> tuple[int, dict[str, Any]] | None:
+    """The newest snapshot of the game that no later undo or redo reaches back past (its state is then the log's
+    fold up to it), with its state; None if there is none."""
+    reaches = sorted(((r.seq, min(r.command.get("seqs", [0]))) for r in records if r.is_meta), reverse=True)
+    lowest, i = len(records) + 1, 0
+    for seq in db.snapshot_seqs(engine, game_id):
+        while i < len(reaches) and reaches[i][0] > seq:
+            lowest = min(lowest, reaches[i][1])
+            i += 1
+        if lowest > seq:
+            state = db.snapshot_state(engine, game_id, seq)
+            return None if state is None else (seq, state)
+    return None
+
+
 def _json(data: object) -> str | None:
     """`data` as compact JSON text, or None when the text would not read back equal to it."""
     try:
@@ -333,10 +348,8 @@ class Table:
         rows = db.load_log_texts(engine, game_id)
         unpacked = len(rows) - RECORDS_UNPACKED  # as `_append` leaves them
         records = [LogRecord.stored(r, packed=i < unpacked) for i, r in enumerate(rows)]
-        snapshot = db.latest_snapshot(engine, game_id)
-        if snapshot is not None and not any(
-            r.is_meta and r.seq > snapshot[0] and min(r.command.get("seqs", [0])) <= snapshot[0] for r in records
-        ):
+        snapshot = _snapshot_to_load(engine, game_id, records)
+        if snapshot is not None:
             table._replay(records, GameState.model_validate(snapshot[1]), snapshot[0])
         else:
             table._replay(records, table.initial, 0)
