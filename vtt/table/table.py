@@ -231,6 +231,8 @@ class Listener(Protocol):
 
 
 META = frozenset({"undo", "redo"})
+NOT_PLAYED = META | CHAT_KINDS
+"""The kinds of record the rules do not play (`LogRecord.is_play`)."""
 SEAT_VIEWS_KEPT = 4
 """How many states' seat views each seat keeps (a change compares the state before with the one after)."""
 KEEP_STATES = 200
@@ -375,7 +377,7 @@ class Table:
         kept_from = len(records) - KEEP_STATES  # as `_forget_old_states` keeps them, and no more in memory
         with positions.replaying():
             for i, r in enumerate(records):
-                if r.seq <= start_after or not r.is_play or r.undone:
+                if r.seq <= start_after or r.undone or r.kind in NOT_PLAYED:
                     continue
                 r.before = state if i >= kept_from else None
                 after, _ = apply(state, r.command, ScriptedDice(r.faces))
