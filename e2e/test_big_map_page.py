@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 from playwright.sync_api import Browser, expect
 
-from e2e.conftest import NewGame, TableGame, open_page, scaled
+from e2e.conftest import VIEWPORT, NewGame, TableGame, open_page, scaled
 from vtt.rules.model import SOULWEAVER
 from vtt.web.map_view import PACK_MIN, TOKENS_IN_PAGE_MAX
 
@@ -18,6 +18,21 @@ CREATURES = TOKENS_IN_PAGE_MAX + 10
 WALL_ROWS = range(1, SIDE, 3)  # 13 rows of 40 walls: 520
 WALLS = [[x, y] for y in WALL_ROWS for x in range(SIDE)]
 TIMEOUT = scaled(30_000)
+FIRST_FRAME_PANELS = """(() => {
+  window.__panels = null;
+  const tick = () => {
+    if (document.querySelectorAll('[data-token-id]').length >= __N__) {
+      const pane = document.querySelector('.side-pane');
+      const drawn = pane ? pane.childElementCount : -1;
+      window.__panels = { pane: !!pane, drawn, connected: window.did_handshake === true };
+      return;
+    }
+    requestAnimationFrame(tick);
+  };
+  requestAnimationFrame(tick);
+})();"""
+"""What the side pane holds in the frame that first shows every token (read before that frame is drawn), and whether
+the page's socket had connected by then (`static/after_paint.js` then draws the panels at once)."""
 
 
 @pytest.fixture
@@ -53,3 +68,19 @@ def test_a_big_map_shows_every_token_and_wall_to_the_soulweaver_and_a_player(
             expect(page.locator('[data-token-id="c59"]')).to_have_count(1)
         finally:
             page.context.close()
+
+
+def test_the_side_panels_are_drawn_after_the_maps_first_frame(browser: Browser, server: TableGame) -> None:
+    context = browser.new_context(viewport=VIEWPORT)
+    try:
+        context.add_init_script(script=FIRST_FRAME_PANELS.replace("__N__", str(CREATURES)))
+        page = context.new_page()
+        page.goto(server.url + server.seat(SOULWEAVER))
+        page.wait_for_function("window.__panels !== null", timeout=TIMEOUT)
+        first = page.evaluate("window.__panels")
+        assert first["pane"], "the side pane is on the page from the start"
+        assert first["drawn"] == 0 or first["connected"], f"the panels were drawn in the map's first frame: {first}"
+        expect(page.locator(".side-pane .roll-log-title")).to_be_visible(timeout=TIMEOUT)
+        expect(page.locator(".side-pane .gm-panel")).to_be_visible(timeout=TIMEOUT)
+    finally:
+        context.close()

@@ -21,12 +21,10 @@ function measure(name, start) {
 
 // NiceGUI's page template keeps `#esm-fallback ~ *` (hiding the page when the browser has no ES modules) after the
 // fallback element is gone. A `~` rule on every element makes the browser restyle a list's other entries whenever one
-// is inserted: with 300 entries in the log, a new entry's style and layout took 56–129 ms instead of about 1 ms. A
-// component of an ES module runs only where modules work, so the rule has nothing left to do by then.
-let fallbackRuleDropped = false;
+// is inserted: with 300 entries in the log, a new entry's style and layout took 56–129 ms instead of about 1 ms. An
+// ES module runs only where modules work, so the rule has nothing left to do: it is dropped as this module is
+// loaded, before the page's elements are made (dropped later, it restyled the whole page, its big map included).
 function dropFallbackRule() {
-  if (fallbackRuleDropped) return;
-  fallbackRuleDropped = true;
   for (const sheet of document.styleSheets) {
     let rules;
     try {
@@ -39,6 +37,7 @@ function dropFallbackRule() {
     }
   }
 }
+dropFallbackRule();
 
 function texts(value) {
   return Array.isArray(value) ? value : [];
@@ -110,7 +109,6 @@ export default {
     entries: { type: Array, default: () => [] },
   },
   mounted() {
-    dropFallbackRule();
     this.rebuild(this.entries);
   },
   watch: {

@@ -1322,9 +1322,26 @@ export default {
     this.firstEls = new Map();
     this.firstTimer = null;
     this.firstFrame = null;
-    this.syncTokens(headTokens(this.tokensFrom) || this.tokens);
+    const fromHead = headTokens(this.tokensFrom);
+    if (fromHead) {
+      // parsed for this map alone: taken as they are (`syncTokens` copies what the element's props share)
+      const local = {};
+      const ids = [];
+      for (const [key, t] of Object.entries(fromHead)) {
+        const token = { ...t, id: t && t.id != null ? t.id : key };
+        const id = String(token.id);
+        if (!(id in local)) ids.push(id);
+        local[id] = token;
+      }
+      this.local = local;
+      this.ids = ids;
+      this.restack();
+    } else {
+      this.syncTokens(this.tokens);
+    }
     if (this.ids.length >= FIRST_FRAME_MIN) {
-      for (const id of this.ids) if (id !== this.activeId && !this.local[id].picture) this.firstIds.add(id);
+      const local = toRaw(this.local);
+      for (const id of toRaw(this.ids)) if (id !== this.activeId && !local[id].picture) this.firstIds.add(id);
     }
   },
   mounted() {

@@ -28,6 +28,7 @@ from vtt.web.action_menu import (
     multi_target_dialog,
     render_menu,
 )
+from vtt.web.after_paint import AfterPaint
 from vtt.web.attrs import with_data
 from vtt.web.chat_panel import ChatPanel
 from vtt.web.dice_dialog import submit_typed
@@ -168,7 +169,8 @@ class TableView:
                 self.hint = PickHint()
                 MenuKeys()
             # Two parts that scroll each on its own, so that the roll log stays in sight below a long sheet.
-            with ui.column().classes("side-pane h-full no-wrap gap-0 p-0"):
+            # drawn by the browser after the map's first frame
+            with AfterPaint().classes("nicegui-column side-pane h-full no-wrap gap-0 p-0"):
                 with ui.column().classes("side-panels w-full no-wrap gap-2 p-2"):
                     self.decisions = ui.column().classes("w-full gap-1")
                     self.turn_panel = ui.column().classes("w-full gap-1")
