@@ -114,7 +114,7 @@ did not change (the server pieces are timed on both)."""
 CLIENTS = 8  # 1 dragging + 7 observing (--quick: QUICK_CLIENTS)
 QUICK_CLIENTS = 4
 MOVER = "mover"
-TIMEOUT_MS = 30_000
+TIMEOUT_MS = 90_000
 SIZES: tuple[int, ...] = (-1, 0, 1, 2, 3)
 SIZE_WEIGHTS: tuple[float, ...] = (0.15, 0.45, 0.25, 0.10, 0.05)
 # CDP Performance metrics of a page's renderer main thread (seconds, since the document started).
