@@ -342,14 +342,17 @@ def trace_observed(
 ) -> tuple[IdleWork, dict[str, float]]:
     """`n` drops made in `sender`, each waited for in `watcher` and followed by both pages' idle time, with
     `watcher`'s renderer traced and its JS profiled: its work per drop (by kind, events counted) and JS by function."""
+    from playwright.sync_api import Error as PlaywrightError
+
+    from bench.web import MOVER, wait_tokens
     from e2e.helpers import cell_xy, drag
 
     if pid is None:
         return IdleWork(n), {}
-    watcher.evaluate(OBSERVED)
 
     def move(i: int) -> None:
-        here, there = (enc.spot_a, enc.spot_b) if i % 2 == 0 else (enc.spot_b, enc.spot_a)
+        at = sender.locator(f'[data-token-id="{MOVER}"]').evaluate("el => [+el.dataset.q, +el.dataset.r]")
+        here, there = (enc.spot_a, enc.spot_b) if tuple(at) == tuple(enc.spot_a) else (enc.spot_b, enc.spot_a)
         for page in (sender, watcher):
             page.evaluate(IDLE)
         seen = int(watcher.evaluate("window.__seen"))
@@ -357,8 +360,17 @@ def trace_observed(
         watcher.wait_for_function("n => window.__seen > n", arg=seen, timeout=30_000)
         watcher.wait_for_timeout(300)  # the change's trailing messages (panels, log)
 
-    move(0)
-    move(1)
+    for attempt in range(3):  # on a loaded machine a page may reload itself once its socket was slow to answer
+        try:
+            for page in (sender, watcher):
+                wait_tokens(page, enc.creatures)
+            watcher.evaluate(OBSERVED)
+            move(0)
+            move(1)
+            break
+        except PlaywrightError as e:
+            if "destroyed" not in str(e) or attempt == 2:
+                raise
     cdp = watcher.context.new_cdp_session(watcher)
     browser.start_tracing(page=watcher, categories=TRACE_CATEGORIES)
     cdp.send("Profiler.enable")
