@@ -14,6 +14,7 @@ from __future__ import annotations
 import json
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
+from pathlib import Path
 from typing import Any
 
 from playwright.sync_api import Browser, CDPSession, Page
@@ -327,6 +328,83 @@ def print_alone(label: str, work: PageWork, top: int = 12) -> None:
         print(f"         {ms:6.2f}  {fn}")
 
 
+OBSERVED = """(id) => {
+  window.__seen = 0;
+  const root = document.querySelector('svg.vtt-svg');
+  new MutationObserver(() => { window.__seen += 1; })
+    .observe(root, { attributes: true, subtree: true, attributeFilter: ['data-q', 'data-r'] });
+}"""
+IDLE = "() => new Promise(r => requestAnimationFrame(() => requestIdleCallback(r, { timeout: 3000 })))"
+
+
+def trace_observed(
+    browser: Browser, sender: Page, watcher: Page, pid: int | None, enc: Any, n: int, save: Path | None = None
+) -> tuple[IdleWork, dict[str, float]]:
+    """`n` drops made in `sender`, each waited for in `watcher` and followed by both pages' idle time, with
+    `watcher`'s renderer traced and its JS profiled: its work per drop (by kind, events counted) and JS by function."""
+    from playwright.sync_api import Error as PlaywrightError
+
+    from bench.web import MOVER, wait_tokens
+    from e2e.helpers import cell_xy, drag
+
+    if pid is None:
+        return IdleWork(n), {}
+
+    def move(i: int) -> None:
+        at = sender.locator(f'[data-token-id="{MOVER}"]').evaluate("el => [+el.dataset.q, +el.dataset.r]")
+        here, there = (enc.spot_a, enc.spot_b) if tuple(at) == tuple(enc.spot_a) else (enc.spot_b, enc.spot_a)
+        for page in (sender, watcher):
+            page.evaluate(IDLE)
+        seen = int(watcher.evaluate("window.__seen"))
+        drag(sender, cell_xy(sender, here), cell_xy(sender, there), steps=8)
+        watcher.wait_for_function("n => window.__seen > n", arg=seen, timeout=30_000)
+        watcher.wait_for_timeout(300)  # the change's trailing messages (panels, log)
+
+    for attempt in range(3):  # on a loaded machine a page may reload itself once its socket was slow to answer
+        try:
+            for page in (sender, watcher):
+                wait_tokens(page, enc.creatures)
+            watcher.evaluate(OBSERVED)
+            move(0)
+            move(1)
+            break
+        except PlaywrightError as e:
+            if "destroyed" not in str(e) or attempt == 2:
+                raise
+    cdp = watcher.context.new_cdp_session(watcher)
+    browser.start_tracing(page=watcher, categories=TRACE_CATEGORIES)
+    cdp.send("Profiler.enable")
+    cdp.send("Profiler.setSamplingInterval", {"interval": 200})  # µs
+    cdp.send("Profiler.start")
+    try:
+        for i in range(2, 2 + n):
+            move(i)
+    finally:
+        profile: dict[str, Any] = cdp.send("Profiler.stop")["profile"]
+        cdp.send("Profiler.disable")
+        raw = json.loads(browser.stop_tracing())
+        cdp.detach()
+    events = raw["traceEvents"] if isinstance(raw, dict) else raw
+    if save is not None:
+        save.write_text(json.dumps({"traceEvents": events, "pid": pid}))
+    return idle_work(events, pid, n), functions_of(profile, n)
+
+
+def print_observed(label: str, work: IdleWork, functions: dict[str, float], top: int = 12) -> None:
+    """A watching page's main thread per change: by kind, events counted, its top JS functions."""
+    total = sum(work.by_kind.values())
+    kinds = ", ".join(f"{k} {v:.2f}" for k, v in work.by_kind.items() if v >= 0.005)
+    counts = ", ".join(f"{k} {v:.1f}" for k, v in work.counts.items())
+    others = sorted(work.other_threads.items(), key=lambda kv: -kv[1])
+    threads = ", ".join(f"{k} {v:.1f}" for k, v in others if v >= 0.05)
+    print(f"   {label}: main thread {total:.2f} ms ({kinds}); events: {counts}")
+    print(f"      its renderer's other threads and the GPU process's, ms of thread time: {threads or 'none'}")
+    js = sorted(((fn, ms) for fn, ms in functions.items() if fn != "(program)"), key=lambda kv: -kv[1])
+    print(f"      JS self time by function ({sum(ms for _, ms in js):.2f} ms):")
+    for fn, ms in js[:top]:
+        print(f"         {ms:6.2f}  {fn}")
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     """The big map's pages alone: an idle Soulweaver page and spectator page (each traced from `--after` seconds after
     a token became active), and the Soulweaver's drags with no other page open and no token active, as in
@@ -334,7 +412,6 @@ def main(argv: Sequence[str] | None = None) -> int:
     import argparse
     import sys
     import tempfile
-    from pathlib import Path
 
     from playwright.sync_api import sync_playwright
 
@@ -347,7 +424,14 @@ def main(argv: Sequence[str] | None = None) -> int:
     ap.add_argument("--idle", type=float, default=5.0, help="seconds of each idle page traced (0: none)")
     ap.add_argument("--drags", type=int, default=6, help="drags traced on the Soulweaver's page alone (0: none)")
     ap.add_argument("--after", type=float, default=0.5, help="seconds between making a token active and the trace")
+    ap.add_argument(
+        "--observed",
+        type=int,
+        default=0,
+        help="drops traced in a spectator's page while the Soulweaver drags (the other pages stay open; 0: none)",
+    )
     ap.add_argument("--seed", type=int, default=1)
+    ap.add_argument("--save", type=Path, default=None, help="write the spectator's trace (--observed) to this file")
     args = ap.parse_args(argv)
     if not Path(CHROMIUM).exists():
         print(f"{CHROMIUM} is missing: run `bash e2e/ensure_chromium.sh` first", file=sys.stderr)
@@ -374,6 +458,11 @@ def main(argv: Sequence[str] | None = None) -> int:
                     idle = trace_idle(browser, page, pid, args.idle)
                     page.evaluate(SET_ACTIVE, None)
                     print_idle(f"{label} page, idle {args.idle:.0f} s from {args.after:.1f} s after", idle)
+            if args.observed > 0:
+                _, sender, _ = pages[0]
+                _, watcher, watcher_pid = pages[1]
+                seen, functions = trace_observed(browser, sender, watcher, watcher_pid, enc, args.observed, args.save)
+                print_observed(f"spectator page, per drop by the Soulweaver ({args.observed} traced)", seen, functions)
             if args.drags > 0:
                 label, sender, pid = pages[0]
                 for _, page, _ in pages[1:]:

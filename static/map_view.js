@@ -238,6 +238,10 @@ function injectStyles() {
 .vtt-map-shadow { fill: rgba(0, 0, 0, 0.35); }
 .vtt-map-edge { fill: none; stroke: #5b4a35; stroke-width: 3; vector-effect: non-scaling-stroke; }
 .vtt-grid { fill: none; stroke: #8f7c5c; stroke-opacity: 0.55; stroke-width: 1; vector-effect: non-scaling-stroke; }
+/* The board never takes the pointer (a press on it reaches the map's svg, which works out the space): a hit test
+   (each pointer move, and the hover check after each change) no longer tests the grid's stroke (one path of every
+   space's edges), the walls and the terrain. */
+.vtt-map .vtt-board { pointer-events: none; }
 .vtt-wall { fill: #4a423a; stroke: #231e19; stroke-width: 2; stroke-linejoin: round; vector-effect: non-scaling-stroke; }
 .vtt-wall-hatch { stroke: none; pointer-events: none; }
 .vtt-bg-image, .vtt-bg-tile { pointer-events: none; }
