@@ -29,10 +29,10 @@ from vtt.rules.conditions import attack_modifiers, limb_action_modifiers
 from vtt.rules.damage import DAMAGE_FACE, Hit, StrikeType, deal
 from vtt.rules.dice import DiceChange, DiceSource, Modifier, Roll, roll
 from vtt.rules.events import Event, RuleError
-from vtt.rules.fastmodel import construct, set_fields
+from vtt.rules.fastmodel import construct, set_fields, shallow_copy
 from vtt.rules.grid import Grid, footprint_distance
 from vtt.rules.menu_terms import melee_modifiers
-from vtt.rules.model import Cell, Creature, GameState, Limb, Weapon
+from vtt.rules.model import Cell, Creature, Economy, GameState, Limb, Weapon
 from vtt.rules.obstruction import Exposure, exposure
 from vtt.rules.reach import EXTEND_CLOSE_PENALTY, attack_path, best_limb, effective_extend, reach
 from vtt.rules.situational import attack_roll
@@ -474,9 +474,13 @@ def strike(
             kept = occ.kept[key] = _prepare(state, occ, *inputs)
         prepared = kept
     c, arm, chosen_type, plan, offset, path_text = prepared
-    limbs = attack_limbs(state, c, arm) if minor else []  # only a Flurry's Minor Action keeps them from attacking
-    declared = tactics.pay_attack(tx, c.id, minor, limbs)
-    set_fields(tx.economy(c.id), attacked=True)
+    if kept_occ is not None and not minor:
+        _pay_kept(tx, occ, c.id)
+        declared: list[Event] = []
+    else:
+        limbs = attack_limbs(state, c, arm) if minor else []  # only a Flurry's Minor Action keeps them from attacking
+        declared = tactics.pay_attack(tx, c.id, minor, limbs)
+        set_fields(tx.economy(c.id), attacked=True)
     if called_shot is not None or charge:
         declared += tactics.declare(tx, c.id, called_shot is not None, charge)
     attack = attack_roll(tx, dice, c.id, plan.label, plan.dice, plan.modifiers, plan.dice_changes)
@@ -519,6 +523,21 @@ def strike(
         if kept_defense is None:
             kept_defense = occ.kept[defense_key] = attacks.defense_inputs(state, spec)
     return [*declared, path_event, *attacks.resolve(tx, spec, dice, kept_defense)]
+
+
+def _pay_kept(tx: Tx, occ: Occupancy, creature_id: str) -> None:
+    """The Major Action of a Strike paid on the state it was given, before anything changed: the Economy it leaves
+    follows from that state alone, so it is worked out once for the state (`tactics.pay_attack`) and each Strike
+    chosen from it puts a copy of it."""
+    key = ("strike_paid", creature_id)
+    paid: Economy | None = occ.kept.get(key)
+    if paid is None:
+        tactics.pay_attack(tx, creature_id, False, [])
+        econ = tx.economy(creature_id)
+        set_fields(econ, attacked=True)
+        occ.kept[key] = shallow_copy(econ, distractable=list(econ.distractable))
+        return
+    tx.put_economy(creature_id, shallow_copy(paid, distractable=list(paid.distractable)))
 
 
 _Prepared = tuple[Creature, Armament, StrikeType | None, AttackPlan, int, str]
