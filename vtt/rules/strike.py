@@ -710,8 +710,7 @@ def strike_hit(attacker: str, target: str, params: dict[str, Any], attack: Roll,
     changes = tuple(changes_of(params))
     if weapon is not None and weapon.devastating:
         changes += tuple(weapon_changes(weapon, attack))
-    return construct(  # every value is the rules' own (or read back through `weapon_of` and `changes_of`)
-        Hit,
+    return Hit(
         target=target,
         amount=params["damage"],
         attacker=attacker,
