@@ -34,9 +34,7 @@ Unconscious and Dead
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import Literal
-
-from pydantic import BaseModel, ConfigDict, Field
+from typing import Literal, NamedTuple
 
 from vtt.rules import ailments, called_trauma
 from vtt.rules.death import exhaustion_death
@@ -64,12 +62,12 @@ PoolName = Literal["grit", "energy", "resolve"]
 FLOWING_ELEMENTS = {"fire": "heat", "water": "cold", "earth": "acid", "air": "lightning"}
 
 
-class Hit(BaseModel):
-    """One instance of damage to a creature, with everything the damage rules need to know about it."""
+class Hit(NamedTuple):
+    """One instance of damage to a creature, with everything the damage rules need to know about it. A frozen value
+    that only the rules make and read (a tuple: built and read without a model's work on every Strike)."""
 
-    model_config = ConfigDict(frozen=True)
     target: str
-    amount: int = Field(ge=0)
+    amount: int
     attacker: str | None = None
     label: str = "damage"
     changes: tuple[DiceChange, ...] = ()
@@ -82,11 +80,14 @@ class Hit(BaseModel):
     targeted: bool = True
     part: str | None = None
     called_shot: bool = False
-    max_dice: int | None = Field(None, ge=0, description="The roller chose to roll at most this many dice.")
+    max_dice: int | None = None
+    """The roller chose to roll at most this many dice."""
     pool: PoolName = "grit"
     continuing: bool = False
-    lightning_jump: bool = Field(False, description="Damage from a Lightning jump, which does not jump again itself.")
-    material: bool = Field(False, description="Of a Material Element: always physical (seed-004).")
+    lightning_jump: bool = False
+    """Damage from a Lightning jump, which does not jump again itself."""
+    material: bool = False
+    """Of a Material Element: always physical (seed-004)."""
 
     @property
     def effective_element(self) -> str | None:
@@ -195,8 +196,10 @@ def needed_face(
 
 def deal(tx: Tx, hit: Hit, dice: DiceSource) -> list[Event]:
     """Resolve one Hit on a creature: the damage roll, Injury, where it goes, and what follows."""
+    if hit.amount < 0 or (hit.max_dice is not None and hit.max_dice < 0):
+        raise ValueError(f"a Hit rolls no fewer than 0 dice: {hit!r}")
     if hit.element is not None and hit.element in tx.state.settings.material_elements and not hit.material:
-        hit = hit.model_copy(update={"material": True})
+        hit = hit._replace(material=True)
     creatures = tx.state.creatures
     target = tx.get(hit.target)
     attacker = creatures.get(hit.attacker) if hit.attacker else None
@@ -641,18 +644,16 @@ def lightning_jump(tx: Tx, hit: Hit, dice: DiceSource, damaged: set[str]) -> lis
             rolls=pick_rolls,
         )
     ]
-    jump = hit.model_copy(
-        update={
-            "target": chosen,
-            "amount": amount,
-            "changes": (),
-            "attack_faces": (),
-            "part": None,
-            "called_shot": False,
-            "label": "Lightning",
-            "lightning_jump": True,
-            "max_dice": None,
-        }
+    jump = hit._replace(
+        target=chosen,
+        amount=amount,
+        changes=(),
+        attack_faces=(),
+        part=None,
+        called_shot=False,
+        label="Lightning",
+        lightning_jump=True,
+        max_dice=None,
     )
     dealt = deal(tx, jump, dice)
     events += dealt

@@ -29,10 +29,10 @@ from vtt.rules.conditions import attack_modifiers, limb_action_modifiers
 from vtt.rules.damage import DAMAGE_FACE, Hit, StrikeType, deal
 from vtt.rules.dice import DiceChange, DiceSource, Modifier, Roll, roll
 from vtt.rules.events import Event, RuleError
-from vtt.rules.fastmodel import construct, set_fields
+from vtt.rules.fastmodel import construct, set_fields, shallow_copy
 from vtt.rules.grid import Grid, footprint_distance
 from vtt.rules.menu_terms import melee_modifiers
-from vtt.rules.model import Cell, Creature, GameState, Limb, Weapon
+from vtt.rules.model import Cell, Creature, Economy, GameState, Limb, Weapon
 from vtt.rules.obstruction import Exposure, exposure
 from vtt.rules.reach import EXTEND_CLOSE_PENALTY, attack_path, best_limb, effective_extend, reach
 from vtt.rules.situational import attack_roll
@@ -465,37 +465,35 @@ def strike(
     inputs = (cmd_creature, target, space, surface, weapon, limb, nimble, strike_type, called_shot, charge, minor)
     if kept_occ is None:
         occ = Occupancy(state)
-        prepared = _prepare(state, occ, *inputs)
+        prepared = _Strike(state, _prepare(state, occ, *inputs), max_dice)
     else:  # a Strike chosen from a menu of its state: what the menu worked out is kept on the state's occupancy
         occ = kept_occ
-        key = ("strike_prepared", *inputs)
-        kept: _Prepared | None = occ.kept.get(key)
+        key = ("strike_prepared", max_dice, *inputs)
+        kept: _Strike | None = occ.kept.get(key)
         if kept is None:
-            kept = occ.kept[key] = _prepare(state, occ, *inputs)
+            kept = occ.kept[key] = _Strike(state, _prepare(state, occ, *inputs), max_dice)
         prepared = kept
-    c, arm, chosen_type, plan, offset, path_text = prepared
-    limbs = attack_limbs(state, c, arm) if minor else []  # only a Flurry's Minor Action keeps them from attacking
-    declared = tactics.pay_attack(tx, c.id, minor, limbs)
-    set_fields(tx.economy(c.id), attacked=True)
+    c, arm, plan = prepared.attacker, prepared.arm, prepared.plan
+    if kept_occ is not None and not minor:
+        _pay_kept(tx, prepared, c.id)
+        declared: list[Event] = []
+    else:
+        limbs = attack_limbs(state, c, arm) if minor else []  # only a Flurry's Minor Action keeps them from attacking
+        declared = tactics.pay_attack(tx, c.id, minor, limbs)
+        set_fields(tx.economy(c.id), attacked=True)
     if called_shot is not None or charge:
         declared += tactics.declare(tx, c.id, called_shot is not None, charge)
-    attack = attack_roll(tx, dice, c.id, plan.label, plan.dice, plan.modifiers, plan.dice_changes)
+    attack = attack_roll(tx, dice, c.id, plan.label, plan.dice, prepared.modifiers, prepared.dice_changes)
     path_event = Event(
         kind="reach",
-        text=path_text,
+        text=prepared.path_text,
         actor=c.id,
         target=target,
         data={"path": list(plan.path), "reach": plan.reach, "exposed_size": plan.exposed_size},
     )
-    params: dict[str, Any] = {
-        "damage": plan.damage,
-        "changes": list(plan.damage_changes),  # models: a pending defense stores them as JSON (see `weapon_of`)
-        "weapon": arm.weapon,
-        "strike_type": chosen_type,
-        "max_dice": max_dice,
-    }
+    params = prepared.params()
     if called_shot is not None:
-        params.update({"called_part": called_shot, "part_offset": offset})
+        params.update({"called_part": called_shot, "part_offset": prepared.offset})
     if target is None:
         assert space is not None  # a Strike without a target was planned on a space
         events = [*declared, path_event, *surface_outcome(tx, c, plan, space, attack, params, dice)]
@@ -506,19 +504,84 @@ def strike(
         attacker=c.id,
         target=target,
         dl=plan.dl,
-        defense_skill=plan.defense_skill or state.settings.strike_defense,
+        defense_skill=prepared.defense_skill,
         attack=attack,
+        defense_modifiers=[],
         params=params,
     )
     kept_defense: attacks.DefenseInputs | None = None
     if kept_occ is not None and not (minor or charge or called_shot is not None) and not tx.changed_creatures():
         # Paying a Major Action changed only the attacker's Economy, which no defense reads: the defense is rolled
         # with what the same defense on the state given would be rolled with, worked out once for that state.
-        defense_key = ("strike_defense", c.id, target, spec.defense_skill)
-        kept_defense = occ.kept.get(defense_key)
+        kept_defense = prepared.defense
         if kept_defense is None:
-            kept_defense = occ.kept[defense_key] = attacks.defense_inputs(state, spec)
+            kept_defense = prepared.defense = attacks.defense_inputs(state, spec)
     return [*declared, path_event, *attacks.resolve(tx, spec, dice, kept_defense)]
+
+
+def _pay_kept(tx: Tx, prepared: _Strike, creature_id: str) -> None:
+    """The Major Action of a Strike paid on the state it was given, before anything changed: the Economy it leaves
+    follows from that state alone, so it is worked out once for the state (`tactics.pay_attack`) and each Strike
+    chosen from it puts a copy of it."""
+    paid = prepared.paid
+    if paid is None:
+        tactics.pay_attack(tx, creature_id, False, [])
+        econ = tx.economy(creature_id)
+        set_fields(econ, attacked=True)
+        prepared.paid = shallow_copy(econ, distractable=list(econ.distractable))
+        return
+    tx.put_economy(creature_id, shallow_copy(paid, distractable=list(paid.distractable)))
+
+
+class _Strike:
+    """What a Strike command works out of the state it is given before anything changes (kept for that state when the
+    Strike is chosen from its menu): the attacker, its armament, the plan and what the rolls are made with; once
+    paid and rolled, the Economy its Major Action leaves and the inputs of the defense roll."""
+
+    __slots__ = (
+        "arm",
+        "attacker",
+        "changes",
+        "damage",
+        "defense",
+        "defense_skill",
+        "dice_changes",
+        "max_dice",
+        "modifiers",
+        "offset",
+        "paid",
+        "path_text",
+        "plan",
+        "strike_type",
+    )
+
+    def __init__(self, state: GameState, prepared: _Prepared, max_dice: int | None) -> None:
+        c, arm, chosen_type, plan, offset, path_text = prepared
+        self.attacker = c
+        self.arm = arm
+        self.strike_type = chosen_type
+        self.plan = plan
+        self.offset = offset
+        self.path_text = path_text
+        self.max_dice = max_dice
+        self.modifiers = tuple(plan.modifiers)
+        self.dice_changes = tuple(plan.dice_changes)
+        self.damage = plan.damage
+        self.changes = tuple(plan.damage_changes)
+        self.defense_skill = plan.defense_skill or state.settings.strike_defense
+        self.paid: Economy | None = None
+        self.defense: attacks.DefenseInputs | None = None
+
+    def params(self) -> dict[str, Any]:
+        """The Strike's params for its outcome: the damage dice changes and the weapon are models (a pending defense
+        stores them as JSON, see `weapon_of`)."""
+        return {
+            "damage": self.damage,
+            "changes": list(self.changes),
+            "weapon": self.arm.weapon,
+            "strike_type": self.strike_type,
+            "max_dice": self.max_dice,
+        }
 
 
 _Prepared = tuple[Creature, Armament, StrikeType | None, AttackPlan, int, str]
@@ -647,8 +710,7 @@ def strike_hit(attacker: str, target: str, params: dict[str, Any], attack: Roll,
     changes = tuple(changes_of(params))
     if weapon is not None and weapon.devastating:
         changes += tuple(weapon_changes(weapon, attack))
-    return construct(  # every value is the rules' own (or read back through `weapon_of` and `changes_of`)
-        Hit,
+    return Hit(
         target=target,
         amount=params["damage"],
         attacker=attacker,
