@@ -3,17 +3,21 @@ JSON, and malformed files fail with the bad field named."""
 
 from __future__ import annotations
 
+import contextlib
 import copy
+import io
 import json
 import subprocess
 import sys
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
+from unittest import mock
 
 import pytest
 from factories import with_field
 
+from vtt.rules.__main__ import main
 from vtt.rules.engine import replay
 from vtt.rules.scenario import (
     ScenarioError,
@@ -35,15 +39,24 @@ def read(name: str) -> dict[str, Any]:
     return data
 
 
-def cli(*args: str, stdin: str | None = None) -> subprocess.CompletedProcess[str]:
+def cli_process(*args: str) -> subprocess.CompletedProcess[str]:
+    """`python -m vtt.rules ARGS` run as its own process."""
     return subprocess.run(
-        [sys.executable, "-m", "vtt.rules", *args],
-        capture_output=True,
-        text=True,
-        cwd=ROOT,
-        input=stdin,
-        timeout=60,
+        [sys.executable, "-m", "vtt.rules", *args], capture_output=True, text=True, cwd=ROOT, timeout=60
     )
+
+
+def cli(*args: str, stdin: str | None = None) -> subprocess.CompletedProcess[str]:
+    """The command line's `main` run in this process (a new interpreter per run cost a second of CPU, importing the
+    rules afresh); what `python -m vtt.rules` runs is `main` too (`test_cli_prints_the_events_as_json`)."""
+    out, err = io.StringIO(), io.StringIO()
+    with (
+        contextlib.redirect_stdout(out),
+        contextlib.redirect_stderr(err),
+        mock.patch.object(sys, "stdin", io.StringIO(stdin or "")),
+    ):
+        code = main(list(args))
+    return subprocess.CompletedProcess(["vtt.rules", *args], code, out.getvalue(), err.getvalue())
 
 
 def minimal() -> dict[str, Any]:
@@ -481,11 +494,12 @@ def test_invalid_json_and_duplicate_keys() -> None:
 
 def test_cli_prints_the_events_as_json() -> None:
     path = SCENARIOS / "collision.json"
-    done = cli(str(path))
+    done = cli_process(str(path))
     assert done.returncode == 0, done.stderr
     assert done.stderr == ""
     events = json.loads(done.stdout)
     assert events == run_scenario(load_scenario(read("collision")))
+    assert cli(str(path)).stdout == done.stdout
     pretty = cli(str(path), "--pretty")
     assert pretty.returncode == 0
     assert json.loads(pretty.stdout) == events

@@ -223,7 +223,6 @@ def check_views(table: Table, whole_log: bool) -> None:
 
 
 @settings(
-    max_examples=300,
     deadline=None,
     suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large, HealthCheck.filter_too_much],
 )
