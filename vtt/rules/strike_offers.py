@@ -226,18 +226,21 @@ def declared_plan(
 ) -> strike.AttackPlan:
     """`strike.plan_creature_strike` of a Strike (not Nimble) with a Called Shot or a Charge declared, or as a
     Flurry's Minor Action, made from the plain Strike's plan (the menu's Strike has made it already): declaring adds
-    its modifiers last and a Minor Action its weapon's dice changes last; nothing else differs."""
+    its modifiers last and a Minor Action its weapon's dice changes last; nothing else differs. Made once for the
+    state of `occ` (a new path each time)."""
     plan = strike.plan_creature_strike(state, occ, c, target, arm, False, filled)
     if not (called_shot or charge or minor):
         return plan
-    mods = tactics.declared_modifiers(state, c, called_shot, charge)
-    extra = tactics.flurry_weapon_changes(arm.weapon, minor)
-    return shallow_copy(
-        plan,
-        dice_changes=[*plan.dice_changes, *extra],
-        modifiers=[*plan.modifiers, *mods],
-        path=list(plan.path),
-    )
+    weapon, limb = arm.weapon.id if arm.weapon is not None else None, arm.limb.id if arm.limb is not None else None
+    key = ("declared_plan", c.id, target.id, weapon, limb, arm.grips, called_shot, charge, minor, id(filled))
+    made: strike.AttackPlan | None = occ.kept.get(key)
+    if made is None:
+        mods = tactics.declared_modifiers(state, c, called_shot, charge)
+        extra = tactics.flurry_weapon_changes(arm.weapon, minor)
+        made = occ.kept[key] = shallow_copy(
+            plan, dice_changes=[*plan.dice_changes, *extra], modifiers=[*plan.modifiers, *mods]
+        )
+    return shallow_copy(made, path=list(made.path))
 
 
 def called_target(oid: str, t: Creature, plan: strike.AttackPlan, params: dict[str, Any] | None = None) -> TargetOption:
