@@ -242,8 +242,8 @@ def test_declared_strike_plans_made_from_the_plain_plan_are_those_planned_each_t
                                 strike_offers.declared_plan(
                                     s, Occupancy(s), c, t, arm, filled, called_shot, charge, minor
                                 )
-                            except RuleError as again:
-                                assert str(again) == str(e)
+                            except RuleError as same:
+                                assert str(same) == str(e)
                                 continue
                             raise AssertionError(f"no error where the plan fails: {e}") from None
                         occ = Occupancy(s)
