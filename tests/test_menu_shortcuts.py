@@ -1,7 +1,8 @@
 """The menu's shortcuts on a new state (issue 14 item 4) give what the plain computation gives, on random boards:
 the Move search over numbered spaces (`move_search`), the spaces a Move may end in, an attack reaching every space
 of a Reach with no wall short of its edge (`menu_terms.lines_clear`: the Strike's spaces, Reposition's
-destinations), and the melee attack modifiers kept for a state (`menu_terms.melee_modifiers`)."""
+destinations), the melee attack modifiers kept for a state (`menu_terms.melee_modifiers`), and the plans of a Called
+Shot, a Charge and a Flurry's Strike made from the plain Strike's (`strike_offers.declared_plan`)."""
 
 from __future__ import annotations
 
@@ -15,14 +16,23 @@ from pydantic import BaseModel
 from test_menu_build import played, random_fight
 from test_menu_carry import placed_around
 
-from vtt.rules import board_kept, move_offers, movement, overpower, strike_offers
+from vtt.rules import board_kept, move_offers, movement, overpower, strike, strike_offers
 from vtt.rules.conditions import melee_attack_modifiers
 from vtt.rules.engine import legal_actions
+from vtt.rules.events import RuleError
 from vtt.rules.grid import GridKind
 from vtt.rules.menu_terms import lines_clear, melee_modifiers
 from vtt.rules.model import Cell, GameState
 from vtt.rules.move_search import from_paths, search_one_space
-from vtt.rules.offers import ActionOption, RollPreview, TargetOption, make_option, make_preview, make_target
+from vtt.rules.offers import (
+    ActionOption,
+    RollPreview,
+    TargetOption,
+    arms,
+    make_option,
+    make_preview,
+    make_target,
+)
 from vtt.rules.reach import attack_path
 from vtt.rules.settings import TableSettings
 from vtt.rules.space import Occupancy, footprint, footprint_offsets, grid_of, standable
@@ -204,6 +214,46 @@ def test_melee_modifiers_kept_for_a_state_are_those_worked_out_each_time() -> No
                 assert melee_modifiers(s, occ, c, t) == plain
                 found += len(plain)
     assert found > 0
+
+
+def test_declared_strike_plans_made_from_the_plain_plan_are_those_planned_each_time() -> None:
+    """`declared_plan` (a Called Shot, a Charge, a Flurry's Minor Action, and together) gives the plan
+    `plan_creature_strike` makes for the same Strike, or fails as it does, for every pair of creatures and every
+    weapon and limb of random fights, asked again on the same occupancy too; the path it hands out is its own."""
+    planned = 0
+    for seed in SEEDS[::2]:
+        for s in played(seed, random_fight(seed), 4):
+            filled = s.board.filled()
+            for c, t in permutations(s.creatures.values(), 2):
+                for arm in arms(s, c):
+                    for called_shot, charge, minor in (
+                        (True, False, False),
+                        (False, True, False),
+                        (False, False, True),
+                        (True, True, False),
+                        (False, True, True),
+                    ):
+                        try:
+                            plain = strike.plan_creature_strike(
+                                s, Occupancy(s), c, t, arm, False, filled, called_shot, charge, minor
+                            )
+                        except RuleError as e:
+                            try:
+                                strike_offers.declared_plan(
+                                    s, Occupancy(s), c, t, arm, filled, called_shot, charge, minor
+                                )
+                            except RuleError as same:
+                                assert str(same) == str(e)
+                                continue
+                            raise AssertionError(f"no error where the plan fails: {e}") from None
+                        occ = Occupancy(s)
+                        kept = strike.plan_creature_strike(s, occ, c, t, arm, False, filled)
+                        made = strike_offers.declared_plan(s, occ, c, t, arm, filled, called_shot, charge, minor)
+                        again = strike_offers.declared_plan(s, occ, c, t, arm, filled, called_shot, charge, minor)
+                        assert made.model_dump() == plain.model_dump() == again.model_dump()
+                        assert made.path is not kept.path and again.path is not made.path
+                        planned += 1
+    assert planned > 100
 
 
 def _same_model(made: BaseModel, plain: BaseModel) -> None:

@@ -10,7 +10,7 @@ from vtt.rules.space import Occupancy
 
 def offer_pick_up(state: GameState, occ: Occupancy, c: Creature) -> list[ActionOption]:
     """Pick up: each weapon lying within Reach that `c` has the free limbs to take, when it can pay for it."""
-    if c.swallowed_by is not None or not gear.can_pay(state, c):
+    if not state.board.items or c.swallowed_by is not None or not gear.can_pay(state, c):
         return []
     items = list(dict.fromkeys(i.weapon.id for i in gear.within_reach(state, occ, c)))
     if not items:

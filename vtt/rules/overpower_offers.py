@@ -44,27 +44,29 @@ def weapon_overpower_options(
     rng = strike.arm_reach(state, c, arm)
     out: list[ActionOption] = []
     actions: list[overpower.WeaponAction] = ["disarm", "impair", "reposition"]
-    planned: list[tuple[str, list[strike.AttackPlan]]] = []
+    planned: list[tuple[str, dict[str, strike.AttackPlan]]] = []
     for oid in area:
+        t = state.creatures[oid]
+        # a target holding nothing cannot be Disarmed: its Disarm is not planned (the same touch fails them all)
+        asked = actions if overpower.held_items(t) else actions[1:]
         try:
-            plans = overpower.plan_weapon_overpowers(
-                state, occ, c, state.creatures[oid], actions, arm, filled, charge, minor
-            )
+            made = overpower.plan_weapon_overpowers(state, occ, c, t, asked, arm, filled, charge, minor)
         except RuleError:
             continue
-        planned.append((oid, plans))
-    for i, action in enumerate(actions):
+        planned.append((oid, dict(zip(asked, made, strict=True))))
+    for action in actions:
         targets: list[TargetOption] = []
         for oid, plans in planned:
+            plan = plans.get(action)
+            if plan is None:
+                continue
             t = state.creatures[oid]
-            plan = plans[i]
             choices: dict[str, list[Any]]
             if action == "disarm":
-                items = overpower.held_items(t)
                 spaces = list(positions.kept(occ, ("drop_spaces", oid), partial(overpower.drop_spaces, state, occ, t)))
-                if not items or not spaces:
+                if not spaces:
                     continue
-                choices = {"item": [w.id for w in items], "to": spaces}
+                choices = {"item": [w.id for w in overpower.held_items(t)], "to": spaces}
             elif action == "impair":
                 choices = {"ailment": list(overpower.IMPAIR_AILMENTS)}
             else:

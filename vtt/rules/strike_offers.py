@@ -16,6 +16,7 @@ from vtt.rules import (
     tactics,
 )
 from vtt.rules.events import RuleError
+from vtt.rules.fastmodel import shallow_copy
 from vtt.rules.menu_terms import lines_clear
 from vtt.rules.model import Cell, Creature, GameState
 from vtt.rules.offers import (
@@ -205,13 +206,41 @@ def strike_targets(
     out: list[TargetOption] = []
     for oid in ids:
         try:
-            plan = strike.plan_creature_strike(
-                state, occ, c, state.creatures[oid], arm, False, filled, charge=charge, minor=minor
-            )
+            plan = declared_plan(state, occ, c, state.creatures[oid], arm, filled, charge=charge, minor=minor)
         except RuleError:
             continue
         out.append(make_target(target=oid, preview=plan_preview(plan), path=plan.path))
     return out
+
+
+def declared_plan(
+    state: GameState,
+    occ: Occupancy,
+    c: Creature,
+    target: Creature,
+    arm: strike.Armament,
+    filled: AbstractSet[Cell],
+    called_shot: bool = False,
+    charge: bool = False,
+    minor: bool = False,
+) -> strike.AttackPlan:
+    """`strike.plan_creature_strike` of a Strike (not Nimble) with a Called Shot or a Charge declared, or as a
+    Flurry's Minor Action, made from the plain Strike's plan (the menu's Strike has made it already): declaring adds
+    its modifiers last and a Minor Action its weapon's dice changes last; nothing else differs. Made once for the
+    state of `occ` (a new path each time)."""
+    plan = strike.plan_creature_strike(state, occ, c, target, arm, False, filled)
+    if not (called_shot or charge or minor):
+        return plan
+    weapon, limb = arm.weapon.id if arm.weapon is not None else None, arm.limb.id if arm.limb is not None else None
+    key = ("declared_plan", c.id, target.id, weapon, limb, arm.grips, called_shot, charge, minor, id(filled))
+    made: strike.AttackPlan | None = occ.kept.get(key)
+    if made is None:
+        mods = tactics.declared_modifiers(state, c, called_shot, charge)
+        extra = tactics.flurry_weapon_changes(arm.weapon, minor)
+        made = occ.kept[key] = shallow_copy(
+            plan, dice_changes=[*plan.dice_changes, *extra], modifiers=[*plan.modifiers, *mods]
+        )
+    return shallow_copy(made, path=list(made.path))
 
 
 def called_target(oid: str, t: Creature, plan: strike.AttackPlan, params: dict[str, Any] | None = None) -> TargetOption:
@@ -258,7 +287,7 @@ def called_and_charged(
     for oid in area:
         t = state.creatures[oid]
         try:
-            plan = strike.plan_creature_strike(state, occ, c, t, arm, False, filled, called_shot=True)
+            plan = declared_plan(state, occ, c, t, arm, filled, called_shot=True)
         except RuleError:
             continue
         called.append(called_target(oid, t, plan))
