@@ -113,12 +113,21 @@ def scaled(ms: float) -> float:
 SCREENSHOTS.mkdir(exist_ok=True)
 
 
-def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
+def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
     """The browser tests in order of their cost, the longest first, so that the workers end together (see
     ``e2e/schedule.py``)."""
     browser_tests = [item for item in items if item.path.is_relative_to(E2E)]
+    if stray := schedule.unmarked_groups(browser_tests, schedule.file_groups(E2E, config.rootpath), config.rootpath):
+        pytest.exit(f'write the xdist_group as `pytestmark = pytest.mark.xdist_group("name")`: {stray}', returncode=2)
     others = [item for item in items if not item.path.is_relative_to(E2E)]
     items[:] = schedule.order(browser_tests, schedule.load_costs()) + others
+
+
+def pytest_xdist_make_scheduler(config: pytest.Config, log: Any) -> schedule.GroupScheduling | None:
+    """``--dist loadgroup`` through `schedule.GroupScheduling`: a marked file's tests on one worker."""
+    if config.getvalue("dist") != "loadgroup":
+        return None
+    return schedule.GroupScheduling(config, log, schedule.file_groups(E2E, config.rootpath))
 
 
 @pytest.fixture(scope="session", autouse=True)
