@@ -27,11 +27,12 @@ lint: $(STAMP)
 unit: $(STAMP)
 	$(PY) -m pytest tests -q -p no:playwright -n $(UNIT_WORKERS)
 
-# Two workers, each with its own browser, table servers and PostgreSQL: a browser test mostly waits on the browser
-# and the server in turn (the whole suite takes about 6 CPU-minutes), so one worker alone leaves most of the two
-# cores idle. Each test goes to whichever worker is free, the longest first (e2e/schedule.py), except a file marked
-# xdist_group, whose module's server serves all its tests on one worker; pytest-xdist's own reordering (by the
-# number of tests in a group) is turned off so that order stands.
+# Two workers, each with its own browser, table servers and PostgreSQL: the suite is CPU-bound (about 19 CPU-minutes
+# with the full chromium, most of them in the browser's processes), so two workers keep both cores busy and a third
+# makes it no shorter. Each test goes to whichever worker is free, the longest first
+# (e2e/schedule.py), except a file marked xdist_group, whose module's server serves all its tests on one worker
+# (e2e/schedule.py's GroupScheduling); pytest-xdist's own reordering (by the number of tests in a group) is turned off
+# so that order stands.
 e2e: $(STAMP)
 	bash e2e/ensure_chromium.sh
 	$(PY) -m pytest e2e -q -p no:asyncio -W ignore::pytest.PytestConfigWarning -n $(E2E_WORKERS) --dist loadgroup \

@@ -62,15 +62,6 @@ def _command(pid: int) -> str:
     return raw.replace(b"\0", b" ").decode(errors="replace").strip()[:160] or "?"
 
 
-def argv(pid: int) -> list[str]:
-    """The command line of a live process, one argument an item (empty when it is gone)."""
-    try:
-        raw = (PROC / str(pid) / "cmdline").read_bytes()
-    except OSError:
-        return []
-    return [arg.decode(errors="replace") for arg in raw.split(b"\0") if arg]
-
-
 def descendants(root: int | None = None) -> list[int]:
     """The live processes below `root` (default: this process)."""
     root = os.getpid() if root is None else root

@@ -58,7 +58,7 @@ from urllib.request import Request, urlopen
 import pytest
 from playwright.sync_api import Browser, Page, ViewportSize, expect
 
-from e2e import child_processes, schedule
+from e2e import schedule
 from e2e.child_processes import no_processes_left
 from e2e.pg_server import database_url, postgres, postgres_databases
 
@@ -71,6 +71,12 @@ HARNESS = E2E / "map_harness.py"
 DEMO_MAP = ROOT / "maps" / "demo.json"
 
 CHROMIUM = "/usr/bin/chromium"
+"""Debian's chromium, the browser of the table's users: the benchmarks (`bench/`) measure pages in it."""
+TEST_CHROMIUM = "/usr/lib/chromium/chromium-headless-shell"
+"""Debian's old headless shell (package chromium-headless-shell, as Playwright's own headless chromium): the same
+Blink and V8 as `CHROMIUM` without a browser's user interface, so a browser context costs no invisible window, no
+address bar and no page of its own for the address bar's popup: a sixth less CPU for the browser tests, which
+the browser's processes spend most of."""
 CHROMIUM_ARGS = [
     "--no-sandbox",
     "--disable-gpu",
@@ -82,36 +88,6 @@ CHROMIUM_ARGS = [
     "--disable-quic",
 ]
 VIEWPORT: ViewportSize = {"width": 1600, "height": 1000}
-
-PLAYWRIGHT_DISABLED_FEATURES = [
-    "AvoidUnnecessaryBeforeUnloadCheckSync",
-    "DestroyProfileOnBrowserClose",
-    "HttpsUpgrades",
-    "HttpsFirstBalancedModeAutoEnable",
-    "LensOverlay",
-    "MediaRouter",
-    "PaintHolding",
-    "ThirdPartyStoragePartitioning",
-    "AvoidCorsURLLoaderRestartOnRedirect",
-    "TcpPortRandomizationWin",
-    "OptimizationHints",
-    "NetworkTimeServiceQuerying",
-    "AimEnabled",
-    "PreconnectToSearch",
-    "msForceBrowserSignIn",
-    "msEdgeUpdateLaunchServicesPreferredVersion",
-]
-"""The features Playwright turns off in the browsers it launches (its own ``--disable-features``): chromium heeds only
-the last ``--disable-features`` on its command line, so a test browser's own list repeats these
-(`browser` checks that it still does)."""
-OMNIBOX_POPUP_FEATURES = ["WebUIOmniboxPopup", "WebUIOmniboxAimPopup"]
-"""The address bar's popup as a web page: headless chromium still builds the invisible window of each new browser
-context with its address bar, and loads that popup's page in a renderer of its own, about a CPU-second a context
-(as much as a table page's load)."""
-TEST_BROWSER_ARGS = [
-    *CHROMIUM_ARGS,
-    "--disable-features=" + ",".join(PLAYWRIGHT_DISABLED_FEATURES + OMNIBOX_POPUP_FEATURES),
-]
 
 SCALE_ENV = "VTT_E2E_TIMEOUT_SCALE"
 
@@ -137,12 +113,21 @@ def scaled(ms: float) -> float:
 SCREENSHOTS.mkdir(exist_ok=True)
 
 
-def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
+def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
     """The browser tests in order of their cost, the longest first, so that the workers end together (see
     ``e2e/schedule.py``)."""
     browser_tests = [item for item in items if item.path.is_relative_to(E2E)]
+    if stray := schedule.unmarked_groups(browser_tests, schedule.file_groups(E2E, config.rootpath), config.rootpath):
+        pytest.exit(f'write the xdist_group as `pytestmark = pytest.mark.xdist_group("name")`: {stray}', returncode=2)
     others = [item for item in items if not item.path.is_relative_to(E2E)]
     items[:] = schedule.order(browser_tests, schedule.load_costs()) + others
+
+
+def pytest_xdist_make_scheduler(config: pytest.Config, log: Any) -> schedule.GroupScheduling | None:
+    """``--dist loadgroup`` through `schedule.GroupScheduling`: a marked file's tests on one worker."""
+    if config.getvalue("dist") != "loadgroup":
+        return None
+    return schedule.GroupScheduling(config, log, schedule.file_groups(E2E, config.rootpath))
 
 
 @pytest.fixture(scope="session", autouse=True)
@@ -154,26 +139,10 @@ def app_compiled() -> None:
 
 @pytest.fixture(scope="session")
 def browser_type_launch_args(browser_type_launch_args: dict[str, Any]) -> dict[str, Any]:
-    """pytest-playwright hook: use Debian's chromium (never a Playwright browser download), without the address bar's
-    popup page."""
-    if not Path(CHROMIUM).exists():
-        pytest.exit(f"{CHROMIUM} is missing: run `bash e2e/ensure_chromium.sh` first", returncode=2)
-    return {**browser_type_launch_args, "executable_path": CHROMIUM, "args": TEST_BROWSER_ARGS}
-
-
-@pytest.fixture(scope="session")
-def browser(browser: Browser) -> Browser:
-    """pytest-playwright's browser, once it is checked that its last ``--disable-features`` (the one chromium heeds)
-    still holds every feature Playwright itself turns off."""
-    for pid in child_processes.descendants():
-        argv = child_processes.argv(pid)
-        if "--remote-debugging-pipe" not in argv:
-            continue
-        lists = [arg.partition("=")[2].split(",") for arg in argv if arg.startswith("--disable-features=")]
-        dropped = sorted({name for names in lists[:-1] for name in names} - set(lists[-1])) if lists else []
-        if dropped:
-            pytest.exit(f"add {dropped} to PLAYWRIGHT_DISABLED_FEATURES in e2e/conftest.py", returncode=2)
-    return browser
+    """pytest-playwright hook: use Debian's headless shell (never a Playwright browser download)."""
+    if not Path(TEST_CHROMIUM).exists():
+        pytest.exit(f"{TEST_CHROMIUM} is missing: run `bash e2e/ensure_chromium.sh` first", returncode=2)
+    return {**browser_type_launch_args, "executable_path": TEST_CHROMIUM, "args": CHROMIUM_ARGS}
 
 
 @pytest.fixture(scope="session")
@@ -213,6 +182,13 @@ def listens(pid: int, port: int) -> bool:
                 if os.readlink(fd) in inodes:
                     return True
     return False
+
+
+def accepts(port: int) -> bool:
+    """Whether something on this machine accepts a TCP connection on `port`: microseconds, where `listens` reads the
+    machine's whole socket table (about 10 ms of CPU on a busy machine, every poll of a server's start)."""
+    with socket.socket(socket.AF_INET, socket.SOCK_STREAM) as s:
+        return s.connect_ex(("127.0.0.1", port)) == 0
 
 
 class PortTaken(RuntimeError):
@@ -292,7 +268,7 @@ class AppServer:
                     f"{' '.join(self.command)} exited with code {code} before listening on port {self.port}.\n"
                     f"--- output ---\n{self.output()}"
                 )
-            if listens(self.process.pid, self.port):
+            if accepts(self.port) and listens(self.process.pid, self.port):
                 return self
             if time.monotonic() > deadline:
                 self.stop()

@@ -10,7 +10,7 @@ from pathlib import Path
 import pytest
 
 from e2e import conftest
-from e2e.conftest import AppServer, listens
+from e2e.conftest import AppServer, accepts, listens
 
 HOLD_A_PORT = """
 import socket, sys
@@ -62,3 +62,12 @@ def test_a_server_whose_port_was_taken_starts_on_another(monkeypatch: pytest.Mon
             assert server.port != taken_port
             assert listens(server.process.pid, server.port)
         assert "already in use" not in server.output().lower()  # the output is the last start's
+
+
+def test_accepts_says_whether_anything_listens_on_a_port() -> None:
+    with socket.socket() as held:
+        held.bind(("127.0.0.1", 0))
+        port = held.getsockname()[1]
+        assert not accepts(port)  # bound, not listening
+        held.listen()
+        assert accepts(port)
