@@ -177,6 +177,7 @@ def test_the_small_archive_is_valid() -> None:
             "log entry 1 (seq 1): the rules do not allow its command (place) there",
         ),
         (lambda a: a["log"][0]["command"].update(type="fly"), "log entry 1 (seq 1), its command.type: unknown command"),
+        (lambda a: a["log"][0]["command"].update(type=["message"]), "log entry 1 (seq 1), its command.type"),
         (lambda a: (a["log"].pop(), a["log"][0].update(faces=[3])), "1 of its recorded faces are left over"),
         (lambda a: a["log"][1]["command"].update(seqs=[2]), "this undo takes back [2], but Undo there takes back [1]"),
         (lambda a: a["log"][1]["command"].update(type="redo"), "a redo plays the last undo again, and [1] is not it"),

@@ -436,6 +436,7 @@ def _replay(initial: GameState, log: list[dict[str, Any]]) -> tuple[list[_Played
         for i, r in enumerate(log):
             where = _entry_where(i, r)
             kind = r["command"].get("type")
+            kind = kind if isinstance(kind, str) else None  # any other type is refused by _parse, in words
             record = _Played(r["seq"], r["sender"], {}, list(r["faces"]), [], r["time"])
             if kind in CHAT_KINDS:
                 record.command, record.events = _chat(r, where)
