@@ -1,11 +1,12 @@
 """Attribute reads of the rules' models without pydantic's `__getattr__` hook (`fastmodel.read_plainly`).
 
 - On CPython 3.11 every model of the modules the engine imports (the state, commands, events, dice, settings,
-  menus) reads its attributes as any object does, but a model that keeps private attributes (the Board's kept
-  `filled`), which needs the hook.
+  menus) reads its attributes as any object does: none keeps private attributes or extra fields, which need the
+  hook (the Board's filled spaces are kept apart from it, `model._FILLED`).
 - A model read plainly answers every read as one read through pydantic's hook does: its fields, properties and
   methods; a missing attribute raises the same AttributeError (same message), `getattr` with a default and
-  `hasattr` answer the same; a model's copy reads plainly too, and the Board still reads its private attribute.
+  `hasattr` answer the same; a model's copy reads plainly too.
+- Two boards equal in their fields are equal whether or not one was asked for its filled spaces.
 """
 
 from __future__ import annotations
@@ -33,12 +34,12 @@ class _Hooked(BaseModel):
 
 
 @on_cpython_311
-def test_every_model_the_engine_uses_but_one_with_private_attributes_reads_plainly() -> None:
+def test_every_model_the_engine_uses_reads_plainly() -> None:
     modules = {"model", "commands", "events", "dice", "settings", "offers", "engine"}
     models = [cls for cls in models_of("vtt.rules") if cls.__module__.rsplit(".", 1)[-1] in modules]
     assert Creature in models and GameState in models and len(models) > 50
     hooked = [cls.__name__ for cls in models if not reads_plainly(cls)]
-    assert hooked == ["Board"]
+    assert hooked == []
     assert not reads_plainly(_Hooked)
 
 
@@ -58,10 +59,10 @@ def test_a_model_read_plainly_answers_as_one_read_through_the_hook() -> None:
     assert copied.name == "Other" and copied.anchor == c.anchor
 
 
-def test_the_board_still_reads_its_private_attribute() -> None:
+def test_boards_equal_in_their_fields_are_equal_whether_or_not_one_was_asked_for_its_filled_spaces() -> None:
     s = state(creature("hero", (2, 2)), walls={(0, 0), (1, 0)})
-    board: Board = s.board
-    filled = board.filled()
-    assert filled == {(0, 0), (1, 0)}
-    assert board._filled is not None and board._filled[1] is filled
-    assert board.filled() is filled
+    other = s.model_copy(update={"board": Board.model_validate(s.board.model_dump())})
+    filled = s.board.filled()
+    assert filled == {(0, 0), (1, 0)} and s.board.filled() is filled
+    assert s.board == other.board and s == other
+    assert other.board.filled() == filled
