@@ -82,7 +82,7 @@ from vtt.rules.commands import Dash, Place, Strike
 from vtt.rules.dice import Modifier, RandomDice, RecordingDice, ScriptedDice, roll
 from vtt.rules.engine import apply, legal_actions
 from vtt.rules.events import Event, RuleError
-from vtt.rules.fastmodel import shallow_copy
+from vtt.rules.fastmodel import reads_plainly, shallow_copy
 from vtt.rules.grid import Grid
 from vtt.rules.model import SOULWEAVER, Board, Cell, Creature, GameState, Hold, Weapon
 from vtt.rules.move_preview import preview_move
@@ -886,6 +886,12 @@ def main(argv: list[str] | None = None) -> int:
     load, cpus = os.getloadavg()[0], os.cpu_count() or 1
     busy = " — the machine is busy: wall-clock figures are noisy, CPU figures less so" if load > cpus / 2 else ""
     print(f"load average {load:.2f} on {cpus} CPU(s){busy}")
+    plain = all(reads_plainly(cls) for cls in (GameState, Creature, Board))
+    print(
+        "models' attributes read plainly (fastmodel.read_plainly)"
+        if plain
+        else "models' attributes read through pydantic's __getattr__ hook (not CPython 3.11: read_plainly does nothing)"
+    )
     all_scenarios = scenarios(seed)
 
     print("\n1. Strike resolutions per second (apply(state, Strike, RandomDice), defense rolled at once)")

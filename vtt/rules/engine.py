@@ -112,7 +112,7 @@ from vtt.rules.commands import (
 )
 from vtt.rules.dice import DiceSource, ScriptedDice
 from vtt.rules.events import Event, RuleError
-from vtt.rules.fastmodel import set_fields
+from vtt.rules.fastmodel import models_of, read_plainly, set_fields
 from vtt.rules.limits import plain_message
 from vtt.rules.model import Creature, GameState
 from vtt.rules.offers import ActionOption, Group, RollPreview, TargetOption
@@ -678,3 +678,6 @@ def _options(state: GameState, creature_id: str) -> list[ActionOption]:
 
 def parse_log(entries: Sequence[dict[str, Any]]) -> list[LogEntry]:
     return [LogEntry.model_validate(e) for e in entries]
+
+
+read_plainly(models_of("vtt.rules"))

@@ -8,7 +8,9 @@ without the bookkeeping that makes those slow.
 from __future__ import annotations
 
 import copy
-from collections.abc import Callable
+import ctypes
+import sys
+from collections.abc import Callable, Iterable, Iterator
 from typing import Any, TypeVar
 
 from pydantic import BaseModel
@@ -101,3 +103,72 @@ def shallow_copy(model: M, **changes: Any) -> M:
     private = model.__pydantic_private__
     _set(out, "__pydantic_private__", None if private is None else dict(private))
     return out
+
+
+_GETATTRO = 18 * ctypes.sizeof(ctypes.c_void_p)
+"""Where a type object holds its attribute-read function (`tp_getattro`), in CPython's layout."""
+
+
+def _getattro(cls: type) -> ctypes.c_void_p:
+    return ctypes.c_void_p.from_address(id(cls) + _GETATTRO)
+
+
+def _plain_getattr() -> int | None:
+    """The address of CPython's own attribute read (`PyObject_GenericGetAttr`), where a type's read function may be
+    set to it: CPython 3.11 only (3.12 specialises reads through a `__getattr__`), and only when `object`'s read
+    function is found where it is expected."""
+    if sys.implementation.name != "cpython" or sys.version_info[:2] != (3, 11):
+        return None
+    plain = ctypes.cast(ctypes.pythonapi.PyObject_GenericGetAttr, ctypes.c_void_p).value
+    return plain if plain is not None and _getattro(object).value == plain else None
+
+
+_PLAIN = _plain_getattr()
+
+
+def _needs_hook(cls: type[BaseModel]) -> bool:
+    return bool(
+        cls.__private_attributes__
+        or cls.model_config.get("extra") == "allow"
+        or cls.__getattribute__ is not object.__getattribute__
+        or cls.__getattr__ is not BaseModel.__getattr__  # type: ignore[attr-defined]
+    )
+
+
+def read_plainly(classes: Iterable[type[BaseModel]]) -> None:
+    """Attributes of these models' instances are read as any object's are, without pydantic's `__getattr__`.
+
+    `BaseModel` defines `__getattr__` (for private attributes and extra fields), and CPython 3.11 does not specialise
+    an attribute read on a class whose MRO has one: every `state.creatures` or `c.ailments` is then the generic
+    lookup and two type lookups (about 470 machine instructions, against about 30 specialised), a fifth of a
+    Strike's work. A model with neither private attributes nor extra fields has no use for the hook (it only raises
+    the AttributeError the plain read raised, with the same message), so its type's read function is set to the
+    one CPython gives a class without `__getattr__`. Nothing is changed elsewhere than on CPython 3.11, nor for a
+    model that needs the hook; a later change of the class's `__getattr__` puts the hook back."""
+    if _PLAIN is None:
+        return
+    hook = _getattro(BaseModel).value
+    for cls in classes:
+        slot = _getattro(cls)
+        if slot.value == hook and not _needs_hook(cls):
+            slot.value = _PLAIN
+            ctypes.pythonapi.PyType_Modified(ctypes.py_object(cls))
+
+
+def reads_plainly(cls: type) -> bool:
+    """Whether attributes of `cls`'s instances are read without a `__getattr__` hook."""
+    return _getattro(cls).value == _getattro(object).value
+
+
+def models_of(package: str) -> Iterator[type[BaseModel]]:
+    """Every model class defined in `package` or its modules, among those imported so far."""
+    seen: set[type[BaseModel]] = set()
+    todo = list(BaseModel.__subclasses__())
+    while todo:
+        cls = todo.pop()
+        if cls in seen:
+            continue
+        seen.add(cls)
+        todo.extend(cls.__subclasses__())
+        if cls.__module__ == package or cls.__module__.startswith(package + "."):
+            yield cls

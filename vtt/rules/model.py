@@ -8,7 +8,7 @@ from __future__ import annotations
 import re
 from typing import Annotated, Any, Literal
 
-from pydantic import BaseModel, ConfigDict, Field, PrivateAttr, ValidationInfo, field_validator, model_validator
+from pydantic import BaseModel, ConfigDict, Field, ValidationInfo, field_validator, model_validator
 
 from vtt.rules import limits as L
 from vtt.rules.dice import Roll
@@ -524,29 +524,29 @@ class Board(BaseModel):
             raise ValueError(f"at most {L.TERRAIN_CELLS_MAX} spaces in all (this has {total})")
         return v
 
-    _filled: tuple[tuple[int, int], frozenset[Cell]] | None = PrivateAttr(None)
-
     def filled(self) -> frozenset[Cell]:
         """Spaces filled by walls or objects: nothing enters them and they obstruct. Kept until the walls or
         the objects are replaced (the rules replace them, never change them in place)."""
-        key = (id(self.walls), id(self.objects))
-        private = self.__pydantic_private__  # read directly: a private attribute's lookup is slow
-        kept = private.get("_filled") if private is not None else None
-        if kept is not None and kept[0] == key:
-            return kept[1]  # type: ignore[no-any-return]
-        out = set(self.walls)
-        for obj in self.objects:
+        walls, objects = self.walls, self.objects
+        kept = _FILLED.get((id(walls), id(objects)))
+        if kept is not None and kept[0] is walls and kept[1] is objects:
+            return kept[2]
+        out = set(walls)
+        for obj in objects:
             if not obj.broken:
                 out.update(obj.cells)
-        self._filled = (key, frozenset(out))
-        return self._filled[1]
+        found = frozenset(out)
+        if len(_FILLED) >= FILLED_KEPT:
+            _FILLED.clear()
+        _FILLED[(id(walls), id(objects))] = (walls, objects, found)
+        return found
 
-    def __getstate__(self) -> dict[Any, Any]:
-        """Pickled (to or from a worker process) without `filled`'s cache: its key is object ids, which in another
-        process may name other objects."""
-        state = super().__getstate__()
-        private = state.get("__pydantic_private__")
-        return state if not private else {**state, "__pydantic_private__": {**private, "_filled": None}}
+
+FILLED_KEPT = 256
+"""How many boards' walls and objects `Board.filled` keeps the filled spaces of."""
+_FILLED: dict[tuple[int, int], tuple[set[Cell], list[BoardObject], frozenset[Cell]]] = {}
+"""`Board.filled` by the ids of the walls and objects it was worked out from (held, so the ids stay theirs): kept
+apart from the board, so two boards equal in their fields compare equal whether or not one was asked."""
 
 
 class Economy(BaseModel):
