@@ -302,14 +302,17 @@ def trace_idle(browser: Browser, page: Page, pid: int | None, seconds: float) ->
     return idle_work(events, pid, seconds)
 
 
-def print_idle(label: str, work: IdleWork) -> None:
+def print_idle(label: str, work: IdleWork, per: str = "/s", digits: int = 1) -> None:
+    """A page's main thread by kind of work, its events counted and its other threads' time, each `per` second (or
+    per change, `per=""`), the main thread's figures with `digits` decimals."""
     total = sum(work.by_kind.values())
-    kinds = ", ".join(f"{k} {v:.1f}" for k, v in work.by_kind.items() if v >= 0.05)
+    floor = 0.5 / 10**digits
+    kinds = ", ".join(f"{k} {v:.{digits}f}" for k, v in work.by_kind.items() if v >= floor)
     counts = ", ".join(f"{k} {v:.1f}" for k, v in work.counts.items())
     others = sorted(work.other_threads.items(), key=lambda kv: -kv[1])
     threads = ", ".join(f"{k} {v:.1f}" for k, v in others if v >= 0.05)
-    print(f"   {label}: main thread {total:.1f} ms/s ({kinds}); events/s: {counts}")
-    print(f"      its renderer's other threads and the GPU process's, ms/s of thread time: {threads or 'none'}")
+    print(f"   {label}: main thread {total:.{digits}f} ms{per} ({kinds}); events{per}: {counts}")
+    print(f"      its renderer's other threads and the GPU process's, ms{per} of thread time: {threads or 'none'}")
 
 
 def print_alone(label: str, work: PageWork, top: int = 12) -> None:
@@ -392,13 +395,7 @@ def trace_observed(
 
 def print_observed(label: str, work: IdleWork, functions: dict[str, float], top: int = 12) -> None:
     """A watching page's main thread per change: by kind, events counted, its top JS functions."""
-    total = sum(work.by_kind.values())
-    kinds = ", ".join(f"{k} {v:.2f}" for k, v in work.by_kind.items() if v >= 0.005)
-    counts = ", ".join(f"{k} {v:.1f}" for k, v in work.counts.items())
-    others = sorted(work.other_threads.items(), key=lambda kv: -kv[1])
-    threads = ", ".join(f"{k} {v:.1f}" for k, v in others if v >= 0.05)
-    print(f"   {label}: main thread {total:.2f} ms ({kinds}); events: {counts}")
-    print(f"      its renderer's other threads and the GPU process's, ms of thread time: {threads or 'none'}")
+    print_idle(label, work, per="", digits=2)
     js = sorted(((fn, ms) for fn, ms in functions.items() if fn != "(program)"), key=lambda kv: -kv[1])
     print(f"      JS self time by function ({sum(ms for _, ms in js):.2f} ms):")
     for fn, ms in js[:top]:
