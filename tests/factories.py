@@ -74,6 +74,20 @@ def on_turn(s: GameState, creature_id: str) -> GameState:
     return begun_on_turn(s, creature_id)
 
 
+def armed_pair_and_hidden_rat(settings: TableSettings | None = None) -> GameState:
+    """Ayla (alice's) and an orc, both gripping a sword, side by side; a tiny rat hidden far off; Ayla's turn."""
+    sword = weapon("sword", damage=2)
+    return on_turn(
+        state(
+            creature("ayla", (2, 2), controller="alice", weapons=[sword], grip={"right_arm": "sword"}),
+            creature("orc", (3, 2), weapons=[sword], grip={"right_arm": "sword"}),
+            creature("rat", (8, 8), size=-2, hidden=True),
+            settings=settings,
+        ),
+        "ayla",
+    )
+
+
 def used(s: GameState, creature_id: str, *actions: str) -> GameState:
     """`creature_id` has already used these actions ("major", "minor") this turn, paid as the rules pay them."""
     tx = Tx(s)

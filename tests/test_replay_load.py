@@ -11,7 +11,7 @@ import tempfile
 from typing import Any
 
 import pytest
-from factories import creature, on_turn, state, weapon
+from factories import armed_pair_and_hidden_rat
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -24,18 +24,6 @@ from vtt.table.table import RECORDS_UNPACKED, LogRecord, Table, Viewer
 
 SW = Viewer("soulweaver", "Mira")
 ALICE = Viewer("player", "alice")
-
-
-def _game() -> GameState:
-    sword = weapon("sword", damage=2)
-    return on_turn(
-        state(
-            creature("ayla", (2, 2), controller="alice", weapons=[sword], grip={"right_arm": "sword"}),
-            creature("orc", (3, 2), weapons=[sword], grip={"right_arm": "sword"}),
-            creature("rat", (8, 8), size=-2, hidden=True),
-        ),
-        "ayla",
-    )
 
 
 def _command(rng: random.Random) -> tuple[Viewer, dict[str, Any]]:
@@ -59,7 +47,7 @@ def _command(rng: random.Random) -> tuple[Viewer, dict[str, Any]]:
 def _played(engine: Any, seed: int) -> Table:
     """A stored game played with `seed`'s commands and dice (refused commands are simply not in its log)."""
     rng = random.Random(seed)
-    game_id = db.create_game(engine, "g", _game().model_dump(mode="json"))
+    game_id = db.create_game(engine, "g", armed_pair_and_hidden_rat().model_dump(mode="json"))
     table = Table.load(engine, game_id, dice=lambda: RandomDice(seed))
     table.snapshot_every = rng.choice([1, 3, 50])
 
@@ -142,7 +130,7 @@ def test_an_undo_across_the_newest_snapshot_loads_from_the_one_before(monkeypatc
 
     with tempfile.TemporaryDirectory() as folder:
         engine = db.open_engine(f"sqlite:///{folder}/game.sqlite")
-        game_id = db.create_game(engine, "g", _game().model_dump(mode="json"))
+        game_id = db.create_game(engine, "g", armed_pair_and_hidden_rat().model_dump(mode="json"))
         table = Table.load(engine, game_id)
         table.snapshot_every = 2
         for to in ([5, 5], [6, 6], [7, 7], [5, 6], [6, 7], [7, 8]):

@@ -7,9 +7,9 @@ import asyncio
 from pathlib import Path
 from typing import Any
 
-from factories import creature, on_turn, state, weapon
+from factories import armed_pair_and_hidden_rat, creature, on_turn
 
-from vtt.rules.model import GameState, Hold
+from vtt.rules.model import Hold
 from vtt.rules.settings import TableSettings
 from vtt.store.db import open_engine
 from vtt.table.table import Outcome, Table, Viewer
@@ -19,25 +19,12 @@ ALICE = Viewer("player", "alice")
 WATCHER = Viewer("spectator", "spectator")
 
 
-def _game(settings: TableSettings | None = None) -> GameState:
-    sword = weapon("sword", damage=2)
-    return on_turn(
-        state(
-            creature("ayla", (2, 2), controller="alice", weapons=[sword], grip={"right_arm": "sword"}),
-            creature("orc", (3, 2), weapons=[sword], grip={"right_arm": "sword"}),
-            creature("rat", (8, 8), size=-2, hidden=True),
-            settings=settings,
-        ),
-        "ayla",
-    )
-
-
 def _run(table: Table, viewer: Viewer, cmd: dict[str, Any], seen: dict[str, int] | None = None) -> Outcome:
     return asyncio.run(table.submit(viewer, cmd, seen))
 
 
 def test_undo_takes_back_the_last_command_for_everyone_and_the_log_keeps_a_record() -> None:
-    table = Table("t", _game())
+    table = Table("t", armed_pair_and_hidden_rat())
     start = table.state.model_dump()
     assert _run(table, ALICE, {"type": "move", "creature": "ayla", "to": [2, 3]}).ok
     out = _run(table, SW, {"type": "undo"})
@@ -49,7 +36,7 @@ def test_undo_takes_back_the_last_command_for_everyone_and_the_log_keeps_a_recor
 
 
 def test_redo_plays_the_undone_command_again_with_the_same_dice() -> None:
-    table = Table("t", _game())
+    table = Table("t", armed_pair_and_hidden_rat())
     assert _run(table, ALICE, {"type": "strike", "creature": "ayla", "target": "orc", "weapon": "sword"}).ok
     after = table.state.model_dump()
     assert _run(table, SW, {"type": "undo"}).ok
@@ -60,7 +47,7 @@ def test_redo_plays_the_undone_command_again_with_the_same_dice() -> None:
 
 
 def test_a_new_command_after_an_undo_clears_redo() -> None:
-    table = Table("t", _game())
+    table = Table("t", armed_pair_and_hidden_rat())
     assert _run(table, ALICE, {"type": "move", "creature": "ayla", "to": [2, 3]}).ok
     assert _run(table, SW, {"type": "undo"}).ok
     assert table.can_redo()
@@ -70,7 +57,7 @@ def test_a_new_command_after_an_undo_clears_redo() -> None:
 
 def test_undo_takes_back_a_whole_attack_with_the_reaction_it_waited_for() -> None:
     """An attack that paused for a Hinder reaction and the answer to it are one action: one undo takes both."""
-    game = _game(TableSettings(defense_prompts="nobody", reactions=True, reaction_seconds=0))
+    game = armed_pair_and_hidden_rat(TableSettings(defense_prompts="nobody", reactions=True, reaction_seconds=0))
     game.creatures["gob"] = creature("gob", (1, 2))  # a third creature with Ayla in its Reach
     table = Table("t", game)
     before_attack = table.state.model_dump()
@@ -86,7 +73,7 @@ def test_undo_takes_back_a_whole_attack_with_the_reaction_it_waited_for() -> Non
 
 
 def test_only_the_soulweaver_undoes() -> None:
-    table = Table("t", _game())
+    table = Table("t", armed_pair_and_hidden_rat())
     assert _run(table, ALICE, {"type": "move", "creature": "ayla", "to": [2, 3]}).ok
     assert _run(table, ALICE, {"type": "undo"}).error == "only the Soulweaver can undo"
     assert _run(table, SW, {"type": "undo"}).ok
@@ -95,12 +82,12 @@ def test_only_the_soulweaver_undoes() -> None:
 
 def test_undo_and_redo_survive_a_restart(tmp_path: Path) -> None:
     engine = open_engine(f"sqlite:///{tmp_path}/g.sqlite")
-    table = Table.open(engine, "g", _game())
+    table = Table.open(engine, "g", armed_pair_and_hidden_rat())
     assert _run(table, ALICE, {"type": "move", "creature": "ayla", "to": [2, 3]}).ok
     assert _run(table, ALICE, {"type": "move", "creature": "ayla", "to": [2, 4]}).ok
     assert _run(table, SW, {"type": "undo"}).ok
     table.close()
-    again = Table.open(engine, "g", _game())
+    again = Table.open(engine, "g", armed_pair_and_hidden_rat())
     assert again.state.creatures["ayla"].anchor == (2, 3)
     assert [r.undone for r in again.log] == [False, True, False]
     assert again.can_redo()
@@ -109,14 +96,14 @@ def test_undo_and_redo_survive_a_restart(tmp_path: Path) -> None:
 
 
 def test_a_spectator_cannot_send_anything() -> None:
-    table = Table("t", _game())
+    table = Table("t", armed_pair_and_hidden_rat())
     out = _run(table, WATCHER, {"type": "end_turn"})
     assert out.error == "spectators watch; they do not play"
     assert table.log == []
 
 
 def test_a_hidden_creature_does_not_exist_for_a_player() -> None:
-    table = Table("t", _game())
+    table = Table("t", armed_pair_and_hidden_rat())
     before = table.state.model_dump()
     out = _run(table, ALICE, {"type": "strike", "creature": "ayla", "target": "rat", "weapon": "sword"})
     assert out.error == "no such creature"
@@ -128,7 +115,7 @@ def test_a_break_hold_naming_a_hidden_held_creature_is_refused_as_no_such_creatu
     """The orc holds the hidden rat. Alice's Break Hold on the orc names the rat as `held`: for her the rat does not
     exist, so the command is refused as naming no creature, and nothing changes (the table once checked only
     `creature`, `target` and `collide_with`, and let this through to the rules)."""
-    s = _game()
+    s = armed_pair_and_hidden_rat()
     s.holds["h0"] = Hold(id="h0", holders={"orc": ["left_arm"]}, held=["rat"])
     arm = s.creatures["orc"].limb("left_arm")
     assert arm is not None
@@ -141,14 +128,14 @@ def test_a_break_hold_naming_a_hidden_held_creature_is_refused_as_no_such_creatu
 
 
 def test_a_player_acts_only_on_their_creatures_turn() -> None:
-    table = Table("t", on_turn(_game(), "orc"))
+    table = Table("t", on_turn(armed_pair_and_hidden_rat(), "orc"))
     out = _run(table, ALICE, {"type": "move", "creature": "ayla", "to": [2, 3]})
     assert out.error == "it is not Ayla's turn"
 
 
 def test_a_command_from_a_stale_screen_is_refused_and_changes_nothing() -> None:
     """Two people drag one token at once: the first drop wins, the second names the version it saw and is refused."""
-    table = Table("t", _game())
+    table = Table("t", armed_pair_and_hidden_rat())
     seen = {"orc": table.version("orc")}
     assert _run(table, SW, {"type": "place", "creature": "orc", "to": [5, 5]}, seen).ok
     before = table.state.model_dump()
@@ -160,7 +147,7 @@ def test_a_command_from_a_stale_screen_is_refused_and_changes_nothing() -> None:
 
 def test_concurrent_drags_end_with_one_position() -> None:
     """Both drops arrive at the same moment (one event loop tick): exactly one is applied."""
-    table = Table("t", _game())
+    table = Table("t", armed_pair_and_hidden_rat())
     seen = {"orc": table.version("orc")}
 
     async def both() -> list[Outcome]:
@@ -178,7 +165,7 @@ def test_concurrent_drags_end_with_one_position() -> None:
 
 
 def test_a_malformed_command_is_not_an_object() -> None:
-    table = Table("t", _game())
+    table = Table("t", armed_pair_and_hidden_rat())
     out = asyncio.run(table.submit(SW, ["move"]))  # type: ignore[arg-type]
     assert out.error == "malformed command: not an object"
 
@@ -188,7 +175,7 @@ def test_undo_further_back_than_the_kept_states_replays_the_log(monkeypatch: Any
     import vtt.table.table as table_module
 
     monkeypatch.setattr(table_module, "KEEP_STATES", 1)
-    table = Table("t", _game())
+    table = Table("t", armed_pair_and_hidden_rat())
     for to in ([5, 5], [6, 6], [7, 7]):
         assert _run(table, SW, {"type": "place", "creature": "orc", "to": to}).ok
     assert table.log[0].before is None and table.log[1].before is None
