@@ -1115,6 +1115,11 @@ function tokenBody(t, geo, stack) {
 }
 
 // ---------------------------------------------------------------------------------------------------------
+// A token of a map's token table, with its key as its id when it names none itself.
+function withId(t, key) {
+  return { ...t, id: t && t.id != null ? t.id : key };
+}
+
 function cloneJson(v) {
   return v == null ? v : JSON.parse(JSON.stringify(v));
 }
@@ -1332,7 +1337,7 @@ export default {
       const local = {};
       const ids = [];
       for (const [key, t] of Object.entries(fromHead)) {
-        const token = { ...t, id: t && t.id != null ? t.id : key };
+        const token = withId(t, key);
         const id = String(token.id);
         if (!(id in local)) ids.push(id);
         local[id] = token;
@@ -1585,7 +1590,7 @@ export default {
       this.tokenQueue.clear(); // the full set replaces any patch not applied yet
       this.buildTokens();
       for (const id of [...this.ids]) if (!(id in incoming)) this.dropToken(id);
-      for (const [id, t] of Object.entries(incoming)) this.upsertToken({ ...t, id: t && t.id != null ? t.id : id }, true);
+      for (const [id, t] of Object.entries(incoming)) this.upsertToken(withId(t, id), true);
       this.restack();
     },
     restack() {
