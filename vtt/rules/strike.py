@@ -483,7 +483,7 @@ def strike(
         set_fields(tx.economy(c.id), attacked=True)
     if called_shot is not None or charge:
         declared += tactics.declare(tx, c.id, called_shot is not None, charge)
-    attack = attack_roll(tx, dice, c.id, plan.label, plan.dice, prepared.modifiers, prepared.dice_changes)
+    attack = attack_roll(tx, dice, c.id, plan.label, plan.dice, plan.modifiers, plan.dice_changes)
     path_event = Event(
         kind="reach",
         text=prepared.path_text,
@@ -541,13 +541,9 @@ class _Strike:
     __slots__ = (
         "arm",
         "attacker",
-        "changes",
-        "damage",
         "defense",
         "defense_skill",
-        "dice_changes",
         "max_dice",
-        "modifiers",
         "offset",
         "paid",
         "path_text",
@@ -564,10 +560,6 @@ class _Strike:
         self.offset = offset
         self.path_text = path_text
         self.max_dice = max_dice
-        self.modifiers = tuple(plan.modifiers)
-        self.dice_changes = tuple(plan.dice_changes)
-        self.damage = plan.damage
-        self.changes = tuple(plan.damage_changes)
         self.defense_skill = plan.defense_skill or state.settings.strike_defense
         self.paid: Economy | None = None
         self.defense: attacks.DefenseInputs | None = None
@@ -576,8 +568,8 @@ class _Strike:
         """The Strike's params for its outcome: the damage dice changes and the weapon are models (a pending defense
         stores them as JSON, see `weapon_of`)."""
         return {
-            "damage": self.damage,
-            "changes": list(self.changes),
+            "damage": self.plan.damage,
+            "changes": list(self.plan.damage_changes),
             "weapon": self.arm.weapon,
             "strike_type": self.strike_type,
             "max_dice": self.max_dice,
