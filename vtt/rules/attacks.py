@@ -134,7 +134,6 @@ def finish(tx: Tx, spec: AttackSpec, defense: Roll | None, dice: DiceSource, not
         fumble_fails=s.fumble_always_fails,
     )
     attacker, target = tx.get(spec.attacker).name, tx.get(spec.target).name
-    success = result.success
     text = describe_attack(result, attacker, target)
     if note:
         text = f"{note}. {text}"
@@ -148,7 +147,7 @@ def finish(tx: Tx, spec: AttackSpec, defense: Roll | None, dice: DiceSource, not
             "action": spec.action,
             "dl": spec.dl,
             "defense_skill": spec.defense_skill,
-            "success": success,
+            "success": result.success,
             "margin": result.margin,
             "declined": defense is None,
         },
