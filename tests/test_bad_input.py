@@ -74,7 +74,7 @@ class Game:
             sorted(self.table.versions.items()),
             self.table.can_redo(),
             json.dumps(db.load_log(engine, self.game_id)),
-            db.latest_snapshot(engine, self.game_id),
+            [(seq, db.snapshot_state(engine, self.game_id, seq)) for seq in db.snapshot_seqs(engine, self.game_id)],
             db.seats(engine, self.game_id),
             [g.id for g in db.list_games(engine)],
         )

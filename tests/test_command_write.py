@@ -33,7 +33,8 @@ def test_a_command_is_stored_with_its_sender_faces_events_and_snapshot(database_
         [3, 6],
         EVENTS,
     )
-    assert row["time"].startswith("20") and db.latest_snapshot(engine, game) == (1, {"after": 1})
+    assert row["time"].startswith("20") and db.snapshot_seqs(engine, game) == [1]
+    assert db.snapshot_state(engine, game, 1) == {"after": 1}
     engine.dispose()
 
 
@@ -44,7 +45,7 @@ def test_a_taken_place_of_the_log_is_refused_and_changes_nothing(database_url: s
     with pytest.raises(db.SeqTaken):
         db.append_command(engine, game, 1, "alice", {"type": "dash", "creature": "ayla"}, [5], [], snapshot={"x": 1})
     assert [(r["seq"], r["sender"]) for r in db.load_log(engine, game)] == [(1, "soulweaver")]
-    assert db.latest_snapshot(engine, game) is None  # the snapshot of the refused command went with it
+    assert db.snapshot_seqs(engine, game) == []  # the snapshot of the refused command went with it
     engine.dispose()
 
 

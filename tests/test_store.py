@@ -103,9 +103,9 @@ def test_a_snapshot_is_stored_every_n_commands_and_used_on_reopening(database_ur
     table.snapshot_every = 2
     for to in ([2, 3], [2, 4], [3, 4]):
         assert _submit(table, SW, {"type": "place", "creature": "orc", "to": to}).ok
-    snap = db.latest_snapshot(engine, game_id)
-    assert snap is not None and snap[0] == 2
-    assert GameState.model_validate(snap[1]).creatures["orc"].anchor == (2, 4)
+    assert db.snapshot_seqs(engine, game_id) == [2]
+    snap = db.snapshot_state(engine, game_id, 2)
+    assert snap is not None and GameState.model_validate(snap).creatures["orc"].anchor == (2, 4)
     again = Table.load(engine, game_id)
     assert again.state.model_dump() == table.state.model_dump()
     assert again.log[0].before is None  # taken from the snapshot, not replayed

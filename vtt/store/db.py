@@ -678,19 +678,6 @@ def _notify(session: Session, message: str) -> None:
         )
 
 
-def latest_snapshot(engine: Engine, game_id: int) -> tuple[int, dict[str, Any]] | None:
-    """The newest snapshot's place in the log and state (the one row read: `first()` decoded every row's state)."""
-    newest = (
-        core_select(SNAPSHOT_TABLE.c.seq, SNAPSHOT_TABLE.c.state)
-        .where(SNAPSHOT_TABLE.c.game_id == game_id)
-        .order_by(SNAPSHOT_TABLE.c.seq.desc())
-        .limit(1)
-    )
-    with engine.connect() as connection:
-        row = connection.execute(newest).first()
-    return None if row is None else (row.seq, dict(row.state))
-
-
 def snapshot_seqs(engine: Engine, game_id: int) -> list[int]:
     """The places in the log of the game's snapshots, newest first (their states are not read)."""
     seqs = core_select(SNAPSHOT_TABLE.c.seq).where(SNAPSHOT_TABLE.c.game_id == game_id)
