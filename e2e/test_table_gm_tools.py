@@ -126,9 +126,12 @@ def test_the_soulweaver_afflicts_from_the_menu_and_lets_a_minute_pass(browser: B
     # more Tiers than the dialog allows are refused in the dialog, and nothing is sent
     gm.locator('[data-token-id="orc"] .vtt-body').click()
     choose_action(gm, "afflict")
+    problem = "Tiers must be a whole number from 1 to 6"
     dialog.locator("input[data-field=tiers]").fill("7")
+    expect(dialog.locator(".q-field__messages", has_text=problem)).to_be_visible()
     dialog.locator("[data-apply]").click()
-    expect(gm.get_by_text("Tiers must be a whole number from 1 to 6")).to_be_visible()
+    expect(gm.locator(".q-notification", has_text=problem)).to_be_visible()
+    expect(dialog.locator("input[data-field=tiers]")).to_have_value("7")
     dialog.get_by_role("button", name="Cancel").click()
     expect(gm.locator(".log-entry")).to_have_count(1)
     # A minute passes: for the Soulweaver only

@@ -13,6 +13,7 @@ from nicegui import ui
 from vtt.rules.model import Creature
 from vtt.table.registry import GameError, Games
 from vtt.table.table import Table
+from vtt.web.bounded_number import bounded_number, whole_in
 from vtt.web.settings_dialog import open_settings_dialog
 
 Send = Callable[[dict[str, Any]], Awaitable[bool]]
@@ -73,23 +74,20 @@ def minutes_label(minutes: int) -> str:
 def render_time_controls(send: Send) -> None:
     """Minutes passing, told by the Soulweaver: each Readied ability rolls to stay Ready (seed-000 Ready)."""
     with ui.row().classes("gap-2 items-center no-wrap time-controls"):
+        problem = f"Minutes must be a whole number from 1 to {MAX_MINUTES}"
         minutes = (
-            ui.number("Minutes", value=1, min=1, max=MAX_MINUTES, step=1, precision=0)
+            bounded_number("Minutes", 1, 1, MAX_MINUTES, problem)
             .props("dense outlined data-field=minutes")
             .classes("w-24")
         )
 
         def count() -> int | None:
-            try:
-                n = int(minutes.value or 0)
-            except (TypeError, ValueError):
-                return None
-            return n if 1 <= n <= MAX_MINUTES else None
+            return whole_in(minutes.value, 1, MAX_MINUTES)
 
         async def go() -> None:
             n = count()
             if n is None:
-                ui.notify(f"Minutes must be a whole number from 1 to {MAX_MINUTES}", type="warning")
+                ui.notify(problem, type="warning")
                 return
             await send({"type": "pass_time", "minutes": n})
 

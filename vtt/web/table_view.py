@@ -30,6 +30,7 @@ from vtt.web.action_menu import (
 )
 from vtt.web.after_paint import AfterPaint
 from vtt.web.attrs import with_data
+from vtt.web.bounded_number import bounded_number, whole_in
 from vtt.web.chat_panel import ChatPanel
 from vtt.web.dice_dialog import submit_typed
 from vtt.web.fog_brush import FogBrush
@@ -598,17 +599,13 @@ class TableView:
             ailment = ui.select(AFFLICTIONS, value=AFFLICTIONS[0], label="Ailment").props(
                 "dense outlined options-dense data-field=ailment"
             )
-            tiers = ui.number("Tiers", value=1, min=1, max=MAX_AFFLICT_TIERS, step=1, precision=0).props(
-                "dense outlined data-field=tiers"
-            )
+            problem = f"Tiers must be a whole number from 1 to {MAX_AFFLICT_TIERS}"
+            tiers = bounded_number("Tiers", 1, 1, MAX_AFFLICT_TIERS, problem).props("dense outlined data-field=tiers")
 
             async def go() -> None:
-                try:
-                    n = int(tiers.value or 0)
-                except (TypeError, ValueError):
-                    n = 0
-                if not 1 <= n <= MAX_AFFLICT_TIERS:
-                    ui.notify(f"Tiers must be a whole number from 1 to {MAX_AFFLICT_TIERS}", type="warning")
+                n = whole_in(tiers.value, 1, MAX_AFFLICT_TIERS)
+                if n is None:
+                    ui.notify(problem, type="warning")
                     return
                 cmd = {"type": "afflict", "target": cid, "ailment": str(ailment.value), "tiers": n}
                 if await self.send(cmd):
