@@ -128,7 +128,7 @@ def test_the_soulweaver_afflicts_from_the_menu_and_lets_a_minute_pass(browser: B
     choose_action(gm, "afflict")
     problem = "Tiers must be a whole number from 1 to 6"
     dialog.locator("input[data-field=tiers]").fill("7")
-    expect(dialog.locator(".q-field__messages", has_text=problem)).to_be_visible()
+    expect(dialog.locator(".q-field__messages", has_text="From 1 to 6")).to_be_visible()
     dialog.locator("[data-apply]").click()
     expect(gm.locator(".q-notification", has_text=problem)).to_be_visible()
     expect(dialog.locator("input[data-field=tiers]")).to_have_value("7")

@@ -1,8 +1,8 @@
 """A number field for a count the dialog itself refuses when out of range (Tiers, minutes).
 
 NiceGUI's `ui.number` with `min`/`max` clamps the value on blur, so a typed 7 in a 1–6 field became 6 before the
-button's click arrived, and was sent. This field has no min/max; it shows the problem under itself as it is typed, and
-`whole_in` is what the dialog's button checks before sending anything.
+button's click arrived, and was sent. This field has no min/max; it shows the range under itself while what is typed
+is outside it, and `whole_in` is what the dialog's button checks before sending anything.
 """
 
 from __future__ import annotations
@@ -18,12 +18,14 @@ def whole_in(value: object, low: int, high: int) -> int | None:
     return n if low <= n <= high else None
 
 
-def bounded_number(label: str, value: int, low: int, high: int, problem: str) -> ui.number:
-    """A whole-number field starting at `value`, showing `problem` while it holds anything but `low`..`high`."""
+def bounded_number(label: str, value: int, low: int, high: int) -> ui.number:
+    """A whole-number field starting at `value`, saying "From `low` to `high`" under itself while it holds anything
+    else (short, to fit one line under a narrow field)."""
+    hint = f"From {low} to {high}"
     return ui.number(
         label,
         value=value,
         step=1,
         precision=0,
-        validation=lambda v: None if whole_in(v, low, high) is not None else problem,
-    )
+        validation=lambda v: None if whole_in(v, low, high) is not None else hint,
+    ).props("no-error-icon")

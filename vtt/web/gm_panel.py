@@ -76,9 +76,7 @@ def render_time_controls(send: Send) -> None:
     with ui.row().classes("gap-2 items-center no-wrap time-controls"):
         problem = f"Minutes must be a whole number from 1 to {MAX_MINUTES}"
         minutes = (
-            bounded_number("Minutes", 1, 1, MAX_MINUTES, problem)
-            .props("dense outlined data-field=minutes")
-            .classes("w-24")
+            bounded_number("Minutes", 1, 1, MAX_MINUTES).props("dense outlined data-field=minutes").classes("w-28")
         )
 
         def count() -> int | None:

@@ -600,7 +600,7 @@ class TableView:
                 "dense outlined options-dense data-field=ailment"
             )
             problem = f"Tiers must be a whole number from 1 to {MAX_AFFLICT_TIERS}"
-            tiers = bounded_number("Tiers", 1, 1, MAX_AFFLICT_TIERS, problem).props("dense outlined data-field=tiers")
+            tiers = bounded_number("Tiers", 1, 1, MAX_AFFLICT_TIERS).props("dense outlined data-field=tiers")
 
             async def go() -> None:
                 n = whole_in(tiers.value, 1, MAX_AFFLICT_TIERS)
