@@ -24,6 +24,7 @@ from pydantic import (
 from pydantic_core import PydanticCustomError
 
 from vtt.rules.limits import (
+    AFFLICT_TIERS_MAX,
     CREATURE_REF,
     CREATURE_SIZE_MAX,
     CREATURE_SIZE_MIN,
@@ -31,6 +32,7 @@ from vtt.rules.limits import (
     ID_MAX,
     MAP_CELLS_MAX,
     MAP_FILE_BYTES_MAX,
+    SOULWEAVER_DICE_MAX,
     CreatureRef,
     Ident,
     Name,
@@ -551,7 +553,7 @@ class Harm(_Command):
     type: Literal["harm"] = "harm"
     SENT_BY = "soulweaver"
     target: CreatureRef
-    amount: int = Field(ge=0, le=100)
+    amount: int = Field(ge=0, le=SOULWEAVER_DICE_MAX)
     physical: bool = True
     element: Ident | None = None
     pool: Literal["grit", "energy", "resolve"] = "grit"
@@ -567,7 +569,7 @@ class Afflict(_Command):
     SENT_BY = "soulweaver"
     target: CreatureRef
     ailment: Ident
-    tiers: int = Field(1, ge=1, le=99)
+    tiers: int = Field(1, ge=1, le=AFFLICT_TIERS_MAX)
     source: SourceRef | None = None
     ends_with_source: bool = False
 
@@ -592,7 +594,7 @@ class Heal(_Command):
     type: Literal["heal"] = "heal"
     SENT_BY = "soulweaver"
     target: CreatureRef
-    amount: int = Field(ge=0, le=100)
+    amount: int = Field(ge=0, le=SOULWEAVER_DICE_MAX)
     kind: Name | None = Field(
         None, description="The type of healing, as typed; a creature Vulnerable to it gains none."
     )

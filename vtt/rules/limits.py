@@ -46,6 +46,10 @@ AMMO_MAX = 999
 """Ammunition a launched weapon counts (arrows, sling stones): a quiver or a bag, with room to spare."""
 ACTIONS_PER_TURN_MAX = 99
 """Major and Minor Actions one creature uses in a turn: far above any table's setting."""
+SOULWEAVER_DICE_MAX = 100
+"""d12 of damage or healing the Soulweaver deals by hand (the `harm` and `heal` commands)."""
+AFFLICT_TIERS_MAX = 99
+"""Tiers of an Ailment the Soulweaver gives at once (the `afflict` command)."""
 
 # ---- maps ------------------------------------------------------------------------------------------------------
 

@@ -11,6 +11,7 @@ from nicegui import background_tasks, events, ui
 
 from vtt.rules.ailments import AILMENTS, PART_AILMENTS
 from vtt.rules.events import RuleError
+from vtt.rules.limits import SOULWEAVER_DICE_MAX
 from vtt.rules.model import SOULWEAVER, Cell, Creature, GameState
 from vtt.rules.move_preview import preview_move
 from vtt.rules.offers import ActionOption, TargetOption, command_for
@@ -623,7 +624,7 @@ class TableView:
             return
         with ui.dialog() as dialog, ui.card().classes("p-3 gap-2 harm-dialog"):
             ui.label(f"{'Damage to' if kind == 'harm' else 'Heal'} {c.name}").classes("font-bold")
-            amount = ui.number("Amount (d12)", value=1, min=0, max=100, step=1, precision=0).props("dense outlined")
+            amount = bounded_number("Amount (d12)", 1, 0, SOULWEAVER_DICE_MAX).props("dense outlined data-field=amount")
             pool = ui.select(
                 {"grit": "Grit", "energy": "Energy", "resolve": "Resolve"}, value="grit", label="Pool"
             ).props("dense outlined")
@@ -637,10 +638,9 @@ class TableView:
                 heal_kind = ui.input("Healing type (optional)").props("dense outlined")
 
             async def go() -> None:
-                try:
-                    n = int(amount.value or 0)
-                except (TypeError, ValueError):
-                    ui.notify("The amount must be a whole number", type="warning")
+                n = whole_in(amount.value, 0, SOULWEAVER_DICE_MAX)
+                if n is None:
+                    ui.notify(f"The amount must be a whole number from 0 to {SOULWEAVER_DICE_MAX}", type="warning")
                     return
                 if kind == "harm":
                     cmd: dict[str, Any] = {
