@@ -388,6 +388,20 @@ def test_a_job_past_its_budget_is_stopped_and_the_next_one_runs() -> None:
     assert pool.processes == []
 
 
+def test_a_jobs_budget_leaves_out_the_import_of_its_module(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The first job from a module imports that module in the worker (a busy machine makes it slow): the budget
+    counts the job, not the import."""
+    (tmp_path / "slow_to_import.py").write_text("import time\ntime.sleep(1.5)\n\ndef answer():\n    return 42\n")
+    monkeypatch.syspath_prepend(str(tmp_path))
+    import slow_to_import  # type: ignore[import-not-found]
+
+    pool = Offloader(workers=1)
+    try:
+        assert pool.run(slow_to_import.answer, seconds=1.0) == 42
+    finally:
+        pool.close()
+
+
 # ---- seats and invitations -------------------------------------------------------------------------------------
 
 

@@ -36,7 +36,8 @@ WORKERS = 2
 DEFAULT_SECONDS = 20.0
 """A job's time budget unless the caller gives one."""
 START_SECONDS = 60.0
-"""How long a new worker may take to start (importing the rules core) before it counts as failed."""
+"""How long a new worker may take to start, or to take a job in hand (importing the job's module the first time),
+before it counts as failed."""
 WORKER_MEMORY = 2 * 1024 * 1024 * 1024
 """A worker's address space ceiling (bytes)."""
 
@@ -67,9 +68,10 @@ def _serve(conn: Connection, memory: int) -> None:
     conn.send(("ready", None))
     while True:
         try:
-            fn, args = conn.recv()
+            fn, args = conn.recv()  # unpickling `fn` may import its module: not part of the job's time
         except (EOFError, OSError):
             return
+        conn.send(("taken", None))
         try:
             reply: tuple[str, Any] = ("ok", fn(*args))
         except BaseException as exc:  # every failure goes back to the caller
@@ -93,18 +95,28 @@ class _Worker:
         self.conn.recv()
 
     def run(self, fn: Callable[..., Any], args: tuple[Any, ...], seconds: float) -> Any:
+        """`fn(*args)` in this worker; the budget counts from when the worker has the job in hand, so the first job
+        of a module, which imports it, is not stopped for a busy machine's slow import."""
         self.conn.send((fn, args))
+        if not self.conn.poll(START_SECONDS):
+            self.kill()
+            raise WorkerFailed("the worker did not take the work in time")
+        self._answer()
         if not self.conn.poll(seconds):
             self.kill()
             raise TooSlow(f"this took longer than {seconds:g} seconds and was stopped")
-        try:
-            kind, value = self.conn.recv()
-        except (EOFError, OSError):
-            self.kill()
-            raise WorkerFailed("the work stopped before it finished (too big for the server's memory?)") from None
+        kind, value = self._answer()
         if kind == "error":
             raise value
         return value
+
+    def _answer(self) -> tuple[str, Any]:
+        try:
+            answer: tuple[str, Any] = self.conn.recv()
+        except (EOFError, OSError):
+            self.kill()
+            raise WorkerFailed("the work stopped before it finished (too big for the server's memory?)") from None
+        return answer
 
     @property
     def alive(self) -> bool:
