@@ -103,7 +103,11 @@ def _row(label: str, per: list[float]) -> None:
 
 async def test_drop_counts(monkeypatch: pytest.MonkeyPatch) -> None:
     drops = int(os.environ.get("DROPS", "60"))
-    folder = Path(tempfile.mkdtemp(prefix="vtt-drops-"))
+    with tempfile.TemporaryDirectory(prefix="vtt-drops-") as tmp:
+        await _measure(Path(tmp), drops, monkeypatch)
+
+
+async def _measure(folder: Path, drops: int, monkeypatch: pytest.MonkeyPatch) -> None:
     enc = make_encounter(folder, *BIG, seed=1)
     games = Games(db.open_engine(f"sqlite:///{folder}/games.sqlite"), folder, dice=lambda: RandomDice(1))
     web_app.Server.games = games
