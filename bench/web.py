@@ -1073,6 +1073,24 @@ def drop_legs(marks: Sequence[dict[str, Any]], lat: Latency, sender_id: str) -> 
     return legs
 
 
+def print_gc(marks: Sequence[dict[str, Any]], lat: Latency) -> None:
+    """The server's garbage collections of 0.5 ms or more (`latency_trace` notes them) during the measured drops: how
+    many fell inside a drop (from its pointerup to the last observer's DOM change), by generation, and their ms."""
+    windows = [(c.up, max(c.dom.values())) for c in lat.changes if c.dom]
+    if not windows:
+        return
+    first, last = windows[0][0], windows[-1][1]
+    passes = [m for m in marks if m["what"] == "gc" and first <= float(m["t"]) <= last]
+    inside = [m for m in passes if any(a <= float(m["t"]) <= b for a, b in windows)]
+    by_gen = Counter(str(m.get("generation")) for m in inside)
+    print(
+        f"   the server's garbage collections of 0.5 ms or more during the {len(windows)} measured drops: "
+        f"{len(passes)} in all, {len(inside)} inside a drop (generation {dict(sorted(by_gen.items()))}, "
+        f"{sum(float(m.get('ms', 0)) for m in inside):.1f} ms; the longest "
+        f"{max((float(m.get('ms', 0)) for m in inside), default=0.0):.1f} ms)"
+    )
+
+
 def trace_cost_ms(marks: int, reps: int = 2000) -> float:
     """CPU ms (this process) of `marks` marks as `vtt.table.latency_trace.mark` writes them with the variable set: a
     JSON line each, written under a lock to a line-buffered file."""
@@ -1523,6 +1541,7 @@ def main(argv: list[str] | None = None) -> int:
                     report_server(bare_server, "bare NiceGUI")
                 print_latency("app ", app, "patchToken")
                 print_legs(legs)
+                print_gc(marks, app)
                 print(
                     f"   of the server's CPU per change, its trace (VTT_LATENCY_TRACE, which the bare server does not "
                     f"write): {marks_per_change:.0f} marks, about {trace_cost_ms(round(marks_per_change)):.2f} ms "

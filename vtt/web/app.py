@@ -265,6 +265,11 @@ class _AccessGuard:
 TABLE_PAGE_SECONDS = 60.0
 """How long a table page may take to be ready: loading a big game and building its first view run in threads,
 off the loop, and on a busy server they took more than NiceGUI's default 3 s, which then answered 500."""
+TABLE_PAGE_RECONNECT_SECONDS = 15.0
+"""How long a table page's state is kept after its socket dropped, for the browser to reconnect (NiceGUI's default:
+3 s; its pings stay as they are). A browser busy drawing a big map on a slow or loaded machine answers no ping for
+seconds: the server dropped the socket, the page's reconnect came after 3 s and found its page gone, and the browser
+reloaded it, which on that machine was as slow again (a reload loop seen with 8 pages of the 500-token map)."""
 
 
 def _table_page(
@@ -288,7 +293,7 @@ def _table_page(
     Keyboard(on_key=lambda e: view._cancel() if e.key == "Escape" and e.action.keydown else None)
 
 
-@ui.page("/play/{secret}", response_timeout=TABLE_PAGE_SECONDS)
+@ui.page("/play/{secret}", response_timeout=TABLE_PAGE_SECONDS, reconnect_timeout=TABLE_PAGE_RECONNECT_SECONDS)
 async def play(secret: str, request: Request) -> None:
     _head()
     games = _games()
@@ -307,7 +312,7 @@ async def play(secret: str, request: Request) -> None:
     _table_page(table, viewer, games, request, lambda: None if games.seat(secret) else SEAT_REPLACED, secret)
 
 
-@ui.page("/watch/{game_id}", response_timeout=TABLE_PAGE_SECONDS)
+@ui.page("/watch/{game_id}", response_timeout=TABLE_PAGE_SECONDS, reconnect_timeout=TABLE_PAGE_RECONNECT_SECONDS)
 async def watch(game_id: str, request: Request) -> None:
     _head()
     games = _games()

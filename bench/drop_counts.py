@@ -1,0 +1,179 @@
+"""A drop's server side in counts that do not depend on the machine's load: the big map of `bench/web.py` (100×100,
+500 creatures) with the Soulweaver's page and 7 spectators' pages in one process (NiceGUI's user simulation: the
+pages' elements and outboxes, no browsers, no sockets), and drops of the mover A -> B -> A ... made as the dragging
+page's drop event makes them.
+
+Run it from the repository root (the user simulation runs under pytest only)::
+
+    .venv/bin/pytest bench/drop_counts.py -s -q -p no:playwright -p no:cacheprovider      # DROPS=60 by default
+
+With the server's collector setting (`vtt.web.app.GC_YOUNG_THRESHOLD`, start-up and the game frozen as the server
+freezes them) it PRINTS per drop: the garbage collections by generation inside the drop (from the drop event to the
+change's messages queued) and in the whole move (the panels' redraw after it too), with their ms; the messages
+queued for the pages, by kind; the objects the collector tracks (what a collection of the oldest generation walks);
+and the process's CPU time per drop. It never asserts (it is not a test).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import gc
+import json
+import os
+import statistics
+import sys
+import tempfile
+import time
+from collections import Counter
+from pathlib import Path
+from typing import Any
+
+import pytest
+from fastapi import Request
+from nicegui.events import GenericEventArguments
+from nicegui.outbox import Outbox
+from nicegui.testing.user import User
+from nicegui.testing.user_simulation import user_simulation
+
+ROOT = Path(__file__).resolve().parents[1]
+if str(ROOT) not in sys.path:
+    sys.path.insert(0, str(ROOT))
+
+from bench.web import BIG, MOVER, make_encounter  # noqa: E402
+from vtt.rules.dice import RandomDice  # noqa: E402
+from vtt.rules.scenario import load_scenario  # noqa: E402
+from vtt.store import db  # noqa: E402
+from vtt.table.registry import Games  # noqa: E402
+from vtt.web import app as web_app  # noqa: E402
+from vtt.web.table_view import TableView  # noqa: E402
+
+SPECTATORS = 7
+WARMUP = 4
+
+
+class Collections:
+    """The collector's passes as (generation, ms), noted through `gc.callbacks` while installed."""
+
+    def __init__(self) -> None:
+        self.passes: list[tuple[int, float]] = []
+        self._started = 0.0
+
+    def __call__(self, phase: str, info: dict[str, Any]) -> None:
+        if phase == "start":
+            self._started = time.perf_counter()
+        else:
+            self.passes.append((int(info["generation"]), (time.perf_counter() - self._started) * 1000))
+
+
+class Queued(Counter[str]):
+    """The messages queued in the pages' outboxes, by kind (element updates counted per outbox pass elsewhere)."""
+
+    def install(self, monkeypatch: pytest.MonkeyPatch) -> None:
+        enqueue = Outbox.enqueue_message
+        enqueue_update = Outbox.enqueue_update
+
+        def message(outbox: Outbox, message_type: str, data: Any, target_id: str) -> None:
+            self[message_type] += 1
+            enqueue(outbox, message_type, data, target_id)
+
+        def update(outbox: Outbox, element: Any) -> None:
+            self["element update"] += 1
+            enqueue_update(outbox, element)
+
+        monkeypatch.setattr(Outbox, "enqueue_message", message)
+        monkeypatch.setattr(Outbox, "enqueue_update", update)
+
+
+async def _root(secret: str = "", watch: str = "", *, request: Request) -> None:
+    if watch:
+        await web_app.watch(watch, request)
+    else:
+        await web_app.play(secret, request)
+
+
+async def _settled(views: list[TableView]) -> None:
+    for view in views:
+        while view._flush_task is not None:
+            await asyncio.sleep(0.005)
+
+
+def _row(label: str, per: list[float]) -> None:
+    print(f"   {label:<44} median {statistics.median(per):6.2f}  max {max(per):6.2f}")
+
+
+async def test_drop_counts(monkeypatch: pytest.MonkeyPatch) -> None:
+    drops = int(os.environ.get("DROPS", "60"))
+    with tempfile.TemporaryDirectory(prefix="vtt-drops-") as tmp:
+        await _measure(Path(tmp), drops, monkeypatch)
+
+
+async def _measure(folder: Path, drops: int, monkeypatch: pytest.MonkeyPatch) -> None:
+    enc = make_encounter(folder, *BIG, seed=1)
+    games = Games(db.open_engine(f"sqlite:///{folder}/games.sqlite"), folder, dice=lambda: RandomDice(1))
+    web_app.Server.games = games
+    game_id, seats, _ = games.ensure("bench", load_scenario(json.loads(enc.path.read_text())).state, "")
+    games.set_watchable(game_id, True)
+    soulweaver = next(s for s in seats if s.role == "soulweaver")
+    queued = Queued()
+    queued.install(monkeypatch)
+    collections = Collections()
+    gc.set_threshold(web_app.GC_YOUNG_THRESHOLD, *gc.get_threshold()[1:])
+    gc.freeze()
+    gc.callbacks.append(collections)
+    try:
+        async with user_simulation(_root) as user:
+            await user.open(f"/?secret={soulweaver.secret}")
+            for _ in range(SPECTATORS):
+                await User(user.http_client).open(f"/?watch={game_id}")
+            table = games.table(game_id)
+            views = [v for v in table._listeners if isinstance(v, TableView)]
+            sender = next(v for v in views if v.viewer.is_soulweaver)
+            await _settled(views)
+            inside: list[list[tuple[int, float]]] = []
+            whole: list[list[tuple[int, float]]] = []
+            cpu: list[float] = []
+            grown: list[int] = []  # objects the collector tracks, more after a move than before (no pass in it)
+            messages: Counter[str] = Counter()
+            for i in range(WARMUP + drops):
+                to = enc.spot_b if i % 2 == 0 else enc.spot_a
+                played = len(table.log)
+                collections.passes.clear()
+                queued.clear()
+                young = gc.get_count()[0]
+                t0 = time.process_time()
+                drop = {"id": MOVER, "q": to[0], "r": to[1], "v": table.version(MOVER)}
+                sender.map._handle_move(GenericEventArguments(sender=sender.map, client=sender.map.client, args=drop))
+                while len(table.log) == played:
+                    await asyncio.sleep(0.001)
+                took = (time.process_time() - t0) * 1000
+                in_drop = list(collections.passes)
+                await _settled(views)
+                if i >= WARMUP:
+                    cpu.append(took)
+                    inside.append(in_drop)
+                    whole.append(list(collections.passes))
+                    if not collections.passes:
+                        grown.append(gc.get_count()[0] - young)
+                    messages.update(queued)
+            tracked = len(gc.get_objects())
+    finally:
+        gc.callbacks.remove(collections)
+        web_app.Server.games = None
+        games.close()
+    print(f"\n{drops} drops, {len(views)} pages of the {BIG[0]}×{BIG[1]} map with {BIG[2]} creatures (in process)")
+    for gen in (0, 1, 2):
+        d = [sum(1 for g, _ in p if g == gen) for p in inside]
+        w = [ms for p in whole for g, ms in p if g == gen]
+        print(
+            f"   collections of generation {gen}: {sum(d) / drops:.2f} a drop inside it, {len(w) / drops:.2f} a move "
+            f"in all ({sum(w) / drops:.2f} ms a move; the longest {max(w, default=0.0):.1f} ms)"
+        )
+    print("   queued per move: " + ", ".join(f"{n / drops:.1f}× {kind}" for kind, n in messages.most_common()))
+    print(f"   objects the collector tracks after the drops (not frozen): {tracked}")
+    if grown:
+        per = statistics.median(grown)
+        print(
+            f"   tracked objects a move leaves (median): {per:.0f}, so a collection of the youngest every "
+            f"{web_app.GC_YOUNG_THRESHOLD / max(per, 1):.0f} moves at the threshold of {web_app.GC_YOUNG_THRESHOLD}"
+        )
+    _row("process CPU ms, the drop event to its change told", cpu)
