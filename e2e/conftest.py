@@ -349,7 +349,7 @@ def server_zygote(no_processes_left: None, app_compiled: None) -> Iterator[Zygot
         yield zygote
     finally:
         _zygote.remove(zygote)
-        zygote.close()
+        zygote.close(timeout=scaled(10.0))
 
 
 @contextlib.contextmanager

@@ -139,8 +139,9 @@ def main() -> None:
         raise SystemExit(f"the zygote may not fork with threads running: {threading.enumerate()}")
     channel.send(json.dumps({"ready": sorted(sys.modules)}).encode())
     launch = _serve(channel)
-    if launch is not None:
-        _run(launch)
+    if launch is None:
+        os._exit(0)  # nothing to flush or finish: the interpreter's clean-up of every imported module is seconds
+    _run(launch)
 
 
 class ZygoteProcess:
@@ -267,7 +268,11 @@ class Zygote:
         if self.live:
             return False
         self.channel.close()
-        self.process.wait(timeout=timeout)
+        try:
+            self.process.wait(timeout=timeout)
+        except subprocess.TimeoutExpired:
+            self.process.kill()  # it runs no server: nothing is lost
+            self.process.wait(timeout=timeout)
         return True
 
 
