@@ -61,6 +61,7 @@ from playwright.sync_api import Browser, Page, ViewportSize, expect
 from e2e import schedule
 from e2e.child_processes import no_processes_left
 from e2e.pg_server import database_url, postgres, postgres_databases
+from e2e.zygote import Zygote, ZygoteProcess
 
 __all__ = ["database_url", "no_processes_left", "postgres", "postgres_databases"]  # fixtures for every e2e file
 
@@ -195,13 +196,30 @@ class PortTaken(RuntimeError):
     """Another program bound the free port picked for a server before the server did."""
 
 
+def server_env() -> dict[str, str]:
+    """The environment of an app server before its own settings: this one without ``PYTEST_*``/``NICEGUI_*``
+    variables (they make NiceGUI think it runs inside its own screen tests), the repository root on
+    ``PYTHONPATH``, unbuffered output and ``VTT_CREATORS=anyone``."""
+    env = {k: v for k, v in os.environ.items() if not k.startswith(("PYTEST_", "NICEGUI_"))}
+    env["VTT_CREATORS"] = "anyone"  # the tests make games freely; e2e/test_open_surface.py sets "admin"
+    env["PYTHONPATH"] = os.pathsep.join(p for p in (str(ROOT), env.get("PYTHONPATH", "")) if p)
+    env["PYTHONUNBUFFERED"] = "1"
+    return env
+
+
+_zygote: list[Zygote] = []
+"""The session's server zygote (`server_zygote`), which `AppServer` forks its servers from; none outside the
+browser tests (the benchmarks start theirs as plain subprocesses)."""
+
+
 class AppServer:
     """Runs a Python script (or ``-m`` module) as a subprocess on a free port and waits until it listens.
 
-    The child gets a clean environment (no ``PYTEST_*``/``NICEGUI_*`` variables, which make NiceGUI think
-    it runs inside its own screen tests), the repository root on ``PYTHONPATH``, the port in ``port_env`` and
-    ``VTT_CREATORS=anyone`` (anyone may make games; ``env`` may say otherwise). Output (stdout and stderr) goes
-    to a temporary file, see ``output()``.
+    The child gets `server_env()` (a clean environment, the repository root on ``PYTHONPATH``,
+    ``VTT_CREATORS=anyone``: anyone may make games), then ``env`` (which may say otherwise) and the port in
+    ``port_env``. In a browser-test session it is forked from the session's zygote (``e2e/zygote.py``: the same
+    server without its seconds of imports), otherwise started by `subprocess.Popen`. Output (stdout and stderr)
+    goes to a temporary file, see ``output()``.
     """
 
     def __init__(
@@ -221,12 +239,15 @@ class AppServer:
             raise ValueError("start the table server with --seed N, so that its dice are the same on every run")
         target = ["-m", module] if module is not None else [str(script)]
         self.command = [sys.executable, *target, *args]
+        self.module = module
+        self.script = None if script is None else str(script)
+        self.args = list(args)
         self.extra_env = dict(env or {})
         self.port_env = port_env
         self.cwd = cwd
         self.startup_timeout = scaled(90.0) if startup_timeout is None else startup_timeout
         self.port = 0
-        self.process: subprocess.Popen[bytes] | None = None
+        self.process: subprocess.Popen[bytes] | ZygoteProcess | None = None
         self._log: IO[bytes] | None = None
 
     @property
@@ -234,12 +255,9 @@ class AppServer:
         return f"http://127.0.0.1:{self.port}"
 
     def _env(self) -> dict[str, str]:
-        env = {k: v for k, v in os.environ.items() if not k.startswith(("PYTEST_", "NICEGUI_"))}
-        env["VTT_CREATORS"] = "anyone"  # the tests make games freely; e2e/test_open_surface.py sets "admin"
+        env = server_env()
         env.update(self.extra_env)
         env[self.port_env] = str(self.port)
-        env["PYTHONPATH"] = os.pathsep.join(p for p in (str(ROOT), env.get("PYTHONPATH", "")) if p)
-        env["PYTHONUNBUFFERED"] = "1"
         return env
 
     def start(self) -> Self:
@@ -255,9 +273,13 @@ class AppServer:
     def _start(self) -> Self:
         self.port = free_port()
         self._log = tempfile.TemporaryFile()  # noqa: SIM115 (kept open for output() after stop())
-        self.process = subprocess.Popen(
-            self.command, cwd=self.cwd, env=self._env(), stdout=self._log, stderr=subprocess.STDOUT
-        )
+        env = self._env()
+        if _zygote and _zygote[0].accepts(env):
+            self.process = _zygote[0].fork(self.module, self.script, self.args, env, self.cwd, self._log)
+        else:
+            self.process = subprocess.Popen(
+                self.command, cwd=self.cwd, env=env, stdout=self._log, stderr=subprocess.STDOUT
+            )
         deadline = time.monotonic() + self.startup_timeout
         while True:
             code = self.process.poll()
@@ -314,6 +336,20 @@ class AppServer:
         self, exc_type: type[BaseException] | None, exc: BaseException | None, tb: TracebackType | None
     ) -> None:
         self.stop()
+
+
+@pytest.fixture(scope="session", autouse=True)
+def server_zygote(no_processes_left: None, app_compiled: None) -> Iterator[Zygote]:
+    """The session's server zygote (``e2e/zygote.py``), which imports the servers' modules while the session
+    starts; `AppServer` forks from it. Ended after the session's servers; if one is still running, it is left
+    with them to `no_processes_left`, which reports them."""
+    zygote = Zygote(server_env(), ROOT, ready_timeout=scaled(120.0))
+    _zygote.append(zygote)
+    try:
+        yield zygote
+    finally:
+        _zygote.remove(zygote)
+        zygote.close(timeout=scaled(10.0))
 
 
 @contextlib.contextmanager
