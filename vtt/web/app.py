@@ -340,6 +340,13 @@ At the default, nearly every move on the 500-creature bench map paid a collectio
 tenth one of the next generation: 0.3 ms a move of the event loop's time, measured in process; none at this one."""
 
 
+RECONNECT_SECONDS = 30.0
+"""How long the server keeps a page whose socket dropped for it to come back (NiceGUI's default: 3 s), which also
+sets how long a page may take to answer the server's ping (40 %: 12 s, default 2 s) before its socket is dropped.
+A page whose main thread was busy longer (opening the Settings dialog: 7-10 s of its tasks on a 2-core machine at
+load 28) lost its socket, came back after its 3 s and was reloaded, losing the dialog and what was typed in it."""
+
+
 def run(games: Games, host: str, port: int, storage_secret: str, **extra: Any) -> None:
     Server.games = games
     sys.setswitchinterval(SWITCH_INTERVAL)
@@ -366,5 +373,6 @@ def run(games: Games, host: str, port: int, storage_secret: str, **extra: Any) -
         uvicorn_logging_level="warning",
         storage_secret=storage_secret,
         gzip_middleware_factory=Compress,
+        reconnect_timeout=RECONNECT_SECONDS,
         **extra,
     )
