@@ -80,6 +80,7 @@ from vtt.store.images import BACKGROUND, IMAGE_TYPES, MAX_UPLOAD_BYTES, image_ty
 from vtt.store.pictures import PictureError, checked_picture
 from vtt.table.chat import CHAT_KINDS, ChatError, chat_entry
 from vtt.table.heard_targets import heard_target
+from vtt.table.offload import START_SECONDS
 from vtt.table.table import META, TIME_LIMIT, Table, Viewer
 
 ARCHIVE_FORMAT = 1
@@ -265,7 +266,8 @@ def _background(raw: object, problems: list[str]) -> tuple[str, str, bytes] | No
 TIME_TEXT_MAX = 40
 BACKGROUND_PATH = re.compile(r"/api/games/[0-9]{1,18}/background")
 CHECK_SECONDS = 60.0
-"""The time budget of checking one archive (reading and replaying it), in its own process."""
+"""The time budget of checking one archive (reading and replaying it), in its own process, once that process has
+started (`START_SECONDS` more: on a busy machine its imports alone took longer than the budget)."""
 _RESERVED_KEYS = frozenset({SOULWEAVER, TIME_LIMIT, "spectator"})
 
 
@@ -618,6 +620,7 @@ CHECK_MEMORY_BYTES = 4 * 1024**3
 
 def _worker(conn: Connection, raw: bytes) -> None:
     try:
+        conn.send(("started", None))
         resource.setrlimit(resource.RLIMIT_AS, (CHECK_MEMORY_BYTES, CHECK_MEMORY_BYTES))
         conn.send(("ok", read_archive(raw)))
     except ArchiveError as exc:
@@ -645,6 +648,9 @@ def check_archive_offloaded(raw: bytes, seconds: float = CHECK_SECONDS) -> Archi
         process.start()
         send.close()
         try:
+            if not receive.poll(START_SECONDS):
+                raise ArchiveError(["the archive's checker did not start; try again in a minute"])
+            receive.recv()  # ("started", None): the budget starts now
             if not receive.poll(seconds):
                 raise ArchiveError([f"checking the archive took longer than {seconds:g} seconds; it was stopped"])
             status, value = receive.recv()

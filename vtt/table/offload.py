@@ -36,8 +36,9 @@ WORKERS = 2
 DEFAULT_SECONDS = 20.0
 """A job's time budget unless the caller gives one."""
 START_SECONDS = 60.0
-"""How long a new worker may take to start, or to take a job in hand (importing the job's module the first time),
-before it counts as failed."""
+"""How long a new worker may take to start, and to take in a job (unpickling its function imports the function's
+module: the rules core, at the worker's low priority), before it counts as failed. A job's own time budget starts
+after that: on a busy machine a niced import took longer than the budget of the work itself."""
 WORKER_MEMORY = 2 * 1024 * 1024 * 1024
 """A worker's address space ceiling (bytes)."""
 
@@ -68,10 +69,10 @@ def _serve(conn: Connection, memory: int) -> None:
     conn.send(("ready", None))
     while True:
         try:
-            fn, args = conn.recv()  # unpickling `fn` may import its module: not part of the job's time
+            fn, args = conn.recv()
         except (EOFError, OSError):
             return
-        conn.send(("taken", None))
+        conn.send(("started", None))
         try:
             reply: tuple[str, Any] = ("ok", fn(*args))
         except BaseException as exc:  # every failure goes back to the caller
@@ -95,28 +96,26 @@ class _Worker:
         self.conn.recv()
 
     def run(self, fn: Callable[..., Any], args: tuple[Any, ...], seconds: float) -> Any:
-        """`fn(*args)` in this worker; the budget counts from when the worker has the job in hand, so the first job
-        of a module, which imports it, is not stopped for a busy machine's slow import."""
         self.conn.send((fn, args))
         if not self.conn.poll(START_SECONDS):
             self.kill()
-            raise WorkerFailed("the worker did not take the work in time")
-        self._answer()
+            raise WorkerFailed("a worker process did not take its job")
+        self._receive()  # ("started", None): the job's budget starts now
         if not self.conn.poll(seconds):
             self.kill()
             raise TooSlow(f"this took longer than {seconds:g} seconds and was stopped")
-        kind, value = self._answer()
+        kind, value = self._receive()
         if kind == "error":
             raise value
         return value
 
-    def _answer(self) -> tuple[str, Any]:
+    def _receive(self) -> tuple[str, Any]:
         try:
-            answer: tuple[str, Any] = self.conn.recv()
+            message: tuple[str, Any] = self.conn.recv()
         except (EOFError, OSError):
             self.kill()
             raise WorkerFailed("the work stopped before it finished (too big for the server's memory?)") from None
-        return answer
+        return message
 
     @property
     def alive(self) -> bool:

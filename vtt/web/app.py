@@ -265,11 +265,6 @@ class _AccessGuard:
 TABLE_PAGE_SECONDS = 60.0
 """How long a table page may take to be ready: loading a big game and building its first view run in threads,
 off the loop, and on a busy server they took more than NiceGUI's default 3 s, which then answered 500."""
-TABLE_PAGE_RECONNECT_SECONDS = 15.0
-"""How long a table page's state is kept after its socket dropped, for the browser to reconnect (NiceGUI's default:
-3 s; its pings stay as they are). A browser busy drawing a big map on a slow or loaded machine answers no ping for
-seconds: the server dropped the socket, the page's reconnect came after 3 s and found its page gone, and the browser
-reloaded it, which on that machine was as slow again (a reload loop seen with 8 pages of the 500-token map)."""
 
 
 def _table_page(
@@ -293,7 +288,7 @@ def _table_page(
     Keyboard(on_key=lambda e: view._cancel() if e.key == "Escape" and e.action.keydown else None)
 
 
-@ui.page("/play/{secret}", response_timeout=TABLE_PAGE_SECONDS, reconnect_timeout=TABLE_PAGE_RECONNECT_SECONDS)
+@ui.page("/play/{secret}", response_timeout=TABLE_PAGE_SECONDS)
 async def play(secret: str, request: Request) -> None:
     _head()
     games = _games()
@@ -312,7 +307,7 @@ async def play(secret: str, request: Request) -> None:
     _table_page(table, viewer, games, request, lambda: None if games.seat(secret) else SEAT_REPLACED, secret)
 
 
-@ui.page("/watch/{game_id}", response_timeout=TABLE_PAGE_SECONDS, reconnect_timeout=TABLE_PAGE_RECONNECT_SECONDS)
+@ui.page("/watch/{game_id}", response_timeout=TABLE_PAGE_SECONDS)
 async def watch(game_id: str, request: Request) -> None:
     _head()
     games = _games()
@@ -345,6 +340,14 @@ At the default, nearly every move on the 500-creature bench map paid a collectio
 tenth one of the next generation: 0.3 ms a move of the event loop's time, measured in process; none at this one."""
 
 
+RECONNECT_SECONDS = 30.0
+"""How long the server keeps a page whose socket dropped for it to come back (NiceGUI's default: 3 s), which also
+sets how long a page may take to answer the server's ping (40 %: 12 s, default 2 s) before its socket is dropped.
+A page whose main thread was busy longer (opening the Settings dialog: 7-10 s of its tasks on a 2-core machine at
+load 28) lost its socket, came back after its 3 s and was reloaded, losing the dialog and what was typed in it; a
+browser drawing the 500-token map on a loaded machine fell into a reload loop the same way."""
+
+
 def run(games: Games, host: str, port: int, storage_secret: str, **extra: Any) -> None:
     Server.games = games
     sys.setswitchinterval(SWITCH_INTERVAL)
@@ -371,5 +374,6 @@ def run(games: Games, host: str, port: int, storage_secret: str, **extra: Any) -
         uvicorn_logging_level="warning",
         storage_secret=storage_secret,
         gzip_middleware_factory=Compress,
+        reconnect_timeout=RECONNECT_SECONDS,
         **extra,
     )
