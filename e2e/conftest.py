@@ -51,7 +51,7 @@ from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from types import TracebackType
-from typing import IO, Any, Protocol, Self
+from typing import IO, Any, Literal, Protocol, Self
 from urllib.parse import urlencode
 from urllib.request import Request, urlopen
 
@@ -89,6 +89,10 @@ CHROMIUM_ARGS = [
     "--disable-quic",
 ]
 VIEWPORT: ViewportSize = {"width": 1600, "height": 1000}
+REDUCED_MOTION: Literal["reduce"] = "reduce"
+"""The contexts' motion preference: the app's fades, ripples and pulses end at once (`static/table.css`), so a test's
+page draws one frame for a menu or a turn's highlight instead of one every 16 ms while it moves. No test checks a
+motion; a screenshot is of a motion's end either way (`screenshot`)."""
 
 SCALE_ENV = "VTT_E2E_TIMEOUT_SCALE"
 
@@ -148,8 +152,9 @@ def browser_type_launch_args(browser_type_launch_args: dict[str, Any]) -> dict[s
 
 @pytest.fixture(scope="session")
 def browser_context_args(browser_context_args: dict[str, Any]) -> dict[str, Any]:
-    """pytest-playwright hook: the default context (``page`` fixture) uses the screenshot viewport too."""
-    return {**browser_context_args, "viewport": dict(VIEWPORT)}
+    """pytest-playwright hook: the default context (``page`` fixture) uses the screenshot viewport and reduced
+    motion too."""
+    return {**browser_context_args, "viewport": dict(VIEWPORT), "reduced_motion": REDUCED_MOTION}
 
 
 def free_port() -> int:
@@ -536,9 +541,10 @@ def open_page(
     timeout: float = TABLE_TIMEOUT,
     load_timeout: float = LOAD_TIMEOUT,
 ) -> Page:
-    """One user (a new browser context, the screenshot viewport) at `url`, once NiceGUI's handshake is done and
-    `ready` (a selector) shows. `timeout`: the page's default for actions, in ms; `load_timeout`: for the load."""
-    page = browser.new_context(viewport=VIEWPORT).new_page()
+    """One user (a new browser context, the screenshot viewport, reduced motion) at `url`, once NiceGUI's handshake
+    is done and `ready` (a selector) shows. `timeout`: the page's default for actions, in ms; `load_timeout`: for the
+    load."""
+    page = browser.new_context(viewport=VIEWPORT, reduced_motion=REDUCED_MOTION).new_page()
     page.set_default_timeout(timeout)
     page.goto(url, timeout=load_timeout)
     wait_ready(page, timeout=load_timeout)

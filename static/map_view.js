@@ -378,6 +378,8 @@ function injectStyles() {
 .vtt-ping-dot { fill: #ff5a36; stroke: #fff; stroke-width: 2; vector-effect: non-scaling-stroke; }
 .vtt-ping-name { font-weight: 700; fill: #fff; paint-order: stroke; stroke: #7a1c08; stroke-linejoin: round; }
 @keyframes vtt-ping-grow { 0% { transform: scale(0.35); opacity: 1; } 100% { transform: scale(1.7); opacity: 0; } }
+/* reduced motion (the system's setting): the active creature's ring and a ping's rings stand still, fully drawn */
+@media (prefers-reduced-motion: reduce) { .vtt-active-ring, .vtt-ping-ring { animation: none !important; } }
 `;
   const el = document.createElement("style");
   el.setAttribute("data-vtt-map-style", "");
