@@ -59,38 +59,39 @@ put_extra = _slot_setter("__pydantic_extra__")
 put_private = _slot_setter("__pydantic_private__")
 
 
-_BUILDERS: dict[type[BaseModel], Callable[[dict[str, Any]], Any]] = {}
-"""Each model class -> how `construct` builds one from the given values (worked out once per class)."""
+_Builder = tuple[dict[str, Any], dict[str, Callable[[], Any]]] | None
+_BUILDERS: dict[type[BaseModel], _Builder] = {}
+"""Each model class -> the defaults `construct` gives the fields not given (worked out once per class), or None
+for a model built by `model_construct` (one with private attributes or extra fields)."""
 
 
-def _builder(cls: type[M]) -> Callable[[dict[str, Any]], M]:
+def _builder(cls: type[BaseModel]) -> _Builder:
     if cls.__private_attributes__ or cls.model_config.get("extra") == "allow":
-        return lambda values: cls.model_construct(**values)
-    plain, made = _DEFAULTS.get(cls) or _defaults(cls)
-    new = cls.__new__
-
-    def build(values: dict[str, Any]) -> M:
-        data = {**plain, **values}
-        if made:
-            for name, factory in made.items():
-                if name not in values:
-                    data[name] = factory()
-        out = new(cls)
-        put_dict(out, data)
-        put_fields_set(out, set(values))
-        put_extra(out, None)
-        put_private(out, None)
-        return out
-
-    return build
+        found: _Builder = None
+    else:
+        found = _DEFAULTS.get(cls) or _defaults(cls)
+    _BUILDERS[cls] = found
+    return found
 
 
 def construct(cls: type[M], **values: Any) -> M:
     """`cls(**values)` without validation: the fields not given take their defaults."""
-    build = _BUILDERS.get(cls)
-    if build is None:
-        build = _BUILDERS[cls] = _builder(cls)
-    return build(values)  # type: ignore[no-any-return]
+    found = _BUILDERS[cls] if cls in _BUILDERS else _builder(cls)
+    if found is None:
+        return cls.model_construct(**values)
+    plain, made = found
+    given = set(values)
+    data = {**plain, **values} if plain else values  # the call's own dict
+    if made:
+        for name, factory in made.items():
+            if name not in given:
+                data[name] = factory()
+    out = _object_new(cls)
+    put_dict(out, data)
+    put_fields_set(out, given)
+    put_extra(out, None)
+    put_private(out, None)
+    return out
 
 
 def set_fields(model: BaseModel, **values: Any) -> None:
