@@ -17,7 +17,7 @@ from typing import Any, Protocol
 
 from pydantic import BaseModel, ConfigDict, model_validator
 
-from vtt.rules.fastmodel import construct
+from vtt.rules.fastmodel import construct, put_dict, put_extra, put_fields_set, put_private
 from vtt.rules.modifier_keys import OTHER, ModifierKey
 
 SIDES = 12
@@ -211,53 +211,84 @@ def roll(
     count = base_dice
     for c in changes:
         count += c.dice
+    # Built without re-validation: the faces are checked, the modifiers and changes are models. What `_derived`
+    # works out of the faces is worked out as they are drawn: the highest, the ones, whether a face repeats.
+    doubles: tuple[Double, ...] = ()
     if count <= 0:
         faces: tuple[int, ...] = ()
+        n = top = 0
+        fumble = False
     elif type(source) is RandomDice:  # its faces are d12 faces by construction; drawn here as `faces` draws them
         bits = source._rng.getrandbits
         drawn: list[int] = []
-        for _ in range(count):
+        top = ones = 0
+        repeats = False
+        left = count
+        while left:
+            left -= 1
             r = bits(_SIDES_BITS)
             while r >= SIDES:
                 r = bits(_SIDES_BITS)
-            drawn.append(1 + r)
+            r += 1
+            if r > top:
+                top = r
+            if r == 1:
+                ones += 1
+            if r in drawn:
+                repeats = True
+            drawn.append(r)
         faces = tuple(drawn)
+        n = count
+        if repeats:
+            doubles = _doubles(faces)
+        fumble = 2 * ones > n
     else:
         faces = tuple(_check_faces(source.faces(count, label), count, label))
+        n = count
+        if n > 1 and len(set(faces)) < n:
+            doubles = _doubles(faces)
+        top = max(faces)
+        fumble = 2 * faces.count(1) > n
     mods = modifiers if type(modifiers) is tuple else tuple(modifiers)
-    total = 0
+    total = top
     for m in mods:
         total += m.value
-    # Built without re-validation: the faces were checked above and the modifiers and changes are models.
-    n = len(faces)
-    doubles: tuple[Double, ...] = ()
-    if n > 1 and len(set(faces)) < n:
-        doubles = _doubles(faces)
-    values = {
-        "label": label,
-        "base_dice": base_dice,
-        "dice_changes": changes,
-        "faces": faces,
-        "modifiers": mods,
-        "dice": n,
-        "result": max(faces) + total if n else total,
-        "doubles": doubles,
-        "highest_double": doubles[0].face if doubles else None,
-        "fumble": 2 * faces.count(1) > n if n else False,
-    }
     out: Roll = _new_roll(Roll)
-    _set(out, "__dict__", values)
-    _set(out, "__pydantic_fields_set__", set(_ROLL_FIELDS))
-    _set(out, "__pydantic_extra__", None)
-    _set(out, "__pydantic_private__", None)
+    put_dict(
+        out,
+        {
+            "label": label,
+            "base_dice": base_dice,
+            "dice_changes": changes,
+            "faces": faces,
+            "modifiers": mods,
+            "dice": n,
+            "result": total,
+            "doubles": doubles,
+            "highest_double": doubles[0].face if doubles else None,
+            "fumble": fumble,
+        },
+    )
+    put_fields_set(out, _ROLL_FIELDS)
+    put_extra(out, None)
+    put_private(out, None)
     return out
 
 
 def _doubles(faces: tuple[int, ...]) -> tuple[Double, ...]:
-    counts: dict[int, int] = {}
-    for f in faces:
-        counts[f] = counts.get(f, 0) + 1
-    return tuple(_double(f, n) for f, n in sorted(counts.items(), reverse=True) if n >= 2)
+    found = _DOUBLES_OF.get(faces)
+    if found is None:
+        counts: dict[int, int] = {}
+        for f in faces:
+            counts[f] = counts.get(f, 0) + 1
+        found = tuple(_double(f, n) for f, n in sorted(counts.items(), reverse=True) if n >= 2)
+        if len(_DOUBLES_OF) < 4096:
+            _DOUBLES_OF[faces] = found
+    return found
+
+
+_DOUBLES_OF: dict[tuple[int, ...], tuple[Double, ...]] = {}
+"""The doubles of each tuple of faces met so far (of a few thousand: most rolls are of a few dice)."""
 
 
 _DOUBLES: dict[tuple[int, int], Double] = {}
@@ -273,8 +304,7 @@ def _double(face: int, n: int) -> Double:
     return found
 
 
-_ROLL_FIELDS = frozenset(Roll.model_fields)
+_ROLL_FIELDS = set(Roll.model_fields)
+"""The fields set of every Roll `roll` makes, one set for all: a Roll is frozen, and each has all its fields set, so
+nothing adds to it (`model_copy` copies it first)."""
 _new_roll = Roll.__new__
-
-
-_set = object.__setattr__

@@ -8,6 +8,7 @@ from typing import Any
 from pydantic import BaseModel, Field
 
 from vtt.rules.dice import Roll
+from vtt.rules.fastmodel import put_dict, put_extra, put_fields_set, put_private
 
 
 class Event(BaseModel):
@@ -30,38 +31,43 @@ class Event(BaseModel):
         **extra: Any,
     ) -> None:
         """Every `apply` builds several events from the rules' own values: those already of the fields' types are
-        set as validation would set them, without its cost; anything else (an event read back with
-        `model_validate`) is validated."""
+        set as validation would set them, without its cost (the data dict is the one given, not a copy); anything
+        else (an event read back with `model_validate`) is validated."""
         rolls = list(rolls)
-        all_rolls = True
-        for r in rolls:
-            if type(r) is not Roll:
-                all_rolls = False
-                break
         if (
             not extra
             and type(kind) is str
             and type(text) is str
             and (actor is None or type(actor) is str)
             and (target is None or type(target) is str)
-            and all_rolls
             and (data is None or type(data) is dict)
         ):
-            values = {
-                "kind": kind,
-                "text": text,
-                "actor": actor,
-                "target": target,
-                "rolls": rolls,
-                "data": {} if data is None else dict(data),
-            }
-            object.__setattr__(self, "__dict__", values)
-            object.__setattr__(self, "__pydantic_fields_set__", set(values))
-            object.__setattr__(self, "__pydantic_extra__", None)
-            object.__setattr__(self, "__pydantic_private__", None)
-            return
+            for r in rolls:
+                if type(r) is not Roll:
+                    break
+            else:
+                put_dict(
+                    self,
+                    {
+                        "kind": kind,
+                        "text": text,
+                        "actor": actor,
+                        "target": target,
+                        "rolls": rolls,
+                        "data": {} if data is None else data,
+                    },
+                )
+                put_fields_set(self, _FIELDS)
+                put_extra(self, None)
+                put_private(self, None)
+                return
         given = {"actor": actor, "target": target, "rolls": rolls, **({} if data is None else {"data": data})}
         super().__init__(kind=kind, text=text, **given, **extra)
+
+
+_FIELDS = set(Event.model_fields)
+"""The fields set of every event built without validation, one set for all: each has all its fields set, so
+setting a field adds nothing to it."""
 
 
 class RuleError(ValueError):
