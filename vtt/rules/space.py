@@ -378,9 +378,7 @@ class Occupancy:
         seen: dict[str, None] = {}
         if patch:
             for cell in cells:
-                here = patch.get(cell, UNSET)
-                if here is UNSET:
-                    here = index.get(cell)
+                here = patch[cell] if cell in patch else index.get(cell)
                 if here:
                     for cid in here:
                         if cid != exclude:
@@ -397,8 +395,6 @@ class Occupancy:
 
 
 _NO_PATCH: dict[Cell, list[str]] = {}
-UNSET: Any = object()
-"""What a patch gives for a space it does not hold (`Occupancy.reader`)."""
 
 
 def why_cannot_stand(
@@ -447,9 +443,7 @@ def standable(
         for cell in anchors:
             if not in_bounds(cell, cols, rows) or cell in filled:
                 continue
-            here = patch.get(cell, UNSET)
-            if here is UNSET:
-                here = index.get(cell)
+            here = patch[cell] if cell in patch else index.get(cell)
             if here and mine + sum(fill(creatures[o]) for o in here if o != me) > capacity:
                 continue
             out.append(cell)
@@ -459,9 +453,7 @@ def standable(
             cell = (q + dq, r + dr)
             if not in_bounds(cell, cols, rows) or cell in filled:
                 break
-            here = patch.get(cell, UNSET)
-            if here is UNSET:
-                here = index.get(cell)
+            here = patch[cell] if cell in patch else index.get(cell)
             if here and mine + sum(fill(creatures[o]) for o in here if o != me) > capacity:
                 break
         else:
