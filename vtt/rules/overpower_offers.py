@@ -27,7 +27,7 @@ from vtt.rules.offers import (
     plan_preview,
 )
 from vtt.rules.sizes import can_overpower
-from vtt.rules.space import Occupancy, footprint_offsets
+from vtt.rules.space import UNSET, Occupancy, footprint_offsets
 
 
 def weapon_overpower_options(
@@ -137,7 +137,9 @@ def _collisions(
         q, r = cell
         for dq, dr in offsets:
             space = (q + dq, r + dr)
-            here = patch[space] if space in patch else index.get(space)
+            here = patch.get(space, UNSET)
+            if here is UNSET:
+                here = index.get(space)
             if not here:
                 continue
             for oid in here:

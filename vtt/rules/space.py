@@ -378,7 +378,9 @@ class Occupancy:
         seen: dict[str, None] = {}
         if patch:
             for cell in cells:
-                here = patch[cell] if cell in patch else index.get(cell)
+                here = patch.get(cell, UNSET)
+                if here is UNSET:
+                    here = index.get(cell)
                 if here:
                     for cid in here:
                         if cid != exclude:
@@ -395,6 +397,8 @@ class Occupancy:
 
 
 _NO_PATCH: dict[Cell, list[str]] = {}
+UNSET: Any = object()
+"""What a patch gives for a space it does not hold (`Occupancy.reader`)."""
 
 
 def why_cannot_stand(
@@ -443,7 +447,9 @@ def standable(
         for cell in anchors:
             if not in_bounds(cell, cols, rows) or cell in filled:
                 continue
-            here = patch[cell] if cell in patch else index.get(cell)
+            here = patch.get(cell, UNSET)
+            if here is UNSET:
+                here = index.get(cell)
             if here and mine + sum(fill(creatures[o]) for o in here if o != me) > capacity:
                 continue
             out.append(cell)
@@ -453,7 +459,9 @@ def standable(
             cell = (q + dq, r + dr)
             if not in_bounds(cell, cols, rows) or cell in filled:
                 break
-            here = patch[cell] if cell in patch else index.get(cell)
+            here = patch.get(cell, UNSET)
+            if here is UNSET:
+                here = index.get(cell)
             if here and mine + sum(fill(creatures[o]) for o in here if o != me) > capacity:
                 break
         else:
