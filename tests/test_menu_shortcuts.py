@@ -15,9 +15,8 @@ from factories import creature, state
 from pydantic import BaseModel
 from test_menu_build import played, random_fight
 from test_menu_carry import placed_around
-from test_positions import _chain
 
-from vtt.rules import board_kept, move_offers, movement, overpower, positions, strike, strike_offers
+from vtt.rules import board_kept, move_offers, movement, overpower, strike, strike_offers
 from vtt.rules.conditions import melee_attack_modifiers
 from vtt.rules.engine import legal_actions
 from vtt.rules.events import RuleError
@@ -294,31 +293,3 @@ def test_the_unvalidated_makers_give_what_the_models_give_for_any_fields_given()
                                 assert getattr(first, name) is not getattr(second, name)
                         made += 1
     assert made > 500
-
-
-def test_an_occupancy_read_over_the_state_before_answers_as_one_indexed_afresh() -> None:
-    """space: a creature fills its footprint's spaces; two of size 0 share one. The occupancy a menu reads on each
-    new state along random chains of commands (and along a menu's own chain) is read over the state before's index,
-    nothing copied (`Occupancy.reader`): before any index of its own is built, every space of the map and around it
-    holds the same creatures in the same order as in an occupancy indexed afresh, through `at`, `reader` and
-    `occupants`; and `standable` finds the same spaces."""
-    read_over = 0
-    for seed in range(16):
-        rng = random.Random(seed)
-        positions.forget()
-        chain = _chain(rng, rng.choice([6, 24, 40]), rng.choice([GridKind.HEX, GridKind.SQUARE]), 24)
-        for s in [*chain, *played(seed, random_fight(seed), 8)]:
-            occ = positions.occupancy(s)
-            fresh = Occupancy(s)
-            cells = [(q, r) for q in range(-4, s.board.cols + 4) for r in range(-2, s.board.rows + 2)]
-            patch, index = occ.reader()
-            read_over += occ._by_cell is None
-            for cell in cells:
-                assert occ.at(cell) == fresh.at(cell), cell
-                assert (patch[cell] if cell in patch else index.get(cell, [])) == fresh.at(cell), cell
-            assert occ.occupants(cells) == fresh.occupants(cells)
-            c = next(iter(s.creatures.values()))
-            filled = s.board.filled()
-            assert standable(s, c, cells, occ, filled) == standable(s, c, cells, fresh, filled)
-            assert occ._by_cell is None or occ._base is None
-    assert read_over > 100

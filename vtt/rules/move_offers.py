@@ -7,7 +7,7 @@ from vtt.rules import ailments, board_kept, movement, overpower_offers, prone, t
 from vtt.rules.model import Cell, Creature, Economy, GameState
 from vtt.rules.move_search import Moves, from_paths, search_one_space
 from vtt.rules.offers import ActionOption, make_option
-from vtt.rules.space import UNSET, Occupancy, fill, footprint_offsets, grid_of, standable
+from vtt.rules.space import Occupancy, fill, footprint_offsets, grid_of, standable
 
 
 def stand_up_option(state: GameState, c: Creature, econ: Economy, may_move: bool) -> list[ActionOption]:
@@ -91,16 +91,14 @@ def _paths(state: GameState, c: Creature, movement_left: int, filled: frozenset[
 def _room(state: GameState, c: Creature, cells: list[Cell], occ: Occupancy) -> list[Cell]:
     """`standable` of a creature of one space over spaces on the map with no wall or object: those with room for it
     beside the creatures there."""
-    patch, index = occ.reader()
+    by_cell = occ.by_cell
     creatures = state.creatures
     me = c.id
     capacity = state.settings.space_capacity + 1e-9
     mine = fill(c)
     out: list[Cell] = []
     for cell in cells:
-        here = patch.get(cell, UNSET)
-        if here is UNSET:
-            here = index.get(cell)
+        here = by_cell.get(cell)
         if here and mine + sum(fill(creatures[o]) for o in here if o != me) > capacity:
             continue
         out.append(cell)

@@ -27,7 +27,7 @@ from vtt.rules.offers import (
     plan_preview,
 )
 from vtt.rules.sizes import can_overpower
-from vtt.rules.space import UNSET, Occupancy, footprint_offsets
+from vtt.rules.space import Occupancy, footprint_offsets
 
 
 def weapon_overpower_options(
@@ -125,7 +125,7 @@ def collision_targets(state: GameState, occ: Occupancy, c: Creature, moves: Move
 def _collisions(
     state: GameState, occ: Occupancy, c: Creature, moves: Moves, fewest: int
 ) -> list[tuple[str, Cell, list[Cell]]]:
-    patch, index = occ.reader()
+    by_cell = occ.by_cell
     creatures = state.creatures
     offsets = footprint_offsets(state, c)
     steps = moves.steps
@@ -136,10 +136,7 @@ def _collisions(
             continue
         q, r = cell
         for dq, dr in offsets:
-            space = (q + dq, r + dr)
-            here = patch.get(space, UNSET)
-            if here is UNSET:
-                here = index.get(space)
+            here = by_cell.get((q + dq, r + dr))
             if not here:
                 continue
             for oid in here:

@@ -5,7 +5,7 @@ the few the command replaced (`Tx.changed_creatures`). `apply` records each stat
 before and those creatures; nothing more is worked out until someone asks:
 
 - `changed(before, after)`: the creatures a step added, removed or replaced (the table's seat views, `derived`).
-- `occupancy(state)`: the occupancy a menu reads, prepared to read spaces; for a recorded state it is the state
+- `occupancy(state)`: the occupancy a menu reads, its index of spaces built; for a recorded state it is the state
   before's read over the changed creatures (`Occupancy.over`), not every creature placed again; for another state
   it is derived from a state asked about just before when that holds nearly the same creatures (`derived`), else
   built. What the menu works out from it is kept on it (`kept`, `Occupancy.kept`).
@@ -154,9 +154,9 @@ def _few(count: int, state: GameState) -> bool:
 
 
 def derived(old: GameState, old_occ: Occupancy, new: GameState) -> Occupancy | None:
-    """The occupancy of `new` read over `old_occ` (the occupancy of `old`), prepared (`Occupancy.prepare`); or None
-    when `new` does not hold the same creatures as `old` in the same order, most of them unchanged (another game, a
-    map loaded, a creature added or removed: then it is built anew)."""
+    """The occupancy of `new` read over `old_occ` (the occupancy of `old`), its index built; or None when `new` does
+    not hold the same creatures as `old` in the same order, most of them unchanged (another game, a map loaded, a
+    creature added or removed: then it is built anew)."""
     if old_occ._state is not old:
         return None
     before, after = old.creatures, new.creatures
@@ -166,20 +166,20 @@ def derived(old: GameState, old_occ: Occupancy, new: GameState) -> Occupancy | N
     if not _few(len(step), new):
         return None
     occ = Occupancy.over(old_occ, new, step)
-    occ.prepare()
+    _ = occ.by_cell
     return occ
 
 
 def occupancy(state: GameState) -> Occupancy:
-    """The occupancy of `state` prepared for reading spaces (`Occupancy.prepare`: read over the state before's index,
-    nothing copied, or an index built), worked out once for the state (the menus of every creature share it)."""
+    """The occupancy of `state` with its index of spaces built, worked out once for the state (the menus of every
+    creature asked of it share it)."""
     with _lock:
         entry = _find(state)
         if entry is None:
             entry = _Entry(state, occ=_from_recent(state))
             _keep(entry)
         occ = entry.occupancy()
-        occ.prepare()
+        _ = occ.by_cell
         key = id(occ)
         _results[key] = occ
         _results.move_to_end(key)
@@ -194,7 +194,7 @@ def _from_recent(state: GameState) -> Occupancy:
     tried = 0
     for entry in reversed(_entries.values()):
         occ = entry.occ
-        if occ is None or not occ.prepared:
+        if occ is None or occ._by_cell is None:
             continue
         found = derived(entry.state, occ, state)
         if found is not None:

@@ -103,7 +103,6 @@ class Occupancy:
         self._changed: frozenset[str] = frozenset()
         self._moved: dict[Cell, list[str]] | None = None
         self._rank: dict[str, int] | None = None
-        self._patched: dict[Cell, list[str]] | None = None
         self.kept: dict[tuple[Any, ...], Any] = {}
         """Results worked out from this occupancy, for a reader that asks again (`legal_actions` offers the
         same Reposition with and without a Charge); only while the state it was built from does not change."""
@@ -315,52 +314,6 @@ class Occupancy:
         _ = self.by_cell
         return self.cells
 
-    def _patch(self, base: Occupancy) -> dict[Cell, list[str]]:
-        """Read over `base`: the occupants of each space where a changed creature stood in the base's index or
-        stands now (empty lists where none is left), as `at` gives them; every other space's are the base's."""
-        found = self._patched
-        if found is None:
-            index = base.by_cell
-            changed = self._changed
-            moved = self._moved_in()
-            base_cells, base_indexed = base.cells, base._indexed
-            spaces: dict[Cell, None] = {}
-            for cid in changed:
-                if cid in base_indexed:
-                    spaces.update(dict.fromkeys(base_cells[cid]))
-            spaces.update(dict.fromkeys(moved))
-            found = {}
-            for cell in spaces:
-                here = index.get(cell)
-                left = [cid for cid in here if cid not in changed] if here else []
-                now = moved.get(cell)
-                found[cell] = self._order([*left, *now]) if now else left
-            self._patched = found
-        return found
-
-    def prepare(self) -> None:
-        """Work out what reading a space needs: read over a base, the base's index and what the changed creatures
-        change in it (nothing copied); else the index."""
-        base = self._base
-        if self._by_cell is None and base is not None:
-            self._patch(base)
-        else:
-            _ = self.by_cell
-
-    @property
-    def prepared(self) -> bool:
-        """Whether `prepare` was done (or the index built)."""
-        return self._by_cell is not None or self._patched is not None
-
-    def reader(self) -> tuple[dict[Cell, list[str]], dict[Cell, list[str]]]:
-        """`(patch, index)`: the occupants of a space are `patch[cell]` where the patch holds the space, else
-        `index.get(cell)` (None: nobody). Read over a base, nothing is copied from the base's index; the patch is
-        empty once the occupancy has an index of its own. Neither is to be changed."""
-        base = self._base
-        if self._by_cell is not None or base is None:
-            return _NO_PATCH, self.by_cell
-        return self._patch(base), base.by_cell
-
     def at(self, cell: Cell) -> list[str]:
         """The creatures in `cell` (not to be changed)."""
         if self._by_cell is not None:
@@ -368,25 +321,16 @@ class Occupancy:
         base = self._base
         if base is None:
             return self.by_cell.get(cell, [])
-        here = self._patch(base).get(cell)
-        if here is not None:
+        here = base.at(cell)
+        moved = self._moved_in().get(cell)
+        changed = self._changed
+        if not moved and not any(cid in changed for cid in here):
             return here
-        return base.by_cell.get(cell, [])
+        return self._order([*(cid for cid in here if cid not in changed), *(moved or ())])
 
     def occupants(self, cells: tuple[Cell, ...] | list[Cell], exclude: str | None = None) -> list[str]:
-        patch, index = self.reader()
+        at = self.at if self._by_cell is None and self._base is not None else self.by_cell.get
         seen: dict[str, None] = {}
-        if patch:
-            for cell in cells:
-                here = patch.get(cell, UNSET)
-                if here is UNSET:
-                    here = index.get(cell)
-                if here:
-                    for cid in here:
-                        if cid != exclude:
-                            seen[cid] = None
-            return list(seen)
-        at = index.get
         for cell in cells:
             here = at(cell)
             if here:
@@ -394,11 +338,6 @@ class Occupancy:
                     if cid != exclude:
                         seen[cid] = None
         return list(seen)
-
-
-_NO_PATCH: dict[Cell, list[str]] = {}
-UNSET: Any = object()
-"""What a patch gives for a space it does not hold (`Occupancy.reader`)."""
 
 
 def why_cannot_stand(
@@ -436,7 +375,7 @@ def standable(
     grid = grid_of(state)
     cols, rows = state.board.cols, state.board.rows
     in_bounds = grid.in_bounds
-    patch, index = occ.reader()
+    by_cell = occ.by_cell
     creatures = state.creatures
     me = creature.id
     capacity = state.settings.space_capacity + 1e-9
@@ -447,9 +386,7 @@ def standable(
         for cell in anchors:
             if not in_bounds(cell, cols, rows) or cell in filled:
                 continue
-            here = patch.get(cell, UNSET)
-            if here is UNSET:
-                here = index.get(cell)
+            here = by_cell.get(cell)
             if here and mine + sum(fill(creatures[o]) for o in here if o != me) > capacity:
                 continue
             out.append(cell)
@@ -459,9 +396,7 @@ def standable(
             cell = (q + dq, r + dr)
             if not in_bounds(cell, cols, rows) or cell in filled:
                 break
-            here = patch.get(cell, UNSET)
-            if here is UNSET:
-                here = index.get(cell)
+            here = by_cell.get(cell)
             if here and mine + sum(fill(creatures[o]) for o in here if o != me) > capacity:
                 break
         else:
