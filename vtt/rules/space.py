@@ -99,6 +99,9 @@ class Occupancy:
         self.cells: dict[str, tuple[Cell, ...]] = _Footprints(state)
         self._by_cell: dict[Cell, list[str]] | None = None
         self._indexed: set[str] = set()
+        self._indexed_shared = False
+        """Whether `_indexed` is shared with an occupancy read over this one or with its base (then `place` copies
+        it before adding to it)."""
         self._base: Occupancy | None = None
         self._changed: frozenset[str] = frozenset()
         self._moved: dict[Cell, list[str]] | None = None
@@ -272,7 +275,11 @@ class Occupancy:
             here = index.get(cell)
             index[cell] = self._order([*here, *cids] if here else list(cids))
         on_board = {cid for cids in moved.values() for cid in cids}
-        indexed = (base_indexed - changed) | on_board
+        if len(on_board) == len(changed) and changed <= base_indexed:  # the same creatures on the board
+            indexed = base_indexed
+            self._indexed_shared = base._indexed_shared = True
+        else:
+            indexed = (base_indexed - changed) | on_board
         asked = dict(self.cells)
         cells = _Footprints(self._state)
         if same_order and on_board <= base_indexed:  # the base's order, the changed creatures replaced in place
@@ -303,6 +310,8 @@ class Occupancy:
         """Index a creature just added to the state (so a long list of creatures is placed in linear time)."""
         if self._by_cell is None or cid in self._indexed:
             return  # the index, when first built, took it
+        if self._indexed_shared:
+            self._indexed, self._indexed_shared = set(self._indexed), False
         self._indexed.add(cid)
         cells = footprint(self._state, self._state.creatures[cid])
         self.cells[cid] = cells
