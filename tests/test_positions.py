@@ -84,6 +84,8 @@ def test_each_state_gets_the_occupancy_indexed_afresh_and_the_creatures_its_step
         assert positions.changed(before, after) == plain
         assert steps.add(before, after) == plain
         roll = rng.random()
+        if not asked and after is states[-1]:
+            roll = 0.5  # a short chain whose rolls asked of no state yet asks of its last
         if roll < 0.1:
             positions.forget()
             forgotten = True
@@ -101,7 +103,7 @@ def test_each_state_gets_the_occupancy_indexed_afresh_and_the_creatures_its_step
         assert positions.changed(states[j], states[i]) == _plain_changed(states[j], states[i])
     for s in states:
         assert _index(positions.occupancy(s)) == _fresh(s)
-    assert asked > 0 or len(states) < 3
+    assert asked > 0 or len(states) < 2
 
 
 def test_the_menus_own_chain_of_states_gets_the_occupancy_indexed_afresh() -> None:
