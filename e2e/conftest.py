@@ -56,7 +56,7 @@ from urllib.parse import urlencode
 from urllib.request import Request, urlopen
 
 import pytest
-from playwright.sync_api import Browser, Page, ViewportSize, expect
+from playwright.sync_api import Browser, BrowserContext, Page, ViewportSize, expect
 
 from e2e import schedule
 from e2e.child_processes import no_processes_left
@@ -533,6 +533,12 @@ def table_timeouts() -> Iterator[None]:
     expect.set_options(timeout=None)
 
 
+def user_context(browser: Browser, viewport: ViewportSize = VIEWPORT, **options: Any) -> BrowserContext:
+    """A new browser context for one user, with reduced motion: the screenshot viewport unless told otherwise
+    (Playwright's other context options pass through)."""
+    return browser.new_context(viewport=viewport, reduced_motion=REDUCED_MOTION, **options)
+
+
 def open_page(
     browser: Browser,
     url: str,
@@ -544,7 +550,7 @@ def open_page(
     """One user (a new browser context, the screenshot viewport, reduced motion) at `url`, once NiceGUI's handshake
     is done and `ready` (a selector) shows. `timeout`: the page's default for actions, in ms; `load_timeout`: for the
     load."""
-    page = browser.new_context(viewport=VIEWPORT, reduced_motion=REDUCED_MOTION).new_page()
+    page = user_context(browser).new_page()
     page.set_default_timeout(timeout)
     page.goto(url, timeout=load_timeout)
     wait_ready(page, timeout=load_timeout)

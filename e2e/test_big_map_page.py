@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 from playwright.sync_api import Browser, expect
 
-from e2e.conftest import VIEWPORT, NewGame, TableGame, open_page, scaled
+from e2e.conftest import NewGame, TableGame, open_page, scaled, user_context
 from vtt.rules.model import SOULWEAVER
 from vtt.web.map_view import PACK_MIN, TOKENS_IN_PAGE_MAX
 
@@ -71,7 +71,7 @@ def test_a_big_map_shows_every_token_and_wall_to_the_soulweaver_and_a_player(
 
 
 def test_the_side_panels_are_drawn_after_the_maps_first_frame(browser: Browser, server: TableGame) -> None:
-    context = browser.new_context(viewport=VIEWPORT)
+    context = user_context(browser)
     try:
         context.add_init_script(script=FIRST_FRAME_PANELS.replace("__N__", str(CREATURES)))
         page = context.new_page()

@@ -10,7 +10,7 @@ import re
 import pytest
 from playwright.sync_api import Browser, Page, WebSocket, expect
 
-from e2e.conftest import LOAD_TIMEOUT, VIEWPORT, NewGame, TableGame, screenshot, wait_ready
+from e2e.conftest import LOAD_TIMEOUT, NewGame, TableGame, screenshot, user_context, wait_ready
 
 WHISPER = "the key is under the third flagstone"
 PUBLIC = "Hello everyone"
@@ -25,7 +25,7 @@ def server(new_game: NewGame) -> TableGame:
 def _open(browser: Browser, server: TableGame, key: str, frames: list[str]) -> Page:
     """A seat's page (the watch page for "spectator"), every websocket frame it receives recorded from before it
     loads."""
-    page = browser.new_context(viewport=VIEWPORT).new_page()
+    page = user_context(browser).new_page()
 
     def record(ws: WebSocket) -> None:
         ws.on("framereceived", lambda f: frames.append(f if isinstance(f, str) else f.decode(errors="replace")))

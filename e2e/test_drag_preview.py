@@ -20,7 +20,7 @@ from pathlib import Path
 import pytest
 from playwright.sync_api import Browser, Page, ViewportSize, expect
 
-from e2e.conftest import LOAD_TIMEOUT, ROOT, NewGame, TableGame, screenshot, wait_ready
+from e2e.conftest import LOAD_TIMEOUT, ROOT, NewGame, TableGame, screenshot, user_context, wait_ready
 from e2e.helpers import Cell, anchor_selector, cell_xy, token_xy
 
 ARENA = ROOT / "e2e" / "maps" / "arena.json"
@@ -50,7 +50,7 @@ def server(tmp_path: Path, new_game: NewGame) -> Iterator[TableGame]:
 
 
 def open_seat_small(browser: Browser, server: TableGame, key: str) -> Page:
-    page = browser.new_context(viewport=VIEWPORT).new_page()
+    page = user_context(browser).new_page()
     page.goto(server.url + server.seat(key), timeout=LOAD_TIMEOUT)
     wait_ready(page, timeout=LOAD_TIMEOUT)
     page.wait_for_selector('[data-token-id="ogre"]')

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from playwright.sync_api import Browser, expect
 
-from e2e.conftest import LOAD_TIMEOUT, VIEWPORT, Harness, wait_ready
+from e2e.conftest import LOAD_TIMEOUT, Harness, user_context, wait_ready
 from e2e.helpers import anchor_selector, cell_xy, drag, token_xy
 
 TOKENS = 500
@@ -52,7 +52,7 @@ HOLD_COMPONENTS = """(() => {
 def test_a_big_map_shows_every_token_in_its_first_frame_then_each_once_by_its_component(
     browser: Browser, harness: Harness
 ) -> None:
-    context = browser.new_context(viewport=VIEWPORT)
+    context = user_context(browser)
     try:
         context.add_init_script(script=FIRST_FRAME)
         page = context.new_page()
@@ -79,7 +79,7 @@ def test_a_big_map_shows_every_token_in_its_first_frame_then_each_once_by_its_co
 
 
 def test_a_token_dropped_before_its_component_is_made_moves(browser: Browser, harness: Harness) -> None:
-    context = browser.new_context(viewport=VIEWPORT)
+    context = user_context(browser)
     try:
         page = context.new_page()
         # the components are never made on their own here (no frame, no timer gets to them): only the drop makes one

@@ -21,7 +21,7 @@ from typing import Any
 import pytest
 from playwright.sync_api import Browser, Page, ViewportSize, WebSocket, expect
 
-from e2e.conftest import LOAD_TIMEOUT, VIEWPORT, NewGame, TableGame, open_seat, screenshot, wait_ready
+from e2e.conftest import LOAD_TIMEOUT, VIEWPORT, NewGame, TableGame, open_seat, screenshot, user_context, wait_ready
 from e2e.helpers import anchor_selector, cell_xy, drag, token_xy
 
 pytestmark = pytest.mark.usefixtures("table_timeouts")
@@ -63,7 +63,7 @@ def server(tmp_path: Path, new_game: NewGame) -> TableGame:
 
 def open_recorded(browser: Browser, server: TableGame, key: str, frames: list[str]) -> tuple[Page, str]:
     """A seat's page with every websocket frame it receives recorded from before it loads, and the page's text."""
-    page = browser.new_context(viewport=VIEWPORT).new_page()
+    page = user_context(browser).new_page()
 
     def record(ws: WebSocket) -> None:
         ws.on("framereceived", lambda f: frames.append(f if isinstance(f, str) else f.decode(errors="replace")))

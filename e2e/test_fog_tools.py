@@ -25,7 +25,7 @@ import pytest
 from PIL import Image, ImageDraw
 from playwright.sync_api import Browser, Page, Request, ViewportSize, WebSocket, expect
 
-from e2e.conftest import LOAD_TIMEOUT, VIEWPORT, NewGame, TableGame, open_seat, screenshot, wait_ready
+from e2e.conftest import LOAD_TIMEOUT, VIEWPORT, NewGame, TableGame, open_seat, screenshot, user_context, wait_ready
 from e2e.helpers import cell_xy, drag
 
 pytestmark = pytest.mark.usefixtures("table_timeouts")
@@ -86,7 +86,7 @@ def server(tmp_path: Path, new_game: NewGame) -> Iterator[TableGame]:
 
 def open_player(browser: Browser, server: TableGame, urls: list[str], frames: list[str]) -> tuple[Page, str]:
     """Alice's page, with every request it makes and every websocket frame it receives recorded from the start."""
-    page = browser.new_context(viewport=VIEWPORT).new_page()
+    page = user_context(browser).new_page()
 
     def record(ws: WebSocket) -> None:
         ws.on("framereceived", lambda f: frames.append(f if isinstance(f, str) else f.decode(errors="replace")))

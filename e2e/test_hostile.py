@@ -27,7 +27,7 @@ import pytest
 from playwright.sync_api import Browser, BrowserContext, FilePayload, Page, expect
 from playwright.sync_api import TimeoutError as PlaywrightTimeout
 
-from e2e.conftest import LOAD_TIMEOUT, TABLE_TIMEOUT, VIEWPORT, AppServer, running, scaled, wait_ready
+from e2e.conftest import LOAD_TIMEOUT, TABLE_TIMEOUT, AppServer, running, scaled, user_context, wait_ready
 from e2e.helpers import cell_xy, drag
 from e2e.hostile import FILE_NAMES, HAYSTACK, HOSTILE, NAME_SAFE, TYPED, Watch, haystack, plain_problem
 from vtt.rules.mapfile import load_map
@@ -111,7 +111,7 @@ class User:
     """One person: a browser context, watched (`Watch`), with one page."""
 
     def __init__(self, browser: Browser) -> None:
-        self.context: BrowserContext = browser.new_context(viewport=VIEWPORT)
+        self.context: BrowserContext = user_context(browser)
         self.watch = Watch(self.context)
         self.page: Page = self.context.new_page()
         self.page.set_default_timeout(TABLE_TIMEOUT)

@@ -16,7 +16,7 @@ from typing import Any
 import pytest
 from playwright.sync_api import Browser, FloatRect, Page, expect
 
-from e2e.conftest import LOAD_TIMEOUT, TABLE_TIMEOUT, NewGame, TableGame, screenshot, wait_ready
+from e2e.conftest import LOAD_TIMEOUT, TABLE_TIMEOUT, NewGame, TableGame, screenshot, user_context, wait_ready
 from e2e.helpers import anchor_selector, cell_xy, token_xy
 
 LAYOUT_MAP = Path(__file__).resolve().parent / "maps" / "layout.json"
@@ -43,7 +43,7 @@ def open_at(browser: Browser, server: TableGame, seat: str, size: tuple[int, int
     """A seat's table page in a new context of this window size; `touch`: a touch screen (a phone's is mobile)."""
     width, height = size
     mobile = touch and width < 500
-    context = browser.new_context(viewport={"width": width, "height": height}, has_touch=touch, is_mobile=mobile)
+    context = user_context(browser, viewport={"width": width, "height": height}, has_touch=touch, is_mobile=mobile)
     page = context.new_page()
     page.set_default_timeout(TABLE_TIMEOUT)
     page.goto(server.url + server.seat(seat), timeout=LOAD_TIMEOUT)

@@ -15,11 +15,11 @@ from playwright.sync_api import Browser, Page, WebSocket, expect
 from e2e.conftest import (
     LOAD_TIMEOUT,
     SCREENSHOTS,
-    VIEWPORT,
     Harness,
     open_page,
     scaled,
     screenshot,
+    user_context,
     wait_ready,
     wait_until,
 )
@@ -585,7 +585,7 @@ def has_patch(frames: list[str]) -> Callable[[], bool]:
 
 def open_recording_page(browser: Browser, url: str) -> tuple[Page, list[str]]:
     """Like ``open_page``, and every websocket frame the page receives is recorded (as text)."""
-    page = browser.new_context(viewport=VIEWPORT).new_page()
+    page = user_context(browser).new_page()
     frames: list[str] = []
 
     def on_socket(ws: WebSocket) -> None:

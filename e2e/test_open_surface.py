@@ -14,7 +14,16 @@ from pathlib import Path
 import pytest
 from playwright.sync_api import Browser, BrowserContext, Page, expect
 
-from e2e.conftest import DEMO_MAP, LOAD_TIMEOUT, TABLE_TIMEOUT, VIEWPORT, AppServer, running, screenshot, wait_ready
+from e2e.conftest import (
+    DEMO_MAP,
+    LOAD_TIMEOUT,
+    TABLE_TIMEOUT,
+    AppServer,
+    running,
+    screenshot,
+    user_context,
+    wait_ready,
+)
 from e2e.helpers import demo_without_fog
 
 pytestmark = pytest.mark.usefixtures("table_timeouts")
@@ -53,7 +62,7 @@ def contexts(browser: Browser) -> Iterator[list[BrowserContext]]:
 
 
 def _person(browser: Browser, contexts: list[BrowserContext]) -> Page:
-    context = browser.new_context(viewport=VIEWPORT)
+    context = user_context(browser)
     contexts.append(context)
     page = context.new_page()
     page.set_default_timeout(TABLE_TIMEOUT)

@@ -13,7 +13,7 @@ from typing import Any
 import pytest
 from playwright.sync_api import Browser, Page, ViewportSize, expect
 
-from e2e.conftest import LOAD_TIMEOUT, NewGame, TableGame, open_seat, screenshot, wait_ready
+from e2e.conftest import LOAD_TIMEOUT, NewGame, TableGame, open_seat, screenshot, user_context, wait_ready
 from e2e.helpers import anchor_selector, cell_xy, drag, token_xy
 
 pytestmark = pytest.mark.usefixtures("table_timeouts")
@@ -128,7 +128,7 @@ def test_the_ruler_pings_and_keys_reach_the_table(browser: Browser, server: Tabl
 
 def _phone(browser: Browser, server: TableGame, key: str) -> Page:
     """A seat's page on a touch phone (390 × 844): the map takes the screen, the panels wait in their sheet."""
-    page = browser.new_context(viewport=PHONE, has_touch=True, is_mobile=True).new_page()
+    page = user_context(browser, viewport=PHONE, has_touch=True, is_mobile=True).new_page()
     page.goto(server.url + server.seat(key), timeout=LOAD_TIMEOUT)
     wait_ready(page, timeout=LOAD_TIMEOUT)
     page.wait_for_selector("[data-token-id]")

@@ -17,7 +17,7 @@ from typing import Any
 import pytest
 from playwright.sync_api import Browser, Page, expect
 
-from e2e.conftest import LOAD_TIMEOUT, SCREENSHOTS, AppServer, stop_checked
+from e2e.conftest import LOAD_TIMEOUT, SCREENSHOTS, AppServer, stop_checked, user_context
 from e2e.helpers import anchor_selector, cell_xy, choose_action, drag, token_xy
 from e2e.nginx_proxy import ROUTE_COOKIE, NginxProxy, nginx_binary
 from e2e.pg_server import PostgresDatabases
@@ -67,7 +67,7 @@ def _server(map_path: Path, url: str, seed: int) -> AppServer:
 
 
 def _open(browser: Browser, proxy: NginxProxy, route: str, path: str) -> Page:
-    context = browser.new_context(viewport={"width": 1280, "height": 800})
+    context = user_context(browser, viewport={"width": 1280, "height": 800})
     context.add_cookies([{"name": ROUTE_COOKIE, "value": route, "url": proxy.url}])
     page = context.new_page()
     page.goto(proxy.url + path, timeout=LOAD_TIMEOUT)
