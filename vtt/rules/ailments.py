@@ -54,6 +54,7 @@
 from __future__ import annotations
 
 from collections.abc import Callable
+from operator import attrgetter
 from typing import Literal, NamedTuple
 
 from pydantic import BaseModel, ConfigDict
@@ -719,11 +720,12 @@ def wounded_tiers(c: Creature, part: str) -> int:
     return p.wounded if p is not None else 0
 
 
-def _any_wounded(c: Creature) -> bool:
-    for p in c.parts:  # noqa: SIM110 -- a plain loop: every attack and defense asks, most often of no Wounded part
-        if p.wounded:
-            return True
-    return False
+def any_wounded(c: Creature) -> bool:
+    """Whether any part of `c` has Wounded (every attack and defense asks, most often of no Wounded part)."""
+    return any(map(_WOUNDED, c.parts))
+
+
+_WOUNDED = attrgetter("wounded")
 
 
 def wounded_total(c: Creature) -> int:
@@ -741,7 +743,7 @@ def wounded_use_modifiers(state: GameState, c: Creature, parts: list[str]) -> li
     one has `wounded_unusable_at` Tiers or more and cannot be used."""
     s = state.settings
     mods: list[Modifier] = []
-    if not _any_wounded(c):
+    if not any_wounded(c):
         return mods
     for pid in parts:
         t = wounded_tiers(c, pid)
@@ -772,7 +774,7 @@ def wounded_limbs_modifiers(
     so the worst one holds the others back; one penalty, not one per limb). Such a roll is never refused for a
     limb past `wounded_unusable_at`: the creature does without that limb."""
     per = state.settings.wounded_penalty_per_tier
-    if not per or not _any_wounded(c):
+    if not per or not any_wounded(c):
         return []
     hurt = [
         (wounded_tiers(c, lb.id), lb.name)

@@ -48,13 +48,14 @@ def concealment_and_cause(
     it. For sight and one target, light and line of sight count too (`vision.light_concealment`): the highest of
     Blinded, a stomach's darkness and that counts, as all hide the same sense."""
     name = SENSE_AILMENTS[sense]
-    t = observer.ailments.get(name, 0)
+    t = observer.ailments.get(name, 0) if observer.ailments else 0
     best = (t, f"{name} (Tier {t})")
     if sense != "sight":
         return best
-    dark = darkness(state, observer)
-    if dark > best[0]:
-        best = (dark, "no light (swallowed)")
+    if observer.swallowed_by is not None:
+        dark = darkness(state, observer)
+        if dark > t:
+            best = (dark, "no light (swallowed)")
     if target is not None and target.id in state.creatures and observer.id in state.creatures:
         lit, why = vision.light_concealment(state, observer.id, target.id)
         if lit > best[0]:
@@ -80,8 +81,17 @@ def attack_concealment(
     return best
 
 
+def _all_clear(state: GameState, c: Creature) -> bool:
+    """Whether every target is free of Concealment from `c` (`concealment_and_cause` finds Tier 0 for each sense):
+    no ailment of its senses, not swallowed, and no space of the map dim or dark."""
+    if c.ailments or c.swallowed_by is not None or state.settings.ambient_light != "lit":
+        return False
+    light = state.board.light
+    return not light or all(level == "lit" for level in light.values())
+
+
 def _modifier(state: GameState, c: Creature, per_tier: int, what: str, other: Creature | None) -> list[Modifier]:
-    if not per_tier:
+    if not per_tier or _all_clear(state, c):
         return []
     t, sense, cause = attack_concealment(state, c, other)
     if not t or sense is None:

@@ -135,7 +135,7 @@ def arm_reach(state: GameState, c: Creature, arm: Armament) -> int:
 
 
 def weapon_modifiers(state: GameState, c: Creature, arm: Armament, distance: int) -> list[Modifier]:
-    mods = ailments.wounded_use_modifiers(state, c, attack_limbs(state, c, arm))
+    mods = ailments.wounded_use_modifiers(state, c, attack_limbs(state, c, arm)) if ailments.any_wounded(c) else []
     w = arm.weapon
     skill = state.settings.strike_skill
     if w is None:

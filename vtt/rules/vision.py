@@ -495,7 +495,8 @@ def light_concealment(state: GameState, viewer_id: str, target_id: str) -> tuple
     viewer = state.creatures[viewer_id]
     if viewer.swallowed_by is not None or state.creatures[target_id].swallowed_by is not None:
         return 0, "off the board"
-    if settings.ambient_light == "lit" and all(level == "lit" for level in state.board.light.values()):
+    light = state.board.light
+    if settings.ambient_light == "lit" and (not light or all(level == "lit" for level in light.values())):
         return 0, "the target is seen in light"  # no space of the map is dim or dark
     occ = Occupancy(state)
     mine, theirs = occ.cells[viewer_id], occ.cells[target_id]
