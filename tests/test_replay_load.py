@@ -151,3 +151,113 @@ def test_an_undo_across_the_newest_snapshot_loads_from_the_one_before(monkeypatc
         table.close()
         loaded.close()
         engine.dispose()
+
+
+def _undo_all_the_way(table: Table) -> list[tuple[list[int], bool, dict[str, Any]]]:
+    """Undo until nothing is left to undo: each undo's group, whether it was played, and the state after it."""
+    out: list[tuple[list[int], bool, dict[str, Any]]] = []
+    while table.can_undo():
+        group = [r.seq for r in table.undo_group()]
+        ok = asyncio.run(table.submit(SW, {"type": "undo"})).ok
+        out.append((group, ok, table.state.model_dump()))
+        if not ok:
+            break
+    return out
+
+
+@settings(max_examples=10, deadline=None)
+@given(st.integers(0, 2**32))
+def test_undos_past_the_kept_states_take_back_what_a_table_keeping_every_state_takes_back(seed: int) -> None:
+    """A loaded game keeping the state before its last command only rebuilds older ones from the snapshot before
+    them when an undo needs them; undone all the way back, each undo takes back the same group and leaves the same
+    state as in the same game whose every state before a command was rebuilt from the start."""
+    import shutil
+
+    import vtt.table.table as table_module
+
+    with tempfile.TemporaryDirectory() as folder, pytest.MonkeyPatch.context() as monkeypatch:
+        engine = db.open_engine(f"sqlite:///{folder}/game.sqlite")
+        played = _played(engine, seed)
+        assert played.game_id is not None
+        engine.dispose()
+        shutil.copy(f"{folder}/game.sqlite", f"{folder}/copy.sqlite")
+        engines = [db.open_engine(f"sqlite:///{folder}/{name}.sqlite") for name in ("game", "copy")]
+        every = Table.load(engines[1], played.game_id)
+        every._rebuild_before()
+        monkeypatch.setattr(table_module, "KEEP_STATES", 1)
+        few = Table.load(engines[0], played.game_id)
+        expected = _undo_all_the_way(every)
+        assert _undo_all_the_way(few) == expected
+        for table in (every, few):
+            table.close()
+        for engine in engines:
+            engine.dispose()
+
+
+def test_an_undo_past_the_kept_states_replays_from_the_snapshot_before_it(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Undoing the commands one by one back past the kept states plays again only the commands from the newest
+    snapshot before each undone one, not the whole log; the creatures the undos do not change stay the same objects
+    (their versions do not change)."""
+    import vtt.table.table as table_module
+
+    monkeypatch.setattr(table_module, "KEEP_STATES", 1)
+    with tempfile.TemporaryDirectory() as folder:
+        engine = db.open_engine(f"sqlite:///{folder}/game.sqlite")
+        game_id = db.create_game(engine, "g", armed_pair_and_hidden_rat().model_dump(mode="json"))
+        table = Table.load(engine, game_id)
+        table.snapshot_every = 2
+        spots = ([5, 5], [6, 6], [7, 7], [5, 6], [6, 7], [7, 8])
+        for to in spots:
+            assert asyncio.run(table.submit(SW, {"type": "place", "creature": "orc", "to": to})).ok
+        table.close()
+        assert db.snapshot_seqs(engine, game_id) == [6, 4, 2]
+        loaded = Table.load(engine, game_id)
+        assert all(r.before is None for r in loaded.log)  # loaded from the snapshot at 6
+        played: list[dict[str, Any]] = []
+
+        def counted(s: GameState, cmd: dict[str, Any], dice: Any) -> Any:
+            played.append(cmd)
+            return apply(s, cmd, dice)
+
+        monkeypatch.setattr(table_module, "apply", counted)
+        ayla, rat = loaded.state.creatures["ayla"], loaded.state.creatures["rat"]
+        anchors = []
+        for _ in spots:
+            assert asyncio.run(loaded.submit(SW, {"type": "undo"})).ok
+            anchors.append(list(loaded.state.creatures["orc"].anchor))
+            assert loaded.state.creatures["ayla"] is ayla and loaded.state.creatures["rat"] is rat
+        assert anchors == [*reversed(spots[:-1]), [3, 2]]
+        assert [c["to"] for c in played] == [spots[4], spots[2], spots[0]]  # from the snapshots at 4, 2 and the start
+        assert loaded.versions == {"orc": 6}
+        loaded.close()
+        engine.dispose()
+
+
+def test_an_undo_of_a_loaded_game_takes_back_the_attack_with_the_reaction_it_waited_for() -> None:
+    """Loaded from the snapshot after an attack and the answer to the reaction it waited for, the game knows neither
+    state before them; its undo rebuilds them and takes both back, as the game played takes them back."""
+    from factories import creature
+
+    from vtt.rules.settings import TableSettings
+
+    game = armed_pair_and_hidden_rat(TableSettings(defense_prompts="nobody", reactions=True, reaction_seconds=0))
+    game.creatures["gob"] = creature("gob", (1, 2))  # a third creature with Ayla in its Reach
+    with tempfile.TemporaryDirectory() as folder:
+        engine = db.open_engine(f"sqlite:///{folder}/game.sqlite")
+        game_id = db.create_game(engine, "g", game.model_dump(mode="json"))
+        table = Table.load(engine, game_id)
+        table.snapshot_every = 2
+        strike = {"type": "strike", "creature": "ayla", "target": "orc", "weapon": "sword"}
+        assert asyncio.run(table.submit(ALICE, strike)).ok
+        decision = table.state.pending[0].id
+        assert asyncio.run(table.submit(SW, {"type": "react", "decision": decision, "hinder": False})).ok
+        assert [r.seq for r in table.undo_group()] == [1, 2]
+        table.close()
+        loaded = Table.load(engine, game_id)
+        assert all(r.before is None for r in loaded.log)
+        assert [r.seq for r in loaded.undo_group()] == [1, 2]
+        out = asyncio.run(loaded.submit(SW, {"type": "undo"}))
+        assert out.ok and out.record is not None and out.record.command["seqs"] == [1, 2]
+        assert loaded.state.model_dump() == game.model_dump()
+        loaded.close()
+        engine.dispose()

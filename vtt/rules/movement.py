@@ -130,10 +130,10 @@ def move(
     c = require_active(state, creature)
     refuse_on_full_resolve(state, c.id, "move", movement=True)
     econ = tx.economy(c.id)
+    left = econ.movement_left
     filled = state.board.filled()
-    per_space = prone.space_cost(state, c)
     if path is None:
-        path = find_path(state, c, to, econ.movement_left, filled)
+        path = find_path(state, c, to, left, filled)
     else:
         if not path or path[-1] != to:
             raise RuleError("the path must end at the destination")
@@ -141,10 +141,11 @@ def move(
     if not path:
         raise RuleError(f"{c.name} is already there")
     need = terrain.path_cost(state, c, path)
-    if need > econ.movement_left:
+    if need > left:
+        per_space = prone.space_cost(state, c)
         crawl = f" ({per_space} a space while Prone)" if per_space > 1 else ""
         rough = " (Uneven Ground costs more)" if need > len(path) * per_space else ""
-        raise RuleError(f"{c.name} has {econ.movement_left} Movement left, the move needs {need}{crawl}{rough}")
+        raise RuleError(f"{c.name} has {left} Movement left, the move needs {need}{crawl}{rough}")
     if collide_with is not None:
         if resolve_blocks(state, c.id):
             raise RuleError(f"{c.name}'s Resolve Pool is full: only Recovery, or the DL 12 Zeal roll; no Collision")
@@ -160,12 +161,19 @@ def move(
         specs = escape_roll_spec(tx, c.id, len(path), dice, params)
         if specs:
             return attacks.resolve(tx, specs[0], dice)
-    return _do_move(tx, c.id, path, collide_with, dice, charge)
+    return _do_move(tx, c.id, path, collide_with, dice, charge, need)
 
 
 def _do_move(
-    tx: Tx, creature: str, path: list[Cell], collide_with: str | None, dice: DiceSource, charge: bool = False
+    tx: Tx,
+    creature: str,
+    path: list[Cell],
+    collide_with: str | None,
+    dice: DiceSource,
+    charge: bool = False,
+    cost: int | None = None,
 ) -> list[Event]:
+    """Move the creature along `path`; `cost` is what the path costs from where it stands, when worked out."""
     state = tx.state
     start = tx.get(creature).anchor
     fell_at, balance = terrain.balance_along(tx, creature, start, path, dice)
@@ -175,12 +183,14 @@ def _do_move(
     c = tx.creature(creature)
     final = path[-1]
     events: list[Event] = list(balance)
+    if cost is None:
+        cost = terrain.path_cost(state, c, path, start)
     if collide_with is not None:
-        econ.movement_spent = max(econ.movement_spent + terrain.path_cost(state, c, path, start), econ.movement_max)
+        econ.movement_spent = max(econ.movement_spent + cost, econ.movement_max)
         if why_cannot_stand(state, c, final, positions.for_tx(tx), state.board.filled()) is not None:
             final = path[-2] if len(path) > 1 else start
     else:
-        econ.movement_spent += terrain.path_cost(state, c, path, start)
+        econ.movement_spent += cost
     c.anchor = final
     econ.consecutive_spaces += len(path)
     events.append(

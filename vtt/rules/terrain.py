@@ -23,13 +23,15 @@ from __future__ import annotations
 import heapq
 from collections.abc import Callable
 from collections.abc import Set as AbstractSet
+from functools import cache
 
 from vtt.rules import ailments, prone
 from vtt.rules.checks import CheckResult
 from vtt.rules.dice import DiceSource, roll
 from vtt.rules.events import Event
+from vtt.rules.grid import Grid
 from vtt.rules.model import Cell, Creature, GameState
-from vtt.rules.space import footprint, grid_of
+from vtt.rules.space import footprint, footprint_offsets, grid_of
 from vtt.rules.txn import Tx
 
 LEGS = frozenset({"leg"})
@@ -40,6 +42,10 @@ def entered_tier(state: GameState, c: Creature, prev: Cell, nxt: Cell) -> int:
     uneven = state.board.uneven
     if not uneven:
         return 0
+    offsets = footprint_offsets(state, c)
+    if len(offsets) == 1:  # one space: the step enters it unless it stays where it was
+        dq, dr = offsets[0]
+        return 0 if nxt == prev else uneven.get((nxt[0] + dq, nxt[1] + dr), 0)
     before = set(footprint(state, c, prev))
     return max((uneven.get(cell, 0) for cell in footprint(state, c, nxt) if cell not in before), default=0)
 
@@ -52,12 +58,20 @@ def step_cost(state: GameState, c: Creature, prev: Cell, nxt: Cell) -> int:
 
 def path_cost(state: GameState, c: Creature, path: list[Cell], start: Cell | None = None) -> int:
     """Movement a path of anchor spaces costs from `start` (default: where the creature stands)."""
+    if not state.board.uneven:
+        return len(path) * prone.space_cost(state, c)
     prev = c.anchor if start is None else start
     total = 0
     for step in path:
         total += step_cost(state, c, prev, step)
         prev = step
     return total
+
+
+@cache
+def _steps(grid: Grid) -> tuple[Cell, ...]:
+    """The offsets of a space's neighbours, in the grid's order."""
+    return tuple(grid.neighbours((0, 0)))
 
 
 def reachable(
@@ -79,7 +93,15 @@ def reachable(
     per_space = prone.space_cost(state, c)
     if not state.board.uneven or state.settings.uneven_move_extra == 0:
         # breadth-first, one step of depth at a time; the neighbours in the grid's order, as `grid.neighbours` gives
-        steps = grid.neighbours((0, 0))
+        steps = _steps(grid)
+        if (
+            goal is not None
+            and movement >= per_space
+            and (goal[0] - start[0], goal[1] - start[1]) in steps
+            and can_pass(goal)
+        ):  # a goal next to the start: the first step of depth finds it, whatever it tries before it
+            paths[goal] = [goal]
+            return paths
         blocked: set[Cell] = set()
         frontier = [start]
         for _ in range(movement // per_space):

@@ -94,10 +94,11 @@ class LogRecord:
         """The state this command was played on (kept in memory only; a restart rebuilds it by replaying)."""
 
     @classmethod
-    def stored(cls, row: db.StoredCommand, packed: bool = True) -> LogRecord:
+    def stored(cls, row: db.StoredCommand, packed: bool = True, command: dict[str, Any] | None = None) -> LogRecord:
         """The record of a command as the database holds it; `packed`, its JSON text is kept as it is (it reads back
-        what `db.load_log` decodes), else decoded."""
-        command = json.loads(row.command)
+        what `db.load_log` decodes), else decoded. `command` is its command decoded already, if it was."""
+        if command is None:
+            command = json.loads(row.command)
         if not packed:
             return cls(row.seq, row.sender, command, json.loads(row.faces), json.loads(row.events), row.time)
         faces = json.loads(row.faces)
@@ -184,19 +185,28 @@ class LogRecord:
         )
 
 
-def _snapshot_to_load(engine: Engine, game_id: int, records: list[LogRecord]) -> tuple[int, dict[str, Any]] | None:
-    """The newest snapshot of the game that no later undo or redo reaches back past (its state is then the log's
-    fold up to it), with its state; None if there is none."""
+def _snapshot_to_load(
+    engine: Engine, game_id: int, records: list[LogRecord], below: int | None = None
+) -> tuple[int, dict[str, Any]] | None:
+    """The newest snapshot of the game (before the command `below`, if given) that no later undo or redo reaches
+    back past (its state is then the log's fold up to it), with its state; None if there is none."""
     reaches = sorted(((r.seq, min(r.command.get("seqs", [0]))) for r in records if r.is_meta), reverse=True)
     lowest, i = len(records) + 1, 0
     for seq in db.snapshot_seqs(engine, game_id):
         while i < len(reaches) and reaches[i][0] > seq:
             lowest = min(lowest, reaches[i][1])
             i += 1
-        if lowest > seq:
+        if lowest > seq and (below is None or seq < below):
             state = db.snapshot_state(engine, game_id, seq)
             return None if state is None else (seq, state)
     return None
+
+
+def _sharing(state: GameState, table_state: GameState) -> GameState:
+    """`state` with each creature equal to the table state's creature of its id replaced by that very object."""
+    mine = table_state.creatures
+    creatures = {cid: c if (same := mine.get(cid)) is None or same != c else same for cid, c in state.creatures.items()}
+    return state.model_copy(update={"creatures": creatures})
 
 
 def _json(data: object) -> str | None:
@@ -349,39 +359,51 @@ class Table:
         table = cls(name, GameState.model_validate(start), engine, game_id, dice)
         rows = db.load_log_texts(engine, game_id)
         unpacked = len(rows) - RECORDS_UNPACKED  # as `_append` leaves them
-        records = [LogRecord.stored(r, packed=i < unpacked) for i, r in enumerate(rows)]
+        commands: list[dict[str, Any]] = [json.loads(r.command) for r in rows]
+        records = [LogRecord.stored(r, i < unpacked, commands[i]) for i, r in enumerate(rows)]
         snapshot = _snapshot_to_load(engine, game_id, records)
         if snapshot is not None:
-            table._replay(records, GameState.model_validate(snapshot[1]), snapshot[0])
+            table._replay(records, GameState.model_validate(snapshot[1]), snapshot[0], commands)
         else:
-            table._replay(records, table.initial, 0)
+            table._replay(records, table.initial, 0, commands)
         table.remember(table.state)
         return table
 
-    def _replay(self, records: list[LogRecord], state: GameState, start_after: int) -> None:
+    def _replay(
+        self,
+        records: list[LogRecord],
+        state: GameState,
+        start_after: int,
+        commands: Sequence[dict[str, Any]] | None = None,
+    ) -> None:
         """Fold the log into the state. Records up to `start_after` are already in `state` (a snapshot); their
-        undone marks are still worked out, for the log's display."""
+        undone marks are still worked out, for the log's display. `commands`: each record's command, decoded already
+        (a packed record decodes its own anew)."""
         by_seq = {r.seq: r for r in records}
+        redo = self._redo
         for r in records:
-            if r.kind == "undo":
-                for seq in r.command["seqs"]:
+            kind = r.kind
+            if kind == "undo":
+                seqs = r.command["seqs"]
+                for seq in seqs:
                     by_seq[seq].undone = True
-                self._redo.append(list(r.command["seqs"]))
-            elif r.kind == "redo":
+                redo.append(list(seqs))
+            elif kind == "redo":
                 for seq in r.command["seqs"]:
                     by_seq[seq].undone = False
-                self._redo.pop()
-            elif not r.is_chat:
-                self._redo.clear()
+                redo.pop()
+            elif kind not in CHAT_KINDS:
+                redo.clear()
         self.log = records
         kept_from = len(records) - KEEP_STATES  # as `_forget_old_states` keeps them, and no more in memory
+        bump = self._bump
         with positions.replaying():
             for i, r in enumerate(records):
                 if r.seq <= start_after or r.undone or r.kind in NOT_PLAYED:
                     continue
                 r.before = state if i >= kept_from else None
-                after, _ = apply(state, r.command, ScriptedDice(r.faces))
-                self._bump(state, after)
+                after, _ = apply(state, r.command if commands is None else commands[i], ScriptedDice(r.faces))
+                bump(state, after)
                 state = after
         self.state = state
 
@@ -709,12 +731,15 @@ class Table:
 
     def undo_group(self) -> list[LogRecord]:
         """What an undo takes back: the last command, and with it the commands before it back to the one that
-        started while nothing waited — so an attack goes with its defense, reactions and damage."""
+        started while nothing waited — so an attack goes with its defense, reactions and damage. A command whose
+        state before it is not kept has it rebuilt first (`_rebuild_before`)."""
         played = [r for r in self.log if r.is_play and not r.undone]
         group: list[LogRecord] = []
         while played:
             r = played.pop()
             group.insert(0, r)
+            if r.before is None:
+                self._rebuild_before(r.seq)
             if r.before is None or not r.before.pending:
                 break
         return group
@@ -791,7 +816,7 @@ class Table:
         seqs: list[int] = record.command["seqs"]
         if record.kind == "undo":
             if self.log[seqs[0] - 1].before is None:
-                self._rebuild_before()
+                self._rebuild_before(seqs[0])
             before = self.log[seqs[0] - 1].before
             assert before is not None
             return before
@@ -898,16 +923,32 @@ class Table:
             await self._remember(self.state)
         return changes
 
-    def _rebuild_before(self) -> None:
-        """Replay the whole log from the starting state, so every played command knows the state before it (a game
-        loaded from a snapshot does not until it needs to)."""
-        state = self.initial
+    def _rebuild_before(self, seq: int | None = None) -> None:
+        """Replay the log so that the played command `seq` (every one, without it) knows the state before it (a game
+        loaded from a snapshot, or older than the states kept, does not until it needs to): from the newest stored
+        snapshot before `seq` that no later undo or redo reaches back past, else from the starting state; each
+        command on the way learns it too. A state kept already is kept (the replay goes on from it); the snapshot's
+        creatures equal to the table's are the table's own objects: only the creatures an undo changes count as
+        changed."""
+        start, start_after = self.initial, 0
+        if seq is not None and self.engine is not None and self.game_id is not None:
+            found = _snapshot_to_load(self.engine, self.game_id, self.log, below=seq)
+            if found is not None:
+                start, start_after = GameState.model_validate(found[1]), found[0]
+        end = len(self.log) if seq is None else seq
+        todo = [r for r in self.log[start_after:end] if r.is_play and not r.undone]
+        unknown = [i for i, r in enumerate(todo) if r.before is None]
+        if not unknown:
+            return
+        state = _sharing(start, self.state)
         with positions.replaying():
-            for r in self.log:
-                if not r.is_play or r.undone:
-                    continue
-                r.before = state
+            for r in todo[: unknown[-1]]:
+                if r.before is None:
+                    r.before = state
+                else:
+                    state = r.before
                 state, _ = apply(state, r.command, ScriptedDice(r.faces))
+        todo[unknown[-1]].before = state
 
     def _time_limit(self, kind: str) -> float:
         """How long a decision of this kind waits before the table answers it (0: it waits for its answer)."""
