@@ -39,6 +39,7 @@ ROOT = Path(__file__).resolve().parents[1]
 if str(ROOT) not in sys.path:
     sys.path.insert(0, str(ROOT))
 
+from bench.gc_table import Pauses  # noqa: E402
 from bench.web import BIG, MOVER, make_encounter  # noqa: E402
 from vtt.rules.dice import RandomDice  # noqa: E402
 from vtt.rules.scenario import load_scenario  # noqa: E402
@@ -49,20 +50,6 @@ from vtt.web.table_view import TableView  # noqa: E402
 
 SPECTATORS = 7
 WARMUP = 4
-
-
-class Collections:
-    """The collector's passes as (generation, ms), noted through `gc.callbacks` while installed."""
-
-    def __init__(self) -> None:
-        self.passes: list[tuple[int, float]] = []
-        self._started = 0.0
-
-    def __call__(self, phase: str, info: dict[str, Any]) -> None:
-        if phase == "start":
-            self._started = time.perf_counter()
-        else:
-            self.passes.append((int(info["generation"]), (time.perf_counter() - self._started) * 1000))
 
 
 class Queued(Counter[str]):
@@ -116,10 +103,10 @@ async def _measure(folder: Path, drops: int, monkeypatch: pytest.MonkeyPatch) ->
     soulweaver = next(s for s in seats if s.role == "soulweaver")
     queued = Queued()
     queued.install(monkeypatch)
-    collections = Collections()
+    pauses = Pauses()
     gc.set_threshold(web_app.GC_YOUNG_THRESHOLD, *gc.get_threshold()[1:])
     gc.freeze()
-    gc.callbacks.append(collections)
+    gc.callbacks.append(pauses)
     try:
         async with user_simulation(_root) as user:
             await user.open(f"/?secret={soulweaver.secret}")
@@ -137,7 +124,7 @@ async def _measure(folder: Path, drops: int, monkeypatch: pytest.MonkeyPatch) ->
             for i in range(WARMUP + drops):
                 to = enc.spot_b if i % 2 == 0 else enc.spot_a
                 played = len(table.log)
-                collections.passes.clear()
+                pauses.taken.clear()
                 queued.clear()
                 young = gc.get_count()[0]
                 t0 = time.process_time()
@@ -146,18 +133,18 @@ async def _measure(folder: Path, drops: int, monkeypatch: pytest.MonkeyPatch) ->
                 while len(table.log) == played:
                     await asyncio.sleep(0.001)
                 took = (time.process_time() - t0) * 1000
-                in_drop = list(collections.passes)
+                in_drop = list(pauses.taken)
                 await _settled(views)
                 if i >= WARMUP:
                     cpu.append(took)
                     inside.append(in_drop)
-                    whole.append(list(collections.passes))
-                    if not collections.passes:
+                    whole.append(list(pauses.taken))
+                    if not pauses.taken:
                         grown.append(gc.get_count()[0] - young)
                     messages.update(queued)
             tracked = len(gc.get_objects())
     finally:
-        gc.callbacks.remove(collections)
+        gc.callbacks.remove(pauses)
         web_app.Server.games = None
         games.close()
     print(f"\n{drops} drops, {len(views)} pages of the {BIG[0]}×{BIG[1]} map with {BIG[2]} creatures (in process)")
