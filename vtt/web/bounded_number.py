@@ -1,4 +1,4 @@
-"""A number field for a count the dialog itself refuses when out of range (Tiers, minutes).
+"""A number field for a count the dialog itself refuses when out of range (Tiers, minutes, dice of damage).
 
 NiceGUI's `ui.number` with `min`/`max` clamps the value on blur, so a typed 7 in a 1–6 field became 6 before the
 button's click arrived, and was sent. This field has no min/max; it shows the range under itself while what is typed
