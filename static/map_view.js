@@ -1139,25 +1139,63 @@ function assignInPlace(dst, src, replace) {
   for (const [key, value] of Object.entries(src)) if (!sameJson(dst[key], value)) dst[key] = cloneJson(value);
 }
 
-// Slot of every single-space token that shares its space with other single-space tokens, as one string
-// "id\u0001i/n" joined by "\u0000" (ids sorted, so that every client draws a space the same way).
-function stackKeyOf(ids, local) {
-  const byCell = new Map();
-  for (const id of ids) {
-    const cells = local[id] && local[id].cells;
-    if (!Array.isArray(cells) || cells.length !== 1 || !Array.isArray(cells[0]) || cells[0].length < 2) continue;
-    const k = cellKey(cells[0][0], cells[0][1]);
-    const list = byCell.get(k);
-    if (list) list.push(id);
-    else byCell.set(k, [id]);
+// The space ("q,r") of a token that lies on exactly one space, or null.
+function soleCell(t) {
+  const cells = t && t.cells;
+  if (!Array.isArray(cells) || cells.length !== 1 || !Array.isArray(cells[0]) || cells[0].length < 2) return null;
+  return cellKey(cells[0][0], cells[0][1]);
+}
+
+// Which single-space tokens lie on each space, kept token by token: a move touches its two spaces only.
+class SpaceIndex {
+  constructor() {
+    this.cellOf = new Map(); // id -> "q,r"
+    this.byCell = new Map(); // "q,r" -> Set of ids
+    this.shared = new Set(); // the spaces of two tokens or more
   }
-  const parts = [];
-  for (const list of byCell.values()) {
-    if (list.length < 2) continue;
-    list.sort();
-    list.forEach((id, i) => parts.push(id + "\u0001" + i + "/" + list.length));
+
+  // `id` now lies on `cell` (null: on none, or on several); whether a shared space gained or lost a token.
+  set(id, cell) {
+    const old = this.cellOf.get(id) ?? null;
+    if (old === cell) return false;
+    let changed = false;
+    if (old !== null) {
+      const here = this.byCell.get(old);
+      changed = here.size >= 2;
+      here.delete(id);
+      if (here.size < 2) this.shared.delete(old);
+      if (!here.size) this.byCell.delete(old);
+      this.cellOf.delete(id);
+    }
+    if (cell !== null) {
+      let there = this.byCell.get(cell);
+      if (!there) this.byCell.set(cell, (there = new Set()));
+      there.add(id);
+      this.cellOf.set(id, cell);
+      if (there.size >= 2) {
+        this.shared.add(cell);
+        changed = true;
+      }
+    }
+    return changed;
   }
-  return parts.join("\u0000");
+
+  // Slot of every token that shares its space, as one string "id\u0001i/n" joined by "\u0000" (spaces and the
+  // ids in each sorted, so that every client draws a space the same way and equal slots make equal strings).
+  key() {
+    const parts = [];
+    for (const cell of [...this.shared].sort()) {
+      const list = [...this.byCell.get(cell)].sort();
+      list.forEach((id, i) => parts.push(id + "\u0001" + i + "/" + list.length));
+    }
+    return parts.join("\u0000");
+  }
+}
+
+function spaceIndexOf(ids, local) {
+  const index = new SpaceIndex();
+  for (const id of ids) index.set(id, soleCell(local[id]));
+  return index;
 }
 
 let uidCounter = 0;
@@ -1303,7 +1341,7 @@ export default {
       editMode: this.mode || null,
       fogData: fogOf(this.fog),
       // A string set after each batch of token changes (`restack`) only when a shared space changed: a move
-      // elsewhere costs one scan of the raw tokens' cells, no reactive reads and no re-render of the map.
+      // elsewhere costs an update of the space index (`SpaceIndex`), no reactive reads and no re-render of the map.
       stackKey: "",
       firstKey: 0, // bumped when tokens leave the first frame (`firstIds`) for their components
     };
@@ -1329,6 +1367,7 @@ export default {
     this.pressTimer = null;
     this.tokenQueue = new Map(); // not reactive: token patches waiting for the end of their message
     this.tokenFlushQueued = false;
+    this.spaces = null; // not reactive: the SpaceIndex behind `stackKey`
     this.firstIds = new Set(); // not reactive: tokens drawn by the first frame, not yet by their components
     this.firstEls = new Map();
     this.firstTimer = null;
@@ -1521,7 +1560,7 @@ export default {
         if (op.remove) this.dropToken(id);
         if (op.patch) this.upsertToken(op.patch, false);
       }
-      this.restack();
+      this.restack(queue.keys());
       if (window.__vttMeasure === true) this.$nextTick(() => performance.measure("vtt:map", { start }));
     },
     dropToken(id) {
@@ -1595,8 +1634,14 @@ export default {
       for (const [id, t] of Object.entries(incoming)) this.upsertToken(withId(t, id), true);
       this.restack();
     },
-    restack() {
-      const key = stackKeyOf(toRaw(this.ids), toRaw(this.local));
+    // which tokens share a space, worked out again from all the tokens (`ids`: none) or for these tokens only
+    restack(ids) {
+      const local = toRaw(this.local);
+      let changed = !ids || !this.spaces;
+      if (changed) this.spaces = spaceIndexOf(toRaw(this.ids), local);
+      else for (const id of ids) if (this.spaces.set(id, id in local ? soleCell(local[id]) : null)) changed = true;
+      if (!changed) return;
+      const key = this.spaces.key();
       if (key !== this.stackKey) this.stackKey = key;
     },
     upsertToken(t, replace) {
