@@ -56,8 +56,11 @@ KIND_OF: dict[str, str] = {
     **dict.fromkeys(("Layerize", "UpdateLayer", "UpdateLayerTree", "CompositeLayers"), "layerize"),
     "Commit": "commit",
 }
-KINDS = ("script", "gc", "style", "layout", "hit test", "pre-paint", "paint", "layerize", "commit", "tasks")
-""""tasks": the time of the task runner and of messages (input, socket frames) outside the events above."""
+KINDS = ("script", "gc", "style", "layout", "hit test", "pre-paint", "paint", "layerize", "commit", "tasks", "devtools")
+""""tasks": the time of the task runner and of messages (input, socket frames) outside the events above; "devtools":
+the DevTools protocol's messages and what runs in them (this bench's own `evaluate`s and waits in the page), kept
+apart from the page's own work (`own`)."""
+OWN = KINDS[:-1]
 
 
 @dataclass
@@ -70,7 +73,7 @@ class PageWork:
     frames: dict[str, float] = field(default_factory=dict)  # rendered frames (Paint + Layerize runs) per phase
 
     def phase_total(self, phase: str) -> float:
-        return sum(self.by_phase.get(phase, {}).values())
+        return sum(v for k, v in self.by_phase.get(phase, {}).items() if k in OWN)
 
     @property
     def total(self) -> float:
@@ -78,13 +81,20 @@ class PageWork:
 
 
 def kind_of(name: str) -> str:
+    if name == DEVTOOLS:
+        return "devtools"
     if name.startswith(("V8.GC", "BlinkGC")):
         return "gc"
     return KIND_OF.get(name, "tasks")
 
 
+DEVTOOLS = "DevTools message"
+"""The name `main_thread_events` gives a "Receive mojo message" of the DevTools protocol's session."""
+
+
 def main_thread_events(events: Sequence[dict[str, Any]], pid: int) -> list[dict[str, Any]]:
-    """The complete ("X") events of the renderer `pid`'s main thread, in order, outer events first."""
+    """The complete ("X") events of the renderer `pid`'s main thread, in order, outer events first (a message of the
+    DevTools session renamed `DEVTOOLS`)."""
     tids = {
         e["tid"]
         for e in events
@@ -94,6 +104,10 @@ def main_thread_events(events: Sequence[dict[str, Any]], pid: int) -> list[dict[
         and e.get("args", {}).get("name") == "CrRendererMain"
     }
     mine = [e for e in events if e.get("pid") == pid and e.get("tid") in tids and e.get("ph") == "X"]
+    for i, e in enumerate(mine):
+        info = e.get("args", {}).get("chrome_mojo_event_info", {})
+        if e["name"] == "Receive mojo message" and "DevTools" in str(info.get("mojo_interface_tag", "")):
+            mine[i] = {**e, "name": DEVTOOLS}
     mine.sort(key=lambda e: (float(e["ts"]), -float(e.get("dur", 0))))
     return mine
 
@@ -305,13 +319,17 @@ def trace_idle(browser: Browser, page: Page, pid: int | None, seconds: float) ->
 def print_idle(label: str, work: IdleWork, per: str = "/s", digits: int = 1) -> None:
     """A page's main thread by kind of work, its events counted and its other threads' time, each `per` second (or
     per change, `per=""`), the main thread's figures with `digits` decimals."""
-    total = sum(work.by_kind.values())
+    total = sum(v for k, v in work.by_kind.items() if k in OWN)
     floor = 0.5 / 10**digits
-    kinds = ", ".join(f"{k} {v:.{digits}f}" for k, v in work.by_kind.items() if v >= floor)
+    kinds = ", ".join(f"{k} {v:.{digits}f}" for k, v in work.by_kind.items() if v >= floor and k in OWN)
+    probe = work.by_kind.get("devtools", 0.0)
     counts = ", ".join(f"{k} {v:.1f}" for k, v in work.counts.items())
     others = sorted(work.other_threads.items(), key=lambda kv: -kv[1])
     threads = ", ".join(f"{k} {v:.1f}" for k, v in others if v >= 0.05)
-    print(f"   {label}: main thread {total:.{digits}f} ms{per} ({kinds}); events{per}: {counts}")
+    print(
+        f"   {label}: main thread {total:.{digits}f} ms{per} ({kinds}; and the bench's DevTools calls "
+        f"{probe:.{digits}f}); events{per}: {counts}"
+    )
     print(f"      its renderer's other threads and the GPU process's, ms{per} of thread time: {threads or 'none'}")
 
 
