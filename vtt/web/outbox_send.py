@@ -52,7 +52,8 @@ def send_now(outbox: Outbox, message: Message) -> bool:
     if socket is None:
         return False
     message_id = data["_id"] = outbox.next_message_id
-    encoded = core.sio.packet_class(sio_packet.EVENT, data=[message_type, data]).encode()
+    binary = False if message_type == "run_javascript" else None  # a script and its request's id: text only
+    encoded = core.sio.packet_class(sio_packet.EVENT, data=[message_type, data], binary=binary).encode()
     if not isinstance(encoded, str):  # binary attachments: socket.io's own way
         return False
     socket.queue.put_nowait(eio_packet.Packet(eio_packet.MESSAGE, encoded))
