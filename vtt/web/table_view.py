@@ -354,16 +354,27 @@ class TableView:
         if not ok:
             self._snap_back_everywhere(cid)
 
-    async def _on_drag_start(self, e: events.GenericEventArguments) -> None:
+    def _on_drag_start(self, e: events.GenericEventArguments) -> None:
         """A drag began: send this browser the move preview of the dragged creature, as its seat may see it (one
         preview a drag; the browser draws the rest). The Soulweaver's free placement of a creature not on its turn
-        has no preview."""
+        has no preview, and is answered here without a task."""
+        if self._previewable(e.args["id"]) is not None:
+            background_tasks.create(self._send_preview(e.args["id"]), name="move-preview")
+
+    def _previewable(self, cid: str) -> Creature | None:
+        """The dragged creature, when it has a move preview to show this viewer now."""
+        state = self.table.state
+        c = self._seat().creature(cid)
+        if c is None or not self._may_drag(state, c) or not is_active(state, c.id):
+            return None
+        return c
+
+    async def _send_preview(self, cid: str) -> None:
         for _ in range(2):  # once more if the table changed while the preview was worked out
             state = self.table.state
-            c = self._seat().creature(e.args["id"])
-            if c is None or not self._may_drag(state, c) or not is_active(state, c.id):
+            if self._previewable(cid) is None:
                 return
-            preview = await self._preview(state, c.id)
+            preview = await self._preview(state, cid)
             if preview is not None and self.table.state is state:
                 self.map.show_move_preview(preview)
                 return
