@@ -159,6 +159,7 @@ async def _measure(folder: Path, drops: int, monkeypatch: pytest.MonkeyPatch) ->
     gc.freeze()
     gc.callbacks.append(pauses)
     monkeypatch.setattr(Outbox, "_emit", Outbox._emit)  # put back at the end
+    monkeypatch.setattr(AsyncSocket, "poll", AsyncSocket.poll)
     outbox_send.install()  # as the server does, before the pages open
     try:
         async with user_simulation(_root) as user:

@@ -12,6 +12,8 @@ from typing import Any
 
 import pytest
 from bidict import bidict
+from engineio.async_socket import AsyncSocket  # type: ignore[import-untyped]
+from engineio.exceptions import QueueEmpty  # type: ignore[import-untyped]
 from factories import creature, state
 from fastapi import Request
 from nicegui import core
@@ -46,6 +48,7 @@ class FakeSocket:
 @pytest.fixture
 def seats(games: Games, monkeypatch: pytest.MonkeyPatch) -> Iterator[dict[str, Seat]]:
     monkeypatch.setattr(Outbox, "_emit", Outbox._emit)  # put back after the test
+    monkeypatch.setattr(AsyncSocket, "poll", AsyncSocket.poll)
     outbox_send.install()
     web_app.Server.games = games
     _, made, _ = games.ensure("Straight to the socket", state(creature("orc", (6, 2))), "")
@@ -172,3 +175,32 @@ async def test_a_page_without_exactly_one_open_socket_gets_its_messages_the_outb
             assert [_message(text)[0] for text in new.texts()] == ["notify"]
         finally:
             _unplug(page)
+
+
+class _Server:
+    ping_interval = 0.05
+    ping_timeout = 0.05
+
+    def create_queue(self) -> asyncio.Queue[Any]:
+        return asyncio.Queue()
+
+
+async def test_a_sockets_writer_takes_every_packet_waiting_and_stops_at_the_end_or_after_the_pings_time() -> None:
+    """`outbox_send._poll`, engine.io's `AsyncSocket.poll` without its task a packet, answers as it does."""
+    socket = AsyncSocket(_Server(), "sid")
+    waiting = asyncio.create_task(outbox_send._poll(socket))
+    await asyncio.sleep(0.01)
+    socket.queue.put_nowait("a")
+    socket.queue.put_nowait("b")
+    assert await waiting == ["a", "b"]
+    socket.queue.put_nowait("c")
+    socket.queue.put_nowait(None)  # the socket closes: what came before it, and the end stays queued
+    assert await outbox_send._poll(socket) == ["c"]
+    assert await outbox_send._poll(socket) == []
+    with pytest.raises(QueueEmpty):
+        await outbox_send._poll(AsyncSocket(_Server(), "quiet"))  # nothing within ping_interval + ping_timeout
+    waiting = asyncio.create_task(outbox_send._poll(AsyncSocket(_Server(), "closing")))
+    await asyncio.sleep(0.01)
+    waiting.cancel()
+    with pytest.raises(QueueEmpty):
+        await waiting

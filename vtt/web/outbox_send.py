@@ -6,16 +6,19 @@ page and one message a task, a `wait`, a few futures and several turns of the ev
 of a move. A page has one socket (two only for a moment while it reconnects): its packet can go on that socket's
 queue at once (engine.io's writer task sends it), with the number and the history the outbox's `_emit` gives it,
 so that a reconnection's rewind still finds it. Where that is not so (no socket, two sockets, NiceGUI On Air), the
-outbox's own way is taken.
+outbox's own way is taken. The socket's writer then waits for the next packet without a task of its own (`_poll`).
 """
 
 from __future__ import annotations
 
+import asyncio
 import time
 import weakref
 from typing import Any
 
-from engineio import packet as eio_packet  # type: ignore[import-untyped]
+from engineio import exceptions  # type: ignore[import-untyped]
+from engineio import packet as eio_packet
+from engineio.async_socket import AsyncSocket  # type: ignore[import-untyped]
 from nicegui import core
 from nicegui.outbox import Message, Outbox
 from socketio import packet as sio_packet  # type: ignore[import-untyped]
@@ -74,8 +77,33 @@ def idle(outbox: Outbox) -> bool:
     return not outbox.messages and not outbox.updates and outbox not in _slow
 
 
+async def _poll(self: AsyncSocket) -> list[Any]:
+    """`AsyncSocket.poll` (engine.io 4) waiting for the first packet under `asyncio.timeout`: its `asyncio.wait_for`
+    made a task for each packet a socket's writer sent, and woke it apart from the writer."""
+    try:
+        async with asyncio.timeout(self.server.ping_interval + self.server.ping_timeout):
+            packets = [await self.queue.get()]
+        self.queue.task_done()
+    except (TimeoutError, asyncio.CancelledError):
+        raise exceptions.QueueEmpty() from None
+    if packets == [None]:
+        return []
+    while True:
+        try:
+            pkt = self.queue.get_nowait()
+            self.queue.task_done()
+            if pkt is None:
+                self.queue.put_nowait(None)
+                break
+            packets.append(pkt)
+        except asyncio.QueueEmpty:
+            break
+    return packets
+
+
 def install() -> None:
-    """Let every outbox send at once where it can (`send_now`)."""
+    """Let every outbox send at once where it can (`send_now`), and engine.io's writers wait without a task."""
+    AsyncSocket.poll = _poll
     emit = Outbox._emit
     if getattr(emit, "_sends_now", False):
         return
