@@ -17,6 +17,12 @@ def _kind(message_type: str, data: Any) -> str:
     return message_type
 
 
+def sent(client_id: str, message_type: str, data: Any) -> None:
+    """Note a message handed to its page's socket without the outbox (`vtt.web.outbox_send`)."""
+    if latency_trace.on():
+        latency_trace.mark("emit", client=client_id, kind=_kind(message_type, data))
+
+
 def install() -> None:
     """Wrap `Outbox._emit` (only when tracing: it is NiceGUI's private method)."""
     if not latency_trace.on() or getattr(outbox.Outbox._emit, "_traced", False):

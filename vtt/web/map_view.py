@@ -22,7 +22,7 @@ from collections import OrderedDict
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from typing import Any, Self
 
-from nicegui import events, ui
+from nicegui import events, helpers, ui
 
 from vtt.rules.limits import MAP_SIDE_MAX
 from vtt.table import latency_trace
@@ -252,6 +252,9 @@ def pack_spaces(cells: Sequence[Sequence[int]], hexes: bool, cols: int, rows: in
 
 def _same(a: Any, b: Any) -> bool:
     """Whether two JSON-like values serialize alike (unlike ``==``, ``True`` is not ``1`` here)."""
+    kind = type(a)
+    if kind is type(b) and (kind is str or kind is int or kind is float or a is None):
+        return bool(a == b)
     if isinstance(a, bool) or isinstance(b, bool):
         return type(a) is type(b) and a == b
     if isinstance(a, Mapping) and isinstance(b, Mapping):
@@ -331,7 +334,7 @@ class MapView(Batched, component="../../static/map_view.js"):
         # tokens this view's browser moved on a drop that no patch or snap-back has answered yet: their cells in
         # the browser may differ from the stored ones, so their next patch re-sends the cells
         self._dropped: set[str] = set()
-        self._handlers: dict[str, list[EventHandler]] = {
+        self._handlers: dict[str, list[tuple[EventHandler, bool]]] = {
             "token_move": [],
             "token_refused": [],
             "token_click": [],
@@ -477,8 +480,7 @@ class MapView(Batched, component="../../static/map_view.js"):
         old = self._tokens().get(token_id)
         dropped = token_id in self._dropped
         self._dropped.discard(token_id)
-        with self._props.suspend_updates():
-            self._tokens()[token_id] = data
+        self._tokens()[token_id] = data  # a plain dict (`_keep`): nothing observes it
         if old is None:
             self.run_method("patchToken", data)
             return
@@ -620,7 +622,7 @@ class MapView(Batched, component="../../static/map_view.js"):
     def on_paint(self, handler: EventHandler) -> Self:
         """Register a handler for a finished paint stroke: ``e.args == {'cells': [[q, r], ...], 'erase': bool}``
         (each space once, in stroke order, at most ``MAX_STROKE``; malformed strokes never reach the handler)."""
-        self._handlers["paint_stroke"].append(handler)
+        self._add_handler("paint_stroke", handler)
         return self
 
     def on_move(self, handler: EventHandler) -> Self:
@@ -630,59 +632,63 @@ class MapView(Batched, component="../../static/map_view.js"):
         (``patch_token`` with the new cells, on every view) or reject it (``snap_back`` on this view at least).
         Drops of tokens this viewer may not drag are snapped back here and never reach the handler.
         """
-        self._handlers["token_move"].append(handler)
+        self._add_handler("token_move", handler)
         return self
 
     def on_drag_start(self, handler: EventHandler) -> Self:
         """Register a handler for the start of a drag of a token this viewer may drag: ``e.args == {'id': str}``.
         Sent once per drag, when the pointer first moves the token; the handler may answer with
         ``show_move_preview``."""
-        self._handlers["drag_start"].append(handler)
+        self._add_handler("drag_start", handler)
         return self
 
     def on_refused(self, handler: EventHandler) -> Self:
         """Register a handler for an attempt to drag a token this viewer may not drag: ``e.args == {'id': str}``.
         The token never moved in the browser; the handler tells the user why."""
-        self._handlers["token_refused"].append(handler)
+        self._add_handler("token_refused", handler)
         return self
 
     def on_token_click(self, handler: EventHandler) -> Self:
         """Register a handler for a click on a token: ``e.args == {'id': str}``."""
-        self._handlers["token_click"].append(handler)
+        self._add_handler("token_click", handler)
         return self
 
     def on_cell_click(self, handler: EventHandler) -> Self:
         """Register a handler for a click on an in-bounds cell without a token: ``e.args == {'q': int, 'r': int}``."""
-        self._handlers["cell_click"].append(handler)
+        self._add_handler("cell_click", handler)
         return self
 
     def on_ruler(self, handler: EventHandler) -> Self:
         """Register a handler for a ruler held on the map (its tools on): ``e.args == {'from': [q, r], 'to': [q, r]}``,
         sent when its end moves to another space (at most one every 60 ms); spaces are not checked against the
         board."""
-        self._handlers["ruler"].append(handler)
+        self._add_handler("ruler", handler)
         return self
 
     def on_ruler_end(self, handler: EventHandler) -> Self:
         """Register a handler for the ruler let go: ``e.args == {}``."""
-        self._handlers["ruler_end"].append(handler)
+        self._add_handler("ruler_end", handler)
         return self
 
     def on_ping(self, handler: EventHandler) -> Self:
         """Register a handler for a ping (Alt-click, or a long press on touch): ``e.args == {'q': int, 'r': int}``."""
-        self._handlers["ping"].append(handler)
+        self._add_handler("ping", handler)
         return self
 
     def on_key(self, handler: EventHandler) -> Self:
         """Register a handler for a key the page acts on (not typed in a text field): ``e.args == {'key': k}`` with
         ``k`` one of ``KEYS``."""
-        self._handlers["key"].append(handler)
+        self._add_handler("key", handler)
         return self
 
     def on_cancel(self, handler: EventHandler) -> Self:
         """Register a handler for Escape or a click outside the map: ``e.args == {}``."""
-        self._handlers["cancel"].append(handler)
+        self._add_handler("cancel", handler)
         return self
+
+    def _add_handler(self, name: str, handler: EventHandler) -> None:
+        """Keep a handler with whether it takes the event (NiceGUI would read its signature on every event)."""
+        self._handlers[name].append((handler, helpers.expects_arguments(handler)))
 
     def _dispatch(self, name: str, e: events.GenericEventArguments) -> None:
         """Hand a browser event to its handlers, its arguments checked first (`clean_event`)."""
@@ -690,8 +696,8 @@ class MapView(Batched, component="../../static/map_view.js"):
         if args is None:
             return
         e.args = args
-        for handler in list(self._handlers[name]):
-            events.handle_event(handler, e)
+        for handler, expects in list(self._handlers[name]):
+            events.handle_event(handler, e, expect_args=expects)
 
     def _handle_stroke(self, e: events.GenericEventArguments) -> None:
         self._dispatch("paint_stroke", e)
@@ -711,5 +717,5 @@ class MapView(Batched, component="../../static/map_view.js"):
             return
         e.args = args
         self._dropped.add(token_id)
-        for handler in list(self._handlers["token_move"]):
-            events.handle_event(handler, e)
+        for handler, expects in list(self._handlers["token_move"]):
+            events.handle_event(handler, e, expect_args=expects)

@@ -18,6 +18,8 @@ from typing import Any
 from nicegui import core, ui
 from nicegui.awaitable_response import AwaitableResponse, NullResponse
 
+from vtt.web import latency_hooks, outbox_send
+
 Call = tuple[int, str, list[Any]]
 
 _open: dict[str, list[Call]] = {}
@@ -28,15 +30,21 @@ class Carrier(ui.element, component="../../static/one_message.js"):
     """An invisible element of a page that runs the calls of a `one_message` block in its browser."""
 
     def run(self, calls: list[Call]) -> None:
-        """Send the calls as one `run_javascript` message, put straight into the page's outbox: NiceGUI's
-        `run_method` makes each message an awaitable response and a task of the event loop that enqueues it one
-        turn of the loop later (for a change, once per page), and a script beginning with `return`, which the
-        browser's `eval` refuses before it runs the script a second time wrapped in a function."""
+        """Send the calls as one `run_javascript` message: on the page's socket at once when its outbox holds
+        nothing older (`outbox_send`), else into its outbox. Not through NiceGUI's `run_method`, which makes each
+        message an awaitable response and a task of the event loop that enqueues it one turn of the loop later
+        (for a change, once per page), and a script beginning with `return`, which the browser's `eval` refuses
+        before it runs the script a second time wrapped in a function."""
         if not core.is_loop_running() or not self._is_safe_to_interact():
             return
         client = self.client
         code = f'runMethod({self.id}, "run", {json.dumps([calls])})'
-        client.outbox.enqueue_message("run_javascript", {"code": code}, client.id)
+        outbox = client.outbox
+        message = (client.id, "run_javascript", {"code": code})
+        if outbox_send.idle(outbox) and outbox_send.send_now(outbox, message):
+            latency_hooks.sent(*message)
+            return
+        outbox.enqueue_message("run_javascript", {"code": code}, client.id)
 
 
 @contextmanager

@@ -7,7 +7,7 @@ import asyncio
 from collections.abc import Awaitable, Callable
 from typing import Any
 
-from nicegui import background_tasks, events, ui
+from nicegui import background_tasks, core, events, ui
 
 from vtt.rules.ailments import AILMENTS, PART_AILMENTS
 from vtt.rules.events import RuleError
@@ -56,6 +56,10 @@ from vtt.web.tokens import on_map, seat_token, shown_tokens
 
 CELL_PX = 26.0
 FLUSH_DELAY = 0.1
+_waiting: list[TableView] = []
+"""The pages whose panels are rendered at the end of `FLUSH_DELAY`, by one task for all the pages a change reached
+(a task a page made and woke 8 tasks a move)."""
+_waiting_task: asyncio.Task[None] | None = None
 """Seconds between a change's map patch (with its log entry) and its panel updates. Long enough for the patch to
 reach every page before the server and the pages spend on the panels: on a small machine with eight pages open the
 last page's patch took up to 70 ms, and a second frame drawn by the faster pages meanwhile made it wait longer."""
@@ -254,8 +258,8 @@ class TableView:
         element updates."""
         with one_message(self.carrier):
             self._take_change(change)
-        if self._flush_task is None:
-            self._flush_task = background_tasks.create(self._flush(), name="table-view-flush")
+        if self._flush_task is None or self._flush_task.done():
+            self._flush_task = _panels_later(self)
 
     def _take_change(self, change: Change) -> None:
         before, state = change.before, change.after
@@ -300,11 +304,6 @@ class TableView:
             self.map.set_board(**patch)
         if self.editor is not None:
             self.editor.board_changed(before.board, after.board)
-
-    async def _flush(self) -> None:
-        await asyncio.sleep(FLUSH_DELAY)
-        self._flush_task = None
-        self._render_panels()
 
     def _mark_undone(self, seqs: list[int], undone: bool) -> None:
         self.log.mark_undone(seqs, undone)
@@ -355,16 +354,27 @@ class TableView:
         if not ok:
             self._snap_back_everywhere(cid)
 
-    async def _on_drag_start(self, e: events.GenericEventArguments) -> None:
+    def _on_drag_start(self, e: events.GenericEventArguments) -> None:
         """A drag began: send this browser the move preview of the dragged creature, as its seat may see it (one
         preview a drag; the browser draws the rest). The Soulweaver's free placement of a creature not on its turn
-        has no preview."""
+        has no preview, and is answered here without a task."""
+        if self._previewable(e.args["id"]) is not None:
+            background_tasks.create(self._send_preview(e.args["id"]), name="move-preview")
+
+    def _previewable(self, cid: str) -> Creature | None:
+        """The dragged creature, when it has a move preview to show this viewer now."""
+        state = self.table.state
+        c = self._seat().creature(cid)
+        if c is None or not self._may_drag(state, c) or not is_active(state, c.id):
+            return None
+        return c
+
+    async def _send_preview(self, cid: str) -> None:
         for _ in range(2):  # once more if the table changed while the preview was worked out
             state = self.table.state
-            c = self._seat().creature(e.args["id"])
-            if c is None or not self._may_drag(state, c) or not is_active(state, c.id):
+            if self._previewable(cid) is None:
                 return
-            preview = await self._preview(state, c.id)
+            preview = await self._preview(state, cid)
             if preview is not None and self.table.state is state:
                 self.map.show_move_preview(preview)
                 return
@@ -1083,3 +1093,29 @@ class TableView:
     def close(self) -> None:
         self.table.unsubscribe(self)
         self.pointers.close()
+
+
+def _panels_later(view: TableView) -> asyncio.Task[None]:
+    """Render the page's panels `FLUSH_DELAY` from now, with the other pages waiting then; returns the task."""
+    global _waiting_task
+    task = _waiting_task
+    if task is None or task.done() or task.get_loop() is not asyncio.get_running_loop():
+        _waiting.clear()  # pages of a loop that has ended (a test's)
+        task = _waiting_task = background_tasks.create(_render_waiting(), name="table-view-flush")
+    _waiting.append(view)
+    return task
+
+
+async def _render_waiting() -> None:
+    global _waiting_task
+    await asyncio.sleep(FLUSH_DELAY)
+    views = list(_waiting)
+    _waiting.clear()
+    _waiting_task = None
+    for view in views:
+        view._flush_task = None
+    for view in views:
+        try:
+            view._render_panels()
+        except Exception as e:  # one page's failure is its own: the others' panels are still rendered
+            core.app.handle_exception(e)
