@@ -56,9 +56,9 @@ def test_the_soulweaver_changes_a_setting_and_the_player_s_seat_follows(browser:
     gm.locator("[data-action=settings]").click()
     dialog = gm.locator(".settings-dialog")
     expect(dialog).to_be_visible()
-    # every group, every setting, each with its rule text; the first group open
+    # every group; the first one open, only its settings built, each with its rule text
     expect(dialog.locator("[data-group]")).to_have_count(len(GROUPS))
-    expect(dialog.locator("[data-setting]")).to_have_count(len(TableSettings.model_fields))
+    expect(dialog.locator("[data-setting]")).to_have_count(len(GROUPS["Turns and actions"]))
     first = dialog.locator("[data-setting=movement_pool]")
     expect(first).to_contain_text("Spaces in a Movement Pool")
     expect(first.locator(".setting-default")).to_have_text("default")
@@ -69,6 +69,12 @@ def test_the_soulweaver_changes_a_setting_and_the_player_s_seat_follows(browser:
         gm.set_viewport_size(size)
         expect(dialog).to_be_visible()
         screenshot(gm, f"settings_dialog_{name}")
+    # a group's settings are built when it opens
+    dialog.locator('[data-group="Defenses and reactions"]').get_by_role("button").click()
+    expect(dialog.locator("[data-setting]")).to_have_count(
+        len(GROUPS["Turns and actions"]) + len(GROUPS["Defenses and reactions"])
+    )
+    expect(dialog.locator("[data-setting=reaction_seconds] .setting-default")).to_have_text("default")
 
     # the finder narrows the list; the reactions switch turned off is marked as changed from its default
     find(dialog, "reaction")
