@@ -16,7 +16,7 @@ from typing import Any
 import pytest
 from playwright.sync_api import Browser, FloatRect, Page, expect
 
-from e2e.conftest import LOAD_TIMEOUT, TABLE_TIMEOUT, NewGame, TableGame, screenshot, user_context, wait_ready
+from e2e.conftest import LOAD_TIMEOUT, TABLE_TIMEOUT, NewGame, TableGame, user_context, wait_ready
 from e2e.helpers import anchor_selector, cell_xy, token_xy
 
 LAYOUT_MAP = Path(__file__).resolve().parent / "maps" / "layout.json"
@@ -116,7 +116,6 @@ def test_laptop_map_takes_most_of_the_width_names_and_roll_log_in_sight(
         assert in_view(page, ".roll-log-title") and in_view(page, ".side-talk"), "the roll log is scrolled away"
         assert box(page, ".side-talk")["height"] >= 0.35 * (size[1] - 29)
         assert page.evaluate("document.scrollingElement.scrollHeight") <= size[1], "the page itself scrolls"
-        screenshot(page, f"layout_{seat}_{size[0]}x{size[1]}")
         page.context.close()
 
 
@@ -137,7 +136,6 @@ def test_phone_and_tablet_map_full_width_panels_in_a_bottom_sheet(
         expect(toggle).to_be_visible()
         expect(page.locator(".side-pane")).not_to_be_visible()
         assert in_view(page, "[data-role=panel-toggle]")
-        screenshot(page, f"layout_{seat}_{name}_map")
         toggle.tap()
         expect(toggle).to_have_attribute("data-open", "true")
         expect(page.locator(".side-pane")).to_be_visible()
@@ -145,7 +143,6 @@ def test_phone_and_tablet_map_full_width_panels_in_a_bottom_sheet(
         expect(page.locator(".turn-panel")).to_be_visible()
         page.wait_for_function("getComputedStyle(document.querySelector('.side-pane')).transform === 'none'")
         assert in_view(page, ".roll-log-title") and in_view(page, "[data-role=panel-toggle]")
-        screenshot(page, f"layout_{seat}_{name}_panels")
         toggle.tap()
         expect(toggle).to_have_attribute("data-open", "false")
         expect(page.locator(".side-pane")).not_to_be_visible()
@@ -232,7 +229,6 @@ def test_phone_touch_opens_the_menu_and_drags_a_token(browser: Browser, server: 
     gm.touchscreen.tap(*token_xy(gm, "wolf"))
     expect(gm.locator(".q-menu")).to_be_visible()
     expect(gm.locator(".q-menu")).to_contain_text("Dire Wolf")
-    screenshot(gm, "layout_soulweaver_phone_menu")
     gm.keyboard.press("Escape")
     expect(gm.locator(".q-menu")).to_have_count(0)
     toggle = gm.locator("[data-role=panel-toggle]")
