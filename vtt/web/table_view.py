@@ -11,7 +11,7 @@ from nicegui import background_tasks, events, ui
 
 from vtt.rules.ailments import AILMENTS, PART_AILMENTS
 from vtt.rules.events import RuleError
-from vtt.rules.limits import SOULWEAVER_DICE_MAX
+from vtt.rules.limits import SKILL_TIER_MAX, SOULWEAVER_DICE_MAX
 from vtt.rules.model import SOULWEAVER, Cell, Creature, GameState
 from vtt.rules.move_preview import preview_move
 from vtt.rules.offers import ActionOption, TargetOption, command_for
@@ -1016,7 +1016,7 @@ class TableView:
             with ui.row().classes("gap-1 flex-wrap items-center skills"):
                 for skill, tier in sorted(c.skills.items()):
                     if gm:
-                        tier_input = ui.number(skill, value=tier, min=0, max=12, step=1, precision=0)
+                        tier_input = ui.number(skill, value=tier, min=0, max=SKILL_TIER_MAX, step=1, precision=0)
                         with_data(tier_input.props("dense outlined").classes("skill-input"), skill=skill).on(
                             "change", lambda e, k=skill: self._edit_skill(c.id, k, e.args)
                         )
