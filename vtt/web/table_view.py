@@ -625,17 +625,22 @@ class TableView:
         with ui.dialog() as dialog, ui.card().classes("p-3 gap-2 harm-dialog"):
             ui.label(f"{'Damage to' if kind == 'harm' else 'Heal'} {c.name}").classes("font-bold")
             amount = bounded_number("Amount (d12)", 1, 0, SOULWEAVER_DICE_MAX).props("dense outlined data-field=amount")
-            pool = ui.select(
-                {"grit": "Grit", "energy": "Energy", "resolve": "Resolve"}, value="grit", label="Pool"
-            ).props("dense outlined")
+            # each field as wide as the dialog: a select is only as wide as its value, and "none" cut "Element" short
+            pool = (
+                ui.select({"grit": "Grit", "energy": "Energy", "resolve": "Resolve"}, value="grit", label="Pool")
+                .props("dense outlined")
+                .classes("w-full")
+            )
             physical = element = heal_kind = None
             if kind == "harm":
-                physical = ui.select({True: "Physical", False: "Magical"}, value=True, label="Kind").props(
-                    "dense outlined"
+                physical = (
+                    ui.select({True: "Physical", False: "Magical"}, value=True, label="Kind")
+                    .props("dense outlined")
+                    .classes("w-full")
                 )
-                element = ui.select(ELEMENTS, value="", label="Element").props("dense outlined")
+                element = ui.select(ELEMENTS, value="", label="Element").props("dense outlined").classes("w-full")
             else:
-                heal_kind = ui.input("Healing type (optional)").props("dense outlined")
+                heal_kind = ui.input("Healing type (optional)").props("dense outlined").classes("w-full")
 
             async def go() -> None:
                 n = whole_in(amount.value, 0, SOULWEAVER_DICE_MAX)
