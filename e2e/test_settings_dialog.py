@@ -90,7 +90,9 @@ def test_the_soulweaver_changes_a_setting_and_the_player_s_seat_follows(browser:
         )
     assert seat_settings(alice, arena, "alice")["reactions"] is False
 
-    # opened again, it shows the setting as it is now
+    # opened again, it shows the setting as it is now (from the Soulweaver's panel as drawn after the change, which
+    # enables Undo: a click on the panel being replaced would be lost)
+    expect(gm.locator("[data-action=undo]")).to_be_enabled()
     gm.locator("[data-action=settings]").click()
     dialog = gm.locator(".settings-dialog")
     find(dialog, "Offer reactions")
