@@ -22,7 +22,7 @@ from pathlib import Path
 import pytest
 from playwright.sync_api import Browser, Page, expect
 
-from e2e.conftest import AppServer, open_page, running, scaled, screenshot, wait_ready
+from e2e.conftest import AppServer, open_page, running, scaled, wait_ready
 from e2e.helpers import anchor_selector, cell_xy, choose_action, drag, end_turn, token_xy
 
 pytestmark = pytest.mark.xdist_group("build_encounter")  # one worker: the module's server serves every test here
@@ -151,7 +151,6 @@ def test_the_soulweaver_builds_an_encounter_and_a_player_strikes_in_it(browser: 
     for page in (gm, sam):
         page.wait_for_selector(anchor_selector("human_soldier", SOLDIER))
         page.wait_for_selector(anchor_selector("goblin", GOBLIN))
-    screenshot(gm, "build_encounter_editor")
     gm.keyboard.press("Escape")
     gm.locator("[data-action=edit-map]").click()  # done editing: the map is for play again
     expect(gm.locator("svg.vtt-svg:not([data-mode])")).to_have_count(1)
@@ -191,8 +190,6 @@ def test_the_soulweaver_builds_an_encounter_and_a_player_strikes_in_it(browser: 
         entry = page.locator(".log-entry", has_text=strike).first
         expect(entry).to_be_visible()
         expect(entry.locator(".die").first).to_be_visible()
-    screenshot(gm, "build_encounter_soulweaver")
-    screenshot(sam, "build_encounter_player")
 
 
 def test_the_library_form_refuses_a_bad_field_and_stores_a_good_creature(browser: Browser, server: AppServer) -> None:
@@ -227,7 +224,6 @@ def test_the_library_form_refuses_a_bad_field_and_stores_a_good_creature(browser
         requestAnimationFrame(() => requestAnimationFrame(() => done(el.getBoundingClientRect().top === top))); })""",
         arg=error.element_handle(),
     )
-    screenshot(page, "library_form_refused")
 
     page.locator("input[data-field=skill-tier-0]").fill("3")
     expect(error).to_be_hidden()  # once checked, the form checks again as it changes
@@ -309,4 +305,3 @@ def test_maps_and_games_go_out_and_come_back_in(browser: Browser, server: AppSer
     expect(start.locator("svg.vtt-svg[data-grid=square][data-cols='6'][data-rows='5']")).to_have_count(1)
     expect(start.locator("[data-layer=wall]")).not_to_have_attribute("data-count", "0")
     expect(start.locator("image[data-layer=background]")).to_have_attribute("href", re.compile(r"^/api/games/\d+/"))
-    screenshot(start, "build_uvtt_import")

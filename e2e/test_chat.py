@@ -10,7 +10,7 @@ import re
 import pytest
 from playwright.sync_api import Browser, Page, WebSocket, expect
 
-from e2e.conftest import LOAD_TIMEOUT, NewGame, TableGame, screenshot, user_context, wait_ready
+from e2e.conftest import LOAD_TIMEOUT, NewGame, TableGame, user_context, wait_ready
 
 WHISPER = "the key is under the third flagstone"
 PUBLIC = "Hello everyone"
@@ -81,5 +81,3 @@ def test_a_whisper_reaches_only_its_addressee_and_a_roll_shows_its_dice(browser:
     for page in (bob, cara, gm, watcher):
         expect(page.locator(".log-entry").filter(has_text="Rolls 3d12+2").locator(".die")).to_have_count(3)
     expect(cara.locator(".chat-message").first).to_contain_text(f"Rolls 3d12+2: {max(faces) + 2}")
-    screenshot(alice, "chat-panel")
-    screenshot(cara, "chat-panel-cara")

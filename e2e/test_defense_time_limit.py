@@ -8,7 +8,7 @@ from pathlib import Path
 import pytest
 from playwright.sync_api import Browser, expect
 
-from e2e.conftest import NewGame, open_as, screenshot
+from e2e.conftest import NewGame, open_as
 from e2e.test_prompt_banner import _map, _strike, _to_soulweavers_turn
 
 SECONDS = 12
@@ -39,7 +39,6 @@ def test_a_defense_prompt_counts_down_and_the_time_limit_rolls_it(
         expect(gm.locator('.prompt-banner[data-mine="no"]')).to_contain_text(" s)")
         alice.set_viewport_size({"width": 390, "height": 844})
         expect(banner).to_be_in_viewport()
-        screenshot(alice, "defense_countdown_phone")
 
         expect(alice.locator(".prompt-banner")).to_have_count(0, timeout=(SECONDS + 20) * 1000)
         answered = gm.locator(".log-entry").first

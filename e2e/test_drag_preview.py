@@ -20,7 +20,7 @@ from pathlib import Path
 import pytest
 from playwright.sync_api import Browser, Page, ViewportSize, expect
 
-from e2e.conftest import LOAD_TIMEOUT, ROOT, NewGame, TableGame, screenshot, user_context, wait_ready
+from e2e.conftest import LOAD_TIMEOUT, ROOT, NewGame, TableGame, user_context, wait_ready
 from e2e.helpers import Cell, anchor_selector, cell_xy, token_xy
 
 ARENA = ROOT / "e2e" / "maps" / "arena.json"
@@ -82,7 +82,6 @@ def test_the_drag_shows_path_cost_and_odds_and_the_dialog_offers_move_in(browser
         expect(alice.locator("[data-role=move-steps] text")).to_have_text(["1", "1"])
         # the drop outline, drawn on Ayla's own space, has slid onto the space under the pointer
         alice.wait_for_function(OUTLINE_AT, arg=list(cell_xy(alice, TWO_AWAY)))
-        screenshot(alice, "drag_preview_path")
 
         move_to(alice, ORC)
         expect(label).to_contain_text("Movement 1 of 5 left")
@@ -90,7 +89,6 @@ def test_the_drag_shows_path_cost_and_odds_and_the_dialog_offers_move_in(browser
         expect(label).to_contain_text("No room to move in")
         expect(path).to_have_attribute("data-cells", "5,5")
         expect(alice.locator("[data-role=move-blocked]")).to_have_attribute("data-count", "1")
-        screenshot(alice, "drag_preview_collision_odds")
 
         move_to(alice, RATS)
         expect(label).to_contain_text("Collide with Rat A: 99%")
@@ -108,7 +106,6 @@ def test_the_drag_shows_path_cost_and_odds_and_the_dialog_offers_move_in(browser
         move_in = dialog.get_by_role("button", name="Move in", exact=True)
         expect(move_in).to_be_visible()
         expect(sw.locator(".collision-dialog")).to_have_count(0)
-        screenshot(alice, "drag_preview_collision_dialog")
 
         move_in.click()
         expect(dialog).to_have_count(0)

@@ -15,7 +15,7 @@ from typing import Any
 import pytest
 from playwright.sync_api import Browser, Page, expect
 
-from e2e.conftest import LOAD_TIMEOUT, ROOT, AppServer, open_seat, running, screenshot, wait_ready, wait_until
+from e2e.conftest import LOAD_TIMEOUT, ROOT, AppServer, open_seat, running, wait_ready, wait_until
 from e2e.helpers import anchor_selector, cell_xy, end_turn, token_xy
 
 ARENA = ROOT / "e2e" / "maps" / "arena.json"
@@ -101,7 +101,6 @@ def test_kill_9_in_the_middle_of_play_loses_nothing_anyone_saw(
         waiting = gm.locator(".decision").count()
         gm.locator("[data-react=pass]").first.click()
         expect(gm.locator(".decision")).to_have_count(waiting - 1)
-        screenshot(gm, "durability_after_restart")
 
 
 def test_two_drags_of_one_token_at_once_end_with_one_position_everywhere(

@@ -7,8 +7,8 @@ crosses column 6 at row 1.6, in the wall: Grukk is out of sight (8 spaces away, 
 heard). Set down at (6, 7), round the end of the wall, Ayla sees Grukk along (7, 6) (7, 5) (8, 4) (8, 3) (9, 2);
 the line to the Shade crosses column 10 at row 1.4, in the second wall: it stays unseen.
 
-Screenshots (1280×800, 820×1180, 390×844): `fog_before_*`, `fog_after_*`, `fog_remembered_*` (alice),
-`fog_preview_*` (the Soulweaver seeing as alice). At the end the Soulweaver turns fog of war off in the table
+The fog is drawn at 1280×800, 820×1180 and 390×844 at each step, for alice and for the Soulweaver seeing as
+alice. At the end the Soulweaver turns fog of war off in the table
 settings: alice's map shows everything again.
 """
 
@@ -21,7 +21,7 @@ from typing import Any
 import pytest
 from playwright.sync_api import Browser, Page, ViewportSize, WebSocket, expect
 
-from e2e.conftest import LOAD_TIMEOUT, VIEWPORT, NewGame, TableGame, open_seat, screenshot, user_context, wait_ready
+from e2e.conftest import LOAD_TIMEOUT, VIEWPORT, NewGame, TableGame, open_seat, user_context, wait_ready
 from e2e.helpers import anchor_selector, cell_xy, drag, token_xy
 
 pytestmark = pytest.mark.usefixtures("table_timeouts")
@@ -76,11 +76,10 @@ def open_recorded(browser: Browser, server: TableGame, key: str, frames: list[st
     return page, response.text()
 
 
-def shots(page: Page, name: str) -> None:
-    for size, viewport in SIZES.items():
+def fog_at_every_size(page: Page) -> None:
+    for viewport in SIZES.values():
         page.set_viewport_size(viewport)
         expect(page.locator('[data-role="fog"]')).to_have_count(1)
-        screenshot(page, f"{name}_{size}")
     page.set_viewport_size(VIEWPORT)
 
 
@@ -96,7 +95,7 @@ def test_a_players_fog_round_a_corner_and_the_soulweavers_preview(browser: Brows
     expect(alice.locator('[data-role="fog"][data-preview="0"]')).to_have_count(1)
     seen, remembered = fog_counts(alice)
     assert seen > 0 and remembered == 0
-    shots(alice, "fog_before")
+    fog_at_every_size(alice)
     for secret in (ORC, ORC_NAME, SHADE, SHADE_NAME):
         assert secret not in html
         assert not [f for f in frames if secret in f], secret
@@ -105,7 +104,7 @@ def test_a_players_fog_round_a_corner_and_the_soulweavers_preview(browser: Brows
     expect(alice.locator(anchor_selector("ayla", ROUND_THE_CORNER))).to_have_count(1)
     expect(alice.locator(f'[data-token-id="{ORC}"]')).to_have_count(1)  # came into sight
     expect(alice.locator(f'[data-token-id="{SHADE}"]')).to_have_count(0)
-    shots(alice, "fog_after")
+    fog_at_every_size(alice)
 
     drag(alice, token_xy(alice, "ayla"), cell_xy(alice, (1, 1)))
     expect(alice.locator(anchor_selector("ayla", (1, 1)))).to_have_count(1)
@@ -113,7 +112,7 @@ def test_a_players_fog_round_a_corner_and_the_soulweavers_preview(browser: Brows
     alice.wait_for_function(
         "Number(document.querySelector('[data-role=fog]').dataset.remembered) > 0"
     )  # what was seen round the corner is remembered, dim
-    shots(alice, "fog_remembered")
+    fog_at_every_size(alice)
 
     gm = open_seat(browser, server, "soulweaver")
     expect(gm.locator(f'[data-token-id="{SHADE}"]')).to_have_count(1)
@@ -123,7 +122,7 @@ def test_a_players_fog_round_a_corner_and_the_soulweavers_preview(browser: Brows
     expect(gm.locator('[data-role="fog"][data-preview="1"]')).to_have_count(1)
     assert fog_counts(gm)[0] == fog_counts(alice)[0]
     expect(gm.locator(f'[data-token-id="{SHADE}"]')).to_have_count(1)  # the Soulweaver still sees everything
-    shots(gm, "fog_preview")
+    fog_at_every_size(gm)
 
     assert not [f for f in frames if SHADE in f or SHADE_NAME in f], "the shade never came into alice's sight"
 

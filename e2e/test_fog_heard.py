@@ -5,8 +5,8 @@ an opaque id. Alice picks "Strike with Sword" and clicks the marker: the table m
 log tells her of her Strike on "a creature you cannot see" (Sight Concealment 3 from the darkness on her roll), and
 no frame her page receives names the orc or its id.
 
-Screenshots (1280×800, 820×1180, 390×844): `fog_heard_*` (the marker), `fog_heard_struck_*` (after the Strike). On a
-phone the marker's name plate ("Heard"; the tooltip says "Something heard") stays clear of Ayla next to it.
+The fog is drawn at 1280×800, 820×1180 and 390×844, with the marker and after the Strike. On a phone the marker's
+name plate ("Heard"; the tooltip says "Something heard") stays clear of Ayla next to it.
 """
 
 from __future__ import annotations
@@ -21,7 +21,7 @@ from playwright.sync_api import Browser, FloatRect, Page, expect
 
 from e2e.conftest import VIEWPORT, NewGame, TableGame, open_seat
 from e2e.helpers import choose_action
-from e2e.test_fog import SIZES, open_recorded, shots
+from e2e.test_fog import SIZES, fog_at_every_size, open_recorded
 
 pytestmark = pytest.mark.usefixtures("table_timeouts")
 
@@ -87,7 +87,7 @@ def test_a_player_strikes_a_creature_only_heard_by_clicking_its_marker(browser: 
     expect(alice.locator(HEARD)).to_have_count(1)
     expect(alice.locator(f'[data-token-id="{ORC}"]')).to_have_count(0)
     expect(alice.locator(f"{HEARD} .vtt-size-badge")).to_be_hidden()  # its size is not known: no badge
-    shots(alice, "fog_heard")
+    fog_at_every_size(alice)
     plate_fits_on_a_phone(alice)
 
     alice.locator('[data-token-id="ayla"] .vtt-body').click()
@@ -97,7 +97,7 @@ def test_a_player_strikes_a_creature_only_heard_by_clicking_its_marker(browser: 
     expect(entry.first).to_be_visible()
     expect(alice.locator(".log-entry").first).to_contain_text("Sight Concealment 3")
     expect(gm.locator(".log-entry").first).to_contain_text(ORC_NAME)  # the Soulweaver's log names the orc
-    shots(alice, "fog_heard_struck")
+    fog_at_every_size(alice)
 
     for secret in (ORC, ORC_NAME):
         assert secret not in html

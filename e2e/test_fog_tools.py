@@ -6,9 +6,6 @@ perceives and remembers lies in columns and rows 0 to 6, tile (0, 0). Grukk the 
 The Soulweaver reveals the rectangle (16, 8)-(20, 12) with the Reveal tool: alice sees it and Grukk, and her page
 fetches tile (2, 1) besides (0, 0); no other tile, never the whole picture, and the picture's data never reaches her
 page. Then the Soulweaver hides Grukk's space: Grukk goes from alice's map although the area stays revealed.
-
-Screenshots (1280×800, 820×1180, 390×844): `fog_reveal_player_*` (alice after the reveal), `fog_reveal_gm_*` (the
-Soulweaver with the Reveal tool chosen: revealed spaces clear, unmarked dim, hidden dark).
 """
 
 from __future__ import annotations
@@ -23,9 +20,9 @@ from typing import Any
 
 import pytest
 from PIL import Image, ImageDraw
-from playwright.sync_api import Browser, Page, Request, ViewportSize, WebSocket, expect
+from playwright.sync_api import Browser, Page, Request, WebSocket, expect
 
-from e2e.conftest import LOAD_TIMEOUT, VIEWPORT, NewGame, TableGame, open_seat, screenshot, user_context, wait_ready
+from e2e.conftest import LOAD_TIMEOUT, NewGame, TableGame, open_seat, user_context, wait_ready
 from e2e.helpers import cell_xy, drag
 
 pytestmark = pytest.mark.usefixtures("table_timeouts")
@@ -33,17 +30,12 @@ pytestmark = pytest.mark.usefixtures("table_timeouts")
 ORC = "grukk"
 CELL_PX = 40
 COLS, ROWS = 24, 16
-SIZES: dict[str, ViewportSize] = {
-    "laptop": {"width": 1280, "height": 800},
-    "tablet": {"width": 820, "height": 1180},
-    "phone": {"width": 390, "height": 844},
-}
 TILE = re.compile(r"/api/fog/[0-9a-f]+/tile/(-?\d+)/(-?\d+)")
 
 
 def picture() -> str:
     """A picture with a colour per tile filling it, its spaces in a checker of two shades of it, so that a
-    screenshot shows which tiles were sent and that they lie on the grid's spaces."""
+    look at the page shows which tiles were sent and that they lie on the grid's spaces."""
     image = Image.new("RGB", (COLS * CELL_PX, ROWS * CELL_PX))
     pen = ImageDraw.Draw(image)
     colours = [(170, 120, 80), (90, 140, 90), (80, 110, 160), (160, 90, 140), (190, 170, 70), (110, 90, 70)]
@@ -107,13 +99,6 @@ def tiles_asked(urls: list[str]) -> set[tuple[int, int]]:
     return {(int(m[1]), int(m[2])) for u in urls if (m := TILE.search(u))}
 
 
-def shots(page: Page, name: str) -> None:
-    for size, viewport in SIZES.items():
-        page.set_viewport_size(viewport)
-        screenshot(page, f"{name}_{size}")
-    page.set_viewport_size(VIEWPORT)
-
-
 def choose_tool(gm: Page, label: str) -> None:
     gm.locator('[data-field="fog-tool"] button').filter(has_text=label).click()
 
@@ -137,8 +122,6 @@ def test_the_soulweaver_reveals_an_area_and_the_player_gets_only_its_tiles(brows
     alice.wait_for_function("[...document.querySelectorAll('.vtt-bg-tile')].every(t => t.getBBox().width > 0)")
     gm_fog = gm.locator('[data-role="fog"]')
     expect(gm_fog).not_to_have_attribute("data-visible", "0")
-    shots(alice, "fog_reveal_player")
-    shots(gm, "fog_reveal_gm")
 
     choose_tool(gm, "Hide")
     drag(gm, cell_xy(gm, (18, 10)), cell_xy(gm, (18, 10)), steps=2)

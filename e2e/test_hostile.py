@@ -17,7 +17,6 @@ from __future__ import annotations
 import contextlib
 import json
 import re
-import time
 import urllib.error
 import urllib.request
 from collections.abc import Callable, Iterator
@@ -441,16 +440,14 @@ ARCHIVE_IDS = ("archive: creature id", "archive: object id")
 def _outcome(page: Page) -> str | None:
     """Wait for what an upload or a form led to: the table page it opened (None), or the message it showed."""
     notification = page.locator(".q-notification")
-    deadline = time.monotonic() + LOAD_TIMEOUT / 1000
-    while time.monotonic() < deadline:
-        if "/play/" in page.url:
-            wait_ready(page, timeout=LOAD_TIMEOUT)
-            page.wait_for_selector("svg.vtt-svg")
-            return None
-        if notification.count():
-            return notification.last.inner_text()
-        page.wait_for_timeout(50)  # a poll, between two looks at the page
-    raise AssertionError("neither a table page nor a message came")
+    # the table's map or a message, in whichever page shows at the time (the locator is looked up again after
+    # the page has gone to the table)
+    page.locator("svg.vtt-svg").or_(notification).first.wait_for(timeout=LOAD_TIMEOUT)
+    if "/play/" in page.url:
+        wait_ready(page, timeout=LOAD_TIMEOUT)
+        page.wait_for_selector("svg.vtt-svg")
+        return None
+    return notification.last.inner_text()
 
 
 def _import(importer: User, server: AppServer, data: dict[str, Any], label: str) -> str | None:

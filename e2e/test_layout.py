@@ -16,7 +16,7 @@ from typing import Any
 import pytest
 from playwright.sync_api import Browser, FloatRect, Page, expect
 
-from e2e.conftest import LOAD_TIMEOUT, TABLE_TIMEOUT, NewGame, TableGame, screenshot, user_context, wait_ready
+from e2e.conftest import LOAD_TIMEOUT, TABLE_TIMEOUT, NewGame, TableGame, user_context, wait_ready
 from e2e.helpers import anchor_selector, cell_xy, token_xy
 
 LAYOUT_MAP = Path(__file__).resolve().parent / "maps" / "layout.json"
@@ -25,6 +25,7 @@ BIG = (1600, 1000)
 TABLET = (820, 1180)
 PHONE = (390, 844)
 SIZES = {"laptop": LAPTOP, "tablet": TABLET, "phone": PHONE}
+TWO_FRAMES = "() => new Promise((drawn) => requestAnimationFrame(() => requestAnimationFrame(drawn)))"
 NAME_MIN_PX = 10
 """The smallest on-screen height of a token's name text that still reads (the map draws them 11 px at least)."""
 RATS = {"rat-a": "Rat", "rat-b": "Big Rat", "rat-c": "Sewer Rat"}
@@ -93,30 +94,31 @@ def select(page: Page, token_id: str, touch: bool = False) -> None:
     expect(page.locator(".q-menu")).to_have_count(0)
 
 
-@pytest.mark.parametrize("size", [LAPTOP, BIG], ids=["1280x800", "1600x1000"])
-def test_laptop_map_takes_most_of_the_width_names_and_roll_log_in_sight(
-    browser: Browser, server: TableGame, size: tuple[int, int]
-) -> None:
-    """The map at least 60% of the window's width; every token named (no low detail on the demo map), its name at
-    least 10 px high; the Soulweaver's roll log in sight with a creature's sheet open, without scrolling."""
+def test_laptop_map_takes_most_of_the_width_names_and_roll_log_in_sight(browser: Browser, server: TableGame) -> None:
+    """At 1280x800, then at 1600x1000 (the same page made bigger): the map at least 60% of the window's width; every
+    token named (no low detail on the demo map), its name at least 10 px high; the Soulweaver's roll log in sight
+    with a creature's sheet open, without scrolling."""
     for seat in ("soulweaver", "alice"):
-        page = open_at(browser, server, seat, size)
-        assert box(page, ".vtt-map")["width"] >= 0.6 * size[0]
-        assert "vtt-lod-low" not in (page.locator("svg.vtt-svg").get_attribute("class") or "")
-        shown = names(page)
-        expected = {"ayla", "bram", "pip", "wolf", "ogre", "drake", *RATS} | (
-            {"goblin"} if seat == "soulweaver" else set()
-        )
-        assert set(shown) == expected
-        for token in shown.values():
-            assert token["shown"] and token["height"] >= NAME_MIN_PX, token
-        select(page, "ogre")
-        expect(page.locator(".sheet")).to_contain_text("Ogre")
-        expect(page.locator(".roll-log-title")).to_be_visible()
-        assert in_view(page, ".roll-log-title") and in_view(page, ".side-talk"), "the roll log is scrolled away"
-        assert box(page, ".side-talk")["height"] >= 0.35 * (size[1] - 29)
-        assert page.evaluate("document.scrollingElement.scrollHeight") <= size[1], "the page itself scrolls"
-        screenshot(page, f"layout_{seat}_{size[0]}x{size[1]}")
+        page = open_at(browser, server, seat, LAPTOP)
+        for size in (LAPTOP, BIG):
+            if page.viewport_size != {"width": size[0], "height": size[1]}:
+                page.set_viewport_size({"width": size[0], "height": size[1]})
+                page.evaluate(TWO_FRAMES)  # the map refits to the new size in the next frame
+            assert box(page, ".vtt-map")["width"] >= 0.6 * size[0]
+            assert "vtt-lod-low" not in (page.locator("svg.vtt-svg").get_attribute("class") or "")
+            shown = names(page)
+            expected = {"ayla", "bram", "pip", "wolf", "ogre", "drake", *RATS} | (
+                {"goblin"} if seat == "soulweaver" else set()
+            )
+            assert set(shown) == expected
+            for token in shown.values():
+                assert token["shown"] and token["height"] >= NAME_MIN_PX, (size, token)
+            select(page, "ogre")
+            expect(page.locator(".sheet")).to_contain_text("Ogre")
+            expect(page.locator(".roll-log-title")).to_be_visible()
+            assert in_view(page, ".roll-log-title") and in_view(page, ".side-talk"), "the roll log is scrolled away"
+            assert box(page, ".side-talk")["height"] >= 0.35 * (size[1] - 29)
+            assert page.evaluate("document.scrollingElement.scrollHeight") <= size[1], "the page itself scrolls"
         page.context.close()
 
 
@@ -137,7 +139,6 @@ def test_phone_and_tablet_map_full_width_panels_in_a_bottom_sheet(
         expect(toggle).to_be_visible()
         expect(page.locator(".side-pane")).not_to_be_visible()
         assert in_view(page, "[data-role=panel-toggle]")
-        screenshot(page, f"layout_{seat}_{name}_map")
         toggle.tap()
         expect(toggle).to_have_attribute("data-open", "true")
         expect(page.locator(".side-pane")).to_be_visible()
@@ -145,7 +146,6 @@ def test_phone_and_tablet_map_full_width_panels_in_a_bottom_sheet(
         expect(page.locator(".turn-panel")).to_be_visible()
         page.wait_for_function("getComputedStyle(document.querySelector('.side-pane')).transform === 'none'")
         assert in_view(page, ".roll-log-title") and in_view(page, "[data-role=panel-toggle]")
-        screenshot(page, f"layout_{seat}_{name}_panels")
         toggle.tap()
         expect(toggle).to_have_attribute("data-open", "false")
         expect(page.locator(".side-pane")).not_to_be_visible()
@@ -232,7 +232,6 @@ def test_phone_touch_opens_the_menu_and_drags_a_token(browser: Browser, server: 
     gm.touchscreen.tap(*token_xy(gm, "wolf"))
     expect(gm.locator(".q-menu")).to_be_visible()
     expect(gm.locator(".q-menu")).to_contain_text("Dire Wolf")
-    screenshot(gm, "layout_soulweaver_phone_menu")
     gm.keyboard.press("Escape")
     expect(gm.locator(".q-menu")).to_have_count(0)
     toggle = gm.locator("[data-role=panel-toggle]")

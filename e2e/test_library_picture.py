@@ -13,7 +13,7 @@ from typing import Any
 import pytest
 from playwright.sync_api import Browser, FilePayload, Page, expect
 
-from e2e.conftest import ROOT, NewGame, TableGame, open_page, screenshot, wait_ready
+from e2e.conftest import ROOT, NewGame, TableGame, open_page, wait_ready
 from e2e.helpers import cell_xy
 from e2e.test_token_picture import _png
 
@@ -55,7 +55,6 @@ def test_a_library_creatures_picture_goes_onto_the_token_placed_from_the_library
     expect(preview).to_have_attribute("src", href)
     page.wait_for_function("(img) => img.complete && img.naturalWidth === 12", arg=preview.element_handle())
     expect(page.locator(".creature-form [data-action=remove-picture]")).to_be_visible()
-    screenshot(page, "library_picture_laptop")
     page.locator("[data-action=save-creature]").click()
     expect(page.locator('.library-item[data-key="user:painted_bat"]')).to_have_count(1)
 

@@ -14,11 +14,9 @@ from playwright.sync_api import Browser, Page, WebSocket, expect
 
 from e2e.conftest import (
     LOAD_TIMEOUT,
-    SCREENSHOTS,
     Harness,
     open_page,
     scaled,
-    screenshot,
     user_context,
     wait_ready,
     wait_until,
@@ -92,7 +90,6 @@ def test_tokens_render_with_footprints(one_user: Page) -> None:
     wyrm = a.locator('[data-token-id="wyrm"] .vtt-foot-outline').evaluate(bbox)
     one = a.locator('[data-token-id="kira"] polygon.vtt-foot').evaluate(bbox)
     assert abs(wyrm[0] / one[0] - 3) < 0.01 and abs(wyrm[1] / one[1] - 2.5) < 0.01, (wyrm, one)
-    screenshot(a, "tokens_render")
 
 
 def test_drag_is_broadcast_to_other_user(pages: tuple[Page, Page]) -> None:
@@ -115,8 +112,6 @@ def test_drag_is_broadcast_to_other_user(pages: tuple[Page, Page]) -> None:
         for p in b.locator('[data-token-id="wyrm"] polygon.vtt-foot').all()
     )
     assert wyrm_after == sorted((q + 1, r + 1) for q, r in wyrm_before)
-    screenshot(a, "drag_page_a")
-    screenshot(b, "drag_page_b")
 
 
 def test_illegal_drop_snaps_back_on_both_pages(pages: tuple[Page, Page]) -> None:
@@ -133,7 +128,6 @@ def test_illegal_drop_snaps_back_on_both_pages(pages: tuple[Page, Page]) -> None
     assert a.evaluate("window.kiraPositions") == [f"{WALL[0]},{WALL[1]}", f"{KIRA[0]},{KIRA[1]}"]
     assert b.locator(anchor_selector("kira", KIRA)).count() == 1
     expect(b.get_by_text("Move rejected")).to_have_count(0)
-    screenshot(a, "illegal_drop")
 
 
 def test_click_opens_menu_at_token_and_highlights_reach(pages: tuple[Page, Page]) -> None:
@@ -148,12 +142,10 @@ def test_click_opens_menu_at_token_and_highlights_reach(pages: tuple[Page, Page]
     expect(a.locator(".q-menu").get_by_text("Kira Valen")).to_be_visible()
     expect(a.locator('[data-token-id="kira"]')).to_have_attribute("data-active", "true")
     assert a.locator(".vtt-active-ring").count() == 1
-    screenshot(a, "menu_open")
     item.click()
     expect(a.locator('[data-highlight-kind="reach"]')).to_have_count(18)
     assert b.locator("[data-highlight-kind]").count() == 0  # highlights are per view
     expect(a.locator(".q-menu")).to_have_count(0)
-    screenshot(a, "highlight_reach")
     # clicking another token moves the menu there
     ox, oy = token_xy(a, "ogre")
     a.mouse.click(ox, oy)
@@ -181,7 +173,6 @@ def test_cell_click_and_background_cancel(one_user: Page) -> None:
     a.mouse.click(box["x"] + 8, box["y"] + box["height"] - 8)  # stone background outside the map
     expect(a.get_by_text("Cancelled")).to_be_visible()
     expect(a.locator("[data-highlight-kind]")).to_have_count(0)
-    screenshot(a, "cell_click_cancel")
 
 
 def test_non_draggable_token_is_clickable_only(pages: tuple[Page, Page]) -> None:
@@ -193,7 +184,6 @@ def test_non_draggable_token_is_clickable_only(pages: tuple[Page, Page]) -> None
     expect(a.locator(".q-menu").get_by_text("Ogre Brute")).to_be_visible()
     assert a.locator(anchor_selector("ogre", OGRE)).count() == 1
     assert b.locator(anchor_selector("ogre", OGRE)).count() == 1
-    screenshot(a, "non_draggable")
 
 
 def test_wheel_zoom_pan_and_drop_after_zoom(pages: tuple[Page, Page]) -> None:
@@ -223,7 +213,6 @@ def test_wheel_zoom_pan_and_drop_after_zoom(pages: tuple[Page, Page]) -> None:
     _, _, kb = world_transform(b)
     assert kb == k0  # zoom is per view
     assert (x0, y0) != (x2, y2)
-    screenshot(a, "wheel_zoom")
 
 
 def test_pan_moves_view_by_pointer_delta(one_user: Page) -> None:
@@ -235,7 +224,6 @@ def test_pan_moves_view_by_pointer_delta(one_user: Page) -> None:
     assert k1 == k0
     assert abs(x1 - x0 - 120) < 0.2 and abs(y1 - y0 + 60) < 0.2
     expect(a.get_by_text("Cell")).to_have_count(0)  # a pan is not a cell click
-    screenshot(a, "pan")
 
 
 def test_pinch_zoom_with_two_pointers(one_user: Page) -> None:
@@ -260,7 +248,6 @@ def test_pinch_zoom_with_two_pointers(one_user: Page) -> None:
     _, _, k1 = world_transform(a)
     assert abs(k1 / k0 - 3.0) < 0.01  # fingers went from 100 px to 300 px apart
     expect(a.get_by_text("Cell")).to_have_count(0)
-    screenshot(a, "pinch_zoom")
 
 
 def test_names_render_as_text(one_user: Page) -> None:
@@ -270,7 +257,6 @@ def test_names_render_as_text(one_user: Page) -> None:
     a.mouse.click(*token_xy(a, "imp"))
     expect(a.locator(".q-menu").get_by_text("Imp <b>bold</b>")).to_be_visible()
     assert a.locator(".q-menu b").count() == 0
-    screenshot(a, "names_as_text")
 
 
 def test_big_map_paints_and_drags(browser: Browser, harness: Harness) -> None:
@@ -281,7 +267,6 @@ def test_big_map_paints_and_drags(browser: Browser, harness: Harness) -> None:
     painted = time.monotonic() - started
     print(f"big map: 500 tokens painted {painted:.2f} s after navigation")
     assert painted < scaled(15)
-    screenshot(a, "big_map_overview")
     # zoom in around a token and drag it one cell to the right
     token = a.locator('[data-token-id="t3"]')
     q, r = int(token.get_attribute("data-q") or 0), int(token.get_attribute("data-r") or 0)
@@ -311,7 +296,6 @@ def test_big_map_paints_and_drags(browser: Browser, harness: Harness) -> None:
     drag(a, token_xy(a, "t3"), cell_xy(a, target))
     a.wait_for_selector(anchor_selector("t3", target))
     expect(a.get_by_text(f"Moved t3 to {target[0]},{target[1]}")).to_be_visible()
-    screenshot(a, "big_map_zoomed")
     a.context.close()
 
 
@@ -335,7 +319,6 @@ def test_full_props_update_keeps_state_in_place(one_user: Page) -> None:
     expect(a.locator('[data-token-id="kira"]')).to_have_attribute("data-active", "true")
     # the token's DOM node was patched in place, not re-created
     assert a.evaluate("() => document.querySelector('[data-token-id=\"kira\"]').__probe") == 1
-    screenshot(a, "full_update")
 
 
 def test_viewer_can_drag_is_enforced(browser: Browser, harness: Harness) -> None:
@@ -362,7 +345,6 @@ def test_viewer_can_drag_is_enforced(browser: Browser, harness: Harness) -> None
     for page in (gm, player):
         assert page.locator(anchor_selector("imp", imp)).count() == 1
     expect(player.get_by_text("Moved imp")).to_have_count(0)
-    screenshot(player, "viewer_can_drag")
     for page in (gm, player):
         page.context.close()
 
@@ -385,7 +367,6 @@ def test_square_grid(browser: Browser, harness: Harness) -> None:
     expect(a.locator('rect[data-highlight-kind="reach"]')).to_have_count(24)
     a.mouse.click(*cell_xy(a, (15, 9)))
     expect(a.get_by_text("Cell 15,9")).to_be_visible()
-    screenshot(a, "square_grid")
     for page in (a, b):
         page.context.close()
 
@@ -409,7 +390,6 @@ def test_same_token_click_reopens_menu(one_user: Page) -> None:
     assert a.evaluate(hit, [x, y]) == "kira"
     a.mouse.click(x, y)  # the very same point
     expect(a.locator(".q-menu").get_by_text("Kira Valen")).to_be_visible()
-    screenshot(a, "menu_reopened")
 
 
 BODIES = """(ids) => ids.map((id) => {
@@ -462,15 +442,6 @@ def test_tokens_sharing_a_space_are_side_by_side(browser: Browser, harness: Harn
     a.get_by_text("Clear highlights").click()  # closes the menu; Guard Elm stays active
     expect(a.locator(".q-menu")).to_have_count(0)
     expect(a.locator('[data-token-id="guard-b"] .vtt-active-ring')).to_have_count(1)
-    a.mouse.move(5, 5)
-    screenshot(a, "shared_spaces_guard_active")
-    x0, y0 = cell_xy(a, (11, 5))
-    x1, y1 = cell_xy(a, (21, 7))
-    a.screenshot(
-        path=SCREENSHOTS / "shared_spaces_closeup.png",
-        clip={"x": x0 - 30, "y": y0 - 30, "width": x1 - x0 + 60, "height": y1 - y0 + 60},
-        animations="disabled",
-    )
     # the drag snaps by the anchor cell, wherever in the space the token was grabbed
     rats = next(cell for cell, ids in SHARED.items() if "rat-a" in ids)
     drag(a, token_xy(a, "rat-b"), cell_xy(a, CROWD_EMPTY))
@@ -481,7 +452,6 @@ def test_tokens_sharing_a_space_are_side_by_side(browser: Browser, harness: Harn
         x, y = token_xy(a, token_id)
         cx, cy = cell_xy(a, cell)
         assert abs(x - cx) < 1 and abs(y - cy) < 1, (token_id, x, y, cx, cy)
-    screenshot(a, "shared_spaces_after_drag")
     a.context.close()
 
 
@@ -520,7 +490,6 @@ def test_name_plates_leave_the_bars_above_readable(browser: Browser, harness: Ha
         for u in tokens:
             for bar in u["bars"]:
                 assert not overlap(t["plate"], bar), (t["id"], t["plate"], u["id"], bar)
-    screenshot(a, "crowd_name_plates")
     a.context.close()
 
 
@@ -562,7 +531,6 @@ def test_target_outline_is_drawn_over_the_token(pages: tuple[Page, Page]) -> Non
     expect(a.locator('[data-highlight-kind="target"]')).to_have_count(1)
     a.mouse.click(*cell_xy(a, EMPTY_CELL))
     expect(a.get_by_text(f"Cell {EMPTY_CELL[0]},{EMPTY_CELL[1]}")).to_be_visible()
-    screenshot(a, "target_outline")
 
 
 def patch_payloads(frames: list[str]) -> list[dict[str, Any]]:
@@ -664,7 +632,6 @@ def test_patches_send_only_what_changed(browser: Browser, harness: Harness) -> N
     hide_and_show_kira(a, b)
     assert patch_payloads(frames_a) == [moved, *HIDE_AND_SHOW]
     assert patch_payloads(frames_b) == HIDE_AND_SHOW
-    screenshot(b, "partial_patches")
     for page in (a, b):
         page.context.close()
 

@@ -20,7 +20,7 @@ from typing import Any
 import pytest
 from playwright.sync_api import Browser, Locator, Page, expect
 
-from e2e.conftest import ROOT, AppServer, NewGame, open_as, open_page, running, screenshot
+from e2e.conftest import ROOT, AppServer, NewGame, open_as, open_page, running
 from e2e.helpers import cell_xy, choose_action, token_xy
 from vtt.rules import apply
 from vtt.rules.dice import ScriptedDice
@@ -119,7 +119,6 @@ def test_strike_the_ground_chosen_from_the_menu(table: Table) -> None:
     expect(alice.get_by_text("Strike the ground (Sword): choose a space")).to_be_visible()
     ground = f'[data-highlight-kind="space"][data-q="{GROUND[0]}"][data-r="{GROUND[1]}"]'
     expect(alice.locator(ground)).to_have_count(1)
-    screenshot(alice, "menu_choices_strike_ground")
     alice.mouse.click(*cell_xy(alice, GROUND))
     text = newest_text(table, 2)
     assert f"Ayla: Strike on the ground at {GROUND} with Sword" in text
@@ -150,12 +149,10 @@ def test_attack_nimble_chosen_from_the_dialog(giant: Table) -> None:
     expect(options).to_have_count(2)
     expect(options.nth(1)).to_have_text("yes")
     options.nth(1).click()
-    screenshot(alice, "menu_choices_nimble")
     size = alice.viewport_size
     for width, height in ((1280, 800), (820, 1180), (390, 844)):
         alice.set_viewport_size({"width": width, "height": height})
         expect(dialog.locator("[data-go]")).to_be_visible()
-        screenshot(alice, f"menu_choices_nimble_{width}")
     if size is not None:
         alice.set_viewport_size(size)
     dialog.locator("[data-go]").click()
@@ -216,7 +213,6 @@ def test_suffocate_and_break_hold_of_a_part_chosen_from_the_dialogs(browser: Bro
             expect(options).to_have_count(2)
             options.nth(1).click()
             expect(dialog.locator("[data-choose=suffocate]")).to_contain_text("yes")
-            screenshot(sw, "menu_choices_suffocate")
             dialog.locator("[data-go]").click()
             entry = sw.locator(".roll-log .log-entry").first
             expect(entry).to_contain_text("Ayla: Grapple on Orc")
@@ -233,7 +229,6 @@ def test_suffocate_and_break_hold_of_a_part_chosen_from_the_dialogs(browser: Bro
             expect(options).to_have_count(2)
             expect(options.nth(1)).to_have_text("head")
             options.nth(1).click()
-            screenshot(sw, "menu_choices_break_hold_part")
             dialog.locator("[data-go]").click()
             expect(sw.locator(".roll-log .log-entry").first).to_contain_text("Orc: Break Hold on Ayla")
         finally:

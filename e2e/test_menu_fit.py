@@ -17,7 +17,7 @@ from typing import Any
 import pytest
 from playwright.sync_api import Browser, Locator, Page, expect
 
-from e2e.conftest import ROOT, NewGame, TableGame, open_as, screenshot
+from e2e.conftest import ROOT, NewGame, TableGame, open_as
 from e2e.helpers import anchor_selector, cell_xy, choose_action, token_xy
 
 pytestmark = pytest.mark.usefixtures("table_timeouts")
@@ -116,15 +116,13 @@ def test_the_demo_menu_fits_beside_its_token_and_explains(demo: tuple[Page, Page
     tip = alice.locator(".q-tooltip.menu-tip", has_text="Throw the weapon")
     expect(tip).to_contain_text("Bram: ")
     expect(tip).to_contain_text("Injury")
-    screenshot(alice, "menu_fit_hover")
     # the odds are a chance, not dice jargon
     expect(menu.locator('.menu-action[data-action="throw"] .menu-detail')).to_contain_text("% to succeed")
     expect(menu).not_to_contain_text("d12")
     _close_menu(alice)
-    for name, size in SIZES.items():
+    for size in SIZES.values():
         alice.set_viewport_size(size)  # type: ignore[arg-type]
         _open_menu(alice, "ayla")
-        screenshot(alice, f"menu_fit_{name}")
         _close_menu(alice)
 
 
@@ -216,7 +214,6 @@ def test_a_reposition_destination_is_clicked_on_the_map(arena: tuple[Page, Page]
     alice.mouse.click(*cell_xy(alice, elsewhere))
     expect(hint).to_contain_text(CLICK_SPACE)
     expect(alice.locator(".log-entry")).to_have_count(1)  # the Priority roll only
-    screenshot(alice, "menu_reposition_pick")
     to = spaces[-1]
     alice.mouse.click(*cell_xy(alice, to))
     expect(hint).to_be_hidden()

@@ -20,7 +20,6 @@ from e2e.conftest import (
     TABLE_TIMEOUT,
     AppServer,
     running,
-    screenshot,
     user_context,
     wait_ready,
 )
@@ -182,7 +181,6 @@ def test_admins_make_games_watching_is_the_soulweavers_and_a_replaced_seat_link_
     gm.locator(".player-link", has_text="Sam").locator("[data-action=replace-seat]").click()
     expect(sam.get_by_text("This seat link was replaced")).to_be_visible()
     expect(sam.locator("[data-token-id]")).to_have_count(0)
-    screenshot(sam, "open_surface_seat_replaced")
     assert _open(sam, server.url + old_path) == 404
     expect(sam.get_by_text("Seat not found")).to_be_visible()
 

@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 from playwright.sync_api import Browser, expect
 
-from e2e.conftest import LOAD_TIMEOUT, ROOT, NewGame, TableGame, open_seat, screenshot, wait_ready
+from e2e.conftest import LOAD_TIMEOUT, ROOT, NewGame, TableGame, open_seat, wait_ready
 from e2e.helpers import anchor_selector, cell_xy, drag
 
 ARENA = ROOT / "e2e" / "maps" / "arena.json"
@@ -32,7 +32,6 @@ def test_a_dropped_connection_comes_back_to_the_current_state(browser: Browser, 
     alice.context.set_offline(False)
     alice.wait_for_selector(anchor_selector("ogre", (12, 3)), timeout=LOAD_TIMEOUT)
     expect(alice.locator(".log-entry")).to_have_count(1)
-    screenshot(alice, "reconnect_after_offline")
 
 
 def test_a_reload_shows_the_current_state(browser: Browser, server: TableGame) -> None:

@@ -13,7 +13,7 @@ from typing import Any
 import pytest
 from playwright.sync_api import Browser, Page, ViewportSize, expect
 
-from e2e.conftest import LOAD_TIMEOUT, NewGame, TableGame, open_seat, screenshot, user_context, wait_ready
+from e2e.conftest import LOAD_TIMEOUT, NewGame, TableGame, open_seat, user_context, wait_ready
 from e2e.helpers import anchor_selector, cell_xy, drag, token_xy
 
 pytestmark = pytest.mark.usefixtures("table_timeouts")
@@ -85,7 +85,6 @@ def test_the_ruler_pings_and_keys_reach_the_table(browser: Browser, server: Tabl
         expect(ruler.locator("[data-role=ruler-label]")).to_contain_text("4 spaces")
     expect(_ruler(alice).locator("[data-role=ruler-label]")).to_contain_text("Soulweaver")
     alice.set_viewport_size({"width": 1280, "height": 800})
-    screenshot(alice, "ruler_seen_by_a_player_1280")
     gm.mouse.up()
     for page in (gm, alice):
         expect(_ruler(page)).to_have_count(0)
@@ -101,7 +100,6 @@ def test_the_ruler_pings_and_keys_reach_the_table(browser: Browser, server: Tabl
     expect(ping).to_have_count(1)
     expect(ping).to_contain_text("Soulweaver")
     expect(ping.locator(".vtt-ping-ring")).to_have_count(2)
-    screenshot(alice, "ping_1280")
     expect(ping).to_have_count(0)  # the ring goes after a few seconds
 
     # the Soulweaver's Ctrl+Z takes back her last move, for everyone
@@ -143,7 +141,6 @@ def test_the_keys_help_a_long_press_ping_and_the_ruler_on_a_phone(browser: Brows
     help_panel = alice.locator("[data-role=keys-help]")
     expect(help_panel).to_be_visible()
     expect(help_panel).to_contain_text("Ctrl+Z")
-    screenshot(alice, "keys_help_390")
     alice.locator("[data-role=keys-toggle]").tap()
     expect(help_panel).to_be_hidden()
 
@@ -160,6 +157,5 @@ def test_the_keys_help_a_long_press_ping_and_the_ruler_on_a_phone(browser: Brows
     gm.locator("[data-role=ruler-toggle]").click()
     _hold_ruler(gm, token_xy(gm, "orc"), cell_xy(gm, FOUR_AWAY))
     expect(_ruler(alice).locator("[data-role=ruler-label]")).to_have_attribute("data-distance", "4")
-    screenshot(alice, "ruler_seen_by_a_player_390")
     gm.mouse.up()
     expect(_ruler(alice)).to_have_count(0)

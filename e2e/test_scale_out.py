@@ -17,7 +17,7 @@ from typing import Any
 import pytest
 from playwright.sync_api import Browser, Page, expect
 
-from e2e.conftest import LOAD_TIMEOUT, SCREENSHOTS, AppServer, stop_checked, user_context
+from e2e.conftest import LOAD_TIMEOUT, AppServer, stop_checked, user_context
 from e2e.helpers import anchor_selector, cell_xy, choose_action, drag, token_xy
 from e2e.nginx_proxy import ROUTE_COOKIE, NginxProxy, nginx_binary
 from e2e.pg_server import PostgresDatabases
@@ -133,7 +133,6 @@ def test_two_processes_behind_nginx_play_one_game(browser: Browser, tmp_path: Pa
                 gm.keyboard.press("Control+z")
                 _everywhere(both, "The Soulweaver takes back:")
                 assert _seqs(gm) == _seqs(alice)
-                gm.screenshot(path=SCREENSHOTS / "two_processes_soulweaver.png", animations="disabled")
 
                 # the first process dies: the Soulweaver's page comes back through nginx from the second
                 assert first.process is not None
@@ -148,7 +147,6 @@ def test_two_processes_behind_nginx_play_one_game(browser: Browser, tmp_path: Pa
                 _everywhere(both, "The Soulweaver plays again:")
                 stored = [r["seq"] for r in db.load_log(db.open_engine(url), 1)]
                 assert _seqs(gm) == _seqs(alice) == stored
-                gm.screenshot(path=SCREENSHOTS / "two_processes_after_kill.png", animations="disabled")
         finally:
             stop_checked(second)
     finally:

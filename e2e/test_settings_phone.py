@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 from playwright.sync_api import Browser, expect
 
-from e2e.conftest import ROOT, NewGame, TableGame, open_as, screenshot
+from e2e.conftest import ROOT, NewGame, TableGame, open_as
 from vtt.rules.setting_groups import GROUPS
 from vtt.rules.settings import TableSettings
 
@@ -65,4 +65,3 @@ def test_the_settings_dialog_fits_a_phone(browser: Browser, arena: TableGame) ->
     expect(dialog.locator(".q-expansion-item--expanded[data-group]")).to_have_count(len(GROUPS))
     expect(dialog.locator("[data-setting]:visible")).to_have_count(len(TableSettings.model_fields))
     assert dialog.evaluate(OVERFLOW) == []
-    screenshot(gm, "settings_dialog_phone_open")

@@ -11,7 +11,7 @@ from pathlib import Path
 import pytest
 from playwright.sync_api import Browser, Page, expect
 
-from e2e.conftest import LOAD_TIMEOUT, AppServer, open_page, running, screenshot, wait_ready
+from e2e.conftest import LOAD_TIMEOUT, AppServer, open_page, running, wait_ready
 from e2e.helpers import anchor_selector, cell_xy, demo_without_fog, drag, end_turn, token_xy
 
 AYLA, AYLA_STEP = (5, 14), (5, 13)
@@ -116,8 +116,6 @@ def test_create_join_assign_refuse_play_and_undo(browser: Browser, server: AppSe
         page.wait_for_selector(anchor_selector("ayla", AYLA))
         expect(page.locator(".roll-log")).to_contain_text("The Soulweaver takes back:")
         expect(page.locator(f'.log-entry[data-seq="{seq}"]')).to_have_class(re.compile(r"\blog-undone\b"))
-    screenshot(gm, "shared_undo_soulweaver")
-    screenshot(sam, "shared_undo_player")
 
 
 def test_a_hidden_creature_is_absent_from_the_players_page(browser: Browser, server: AppServer) -> None:
@@ -136,4 +134,3 @@ def test_a_hidden_creature_is_absent_from_the_players_page(browser: Browser, ser
     sam.wait_for_selector('[data-token-id="ayla"]')
     source = sam.content()
     assert "Goblin" not in source and "goblin" not in source
-    screenshot(sam, "shared_hidden_player")

@@ -17,7 +17,7 @@ from typing import Any
 import pytest
 from playwright.sync_api import Browser, Locator, Page, expect
 
-from e2e.conftest import LOAD_TIMEOUT, ROOT, AppServer, NewGame, TableGame, open_as, running, screenshot, wait_ready
+from e2e.conftest import LOAD_TIMEOUT, ROOT, AppServer, NewGame, TableGame, open_as, running, wait_ready
 from e2e.helpers import Cell, anchor_selector, cell_xy, choose_action, drag, menu_entry, token_xy
 from vtt.rules import RandomDice, apply, legal_actions
 from vtt.rules.scenario import load_scenario
@@ -232,8 +232,6 @@ def test_begin_and_drag_is_broadcast(users: Users) -> None:
     for page in users.both:
         expect(page.locator(".turn-panel .economy")).to_have_text(economy(1, 2, 4))
     assert positions(sw) == positions(alice)
-    screenshot(sw, "table_begin_drag_soulweaver")
-    screenshot(alice, "table_begin_drag_alice")
 
 
 def test_illegal_drop_snaps_back_on_both_pages(users: Users) -> None:
@@ -255,7 +253,6 @@ def test_illegal_drop_snaps_back_on_both_pages(users: Users) -> None:
     for page in users.both:
         expect(page.locator(".log-entry")).to_have_count(1)  # a rejected move is not logged
         expect(page.locator(".turn-panel .economy")).to_have_text(economy(1, 2, 5))
-    screenshot(alice, "table_illegal_drop_alice")
     expect(alice.get_by_text("Move rejected")).to_have_count(0)  # the notification times out
 
     # the Orc is not alice's: dragging it does nothing, on either page
@@ -271,7 +268,6 @@ def test_illegal_drop_snaps_back_on_both_pages(users: Users) -> None:
         assert page.locator(".log-entry").count() == 1
     assert sw.get_by_text("Move rejected").count() == 0  # the Soulweaver is not told
     assert positions(sw) == positions(alice)
-    screenshot(alice, "table_foreign_drag_alice")
 
 
 def test_strike_from_token_menu(users: Users) -> None:
@@ -282,14 +278,12 @@ def test_strike_from_token_menu(users: Users) -> None:
     for action in ("move", "dash", "strike", "strike_space", "grab", "end_turn"):
         # a single entry, or the row of a kind made with several weapons or limbs
         expect(menu.locator(f'[data-action="{action}"], [data-kind="{action}"]').first).to_be_visible()
-    screenshot(alice, "table_menu_alice")
     pick(alice, menu, "strike", "Strike with Sword")
     expect(alice.get_by_text("Strike with Sword: choose a target")).to_be_visible()
     orc_cell = f'[data-highlight-kind="target"][data-q="{ORC[0]}"][data-r="{ORC[1]}"]'
     expect(alice.locator(orc_cell)).to_have_count(1)
     expect(alice.locator('[data-highlight-kind="reach"]').first).to_be_attached()
     assert sw.locator("[data-highlight-kind]").count() == 0  # highlights are per view
-    screenshot(alice, "table_strike_targets_alice")
     alice.mouse.click(*token_xy(alice, "orc"))
     wait_for_entry(users, 2)
     newest = [newest_entry(page) for page in users.both]
@@ -309,8 +303,6 @@ def test_strike_from_token_menu(users: Users) -> None:
     expect(alice.locator("[data-highlight-kind]")).to_have_count(0)
     for page in users.both:
         expect(page.locator(".turn-panel .economy")).to_contain_text("Major 0")
-    screenshot(sw, "table_strike_soulweaver")
-    screenshot(alice, "table_strike_alice")
     # the menu opens again on the same token (the same point: the menu's anchor sits there now), without the
     # Major Actions that are spent
     menu = open_menu(alice, "ayla", "Ayla")
@@ -321,13 +313,12 @@ def test_strike_from_token_menu(users: Users) -> None:
 
 
 def test_strike_a_space_with_two_occupants(users: Users) -> None:
-    sw, alice = users.both
+    alice = users.alice
     begin(users)
     menu = open_menu(alice, "ayla", "Ayla")
     pick(alice, menu, "strike_space", "Strike a space (Sword)")
     rats = f'[data-highlight-kind="space"][data-q="{RATS[0]}"][data-r="{RATS[1]}"]'
     expect(alice.locator(rats)).to_have_count(1)
-    screenshot(alice, "table_strike_space_choose_alice")
     alice.mouse.click(*cell_xy(alice, RATS))  # lands on whichever rat is drawn on top: the space is the same
     wait_for_entry(users, 2)
     assert_same_entry(users, 2)
@@ -349,8 +340,6 @@ def test_strike_a_space_with_two_occupants(users: Users) -> None:
             assert all(dice_faces(roll) == faces for roll in shown.all())
             attacked = "this roll is the attack" in said.inner_text()
             assert shown.count() in ((1, 2) if attacked else (1,)), (rat, shown.count())
-    screenshot(sw, "table_strike_space_soulweaver")
-    screenshot(alice, "table_strike_space_alice")
 
 
 def test_collision_by_dragging_onto_the_orc(users: Users) -> None:
@@ -364,7 +353,6 @@ def test_collision_by_dragging_onto_the_orc(users: Users) -> None:
     expect(collide).to_be_visible()
     expect(dialog.get_by_role("button", name="Cancel")).to_be_visible()
     expect(sw.locator(".collision-dialog")).to_have_count(0)  # the question is for the dragger only
-    screenshot(alice, "table_collision_dialog_alice")
     collide.click()
     expect(dialog).to_have_count(0)
     wait_for_entry(users, 2)
@@ -374,8 +362,6 @@ def test_collision_by_dragging_onto_the_orc(users: Users) -> None:
         expect(log_entry(page, 2)).to_contain_text("Ayla fills its Movement Pool to collide with Orc.")
         expect(page.locator(".turn-panel .economy")).to_contain_text("Movement 0/5 left")
     assert positions(sw) == positions(alice)
-    screenshot(sw, "table_collision_soulweaver")
-    screenshot(alice, "table_collision_alice")
 
 
 def test_reload_keeps_map_and_log(users: Users) -> None:
@@ -400,8 +386,6 @@ def test_reload_keeps_map_and_log(users: Users) -> None:
         assert positions(page) == before[page][0]
         assert newest_entry(page).inner_text() == before[page][1]
         expect(page.locator(".turn-panel")).to_contain_text("Round 1")
-    screenshot(sw, "table_reload_soulweaver")
-    screenshot(alice, "table_reload_alice")
 
 
 @pytest.mark.parametrize("own_server", [True], ids=["own server"])
@@ -438,7 +422,6 @@ def test_server_restart_rebuilds_the_game(users: Users) -> None:
     for page in users.both:
         page.wait_for_selector(anchor_selector("ayla", AYLA))
     wait_for_entry(users, 4)
-    screenshot(sw, "table_restart_soulweaver")
 
 
 def test_full_resolve_pool_offers_only_recovery_and_zeal(users: Users) -> None:
@@ -466,7 +449,6 @@ def test_full_resolve_pool_offers_only_recovery_and_zeal(users: Users) -> None:
     assert menu_items(menu) == expected
     for action in ("recover", "zeal_for_major"):
         expect(menu.locator(f'[data-action="{action}"]')).not_to_have_class(re.compile(r"\bdisabled\b"))
-    screenshot(alice, "table_full_resolve_menu_alice")
     # the Zeal roll is sent at once (no target to choose) and rolls the same dice for everyone
     pick(alice, menu, "zeal_for_major", "Zeal roll to act (DL 12)")
     seq += 1
@@ -482,7 +464,6 @@ def test_full_resolve_pool_offers_only_recovery_and_zeal(users: Users) -> None:
     assert "Ayla uses Recovery" in assert_same_entry(users, seq)
     for page in users.both:
         expect(page.locator(".turn-panel .economy")).to_have_text(economy(0, 1, 5))
-    screenshot(sw, "table_full_resolve_soulweaver")
 
 
 @pytest.mark.parametrize("settings", [REACTIONS_WAIT])
@@ -505,8 +486,6 @@ def test_reactions_wait_for_the_soulweaver(users: Users) -> None:
     expect(menu).to_contain_text("No actions: the table waits for a decision.")
     alice.keyboard.press("Escape")
     expect(alice.locator(".q-menu")).to_have_count(0)
-    screenshot(alice, "table_reaction_alice")
-    screenshot(sw, "table_reaction_soulweaver")
     # the Orc hinders, the rats let it pass; the last answer resolves the move
     for seq, (name, answer) in enumerate((("Orc", "hinder"), ("Rat A", "pass"), ("Rat B", "pass")), start=3):
         card = sw.locator('[data-decision-kind="reaction"]').filter(has_text=f"within {name}'s Reach")
@@ -524,7 +503,6 @@ def test_reactions_wait_for_the_soulweaver(users: Users) -> None:
         page.wait_for_selector(anchor_selector("ayla", AYLA if prevented else AYLA_STEP))
         expect(page.locator(".decision")).to_have_count(0)
     assert positions(sw) == positions(alice)
-    screenshot(sw, "table_reaction_resolved_soulweaver")
 
 
 @pytest.mark.parametrize("settings", [{"reactions": True, "reaction_seconds": 2, "reaction_timeout": "pass"}])
@@ -543,4 +521,3 @@ def test_unanswered_reactions_time_out(users: Users) -> None:
         expect(page.locator(".decision")).to_have_count(0)
         for seq in (3, 4, 5):
             expect(log_entry(page, seq)).to_contain_text("does not react.")
-    screenshot(sw, "table_reaction_timeout_soulweaver")

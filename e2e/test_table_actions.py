@@ -11,7 +11,7 @@ from typing import Any
 import pytest
 from playwright.sync_api import Browser, expect
 
-from e2e.conftest import ROOT, NewGame, open_as, screenshot
+from e2e.conftest import ROOT, NewGame, open_as
 from e2e.helpers import choose_action
 
 ARENA = ROOT / "e2e" / "maps" / "arena.json"
@@ -42,7 +42,6 @@ def test_impair_from_the_menu_asks_for_the_ailment_and_logs_it_for_everyone(
         expect(options).to_have_count(6)
         expect(options.nth(1)).to_have_text("Dazzled")
         options.nth(1).click()
-        screenshot(alice, "table_impair_choice")
         dialog.locator("[data-go]").click()
         for page in (gm, alice):
             expect(page.locator(".log-entry").first).to_contain_text("Impair")

@@ -15,7 +15,7 @@ from typing import Any
 import pytest
 from playwright.sync_api import Browser, expect
 
-from e2e.conftest import ROOT, NewGame, TableGame, open_as, screenshot
+from e2e.conftest import ROOT, NewGame, TableGame, open_as
 from e2e.helpers import choose_action
 from vtt.rules import RandomDice, apply
 from vtt.rules.scenario import load_scenario
@@ -74,13 +74,11 @@ def test_a_strike_that_knocks_a_creature_unconscious_shows_pips_token_and_log(
     expect(gm.locator(".sheet")).to_contain_text("Grit: 0 of 8 left")
     gm.keyboard.press("Escape")
     expect(gm.locator(".q-menu")).to_have_count(0)
-    screenshot(gm, "table_knockout_soulweaver")
-    screenshot(alice, "table_knockout_alice")
 
 
 def test_the_demo_table_a_group_would_play_on(browser: Browser, new_game: NewGame) -> None:
     """The README's run command serves the demo encounter: a 30×20 hex map with walls and pillars, creatures
-    from size -1 to size 4 (one on several spaces), the token menu and the roll log (a screenshot at 1600×1000)."""
+    from size -1 to size 4 (one on several spaces), the token menu and the roll log."""
     with new_game(DEMO, seed=19) as server:
         gm = open_as(browser, server, "as=soulweaver")
         sizes = {int(s) for s in gm.locator("[data-token-id]").evaluate_all("els => els.map(e => e.dataset.size)")}
@@ -93,4 +91,3 @@ def test_the_demo_table_a_group_would_play_on(browser: Browser, new_game: NewGam
         first = next(name for name in ("Ayla", "Bram", "Pip") if f"▶ {name}" in current)
         gm.locator(f'[data-token-id="{first.lower()}"] .vtt-body').click()
         expect(gm.locator('[data-action="move"]')).to_be_visible()
-        screenshot(gm, "demo_table")

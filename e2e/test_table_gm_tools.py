@@ -13,7 +13,7 @@ from typing import Any
 import pytest
 from playwright.sync_api import Browser, Page, expect
 
-from e2e.conftest import ROOT, NewGame, TableGame, open_as, screenshot
+from e2e.conftest import ROOT, NewGame, TableGame, open_as
 from e2e.helpers import choose_action
 from vtt.rules import RandomDice, apply
 from vtt.rules.scenario import load_scenario
@@ -144,8 +144,6 @@ def test_the_soulweaver_afflicts_from_the_menu_and_lets_a_minute_pass(browser: B
         expect(page.locator(".log-entry").first).to_contain_text("1 minute passes.")
     gm.locator("input[data-field=minutes]").fill("3")
     expect(button).to_contain_text("3 minutes pass")
-    screenshot(gm, "table_gm_tools")
-    screenshot(alice, "table_gm_tools_player")
 
 
 def test_a_swallowed_creature_is_off_the_map_and_acts_from_its_swallowers_token(
@@ -179,7 +177,6 @@ def test_a_swallowed_creature_is_off_the_map_and_acts_from_its_swallowers_token(
     section = menu.locator(".menu-stomach[data-creature=mira]")
     expect(section).to_contain_text("In its stomach: Mira")
     expect(section.locator('[data-action="strike"]')).to_have_count(0)
-    screenshot(alice, "table_stomach_menu")
     choose_action(alice, "strike_stomach", "Strike Wyrm's stomach (Dagger)")
     for page in (gm, alice):
         entry = page.locator(".log-entry").first
@@ -190,4 +187,3 @@ def test_a_swallowed_creature_is_off_the_map_and_acts_from_its_swallowers_token(
         expect(page.locator('[data-token-id="mira"]')).to_have_count(1)
         expect(page.locator('[data-token-id="wyrm"] .vtt-ailment-stomach')).to_have_count(0)
     expect(gm.locator(".sheet .swallowed-in")).to_have_count(0)  # the sheet shown is still Mira's
-    screenshot(gm, "table_stomach_cut_out")

@@ -19,7 +19,7 @@ from typing import Any
 import pytest
 from playwright.sync_api import Browser, Locator, Page, expect
 
-from e2e.conftest import ROOT, NewGame, open_as, screenshot
+from e2e.conftest import ROOT, NewGame, open_as
 from e2e.helpers import choose_action, menu_entry, token_xy
 from vtt.rules import RandomDice, apply, legal_actions
 from vtt.rules.menu_odds import percent
@@ -130,14 +130,12 @@ def test_grouped_menu_picks_a_weapon_then_a_target(table: Table) -> None:
     expect(variants).to_have_count(4)
     for i in range(4):
         expect(variants.nth(i)).to_be_hidden()
-    screenshot(alice, "table_menu_grouped")
     # the row opens the list of weapons, each with its cost and roll preview
     strike.locator(".q-expansion-item__container > .q-item").first.click()
     for i, name in enumerate(VARIANTS):
         expect(variants.nth(i)).to_be_visible()
         expect(variants.nth(i).locator(".text-sm")).to_have_text(name)
         expect(variants.nth(i).locator(".menu-detail")).to_have_text(ODDS)
-    screenshot(alice, "table_menu_grouped_strike_open")
     # another kind's list opens in its place (one at a time)
     impair = menu.locator('.menu-kind[data-kind="impair"]')
     impair.locator(".q-expansion-item__container > .q-item").first.click()
@@ -195,7 +193,6 @@ def test_distract_two_creatures_from_the_dialog(table: Table) -> None:
     _tick(dialog, "attack", "orc")
     _tick(dialog, "attack", "rat1")
     _tick(dialog, "expects", "rat1")
-    screenshot(alice, "table_distract_dialog_alice")
     dialog.locator("[data-go]").click()
     expect(dialog).to_have_count(0)
     text = wait_for_entries(table, 2)
@@ -221,7 +218,6 @@ def test_distract_two_creatures_from_the_dialog(table: Table) -> None:
     _tick(dialog, "attack", "orc")
     _tick(dialog, "attack", "rat2")
     _tick(dialog, "expects", "orc")
-    screenshot(sw, "table_distract_dialog_soulweaver")
     dialog.locator("[data-go]").click()
     text = wait_for_entries(table, 4)
     assert "Ayla creates a diversion (after a Minor Action)." in text

@@ -14,7 +14,7 @@ from typing import Any
 import pytest
 from playwright.sync_api import Browser, expect
 
-from e2e.conftest import ROOT, NewGame, open_as, screenshot
+from e2e.conftest import ROOT, NewGame, open_as
 from e2e.helpers import choose_action
 from vtt.rules import RandomDice, apply
 from vtt.rules.model import SOULWEAVER, GameState
@@ -90,7 +90,6 @@ def test_a_third_creatures_player_hinders_an_attack_and_every_log_shows_the_minu
         card = bob.locator('[data-decision-kind="reaction"]')
         expect(card).to_contain_text("Hinder Attack")
         expect(alice.locator('[data-decision-kind="reaction"]')).to_contain_text("The table waits for bob")
-        screenshot(bob, "table_hinder_offered")
         card.locator("[data-react=hinder]").click()
 
         defense = alice.locator('[data-decision-kind="defense"]')
@@ -99,4 +98,3 @@ def test_a_third_creatures_player_hinders_an_attack_and_every_log_shows_the_minu
         for page in (gm, alice, bob):
             expect(page.locator(".log-entry").first).to_contain_text("−1 · Hindered by Bram")
         expect(gm.locator(".log-entry").nth(1)).to_contain_text("the Hinder Attack succeeds")
-        screenshot(gm, "table_hinder_logged")

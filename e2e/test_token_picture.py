@@ -15,7 +15,7 @@ from typing import Any
 import pytest
 from playwright.sync_api import Browser, FilePayload, Page, expect
 
-from e2e.conftest import ROOT, NewGame, TableGame, open_as, screenshot
+from e2e.conftest import ROOT, NewGame, TableGame, open_as
 
 ARENA = ROOT / "e2e" / "maps" / "arena.json"
 pytestmark = pytest.mark.usefixtures("table_timeouts")
@@ -82,7 +82,6 @@ def test_the_soulweaver_gives_a_token_a_picture_and_removes_it(browser: Browser,
     assert served.status == 200 and served.body() == picture
     assert served.headers["content-type"] == "image/png"
     gm.locator(".sheet [data-action=remove-picture]").scroll_into_view_if_needed()
-    screenshot(gm, "token_picture_1280")
 
     gm.locator(".sheet [data-action=remove-picture]").click()
     for page in (gm, alice):

@@ -22,7 +22,7 @@ from typing import Any
 import pytest
 from playwright.sync_api import Browser, Page, expect
 
-from e2e.conftest import SCREENSHOTS, NewGame, open_seat
+from e2e.conftest import NewGame, open_seat
 from e2e.helpers import anchor_selector, cell_xy, choose_action, drag, token_xy
 from vtt.rules import RandomDice, apply
 from vtt.rules.model import SOULWEAVER, GameState
@@ -215,5 +215,3 @@ def test_a_whole_fight_through_clicks_and_drags(browser: Browser, tmp_path: Path
         # the undo takes back the Orc's whole Strike (its reaction and defense with it): its Major Action is back
         expect(gm.locator(".turn-panel .economy")).to_contain_text("Orc: Major 1")
         expect(gm.locator(".roll-log .log-entry").first).to_contain_text("The Soulweaver takes back: Orc attacks")
-        gm.set_viewport_size({"width": 1280, "height": 800})
-        gm.screenshot(path=SCREENSHOTS / "whole_fight_end_laptop.png", animations="disabled")

@@ -186,16 +186,31 @@ class _Row:
     element: Any
     block: Element
     note: ui.label
-    words: str
+
+
+@dataclass
+class _Group:
+    """One group of the list; its rows are built the first time it opens (or a search finds something in it)."""
+
+    expansion: ui.expansion
+    names: list[str]
+    built: bool = False
+
+
+def _words(name: str) -> str:
+    """What the finder searches in a setting: its name, its plain name and its rule text."""
+    return f"{name} {label(name)} {plain_description(name)}".lower()
 
 
 def open_settings_dialog(table: Table, send: Send) -> None:
-    """The dialog over every table setting, built from the settings as they are now."""
+    """The dialog over every table setting, built from the settings as they are now: every group's heading, the
+    rows of the groups that are open."""
     current = table.state.settings.model_dump(mode="json")
     defaults = TableSettings().model_dump(mode="json")
-    skills = known_skills(table.state)
+    words = {name: _words(name) for name in current}
+    skills: list[str] = []
     rows: dict[str, _Row] = {}
-    groups: list[tuple[ui.expansion, list[str]]] = []
+    groups: list[_Group] = []
     # Under the page's content, not the Soulweaver's panel: the panel is redrawn whenever the game changes.
     with (
         ui.context.client.content,
@@ -211,41 +226,63 @@ def open_settings_dialog(table: Table, send: Send) -> None:
             "Each setting settles a rule the seeds leave open. Saving changes them for everyone at once; it is "
             "logged, and Undo takes it back."
         ).classes("text-xs text-stone-600")
+
+        def found() -> str:
+            return str(find.value or "").strip().lower()
+
+        def build(group: _Group) -> None:
+            if group.built:
+                return
+            group.built = True
+            if not skills:
+                skills.extend(known_skills(table.state))
+            sought = found()
+            with group.expansion:
+                for name in group.names:
+                    rows[name] = _setting_row(name, current[name], defaults[name], skills)
+                    if sought and sought not in words[name]:
+                        rows[name].block.set_visibility(False)
+
         with ui.scroll_area().classes("settings-list").style("height: min(60vh, 640px)") as scroll:
             # Quasar sizes the scrolled content to its widest child: held to the dialog's width, nothing in it
             # is wider than a phone's screen and it never scrolls sideways.
             scroll.props["content-style"] = {"width": "100%"}
             scroll.props["content-active-style"] = {"width": "100%"}
-            for index, (group, names) in enumerate(grouped().items()):
-                expansion = ui.expansion(group, value=index == 0).props("dense header-class=font-bold")
+            for index, (heading, names) in enumerate(grouped().items()):
+                expansion = ui.expansion(heading, value=index == 0).props("dense header-class=font-bold")
                 expansion.classes("w-full settings-group")
-                with_data(expansion, group=group)
-                groups.append((expansion, names))
-                with expansion:
-                    for name in names:
-                        rows[name] = _setting_row(name, current[name], defaults[name], skills)
+                with_data(expansion, group=heading)
+                group = _Group(expansion, names)
+                groups.append(group)
+                expansion.on_value_change(lambda e, group=group: build(group) if e.value else None)
+                if index == 0:
+                    build(group)
 
         def filter_rows() -> None:
-            words = str(find.value or "").strip().lower()
-            for expansion, names in groups:
-                shown = [n for n in names if not words or words in rows[n].words]
-                for n in names:
-                    rows[n].block.set_visibility(n in shown)
+            sought = found()
+            for group in groups:
+                shown = [n for n in group.names if not sought or sought in words[n]]
+                if sought and shown:
+                    build(group)
+                for n in group.names:
+                    if n in rows:
+                        rows[n].block.set_visibility(n in shown)
                 # A group stays in the list (greyed when nothing in it matches): Quasar cannot open a hidden one.
-                expansion.set_enabled(bool(shown))
-                if words:
-                    expansion.set_value(bool(shown))
+                group.expansion.set_enabled(bool(shown))
+                if sought:
+                    group.expansion.set_value(bool(shown))
             scroll.scroll_to(pixels=0)
 
         find.on_value_change(filter_rows)
 
         async def save() -> None:
+            # A setting whose group was never opened still holds its value: only the built rows can have changed.
             changes: dict[str, Any] = {}
-            for name, row in rows.items():
+            for name in (n for group in groups for n in group.names if n in rows):
                 if name in FIXED:
                     continue
                 try:
-                    value = read_control(row.control, row.element)
+                    value = read_control(rows[name].control, rows[name].element)
                 except ValueError as exc:
                     ui.notify(f"{label(name)} {exc}", type="warning", position="top")
                     return
@@ -286,7 +323,7 @@ def _setting_row(name: str, value: Any, default: Any, skills: list[str]) -> _Row
         element = _make_control(name, control, value, skills)
         with_data(element, field=name)
         ui.label(description).classes("text-xs text-stone-600 setting-rule")
-    row = _Row(name, control, element, block, note, f"{name} {label(name)} {description}".lower())
+    row = _Row(name, control, element, block, note)
 
     def changed() -> None:
         try:

@@ -11,7 +11,7 @@ from nicegui import background_tasks, core, events, ui
 
 from vtt.rules.ailments import AILMENTS, PART_AILMENTS
 from vtt.rules.events import RuleError
-from vtt.rules.limits import SOULWEAVER_DICE_MAX
+from vtt.rules.limits import SKILL_TIER_MAX, SOULWEAVER_DICE_MAX
 from vtt.rules.model import SOULWEAVER, Cell, Creature, GameState
 from vtt.rules.move_preview import preview_move
 from vtt.rules.offers import ActionOption, TargetOption, command_for
@@ -635,17 +635,22 @@ class TableView:
         with ui.dialog() as dialog, ui.card().classes("p-3 gap-2 harm-dialog"):
             ui.label(f"{'Damage to' if kind == 'harm' else 'Heal'} {c.name}").classes("font-bold")
             amount = bounded_number("Amount (d12)", 1, 0, SOULWEAVER_DICE_MAX).props("dense outlined data-field=amount")
-            pool = ui.select(
-                {"grit": "Grit", "energy": "Energy", "resolve": "Resolve"}, value="grit", label="Pool"
-            ).props("dense outlined")
+            # each field as wide as the dialog: a select is only as wide as its value, and "none" cut "Element" short
+            pool = (
+                ui.select({"grit": "Grit", "energy": "Energy", "resolve": "Resolve"}, value="grit", label="Pool")
+                .props("dense outlined")
+                .classes("w-full")
+            )
             physical = element = heal_kind = None
             if kind == "harm":
-                physical = ui.select({True: "Physical", False: "Magical"}, value=True, label="Kind").props(
-                    "dense outlined"
+                physical = (
+                    ui.select({True: "Physical", False: "Magical"}, value=True, label="Kind")
+                    .props("dense outlined")
+                    .classes("w-full")
                 )
-                element = ui.select(ELEMENTS, value="", label="Element").props("dense outlined")
+                element = ui.select(ELEMENTS, value="", label="Element").props("dense outlined").classes("w-full")
             else:
-                heal_kind = ui.input("Healing type (optional)").props("dense outlined")
+                heal_kind = ui.input("Healing type (optional)").props("dense outlined").classes("w-full")
 
             async def go() -> None:
                 n = whole_in(amount.value, 0, SOULWEAVER_DICE_MAX)
@@ -1026,7 +1031,7 @@ class TableView:
             with ui.row().classes("gap-1 flex-wrap items-center skills"):
                 for skill, tier in sorted(c.skills.items()):
                     if gm:
-                        tier_input = ui.number(skill, value=tier, min=0, max=12, step=1, precision=0)
+                        tier_input = ui.number(skill, value=tier, min=0, max=SKILL_TIER_MAX, step=1, precision=0)
                         with_data(tier_input.props("dense outlined").classes("skill-input"), skill=skill).on(
                             "change", lambda e, k=skill: self._edit_skill(c.id, k, e.args)
                         )
