@@ -204,3 +204,15 @@ async def test_a_sockets_writer_takes_every_packet_waiting_and_stops_at_the_end_
     waiting.cancel()
     with pytest.raises(QueueEmpty):
         await waiting
+
+
+def test_install_leaves_nicegui_alone_on_releases_it_was_not_tested_with(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Another NiceGUI, socket.io or engine.io release may hold its outbox and sockets otherwise: NiceGUI's own way."""
+    emit, poll = Outbox._emit, AsyncSocket.poll
+    monkeypatch.setattr(Outbox, "_emit", emit)
+    monkeypatch.setattr(AsyncSocket, "poll", poll)
+    monkeypatch.setitem(outbox_send.TESTED_WITH, "nicegui", ("2.0",))
+    assert not outbox_send.tested_here()
+    assert outbox_send.install() is False
+    assert Outbox._emit is emit
+    assert AsyncSocket.poll is poll

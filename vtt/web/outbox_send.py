@@ -12,8 +12,10 @@ outbox's own way is taken. The socket's writer then waits for the next packet wi
 from __future__ import annotations
 
 import asyncio
+import logging
 import time
 import weakref
+from importlib.metadata import version
 from typing import Any
 
 from engineio import exceptions  # type: ignore[import-untyped]
@@ -22,6 +24,10 @@ from engineio.async_socket import AsyncSocket  # type: ignore[import-untyped]
 from nicegui import core
 from nicegui.outbox import Message, Outbox
 from socketio import packet as sio_packet  # type: ignore[import-untyped]
+
+TESTED_WITH = {"nicegui": ("3.18",), "python-engineio": ("4.15",), "python-socketio": ("5.18",)}
+"""The releases (major.minor) whose internals these sends were written and tested against: the outbox's numbering
+and history, socket.io's rooms and packets, engine.io's socket queue and `poll`. With any other, NiceGUI's own way."""
 
 _slow: weakref.WeakSet[Outbox] = weakref.WeakSet()
 """Outboxes inside NiceGUI's own `_emit`, which numbers a message before it awaits the send and counts it after:
@@ -101,12 +107,28 @@ async def _poll(self: AsyncSocket) -> list[Any]:
     return packets
 
 
-def install() -> None:
-    """Let every outbox send at once where it can (`send_now`), and engine.io's writers wait without a task."""
+def tested_here() -> bool:
+    """Whether the installed NiceGUI, socket.io and engine.io are releases of `TESTED_WITH`."""
+    return all(".".join(version(name).split(".")[:2]) in minors for name, minors in TESTED_WITH.items())
+
+
+def install() -> bool:
+    """Let every outbox send at once where it can (`send_now`), and engine.io's writers wait without a task; nothing
+    (False) with releases these sends were not tested against."""
+    if not tested_here():
+        logging.getLogger(__name__).warning(
+            "outbox_send: NiceGUI %s, engine.io %s, socket.io %s are not the releases it was tested with (%s): "
+            "messages go NiceGUI's own way",
+            version("nicegui"),
+            version("python-engineio"),
+            version("python-socketio"),
+            TESTED_WITH,
+        )
+        return False
     AsyncSocket.poll = _poll
     emit = Outbox._emit
     if getattr(emit, "_sends_now", False):
-        return
+        return True
 
     async def _emit(self: Outbox, message: Message) -> None:
         if send_now(self, message):
@@ -119,3 +141,4 @@ def install() -> None:
 
     _emit._sends_now = True  # type: ignore[attr-defined]
     Outbox._emit = _emit  # type: ignore[method-assign]
+    return True
