@@ -698,10 +698,20 @@ def choose_strike_type(weapon: Weapon | None, wanted: str | None) -> StrikeType 
 
 
 def strike_hit(attacker: str, target: str, params: dict[str, Any], attack: Roll, label: str) -> Hit:
-    weapon = weapon_of(params)
-    changes = tuple(changes_of(params))
-    if weapon is not None and weapon.devastating:
-        changes += tuple(weapon_changes(weapon, attack))
+    raw = params.get("weapon")
+    weapon = (raw if type(raw) is Weapon else Weapon.model_validate(raw)) if raw else None  # `weapon_of`
+    given: list[Any] = params["changes"]
+    for ch in given:
+        if type(ch) is not DiceChange:
+            changes = tuple(changes_of(params))
+            break
+    else:  # models already, as a Strike whose defense is rolled at once carries them
+        changes = tuple(given)
+    element = None
+    if weapon is not None:
+        element = weapon.element
+        if weapon.devastating:
+            changes += tuple(weapon_changes(weapon, attack))
     return Hit(
         target=target,
         amount=params["damage"],
@@ -709,7 +719,7 @@ def strike_hit(attacker: str, target: str, params: dict[str, Any], attack: Roll,
         label=label,
         changes=changes,
         physical=True,
-        element=weapon.element if weapon else None,
+        element=element,
         strike_type=params.get("strike_type"),
         attack_faces=attack.faces,
         targeted=True,
