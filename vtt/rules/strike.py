@@ -483,7 +483,10 @@ def strike(
         set_fields(tx.economy(c.id), attacked=True)
     if called_shot is not None or charge:
         declared += tactics.declare(tx, c.id, called_shot is not None, charge)
-    attack = attack_roll(tx, dice, c.id, plan.label, plan.dice, plan.modifiers, plan.dice_changes)
+    if tx.situational:
+        attack = attack_roll(tx, dice, c.id, plan.label, plan.dice, plan.modifiers, plan.dice_changes)
+    else:  # `attack_roll` with no situational modifier to add
+        attack = roll(dice, plan.label, plan.dice, tuple(plan.modifiers), plan.dice_changes)
     path_event = Event(
         kind="reach",
         text=prepared.path_text,
