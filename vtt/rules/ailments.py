@@ -439,12 +439,18 @@ def _sources_may_have_ended(tx: Tx, before: GameState) -> bool:
     """Whether anything a source of another creature stands on changed: an effect or a Hold ended or changed, a
     creature died or left."""
     after = tx.state
-    return (
+    if (
         (before.effects != after.effects and [e.id for e in before.effects] != [e.id for e in after.effects])
         or before.holds != after.holds
         or len(before.creatures) != len(after.creatures)
-        or any(after.creatures[cid].dead for cid in tx._creatures if cid in after.creatures)
-    )
+    ):
+        return True
+    creatures = after.creatures
+    for cid in tx._creatures:
+        c = creatures.get(cid)
+        if c is not None and c.dead:
+            return True
+    return False
 
 
 def lapse_sources(tx: Tx, before: GameState | None = None) -> list[Event]:

@@ -15,12 +15,11 @@ from typing import Any
 from pydantic import BaseModel, Field
 
 from vtt.rules import ailments, guard
-from vtt.rules.checks import AttackResult, describe_attack
+from vtt.rules.checks import AttackResult, attack_result, describe_attack
 from vtt.rules.conditions import defense_modifiers
 from vtt.rules.death import exhaustion_death
 from vtt.rules.dice import DiceSource, Modifier, Roll, roll
 from vtt.rules.events import Event, RuleError
-from vtt.rules.fastmodel import construct
 from vtt.rules.model import SOULWEAVER, Decision, GameState
 from vtt.rules.turns import end_turn_after_charge
 from vtt.rules.txn import Tx
@@ -69,7 +68,7 @@ def resolve(tx: Tx, spec: AttackSpec, dice: DiceSource, kept: DefenseInputs | No
     defender = tx.get(spec.target)
     if not defender.can_act:
         return finish(tx, spec, None, dice, note=f"{defender.name} cannot defend")
-    if defense_waits(tx.state, spec.target):
+    if tx.state.settings.defense_prompts != "nobody" and defense_waits(tx.state, spec.target):
         decision = Decision(
             id=tx.state.new_id("d"),
             kind="defense",
@@ -124,15 +123,8 @@ def answer_defense(tx: Tx, decision: Decision, rolls: bool, dice: DiceSource) ->
 
 def finish(tx: Tx, spec: AttackSpec, defense: Roll | None, dice: DiceSource, note: str | None = None) -> list[Event]:
     s = tx.state.settings
-    result = construct(
-        AttackResult,
-        attack=spec.attack,
-        dl=spec.dl,
-        defense_skill=spec.defense_skill,
-        defense=defense,
-        ties_to=s.ties_to,
-        fumble_fails=s.fumble_always_fails,
-    )
+    attack = spec.attack
+    result = attack_result(attack, spec.dl, spec.defense_skill, defense, s.ties_to, s.fumble_always_fails)
     attacker, target = tx.get(spec.attacker).name, tx.get(spec.target).name
     text = describe_attack(result, attacker, target)
     if note:
@@ -142,13 +134,13 @@ def finish(tx: Tx, spec: AttackSpec, defense: Roll | None, dice: DiceSource, not
         text=text,
         actor=spec.attacker,
         target=spec.target,
-        rolls=(spec.attack,) if defense is None else (spec.attack, defense),
+        rolls=(attack,) if defense is None else (attack, defense),
         data={
             "action": spec.action,
             "dl": spec.dl,
             "defense_skill": spec.defense_skill,
             "success": result.success,
-            "margin": result.margin,
+            "margin": attack.result - (0 if defense is None else defense.result),  # `result.margin`
             "declined": defense is None,
         },
     )

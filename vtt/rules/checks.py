@@ -14,6 +14,7 @@ from typing import Literal
 from pydantic import BaseModel, ConfigDict, computed_field
 
 from vtt.rules.dice import Roll
+from vtt.rules.fastmodel import put_dict, put_extra, put_fields_set, put_private
 
 TiesTo = Literal["defender", "attacker"]
 
@@ -89,11 +90,41 @@ class AttackResult(BaseModel):
         return margin > 0
 
 
+_RESULT_FIELDS = set(AttackResult.model_fields)
+"""The fields set of every AttackResult `attack_result` makes, one set for all: it is frozen and has all its fields
+set, so nothing adds to it (`model_copy` copies it first)."""
+_new_result = AttackResult.__new__
+
+
+def attack_result(
+    attack: Roll, dl: int, defense_skill: str, defense: Roll | None, ties_to: TiesTo, fumble_fails: bool
+) -> AttackResult:
+    """`AttackResult(...)` with every field given, built without validation from the rules' own values (every
+    attack makes one)."""
+    out: AttackResult = _new_result(AttackResult)
+    put_dict(
+        out,
+        {
+            "attack": attack,
+            "dl": dl,
+            "defense_skill": defense_skill,
+            "defense": defense,
+            "ties_to": ties_to,
+            "fumble_fails": fumble_fails,
+        },
+    )
+    put_fields_set(out, _RESULT_FIELDS)
+    put_extra(out, None)
+    put_private(out, None)
+    return out
+
+
 def describe_attack(result: AttackResult, attacker: str, defender: str) -> str:
     """One plain sentence saying how an attack went."""
     a = result.attack
-    if not result.reached_dl:
-        why = "Fumbled" if (result.fumble_fails and a.fumble) else f"rolled {a.result}, short of DL {result.dl}"
+    fumbled = result.fumble_fails and a.fumble
+    if fumbled or a.result < result.dl:  # not `result.reached_dl`
+        why = "Fumbled" if fumbled else f"rolled {a.result}, short of DL {result.dl}"
         return f"{attacker} {why}: the attack on {defender} fails."
     if result.defense is None:
         return f"{attacker} rolled {a.result} (DL {result.dl}); {defender} declined to defend: the attack succeeds."

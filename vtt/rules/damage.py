@@ -196,30 +196,25 @@ def needed_face(
 
 def deal(tx: Tx, hit: Hit, dice: DiceSource) -> list[Event]:
     """Resolve one Hit on a creature: the damage roll, Injury, where it goes, and what follows."""
-    if hit.amount < 0 or (hit.max_dice is not None and hit.max_dice < 0):
+    amount, max_dice = hit.amount, hit.max_dice
+    if amount < 0 or (max_dice is not None and max_dice < 0):
         raise ValueError(f"a Hit rolls no fewer than 0 dice: {hit!r}")
-    if hit.element is not None and hit.element in tx.state.settings.material_elements and not hit.material:
+    state = tx.state
+    element = hit.element
+    if element is not None and element in state.settings.material_elements and not hit.material:
         hit = hit._replace(material=True)
-    creatures = tx.state.creatures
     target = tx.get(hit.target)
-    attacker = creatures.get(hit.attacker) if hit.attacker else None
-    types = hit.types()
-    immune = [t for t in types if t in target.immunities] if target.immunities else []
-    if immune:
-        removed = [x for x in target.continuing if _continuing_types(x) & set(immune)]
-        if removed:
-            m = tx.creature(hit.target)
-            m.continuing = [x for x in m.continuing if x not in removed]
-        return [
-            Event(
-                kind="immune",
-                text=f"{target.name} is Immune to {', '.join(immune)}: no Injury.",
-                actor=hit.attacker,
-                target=hit.target,
-            )
-        ]
-    changes = list(hit.changes)
+    attacker = state.creatures.get(hit.attacker) if hit.attacker else None
     strike_type = hit.strike_type
+    if element is None:  # `hit.types()` of a Hit without an element
+        types = ["physical" if hit.material or (hit.physical and strike_type != "M") else "magical"]
+    else:
+        types = hit.types()
+    if target.immunities:
+        immune = [t for t in types if t in target.immunities]
+        if immune:
+            return _immune(tx, hit, target, immune)
+    changes = list(hit.changes)
     if strike_type == "C":
         chop = strong_faces(hit.attack_faces)
         if chop:
@@ -227,58 +222,81 @@ def deal(tx: Tx, hit: Hit, dice: DiceSource) -> list[Event]:
     if types[0] == "physical" and hit.apply_size and not hit.from_spell and attacker is not None:
         diff = attacker.size - target.size
         if diff:
-            changes.append(_size_change(diff, target.size))
-    threshold = effective_threshold(severe_threshold(tx, target), hit.called_shot)
+            changes.append(_SIZE_CHANGES.get((diff, target.size)) or _size_change(diff, target.size))
+    threshold = target.severe_threshold
+    if threshold is None:
+        threshold = target.skill(state.settings.severe_threshold_skill)
+    if hit.called_shot:
+        threshold = effective_threshold(threshold, True)
     if threshold < 0:
         changes.append(DiceChange(dice=-threshold, reason=f"Severe Threshold {threshold} is below 0"))
-    if hit.max_dice is not None:
-        wanted = hit.amount
+    if max_dice is not None:
+        wanted = amount
         for ch in changes:
             wanted += ch.dice
         wanted = max(0, wanted)
-        if hit.max_dice < wanted:
-            changes.append(DiceChange(dice=hit.max_dice - wanted, reason="the roller chose to roll fewer dice"))
-    needed, reasons = needed_face(tx, hit, target, attacker, types)
-    dmg = roll(dice, f"{hit.label} to {target.name}", hit.amount, dice_changes=tuple(changes))
+        if max_dice < wanted:
+            changes.append(DiceChange(dice=max_dice - wanted, reason="the roller chose to roll fewer dice"))
+    if target.reductions or target.armor_reduction or target.vulnerabilities:
+        needed, reasons = needed_face(tx, hit, target, attacker, types)
+    else:  # nothing raises or lowers the face
+        needed, reasons = DAMAGE_FACE, []
+    dmg = roll(dice, f"{hit.label} to {target.name}", amount, (), tuple(changes))
     injury = 0
     for face in dmg.faces:
         if face >= needed:
             injury += 1
-    notes: list[str] = []
+    kind = types[0] if len(types) == 1 else ", ".join(types)
+    text = f"Damage {dmg.dice}d12 ({kind}), needing {needed}+: {injury} Injury to {target.name}."
     if strike_type == "B":
         larger = max(0, target.size - attacker.size) if attacker else 0
         floor = min(strong_faces(hit.attack_faces) - larger, dmg.dice)
         if floor > injury:
-            notes.append(f"Bashing raises the Injury to {floor}")
             injury = floor
-    kind = ", ".join(types)
-    text = f"Damage {dmg.dice}d12 ({kind}), needing {needed}+: {injury} Injury to {target.name}."
-    if notes:
-        text = text[:-1] + f" ({'; '.join(notes)})."
+            text = f"Damage {dmg.dice}d12 ({kind}), needing {needed}+: {injury} Injury to {target.name} "
+            text += f"(Bashing raises the Injury to {floor})."
+    pool = hit.pool
     events = [
         Event(
             kind="damage",
             text=text,
             actor=hit.attacker,
             target=hit.target,
-            rolls=[dmg],
+            rolls=(dmg,),
             data={
                 "injury": injury,
                 "needed": needed,
                 "needed_changes": [m.model_dump() for m in reasons] if reasons else [],
                 "types": types,
-                "pool": hit.pool,
+                "pool": pool,
             },
         )
     ]
     if injury <= 0:
         return events
-    events += suffer_pips(tx, hit.target, hit.pool, injury, what="Injury")
-    if hit.pool == "grit":
+    events += suffer_pips(tx, hit.target, pool, injury, what="Injury")
+    if pool == "grit":
         events += after_grit_injury(tx, hit.target, injury, dice)
         events += serious_injury(tx, hit, injury, threshold, dice)
-    events += element_effects(tx, hit, injury, dice)
+    if element is not None:  # `element_effects` of a Hit without an element is nothing
+        events += element_effects(tx, hit, injury, dice)
     return events
+
+
+def _immune(tx: Tx, hit: Hit, target: Creature, immune: list[str]) -> list[Event]:
+    """Immunity to a type of the damage: no Injury, and Continuing Damage of that type on the target ends."""
+    removed = [x for x in target.continuing if _continuing_types(x) & set(immune)]
+    if removed:
+        m = tx.creature(hit.target)
+        m.continuing = [x for x in m.continuing if x not in removed]
+    return [
+        Event(
+            kind="immune",
+            text=f"{target.name} is Immune to {', '.join(immune)}: no Injury.",
+            actor=hit.attacker,
+            target=hit.target,
+        )
+    ]
 
 
 _SIZE_CHANGES: dict[tuple[int, int], DiceChange] = {}
@@ -297,10 +315,35 @@ def _size_change(diff: int, target_size: int) -> DiceChange:
 def _fill(c: Creature, pool: PoolName, amount: int, parts: list[str]) -> int:
     """Add up to `amount` Pips to the pool (replacing the frozen Pool); note its level; return what did not fit."""
     current: Pool = c.__dict__[pool]
-    added = min(max(0, current.max - current.pips), amount)
-    set_fields(c, **{pool: shallow_copy(current, pips=current.pips + added)})
-    parts.append(f"{pool.title()} {current.pips + added}/{current.max}")
+    pips, most = current.pips, current.max
+    added = most - pips
+    if added > amount:
+        added = amount
+    elif added < 0:
+        added = 0
+    set_fields(c, **{pool: _with_pips(current, pips + added)})
+    parts.append(f"{_POOL_NAMES[pool]} {pips + added}/{most}")
     return amount - added
+
+
+_POOL_NAMES: dict[str, str] = {"grit": "Grit", "energy": "Energy", "resolve": "Resolve"}
+_FILLED: dict[tuple[int, int], tuple[Pool, Pool]] = {}
+"""Pools filled so far, by (id of the pool before, its Pips after): the pool before (held, so its id is not reused
+while kept) and the pool after. A Pool is frozen: every creature whose pool is filled the same way may share one."""
+_FILLED_KEPT = 4096
+
+
+def _with_pips(current: Pool, pips: int) -> Pool:
+    """`current` with `pips` Pips."""
+    key = (id(current), pips)
+    found = _FILLED.get(key)
+    if found is not None and found[0] is current:
+        return found[1]
+    if len(_FILLED) >= _FILLED_KEPT:
+        _FILLED.clear()
+    made = shallow_copy(current, pips=pips)
+    _FILLED[key] = (current, made)
+    return made
 
 
 def suffer_pips(tx: Tx, target_id: str, pool: PoolName, amount: int, what: str = "Pips") -> list[Event]:
@@ -337,7 +380,8 @@ def suffer_pips(tx: Tx, target_id: str, pool: PoolName, amount: int, what: str =
             },
         )
     )
-    if grit_injury and c.grit.full and not c.unconscious and not c.dead:
+    grit = c.grit
+    if grit_injury and grit.pips >= grit.max and not c.unconscious and not c.dead:  # `grit.full`
         events += fall_unconscious(tx, target_id)
     return events
 
@@ -373,7 +417,6 @@ def serious_injury(tx: Tx, hit: Hit, injury: int, threshold: int, dice: DiceSour
     c = tx.get(hit.target)
     part_id = hit.part
     rolls: list[Roll] = []
-    events: list[Event] = []
     if hit.continuing and part_id is not None:
         # seed-004: all Continuing Damage on a part is added together to determine Serious Injury; what the
         # part's total already caused is not caused again.
@@ -386,12 +429,12 @@ def serious_injury(tx: Tx, hit: Hit, injury: int, threshold: int, dice: DiceSour
         mutable.continuing_wounded[part_id] = max(already, base + bonus)
         wounded = base + bonus - already
         if wounded <= 0:
-            return events
+            return []
     else:
         counted = injury
-        base = counted - max(0, threshold)
+        base = counted - (threshold if threshold > 0 else 0)
         if base <= 0:
-            return events
+            return []
         bonus = 0 if hit.targeted else base // 2
         wounded = base + bonus
         if part_id is None:
@@ -400,12 +443,10 @@ def serious_injury(tx: Tx, hit: Hit, injury: int, threshold: int, dice: DiceSour
     found = mutable.part(part_id)  # `mutable` is the creature to change: `tx.part` without asking for it again
     part = None if found is None else tx.own(hit.target, found)
     name = part.name if part else part_id
-    how = f"{counted} Injury exceeds Severe Threshold {max(0, threshold)} by {base}"
+    shown = threshold if threshold > 0 else 0
+    how = f"{counted} Injury exceeds Severe Threshold {shown} by {base}"
     if hit.continuing:
-        how = (
-            f"Continuing Damage on the part adds up to {counted} Injury, over Severe Threshold "
-            f"{max(0, threshold)} by {base}"
-        )
+        how = f"Continuing Damage on the part adds up to {counted} Injury, over Severe Threshold {shown} by {base}"
     if bonus:
         how += f", +{bonus} (half) as it is not from a targeted attack"
     if part is not None:
@@ -414,7 +455,7 @@ def serious_injury(tx: Tx, hit: Hit, injury: int, threshold: int, dice: DiceSour
     text = f"Serious Injury to {c.name}'s {name}: {how}: Tier {wounded} Wounded."
     if hit.called_shot and hit.attacker in tx.state.creatures and part_id is not None:
         called_trauma.offer(tx, hit.attacker, hit.target, part_id, wounded)
-    events.append(
+    events = [
         Event(
             kind="serious_injury",
             text=text,
@@ -423,7 +464,7 @@ def serious_injury(tx: Tx, hit: Hit, injury: int, threshold: int, dice: DiceSour
             rolls=rolls,
             data={"part": part_id, "wounded": wounded},
         )
-    )
+    ]
     if hit.strike_type == "C" and wounded // 2 > 0:
         sever = roll(dice, f"Chopping: does {c.name}'s {name} come off?", wounded // 2)
         severed = sever.highest_double is not None

@@ -42,6 +42,11 @@ def readied_limbs(c: Creature) -> list[Limb]:
 def after_grit_injury(tx: Tx, creature_id: str, injury: int, dice: DiceSource) -> list[Event]:
     """seed-000 Ready: "After suffering Grit Injury, roll Manifest to not lose the effect, DL 3 + Injury"."""
     c = tx.get(creature_id)
+    for lb in c.limbs:
+        if lb.readied is not None:
+            break
+    else:  # no limb holds a Ready ability: nothing to roll
+        return []
     events: list[Event] = []
     for lb in readied_limbs(c):
         assert lb.readied is not None

@@ -30,6 +30,14 @@ def _lookup(table: list[tuple[int, int, str]], face: int) -> str:
     raise ValueError(f"the part table has no entry for {face}")
 
 
+def _by_face(table: list[tuple[int, int, str]]) -> tuple[str, ...]:
+    """The part of each face of a d12 (index 0 unused)."""
+    return ("", *(_lookup(table, face) for face in range(1, 13)))
+
+
+_DEFAULT_BY_FACE = _by_face(DEFAULT_TABLE)
+
+
 def _present(c: Creature, part_id: str) -> str:
     p = c.part(part_id)
     if p is not None and not p.severed:
@@ -43,11 +51,19 @@ def _present(c: Creature, part_id: str) -> str:
 
 def roll_part(c: Creature, dice: DiceSource, table: list[tuple[int, int, str]] | None = None) -> tuple[str, list[Roll]]:
     """The part a roll for a part lands on, with the rolls made."""
-    rolls = [roll(dice, f"part roll for {c.name}", 1)]
-    part = _lookup(table or DEFAULT_TABLE, rolls[0].result)
-    if table is None and part == "head":
-        rolls.append(roll(dice, f"part roll for {c.name}: the head, or an eye or ear on 12", 1))
-        if rolls[-1].result == 12:
-            rolls.append(roll(dice, f"part roll for {c.name}: which eye or ear", 1))
-            part = _lookup(SMALL_PARTS, rolls[-1].result)
+    first = roll(dice, f"part roll for {c.name}", 1)
+    if table is not None:  # a table of the table's own: no second roll for the head
+        return _present(c, _lookup(table or DEFAULT_TABLE, first.result)), [first]
+    part = _DEFAULT_BY_FACE[first.result]
+    if part != "head":
+        for p in c.parts:  # `_present`, of a part found at once
+            if p.id == part:
+                if not p.severed:
+                    return part, [first]
+                break
+        return _present(c, part), [first]
+    rolls = [first, roll(dice, f"part roll for {c.name}: the head, or an eye or ear on 12", 1)]
+    if rolls[-1].result == 12:
+        rolls.append(roll(dice, f"part roll for {c.name}: which eye or ear", 1))
+        part = _lookup(SMALL_PARTS, rolls[-1].result)
     return _present(c, part), rolls

@@ -483,7 +483,10 @@ def strike(
         set_fields(tx.economy(c.id), attacked=True)
     if called_shot is not None or charge:
         declared += tactics.declare(tx, c.id, called_shot is not None, charge)
-    attack = attack_roll(tx, dice, c.id, plan.label, plan.dice, plan.modifiers, plan.dice_changes)
+    if tx.situational:
+        attack = attack_roll(tx, dice, c.id, plan.label, plan.dice, plan.modifiers, plan.dice_changes)
+    else:  # `attack_roll` with no situational modifier to add
+        attack = roll(dice, plan.label, plan.dice, tuple(plan.modifiers), plan.dice_changes)
     path_event = Event(
         kind="reach",
         text=prepared.path_text,
@@ -698,10 +701,20 @@ def choose_strike_type(weapon: Weapon | None, wanted: str | None) -> StrikeType 
 
 
 def strike_hit(attacker: str, target: str, params: dict[str, Any], attack: Roll, label: str) -> Hit:
-    weapon = weapon_of(params)
-    changes = tuple(changes_of(params))
-    if weapon is not None and weapon.devastating:
-        changes += tuple(weapon_changes(weapon, attack))
+    raw = params.get("weapon")
+    weapon = (raw if type(raw) is Weapon else Weapon.model_validate(raw)) if raw else None  # `weapon_of`
+    given: list[Any] = params["changes"]
+    for ch in given:
+        if type(ch) is not DiceChange:
+            changes = tuple(changes_of(params))
+            break
+    else:  # models already, as a Strike whose defense is rolled at once carries them
+        changes = tuple(given)
+    element = None
+    if weapon is not None:
+        element = weapon.element
+        if weapon.devastating:
+            changes += tuple(weapon_changes(weapon, attack))
     return Hit(
         target=target,
         amount=params["damage"],
@@ -709,7 +722,7 @@ def strike_hit(attacker: str, target: str, params: dict[str, Any], attack: Roll,
         label=label,
         changes=changes,
         physical=True,
-        element=weapon.element if weapon else None,
+        element=element,
         strike_type=params.get("strike_type"),
         attack_faces=attack.faces,
         targeted=True,
