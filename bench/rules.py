@@ -954,7 +954,7 @@ def main(argv: list[str] | None = None) -> int:
     med_ms = statistics.median(times) * 1e3
     p95_ms = percentile(times, 95) * 1e3
     print(
-        f"   {la_calls} calls after {la_warmup} warm-up, CPU time: median {med_ms:.2f} ms, p95 {p95_ms:.2f} ms "
+        f"   {la_calls} calls after {la_warmup} warm-up, CPU time: median {med_ms:.3f} ms, p95 {p95_ms:.3f} ms "
         f"(min {min(times) * 1e3:.2f}, max {max(times) * 1e3:.2f})"
     )
     print(
@@ -1086,7 +1086,7 @@ def main(argv: list[str] | None = None) -> int:
             f"{met(fresh_results[name] >= STRIKE_TARGET_PER_S)}"
         )
     print(
-        f"   legal_actions big board: p95 {p95_ms:.2f} ms again on a state (median {med_ms:.2f}), p95 "
+        f"   legal_actions big board: p95 {p95_ms:.3f} ms again on a state (median {med_ms:.3f}), p95 "
         f"{changed_p95_ms:.2f} ms first call after a change (median {changed_med_ms:.2f}) — target ≤ "
         f"{LEGAL_ACTIONS_TARGET_MS:g} ms for both {met(legal_met)}; nothing kept: p95 {first_p95_ms:.2f} ms"
     )
