@@ -131,5 +131,6 @@ def test_an_ability_on_a_creature_in_darkness_is_refused_until_a_torch_lights_it
     s.board.light = {(7, 5): "dark"}
     refused(s, FIREBOLT, [6, 2, 1, 3, 2, 3, 3, 3])
     assert manifest_targets(s, "firebolt") == []
-    s.creatures["m"] = s.creatures["m"].model_copy(update={"light": CarriedLight(bright=2, dim=2)})
+    lit = s.creatures["m"].model_copy(update={"light": CarriedLight(bright=2, dim=2)})
+    s = s.model_copy(update={"creatures": {**s.creatures, "m": lit}})
     assert manifest_targets(s, "firebolt") == ["t"]

@@ -16,10 +16,11 @@ from pydantic import BaseModel
 from test_menu_build import played, random_fight
 from test_menu_carry import placed_around
 
-from vtt.rules import board_kept, move_offers, movement, overpower, strike, strike_offers
+from vtt.rules import board_kept, move_offers, movement, overpower, positions, strike, strike_offers
 from vtt.rules.conditions import melee_attack_modifiers
 from vtt.rules.engine import legal_actions
 from vtt.rules.events import RuleError
+from vtt.rules.fastmodel import shallow_copy
 from vtt.rules.grid import GridKind
 from vtt.rules.menu_terms import lines_clear, melee_modifiers
 from vtt.rules.model import Cell, GameState
@@ -293,3 +294,25 @@ def test_the_unvalidated_makers_give_what_the_models_give_for_any_fields_given()
                                 assert getattr(first, name) is not getattr(second, name)
                         made += 1
     assert made > 500
+
+
+def test_a_menu_asked_again_of_its_state_is_the_menu_worked_out_anew() -> None:
+    """A creature's menu is made once for a state (`offers.kept_menu`): asked again of the same state, after the
+    states of random commands were made from it and their menus asked, it is what a copy of the state seen first
+    gives, in a list of the caller's own (emptying it changes nothing kept)."""
+    compared = 0
+    for seed in SEEDS:
+        states = played(seed, random_fight(seed), 8)
+        first = {(i, cid): legal_actions(s, cid) for i, s in enumerate(states) for cid in s.creatures}
+        dumped = {key: [o.model_dump() for o in menu] for key, menu in first.items()}
+        for (i, cid), menu in first.items():
+            menu.clear()
+            again = legal_actions(states[i], cid)
+            assert again is not menu and [o.model_dump() for o in again] == dumped[i, cid]
+        board_kept.forget()
+        positions.forget()
+        for (i, cid), dump in dumped.items():
+            plain = legal_actions(shallow_copy(states[i], creatures=dict(states[i].creatures)), cid)
+            assert [o.model_dump() for o in plain] == dump
+            compared += len(plain)
+    assert compared > 500

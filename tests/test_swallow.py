@@ -185,6 +185,7 @@ def test_blinded_in_the_dark_counts_the_higher_concealment() -> None:
     assert target.preview is not None
     dark3 = DARK.replace("Concealment 1", "Concealment 3")
     assert [(m.value, m.reason) for m in target.preview.modifiers] == [(1, SIZE), (-2, CROWDED), (-3, dark3)]
+    s = swallowed(swallowed_darkness=3)  # a new state: a menu is kept for the state it was asked of
     s.creatures["v"].ailments["Blinded"] = 4
     (target,) = options(s, "v", "strike_stomach")[0].targets
     assert target.preview is not None

@@ -615,7 +615,7 @@ def replay(initial: GameState, log: Iterable[LogEntry]) -> tuple[GameState, list
 
 def legal_actions(state: GameState, creature_id: str) -> list[ActionOption]:
     """Every action `creature_id` may take now, with targets, costs, roll previews and the command each sends."""
-    return offers.finish_all(_options(state, creature_id), creature_id)
+    return offers.kept_menu(state, creature_id, _options)
 
 
 def _options(state: GameState, creature_id: str) -> list[ActionOption]:

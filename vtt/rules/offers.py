@@ -21,12 +21,13 @@ once a creature's menu is complete (`engine.legal_actions`).
 from __future__ import annotations
 
 import typing
+from collections.abc import Callable
 from functools import cache
 from typing import Annotated, Any, Literal, TypeVar
 
 from pydantic import BaseModel, Field
 
-from vtt.rules import strike
+from vtt.rules import positions, strike
 from vtt.rules.commands import COMMAND_MODELS, creature_fields
 from vtt.rules.dice import DiceChange, Modifier
 from vtt.rules.events import RuleError
@@ -413,6 +414,17 @@ def _asking(
         construct(Ask, field=f, kind=ask_kind(kind, f), several=f in several, optional=f in optional) for f in choose
     )
     return asks, any(a.several and a.kind == "creature" for a in asks)
+
+
+def kept_menu(
+    state: GameState, creature_id: str, options: Callable[[GameState, str], list[ActionOption]]
+) -> list[ActionOption]:
+    """The menu of `creature_id` in `state`: `options` of them filled in (`finish_all`), made once for the state
+    (kept with its occupancy, `positions.kept`) and handed out again in a list of its own. Its options are shared by
+    every reader: not to be changed (a seat's view copies those it changes)."""
+    occ = positions.occupancy(state)
+    found = positions.kept(occ, ("menu", creature_id), lambda: finish_all(options(state, creature_id), creature_id))
+    return list(found)
 
 
 def finish_all(options: list[ActionOption], creature_id: str) -> list[ActionOption]:

@@ -261,7 +261,7 @@ class Occupancy:
         same_order = _same_order(base._state, self._state)
         if same_order:
             self._rank = base.rank()
-        index = dict(base.by_cell)
+        index = base.by_cell.copy()  # cloned whole even with deleted keys in it, which dict() copies one by one
         base_cells, base_indexed = base.cells, base._indexed
         for cid in changed:
             if cid in base_indexed:
