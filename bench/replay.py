@@ -18,6 +18,13 @@ not inflate it) and counted in Python function calls (the same on a busy machine
 5. every state before a command rebuilt from the start (`Table._rebuild_before()`: the replay such an undo made
    before it started from a snapshot).
 
+Each runs as a server runs a load (`vtt.web.app.run`, `Games.load_table`): with the garbage collector's thresholds
+of `vtt.web.app` and the objects made before it (here the stored game's; in a server its start-up and the games
+loaded before) frozen, so that a full collection does not walk them; `--plain-gc` keeps the interpreter's thresholds
+and leaves them unfrozen (in this process: 80-90 ms more of one full collection per load). Then where the CPU time
+of one load from the start goes: reading the log, making its records, each kind of command's `apply`, the
+collector's pauses, and the rest (the table's own work around them).
+
 Target (issue #14): a replay of 10,000 commands ≤ 1 s. It never asserts timings (it is not a test).
 """
 
@@ -25,13 +32,17 @@ from __future__ import annotations
 
 import argparse
 import cProfile
+import gc
 import pstats
 import sys
 import tempfile
 import time
-from collections.abc import Callable
+from collections import defaultdict
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
+from unittest.mock import patch
 
 from sqlalchemy import insert
 from sqlalchemy.engine import Engine
@@ -39,7 +50,9 @@ from sqlalchemy.engine import Engine
 from vtt.rules import apply, parse_command
 from vtt.rules.dice import ScriptedDice
 from vtt.store import db
+from vtt.table import table as table_module
 from vtt.table.table import KEEP_STATES, LogRecord, Table
+from vtt.web.app import GC_YOUNG_THRESHOLD
 
 ROOT = Path(__file__).resolve().parent.parent
 if str(ROOT) not in sys.path:
@@ -89,16 +102,61 @@ def cpu_and_calls(run: Callable[[], float | None]) -> tuple[float, int]:
     return best, calls
 
 
+class Parts(defaultdict[str, float]):
+    """CPU seconds by part of a load; also the collector's pauses (`gc.callbacks`)."""
+
+    def __init__(self) -> None:
+        super().__init__(float)
+        self._started = 0.0
+
+    def pause(self, phase: str, _info: dict[str, Any]) -> None:
+        if phase == "start":
+            self._started = time.process_time()
+        else:
+            self["collector's pauses"] += time.process_time() - self._started
+
+    def timing(self, name: Callable[..., str], run: Callable[..., Any]) -> Callable[..., Any]:
+        def timed(*args: Any) -> Any:
+            c0 = time.process_time()
+            try:
+                return run(*args)
+            finally:
+                self[name(*args)] += time.process_time() - c0
+
+        return timed
+
+
+@contextmanager
+def timed_parts(parts: Parts) -> Iterator[None]:
+    """Within it, the CPU seconds of a table's load are added up in `parts`: the log read, its records made, each
+    kind of command's `apply` (by its `type`) and the collector's pauses."""
+    with (
+        patch.object(table_module, "apply", parts.timing(lambda _s, cmd, _d: f"apply: {cmd['type']}", apply)),
+        patch.object(db, "load_log_texts", parts.timing(lambda *_: "log read", db.load_log_texts)),
+        patch.object(LogRecord, "stored_log", parts.timing(lambda *_: "records made", LogRecord.stored_log)),
+    ):
+        gc.callbacks.append(parts.pause)
+        try:
+            yield
+        finally:
+            gc.callbacks.remove(parts.pause)
+
+
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--quick", action="store_true", help="2,000 commands")
     parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument("--plain-gc", action="store_true", help="the interpreter's collector settings, nothing frozen")
     args = parser.parse_args()
     commands = 2_000 if args.quick else REPLAY_COMMANDS
     with tempfile.TemporaryDirectory() as folder:
         engine = db.open_engine(f"sqlite:///{folder}/bench.sqlite")
         game_id, records = store_game(engine, args.seed, commands)
         initial = Table.load(engine, game_id)
+        if not args.plain_gc:
+            gc.set_threshold(GC_YOUNG_THRESHOLD, *gc.get_threshold()[1:])
+            gc.collect()
+            gc.freeze()
 
         def replay() -> float:
             table = Table("bench", initial.initial)
@@ -135,7 +193,9 @@ def main() -> int:
             table.close()
             return timed
 
+        collector = "the interpreter's collector settings" if args.plain_gc else "the server's collector settings"
         print(f"Rebuilding a stored game of {len(records):,} commands (CPU, best of {ROUNDS}; calls of one run)")
+        print(f"   with {collector}")
         scale = REPLAY_COMMANDS / len(records)
         for label, run in (
             ("Table._replay, records as dicts", replay),
@@ -149,6 +209,15 @@ def main() -> int:
                 f"   {label:<38} {seconds:6.2f} s  {calls:>10,} calls  — {REPLAY_COMMANDS:,} commands: "
                 f"{seconds * scale:.2f} s, target ≤ {REPLAY_TARGET_S:g} s {met(seconds * scale <= REPLAY_TARGET_S)}"
             )
+        parts = Parts()
+        with timed_parts(parts):
+            c0 = time.process_time()
+            load_from_start()
+            whole = time.process_time() - c0
+        parts["the rest (the table's own work)"] = whole - sum(parts.values())
+        print(f"   where one load from the start's {whole:.2f} s go (CPU; each part timed, so a little slower):")
+        for part, seconds in sorted(parts.items(), key=lambda p: -p[1]):
+            print(f"      {part:<34} {seconds:6.3f} s  {seconds / whole:4.0%}")
         engine.dispose()
     return 0
 

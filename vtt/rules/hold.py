@@ -300,6 +300,8 @@ def check_touch(tx: Tx) -> list[Event]:
     """seed-000: a creature stops being a Holder if it can no longer touch the other creature with the parts
     it used for the Hold."""
     state = tx.state
+    if not state.holds:
+        return []
     occ = Occupancy(state)
     grid = grid_of(state)
     events: list[Event] = []

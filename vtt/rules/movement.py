@@ -26,17 +26,29 @@ from vtt.rules.conditions import holds_of, melee_attack_modifiers
 from vtt.rules.damage import Hit, deal
 from vtt.rules.dice import DiceChange, DiceSource
 from vtt.rules.events import Event, RuleError
+from vtt.rules.fastmodel import set_fields
 from vtt.rules.hold import check_touch, escape_roll_spec, leave_holds
 from vtt.rules.model import Cell, Creature, GameState
 from vtt.rules.overexertion import overexertion
 from vtt.rules.situational import attack_roll
 from vtt.rules.sizes import can_overpower, overpower_size_modifier, physical_damage_size_change
-from vtt.rules.space import footprint, footprint_offsets, grid_of, why_cannot_pass, why_cannot_stand
+from vtt.rules.space import Occupancy, footprint, footprint_offsets, grid_of, why_cannot_pass, why_cannot_stand
 from vtt.rules.turns import refuse_on_full_resolve, require_active, resolve_blocks, spend
 from vtt.rules.txn import Tx
 from vtt.rules.words import count
 
 COLLISION_DL = 3
+
+
+def _occupancy(tx: Tx) -> Occupancy | None:
+    """Where creatures stand in `tx.state` now, for `why_cannot_stand`: read over an index kept for the state the
+    command started from; None (each creature's footprint read, `space.scan`) on a board of a few creatures, or when
+    no such index is kept (a replay keeps none): one placement check costs less than indexing every creature."""
+    if len(tx.state.creatures) <= positions.FRESH_UP_TO:
+        return None
+    if tx.origin_occupancy is None and positions.of(tx.origin) is None:
+        return None
+    return positions.for_tx(tx)
 
 
 def reachable(
@@ -154,7 +166,7 @@ def move(
             require_charging_collision(state, c, path)
     elif charge:
         raise RuleError("a Charge needs an attack: a move charges only with a Collision")
-    elif (why := why_cannot_stand(state, c, to, positions.for_tx(tx), filled)) is not None:
+    elif (why := why_cannot_stand(state, c, to, _occupancy(tx), filled)) is not None:
         raise RuleError(why)
     params: dict[str, object] = {"path": path, "collide_with": collide_with, "charge": charge}
     if holds_of(state, c.id):
@@ -186,13 +198,13 @@ def _do_move(
     if cost is None:
         cost = terrain.path_cost(state, c, path, start)
     if collide_with is not None:
-        econ.movement_spent = max(econ.movement_spent + cost, econ.movement_max)
-        if why_cannot_stand(state, c, final, positions.for_tx(tx), state.board.filled()) is not None:
+        spent = max(econ.movement_spent + cost, econ.movement_max)
+        if why_cannot_stand(state, c, final, _occupancy(tx), state.board.filled()) is not None:
             final = path[-2] if len(path) > 1 else start
     else:
-        econ.movement_spent += cost
-    c.anchor = final
-    econ.consecutive_spaces += len(path)
+        spent = econ.movement_spent + cost
+    set_fields(c, anchor=final)
+    set_fields(econ, movement_spent=spent, consecutive_spaces=econ.consecutive_spaces + len(path))
     events.append(
         Event(
             kind="move",
@@ -214,7 +226,7 @@ def _fall_on_the_way(tx: Tx, creature: str, start: Cell, path: list[Cell]) -> li
     state = tx.state
     econ = tx.economy(creature)
     c = tx.creature(creature)
-    occ = positions.for_tx(tx)
+    occ = _occupancy(tx)
     filled = state.board.filled()
     moved = list(path)
     while moved and why_cannot_stand(state, c, moved[-1], occ, filled) is not None:
@@ -324,7 +336,7 @@ def _hold_move_result(tx: Tx, spec: attacks.AttackSpec, result: AttackResult, di
 def place(tx: Tx, creature: str, to: Cell) -> list[Event]:
     state = tx.state
     c = tx.get(creature)
-    if (why := why_cannot_stand(state, c, to, positions.for_tx(tx))) is not None:
+    if (why := why_cannot_stand(state, c, to, _occupancy(tx))) is not None:
         raise RuleError(why)
     start = c.anchor
     tx.creature(creature).anchor = to

@@ -7,7 +7,7 @@ can share one; size 1 and larger fill every space of their footprint. A space ho
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from collections.abc import Set as AbstractSet
 from functools import cache, lru_cache
 from typing import Any
@@ -350,17 +350,25 @@ class Occupancy:
 
 
 def why_cannot_stand(
-    state: GameState, creature: Creature, anchor: Cell, occ: Occupancy, filled: AbstractSet[Cell] | None = None
+    state: GameState,
+    creature: Creature,
+    anchor: Cell,
+    occ: Occupancy | None,
+    filled: AbstractSet[Cell] | None = None,
 ) -> str | None:
-    """Why the creature cannot end a move with its anchor at `anchor`, or None if it can."""
+    """Why the creature cannot end a move with its anchor at `anchor`, or None if it can. `occ` None: who stands in
+    the spaces it would fill is read from the footprint of each of the state's creatures, without an index (`scan`)."""
     grid = grid_of(state)
     board = state.board
     cols, rows = board.cols, board.rows
     walls = board.filled() if filled is None else filled
-    at = occ.at
     mine = fill(creature)
     q, r = anchor
-    for dq, dr in footprint_offsets(state, creature):
+    offsets = footprint_offsets(state, creature)
+    at: Callable[[Cell], list[str] | None] = (
+        scan(state, [(q + dq, r + dr) for dq, dr in offsets]).get if occ is None else occ.at
+    )
+    for dq, dr in offsets:
         cell = (q + dq, r + dr)
         if not grid.in_bounds(cell, cols, rows):
             return f"{creature.name} would stand off the map at {cell}"
@@ -374,6 +382,33 @@ def why_cannot_stand(
             others = ", ".join(state.creatures[o].name for o in here if o != creature.id)
             return f"{creature.name} does not fit in {cell} beside {others}"
     return None
+
+
+def scan(state: GameState, cells: list[Cell]) -> dict[Cell, list[str]]:
+    """The creatures standing in each of `cells` (those with any, in the order of the state's creatures; a swallowed
+    creature stands nowhere), as `Occupancy.at` tells them, found by reading every creature's footprint: for the few
+    spaces of one placement this costs less than indexing the board (a board of a few creatures, or a state no index
+    is kept for)."""
+    wanted = set(cells)
+    found: dict[Cell, list[str]] = {}
+    shapes: dict[int, tuple[Cell, ...]] = {}
+    for cid, c in state.creatures.items():
+        if c.swallowed_by is not None:
+            continue
+        if c.footprint:
+            offsets = tuple(c.footprint)
+        else:
+            offsets = shapes.get(c.size) or shapes.setdefault(c.size, footprint_offsets(state, c))
+        q, r = c.anchor
+        for dq, dr in offsets:
+            cell = (q + dq, r + dr)
+            if cell in wanted:
+                here = found.get(cell)
+                if here is None:
+                    found[cell] = [cid]
+                else:
+                    here.append(cid)
+    return found
 
 
 def standable(

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import asyncio
 import json
+import re
 import secrets
 import threading
 import weakref
@@ -23,7 +24,20 @@ import psycopg
 from alembic import command as alembic_command
 from alembic.config import Config
 from psycopg.errors import IntegrityError as PgIntegrityError
-from sqlalchemy import Table, Text, bindparam, cast, event, insert, inspect, text
+from sqlalchemy import (
+    ColumnElement,
+    Select,
+    String,
+    Table,
+    Text,
+    bindparam,
+    cast,
+    event,
+    insert,
+    inspect,
+    text,
+    type_coerce,
+)
 from sqlalchemy import select as core_select
 from sqlalchemy.engine import Engine
 from sqlalchemy.exc import IntegrityError, OperationalError
@@ -330,29 +344,49 @@ class StoredCommand(NamedTuple):
     time: str
 
 
-_LOG_TEXTS = (
-    core_select(
-        COMMAND_TABLE.c.seq,
-        COMMAND_TABLE.c.sender,
-        cast(COMMAND_TABLE.c.command, Text),
-        cast(COMMAND_TABLE.c.faces, Text),
-        cast(COMMAND_TABLE.c.events, Text),
-        COMMAND_TABLE.c.created,
+def _log_texts(created: ColumnElement[Any]) -> Select[Any]:
+    return (
+        core_select(
+            COMMAND_TABLE.c.seq,
+            COMMAND_TABLE.c.sender,
+            cast(COMMAND_TABLE.c.command, Text),
+            cast(COMMAND_TABLE.c.faces, Text),
+            cast(COMMAND_TABLE.c.events, Text),
+            created,
+        )
+        .where(COMMAND_TABLE.c.game_id == bindparam("game_id"), COMMAND_TABLE.c.seq > bindparam("after"))
+        .order_by(COMMAND_TABLE.c.seq)
     )
-    .where(COMMAND_TABLE.c.game_id == bindparam("game_id"), COMMAND_TABLE.c.seq > bindparam("after"))
-    .order_by(COMMAND_TABLE.c.seq)
-)
+
+
+_LOG_TEXTS = _log_texts(COMMAND_TABLE.c.created)
 """Rows, not ORM objects: building a `CommandRow` and decoding its JSON took most of a 10,000-command game's load."""
+_LOG_TEXTS_SQLITE = _log_texts(type_coerce(COMMAND_TABLE.c.created, String))
+"""SQLite keeps a time as text: read as it is (`sqlite_time_text`), not parsed into a time to be written out again
+(a third of the reading of a 10,000-command log)."""
+_SQLITE_TIME = re.compile(r"\d{4}-\d\d-\d\d \d\d:\d\d:\d\d(?:\.\d{6})?", re.ASCII)
+"""A time as SQLAlchemy writes it in SQLite (`YYYY-MM-DD HH:MM:SS.ffffff`, UTC)."""
+
+
+def sqlite_time_text(stored: str) -> str:
+    """`time_text` of a time SQLite holds as text, as SQLAlchemy reads it (`datetime.fromisoformat`): the text of
+    SQLAlchemy's own form cut to the second, any other form read."""
+    if _SQLITE_TIME.fullmatch(stored):
+        return f"{stored[:10]}T{stored[11:19]}+00:00"
+    return time_text(datetime.fromisoformat(stored))
 
 
 def load_log_texts(engine: Engine, game_id: int, after: int = 0) -> list[StoredCommand]:
     """`load_log` with the command, faces and events left as the JSON text stored (the table decodes what it reads:
     a loaded game's old events are kept as text, `LogRecord.pack`)."""
+    in_sqlite = engine.dialect.name == "sqlite"
     with engine.connect() as connection:
-        rows = connection.execute(_LOG_TEXTS, {"game_id": game_id, "after": after}).all()
+        query = _LOG_TEXTS_SQLITE if in_sqlite else _LOG_TEXTS
+        rows = connection.execute(query, {"game_id": game_id, "after": after}).all()
     with _LOG_READS_LOCK:
         LOG_READS.update({"reads": 1, "rows": len(rows)})
-    return [StoredCommand(seq, sender, c, f, e, time_text(t)) for seq, sender, c, f, e, t in rows]
+    when = sqlite_time_text if in_sqlite else time_text
+    return [StoredCommand(seq, sender, c, f, e, when(t)) for seq, sender, c, f, e, t in rows]
 
 
 def game_record(engine: Engine, game_id: int) -> tuple[str, str, dict[str, Any]] | None:

@@ -25,6 +25,11 @@ class Steps:
     def __init__(self, kept: int = STEPS_KEPT) -> None:
         self._steps: deque[tuple[GameState, GameState, frozenset[str]]] = deque(maxlen=kept)
 
+    @property
+    def kept(self) -> int:
+        """How many steps it remembers."""
+        return self._steps.maxlen or 0
+
     def add(self, before: GameState, after: GameState) -> frozenset[str]:
         """Record a step and return the creatures it changed."""
         changed = positions.changed(before, after)

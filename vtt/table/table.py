@@ -108,6 +108,35 @@ class LogRecord:
             record._faces = tuple(faces)
         return record
 
+    @classmethod
+    def stored_log(cls, rows: Sequence[db.StoredCommand], commands: Sequence[dict[str, Any]]) -> list[LogRecord]:
+        """The records of a log as the database holds it, each as `stored` makes it, all but the newest
+        `RECORDS_UNPACKED` packed; `commands`: each row's command, decoded. Packed records of the same faces share
+        one tuple of them."""
+        unpacked = len(rows) - RECORDS_UNPACKED
+        shared: dict[str, tuple[int, ...]] = {}
+        records: list[LogRecord] = []
+        for i, (row, command) in enumerate(zip(rows, commands, strict=True)):
+            faces = shared.get(row.faces) if i < unpacked else None
+            if faces is None:
+                record = cls.stored(row, i < unpacked, command)
+                if record.packed and isinstance(record._faces, tuple):
+                    shared[row.faces] = record._faces
+                records.append(record)
+                continue
+            record = cls.__new__(cls)
+            record.seq, record.sender, record.time, record.undone, record.before = (
+                row.seq,
+                row.sender,
+                row.time,
+                False,
+                None,
+            )
+            record._command, record._events, record._faces = row.command, row.events, faces
+            record._kind = str(command.get("type", ""))
+            records.append(record)
+        return records
+
     @property
     def command(self) -> dict[str, Any]:
         command = self._command
@@ -358,9 +387,8 @@ class Table:
         name, start = found
         table = cls(name, GameState.model_validate(start), engine, game_id, dice)
         rows = db.load_log_texts(engine, game_id)
-        unpacked = len(rows) - RECORDS_UNPACKED  # as `_append` leaves them
         commands: list[dict[str, Any]] = [json.loads(r.command) for r in rows]
-        records = [LogRecord.stored(r, i < unpacked, commands[i]) for i, r in enumerate(rows)]
+        records = LogRecord.stored_log(rows, commands)  # packed as `_append` leaves them
         snapshot = _snapshot_to_load(engine, game_id, records)
         if snapshot is not None:
             table._replay(records, GameState.model_validate(snapshot[1]), snapshot[0], commands)
@@ -396,26 +424,33 @@ class Table:
                 redo.clear()
         self.log = records
         kept_from = len(records) - KEEP_STATES  # as `_forget_old_states` keeps them, and no more in memory
-        bump = self._bump
+        played = [i for i, r in enumerate(records) if r.seq > start_after and not r.undone and r.kind not in NOT_PLAYED]
+        stepped_from = len(played) - self.steps.kept  # the older steps would only be pushed out of `steps`
         with positions.replaying():
-            for i, r in enumerate(records):
-                if r.seq <= start_after or r.undone or r.kind in NOT_PLAYED:
-                    continue
+            for n, i in enumerate(played):
+                r = records[i]
                 r.before = state if i >= kept_from else None
                 after, _ = apply(state, r.command if commands is None else commands[i], ScriptedDice(r.faces))
-                bump(state, after)
+                if n < stepped_from:
+                    self._count_versions(state, after, positions.scan_changed(state, after))
+                else:
+                    self._bump(state, after)
                 state = after
         self.state = state
 
     def _bump(self, before: GameState, after: GameState) -> frozenset[str]:
         """Count a new version of each creature the step changed; returns them."""
         changed = self.steps.add(before, after)
+        self._count_versions(before, after, changed)
+        return changed
+
+    def _count_versions(self, before: GameState, after: GameState, changed: frozenset[str]) -> None:
+        """Count a new version of each creature in `changed`, the creatures the step replaced."""
         for cid in sorted(changed):
             was = before.creatures.get(cid)
             self.versions[cid] = self.versions.get(cid, 0) + 1
             if was is not None and was.hidden and cid not in after.creatures:
                 self.gone_hidden[cid] = was.name
-        return changed
 
     def version(self, creature_id: str) -> int:
         return self.versions.get(creature_id, 0)
