@@ -776,11 +776,16 @@ def creature_fields(model: type[BaseModel]) -> tuple[str, ...]:
 
 def creature_refs(cmd: BaseModel) -> set[str]:
     """Every creature id `cmd` names, found from its model's `CreatureRef` fields."""
-    ids: set[str] = set()
+    return set(creature_ids(cmd))
+
+
+def creature_ids(cmd: BaseModel) -> list[str]:
+    """Every creature id `cmd` names, in the order of its `CreatureRef` fields (an id named twice is listed twice)."""
+    ids: list[str] = []
     for name in creature_fields(type(cmd)):
         value = getattr(cmd, name)
         if isinstance(value, str):
-            ids.add(value)
+            ids.append(value)
         elif isinstance(value, (list, tuple)):  # a tuple of types: `list | tuple` would be built on every call
-            ids.update(v for v in value if isinstance(v, str))
+            ids.extend(v for v in value if isinstance(v, str))
     return ids

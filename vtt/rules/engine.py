@@ -166,11 +166,14 @@ def _begin(tx: Tx, cmd: Command, dice: DiceSource) -> list[Event]:
 
 
 def _dispatch(tx: Tx, cmd: Command, dice: DiceSource) -> list[Event]:
-    attacker = cmd.attacker()
-    if attacker is not None and tx.state.effects and attacker in tx.state.creatures:  # a Stance is an effect
-        stance.require_can_attack(tx.state, attacker)
-    swallow.check_command(tx.state, cmd)
-    enraged.check_command(tx.state, cmd)
+    state = tx.state
+    if state.effects:  # a Stance is an effect
+        attacker = cmd.attacker()
+        if attacker is not None and attacker in state.creatures:
+            stance.require_can_attack(state, attacker)
+    if cmd.SENT_BY != "soulweaver":
+        swallow.check_command(state, cmd)
+        enraged.check_command(state, cmd)
     handler = HANDLERS.get(type(cmd))
     if handler is None:
         raise RuleError(f"unknown command {cmd!r}")

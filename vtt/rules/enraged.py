@@ -35,8 +35,11 @@ SPACE_ATTACKS = frozenset({"strike_space", "strike_wall", "strike_ground"})
 """Menu actions that attack a space rather than a creature."""
 
 
+ENRAGED = "Enraged"
+
+
 def tier(c: Creature) -> int:
-    return c.ailments.get("Enraged", 0)
+    return c.ailments.get(ENRAGED, 0)
 
 
 def may_target(c: Creature, other: str) -> bool:
@@ -57,7 +60,7 @@ def check_command(state: GameState, cmd: Command) -> None:
         return
     actor = getattr(cmd, "creature", None)
     c = state.creatures.get(actor) if isinstance(actor, str) else None
-    if c is None or not tier(c):
+    if c is None or not c.ailments.get(ENRAGED):
         return
     why = f"{c.name} is Enraged (Tier {tier(c)})"
     if isinstance(cmd, DropFocus):

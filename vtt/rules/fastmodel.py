@@ -105,12 +105,13 @@ def shallow_copy(model: M, **changes: Any) -> M:
     """`model.model_copy(update=changes)`: a copy sharing every field's value but those in `changes`, which are
     set as given (not validated)."""
     out = _object_new(type(model))
+    data = model.__dict__.copy()
+    fields_set = model.__pydantic_fields_set__.copy()
     if changes:
-        put_dict(out, {**model.__dict__, **changes})
-        put_fields_set(out, model.__pydantic_fields_set__ | changes.keys())
-    else:
-        put_dict(out, model.__dict__.copy())
-        put_fields_set(out, model.__pydantic_fields_set__.copy())
+        data.update(changes)
+        fields_set.update(changes)
+    put_dict(out, data)
+    put_fields_set(out, fields_set)
     extra = model.__pydantic_extra__
     put_extra(out, None if extra is None else dict(extra))
     private = model.__pydantic_private__

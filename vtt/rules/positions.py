@@ -110,6 +110,7 @@ class _Entry:
         return occ
 
 
+_new_entry = _Entry.__new__
 _entries: OrderedDict[int, _Entry] = OrderedDict()
 """By the id of the state (held, so the id is not reused while kept); the most recently used last."""
 _results: OrderedDict[int, Occupancy] = OrderedDict()
@@ -242,15 +243,21 @@ def seal(tx: Tx) -> None:
         return
     state, origin = tx.state, tx.origin
     old, new = origin.creatures, state.creatures
-    if old is new:  # no creature was replaced
-        step = over = _NO_STEP
-    else:
-        replaced = tx.changed_creatures()  # a creature put back as the very object it was is no change
-        step = over = frozenset(compress(replaced, map(is_not, map(old.get, replaced), map(new.get, replaced))))
+    step = over = _NO_STEP
+    if old is not new:  # a creature was replaced; one put back as the very object it was is no change
+        found_changed: list[str] = []
+        for cid in tx._creatures:
+            if old.get(cid) is not new.get(cid):
+                found_changed.append(cid)
+        for cid in tx._removed:
+            if old.get(cid) is not new.get(cid):
+                found_changed.append(cid)
+        if found_changed:
+            step = over = frozenset(found_changed)
     base: Occupancy | _Entry | None = tx.origin_occupancy
     if base is None:
-        found = _find(origin, touch=False)  # its successor is what will be asked for
-        if found is not None:
+        found = _entries.get(id(origin))  # as `_find(origin, touch=False)`: its successor is what will be asked for
+        if found is not None and found.state is origin:
             if found.occ is not None:
                 base = found.occ
             elif found.base is None:
@@ -260,7 +267,15 @@ def seal(tx: Tx) -> None:
             # else too much has changed since an occupancy was last asked for: it is built when asked
     if base is not None and len(over) > CHANGED_MIN and not _few(len(over), state):
         base = None
-    _keep(_Entry(state, origin, step, base, over))
+    entry = _new_entry(_Entry)  # as `_Entry(state, origin, step, base, over)`, without a call of its __init__
+    entry.state, entry.before, entry.step, entry.base, entry.over, entry.occ = state, origin, step, base, over, None
+    key = id(state)
+    with _lock:  # as `_keep(entry)`
+        if key in _entries:  # asked about while it was made: now the most recent
+            _entries.move_to_end(key)
+        _entries[key] = entry
+        if len(_entries) > KEPT:
+            _entries.popitem(last=False)
 
 
 _NO_STEP: frozenset[str] = frozenset()

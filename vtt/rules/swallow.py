@@ -53,7 +53,7 @@ from typing import Any
 
 from vtt.rules import ailments, tactics
 from vtt.rules.checks import AttackResult
-from vtt.rules.commands import Command, Dismiss, creature_refs
+from vtt.rules.commands import Command, Dismiss, creature_ids
 from vtt.rules.conditions import attack_modifiers, limb_action_modifiers
 from vtt.rules.damage import DAMAGE_FACE, strong_faces
 from vtt.rules.dice import DiceChange, DiceSource, Modifier, Roll, roll
@@ -414,25 +414,21 @@ def wound_stomach(tx: Tx, swallower_id: str, tiers: int) -> int:
 # --------------------------------------------------------------------------------------------------------
 
 
-def _named(cmd: Command) -> set[str]:
-    """The creatures a command names, besides the one that acts."""
-    if isinstance(cmd, Dismiss):  # its `target` only names the subject of the caster's own effect
-        return set()
-    return creature_refs(cmd) - {getattr(cmd, "creature", None)}
-
-
 def check_command(state: GameState, cmd: Command) -> None:
     """A swallowed creature may only attack the stomach (and declare a Flurry, drop its Focus); nobody else may
     name it: it is off the board. The Soulweaver's own commands are not limited."""
     if cmd.SENT_BY == "soulweaver":
         return
+    creatures = state.creatures
     actor = getattr(cmd, "creature", None)
-    c = state.creatures.get(actor) if isinstance(actor, str) else None
+    c = creatures.get(actor) if isinstance(actor, str) else None
     if c is not None and c.swallowed_by is not None and not cmd.WHILE_SWALLOWED:
-        sw = state.creatures.get(c.swallowed_by)
+        sw = creatures.get(c.swallowed_by)
         inside = f"{sw.name}'s stomach" if sw else "a stomach"
         raise RuleError(f"{c.name} is inside {inside}: it can only attack the stomach")
-    for tid in _named(cmd):
-        t = state.creatures.get(tid)
+    if isinstance(cmd, Dismiss):  # its `target` only names the subject of the caster's own effect
+        return
+    for tid in creature_ids(cmd):
+        t = creatures.get(tid) if tid != actor else None
         if t is not None and t.swallowed_by is not None:
             raise RuleError(f"{t.name} has been swallowed: it is off the board")

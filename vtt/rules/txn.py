@@ -17,7 +17,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any, TypeVar
 
 from vtt.rules.events import RuleError
-from vtt.rules.fastmodel import shallow_copy
+from vtt.rules.fastmodel import put_dict, put_extra, put_fields_set, put_private, shallow_copy
 from vtt.rules.model import (
     Board,
     BodyPart,
@@ -40,26 +40,43 @@ if TYPE_CHECKING:
 _Piece = TypeVar("_Piece", Limb, BodyPart)
 
 
+_CLONED = (
+    "limbs",
+    "weapons",
+    "ailment_sources",
+    "parts",
+    "continuing",
+)
+"""The lists of a creature a copy to change has its own copies of."""
+_CLONED_DICTS = ("ailments", "ailment_failures", "skills", "continuing_injury", "continuing_wounded")
+"""Its dicts it has its own copies of."""
+_CLONED_SET = frozenset(_CLONED + _CLONED_DICTS)
+
+
 def _clone_creature(c: Creature) -> Creature:
-    """A copy to change: its dicts and lists are its own; its pools (frozen), limbs and parts are still shared."""
-    return shallow_copy(
-        c,
-        limbs=list(c.limbs),
-        weapons=list(c.weapons),
-        ailments=dict(c.ailments),
-        ailment_failures=dict(c.ailment_failures),
-        ailment_sources=list(c.ailment_sources),
-        skills=dict(c.skills),
-        parts=list(c.parts),
-        continuing=list(c.continuing),
-        continuing_injury=dict(c.continuing_injury),
-        continuing_wounded=dict(c.continuing_wounded),
-    )
+    """A copy to change: its dicts and lists are its own; its pools (frozen), limbs and parts are still shared.
+    `shallow_copy(c, limbs=list(c.limbs), ...)` for each of `_CLONED` and `_CLONED_DICTS`, built in place."""
+    data = c.__dict__.copy()
+    for name in _CLONED:
+        data[name] = data[name].copy()
+    for name in _CLONED_DICTS:
+        data[name] = data[name].copy()
+    out = _object_new(type(c))
+    put_dict(out, data)
+    put_fields_set(out, c.__pydantic_fields_set__ | _CLONED_SET)
+    put_extra(out, None)
+    put_private(out, None)
+    return out
+
+
+_object_new = object.__new__
+_STATE_OWN = frozenset({"effects", "pending", "reactions"})
+_NONE_YET: frozenset[Any] = frozenset()
+"""What a set or dict of a Tx that nothing was put in yet holds (made when first needed)."""
 
 
 class Tx:
     __slots__ = (
-        "_copied",
         "_creatures",
         "_economy",
         "_holds",
@@ -78,19 +95,26 @@ class Tx:
         """The state the command started from (never changed)."""
         self.origin_occupancy: Occupancy | None = None
         """Its occupancy, once a rule asked where creatures stand (`positions.for_tx`)."""
-        self.state = shallow_copy(
-            state, effects=list(state.effects), pending=list(state.pending), reactions=dict(state.reactions)
-        )
-        self._copied: set[str] = set()
-        """The state's fields (`creatures`, `economy`, `holds`, `turn`, `board`) this command has its own copy of."""
+        own = state.__dict__.copy()  # as `shallow_copy(state, effects=list(state.effects), ...)`
+        own["effects"] = own["effects"].copy()
+        own["pending"] = own["pending"].copy()
+        own["reactions"] = own["reactions"].copy()
+        copied = _object_new(type(state))
+        put_dict(copied, own)
+        put_fields_set(copied, state.__pydantic_fields_set__ | _STATE_OWN)
+        put_extra(copied, None)
+        put_private(copied, None)
+        self.state: GameState = copied
+        """The state the command makes. Its fields `creatures`, `economy`, `holds`, `turn` and `board` are the
+        origin's own objects until the command asks to change one (then a copy of it, this command's own)."""
         self._creatures: set[str] = set()
-        self._removed: set[str] = set()
-        self._owned: dict[int, Limb | BodyPart] = {}
+        self._removed: set[str] | frozenset[str] = _NONE_YET
+        self._owned: dict[int, Limb | BodyPart] | frozenset[int] = _NONE_YET
         """The limbs and body parts copied by `limb`, `part` or `creature(body=True)`, by id (each held here, so
         its id stays its own)."""
         self._economy: set[str] = set()
-        self._holds: set[str] = set()
-        self._locks: dict[int, PartLock] = {}
+        self._holds: set[str] | frozenset[str] = _NONE_YET
+        self._locks: dict[int, PartLock] | frozenset[int] = _NONE_YET
         """The part locks copied by `lock`, by id (each held here, so its id stays its own)."""
         self.cleared = False
         self.situational: list[Situational] = []
@@ -101,22 +125,27 @@ class Tx:
         state = self.state
         state.__dict__[name] = value
         state.__pydantic_fields_set__.add(name)
-        self._copied.add(name)
 
     def _creature_dict(self) -> dict[str, Creature]:
-        if "creatures" not in self._copied:
-            self._own_field("creatures", dict(self.state.creatures))
-        return self.state.creatures
+        creatures = self.state.creatures
+        if creatures is self.origin.creatures:
+            creatures = creatures.copy()
+            self._own_field("creatures", creatures)
+        return creatures
 
     def _economy_dict(self) -> dict[str, Economy]:
-        if "economy" not in self._copied:
-            self._own_field("economy", dict(self.state.economy))
-        return self.state.economy
+        economy = self.state.economy
+        if economy is self.origin.economy:
+            economy = economy.copy()
+            self._own_field("economy", economy)
+        return economy
 
     def _hold_dict(self) -> dict[str, Hold]:
-        if "holds" not in self._copied:
-            self._own_field("holds", dict(self.state.holds))
-        return self.state.holds
+        holds = self.state.holds
+        if holds is self.origin.holds:
+            holds = holds.copy()
+            self._own_field("holds", holds)
+        return holds
 
     def get(self, creature_id: str) -> Creature:
         """A creature to read (may be shared with the old state: do not change it)."""
@@ -145,7 +174,10 @@ class Tx:
         if id(item) in self._owned:
             return item
         copied = shallow_copy(item)
-        self._owned[id(copied)] = copied
+        owned = self._owned
+        if not isinstance(owned, dict):
+            owned = self._owned = {}
+        owned[id(copied)] = copied
         return copied
 
     def limb(self, creature_id: str, limb_id: str) -> Limb | None:
@@ -180,7 +212,10 @@ class Tx:
     def remove_creature(self, creature_id: str) -> None:
         del self._creature_dict()[creature_id]
         self._creatures.discard(creature_id)
-        self._removed.add(creature_id)
+        removed = self._removed
+        if not isinstance(removed, set):
+            removed = self._removed = set()
+        removed.add(creature_id)
 
     def changed_creatures(self) -> frozenset[str]:
         """The creatures this command has replaced so far: changed, added or removed. Every other creature is the
@@ -189,7 +224,7 @@ class Tx:
 
     def board(self) -> Board:
         """The board, to change (copied once)."""
-        if "board" not in self._copied:
+        if self.state.board is self.origin.board:
             self._own_field("board", shallow_copy(self.state.board))
         return self.state.board
 
@@ -212,18 +247,24 @@ class Tx:
                 locks=list(h.locks),
             )
             self._hold_dict()[hold_id] = h
-            self._holds.add(hold_id)
+            self._hold_changed().add(hold_id)
         return h
 
     def add_hold(self, hold: Hold) -> None:
         """A new Hold, made by this command (so it is this command's to change)."""
         self._hold_dict()[hold.id] = hold
-        self._holds.add(hold.id)
+        self._hold_changed().add(hold.id)
 
     def remove_hold(self, hold_id: str) -> None:
         """The Hold ends: it is no longer in the state."""
         del self._hold_dict()[hold_id]
-        self._holds.discard(hold_id)
+        self._hold_changed().discard(hold_id)
+
+    def _hold_changed(self) -> set[str]:
+        holds = self._holds
+        if not isinstance(holds, set):
+            holds = self._holds = set()
+        return holds
 
     def lock(self, hold_id: str, lock: PartLock) -> PartLock:
         """One part lock of a Hold, to change (copied once, in the Hold's own list)."""
@@ -234,7 +275,10 @@ class Tx:
             if x is lock:
                 copied = shallow_copy(lock)
                 hold.locks[i] = copied
-                self._locks[id(copied)] = copied
+                locks = self._locks
+                if not isinstance(locks, dict):
+                    locks = self._locks = {}
+                locks[id(copied)] = copied
                 return copied
         raise ValueError(f"the lock {lock!r} is not in Hold {hold_id}")
 
@@ -258,7 +302,7 @@ class Tx:
 
     def turn(self) -> TurnOrder:
         """The turn order, to change (copied once, with its own entries and Priority)."""
-        if "turn" not in self._copied:
-            turn = self.state.turn
+        turn = self.state.turn
+        if turn is self.origin.turn:
             self._own_field("turn", shallow_copy(turn, entries=list(turn.entries), priority=dict(turn.priority)))
         return self.state.turn

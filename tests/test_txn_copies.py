@@ -1,0 +1,79 @@
+"""The copies a `Tx` makes are the plain pydantic copies (`model_copy(update=...)`), built without its cost.
+
+- `Tx(state).state` is `state.model_copy(update=...)` with its own lists of effects and pending decisions and its
+  own dict of reactions; every other field is shared.
+- `Tx.creature` copies a creature as `model_copy(update=...)` would with its ten dicts and lists copied: the same
+  values and fields set, those ten its own, everything else shared.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from factories import creature, state, weapon
+from pydantic import BaseModel
+
+from vtt.rules.model import AilmentSource, Creature, GameState
+from vtt.rules.txn import Tx
+
+CONTAINERS = (
+    "limbs",
+    "weapons",
+    "ailments",
+    "ailment_failures",
+    "ailment_sources",
+    "skills",
+    "parts",
+    "continuing",
+    "continuing_injury",
+    "continuing_wounded",
+)
+
+
+def _plain_clone(c: Creature) -> Creature:
+    return c.model_copy(update={name: type(getattr(c, name))(getattr(c, name)) for name in CONTAINERS})
+
+
+def _same_copy(got: BaseModel, plain: BaseModel, own: tuple[str, ...], original: BaseModel) -> None:
+    assert type(got) is type(plain)
+    assert got.__dict__ == plain.__dict__
+    assert list(got.__dict__) == list(plain.__dict__)
+    assert got.__pydantic_fields_set__ == plain.__pydantic_fields_set__
+    assert got.__pydantic_fields_set__ is not original.__pydantic_fields_set__
+    assert got.__pydantic_extra__ == plain.__pydantic_extra__
+    assert got.__pydantic_private__ == plain.__pydantic_private__
+    for name, value in got.__dict__.items():
+        if name in own:
+            assert value is not original.__dict__[name], name
+        else:
+            assert value is original.__dict__[name], name
+
+
+def _creatures() -> list[Creature]:
+    plain = creature("a", (0, 0))
+    armed = creature("b", (2, 0), size=1, skills={"Martial": 3}, weapons=[weapon("sword")], grip={"right_arm": "sword"})
+    hurt = creature("c", (4, 0))
+    hurt.ailments = {"Bleeding": 2, "Enraged": 1}
+    hurt.ailment_failures = {"Bleeding": 1}
+    hurt.ailment_sources = [AilmentSource(ailment="Bleeding", tiers=1, source="b")]
+    built = Creature.model_validate(hurt.model_dump())
+    return [plain, armed, hurt, built]
+
+
+def test_a_creature_to_change_is_the_plain_copy_with_its_dicts_and_lists_its_own() -> None:
+    for c in _creatures():
+        s = state(c)
+        got = Tx(s).creature(c.id)
+        _same_copy(got, _plain_clone(c), CONTAINERS, c)
+
+
+def test_the_state_a_command_makes_starts_as_the_plain_copy() -> None:
+    s: GameState = state(*_creatures())
+    s.effects = []
+    updates: dict[str, Any] = {"effects": list(s.effects), "pending": list(s.pending), "reactions": dict(s.reactions)}
+    tx = Tx(s)
+    _same_copy(tx.state, s.model_copy(update=updates), tuple(updates), s)
+    tx.creature("a")
+    assert s.creatures["a"] is not tx.state.creatures["a"]
+    assert tx.state.creatures is not s.creatures
+    assert "creatures" in tx.state.__pydantic_fields_set__
