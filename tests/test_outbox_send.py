@@ -7,7 +7,8 @@ from __future__ import annotations
 
 import asyncio
 import json
-from collections.abc import Iterator
+from collections.abc import AsyncIterator, Iterator
+from contextlib import asynccontextmanager
 from typing import Any
 
 import pytest
@@ -101,80 +102,75 @@ async def _page(table: Table) -> TableView:
     return view
 
 
+@asynccontextmanager
+async def _soulweaver_page(games: Games, seats: dict[str, Seat]) -> AsyncIterator[tuple[Table, TableView]]:
+    """The Soulweaver's page opened on the seats' game, its build's messages sent; its room emptied afterwards."""
+    table = games.table(seats["soulweaver"].game_id)
+    async with user_simulation(_root) as user:
+        await user.open(f"/?secret={seats['soulweaver'].secret}")
+        view = await _page(table)
+        try:
+            yield table, view
+        finally:
+            _unplug(view.map.client.id)
+
+
 async def test_a_changes_message_goes_on_the_socket_at_once_numbered_and_kept_for_a_rewind(
     games: Games, seats: dict[str, Seat]
 ) -> None:
-    table = games.table(seats["soulweaver"].game_id)
-    async with user_simulation(_root) as user:
-        await user.open(f"/?secret={seats['soulweaver'].secret}")
-        view = await _page(table)
+    async with _soulweaver_page(games, seats) as (table, view):
         page, outbox = view.map.client.id, view.map.client.outbox
         socket = FakeSocket()
         _plug(page, socket)
-        try:
-            first = outbox.next_message_id
-            assert (await table.submit(SW, {"type": "place", "creature": "orc", "to": [7, 3]})).ok
-            [text] = socket.texts()  # before any turn of the event loop: no outbox pass in between
-            kind, data = _message(text)
-            assert kind == "run_javascript" and data["_id"] == first
-            assert data["code"].startswith(f'runMethod({view.carrier.id}, "run", ')
-            assert '"patchToken"' in data["code"]
-            assert not outbox.messages and outbox.next_message_id == first + 1
-            assert outbox.message_history[-1][0] == first
-            assert outbox.message_history[-1][2] == (page, "run_javascript", data)
-            outbox.try_rewind(first)  # the browser came back having seen the messages before it
-            assert list(outbox.messages) == [(page, "run_javascript", data)]
-        finally:
-            _unplug(page)
+        first = outbox.next_message_id
+        assert (await table.submit(SW, {"type": "place", "creature": "orc", "to": [7, 3]})).ok
+        [text] = socket.texts()  # before any turn of the event loop: no outbox pass in between
+        kind, data = _message(text)
+        assert kind == "run_javascript" and data["_id"] == first
+        assert data["code"].startswith(f'runMethod({view.carrier.id}, "run", ')
+        assert '"patchToken"' in data["code"]
+        assert not outbox.messages and outbox.next_message_id == first + 1
+        assert outbox.message_history[-1][0] == first
+        assert outbox.message_history[-1][2] == (page, "run_javascript", data)
+        outbox.try_rewind(first)  # the browser came back having seen the messages before it
+        assert list(outbox.messages) == [(page, "run_javascript", data)]
 
 
 async def test_a_message_never_overtakes_an_older_one_in_the_outbox(games: Games, seats: dict[str, Seat]) -> None:
-    table = games.table(seats["soulweaver"].game_id)
-    async with user_simulation(_root) as user:
-        await user.open(f"/?secret={seats['soulweaver'].secret}")
-        view = await _page(table)
+    async with _soulweaver_page(games, seats) as (table, view):
         page, outbox = view.map.client.id, view.map.client.outbox
         socket = FakeSocket()
         _plug(page, socket)
-        try:
-            first = outbox.next_message_id
-            outbox.enqueue_message("notify", {"message": "older"}, page)
-            assert (await table.submit(SW, {"type": "place", "creature": "orc", "to": [7, 3]})).ok
-            assert socket.texts() == []  # the change's message waits behind the older one
-            for _ in range(100):
-                if outbox.next_message_id == first + 2:
-                    break
-                await asyncio.sleep(0.01)
-            sent = [_message(text) for text in socket.texts()]
-            assert [(kind, data["_id"]) for kind, data in sent] == [("notify", first), ("run_javascript", first + 1)]
-            assert '"patchToken"' in sent[1][1]["code"]
-        finally:
-            _unplug(page)
+        first = outbox.next_message_id
+        outbox.enqueue_message("notify", {"message": "older"}, page)
+        assert (await table.submit(SW, {"type": "place", "creature": "orc", "to": [7, 3]})).ok
+        assert socket.texts() == []  # the change's message waits behind the older one
+        for _ in range(100):
+            if outbox.next_message_id == first + 2:
+                break
+            await asyncio.sleep(0.01)
+        sent = [_message(text) for text in socket.texts()]
+        assert [(kind, data["_id"]) for kind, data in sent] == [("notify", first), ("run_javascript", first + 1)]
+        assert '"patchToken"' in sent[1][1]["code"]
 
 
 async def test_a_page_without_exactly_one_open_socket_gets_its_messages_the_outboxs_way(
     games: Games, seats: dict[str, Seat]
 ) -> None:
-    table = games.table(seats["soulweaver"].game_id)
-    async with user_simulation(_root) as user:
-        await user.open(f"/?secret={seats['soulweaver'].secret}")
-        view = await _page(table)
+    async with _soulweaver_page(games, seats) as (_, view):
         page, outbox = view.map.client.id, view.map.client.outbox
         message = (page, "notify", {"message": "hello"})
         assert not outbox_send.send_now(outbox, message)  # no socket in its room
         old, new = FakeSocket(), FakeSocket()
         _plug(page, old, new)  # a reconnection: the old socket not yet gone
-        try:
-            assert not outbox_send.send_now(outbox, message)
-            _plug(page, old)
-            old.closing = True
-            assert not outbox_send.send_now(outbox, message)
-            assert old.texts() == [] and new.texts() == []
-            _plug(page, new)
-            assert outbox_send.send_now(outbox, message)
-            assert [_message(text)[0] for text in new.texts()] == ["notify"]
-        finally:
-            _unplug(page)
+        assert not outbox_send.send_now(outbox, message)
+        _plug(page, old)
+        old.closing = True
+        assert not outbox_send.send_now(outbox, message)
+        assert old.texts() == [] and new.texts() == []
+        _plug(page, new)
+        assert outbox_send.send_now(outbox, message)
+        assert [_message(text)[0] for text in new.texts()] == ["notify"]
 
 
 class _Server:
