@@ -16,7 +16,7 @@ import random
 from typing import Any
 
 import pytest
-from factories import creature, on_turn, state, weapon
+from factories import armed_pair_and_hidden_rat, creature, on_turn, state, weapon
 from test_menu_build import _fresh
 
 from vtt.rules import positions
@@ -149,3 +149,27 @@ def test_a_strike_after_its_menu_is_the_strike_on_a_state_seen_first(seed: int) 
                 assert s.model_dump() == before
                 applied += first[0] == "applied"
     assert applied > 0
+
+
+@pytest.mark.parametrize("actor", ["ayla", "orc"])
+def test_the_economy_strikes_chosen_from_one_menu_share_stays_as_paid_when_a_command_spends_more(actor: str) -> None:
+    """The Economy a Strike chosen from its menu leaves is worked out once for the state and shared by every such
+    Strike's state: what changes it afterwards (a Charge declared, ending the turn of Ayla or of the orc in the
+    Soulweaver's turn, or a later move) changes a copy, never the shared one."""
+    pair = armed_pair_and_hidden_rat()
+    s = on_turn(pair, actor)
+    ready = s.economy[actor].model_copy(update={"dashed": True, "consecutive_spaces": 2})
+    s = s.model_copy(update={"economy": {**s.economy, actor: ready}})
+    target = "orc" if actor == "ayla" else "ayla"
+    legal_actions(s, actor)
+    for charge in (False, True):
+        strike = {"type": "strike", "creature": actor, "target": target, "weapon": "sword", "charge": charge}
+        first = apply(s, strike, ScriptedDice([1, 1, 1, 12, 12]))[0].economy[actor].model_dump()
+        assert first["major"] == 0 and first["attacked"]
+        second, _ = apply(s, strike, ScriptedDice([1, 1, 1, 12, 12]))
+        assert second.economy[actor].model_dump() == first
+        if not charge:  # a Charge ends the turn
+            moved, _ = apply(second, {"type": "move", "creature": actor, "to": [2, 3]}, ScriptedDice([]))
+            assert moved.economy[actor].movement_spent > first["movement_spent"]
+        third, _ = apply(s, strike, ScriptedDice([1, 1, 1, 12, 12]))
+        assert second.economy[actor].model_dump() == third.economy[actor].model_dump() == first

@@ -19,7 +19,7 @@ from vtt.rules.checks import AttackResult, attack_result, describe_attack
 from vtt.rules.conditions import defense_modifiers
 from vtt.rules.death import exhaustion_death
 from vtt.rules.dice import DiceSource, Modifier, Roll, roll
-from vtt.rules.events import Event, RuleError
+from vtt.rules.events import Event, RuleError, event
 from vtt.rules.model import SOULWEAVER, Decision, GameState
 from vtt.rules.turns import end_turn_after_charge
 from vtt.rules.txn import Tx
@@ -83,7 +83,7 @@ def resolve(tx: Tx, spec: AttackSpec, dice: DiceSource, kept: DefenseInputs | No
         )
         tx.state.pending.append(decision)
         return [
-            Event(
+            event(
                 kind="decision",
                 text=f"Waiting for {defender.name} to defend ({spec.defense_skill}).",
                 actor=spec.attacker,
@@ -129,22 +129,23 @@ def finish(tx: Tx, spec: AttackSpec, defense: Roll | None, dice: DiceSource, not
     text = describe_attack(result, attacker, target)
     if note:
         text = f"{note}. {text}"
-    event = Event(
-        kind="attack",
-        text=text,
-        actor=spec.attacker,
-        target=spec.target,
-        rolls=(attack,) if defense is None else (attack, defense),
-        data={
-            "action": spec.action,
-            "dl": spec.dl,
-            "defense_skill": spec.defense_skill,
-            "success": result.success,
-            "margin": attack.result - (0 if defense is None else defense.result),  # `result.margin`
-            "declined": defense is None,
-        },
-    )
-    events = [event]
+    events = [
+        event(
+            kind="attack",
+            text=text,
+            actor=spec.attacker,
+            target=spec.target,
+            rolls=[attack] if defense is None else [attack, defense],
+            data={
+                "action": spec.action,
+                "dl": spec.dl,
+                "defense_skill": spec.defense_skill,
+                "success": result.success,
+                "margin": attack.result - (0 if defense is None else defense.result),  # `result.margin`
+                "declined": defense is None,
+            },
+        )
+    ]
     if defense is not None and spec.defense_skill == "Endure":  # only an Endure roll may kill (`exhaustion_death`)
         events += exhaustion_death(tx, spec.target, spec.defense_skill, defense)
     events += HANDLERS[spec.action](tx, spec, result, dice)

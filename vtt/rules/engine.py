@@ -134,10 +134,8 @@ def apply(state: GameState, command: Command | dict[str, Any], dice: DiceSource)
         )
     tx = Tx(state)
     if type(cmd) is Strike:
-        with strike.Origin(tx, state, True):
-            events = _begin(tx, cmd, dice)
-    else:
-        events = _begin(tx, cmd, dice)
+        tx.strike_given = state
+    events = _begin(tx, cmd, dice)
     events += swallow.spill(tx)
     events += burning.douse(tx)
     events += ailments.lapse_sources(tx, state)

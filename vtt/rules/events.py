@@ -46,25 +46,44 @@ class Event(BaseModel):
                 if type(r) is not Roll:
                     break
             else:
-                put_dict(
-                    self,
-                    {
-                        "kind": kind,
-                        "text": text,
-                        "actor": actor,
-                        "target": target,
-                        "rolls": rolls,
-                        "data": {} if data is None else data,
-                    },
-                )
-                put_fields_set(self, _FIELDS)
-                put_extra(self, None)
-                put_private(self, None)
+                _fill(self, kind, text, actor, target, rolls, {} if data is None else data)
                 return
         given = {"actor": actor, "target": target, "rolls": rolls, **({} if data is None else {"data": data})}
         super().__init__(kind=kind, text=text, **given, **extra)
 
 
+def event(
+    kind: str,
+    text: str,
+    actor: str | None = None,
+    target: str | None = None,
+    rolls: list[Roll] | None = None,
+    data: dict[str, Any] | None = None,
+) -> Event:
+    """`Event(...)` of values the rules made, of the fields' types, built without checking them: the list of rolls
+    and the data dict given become the event's own (the caller keeps no name for them)."""
+    out: Event = _new_event(Event)
+    _fill(out, kind, text, actor, target, [] if rolls is None else rolls, {} if data is None else data)
+    return out
+
+
+def _fill(
+    out: Event,
+    kind: str,
+    text: str,
+    actor: str | None,
+    target: str | None,
+    rolls: list[Roll],
+    data: dict[str, Any],
+) -> None:
+    """Set an event's fields as validation would set them, without its cost."""
+    put_dict(out, {"kind": kind, "text": text, "actor": actor, "target": target, "rolls": rolls, "data": data})
+    put_fields_set(out, _FIELDS)
+    put_extra(out, None)
+    put_private(out, None)
+
+
+_new_event = Event.__new__
 _FIELDS = set(Event.model_fields)
 """The fields set of every event built without validation, one set for all: each has all its fields set, so
 setting a field adds nothing to it."""

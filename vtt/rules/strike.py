@@ -18,7 +18,6 @@
 from __future__ import annotations
 
 from collections.abc import Set as AbstractSet
-from contextvars import ContextVar, Token
 from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field
@@ -28,7 +27,7 @@ from vtt.rules.checks import AttackResult
 from vtt.rules.conditions import attack_modifiers, limb_action_modifiers
 from vtt.rules.damage import DAMAGE_FACE, Hit, StrikeType, deal
 from vtt.rules.dice import DiceChange, DiceSource, Modifier, Roll, roll
-from vtt.rules.events import Event, RuleError
+from vtt.rules.events import Event, RuleError, event
 from vtt.rules.fastmodel import construct, set_fields, shallow_copy
 from vtt.rules.grid import Grid, footprint_distance
 from vtt.rules.menu_terms import melee_modifiers
@@ -414,35 +413,6 @@ def plan_surface_strike(
     )
 
 
-_ORIGIN: ContextVar[tuple[Tx, GameState] | None] = ContextVar("strike_origin", default=None)
-
-
-class Origin:
-    """While a Strike command is resolved (`with Origin(tx, state, is_strike)`), the state it was given: until the
-    Strike changes anything, `tx.state` equals it, so what was worked out of that state (by its menu) holds."""
-
-    def __init__(self, tx: Tx, state: GameState, is_strike: bool) -> None:
-        self._value = (tx, state) if is_strike else None
-        self._token: Token[tuple[Tx, GameState] | None] | None = None
-
-    def __enter__(self) -> None:
-        if self._value is not None:
-            self._token = _ORIGIN.set(self._value)
-
-    def __exit__(self, *exc: object) -> None:
-        if self._token is not None:
-            _ORIGIN.reset(self._token)
-
-
-def _clean_origin(tx: Tx) -> GameState | None:
-    """The state a Strike command was given, when `tx` is the one resolving it (not a probe's or another
-    command's)."""
-    found = _ORIGIN.get()
-    if found is None or found[0] is not tx:
-        return None
-    return found[1]
-
-
 def strike(
     tx: Tx,
     cmd_creature: str,
@@ -460,7 +430,7 @@ def strike(
     minor: bool = False,
 ) -> list[Event]:
     state = tx.state
-    origin = _clean_origin(tx)
+    origin = tx.strike_given
     kept_occ = positions.known(origin) if origin is not None else None
     inputs = (cmd_creature, target, space, surface, weapon, limb, nimble, strike_type, called_shot, charge, minor)
     if kept_occ is None:
@@ -487,7 +457,7 @@ def strike(
         attack = attack_roll(tx, dice, c.id, plan.label, plan.dice, plan.modifiers, plan.dice_changes)
     else:  # `attack_roll` with no situational modifier to add
         attack = roll(dice, plan.label, plan.dice, tuple(plan.modifiers), plan.dice_changes)
-    path_event = Event(
+    path_event = event(
         kind="reach",
         text=prepared.path_text,
         actor=c.id,
@@ -524,8 +494,8 @@ def strike(
 
 def _pay_kept(tx: Tx, prepared: _Strike, creature_id: str) -> None:
     """The Major Action of a Strike paid on the state it was given, before anything changed: the Economy it leaves
-    follows from that state alone, so it is worked out once for the state (`tactics.pay_attack`) and each Strike
-    chosen from it puts a copy of it."""
+    follows from that state alone, so it is worked out once for the state (`tactics.pay_attack`) and every Strike
+    chosen from it shares it."""
     paid = prepared.paid
     if paid is None:
         tactics.pay_attack(tx, creature_id, False, [])
@@ -533,7 +503,7 @@ def _pay_kept(tx: Tx, prepared: _Strike, creature_id: str) -> None:
         set_fields(econ, attacked=True)
         prepared.paid = shallow_copy(econ, distractable=list(econ.distractable))
         return
-    tx.put_economy(creature_id, shallow_copy(paid, distractable=list(paid.distractable)))
+    tx.share_economy(creature_id, paid)
 
 
 class _Strike:
@@ -645,7 +615,7 @@ def surface_outcome(
     )
     verdict = "hits" if result.success else "misses"
     events = [
-        Event(
+        event(
             kind="attack",
             text=f"{c.name} rolled {attack.result} (DL {plan.dl}, defense 0): the Strike {verdict} the {plan.surface}.",
             actor=c.id,
@@ -739,7 +709,7 @@ def surface_damage(tx: Tx, attacker: str, params: dict[str, Any], attack: Roll, 
     dmg = roll(dice, f"{tx.get(attacker).name}: damage to the surface", params["damage"], dice_changes=changes)
     inj = dmg.count_at_least(DAMAGE_FACE)
     return [
-        Event(
+        event(
             kind="damage",
             text=f"Damage {dmg.dice}d12, needing {DAMAGE_FACE}+: {inj} Injury to the surface.",
             actor=attacker,
@@ -766,14 +736,14 @@ def called_shot_params(tx: Tx, spec: attacks.AttackSpec, result: AttackResult) -
         text = (
             f"The Called Shot beats the defense by {result.margin}, not the {offset} the {name} needs: an ordinary hit."
         )
-    event = Event(
+    shot = event(
         kind="called_shot",
         text=text,
         actor=spec.attacker,
         target=spec.target,
         data={"part": part_id, "needed": offset, "margin": result.margin, "struck": params is not spec.params},
     )
-    return params, [event]
+    return params, [shot]
 
 
 @attacks.on_result("strike")

@@ -88,6 +88,7 @@ class Tx:
         "origin_occupancy",
         "situational",
         "state",
+        "strike_given",
     )
 
     def __init__(self, state: GameState) -> None:
@@ -119,6 +120,9 @@ class Tx:
         self.cleared = False
         self.situational: list[Situational] = []
         """Modifiers one rule gives later rolls of this command (`vtt.rules.situational`)."""
+        self.strike_given: GameState | None = None
+        """`origin` when this Tx resolves a Strike command `apply` was given (not a probe's, nor one another command
+        dispatched): until the Strike changes anything, `state` equals it, so what its menu worked out holds."""
 
     def _own_field(self, name: str, value: Any) -> None:
         """The state's field `name` is now `value`, this command's own copy."""
@@ -294,6 +298,12 @@ class Tx:
         """A new Economy for the creature (its turn begins, or it joins one): this command's to change."""
         self._economy_dict()[creature_id] = economy
         self._economy.add(creature_id)
+
+    def share_economy(self, creature_id: str, economy: Economy) -> None:
+        """The creature's Economy is `economy`, which other states may hold too: not this command's to change
+        (`economy` copies it first)."""
+        self._economy_dict()[creature_id] = economy
+        self._economy.discard(creature_id)
 
     def remove_economy(self, creature_id: str) -> None:
         if creature_id in self.state.economy:
