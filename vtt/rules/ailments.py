@@ -441,7 +441,7 @@ def _sources_may_have_ended(tx: Tx, before: GameState) -> bool:
     after = tx.state
     if (
         (before.effects != after.effects and [e.id for e in before.effects] != [e.id for e in after.effects])
-        or before.holds != after.holds
+        or (before.holds is not after.holds and before.holds != after.holds)
         or len(before.creatures) != len(after.creatures)
     ):
         return True
@@ -460,7 +460,14 @@ def lapse_sources(tx: Tx, before: GameState | None = None) -> list[Event]:
     source stands on changed."""
     state = tx.state
     events: list[Event] = []
-    ids = list(state.creatures) if before is None or _sources_may_have_ended(tx, before) else sorted(tx._creatures)
+    if before is None or _sources_may_have_ended(tx, before):
+        ids = list(state.creatures)
+    else:
+        creatures = state.creatures
+        ids = [cid for cid in tx._creatures if (c := creatures.get(cid)) is not None and c.ailment_sources]
+        if not ids:
+            return events
+        ids.sort()
     for cid in ids:
         c = state.creatures.get(cid)
         if c is None or not c.ailment_sources or c.dead:

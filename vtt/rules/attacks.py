@@ -125,8 +125,9 @@ def finish(tx: Tx, spec: AttackSpec, defense: Roll | None, dice: DiceSource, not
     s = tx.state.settings
     attack = spec.attack
     result = attack_result(attack, spec.dl, spec.defense_skill, defense, s.ties_to, s.fumble_always_fails)
+    success = result.success
     attacker, target = tx.get(spec.attacker).name, tx.get(spec.target).name
-    text = describe_attack(result, attacker, target)
+    text = describe_attack(result, success, attacker, target)
     if note:
         text = f"{note}. {text}"
     events = [
@@ -140,7 +141,7 @@ def finish(tx: Tx, spec: AttackSpec, defense: Roll | None, dice: DiceSource, not
                 "action": spec.action,
                 "dl": spec.dl,
                 "defense_skill": spec.defense_skill,
-                "success": result.success,
+                "success": success,
                 "margin": attack.result - (0 if defense is None else defense.result),  # `result.margin`
                 "declined": defense is None,
             },

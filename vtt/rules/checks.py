@@ -119,8 +119,8 @@ def attack_result(
     return out
 
 
-def describe_attack(result: AttackResult, attacker: str, defender: str) -> str:
-    """One plain sentence saying how an attack went."""
+def describe_attack(result: AttackResult, success: bool, attacker: str, defender: str) -> str:
+    """One plain sentence saying how an attack went (`success`: `result.success`, worked out once by the caller)."""
     a = result.attack
     fumbled = result.fumble_fails and a.fumble
     if fumbled or a.result < result.dl:  # not `result.reached_dl`
@@ -129,7 +129,7 @@ def describe_attack(result: AttackResult, attacker: str, defender: str) -> str:
     if result.defense is None:
         return f"{attacker} rolled {a.result} (DL {result.dl}); {defender} declined to defend: the attack succeeds."
     d = result.defense.result
-    verdict = "succeeds" if result.success else "fails"
+    verdict = "succeeds" if success else "fails"
     tie = " (a tie goes to the " + result.ties_to + ")" if a.result == d else ""
     return (
         f"{attacker} rolled {a.result} (DL {result.dl}) against {defender}'s {result.defense_skill} {d}{tie}: "

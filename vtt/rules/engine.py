@@ -135,7 +135,7 @@ def apply(state: GameState, command: Command | dict[str, Any], dice: DiceSource)
     tx = Tx(state)
     if type(cmd) is Strike:
         tx.strike_given = state
-    events = _begin(tx, cmd, dice)
+    events = _begin(tx, cmd, dice) if state.settings.reactions else _dispatch(tx, cmd, dice)
     events += swallow.spill(tx)
     events += burning.douse(tx)
     events += ailments.lapse_sources(tx, state)
@@ -154,8 +154,9 @@ def _decision(tx: Tx, decision_id: str, kind: str) -> Any:
 
 
 def _begin(tx: Tx, cmd: Command, dice: DiceSource) -> list[Event]:
-    """A command that triggers reactions is checked in full, then waits for them; any other goes on at once."""
-    found = reactions.offers(tx.state, cmd) if tx.state.settings.reactions else None
+    """With reactions on, a command that triggers them is checked in full, then waits for them; any other goes on
+    at once."""
+    found = reactions.offers(tx.state, cmd)
     if found is not None and found[1]:
         actor, hinderers = found
         reactions.probe(lambda: Tx(tx.state), cmd, _dispatch)
