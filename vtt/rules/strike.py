@@ -456,7 +456,7 @@ def strike(
     if tx.situational:
         attack = attack_roll(tx, dice, c.id, plan.label, plan.dice, plan.modifiers, plan.dice_changes)
     else:  # `attack_roll` with no situational modifier to add
-        attack = roll(dice, plan.label, plan.dice, tuple(plan.modifiers), plan.dice_changes)
+        attack = roll(dice, plan.label, plan.dice, prepared.modifiers, prepared.dice_changes)
     path_event = event(
         kind="reach",
         text=prepared.path_text,
@@ -516,7 +516,9 @@ class _Strike:
         "attacker",
         "defense",
         "defense_skill",
+        "dice_changes",
         "max_dice",
+        "modifiers",
         "offset",
         "paid",
         "path_text",
@@ -530,6 +532,9 @@ class _Strike:
         self.arm = arm
         self.strike_type = chosen_type
         self.plan = plan
+        self.modifiers = tuple(plan.modifiers)
+        self.dice_changes = tuple(plan.dice_changes)
+        """The attack roll's modifiers and dice changes, as a roll holds them."""
         self.offset = offset
         self.path_text = path_text
         self.max_dice = max_dice
