@@ -196,7 +196,9 @@ def defense_roll_modifiers(state: GameState, c: Creature, skill: str, physical: 
     """Unstable, Crowded, Wounded limbs and Exhausted on a defense roll with `skill`."""
     s = state.settings
     if not c.ailments:  # only Wounded, kept on the parts, may count
-        return wounded_limbs_modifiers(state, c, f"an {skill} defense") if skill in s.limb_defenses else []
+        if skill not in s.limb_defenses or not any_wounded(c):  # (no reason to write)
+            return []
+        return wounded_limbs_modifiers(state, c, f"an {skill} defense")
     mods: list[Modifier] = []
     unstable = tier(c, "Unstable") // s.unstable_defense_divisor
     if physical and unstable:
