@@ -594,9 +594,9 @@ def feared(state: GameState, c: Creature) -> list[str]:
 
 def frightened_modifiers(state: GameState, c: Creature, other: Creature | None, what: str = "rolls") -> list[Modifier]:
     """Frightened: `frightened_penalty_per_tier` x Tier on `c`'s rolls against a creature it fears."""
-    if other is None or not tier(c, "Frightened") or other.id not in feared(state, c):
+    t = c.ailments.get("Frightened", 0)  # `tier(c, "Frightened")`: asked of every attack and defense
+    if other is None or not t or other.id not in feared(state, c):
         return []
-    t = tier(c, "Frightened")
     value = t * state.settings.frightened_penalty_per_tier
     return (
         [
