@@ -196,7 +196,9 @@ def defense_roll_modifiers(state: GameState, c: Creature, skill: str, physical: 
     """Unstable, Crowded, Wounded limbs and Exhausted on a defense roll with `skill`."""
     s = state.settings
     if not c.ailments:  # only Wounded, kept on the parts, may count
-        return wounded_limbs_modifiers(state, c, f"an {skill} defense") if skill in s.limb_defenses else []
+        if skill not in s.limb_defenses or not any_wounded(c):  # (no reason to write)
+            return []
+        return wounded_limbs_modifiers(state, c, f"an {skill} defense")
     mods: list[Modifier] = []
     unstable = tier(c, "Unstable") // s.unstable_defense_divisor
     if physical and unstable:
@@ -599,9 +601,9 @@ def feared(state: GameState, c: Creature) -> list[str]:
 
 def frightened_modifiers(state: GameState, c: Creature, other: Creature | None, what: str = "rolls") -> list[Modifier]:
     """Frightened: `frightened_penalty_per_tier` x Tier on `c`'s rolls against a creature it fears."""
-    if other is None or not tier(c, "Frightened") or other.id not in feared(state, c):
+    t = c.ailments.get("Frightened", 0)  # `tier(c, "Frightened")`: asked of every attack and defense
+    if other is None or not t or other.id not in feared(state, c):
         return []
-    t = tier(c, "Frightened")
     value = t * state.settings.frightened_penalty_per_tier
     return (
         [

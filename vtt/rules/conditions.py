@@ -79,9 +79,12 @@ def encumbered_tier(state: GameState, creature: Creature) -> int:
 
 def limb_action_modifiers(state: GameState, creature: Creature) -> list[Modifier]:
     """Penalties on rolls for actions that use limbs."""
+    parts = encumbered_parts(state, creature)
+    if not parts:  # most creatures: no list to build
+        return []
     return [
         Modifier(value=-t, reason=f"{why} (Tier {t}) on an action using limbs", key="encumbered", source=creature.id)
-        for t, why in encumbered_parts(state, creature)
+        for t, why in parts
     ]
 
 
@@ -150,11 +153,13 @@ def ranged_attack_modifiers(state: GameState, creature: Creature, target: Creatu
 def defense_modifiers(state: GameState, creature: Creature, skill: str, physical: bool = True) -> list[Modifier]:
     """Penalties and bonuses on a defense roll with `skill` (against a physical attack unless told)."""
     mods: list[Modifier] = []
-    if skill in ENCUMBERED_DEFENSES:
-        mods += [
+    parts = encumbered_parts(state, creature) if skill in ENCUMBERED_DEFENSES else None
+    if parts:
+        mods = [
             Modifier(value=-t, reason=f"{why} (Tier {t}) on an {skill} defense", key="encumbered", source=creature.id)
-            for t, why in encumbered_parts(state, creature)
+            for t, why in parts
         ]
-    if physical:
+    if physical and state.effects:  # `effect_modifiers` finds none without effects
         mods += effect_modifiers(state, creature, PHYSICAL_DEFENSE, "defenses against physical attacks")
-    return mods + ailments.defense_roll_modifiers(state, creature, skill, physical)
+    mods += ailments.defense_roll_modifiers(state, creature, skill, physical)
+    return mods

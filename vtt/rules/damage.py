@@ -40,7 +40,7 @@ from vtt.rules import ailments, called_trauma
 from vtt.rules.death import exhaustion_death
 from vtt.rules.dice import DiceChange, DiceSource, Modifier, Roll, roll
 from vtt.rules.events import Event
-from vtt.rules.fastmodel import construct, set_fields, shallow_copy
+from vtt.rules.fastmodel import construct, shallow_copy
 from vtt.rules.manifest_roll import after_grit_injury
 from vtt.rules.model import ContinuingDamage, Creature, Pool
 from vtt.rules.parts import roll_part
@@ -214,34 +214,34 @@ def deal(tx: Tx, hit: Hit, dice: DiceSource) -> list[Event]:
         immune = [t for t in types if t in target.immunities]
         if immune:
             return _immune(tx, hit, target, immune)
-    changes = list(hit.changes)
+    changes = hit.changes
     if strike_type == "C":
         chop = strong_faces(hit.attack_faces)
         if chop:
-            changes.append(DiceChange(dice=chop, reason=f"Chopping: {count(chop, 'attack face')} of 6 or more"))
+            changes = (*changes, DiceChange(dice=chop, reason=f"Chopping: {count(chop, 'attack face')} of 6 or more"))
     if types[0] == "physical" and hit.apply_size and not hit.from_spell and attacker is not None:
         diff = attacker.size - target.size
         if diff:
-            changes.append(_SIZE_CHANGES.get((diff, target.size)) or _size_change(diff, target.size))
+            changes = (*changes, _SIZE_CHANGES.get((diff, target.size)) or _size_change(diff, target.size))
     threshold = target.severe_threshold
     if threshold is None:
-        threshold = target.skill(state.settings.severe_threshold_skill)
+        threshold = target.skills.get(state.settings.severe_threshold_skill, 0)  # `target.skill`
     if hit.called_shot:
         threshold = effective_threshold(threshold, True)
     if threshold < 0:
-        changes.append(DiceChange(dice=-threshold, reason=f"Severe Threshold {threshold} is below 0"))
+        changes = (*changes, DiceChange(dice=-threshold, reason=f"Severe Threshold {threshold} is below 0"))
     if max_dice is not None:
         wanted = amount
         for ch in changes:
             wanted += ch.dice
         wanted = max(0, wanted)
         if max_dice < wanted:
-            changes.append(DiceChange(dice=max_dice - wanted, reason="the roller chose to roll fewer dice"))
+            changes = (*changes, DiceChange(dice=max_dice - wanted, reason="the roller chose to roll fewer dice"))
     if target.reductions or target.armor_reduction or target.vulnerabilities:
         needed, reasons = needed_face(tx, hit, target, attacker, types)
     else:  # nothing raises or lowers the face
         needed, reasons = DAMAGE_FACE, []
-    dmg = roll(dice, f"{hit.label} to {target.name}", amount, (), tuple(changes))
+    dmg = roll(dice, f"{hit.label} to {target.name}", amount, (), changes)
     injury = 0
     for face in dmg.faces:
         if face >= needed:
@@ -321,7 +321,9 @@ def _fill(c: Creature, pool: PoolName, amount: int, parts: list[str]) -> int:
         added = amount
     elif added < 0:
         added = 0
-    set_fields(c, **{pool: _with_pips(current, pips + added)})
+    if added:
+        c.__dict__[pool] = _with_pips(current, pips + added)  # `set_fields(c, **{pool: ...})`
+        c.__pydantic_fields_set__.add(pool)
     parts.append(f"{_POOL_NAMES[pool]} {pips + added}/{most}")
     return amount - added
 
@@ -450,7 +452,8 @@ def serious_injury(tx: Tx, hit: Hit, injury: int, threshold: int, dice: DiceSour
     if bonus:
         how += f", +{bonus} (half) as it is not from a targeted attack"
     if part is not None:
-        set_fields(part, wounded=part.wounded + wounded)
+        part.__dict__["wounded"] = part.wounded + wounded  # `set_fields(part, wounded=...)`: a copy this command owns
+        part.__pydantic_fields_set__.add("wounded")
     mutable.ailments["Wounded"] = mutable.ailments.get("Wounded", 0) + wounded
     text = f"Serious Injury to {c.name}'s {name}: {how}: Tier {wounded} Wounded."
     if hit.called_shot and hit.attacker in tx.state.creatures and part_id is not None:
