@@ -298,12 +298,14 @@ def _strike_geometry(
     if state.settings.creatures_obstruct or type(filled) is not frozenset:
         return _geometry(state, occ, grid, c, target, mine, theirs, rng, filled)
     # Without creatures obstructing it depends on these alone: kept across states, by board (the board's `filled`
-    # is the same frozenset while its walls and objects are, and its hash is computed once).
-    kept = _GEOMETRY.get(filled)
-    if kept is None:
+    # is the same frozenset while its walls and objects are). Found by that frozenset itself, held: two boards of
+    # equal walls (two games on one map) would else be compared space by space at every look-up.
+    board = _GEOMETRY.get(id(filled))
+    if board is None or board[0] is not filled:
         if len(_GEOMETRY) >= _GEOMETRY_BOARDS:
             _GEOMETRY.clear()
-        kept = _GEOMETRY[filled] = {}
+        board = _GEOMETRY[id(filled)] = (filled, {})
+    kept = board[1]
     key = (grid.kind, mine, theirs, target.size, rng)
     found = kept.get(key)
     if found is None:
@@ -314,8 +316,9 @@ def _strike_geometry(
 
 
 _Geometry = tuple[int, tuple[Cell, ...] | None, Exposure | None]
-_GEOMETRY: dict[frozenset[Cell], dict[tuple[Any, ...], _Geometry]] = {}
-"""Strike geometry by the board's filled spaces, then by attacker, target and Reach; a few boards at a time."""
+_GEOMETRY: dict[int, tuple[frozenset[Cell], dict[tuple[Any, ...], _Geometry]]] = {}
+"""Strike geometry by the board's filled spaces (by the id of the frozenset, held with it), then by attacker, target
+and Reach; a few boards at a time."""
 _GEOMETRY_BOARDS = 8
 _GEOMETRY_PER_BOARD = 4096
 
