@@ -19,11 +19,11 @@ from __future__ import annotations
 
 from collections.abc import Set as AbstractSet
 from contextvars import ContextVar, Token
-from typing import Any, Literal
+from typing import Any, Literal, cast
 
 from pydantic import BaseModel, ConfigDict, Field
 
-from vtt.rules import ailments, attacks, objects, positions, tactics
+from vtt.rules import ailments, attacks, objects, plan_kept, positions, tactics
 from vtt.rules.checks import AttackResult
 from vtt.rules.conditions import attack_modifiers, limb_action_modifiers
 from vtt.rules.damage import DAMAGE_FACE, Hit, StrikeType, deal
@@ -468,7 +468,8 @@ def strike(
     inputs = (cmd_creature, target, space, surface, weapon, limb, nimble, strike_type, called_shot, charge, minor)
     if kept_occ is None:
         occ = Occupancy(state)
-        prepared = _Strike(state, _prepare(state, occ, *inputs), max_dice)
+        as_given = not tx.changed_creatures() and state.board is tx.origin.board
+        prepared = _Strike(state, _prepare(state, occ, *inputs, as_given=as_given), max_dice)
     else:  # a Strike chosen from a menu of its state: what the menu worked out is kept on the state's occupancy
         occ = kept_occ
         key = ("strike_prepared", max_dice, *inputs)
@@ -601,10 +602,51 @@ def _prepare(
     called_shot: str | None,
     charge: bool,
     minor: bool,
+    *,
+    as_given: bool = False,
 ) -> _Prepared:
     """The Strike's attacker, armament, type, plan and part offset, from the state alone; RuleError when it cannot
-    be made."""
+    be made. With `as_given` (the creatures and board of `state` are still those of the state the command was given,
+    which nothing changes), a plan on a creature is kept across states (`plan_kept`) and reused for any later state
+    that holds what it reads."""
     c = require_active(state, cmd_creature)
+    t = state.creatures.get(target) if target is not None else None
+    if t is None or not as_given:
+        return c, *_work_out(
+            state, occ, c, t, target, space, surface, weapon, limb, nimble, strike_type, called_shot, charge, minor
+        )
+    inputs = (cmd_creature, target, space, surface, weapon, limb, nimble, strike_type, called_shot, charge, minor)
+    found = cast("_Worked | None", plan_kept.find(inputs, state, c, t, called_shot is not None))
+    if found is None:
+        found = _work_out(
+            state, occ, c, t, target, space, surface, weapon, limb, nimble, strike_type, called_shot, charge, minor
+        )
+        plan_kept.keep(inputs, state, c, t, found)
+    elif charge:  # the Economy is read for a Charge alone, and not kept
+        tactics.require_charge(state, c)
+    return c, *found
+
+
+_Worked = tuple[Armament, StrikeType | None, AttackPlan, int, str]
+
+
+def _work_out(
+    state: GameState,
+    occ: Occupancy,
+    c: Creature,
+    t: Creature | None,
+    target: str | None,
+    space: Cell | None,
+    surface: Literal["wall", "ground"] | None,
+    weapon: str | None,
+    limb: str | None,
+    nimble: bool,
+    strike_type: str | None,
+    called_shot: str | None,
+    charge: bool,
+    minor: bool,
+) -> _Worked:
+    """`_prepare` after the attacker is found active: everything but the attacker (`t`: the target, if found)."""
     arm = armament(state, c, weapon, limb)
     chosen_type = choose_strike_type(arm.weapon, strike_type)
     filled = state.board.filled()
@@ -612,7 +654,6 @@ def _prepare(
         tactics.require_charge(state, c)
     offset = 0
     if target is not None:
-        t = state.creatures.get(target)
         if t is None:
             raise RuleError(f"there is no creature {target!r}")
         if called_shot is not None:
@@ -628,7 +669,7 @@ def _prepare(
         f"{c.name} reaches {count(plan.distance, 'space')} (Reach {plan.reach}) "
         f"through {count(len(plan.path), 'space')}."
     )
-    return c, arm, chosen_type, plan, offset, path_text
+    return arm, chosen_type, plan, offset, path_text
 
 
 def surface_outcome(

@@ -1,0 +1,130 @@
+"""A Strike's plan kept across the states of a game: reused while what it reads is the same by value.
+
+A Strike on a creature works out its armament, type, plan and reach (`strike._prepare`) from the attacker, its
+target, the table settings, the spaces walls and objects fill (`Board.filled`) and the effects on the state alone, as
+long as (`reads_two_creatures`):
+
+- creatures do not obstruct (`creatures_obstruct`: else every other creature's spaces count, `strike._geometry`);
+- every space of the map is lit (else the light each creature carries and its line of sight count,
+  `vision.light_concealment`);
+- the attacker is in no Hold (else the other members' sizes and Bulk count, `conditions.encumbered_parts`).
+
+Of the attacker it reads nearly everything (skills, limbs, weapons, ailments, Wounded parts, carried Bulk, Focus):
+every field but its Pools is compared. Of the target it reads which creature it is, its name, where it stands and
+its size (`TARGET_READ`), and for a Called Shot its parts' size offsets and severing: not its Pools, ailments or
+Wounded parts (the damage it took). Nor does it read the Economy (but a Charge's, checked each time), the turn order,
+the pending decisions, the rest of the board (the items lying on it) or any other creature.
+
+So the plan is kept with what it was worked out from, and a later state holding the same by value gets it again: A
+Strikes B, B takes damage, the turn passes, A Strikes B again. Nothing is kept by the identity of an object that may
+die: each plan holds what it is compared with.
+"""
+
+from __future__ import annotations
+
+import threading
+from collections.abc import Hashable
+
+from vtt.rules.conditions import holds_of
+from vtt.rules.model import Cell, Creature, Effect, GameState
+from vtt.rules.settings import TableSettings
+
+ATTACKER_READ = tuple(name for name in Creature.model_fields if name not in ("grit", "energy", "resolve"))
+"""What a plan reads of its attacker: every field but its Pools, which damage and actions fill."""
+TARGET_READ = ("id", "name", "size", "anchor", "footprint", "prone", "swallowed_by")
+"""What a plan reads of its target (its parts too for a Called Shot): where it stands, its size, whether it is Prone
+(`ailments.against_target_modifiers`) or swallowed (off the board), and its name for the plan's texts."""
+PER_INPUTS = 4
+"""Plans kept for one set of a Strike's inputs (its creatures, weapon, declarations): a few games' or places'."""
+INPUTS_KEPT = 1024
+"""Sets of inputs kept; all are dropped when it is full."""
+
+
+def reads_two_creatures(state: GameState, attacker: Creature) -> bool:
+    """Whether a Strike of `attacker` reads no creature of `state` but the attacker and its target (the conditions
+    above)."""
+    s = state.settings
+    if s.creatures_obstruct or s.ambient_light != "lit":
+        return False
+    light = state.board.light
+    if light and any(level != "lit" for level in light.values()):
+        return False
+    return not state.holds or not holds_of(state, attacker.id)
+
+
+def same_in(a: Creature, b: Creature, names: tuple[str, ...]) -> bool:
+    """Whether two creatures are equal in the fields `names`."""
+    if a is b:
+        return True
+    mine, theirs = a.__dict__, b.__dict__
+    for name in names:
+        value, other = mine[name], theirs[name]
+        if value is not other and value != other:
+            return False
+    return True
+
+
+def same_target(a: Creature, b: Creature, called_shot: bool) -> bool:
+    """Whether two creatures are the same target of a Strike (`TARGET_READ`, and for a Called Shot the parts it may
+    aim at)."""
+    return same_in(a, b, TARGET_READ) and (not called_shot or _aimed_parts(a) == _aimed_parts(b))
+
+
+def _aimed_parts(c: Creature) -> list[tuple[str, str, int, bool]]:
+    """What a Called Shot reads of the target's parts (`tactics.called_part`)."""
+    return [(p.id, p.name, p.size_offset, p.severed) for p in c.parts]
+
+
+class _Kept:
+    """One plan and what it was worked out from (objects of a state no command changes any more)."""
+
+    __slots__ = ("attacker", "effects", "filled", "plan", "settings", "target")
+
+    def __init__(self, state: GameState, attacker: Creature, target: Creature, plan: object) -> None:
+        self.attacker = attacker
+        self.target = target
+        self.settings: TableSettings = state.settings
+        self.filled: frozenset[Cell] = state.board.filled()
+        self.effects: tuple[Effect, ...] = tuple(state.effects)
+        self.plan = plan
+
+    def holds_for(self, state: GameState, attacker: Creature, target: Creature, called_shot: bool) -> bool:
+        settings, filled = state.settings, state.board.filled()
+        return (
+            (settings is self.settings or settings == self.settings)
+            and (filled is self.filled or filled == self.filled)
+            and self.effects == tuple(state.effects)
+            and same_in(attacker, self.attacker, ATTACKER_READ)
+            and same_target(target, self.target, called_shot)
+        )
+
+
+_kept: dict[Hashable, tuple[_Kept, ...]] = {}
+_lock = threading.Lock()
+
+
+def find(inputs: Hashable, state: GameState, attacker: Creature, target: Creature, called_shot: bool) -> object:
+    """The plan kept for a Strike's inputs (`called_shot`: they declare a Called Shot) and what `state` holds; None
+    when there is none, or when the Strike would read more than the two creatures."""
+    for kept in _kept.get(inputs, ()):
+        if kept.holds_for(state, attacker, target, called_shot):
+            return kept.plan if reads_two_creatures(state, attacker) else None
+    return None
+
+
+def keep(inputs: Hashable, state: GameState, attacker: Creature, target: Creature, plan: object) -> None:
+    """Keep `plan`, worked out from `state` (a state no command changes any more) for a Strike's inputs, when it
+    reads no other creature."""
+    if not reads_two_creatures(state, attacker):
+        return
+    kept = _Kept(state, attacker, target, plan)
+    with _lock:
+        if len(_kept) >= INPUTS_KEPT:
+            _kept.clear()
+        _kept[inputs] = (kept, *_kept.get(inputs, ())[: PER_INPUTS - 1])
+
+
+def forget() -> None:
+    """Forget every kept plan (`positions.forget`)."""
+    with _lock:
+        _kept.clear()
