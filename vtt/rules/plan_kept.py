@@ -24,6 +24,7 @@ from __future__ import annotations
 
 import threading
 from collections.abc import Hashable
+from operator import itemgetter
 
 from vtt.rules.conditions import holds_of
 from vtt.rules.model import Cell, Creature, Effect, GameState
@@ -52,40 +53,28 @@ def reads_two_creatures(state: GameState, attacker: Creature) -> bool:
     return not state.holds or not holds_of(state, attacker.id)
 
 
-def same_in(a: Creature, b: Creature, names: tuple[str, ...]) -> bool:
-    """Whether two creatures are equal in the fields `names`."""
-    if a is b:
-        return True
-    mine, theirs = a.__dict__, b.__dict__
-    for name in names:
-        value, other = mine[name], theirs[name]
-        if value is not other and value != other:
-            return False
-    return True
-
-
-def same_target(a: Creature, b: Creature, called_shot: bool) -> bool:
-    """Whether two creatures are the same target of a Strike (`TARGET_READ`, and for a Called Shot the parts it may
-    aim at)."""
-    return same_in(a, b, TARGET_READ) and (not called_shot or _aimed_parts(a) == _aimed_parts(b))
-
-
 def _aimed_parts(c: Creature) -> list[tuple[str, str, int, bool]]:
     """What a Called Shot reads of the target's parts (`tactics.called_part`)."""
     return [(p.id, p.name, p.size_offset, p.severed) for p in c.parts]
 
 
+_attacker_read = itemgetter(*ATTACKER_READ)
+_target_read = itemgetter(*TARGET_READ)
+
+
 class _Kept:
-    """One plan and what it was worked out from (objects of a state no command changes any more)."""
+    """One plan and what it was worked out from (values of a state no command changes any more): compared as tuples,
+    each field by identity first, then by equality."""
 
-    __slots__ = ("attacker", "effects", "filled", "plan", "settings", "target")
+    __slots__ = ("attacker", "effects", "filled", "parts", "plan", "settings", "target")
 
-    def __init__(self, state: GameState, attacker: Creature, target: Creature, plan: object) -> None:
-        self.attacker = attacker
-        self.target = target
+    def __init__(self, state: GameState, attacker: Creature, target: Creature, called_shot: bool, plan: object) -> None:
+        self.attacker: tuple[object, ...] = _attacker_read(attacker.__dict__)
+        self.target: tuple[object, ...] = _target_read(target.__dict__)
+        self.parts = _aimed_parts(target) if called_shot else None
         self.settings: TableSettings = state.settings
         self.filled: frozenset[Cell] = state.board.filled()
-        self.effects: tuple[Effect, ...] = tuple(state.effects)
+        self.effects: list[Effect] = list(state.effects)
         self.plan = plan
 
     def holds_for(self, state: GameState, attacker: Creature, target: Creature, called_shot: bool) -> bool:
@@ -93,9 +82,10 @@ class _Kept:
         return (
             (settings is self.settings or settings == self.settings)
             and (filled is self.filled or filled == self.filled)
-            and self.effects == tuple(state.effects)
-            and same_in(attacker, self.attacker, ATTACKER_READ)
-            and same_target(target, self.target, called_shot)
+            and state.effects == self.effects
+            and _attacker_read(attacker.__dict__) == self.attacker
+            and _target_read(target.__dict__) == self.target
+            and (not called_shot or _aimed_parts(target) == self.parts)
         )
 
 
@@ -112,12 +102,14 @@ def find(inputs: Hashable, state: GameState, attacker: Creature, target: Creatur
     return None
 
 
-def keep(inputs: Hashable, state: GameState, attacker: Creature, target: Creature, plan: object) -> None:
-    """Keep `plan`, worked out from `state` (a state no command changes any more) for a Strike's inputs, when it
-    reads no other creature."""
+def keep(
+    inputs: Hashable, state: GameState, attacker: Creature, target: Creature, called_shot: bool, plan: object
+) -> None:
+    """Keep `plan`, worked out from `state` (a state no command changes any more) for a Strike's inputs
+    (`called_shot`: they declare a Called Shot), when it reads no other creature."""
     if not reads_two_creatures(state, attacker):
         return
-    kept = _Kept(state, attacker, target, plan)
+    kept = _Kept(state, attacker, target, called_shot, plan)
     with _lock:
         if len(_kept) >= INPUTS_KEPT:
             _kept.clear()

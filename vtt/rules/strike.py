@@ -467,9 +467,8 @@ def strike(
     kept_occ = positions.known(origin) if origin is not None else None
     inputs = (cmd_creature, target, space, surface, weapon, limb, nimble, strike_type, called_shot, charge, minor)
     if kept_occ is None:
-        occ = Occupancy(state)
         as_given = not tx.changed_creatures() and state.board is tx.origin.board
-        prepared = _Strike(state, _prepare(state, occ, *inputs, as_given=as_given), max_dice)
+        prepared = _Strike(state, _prepare(state, None, *inputs, as_given=as_given), max_dice)
     else:  # a Strike chosen from a menu of its state: what the menu worked out is kept on the state's occupancy
         occ = kept_occ
         key = ("strike_prepared", max_dice, *inputs)
@@ -590,7 +589,7 @@ type, the plan, a Called Shot's part offset and the text of the reach event."""
 
 def _prepare(
     state: GameState,
-    occ: Occupancy,
+    occ: Occupancy | None,
     cmd_creature: str,
     target: str | None,
     space: Cell | None,
@@ -606,9 +605,9 @@ def _prepare(
     as_given: bool = False,
 ) -> _Prepared:
     """The Strike's attacker, armament, type, plan and part offset, from the state alone; RuleError when it cannot
-    be made. With `as_given` (the creatures and board of `state` are still those of the state the command was given,
-    which nothing changes), a plan on a creature is kept across states (`plan_kept`) and reused for any later state
-    that holds what it reads."""
+    be made (`occ`: the occupancy of `state`, made when needed if None). With `as_given` (the creatures and board of
+    `state` are still those of the state the command was given, which nothing changes), a plan on a creature is kept
+    across states (`plan_kept`) and reused for any later state that holds what it reads."""
     c = require_active(state, cmd_creature)
     t = state.creatures.get(target) if target is not None else None
     if t is None or not as_given:
@@ -616,12 +615,13 @@ def _prepare(
             state, occ, c, t, target, space, surface, weapon, limb, nimble, strike_type, called_shot, charge, minor
         )
     inputs = (cmd_creature, target, space, surface, weapon, limb, nimble, strike_type, called_shot, charge, minor)
-    found = cast("_Worked | None", plan_kept.find(inputs, state, c, t, called_shot is not None))
+    aimed = called_shot is not None
+    found = cast("_Worked | None", plan_kept.find(inputs, state, c, t, aimed))
     if found is None:
         found = _work_out(
             state, occ, c, t, target, space, surface, weapon, limb, nimble, strike_type, called_shot, charge, minor
         )
-        plan_kept.keep(inputs, state, c, t, found)
+        plan_kept.keep(inputs, state, c, t, aimed, found)
     elif charge:  # the Economy is read for a Charge alone, and not kept
         tactics.require_charge(state, c)
     return c, *found
@@ -632,7 +632,7 @@ _Worked = tuple[Armament, StrikeType | None, AttackPlan, int, str]
 
 def _work_out(
     state: GameState,
-    occ: Occupancy,
+    occ: Occupancy | None,
     c: Creature,
     t: Creature | None,
     target: str | None,
@@ -647,6 +647,8 @@ def _work_out(
     minor: bool,
 ) -> _Worked:
     """`_prepare` after the attacker is found active: everything but the attacker (`t`: the target, if found)."""
+    if occ is None:
+        occ = Occupancy(state)
     arm = armament(state, c, weapon, limb)
     chosen_type = choose_strike_type(arm.weapon, strike_type)
     filled = state.board.filled()
