@@ -110,6 +110,16 @@ def test_what_the_plan_does_not_read_keeps_it(worked: list[int]) -> None:
     assert prepared(later, STRIKE, as_given=False) == first
 
 
+def test_a_plan_on_a_state_not_as_given_is_not_kept(worked: list[int]) -> None:
+    """A Strike planned on a state a command may still change (`as_given` off) keeps nothing for later states."""
+    s = fight()
+    first = prepared(s, STRIKE, as_given=False)
+    assert prepared(s, STRIKE) == first
+    assert worked[0] == 2
+    assert prepared(s, STRIKE) == first
+    assert worked[0] == 2
+
+
 def _wounded_torso(s: GameState, cid: str) -> list[BodyPart]:
     return [p.model_copy(update={"wounded": 2}) if p.id == "torso" else p for p in s.creatures[cid].parts]
 

@@ -467,7 +467,7 @@ def strike(
     kept_occ = positions.known(origin) if origin is not None else None
     inputs = (cmd_creature, target, space, surface, weapon, limb, nimble, strike_type, called_shot, charge, minor)
     if kept_occ is None:
-        as_given = not tx.changed_creatures() and state.board is tx.origin.board
+        as_given = origin is not None and not tx.changed_creatures() and state.board is origin.board
         prepared = _Strike(state, _prepare(state, None, *inputs, as_given=as_given), max_dice)
     else:  # a Strike chosen from a menu of its state: what the menu worked out is kept on the state's occupancy
         occ = kept_occ
