@@ -15,7 +15,7 @@ from test_strike_kept import _hurt, _outcome, _strikes, crowded_fight
 from vtt.rules import positions, strike
 from vtt.rules.conditions import PHYSICAL_ATTACK
 from vtt.rules.dice import RandomDice
-from vtt.rules.engine import apply
+from vtt.rules.engine import apply, legal_actions
 from vtt.rules.events import RuleError
 from vtt.rules.model import BodyPart, CarriedLight, Economy, Effect, GameState, Hold, Pool
 from vtt.rules.settings import TableSettings
@@ -239,3 +239,79 @@ def test_a_strike_after_another_state_is_the_strike_with_nothing_kept(seed: int)
                 kept = _outcome(_fresh(later), cmd, faces)
                 positions.forget()
                 assert kept == _outcome(_fresh(later), cmd, faces), (cmd, who)
+
+
+NOT_IN_PLAN = {"B's head for a Called Shot", "the Economy of a Charge"}
+"""Cases whose change the Strike reads outside its plan (`strike.plan_creature_strike`): the part's offset, the
+Economy of a Charge."""
+
+
+def menu_plan(s: GameState, inputs: tuple[Any, ...], menu: bool = True) -> Any:
+    """`strike.plan_creature_strike` as a menu asks it (on the occupancy kept for the state: its plan is kept across
+    states), or on an occupancy of its own (worked out for that state alone); or its refusal."""
+    cid, tid, _, _, wid, lid, nimble, _, called, charge, minor = inputs
+    c, t = s.creatures[cid], s.creatures[tid]
+    occ = positions.occupancy(s) if menu else Occupancy(s)
+    try:
+        arm = strike.armament(s, c, wid, lid)
+        return strike.plan_creature_strike(
+            s, occ, c, t, arm, nimble, s.board.filled(), called is not None, charge, minor
+        ).model_dump()
+    except RuleError as e:
+        return str(e)
+
+
+@pytest.mark.parametrize(("what", "make", "change", "inputs"), CASES, ids=[c[0] for c in CASES])
+def test_a_menu_plan_kept_across_states_is_the_plan_worked_out_anew(
+    worked: list[int], what: str, make: Callable[[], GameState], change: Change, inputs: tuple[Any, ...]
+) -> None:
+    """A menu's plan of a Strike (`plan_creature_strike`) is kept across states too: on a state that differs from
+    the first only in one thing the plan reads, it is the plan worked out anew for that state, not the first's."""
+    s = make()
+    first = menu_plan(s, inputs)
+    changed = change(s)
+    again = menu_plan(changed, inputs)
+    assert again == menu_plan(changed, inputs, menu=False)
+    if what not in NOT_IN_PLAN:
+        assert again != first, f"{what} changes the plan"
+
+
+def test_a_menu_after_the_turn_passed_reuses_its_strike_plans(monkeypatch: pytest.MonkeyPatch) -> None:
+    """A's menu, then the turn passes to the Soulweaver and back: A's menu plans its Strike on B from what was kept
+    (B and A unchanged), and it is the menu worked out with nothing kept."""
+    planned = [0]
+    plan = strike._plan_creature_strike
+
+    def counted(*args: Any) -> Any:
+        planned[0] += 1
+        return plan(*args)
+
+    monkeypatch.setattr(strike, "_plan_creature_strike", counted)
+    positions.forget()
+    s = fight()
+    legal_actions(s, "a")
+    first = planned[0]
+    assert first > 0
+    while True:
+        s, _ = apply(s, {"type": "end_turn"}, RandomDice(0))
+        if s.turn.current == "a":
+            break
+    menu = [o.model_dump() for o in legal_actions(s, "a")]
+    assert planned[0] == first, "no Strike plan worked out again"
+    positions.forget()
+    assert menu == [o.model_dump() for o in legal_actions(s, "a")]
+    assert planned[0] == 2 * first
+
+
+def test_a_menu_plan_is_kept_for_the_armament_it_is_given(worked: list[int]) -> None:
+    """`plan_creature_strike` plans with the armament it is given: another weapon of the same id (not the one the
+    attacker carries) is another plan."""
+    s = fight()
+    c, t = s.creatures["a"], s.creatures["b"]
+    carried = strike.armament(s, c, "sword", None)
+    other = carried.model_copy(update={"weapon": SWORD.model_copy(update={"accurate": True})})
+    plans = [
+        strike.plan_creature_strike(s2, positions.occupancy(s2), c, t, arm, False, s2.board.filled())
+        for s2, arm in ((s, carried), (with_state(s, version=s.version + 1), other))
+    ]
+    assert plans[0].modifiers != plans[1].modifiers

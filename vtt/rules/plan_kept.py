@@ -1,8 +1,8 @@
 """A Strike's plan kept across the states of a game: reused while what it reads is the same by value.
 
-A Strike on a creature works out its armament, type, plan and reach (`strike._prepare`) from the attacker, its
-target, the table settings, the spaces walls and objects fill (`Board.filled`) and the effects on the state alone, as
-long as (`reads_two_creatures`):
+A Strike on a creature works out its armament, type, plan and reach (`strike._prepare`, and a menu the plan alone,
+`strike.plan_creature_strike`) from the attacker, its target, the table settings, the spaces walls and objects fill
+(`Board.filled`) and the effects on the state alone, as long as (`reads_two_creatures`):
 
 - creatures do not obstruct (`creatures_obstruct`: else every other creature's spaces count, `strike._geometry`);
 - every space of the map is lit (else the light each creature carries and its line of sight count,
@@ -24,11 +24,11 @@ from __future__ import annotations
 
 import threading
 from collections.abc import Hashable
+from collections.abc import Set as AbstractSet
 from operator import itemgetter
 
 from vtt.rules.conditions import holds_of
-from vtt.rules.model import Cell, Creature, Effect, GameState
-from vtt.rules.settings import TableSettings
+from vtt.rules.model import Cell, Creature, GameState
 
 ATTACKER_READ = tuple(name for name in Creature.model_fields if name not in ("grit", "energy", "resolve"))
 """What a plan reads of its attacker: every field but its Pools, which damage and actions fill."""
@@ -61,59 +61,53 @@ def _aimed_parts(c: Creature) -> list[tuple[str, str, int, bool]]:
 _attacker_read = itemgetter(*ATTACKER_READ)
 _target_read = itemgetter(*TARGET_READ)
 
-
-class _Kept:
-    """One plan and what it was worked out from (values of a state no command changes any more): compared as tuples,
-    each field by identity first, then by equality."""
-
-    __slots__ = ("attacker", "effects", "filled", "parts", "plan", "settings", "target")
-
-    def __init__(self, state: GameState, attacker: Creature, target: Creature, called_shot: bool, plan: object) -> None:
-        self.attacker: tuple[object, ...] = _attacker_read(attacker.__dict__)
-        self.target: tuple[object, ...] = _target_read(target.__dict__)
-        self.parts = _aimed_parts(target) if called_shot else None
-        self.settings: TableSettings = state.settings
-        self.filled: frozenset[Cell] = state.board.filled()
-        self.effects: list[Effect] = list(state.effects)
-        self.plan = plan
-
-    def holds_for(self, state: GameState, attacker: Creature, target: Creature, called_shot: bool) -> bool:
-        settings, filled = state.settings, state.board.filled()
-        return (
-            (settings is self.settings or settings == self.settings)
-            and (filled is self.filled or filled == self.filled)
-            and state.effects == self.effects
-            and _attacker_read(attacker.__dict__) == self.attacker
-            and _target_read(target.__dict__) == self.target
-            and (not called_shot or _aimed_parts(target) == self.parts)
-        )
+Reads = tuple[object, ...]
 
 
-_kept: dict[Hashable, tuple[_Kept, ...]] = {}
+def reads_of(
+    state: GameState,
+    attacker: Creature,
+    target: Creature,
+    filled: AbstractSet[Cell],
+    called_shot: bool,
+    arm: object = None,
+) -> Reads:
+    """What a plan of `attacker`'s Strike on `target` reads of `state`, given the spaces `filled` (`called_shot`:
+    the target's parts too; `arm`: the armament the plan is given, if any): one tuple of values, compared field by
+    field, each by identity first, then by equality."""
+    return (
+        state.settings,
+        filled,
+        tuple(state.effects),
+        _attacker_read(attacker.__dict__),
+        _target_read(target.__dict__),
+        _aimed_parts(target) if called_shot else None,
+        arm,
+    )
+
+
+_kept: dict[Hashable, tuple[tuple[Reads, object], ...]] = {}
 _lock = threading.Lock()
 
 
-def find(inputs: Hashable, state: GameState, attacker: Creature, target: Creature, called_shot: bool) -> object:
-    """The plan kept for a Strike's inputs (`called_shot`: they declare a Called Shot) and what `state` holds; None
-    when there is none, or when the Strike would read more than the two creatures."""
-    for kept in _kept.get(inputs, ()):
-        if kept.holds_for(state, attacker, target, called_shot):
-            return kept.plan if reads_two_creatures(state, attacker) else None
+def find(inputs: Hashable, reads: Reads, state: GameState, attacker: Creature) -> object:
+    """The plan kept for a Strike's inputs that read what `reads` holds (`reads_of`) of `state`; None when there is
+    none, or when the Strike would read more than its two creatures."""
+    for was, plan in _kept.get(inputs, ()):
+        if was == reads:
+            return plan if reads_two_creatures(state, attacker) else None
     return None
 
 
-def keep(
-    inputs: Hashable, state: GameState, attacker: Creature, target: Creature, called_shot: bool, plan: object
-) -> None:
-    """Keep `plan`, worked out from `state` (a state no command changes any more) for a Strike's inputs
-    (`called_shot`: they declare a Called Shot), when it reads no other creature."""
+def keep(inputs: Hashable, reads: Reads, state: GameState, attacker: Creature, plan: object) -> None:
+    """Keep `plan`, worked out for a Strike's inputs from what `reads` holds of `state` (a state no command changes
+    any more), when it reads no other creature."""
     if not reads_two_creatures(state, attacker):
         return
-    kept = _Kept(state, attacker, target, called_shot, plan)
     with _lock:
         if len(_kept) >= INPUTS_KEPT:
             _kept.clear()
-        _kept[inputs] = (kept, *_kept.get(inputs, ())[: PER_INPUTS - 1])
+        _kept[inputs] = ((reads, plan), *_kept.get(inputs, ())[: PER_INPUTS - 1])
 
 
 def forget() -> None:

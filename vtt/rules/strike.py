@@ -229,7 +229,16 @@ def plan_creature_strike(
     kept_plan: AttackPlan | None = occ.kept.get(plan_key)
     if kept_plan is not None:
         return kept_plan
-    plan = _plan_creature_strike(state, occ, c, target, arm, nimble, filled, called_shot, charge, minor)
+    if positions.known(state) is not occ:  # not the occupancy kept for the state (a command's, still changing)
+        plan = _plan_creature_strike(state, occ, c, target, arm, nimble, filled, called_shot, charge, minor)
+    else:  # a menu's state, which nothing changes: the plan is kept across states (`plan_kept`)
+        inputs = ("plan", *plan_key[1:-1])
+        reads = plan_kept.reads_of(state, c, target, filled, False, arm)
+        found = cast("AttackPlan | None", plan_kept.find(inputs, reads, state, c))
+        if found is None:
+            found = _plan_creature_strike(state, occ, c, target, arm, nimble, filled, called_shot, charge, minor)
+            plan_kept.keep(inputs, reads, state, c, found)
+        plan = found
     occ.kept[plan_key] = plan
     return plan
 
@@ -615,13 +624,13 @@ def _prepare(
             state, occ, c, t, target, space, surface, weapon, limb, nimble, strike_type, called_shot, charge, minor
         )
     inputs = (cmd_creature, target, space, surface, weapon, limb, nimble, strike_type, called_shot, charge, minor)
-    aimed = called_shot is not None
-    found = cast("_Worked | None", plan_kept.find(inputs, state, c, t, aimed))
+    reads = plan_kept.reads_of(state, c, t, state.board.filled(), called_shot is not None)
+    found = cast("_Worked | None", plan_kept.find(inputs, reads, state, c))
     if found is None:
         found = _work_out(
             state, occ, c, t, target, space, surface, weapon, limb, nimble, strike_type, called_shot, charge, minor
         )
-        plan_kept.keep(inputs, state, c, t, aimed, found)
+        plan_kept.keep(inputs, reads, state, c, found)
     elif charge:  # the Economy is read for a Charge alone, and not kept
         tactics.require_charge(state, c)
     return c, *found
