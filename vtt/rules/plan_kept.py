@@ -23,12 +23,15 @@ die: each plan holds what it is compared with.
 from __future__ import annotations
 
 import threading
-from collections.abc import Hashable
+from collections.abc import Callable, Hashable
 from collections.abc import Set as AbstractSet
 from operator import itemgetter
+from typing import TypeVar, cast
 
 from vtt.rules.conditions import holds_of
 from vtt.rules.model import Cell, Creature, GameState
+
+T = TypeVar("T")
 
 ATTACKER_READ = tuple(name for name in Creature.model_fields if name not in ("grit", "energy", "resolve"))
 """What a plan reads of its attacker: every field but its Pools, which damage and actions fill."""
@@ -90,24 +93,20 @@ _kept: dict[Hashable, tuple[tuple[Reads, object], ...]] = {}
 _lock = threading.Lock()
 
 
-def find(inputs: Hashable, reads: Reads, state: GameState, attacker: Creature) -> object:
-    """The plan kept for a Strike's inputs that read what `reads` holds (`reads_of`) of `state`; None when there is
-    none, or when the Strike would read more than its two creatures."""
-    for was, plan in _kept.get(inputs, ()):
-        if was == reads:
-            return plan if reads_two_creatures(state, attacker) else None
-    return None
-
-
-def keep(inputs: Hashable, reads: Reads, state: GameState, attacker: Creature, plan: object) -> None:
-    """Keep `plan`, worked out for a Strike's inputs from what `reads` holds of `state` (a state no command changes
-    any more), when it reads no other creature."""
-    if not reads_two_creatures(state, attacker):
-        return
-    with _lock:
-        if len(_kept) >= INPUTS_KEPT:
-            _kept.clear()
-        _kept[inputs] = ((reads, plan), *_kept.get(inputs, ())[: PER_INPUTS - 1])
+def kept(inputs: Hashable, reads: Reads, state: GameState, attacker: Creature, make: Callable[[], T]) -> T:
+    """The plan kept for a Strike's inputs that read what `reads` holds (`reads_of`) of `state` (a state no command
+    changes any more); else `make`'s, kept when the Strike reads no creature but its two."""
+    if reads_two_creatures(state, attacker):
+        for was, plan in _kept.get(inputs, ()):
+            if was == reads:
+                return cast(T, plan)  # kept by `make` of the same inputs
+        made = make()
+        with _lock:
+            if len(_kept) >= INPUTS_KEPT:
+                _kept.clear()
+            _kept[inputs] = ((reads, made), *_kept.get(inputs, ())[: PER_INPUTS - 1])
+        return made
+    return make()
 
 
 def forget() -> None:

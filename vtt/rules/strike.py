@@ -19,7 +19,7 @@ from __future__ import annotations
 
 from collections.abc import Set as AbstractSet
 from contextvars import ContextVar, Token
-from typing import Any, Literal, cast
+from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field
 
@@ -232,13 +232,13 @@ def plan_creature_strike(
     if positions.known(state) is not occ:  # not the occupancy kept for the state (a command's, still changing)
         plan = _plan_creature_strike(state, occ, c, target, arm, nimble, filled, called_shot, charge, minor)
     else:  # a menu's state, which nothing changes: the plan is kept across states (`plan_kept`)
-        inputs = ("plan", *plan_key[1:-1])
-        reads = plan_kept.reads_of(state, c, target, filled, False, arm)
-        found = cast("AttackPlan | None", plan_kept.find(inputs, reads, state, c))
-        if found is None:
-            found = _plan_creature_strike(state, occ, c, target, arm, nimble, filled, called_shot, charge, minor)
-            plan_kept.keep(inputs, reads, state, c, found)
-        plan = found
+        plan = plan_kept.kept(
+            ("plan", *plan_key[1:-1]),
+            plan_kept.reads_of(state, c, target, filled, False, arm),
+            state,
+            c,
+            lambda: _plan_creature_strike(state, occ, c, target, arm, nimble, filled, called_shot, charge, minor),
+        )
     occ.kept[plan_key] = plan
     return plan
 
@@ -624,14 +624,16 @@ def _prepare(
             state, occ, c, t, target, space, surface, weapon, limb, nimble, strike_type, called_shot, charge, minor
         )
     inputs = (cmd_creature, target, space, surface, weapon, limb, nimble, strike_type, called_shot, charge, minor)
-    reads = plan_kept.reads_of(state, c, t, state.board.filled(), called_shot is not None)
-    found = cast("_Worked | None", plan_kept.find(inputs, reads, state, c))
-    if found is None:
-        found = _work_out(
+    found = plan_kept.kept(
+        inputs,
+        plan_kept.reads_of(state, c, t, state.board.filled(), called_shot is not None),
+        state,
+        c,
+        lambda: _work_out(
             state, occ, c, t, target, space, surface, weapon, limb, nimble, strike_type, called_shot, charge, minor
-        )
-        plan_kept.keep(inputs, reads, state, c, found)
-    elif charge:  # the Economy is read for a Charge alone, and not kept
+        ),
+    )
+    if charge:  # the Economy is read for a Charge alone, and not kept (checked again after `_work_out`: the same)
         tactics.require_charge(state, c)
     return c, *found
 
