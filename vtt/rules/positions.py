@@ -28,7 +28,7 @@ from itertools import compress
 from operator import is_not
 from typing import Any, TypeVar
 
-from vtt.rules import board_kept
+from vtt.rules import board_kept, plan_kept
 from vtt.rules.model import GameState
 from vtt.rules.space import OVERLAY_MAX, Occupancy
 from vtt.rules.txn import Tx
@@ -294,9 +294,10 @@ _NONE = object()
 
 
 def forget() -> None:
-    """Forget every kept state and what is kept for boards (`board_kept`): for benchmarks of a first call, and
-    tests comparing with a computation from scratch."""
+    """Forget every kept state, what is kept for boards (`board_kept`) and the Strikes' plans (`plan_kept`): for
+    benchmarks of a first call, and tests comparing with a computation from scratch."""
     with _lock:
         _entries.clear()
         _results.clear()
     board_kept.forget()
+    plan_kept.forget()

@@ -22,7 +22,7 @@ from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field
 
-from vtt.rules import ailments, attacks, objects, positions, tactics
+from vtt.rules import ailments, attacks, objects, plan_kept, positions, tactics
 from vtt.rules.checks import AttackResult
 from vtt.rules.conditions import attack_modifiers, limb_action_modifiers
 from vtt.rules.damage import DAMAGE_FACE, Hit, StrikeType, deal
@@ -228,7 +228,16 @@ def plan_creature_strike(
     kept_plan: AttackPlan | None = occ.kept.get(plan_key)
     if kept_plan is not None:
         return kept_plan
-    plan = _plan_creature_strike(state, occ, c, target, arm, nimble, filled, called_shot, charge, minor)
+    if positions.known(state) is not occ:  # not the occupancy kept for the state (a command's, still changing)
+        plan = _plan_creature_strike(state, occ, c, target, arm, nimble, filled, called_shot, charge, minor)
+    else:  # a menu's state, which nothing changes: the plan is kept across states (`plan_kept`)
+        plan = plan_kept.kept(
+            ("plan", *plan_key[1:-1]),
+            plan_kept.reads_of(state, c, target, filled, False, arm),
+            state,
+            c,
+            lambda: _plan_creature_strike(state, occ, c, target, arm, nimble, filled, called_shot, charge, minor),
+        )
     occ.kept[plan_key] = plan
     return plan
 
@@ -297,12 +306,14 @@ def _strike_geometry(
     if state.settings.creatures_obstruct or type(filled) is not frozenset:
         return _geometry(state, occ, grid, c, target, mine, theirs, rng, filled)
     # Without creatures obstructing it depends on these alone: kept across states, by board (the board's `filled`
-    # is the same frozenset while its walls and objects are, and its hash is computed once).
-    kept = _GEOMETRY.get(filled)
-    if kept is None:
+    # is the same frozenset while its walls and objects are). Found by that frozenset itself, held: two boards of
+    # equal walls (two games on one map) would else be compared space by space at every look-up.
+    board = _GEOMETRY.get(id(filled))
+    if board is None or board[0] is not filled:
         if len(_GEOMETRY) >= _GEOMETRY_BOARDS:
             _GEOMETRY.clear()
-        kept = _GEOMETRY[filled] = {}
+        board = _GEOMETRY[id(filled)] = (filled, {})
+    kept = board[1]
     key = (grid.kind, mine, theirs, target.size, rng)
     found = kept.get(key)
     if found is None:
@@ -313,8 +324,9 @@ def _strike_geometry(
 
 
 _Geometry = tuple[int, tuple[Cell, ...] | None, Exposure | None]
-_GEOMETRY: dict[frozenset[Cell], dict[tuple[Any, ...], _Geometry]] = {}
-"""Strike geometry by the board's filled spaces, then by attacker, target and Reach; a few boards at a time."""
+_GEOMETRY: dict[int, tuple[frozenset[Cell], dict[tuple[Any, ...], _Geometry]]] = {}
+"""Strike geometry by the board's filled spaces (by the id of the frozenset, held with it), then by attacker, target
+and Reach; a few boards at a time."""
 _GEOMETRY_BOARDS = 8
 _GEOMETRY_PER_BOARD = 4096
 
@@ -434,8 +446,8 @@ def strike(
     kept_occ = positions.known(origin) if origin is not None else None
     inputs = (cmd_creature, target, space, surface, weapon, limb, nimble, strike_type, called_shot, charge, minor)
     if kept_occ is None:
-        occ = Occupancy(state)
-        prepared = _Strike(state, _prepare(state, occ, *inputs), max_dice)
+        as_given = origin is not None and not tx.changed_creatures() and state.board is origin.board
+        prepared = _Strike(state, _prepare(state, None, *inputs, as_given=as_given), max_dice)
     else:  # a Strike chosen from a menu of its state: what the menu worked out is kept on the state's occupancy
         occ = kept_occ
         key = ("strike_prepared", max_dice, *inputs)
@@ -561,7 +573,7 @@ type, the plan, a Called Shot's part offset and the text of the reach event."""
 
 def _prepare(
     state: GameState,
-    occ: Occupancy,
+    occ: Occupancy | None,
     cmd_creature: str,
     target: str | None,
     space: Cell | None,
@@ -573,10 +585,56 @@ def _prepare(
     called_shot: str | None,
     charge: bool,
     minor: bool,
+    *,
+    as_given: bool = False,
 ) -> _Prepared:
     """The Strike's attacker, armament, type, plan and part offset, from the state alone; RuleError when it cannot
-    be made."""
+    be made (`occ`: the occupancy of `state`, made when needed if None). With `as_given` (the creatures and board of
+    `state` are still those of the state the command was given, which nothing changes), a plan on a creature is kept
+    across states (`plan_kept`) and reused for any later state that holds what it reads."""
     c = require_active(state, cmd_creature)
+    t = state.creatures.get(target) if target is not None else None
+    if t is None or not as_given:
+        return c, *_work_out(
+            state, occ, c, t, target, space, surface, weapon, limb, nimble, strike_type, called_shot, charge, minor
+        )
+    inputs = (cmd_creature, target, space, surface, weapon, limb, nimble, strike_type, called_shot, charge, minor)
+    found = plan_kept.kept(
+        inputs,
+        plan_kept.reads_of(state, c, t, state.board.filled(), called_shot is not None),
+        state,
+        c,
+        lambda: _work_out(
+            state, occ, c, t, target, space, surface, weapon, limb, nimble, strike_type, called_shot, charge, minor
+        ),
+    )
+    if charge:  # the Economy is read for a Charge alone, and not kept (checked again after `_work_out`: the same)
+        tactics.require_charge(state, c)
+    return c, *found
+
+
+_Worked = tuple[Armament, StrikeType | None, AttackPlan, int, str]
+
+
+def _work_out(
+    state: GameState,
+    occ: Occupancy | None,
+    c: Creature,
+    t: Creature | None,
+    target: str | None,
+    space: Cell | None,
+    surface: Literal["wall", "ground"] | None,
+    weapon: str | None,
+    limb: str | None,
+    nimble: bool,
+    strike_type: str | None,
+    called_shot: str | None,
+    charge: bool,
+    minor: bool,
+) -> _Worked:
+    """`_prepare` after the attacker is found active: everything but the attacker (`t`: the target, if found)."""
+    if occ is None:
+        occ = Occupancy(state)
     arm = armament(state, c, weapon, limb)
     chosen_type = choose_strike_type(arm.weapon, strike_type)
     filled = state.board.filled()
@@ -584,7 +642,6 @@ def _prepare(
         tactics.require_charge(state, c)
     offset = 0
     if target is not None:
-        t = state.creatures.get(target)
         if t is None:
             raise RuleError(f"there is no creature {target!r}")
         if called_shot is not None:
@@ -600,7 +657,7 @@ def _prepare(
         f"{c.name} reaches {count(plan.distance, 'space')} (Reach {plan.reach}) "
         f"through {count(len(plan.path), 'space')}."
     )
-    return c, arm, chosen_type, plan, offset, path_text
+    return arm, chosen_type, plan, offset, path_text
 
 
 def surface_outcome(

@@ -1,0 +1,317 @@
+"""A Strike's plan kept across states (`vtt.rules.plan_kept`): reused for a later state that holds the same by value
+what the plan reads, worked out again when any of that changes, and never different from a plan worked out anew."""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Callable, Iterator
+from typing import Any
+
+import pytest
+from factories import creature, on_turn, state, weapon
+from test_menu_build import _fresh
+from test_strike_kept import _hurt, _outcome, _strikes, crowded_fight
+
+from vtt.rules import positions, strike
+from vtt.rules.conditions import PHYSICAL_ATTACK
+from vtt.rules.dice import RandomDice
+from vtt.rules.engine import apply, legal_actions
+from vtt.rules.events import RuleError
+from vtt.rules.model import BodyPart, CarriedLight, Economy, Effect, GameState, Hold, Pool
+from vtt.rules.settings import TableSettings
+from vtt.rules.space import Occupancy
+
+SWORD = weapon("sword", 2)
+SPEAR = weapon("spear", 2, extend=1)
+STRIKE = ("a", "b", None, None, "sword", None, False, None, None, False, False)
+"""`strike._prepare`'s inputs for A's Strike on B with the sword."""
+SPEAR_STRIKE = ("a", "b", None, None, "spear", None, False, None, None, False, False)
+CALLED_SHOT = ("a", "b", None, None, "sword", None, False, None, "head", False, False)
+CHARGE = ("a", "b", None, None, "sword", None, False, None, None, True, False)
+
+
+def fight(**changes: Any) -> GameState:
+    """A (size 0, a sword in its right arm, a spear in its left) and B next to it, A's turn; `changes` to the
+    board or settings."""
+    a = creature("a", (5, 5), weapons=[SWORD, SPEAR], grip={"right_arm": "sword", "left_arm": "spear"}, controller="p1")
+    b = creature("b", (6, 5), grit=Pool(max=99), severe_threshold=1)
+    return on_turn(state(a, b, **changes), "a")
+
+
+def with_creature(s: GameState, cid: str, **fields: Any) -> GameState:
+    """`s` with one creature's fields changed (a new creature object, as a command makes it)."""
+    changed = s.creatures[cid].model_copy(update=fields)
+    return s.model_copy(update={"creatures": {**s.creatures, cid: changed}})
+
+
+def with_state(s: GameState, **fields: Any) -> GameState:
+    return s.model_copy(update=fields)
+
+
+@pytest.fixture
+def worked(monkeypatch: pytest.MonkeyPatch) -> Iterator[list[int]]:
+    """How many times a Strike's plan was worked out (not taken from what was kept)."""
+    calls = [0]
+    work_out = strike._work_out
+
+    def counted(*args: Any) -> Any:
+        calls[0] += 1
+        return work_out(*args)
+
+    monkeypatch.setattr(strike, "_work_out", counted)
+    positions.forget()
+    yield calls
+    positions.forget()
+
+
+def prepared(s: GameState, inputs: tuple[Any, ...], as_given: bool = True) -> Any:
+    """The Strike's prepared values without the attacker object itself (its Pools are not read), or its refusal."""
+    try:
+        c, *rest = strike._prepare(s, Occupancy(s), *inputs, as_given=as_given)
+    except RuleError as e:
+        return str(e)
+    return [c.model_dump(exclude={"grit", "energy", "resolve"}), *rest]
+
+
+def test_a_strike_again_after_its_target_took_damage_and_the_turn_passed_reuses_its_plan(worked: list[int]) -> None:
+    """A real sequence: A Strikes B, B takes damage, the turn passes to the Soulweaver and back, A Strikes B again:
+    the second Strike's plan is the one kept, and the outcome is exactly that of the Strike with nothing kept."""
+    cmd = {"type": "strike", "creature": "a", "target": "b", "weapon": "sword"}
+    s1, _ = apply(fight(), cmd, RandomDice(3))
+    b1 = s1.creatures["b"]
+    assert b1.grit.pips > 0 and b1.ailments.get("Wounded"), "B takes damage"
+    s2 = s1
+    while True:
+        s2, _ = apply(s2, {"type": "end_turn"}, RandomDice(0))
+        if s2.turn.current == "a":
+            break
+    assert worked[0] == 1
+    after, events = apply(s2, cmd, RandomDice(4))
+    assert worked[0] == 1, "the plan of the first Strike is reused"
+    positions.forget()
+    fresh_after, fresh_events = apply(s2, cmd, RandomDice(4))
+    assert worked[0] == 2
+    assert [e.model_dump() for e in events] == [e.model_dump() for e in fresh_events]
+    assert after.model_dump() == fresh_after.model_dump()
+
+
+def test_what_the_plan_does_not_read_keeps_it(worked: list[int]) -> None:
+    """B's Pools and Wounded parts (damage taken), A's Pools, the Economy and the turn order are not read: the plan
+    kept is reused, and it is the plan worked out anew."""
+    s = fight()
+    first = prepared(s, STRIKE)
+    hurt = with_creature(s, "b", grit=Pool(max=99, pips=7), ailments={"Wounded": 2}, parts=_wounded_torso(s, "b"))
+    tired = with_creature(hurt, "a", energy=Pool(max=6, pips=3))
+    later = with_state(
+        tired, economy={"a": Economy(major=0, attacked=True)}, turn=s.turn.model_copy(update={"round": 4})
+    )
+    assert prepared(later, STRIKE) == first
+    assert worked[0] == 1
+    assert prepared(later, STRIKE, as_given=False) == first
+
+
+def test_a_plan_on_a_state_not_as_given_is_not_kept(worked: list[int]) -> None:
+    """A Strike planned on a state a command may still change (`as_given` off) keeps nothing for later states."""
+    s = fight()
+    first = prepared(s, STRIKE, as_given=False)
+    assert prepared(s, STRIKE) == first
+    assert worked[0] == 2
+    assert prepared(s, STRIKE) == first
+    assert worked[0] == 2
+
+
+def _wounded_torso(s: GameState, cid: str) -> list[BodyPart]:
+    return [p.model_copy(update={"wounded": 2}) if p.id == "torso" else p for p in s.creatures[cid].parts]
+
+
+def _arm_wounded(s: GameState) -> GameState:
+    parts = [p.model_copy(update={"wounded": 1}) if p.id == "right_arm" else p for p in s.creatures["a"].parts]
+    return with_creature(s, "a", parts=parts)
+
+
+def _accurate_sword(s: GameState) -> GameState:
+    return with_creature(s, "a", weapons=[SWORD.model_copy(update={"accurate": True}), SPEAR])
+
+
+def _head_offset(s: GameState) -> GameState:
+    parts = [p.model_copy(update={"size_offset": 7}) if p.id == "head" else p for p in s.creatures["b"].parts]
+    return with_creature(s, "b", parts=parts)
+
+
+def _effect_on_a(s: GameState) -> GameState:
+    bless = Effect(id="e1", name="Blessing", creator="b", subject="a", modifiers={PHYSICAL_ATTACK: 1})
+    return with_state(s, effects=[bless])
+
+
+def _wall_between(s: GameState) -> GameState:
+    board = s.board.model_copy(update={"walls": {(6, 5)}})
+    return with_state(s, board=board)
+
+
+def _spear_fight() -> GameState:
+    """B two spaces east of A: only the spear reaches it."""
+    return with_creature(fight(), "b", anchor=(7, 5))
+
+
+def _charging() -> GameState:
+    return with_state(fight(), economy={"a": Economy(major=1, dashed=True, consecutive_spaces=2)})
+
+
+def _dark(s: GameState) -> GameState:
+    """A dark map; a third creature next to B carries a torch."""
+    torch = creature("c", (7, 4), light=CarriedLight(bright=2, dim=4))
+    return with_state(
+        s, settings=s.settings.model_copy(update={"ambient_light": "dark"}), creatures={**s.creatures, "c": torch}
+    )
+
+
+def _obstructing() -> GameState:
+    """Creatures obstruct; B two spaces east of A, a third creature away from the line between them."""
+    s = _spear_fight()
+    between = creature("c", (9, 9))
+    return with_state(
+        s, settings=s.settings.model_copy(update={"creatures_obstruct": True}), creatures={**s.creatures, "c": between}
+    )
+
+
+def _held() -> GameState:
+    """A holds a small creature C in a Grapple (a Hold's Encumbered is less A's size advantage over C)."""
+    s = fight()
+    held = creature("c", (4, 5), size=-1)
+    hold = Hold(id="h1", holders={"a": ["right_arm"]}, held=["c"])
+    return with_state(s, creatures={**s.creatures, "c": held}, holds={"h1": hold})
+
+
+Change = Callable[[GameState], GameState]
+CASES: list[tuple[str, Callable[[], GameState], Change, tuple[Any, ...]]] = [
+    ("A moved", fight, lambda s: with_creature(s, "a", anchor=(6, 4)), STRIKE),
+    ("A's skill", fight, lambda s: with_creature(s, "a", skills={**s.creatures["a"].skills, "Martial": 3}), STRIKE),
+    ("A's weapon", fight, _accurate_sword, STRIKE),
+    ("A's ailments", fight, lambda s: with_creature(s, "a", ailments={"Dazzled": 1}), STRIKE),
+    ("A's Wounded arm", fight, _arm_wounded, STRIKE),
+    ("B moved", fight, lambda s: with_creature(s, "b", anchor=(5, 6)), STRIKE),
+    ("B's size", fight, lambda s: with_creature(s, "b", size=-2), STRIKE),
+    ("B Prone", fight, lambda s: with_creature(s, "b", prone=True), STRIKE),
+    ("B's name", fight, lambda s: with_creature(s, "b", name="Bruiser"), STRIKE),
+    ("B's head for a Called Shot", fight, _head_offset, CALLED_SHOT),
+    ("an effect on A", fight, _effect_on_a, STRIKE),
+    ("the settings", fight, lambda s: with_state(s, settings=TableSettings(strike_defense="Athletics")), STRIKE),
+    ("a wall", _spear_fight, _wall_between, SPEAR_STRIKE),
+    ("the Economy of a Charge", _charging, lambda s: with_state(s, economy={}), CHARGE),
+    ("another creature's light", lambda: _dark(fight()), lambda s: with_creature(s, "c", light=None), STRIKE),
+    ("another creature obstructing", _obstructing, lambda s: with_creature(s, "c", anchor=(6, 5)), SPEAR_STRIKE),
+    ("another creature in A's Hold", _held, lambda s: with_creature(s, "c", size=1, anchor=(3, 5)), STRIKE),
+]
+
+
+@pytest.mark.parametrize(("what", "make", "change", "inputs"), CASES, ids=[c[0] for c in CASES])
+def test_a_change_to_what_the_plan_reads_works_it_out_again(
+    worked: list[int], what: str, make: Callable[[], GameState], change: Change, inputs: tuple[Any, ...]
+) -> None:
+    """Two states that differ only in one thing the plan reads give different plans: the one kept for the first is
+    not reused for the second, whose plan is the one worked out anew."""
+    s = make()
+    first = prepared(s, inputs)
+    assert prepared(s, inputs) == first
+    changed = change(s)
+    again = prepared(changed, inputs)
+    assert again != first, f"{what} changes the plan"
+    assert again == prepared(changed, inputs, as_given=False)
+
+
+@pytest.mark.parametrize("seed", range(6))
+def test_a_strike_after_another_state_is_the_strike_with_nothing_kept(seed: int) -> None:
+    """For random crowded fights (creatures that obstruct or not, dim light, ailments, Wounded parts, Prone), every
+    Strike the acting creature could try, made on a state, then on a state where one creature was hurt anew (the
+    attacker, the target or another): the second gives exactly the events and the state (or the refusal) it gives
+    with nothing kept from the first."""
+    rng = random.Random(seed)
+    for k in range(4):
+        fight_state = crowded_fight(100 + seed * 4 + k)
+        for actor in fight_state.creatures:
+            s = on_turn(fight_state, actor)
+            for cmd in _strikes(s, actor, rng):
+                faces = [rng.randint(1, 12) for _ in range(60)]
+                positions.forget()
+                _outcome(_fresh(s), cmd, faces)
+                who = rng.choice([actor, cmd["target"], *s.creatures])
+                later = with_state(s, creatures={**s.creatures, who: _hurt(s.creatures[who], rng)})
+                kept = _outcome(_fresh(later), cmd, faces)
+                positions.forget()
+                assert kept == _outcome(_fresh(later), cmd, faces), (cmd, who)
+
+
+NOT_IN_PLAN = {"B's head for a Called Shot", "the Economy of a Charge"}
+"""Cases whose change the Strike reads outside its plan (`strike.plan_creature_strike`): the part's offset, the
+Economy of a Charge."""
+
+
+def menu_plan(s: GameState, inputs: tuple[Any, ...], menu: bool = True) -> Any:
+    """`strike.plan_creature_strike` as a menu asks it (on the occupancy kept for the state: its plan is kept across
+    states), or on an occupancy of its own (worked out for that state alone); or its refusal."""
+    cid, tid, _, _, wid, lid, nimble, _, called, charge, minor = inputs
+    c, t = s.creatures[cid], s.creatures[tid]
+    occ = positions.occupancy(s) if menu else Occupancy(s)
+    try:
+        arm = strike.armament(s, c, wid, lid)
+        return strike.plan_creature_strike(
+            s, occ, c, t, arm, nimble, s.board.filled(), called is not None, charge, minor
+        ).model_dump()
+    except RuleError as e:
+        return str(e)
+
+
+@pytest.mark.parametrize(("what", "make", "change", "inputs"), CASES, ids=[c[0] for c in CASES])
+def test_a_menu_plan_kept_across_states_is_the_plan_worked_out_anew(
+    worked: list[int], what: str, make: Callable[[], GameState], change: Change, inputs: tuple[Any, ...]
+) -> None:
+    """A menu's plan of a Strike (`plan_creature_strike`) is kept across states too: on a state that differs from
+    the first only in one thing the plan reads, it is the plan worked out anew for that state, not the first's."""
+    s = make()
+    first = menu_plan(s, inputs)
+    changed = change(s)
+    again = menu_plan(changed, inputs)
+    assert again == menu_plan(changed, inputs, menu=False)
+    if what not in NOT_IN_PLAN:
+        assert again != first, f"{what} changes the plan"
+
+
+def test_a_menu_after_the_turn_passed_reuses_its_strike_plans(monkeypatch: pytest.MonkeyPatch) -> None:
+    """A's menu, then the turn passes to the Soulweaver and back: A's menu plans its Strike on B from what was kept
+    (B and A unchanged), and it is the menu worked out with nothing kept."""
+    planned = [0]
+    plan = strike._plan_creature_strike
+
+    def counted(*args: Any) -> Any:
+        planned[0] += 1
+        return plan(*args)
+
+    monkeypatch.setattr(strike, "_plan_creature_strike", counted)
+    positions.forget()
+    s = fight()
+    legal_actions(s, "a")
+    first = planned[0]
+    assert first > 0
+    while True:
+        s, _ = apply(s, {"type": "end_turn"}, RandomDice(0))
+        if s.turn.current == "a":
+            break
+    menu = [o.model_dump() for o in legal_actions(s, "a")]
+    assert planned[0] == first, "no Strike plan worked out again"
+    positions.forget()
+    assert menu == [o.model_dump() for o in legal_actions(s, "a")]
+    assert planned[0] == 2 * first
+
+
+def test_a_menu_plan_is_kept_for_the_armament_it_is_given(worked: list[int]) -> None:
+    """`plan_creature_strike` plans with the armament it is given: another weapon of the same id (not the one the
+    attacker carries) is another plan."""
+    s = fight()
+    c, t = s.creatures["a"], s.creatures["b"]
+    carried = strike.armament(s, c, "sword", None)
+    other = carried.model_copy(update={"weapon": SWORD.model_copy(update={"accurate": True})})
+    plans = [
+        strike.plan_creature_strike(s2, positions.occupancy(s2), c, t, arm, False, s2.board.filled())
+        for s2, arm in ((s, carried), (with_state(s, version=s.version + 1), other))
+    ]
+    assert plans[0].modifiers != plans[1].modifiers

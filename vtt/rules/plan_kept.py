@@ -1,0 +1,115 @@
+"""A Strike's plan kept across the states of a game: reused while what it reads is the same by value.
+
+A Strike on a creature works out its armament, type, plan and reach (`strike._prepare`, and a menu the plan alone,
+`strike.plan_creature_strike`) from the attacker, its target, the table settings, the spaces walls and objects fill
+(`Board.filled`) and the effects on the state alone, as long as (`reads_two_creatures`):
+
+- creatures do not obstruct (`creatures_obstruct`: else every other creature's spaces count, `strike._geometry`);
+- every space of the map is lit (else the light each creature carries and its line of sight count,
+  `vision.light_concealment`);
+- the attacker is in no Hold (else the other members' sizes and Bulk count, `conditions.encumbered_parts`).
+
+Of the attacker it reads nearly everything (skills, limbs, weapons, ailments, Wounded parts, carried Bulk, Focus):
+every field but its Pools is compared. Of the target it reads which creature it is, its name, where it stands and
+its size (`TARGET_READ`), and for a Called Shot its parts' size offsets and severing: not its Pools, ailments or
+Wounded parts (the damage it took). Nor does it read the Economy (but a Charge's, checked each time), the turn order,
+the pending decisions, the rest of the board (the items lying on it) or any other creature.
+
+So the plan is kept with what it was worked out from, and a later state holding the same by value gets it again: A
+Strikes B, B takes damage, the turn passes, A Strikes B again. Nothing is kept by the identity of an object that may
+die: each plan holds what it is compared with.
+"""
+
+from __future__ import annotations
+
+import threading
+from collections.abc import Callable, Hashable
+from collections.abc import Set as AbstractSet
+from operator import itemgetter
+from typing import TypeVar, cast
+
+from vtt.rules.conditions import holds_of
+from vtt.rules.model import Cell, Creature, GameState
+
+T = TypeVar("T")
+
+ATTACKER_READ = tuple(name for name in Creature.model_fields if name not in ("grit", "energy", "resolve"))
+"""What a plan reads of its attacker: every field but its Pools, which damage and actions fill."""
+TARGET_READ = ("id", "name", "size", "anchor", "footprint", "prone", "swallowed_by")
+"""What a plan reads of its target (its parts too for a Called Shot): where it stands, its size, whether it is Prone
+(`ailments.against_target_modifiers`) or swallowed (off the board), and its name for the plan's texts."""
+PER_INPUTS = 4
+"""Plans kept for one set of a Strike's inputs (its creatures, weapon, declarations): a few games' or places'."""
+INPUTS_KEPT = 1024
+"""Sets of inputs kept; all are dropped when it is full."""
+
+
+def reads_two_creatures(state: GameState, attacker: Creature) -> bool:
+    """Whether a Strike of `attacker` reads no creature of `state` but the attacker and its target (the conditions
+    above)."""
+    s = state.settings
+    if s.creatures_obstruct or s.ambient_light != "lit":
+        return False
+    light = state.board.light
+    if light and any(level != "lit" for level in light.values()):
+        return False
+    return not state.holds or not holds_of(state, attacker.id)
+
+
+def _aimed_parts(c: Creature) -> list[tuple[str, str, int, bool]]:
+    """What a Called Shot reads of the target's parts (`tactics.called_part`)."""
+    return [(p.id, p.name, p.size_offset, p.severed) for p in c.parts]
+
+
+_attacker_read = itemgetter(*ATTACKER_READ)
+_target_read = itemgetter(*TARGET_READ)
+
+Reads = tuple[object, ...]
+
+
+def reads_of(
+    state: GameState,
+    attacker: Creature,
+    target: Creature,
+    filled: AbstractSet[Cell],
+    called_shot: bool,
+    arm: object = None,
+) -> Reads:
+    """What a plan of `attacker`'s Strike on `target` reads of `state`, given the spaces `filled` (`called_shot`:
+    the target's parts too; `arm`: the armament the plan is given, if any): one tuple of values, compared field by
+    field, each by identity first, then by equality."""
+    return (
+        state.settings,
+        filled,
+        tuple(state.effects),
+        _attacker_read(attacker.__dict__),
+        _target_read(target.__dict__),
+        _aimed_parts(target) if called_shot else None,
+        arm,
+    )
+
+
+_kept: dict[Hashable, tuple[tuple[Reads, object], ...]] = {}
+_lock = threading.Lock()
+
+
+def kept(inputs: Hashable, reads: Reads, state: GameState, attacker: Creature, make: Callable[[], T]) -> T:
+    """The plan kept for a Strike's inputs that read what `reads` holds (`reads_of`) of `state` (a state no command
+    changes any more); else `make`'s, kept when the Strike reads no creature but its two."""
+    if reads_two_creatures(state, attacker):
+        for was, plan in _kept.get(inputs, ()):
+            if was == reads:
+                return cast(T, plan)  # kept by `make` of the same inputs
+        made = make()
+        with _lock:
+            if len(_kept) >= INPUTS_KEPT:
+                _kept.clear()
+            _kept[inputs] = ((reads, made), *_kept.get(inputs, ())[: PER_INPUTS - 1])
+        return made
+    return make()
+
+
+def forget() -> None:
+    """Forget every kept plan (`positions.forget`)."""
+    with _lock:
+        _kept.clear()
