@@ -48,8 +48,17 @@ def test_reposition_destinations_are_the_spaces_the_rule_allows_one_by_one() -> 
                         cell for cell in near if overpower.why_not_destination(s, occ, c, t, rng, cell, filled) is None
                     )
                     assert overpower.destinations(s, Occupancy(s), c, t, rng, filled) == expected
+                    assert destinations_in_a_menu(s, c, t, rng) == expected
                     checked += len(expected)
     assert checked > 0
+
+
+def destinations_in_a_menu(s: GameState, c: Creature, t: Creature, rng: int) -> list[Cell]:
+    """`overpower.destinations` as a menu asks it: given the spaces an attack within the Reach reaches."""
+    occ = Occupancy(s)
+    filled = s.board.filled()
+    reached = strike_offers.reach_spaces(s, occ, c, rng, grid_of(s).area_within(occ.cells[c.id], rng), filled)[0]
+    return overpower.destinations(s, occ, c, t, rng, filled, reached)
 
 
 def test_overpowers_planned_together_are_each_planned_alone() -> None:

@@ -655,9 +655,9 @@ def _options(state: GameState, creature_id: str) -> list[ActionOption]:
             in_reach = occ.occupants(list(area), exclude=c.id)
             out += strike_offers.melee_options(state, occ, c, arm, area, in_reach)
             out += strike_offers.called_and_charged(state, occ, c, arm, in_reach, charge_ok)
-            out += overpower_offers.weapon_overpower_options(state, occ, c, arm, in_reach, False)
+            out += overpower_offers.weapon_overpower_options(state, occ, c, arm, area, in_reach, False)
             if charge_ok:
-                out += overpower_offers.weapon_overpower_options(state, occ, c, arm, in_reach, True)
+                out += overpower_offers.weapon_overpower_options(state, occ, c, arm, area, in_reach, True)
         out += ranged_offers.ranged_options(state, occ, c)
         out += ranged_offers.offer_ranged_spaces(state, occ, c)
         grab_option = strike_offers.grab_option(state, occ, c)

@@ -54,7 +54,7 @@ roll and defend are table settings (Athletics against Athletics by default).
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from collections.abc import Set as AbstractSet
 from dataclasses import dataclass
 from typing import Any, Literal
@@ -451,20 +451,39 @@ def _farther_or_in_reach(
 
 
 def destinations(
-    state: GameState, occ: Occupancy, c: Creature, target: Creature, rng: int, filled: AbstractSet[Cell]
+    state: GameState,
+    occ: Occupancy,
+    c: Creature,
+    target: Creature,
+    rng: int,
+    filled: AbstractSet[Cell],
+    reached: Iterable[Cell] | None = None,
 ) -> list[Cell]:
     """Every anchor space Reposition may move the target to: the spaces `why_not_destination` allows, with the test
-    of where the target may stand made for them all at once (`standable`)."""
+    of where the target may stand made for them all at once (`standable`). `reached`: the open spaces within `rng`
+    of `c` that an attack reaches past the walls (a menu has them, `strike_offers.reach_spaces`): a target of one
+    space may go to those and to the spaces one step farther, and no line is drawn."""
     key = ("reposition", c.id, c.anchor, target.id, target.anchor, rng, id(filled))
     kept: list[Cell] | None = occ.kept.get(key)
     if kept is not None:
         return list(kept)
     grid = grid_of(state)
-    spread = max((grid.distance((0, 0), off) for off in footprint_offsets(state, target)), default=0)
-    candidates = grid.area_within(occ.cells[c.id], rng + spread) | set(grid.neighbours(target.anchor))
-    candidates.discard(target.anchor)
-    allowed = _farther_or_in_reach(state, occ, c, target, rng, filled)
-    found = sorted(cell for cell in standable(state, target, candidates, occ, filled) if allowed(cell))
+    offsets = footprint_offsets(state, target)
+    if reached is not None and offsets == ((0, 0),):
+        mine = occ.cells[c.id]
+        now = footprint_distance(grid, mine, occ.cells[target.id])
+        candidates = set(reached)
+        candidates.update(
+            cell for cell in grid.neighbours(target.anchor) if footprint_distance(grid, mine, (cell,)) > now
+        )
+        candidates.discard(target.anchor)
+        found = sorted(standable(state, target, candidates, occ, filled))
+    else:
+        spread = max((grid.distance((0, 0), off) for off in offsets), default=0)
+        candidates = grid.area_within(occ.cells[c.id], rng + spread) | set(grid.neighbours(target.anchor))
+        candidates.discard(target.anchor)
+        allowed = _farther_or_in_reach(state, occ, c, target, rng, filled)
+        found = sorted(cell for cell in standable(state, target, candidates, occ, filled) if allowed(cell))
     occ.kept[key] = found
     return list(found)
 
