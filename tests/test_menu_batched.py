@@ -16,7 +16,7 @@ from factories import creature, on_turn, state, weapon
 from test_menu_build import played, random_fight
 from test_menu_carry import placed_around
 
-from vtt.rules import movement, overpower, prone, strike, strike_offers
+from vtt.rules import focus, movement, overpower, prone, strike, strike_offers, tactics
 from vtt.rules.events import RuleError
 from vtt.rules.grid import Grid, GridKind
 from vtt.rules.model import Cell, Creature, GameState
@@ -74,6 +74,31 @@ def test_overpowers_planned_together_are_each_planned_alone() -> None:
                     for charge, minor in ((False, False), (True, False), (False, True)):
                         planned += _check_together(s, c, t, arm, charge, minor)
     assert planned > 0
+
+
+def test_overpowers_planned_on_one_occupancy_with_every_weapon_are_each_planned_afresh() -> None:
+    """The touch an Overpower keeps for a state (kept whatever the Reach) gives each weapon or limb, asked in
+    either order on one occupancy, the plans it gives on an occupancy of its own: a shorter Reach is still refused."""
+    planned = refused = 0
+    for seed in SEEDS[::2]:
+        for s in played(seed, random_fight(seed), 4):
+            filled = s.board.filled()
+            for c, t in permutations(s.creatures.values(), 2):
+                if c.swallowed_by is not None or t.swallowed_by is not None:
+                    continue
+                for order in (arms(s, c), arms(s, c)[::-1]):
+                    shared = Occupancy(s)
+                    for arm in order:
+                        outcomes: list[list[AttackPlan] | str] = []
+                        for occ in (shared, Occupancy(s)):
+                            try:
+                                outcomes.append(overpower.plan_weapon_overpowers(s, occ, c, t, ACTIONS, arm, filled))
+                            except RuleError as e:
+                                outcomes.append(str(e))
+                        assert outcomes[0] == outcomes[1]
+                        planned += not isinstance(outcomes[0], str)
+                        refused += isinstance(outcomes[0], str)
+    assert planned > 0 and refused > 0
 
 
 def _check_together(s: GameState, c: Creature, t: Creature, arm: Armament, charge: bool, minor: bool) -> int:
@@ -183,3 +208,27 @@ def test_the_moves_a_creature_can_make_are_those_a_plain_search_finds(kind: Grid
             assert list(found.items()) == list(expected.items())
             checked += len(found)
     assert checked > 0
+
+
+def test_focus_and_distract_targets_are_those_the_rules_allow_one_creature_at_a_time() -> None:
+    """Focus's targets (found from the creatures near, the range not measured again) are every creature
+    `why_not_focus` allows, each once; Distract's are, in the state's order, every creature `aware_of` finds Aware of
+    the Distract offered. A creature's Focus is set now and then, so that it is left out."""
+    found = 0
+    for seed in SEEDS[::2]:
+        rng = random.Random(seed)
+        for s in [*played(seed, random_fight(seed), 3), *placed_around(seed, random_fight(seed), 3)]:
+            for c in s.creatures.values():
+                if rng.random() < 0.3:
+                    c = c.model_copy(update={"focus": rng.choice(list(s.creatures))})
+                    s = s.model_copy(update={"creatures": {**s.creatures, c.id: c}})
+                occ = Occupancy(s)
+                focus_on = focus.focus_targets(s, occ, c)
+                allowed = [oid for oid in s.creatures if focus.why_not_focus(s, occ, c, oid, None) is None]
+                assert sorted(focus_on) == sorted(allowed) and len(set(focus_on)) == len(focus_on)
+                kinds = tactics.distract_actions(s, c.id)
+                action: tactics.DistractAction = next((k for k in kinds if k != "speak"), "speak")
+                aware = [oid for oid, o in s.creatures.items() if tactics.aware_of(s, c, o, occ, action)]
+                assert tactics.distract_targets(s, c, Occupancy(s)) == ([] if c.swallowed_by else aware)
+                found += len(focus_on) + len(aware)
+    assert found > 0

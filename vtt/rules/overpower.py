@@ -128,36 +128,27 @@ def _touch(
         raise RuleError(f"{c.name} cannot {name} itself")
     if not can_overpower(c.size, target.size):
         raise RuleError(f"{target.name} is 3 or more sizes larger than {c.name}: Overpower cannot affect it")
-    key = ("touch", c.id, c.anchor, c.size, target.id, target.anchor, target.size, rng, id(filled))
-    found: tuple[int, tuple[Cell, ...] | None, bool] | None = occ.kept.get(key)
-    if found is None:  # Disarm, Impair and Reposition (with and without a Charge) ask the same
-        found = _touch_geometry(state, occ, c, target, rng, filled)
-        occ.kept[key] = found
-    dist, path, attackable = found
-    if dist > rng:
-        raise RuleError(
-            f"{target.name} is {dist} spaces away, beyond {c.name}'s Reach {rng}", code="reach.out_of_reach"
-        )
-    if path is None:
-        raise RuleError(f"a wall blocks {c.name}'s {name} on {target.name}", code="reach.wall_blocks")
-    if not attackable:
-        raise RuleError(f"{target.name} is wholly obstructed from {c.name}")
-    return dist, list(path)
-
-
-def _touch_geometry(
-    state: GameState, occ: Occupancy, c: Creature, target: Creature, rng: int, filled: AbstractSet[Cell]
-) -> tuple[int, tuple[Cell, ...] | None, bool]:
-    """The distance from `c` to `target`, then (within `rng`) the attack path, then whether any of it is exposed."""
     grid = grid_of(state)
     mine, theirs = occ.cells[c.id], occ.cells[target.id]
     dist = footprint_distance(grid, mine, theirs)
     if dist > rng:
-        return dist, None, False
-    path = attack_path(grid, mine, theirs, filled)
-    if path is None:
-        return dist, None, False
-    return dist, tuple(path), exposure(grid, mine, theirs, target.size, filled).attackable
+        raise RuleError(
+            f"{target.name} is {dist} spaces away, beyond {c.name}'s Reach {rng}", code="reach.out_of_reach"
+        )
+    key = ("touch", c.id, c.anchor, c.size, target.id, target.anchor, target.size, id(filled))
+    found: tuple[tuple[Cell, ...] | None, bool] | None = occ.kept.get(key)
+    if found is None:  # each Overpower on the target with each weapon or limb (and with a Charge) asks the same
+        path = attack_path(grid, mine, theirs, filled)
+        if path is None:
+            found = occ.kept[key] = (None, False)
+        else:
+            found = occ.kept[key] = (tuple(path), exposure(grid, mine, theirs, target.size, filled).attackable)
+    kept_path, attackable = found
+    if kept_path is None:
+        raise RuleError(f"a wall blocks {c.name}'s {name} on {target.name}", code="reach.wall_blocks")
+    if not attackable:
+        raise RuleError(f"{target.name} is wholly obstructed from {c.name}")
+    return dist, list(kept_path)
 
 
 def _plan(
