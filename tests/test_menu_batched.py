@@ -16,7 +16,7 @@ from factories import creature, on_turn, state, weapon
 from test_menu_build import played, random_fight
 from test_menu_carry import placed_around
 
-from vtt.rules import focus, movement, overpower, prone, strike, strike_offers, tactics
+from vtt.rules import focus, hold, movement, overpower, prone, strike, strike_offers, tactics
 from vtt.rules.events import RuleError
 from vtt.rules.grid import Grid, GridKind
 from vtt.rules.model import Cell, Creature, GameState
@@ -78,7 +78,8 @@ def test_overpowers_planned_together_are_each_planned_alone() -> None:
 
 def test_overpowers_planned_on_one_occupancy_with_every_weapon_are_each_planned_afresh() -> None:
     """The touch an Overpower keeps for a state (kept whatever the Reach) gives each weapon or limb, asked in
-    either order on one occupancy, the plans it gives on an occupancy of its own: a shorter Reach is still refused."""
+    either order on one occupancy, the plans it gives on an occupancy of its own: a shorter Reach is still refused;
+    and the Grab, which tests the same touch, is planned after them as on an occupancy of its own."""
     planned = refused = 0
     for seed in SEEDS[::2]:
         for s in played(seed, random_fight(seed), 4):
@@ -98,6 +99,14 @@ def test_overpowers_planned_on_one_occupancy_with_every_weapon_are_each_planned_
                         assert outcomes[0] == outcomes[1]
                         planned += not isinstance(outcomes[0], str)
                         refused += isinstance(outcomes[0], str)
+                    grabs: list[object] = []
+                    for occ in (shared, Occupancy(s)):
+                        try:
+                            gp = hold.plan_grab(s, occ, c, t, None, filled)
+                            grabs.append((gp.reach, gp.distance, gp.path, gp.modifiers, gp.exposed_size))
+                        except RuleError as e:
+                            grabs.append(str(e))
+                    assert grabs[0] == grabs[1]
     assert planned > 0 and refused > 0
 
 

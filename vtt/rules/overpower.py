@@ -72,9 +72,8 @@ from vtt.rules.events import Event, RuleError
 from vtt.rules.fastmodel import construct
 from vtt.rules.grid import footprint_distance
 from vtt.rules.hold import caused_by, check_touch, end_empty_holds, leave_holds, release_limb, remove_held
-from vtt.rules.menu_terms import lines_clear, melee_modifiers
+from vtt.rules.menu_terms import lines_clear, melee_modifiers, touch
 from vtt.rules.model import Cell, Creature, GameState, Hold, Limb, PartLock, Weapon
-from vtt.rules.obstruction import exposure
 from vtt.rules.reach import attack_path, best_limb, reach
 from vtt.rules.situational import attack_roll
 from vtt.rules.sizes import can_overpower, overpower_size_modifier
@@ -135,20 +134,12 @@ def _touch(
         raise RuleError(
             f"{target.name} is {dist} spaces away, beyond {c.name}'s Reach {rng}", code="reach.out_of_reach"
         )
-    key = ("touch", c.id, c.anchor, c.size, target.id, target.anchor, target.size, id(filled))
-    found: tuple[tuple[Cell, ...] | None, bool] | None = occ.kept.get(key)
-    if found is None:  # each Overpower on the target with each weapon or limb (and with a Charge) asks the same
-        path = attack_path(grid, mine, theirs, filled)
-        if path is None:
-            found = occ.kept[key] = (None, False)
-        else:
-            found = occ.kept[key] = (tuple(path), exposure(grid, mine, theirs, target.size, filled).attackable)
-    kept_path, attackable = found
-    if kept_path is None:
+    path, exp = touch(state, occ, c, target, filled)
+    if path is None or exp is None:
         raise RuleError(f"a wall blocks {c.name}'s {name} on {target.name}", code="reach.wall_blocks")
-    if not attackable:
+    if not exp.attackable:
         raise RuleError(f"{target.name} is wholly obstructed from {c.name}")
-    return dist, list(kept_path)
+    return dist, list(path)
 
 
 def _plan(
