@@ -16,11 +16,11 @@ from factories import creature, on_turn, state, weapon
 from test_menu_build import played, random_fight
 from test_menu_carry import placed_around
 
-from vtt.rules import focus, hold, movement, overpower, prone, strike, strike_offers, tactics
+from vtt.rules import focus, hold, movement, overpower, overpower_offers, prone, strike, strike_offers, tactics
 from vtt.rules.events import RuleError
 from vtt.rules.grid import Grid, GridKind
 from vtt.rules.model import Cell, Creature, GameState
-from vtt.rules.offers import arms
+from vtt.rules.offers import arms, plan_preview
 from vtt.rules.settings import TableSettings
 from vtt.rules.space import Occupancy, footprint, grid_of, why_cannot_stand
 from vtt.rules.strike import Armament, AttackPlan
@@ -108,6 +108,34 @@ def test_overpowers_planned_on_one_occupancy_with_every_weapon_are_each_planned_
                             grabs.append(str(e))
                     assert grabs[0] == grabs[1]
     assert planned > 0 and refused > 0
+
+
+def test_the_menus_overpower_previews_are_the_previews_of_their_plans() -> None:
+    """The menu's preview of a Disarm, an Impair and a Reposition (made from `overpower.weapon_terms`) is the
+    `plan_preview` of the plan the rule makes of it, with each weapon, with and without a Charge, as a Flurry's Minor
+    Action or not."""
+    compared = 0
+    for seed in SEEDS[::2]:
+        for s in played(seed, random_fight(seed), 4):
+            filled = s.board.filled()
+            for c, t in permutations(s.creatures.values(), 2):
+                if c.swallowed_by is not None or t.swallowed_by is not None:
+                    continue
+                for arm in arms(s, c):
+                    for charge, minor in ((False, False), (True, False), (False, True)):
+                        try:
+                            terms = overpower.weapon_terms(s, Occupancy(s), c, t, arm, filled, charge, minor)
+                        except RuleError:
+                            continue
+                        for action in ACTIONS:
+                            plan = overpower.plan_weapon_overpower(
+                                s, Occupancy(s), c, t, action, arm, filled, charge, minor
+                            )
+                            preview = overpower_offers.weapon_preview(s, c, t, action, arm, terms)
+                            assert preview.model_dump() == plan_preview(plan).model_dump()
+                            assert (terms.path, terms.reach) == (plan.path, plan.reach)
+                            compared += 1
+    assert compared > 0
 
 
 def _check_together(s: GameState, c: Creature, t: Creature, arm: Armament, charge: bool, minor: bool) -> int:

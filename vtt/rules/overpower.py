@@ -57,7 +57,7 @@ from __future__ import annotations
 from collections.abc import Callable, Iterable, Sequence
 from collections.abc import Set as AbstractSet
 from dataclasses import dataclass
-from typing import Any, Literal
+from typing import Any, Literal, NamedTuple
 
 from vtt.rules import ailments, attacks, distal, swallow, tactics
 from vtt.rules.checks import AttackResult
@@ -142,6 +142,14 @@ def _touch(
     return dist, list(path)
 
 
+def roll_of(
+    state: GameState, c: Creature, target: Creature, action: OverpowerAction, with_what: str
+) -> tuple[str, str, int, int, str]:
+    """The label, skill, dice, DL and defense skill of `c`'s roll for `action` on `target` with `with_what`."""
+    skill, defense, dl = roll_terms(state, action)
+    return f"{c.name}: {NAMES[action]} on {target.name} with {with_what}", skill, c.skill(skill), dl, defense
+
+
 def _plan(
     state: GameState,
     c: Creature,
@@ -150,22 +158,19 @@ def _plan(
     rng: int,
     dist: int,
     path: list[Cell],
-    mods: list[Modifier],
     with_what: str,
-    called_shot: bool,
-    charge: bool,
-    shared: tuple[list[Modifier], list[DiceChange]] | None = None,
+    terms: tuple[list[Modifier], list[DiceChange]],
 ) -> AttackPlan:
-    """The plan of `action`; `shared`: its `_shared_terms`, worked out already for another action on the target."""
-    skill, defense, dl = roll_terms(state, action)
-    all_mods, dice_changes = shared or _shared_terms(state, c, target, mods, called_shot, charge)
+    """The plan of `action`, its modifiers and dice changes (`terms`, see `_shared_terms`) worked out."""
+    label, skill, dice, dl, defense = roll_of(state, c, target, action, with_what)
+    mods, dice_changes = terms
     return construct(
         AttackPlan,
-        label=f"{c.name}: {NAMES[action]} on {target.name} with {with_what}",
+        label=label,
         skill=skill,
-        dice=c.skill(skill),
+        dice=dice,
         dice_changes=list(dice_changes),
-        modifiers=list(all_mods),
+        modifiers=list(mods),
         dl=dl,
         defense_skill=defense,
         reach=rng,
@@ -192,6 +197,37 @@ def _shared_terms(
     all_mods += melee_attack_modifiers(state, c, target) if melee is None else melee
     all_mods += tactics.declared_modifiers(state, c, called_shot, charge)
     return all_mods, ailments.attack_dice_changes(state, c)
+
+
+class WeaponTerms(NamedTuple):
+    """What Disarm, Impair and Reposition of a creature on one target with one weapon or limb share."""
+
+    reach: int
+    distance: int
+    path: list[Cell]
+    modifiers: list[Modifier]
+    dice_changes: list[DiceChange]
+
+
+def weapon_terms(
+    state: GameState,
+    occ: Occupancy,
+    c: Creature,
+    target: Creature,
+    arm: Armament,
+    filled: AbstractSet[Cell],
+    charge: bool = False,
+    minor: bool = False,
+    name: str = NAMES["disarm"],
+) -> WeaponTerms:
+    """The Reach, distance, attack path, modifiers and dice changes of every Overpower with `arm` of `c` on `target`
+    (`minor`: as a Flurry's Minor Action; each action adds its own skills and DL, `roll_of`); RuleError when they
+    cannot be made (each needs the same touch: the error names the action `name`)."""
+    rng = arm_reach(state, c, arm)
+    dist, path = _touch(state, occ, c, target, rng, filled, name)
+    mods = weapon_modifiers(state, c, arm, dist)
+    all_mods, changes = _shared_terms(state, c, target, mods, False, charge, melee_modifiers(state, occ, c, target))
+    return WeaponTerms(rng, dist, path, all_mods, [*changes, *tactics.flurry_weapon_changes(arm.weapon, minor)])
 
 
 def plan_weapon_overpower(
@@ -221,21 +257,15 @@ def plan_weapon_overpowers(
     charge: bool = False,
     minor: bool = False,
 ) -> list[AttackPlan]:
-    """`plan_weapon_overpower` of each of `actions` on the same target with the same `arm` (a menu offers Disarm,
-    Impair and Reposition together), what they share worked out once; RuleError when they cannot be made (each
-    needs the same touch: the error names the first action)."""
-    rng = arm_reach(state, c, arm)
-    dist, path = _touch(state, occ, c, target, rng, filled, NAMES[actions[0]])
-    mods = weapon_modifiers(state, c, arm, dist)
-    shared = _shared_terms(state, c, target, mods, False, charge, melee_modifiers(state, occ, c, target))
-    extra = tactics.flurry_weapon_changes(arm.weapon, minor)
-    out: list[AttackPlan] = []
-    for i, action in enumerate(actions):
-        plan = _plan(
-            state, c, target, action, rng, dist, path if i == 0 else list(path), mods, arm.name, False, charge, shared
-        )
-        out.append(plan.model_copy(update={"dice_changes": [*plan.dice_changes, *extra]}) if extra else plan)
-    return out
+    """`plan_weapon_overpower` of each of `actions` on the same target with the same `arm`, what they share worked
+    out once (`weapon_terms`); RuleError when they cannot be made (the error names the first action)."""
+    terms = weapon_terms(state, occ, c, target, arm, filled, charge, minor, NAMES[actions[0]])
+    shared = (terms.modifiers, terms.dice_changes)
+    path = terms.path
+    return [
+        _plan(state, c, target, action, terms.reach, terms.distance, path if i == 0 else list(path), arm.name, shared)
+        for i, action in enumerate(actions)
+    ]
 
 
 # --------------------------------------------------------------------------------------------------------
@@ -655,7 +685,8 @@ def plan_grapple(
     rng = reach(c, limb)
     dist, path = _touch(state, occ, c, target, rng, filled, "Grapple")
     wounded = ailments.wounded_use_modifiers(state, c, [limb.id])
-    plan = _plan(state, c, target, "grapple", rng, dist, path, wounded, limb.name, called_shot is not None, charge)
+    terms = _shared_terms(state, c, target, wounded, called_shot is not None, charge)
+    plan = _plan(state, c, target, "grapple", rng, dist, path, limb.name, terms)
     return LimbPlan(hold=hold, held=target.id, limb=limb, plan=plan)
 
 
@@ -811,7 +842,17 @@ def plan_break_hold(
     rng = reach(c, limb)
     dist, path = _touch(state, occ, c, holder, rng, filled, "Break Hold")
     wounded = ailments.wounded_use_modifiers(state, c, [limb.id])
-    plan = _plan(state, c, holder, "break_hold", rng, dist, path, wounded, limb.name, False, charge)
+    plan = _plan(
+        state,
+        c,
+        holder,
+        "break_hold",
+        rng,
+        dist,
+        path,
+        limb.name,
+        _shared_terms(state, c, holder, wounded, False, charge),
+    )
     return LimbPlan(hold=hold, held=grabbed, limb=limb, plan=plan)
 
 

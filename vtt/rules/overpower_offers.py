@@ -20,13 +20,14 @@ from vtt.rules.model import Cell, Creature, GameState
 from vtt.rules.move_search import Moves
 from vtt.rules.offers import (
     ActionOption,
+    RollPreview,
     TargetOption,
     arm_params,
     arm_variant,
     charged,
     make_option,
+    make_preview,
     make_target,
-    plan_preview,
 )
 from vtt.rules.sizes import can_overpower
 from vtt.rules.space import Occupancy, footprint_offsets
@@ -51,13 +52,13 @@ def weapon_overpower_options(
     for oid in in_reach:
         t = state.creatures[oid]
         held = overpower.held_items(t)
-        # a target holding nothing cannot be Disarmed: its Disarm is not planned (the same touch fails them all)
+        # a target holding nothing cannot be Disarmed: its Disarm is not asked (the same touch fails them all)
         asked = ACTIONS if held else ACTIONS[1:]
         try:
-            made = overpower.plan_weapon_overpowers(state, occ, c, t, asked, arm, filled, charge, minor)
+            terms = overpower.weapon_terms(state, occ, c, t, arm, filled, charge, minor, overpower.NAMES[asked[0]])
         except RuleError:
             continue
-        for action, plan in zip(asked, made, strict=True):
+        for action in asked:
             choices: dict[str, list[Any]]
             if action == "disarm":
                 spaces = positions.kept(occ, ("drop_spaces", oid), partial(overpower.drop_spaces, state, occ, t))
@@ -69,11 +70,12 @@ def weapon_overpower_options(
             else:
                 if reached is None:
                     reached = strike_offers.reach_spaces(state, occ, c, rng, area, filled)[0]
-                dests = overpower.destinations(state, occ, c, t, plan.reach, filled, reached)
+                dests = overpower.destinations(state, occ, c, t, rng, filled, reached)
                 if not dests:
                     continue
                 choices = {"to": dests}
-            found[action].append(make_target(target=oid, preview=plan_preview(plan), path=plan.path, choices=choices))
+            preview = weapon_preview(state, c, t, action, arm, terms)
+            found[action].append(make_target(target=oid, preview=preview, path=list(terms.path), choices=choices))
     out: list[ActionOption] = []
     params = arm_params(arm)
     variant = arm_variant(arm)
@@ -95,6 +97,28 @@ def weapon_overpower_options(
         )
         out.append(charged(option) if charge else option)
     return out
+
+
+def weapon_preview(
+    state: GameState,
+    c: Creature,
+    t: Creature,
+    action: overpower.WeaponAction,
+    arm: strike.Armament,
+    terms: overpower.WeaponTerms,
+) -> RollPreview:
+    """The preview of `action` on `t` with `arm` (the `plan_preview` of its `overpower.plan_weapon_overpowers`),
+    made from what the plan is made of."""
+    label, skill, dice, dl, defense = overpower.roll_of(state, c, t, action, arm.name)
+    return make_preview(
+        label=label,
+        skill=skill,
+        dice=dice,
+        dice_changes=list(terms.dice_changes),
+        modifiers=list(terms.modifiers),
+        dl=dl,
+        defense_skill=defense,
+    )
 
 
 ACTIONS: tuple[overpower.WeaponAction, ...] = ("disarm", "impair", "reposition")
