@@ -673,7 +673,7 @@ def _options(state: GameState, creature_id: str) -> list[ActionOption]:
     out += manifest_offers.manifest_options(state, occ, c, major_ok, minor_ok)
     out += focus_offers.focus_options(state, occ, c, major_ok, minor_ok)
     out += gear_offers.offer_pick_up(state, occ, c)
-    out += defense_offers.defense_options(state, c, econ, major_ok, full_resolve)
+    out += defense_offers.defense_options(state, occ, c, econ, major_ok, full_resolve)
     out += hold_offers.drop_hold_option(state, c, full_resolve)
     out.append(offers.make_option(action="end_turn", group="Turn", label="End turn", cost={}))
     return enraged.filter_options(state, c, out)
