@@ -842,17 +842,8 @@ def plan_break_hold(
     rng = reach(c, limb)
     dist, path = _touch(state, occ, c, holder, rng, filled, "Break Hold")
     wounded = ailments.wounded_use_modifiers(state, c, [limb.id])
-    plan = _plan(
-        state,
-        c,
-        holder,
-        "break_hold",
-        rng,
-        dist,
-        path,
-        limb.name,
-        _shared_terms(state, c, holder, wounded, False, charge),
-    )
+    terms = _shared_terms(state, c, holder, wounded, False, charge)
+    plan = _plan(state, c, holder, "break_hold", rng, dist, path, limb.name, terms)
     return LimbPlan(hold=hold, held=grabbed, limb=limb, plan=plan)
 
 
