@@ -16,11 +16,11 @@ from factories import creature, on_turn, state, weapon
 from test_menu_build import played, random_fight
 from test_menu_carry import placed_around
 
-from vtt.rules import movement, overpower, prone, strike, strike_offers
+from vtt.rules import focus, hold, movement, overpower, overpower_offers, prone, strike, strike_offers, tactics
 from vtt.rules.events import RuleError
 from vtt.rules.grid import Grid, GridKind
 from vtt.rules.model import Cell, Creature, GameState
-from vtt.rules.offers import arms
+from vtt.rules.offers import arms, plan_preview
 from vtt.rules.settings import TableSettings
 from vtt.rules.space import Occupancy, footprint, grid_of, why_cannot_stand
 from vtt.rules.strike import Armament, AttackPlan
@@ -48,8 +48,17 @@ def test_reposition_destinations_are_the_spaces_the_rule_allows_one_by_one() -> 
                         cell for cell in near if overpower.why_not_destination(s, occ, c, t, rng, cell, filled) is None
                     )
                     assert overpower.destinations(s, Occupancy(s), c, t, rng, filled) == expected
+                    assert destinations_in_a_menu(s, c, t, rng) == expected
                     checked += len(expected)
     assert checked > 0
+
+
+def destinations_in_a_menu(s: GameState, c: Creature, t: Creature, rng: int) -> list[Cell]:
+    """`overpower.destinations` as a menu asks it: given the spaces an attack within the Reach reaches."""
+    occ = Occupancy(s)
+    filled = s.board.filled()
+    reached = strike_offers.reach_spaces(s, occ, c, rng, grid_of(s).area_within(occ.cells[c.id], rng), filled)[0]
+    return overpower.destinations(s, occ, c, t, rng, filled, reached)
 
 
 def test_overpowers_planned_together_are_each_planned_alone() -> None:
@@ -65,6 +74,68 @@ def test_overpowers_planned_together_are_each_planned_alone() -> None:
                     for charge, minor in ((False, False), (True, False), (False, True)):
                         planned += _check_together(s, c, t, arm, charge, minor)
     assert planned > 0
+
+
+def test_overpowers_planned_on_one_occupancy_with_every_weapon_are_each_planned_afresh() -> None:
+    """The touch an Overpower keeps for a state (kept whatever the Reach) gives each weapon or limb, asked in
+    either order on one occupancy, the plans it gives on an occupancy of its own: a shorter Reach is still refused;
+    and the Grab, which tests the same touch, is planned after them as on an occupancy of its own."""
+    planned = refused = 0
+    for seed in SEEDS[::2]:
+        for s in played(seed, random_fight(seed), 4):
+            filled = s.board.filled()
+            for c, t in permutations(s.creatures.values(), 2):
+                if c.swallowed_by is not None or t.swallowed_by is not None:
+                    continue
+                for order in (arms(s, c), arms(s, c)[::-1]):
+                    shared = Occupancy(s)
+                    for arm in order:
+                        outcomes: list[list[AttackPlan] | str] = []
+                        for occ in (shared, Occupancy(s)):
+                            try:
+                                outcomes.append(overpower.plan_weapon_overpowers(s, occ, c, t, ACTIONS, arm, filled))
+                            except RuleError as e:
+                                outcomes.append(str(e))
+                        assert outcomes[0] == outcomes[1]
+                        planned += not isinstance(outcomes[0], str)
+                        refused += isinstance(outcomes[0], str)
+                    grabs: list[object] = []
+                    for occ in (shared, Occupancy(s)):
+                        try:
+                            gp = hold.plan_grab(s, occ, c, t, None, filled)
+                            grabs.append((gp.reach, gp.distance, gp.path, gp.modifiers, gp.exposed_size))
+                        except RuleError as e:
+                            grabs.append(str(e))
+                    assert grabs[0] == grabs[1]
+    assert planned > 0 and refused > 0
+
+
+def test_the_menus_overpower_previews_are_the_previews_of_their_plans() -> None:
+    """The menu's preview of a Disarm, an Impair and a Reposition (made from `overpower.weapon_terms`) is the
+    `plan_preview` of the plan the rule makes of it, with each weapon, with and without a Charge, as a Flurry's Minor
+    Action or not."""
+    compared = 0
+    for seed in SEEDS[::2]:
+        for s in played(seed, random_fight(seed), 4):
+            filled = s.board.filled()
+            for c, t in permutations(s.creatures.values(), 2):
+                if c.swallowed_by is not None or t.swallowed_by is not None:
+                    continue
+                for arm in arms(s, c):
+                    for charge, minor in ((False, False), (True, False), (False, True)):
+                        try:
+                            terms = overpower.weapon_terms(s, Occupancy(s), c, t, arm, filled, charge, minor)
+                        except RuleError:
+                            continue
+                        for action in ACTIONS:
+                            plan = overpower.plan_weapon_overpower(
+                                s, Occupancy(s), c, t, action, arm, filled, charge, minor
+                            )
+                            preview = overpower_offers.weapon_preview(s, c, t, action, arm, terms)
+                            assert preview.model_dump() == plan_preview(plan).model_dump()
+                            assert (terms.path, terms.reach) == (plan.path, plan.reach)
+                            compared += 1
+    assert compared > 0
 
 
 def _check_together(s: GameState, c: Creature, t: Creature, arm: Armament, charge: bool, minor: bool) -> int:
@@ -174,3 +245,27 @@ def test_the_moves_a_creature_can_make_are_those_a_plain_search_finds(kind: Grid
             assert list(found.items()) == list(expected.items())
             checked += len(found)
     assert checked > 0
+
+
+def test_focus_and_distract_targets_are_those_the_rules_allow_one_creature_at_a_time() -> None:
+    """Focus's targets (found from the creatures near, the range not measured again) are every creature
+    `why_not_focus` allows, each once; Distract's are, in the state's order, every creature `aware_of` finds Aware of
+    the Distract offered. A creature's Focus is set now and then, so that it is left out."""
+    found = 0
+    for seed in SEEDS[::2]:
+        rng = random.Random(seed)
+        for s in [*played(seed, random_fight(seed), 3), *placed_around(seed, random_fight(seed), 3)]:
+            for c in s.creatures.values():
+                if rng.random() < 0.3:
+                    c = c.model_copy(update={"focus": rng.choice(list(s.creatures))})
+                    s = s.model_copy(update={"creatures": {**s.creatures, c.id: c}})
+                occ = Occupancy(s)
+                focus_on = focus.focus_targets(s, occ, c)
+                allowed = [oid for oid in s.creatures if focus.why_not_focus(s, occ, c, oid, None) is None]
+                assert sorted(focus_on) == sorted(allowed) and len(set(focus_on)) == len(focus_on)
+                kinds = tactics.distract_actions(s, c.id)
+                action: tactics.DistractAction = next((k for k in kinds if k != "speak"), "speak")
+                aware = [oid for oid, o in s.creatures.items() if tactics.aware_of(s, c, o, occ, action)]
+                assert tactics.distract_targets(s, c, Occupancy(s)) == ([] if c.swallowed_by else aware)
+                found += len(focus_on) + len(aware)
+    assert found > 0

@@ -13,6 +13,7 @@ from typing import Any
 
 from factories import creature, state
 from pydantic import BaseModel
+from test_menu_batched import destinations_in_a_menu
 from test_menu_build import played, random_fight
 from test_menu_carry import placed_around
 
@@ -196,6 +197,7 @@ def test_reposition_destinations_are_those_a_line_drawn_to_each_allows() -> None
                 for rng in (1, 2, 3):
                     expected = _plain_destinations(s, occ, c.id, t.id, rng)
                     assert overpower.destinations(s, Occupancy(s), c, t, rng, filled) == expected
+                    assert destinations_in_a_menu(s, c, t, rng) == expected
                     checked += len(expected)
     assert checked > 0
 

@@ -7,10 +7,11 @@ from functools import partial
 from vtt.rules import care, positions, stance
 from vtt.rules.model import Creature, Economy, GameState
 from vtt.rules.offers import ActionOption, make_option, make_target
+from vtt.rules.space import Occupancy
 
 
 def defense_options(
-    state: GameState, c: Creature, econ: Economy, major_ok: bool, full_resolve: bool
+    state: GameState, occ: Occupancy, c: Creature, econ: Economy, major_ok: bool, full_resolve: bool
 ) -> list[ActionOption]:
     """A Defensive Stance and Soothe, each when it can be paid as the table's settings say and is allowed."""
     out: list[ActionOption] = []
@@ -22,7 +23,6 @@ def defense_options(
         )
     soothe_cost = state.settings.soothe_cost
     if major_ok if soothe_cost == "major" else econ.minor > 0 and not full_resolve:
-        occ = positions.occupancy(state)
         found = positions.kept(occ, ("soothe_targets", c.id), partial(care.soothe_targets, state, c, occ))
         soothed = [make_target(target=oid) for oid in found]
         if soothed:

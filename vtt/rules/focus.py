@@ -39,12 +39,8 @@ def why_not_focus(state: GameState, occ: Occupancy, c: Creature, target: str | N
         t = state.creatures.get(target)
         if t is None:
             return f"there is no creature {target!r}"
-        if t.id == c.id:
-            return f"{c.name} cannot Focus on itself"
-        if t.swallowed_by is not None:
-            return f"{t.name} has been swallowed: it is off the board"
-        if c.focus == t.id:
-            return f"{c.name} is already Focused on {t.name}"
+        if (why := why_not_focus_on(c, t)) is not None:
+            return why
         dist = footprint_distance(grid, occ.cells[c.id], occ.cells[t.id])
         if dist > rng:
             return f"{t.name} is {dist} spaces away, beyond the Focus range {rng}"
@@ -60,9 +56,23 @@ def why_not_focus(state: GameState, occ: Occupancy, c: Creature, target: str | N
     return None
 
 
+def why_not_focus_on(c: Creature, t: Creature) -> str | None:
+    """Why `c` cannot Focus on the creature `t` wherever it stands (`why_not_focus` adds the range)."""
+    if t.id == c.id:
+        return f"{c.name} cannot Focus on itself"
+    if t.swallowed_by is not None:
+        return f"{t.name} has been swallowed: it is off the board"
+    if c.focus == t.id:
+        return f"{c.name} is already Focused on {t.name}"
+    return None
+
+
 def focus_targets(state: GameState, occ: Occupancy, c: Creature) -> list[str]:
-    area = near.sorted_area(grid_of(state), occ.cells[c.id], state.settings.focus_range)
-    return [cid for cid in occ.occupants(area, exclude=c.id) if why_not_focus(state, occ, c, cid, None) is None]
+    """The creatures `why_not_focus` allows: those with a space within range (all within it), found from the index
+    of spaces."""
+    found = near.around(occ, grid_of(state), occ.cells[c.id], state.settings.focus_range)
+    creatures = state.creatures
+    return [cid for cid in found if cid != c.id and why_not_focus_on(c, creatures[cid]) is None]
 
 
 def focus_spaces(state: GameState, occ: Occupancy, c: Creature) -> list[Cell]:
@@ -71,6 +81,8 @@ def focus_spaces(state: GameState, occ: Occupancy, c: Creature) -> list[Cell]:
         return []
     board = state.board
     area = area_on_map(grid_of(state), occ.cells[c.id], state.settings.focus_range, board.cols, board.rows)
+    if c.focus_space is None:
+        return list(area)
     return [cell for cell in area if cell != c.focus_space]
 
 

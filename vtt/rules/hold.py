@@ -32,10 +32,9 @@ from vtt.rules.damage import on_sever
 from vtt.rules.dice import DiceSource, Modifier, roll
 from vtt.rules.events import Event, RuleError
 from vtt.rules.grid import footprint_distance
-from vtt.rules.menu_terms import melee_modifiers
+from vtt.rules.menu_terms import melee_modifiers, touch
 from vtt.rules.model import Cell, Creature, GameState, Hold, Limb, PartLock
-from vtt.rules.obstruction import exposure
-from vtt.rules.reach import attack_path, reach
+from vtt.rules.reach import reach
 from vtt.rules.situational import attack_roll
 from vtt.rules.sizes import strike_size_modifier
 from vtt.rules.space import Occupancy, grid_of
@@ -99,10 +98,9 @@ def plan_grab(
             f"{target.name} is {dist} spaces away, beyond {c.name}'s Grab Reach {rng} (Reach - 1)",
             code="reach.out_of_reach",
         )
-    path = attack_path(grid, mine, theirs, filled)
-    if path is None:
+    path, exp = touch(state, occ, c, target, filled)
+    if path is None or exp is None:
         raise RuleError(f"a wall blocks {c.name}'s Grab", code="reach.wall_blocks")
-    exp = exposure(grid, mine, theirs, target.size, filled)
     if not exp.attackable:
         raise RuleError(f"{target.name} is wholly obstructed from {c.name}")
     mods: list[Modifier] = []
@@ -112,7 +110,7 @@ def plan_grab(
     mods += melee_modifiers(state, occ, c, target)
     mods += ailments.wounded_use_modifiers(state, c, [limb.id])
     mods += tactics.declared_modifiers(state, c, False, charge)
-    return GrabPlan(limb, rng, dist, path, mods, exp.size)
+    return GrabPlan(limb, rng, dist, list(path), mods, exp.size)
 
 
 def grab(

@@ -2,8 +2,9 @@
 
 A creature's menu plans a Strike, a Called Shot, a Disarm, an Impair, a Reposition and a Grab on each creature in
 its Reach (with each weapon, with and without a Charge): every one of them adds the same melee attack modifiers of
-the attacker against the target. They follow from the state alone, so they are kept with its occupancy
-(`Occupancy.kept`, the state's own, as the Strike plans are).
+the attacker against the target, and the Overpowers and the Grab test the same attack path and exposure. They
+follow from the state alone, so they are kept with its occupancy (`Occupancy.kept`, the state's own, as the Strike
+plans are).
 
 An attack reaches a space past the walls when a line from the attacker to it is clear (`reach.attack_path`): no
 wall or object on the spaces between its ends. A line of `n` steps is contiguous and `n + 1` long, so its `i`-th
@@ -21,7 +22,9 @@ from vtt.rules.conditions import melee_attack_modifiers
 from vtt.rules.dice import Modifier
 from vtt.rules.grid import Grid
 from vtt.rules.model import Cell, Creature, GameState
-from vtt.rules.space import Occupancy
+from vtt.rules.obstruction import Exposure, exposure
+from vtt.rules.reach import attack_path
+from vtt.rules.space import Occupancy, grid_of
 
 
 def melee_modifiers(state: GameState, occ: Occupancy, c: Creature, target: Creature) -> list[Modifier]:
@@ -32,6 +35,25 @@ def melee_modifiers(state: GameState, occ: Occupancy, c: Creature, target: Creat
     if found is None:
         found = occ.kept[key] = melee_attack_modifiers(state, c, target)
     return list(found)
+
+
+def touch(
+    state: GameState, occ: Occupancy, c: Creature, target: Creature, filled: AbstractSet[Cell]
+) -> tuple[tuple[Cell, ...] | None, Exposure | None]:
+    """The attack path from `c` to `target` past the walls (None when every line is blocked) and, with one, how much
+    of `target` is exposed to `c` with no creature obstructing (an Overpower's and a Grab's test), made once for the
+    state of `occ`: each Overpower with each weapon or limb, and the Grab, ask the same (each with its own Reach)."""
+    key = ("touch", c.id, c.anchor, c.size, target.id, target.anchor, target.size, id(filled))
+    found: tuple[tuple[Cell, ...] | None, Exposure | None] | None = occ.kept.get(key)
+    if found is None:
+        grid = grid_of(state)
+        mine, theirs = occ.cells[c.id], occ.cells[target.id]
+        path = attack_path(grid, mine, theirs, filled)
+        if path is None:
+            found = occ.kept[key] = (None, None)
+        else:
+            found = occ.kept[key] = (tuple(path), exposure(grid, mine, theirs, target.size, filled))
+    return found
 
 
 def lines_clear(grid: Grid, cells: Iterable[Cell], reach: int, filled: AbstractSet[Cell]) -> bool:

@@ -20,10 +20,21 @@ def sorted_area(grid: Grid, cells: tuple[Cell, ...], radius: int) -> tuple[Cell,
     return tuple(sorted(grid.area_within(cells, radius)))
 
 
+def around(occ: Occupancy, grid: Grid, cells: tuple[Cell, ...], radius: int) -> list[str]:
+    """The creatures standing in a space within `radius` of any of `cells` (those creatures themselves too), in the
+    order of those spaces (`sorted_area`). Found once for the state of `occ` (a menu's Focus and Distract ask the same
+    range): shared, not to be changed."""
+    key = ("around", cells, radius)
+    found: list[str] | None = occ.kept.get(key)
+    if found is None:
+        found = occ.kept[key] = occ.occupants(sorted_area(grid, cells, radius))
+    return found
+
+
 def within(occ: Occupancy, grid: Grid, cells: tuple[Cell, ...], radius: int) -> list[str]:
     """The creatures standing in a space within `radius` of any of `cells` (those creatures themselves too), in the
     order of the state's creatures."""
-    found = occ.occupants(sorted_area(grid, cells, radius))
+    found = list(around(occ, grid, cells, radius))
     if len(found) > 1:
         found.sort(key=occ.rank().__getitem__)
     return found

@@ -54,10 +54,10 @@ roll and defend are table settings (Athletics against Athletics by default).
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from collections.abc import Set as AbstractSet
 from dataclasses import dataclass
-from typing import Any, Literal
+from typing import Any, Literal, NamedTuple
 
 from vtt.rules import ailments, attacks, distal, swallow, tactics
 from vtt.rules.checks import AttackResult
@@ -72,9 +72,8 @@ from vtt.rules.events import Event, RuleError
 from vtt.rules.fastmodel import construct
 from vtt.rules.grid import footprint_distance
 from vtt.rules.hold import caused_by, check_touch, end_empty_holds, leave_holds, release_limb, remove_held
-from vtt.rules.menu_terms import lines_clear, melee_modifiers
+from vtt.rules.menu_terms import lines_clear, melee_modifiers, touch
 from vtt.rules.model import Cell, Creature, GameState, Hold, Limb, PartLock, Weapon
-from vtt.rules.obstruction import exposure
 from vtt.rules.reach import attack_path, best_limb, reach
 from vtt.rules.situational import attack_roll
 from vtt.rules.sizes import can_overpower, overpower_size_modifier
@@ -128,36 +127,27 @@ def _touch(
         raise RuleError(f"{c.name} cannot {name} itself")
     if not can_overpower(c.size, target.size):
         raise RuleError(f"{target.name} is 3 or more sizes larger than {c.name}: Overpower cannot affect it")
-    key = ("touch", c.id, c.anchor, c.size, target.id, target.anchor, target.size, rng, id(filled))
-    found: tuple[int, tuple[Cell, ...] | None, bool] | None = occ.kept.get(key)
-    if found is None:  # Disarm, Impair and Reposition (with and without a Charge) ask the same
-        found = _touch_geometry(state, occ, c, target, rng, filled)
-        occ.kept[key] = found
-    dist, path, attackable = found
-    if dist > rng:
-        raise RuleError(
-            f"{target.name} is {dist} spaces away, beyond {c.name}'s Reach {rng}", code="reach.out_of_reach"
-        )
-    if path is None:
-        raise RuleError(f"a wall blocks {c.name}'s {name} on {target.name}", code="reach.wall_blocks")
-    if not attackable:
-        raise RuleError(f"{target.name} is wholly obstructed from {c.name}")
-    return dist, list(path)
-
-
-def _touch_geometry(
-    state: GameState, occ: Occupancy, c: Creature, target: Creature, rng: int, filled: AbstractSet[Cell]
-) -> tuple[int, tuple[Cell, ...] | None, bool]:
-    """The distance from `c` to `target`, then (within `rng`) the attack path, then whether any of it is exposed."""
     grid = grid_of(state)
     mine, theirs = occ.cells[c.id], occ.cells[target.id]
     dist = footprint_distance(grid, mine, theirs)
     if dist > rng:
-        return dist, None, False
-    path = attack_path(grid, mine, theirs, filled)
-    if path is None:
-        return dist, None, False
-    return dist, tuple(path), exposure(grid, mine, theirs, target.size, filled).attackable
+        raise RuleError(
+            f"{target.name} is {dist} spaces away, beyond {c.name}'s Reach {rng}", code="reach.out_of_reach"
+        )
+    path, exp = touch(state, occ, c, target, filled)
+    if path is None or exp is None:
+        raise RuleError(f"a wall blocks {c.name}'s {name} on {target.name}", code="reach.wall_blocks")
+    if not exp.attackable:
+        raise RuleError(f"{target.name} is wholly obstructed from {c.name}")
+    return dist, list(path)
+
+
+def roll_of(
+    state: GameState, c: Creature, target: Creature, action: OverpowerAction, with_what: str
+) -> tuple[str, str, int, int, str]:
+    """The label, skill, dice, DL and defense skill of `c`'s roll for `action` on `target` with `with_what`."""
+    skill, defense, dl = roll_terms(state, action)
+    return f"{c.name}: {NAMES[action]} on {target.name} with {with_what}", skill, c.skill(skill), dl, defense
 
 
 def _plan(
@@ -168,22 +158,19 @@ def _plan(
     rng: int,
     dist: int,
     path: list[Cell],
-    mods: list[Modifier],
     with_what: str,
-    called_shot: bool,
-    charge: bool,
-    shared: tuple[list[Modifier], list[DiceChange]] | None = None,
+    terms: tuple[list[Modifier], list[DiceChange]],
 ) -> AttackPlan:
-    """The plan of `action`; `shared`: its `_shared_terms`, worked out already for another action on the target."""
-    skill, defense, dl = roll_terms(state, action)
-    all_mods, dice_changes = shared or _shared_terms(state, c, target, mods, called_shot, charge)
+    """The plan of `action`, its modifiers and dice changes (`terms`, see `_shared_terms`) worked out."""
+    label, skill, dice, dl, defense = roll_of(state, c, target, action, with_what)
+    mods, dice_changes = terms
     return construct(
         AttackPlan,
-        label=f"{c.name}: {NAMES[action]} on {target.name} with {with_what}",
+        label=label,
         skill=skill,
-        dice=c.skill(skill),
+        dice=dice,
         dice_changes=list(dice_changes),
-        modifiers=list(all_mods),
+        modifiers=list(mods),
         dl=dl,
         defense_skill=defense,
         reach=rng,
@@ -210,6 +197,37 @@ def _shared_terms(
     all_mods += melee_attack_modifiers(state, c, target) if melee is None else melee
     all_mods += tactics.declared_modifiers(state, c, called_shot, charge)
     return all_mods, ailments.attack_dice_changes(state, c)
+
+
+class WeaponTerms(NamedTuple):
+    """What Disarm, Impair and Reposition of a creature on one target with one weapon or limb share."""
+
+    reach: int
+    distance: int
+    path: list[Cell]
+    modifiers: list[Modifier]
+    dice_changes: list[DiceChange]
+
+
+def weapon_terms(
+    state: GameState,
+    occ: Occupancy,
+    c: Creature,
+    target: Creature,
+    arm: Armament,
+    filled: AbstractSet[Cell],
+    charge: bool = False,
+    minor: bool = False,
+    name: str = NAMES["disarm"],
+) -> WeaponTerms:
+    """The Reach, distance, attack path, modifiers and dice changes of every Overpower with `arm` of `c` on `target`
+    (`minor`: as a Flurry's Minor Action; each action adds its own skills and DL, `roll_of`); RuleError when they
+    cannot be made (each needs the same touch: the error names the action `name`)."""
+    rng = arm_reach(state, c, arm)
+    dist, path = _touch(state, occ, c, target, rng, filled, name)
+    mods = weapon_modifiers(state, c, arm, dist)
+    all_mods, changes = _shared_terms(state, c, target, mods, False, charge, melee_modifiers(state, occ, c, target))
+    return WeaponTerms(rng, dist, path, all_mods, [*changes, *tactics.flurry_weapon_changes(arm.weapon, minor)])
 
 
 def plan_weapon_overpower(
@@ -239,21 +257,15 @@ def plan_weapon_overpowers(
     charge: bool = False,
     minor: bool = False,
 ) -> list[AttackPlan]:
-    """`plan_weapon_overpower` of each of `actions` on the same target with the same `arm` (a menu offers Disarm,
-    Impair and Reposition together), what they share worked out once; RuleError when they cannot be made (each
-    needs the same touch: the error names the first action)."""
-    rng = arm_reach(state, c, arm)
-    dist, path = _touch(state, occ, c, target, rng, filled, NAMES[actions[0]])
-    mods = weapon_modifiers(state, c, arm, dist)
-    shared = _shared_terms(state, c, target, mods, False, charge, melee_modifiers(state, occ, c, target))
-    extra = tactics.flurry_weapon_changes(arm.weapon, minor)
-    out: list[AttackPlan] = []
-    for i, action in enumerate(actions):
-        plan = _plan(
-            state, c, target, action, rng, dist, path if i == 0 else list(path), mods, arm.name, False, charge, shared
-        )
-        out.append(plan.model_copy(update={"dice_changes": [*plan.dice_changes, *extra]}) if extra else plan)
-    return out
+    """`plan_weapon_overpower` of each of `actions` on the same target with the same `arm`, what they share worked
+    out once (`weapon_terms`); RuleError when they cannot be made (the error names the first action)."""
+    terms = weapon_terms(state, occ, c, target, arm, filled, charge, minor, NAMES[actions[0]])
+    shared = (terms.modifiers, terms.dice_changes)
+    path = terms.path
+    return [
+        _plan(state, c, target, action, terms.reach, terms.distance, path if i == 0 else list(path), arm.name, shared)
+        for i, action in enumerate(actions)
+    ]
 
 
 # --------------------------------------------------------------------------------------------------------
@@ -451,20 +463,39 @@ def _farther_or_in_reach(
 
 
 def destinations(
-    state: GameState, occ: Occupancy, c: Creature, target: Creature, rng: int, filled: AbstractSet[Cell]
+    state: GameState,
+    occ: Occupancy,
+    c: Creature,
+    target: Creature,
+    rng: int,
+    filled: AbstractSet[Cell],
+    reached: Iterable[Cell] | None = None,
 ) -> list[Cell]:
     """Every anchor space Reposition may move the target to: the spaces `why_not_destination` allows, with the test
-    of where the target may stand made for them all at once (`standable`)."""
+    of where the target may stand made for them all at once (`standable`). `reached`: the open spaces within `rng`
+    of `c` that an attack reaches past the walls (a menu has them, `strike_offers.reach_spaces`): a target of one
+    space may go to those and to the spaces one step farther, and no line is drawn."""
     key = ("reposition", c.id, c.anchor, target.id, target.anchor, rng, id(filled))
     kept: list[Cell] | None = occ.kept.get(key)
     if kept is not None:
         return list(kept)
     grid = grid_of(state)
-    spread = max((grid.distance((0, 0), off) for off in footprint_offsets(state, target)), default=0)
-    candidates = grid.area_within(occ.cells[c.id], rng + spread) | set(grid.neighbours(target.anchor))
-    candidates.discard(target.anchor)
-    allowed = _farther_or_in_reach(state, occ, c, target, rng, filled)
-    found = sorted(cell for cell in standable(state, target, candidates, occ, filled) if allowed(cell))
+    offsets = footprint_offsets(state, target)
+    if reached is not None and offsets == ((0, 0),):
+        mine = occ.cells[c.id]
+        now = footprint_distance(grid, mine, occ.cells[target.id])
+        candidates = set(reached)
+        candidates.update(
+            cell for cell in grid.neighbours(target.anchor) if footprint_distance(grid, mine, (cell,)) > now
+        )
+        candidates.discard(target.anchor)
+        found = sorted(standable(state, target, candidates, occ, filled))
+    else:
+        spread = max((grid.distance((0, 0), off) for off in offsets), default=0)
+        candidates = grid.area_within(occ.cells[c.id], rng + spread) | set(grid.neighbours(target.anchor))
+        candidates.discard(target.anchor)
+        allowed = _farther_or_in_reach(state, occ, c, target, rng, filled)
+        found = sorted(cell for cell in standable(state, target, candidates, occ, filled) if allowed(cell))
     occ.kept[key] = found
     return list(found)
 
@@ -654,7 +685,8 @@ def plan_grapple(
     rng = reach(c, limb)
     dist, path = _touch(state, occ, c, target, rng, filled, "Grapple")
     wounded = ailments.wounded_use_modifiers(state, c, [limb.id])
-    plan = _plan(state, c, target, "grapple", rng, dist, path, wounded, limb.name, called_shot is not None, charge)
+    terms = _shared_terms(state, c, target, wounded, called_shot is not None, charge)
+    plan = _plan(state, c, target, "grapple", rng, dist, path, limb.name, terms)
     return LimbPlan(hold=hold, held=target.id, limb=limb, plan=plan)
 
 
@@ -810,7 +842,8 @@ def plan_break_hold(
     rng = reach(c, limb)
     dist, path = _touch(state, occ, c, holder, rng, filled, "Break Hold")
     wounded = ailments.wounded_use_modifiers(state, c, [limb.id])
-    plan = _plan(state, c, holder, "break_hold", rng, dist, path, wounded, limb.name, False, charge)
+    terms = _shared_terms(state, c, holder, wounded, False, charge)
+    plan = _plan(state, c, holder, "break_hold", rng, dist, path, limb.name, terms)
     return LimbPlan(hold=hold, held=grabbed, limb=limb, plan=plan)
 
 

@@ -4,6 +4,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Set as AbstractSet
 from functools import partial
 from typing import Any
 
@@ -11,6 +12,7 @@ from vtt.rules import (
     overpower,
     positions,
     strike,
+    strike_offers,
     tactics,
 )
 from vtt.rules.events import RuleError
@@ -18,13 +20,14 @@ from vtt.rules.model import Cell, Creature, GameState
 from vtt.rules.move_search import Moves
 from vtt.rules.offers import (
     ActionOption,
+    RollPreview,
     TargetOption,
     arm_params,
     arm_variant,
     charged,
     make_option,
+    make_preview,
     make_target,
-    plan_preview,
 )
 from vtt.rules.sizes import can_overpower
 from vtt.rules.space import Occupancy, footprint_offsets
@@ -35,62 +38,92 @@ def weapon_overpower_options(
     occ: Occupancy,
     c: Creature,
     arm: strike.Armament,
-    area: list[str],
+    area: AbstractSet[Cell],
+    in_reach: list[str],
     charge: bool,
     minor: bool = False,
 ) -> list[ActionOption]:
-    """Disarm, Impair and Reposition with `arm`, each when it has a target."""
+    """Disarm, Impair and Reposition with `arm` on the creatures `in_reach` (those in `area`, its Reach around `c`),
+    each when it has a target."""
     filled = state.board.filled()
     rng = strike.arm_reach(state, c, arm)
-    out: list[ActionOption] = []
-    actions: list[overpower.WeaponAction] = ["disarm", "impair", "reposition"]
-    planned: list[tuple[str, dict[str, strike.AttackPlan]]] = []
-    for oid in area:
+    found: dict[overpower.WeaponAction, list[TargetOption]] = {action: [] for action in ACTIONS}
+    reached: tuple[Cell, ...] | None = None
+    for oid in in_reach:
         t = state.creatures[oid]
-        # a target holding nothing cannot be Disarmed: its Disarm is not planned (the same touch fails them all)
-        asked = actions if overpower.held_items(t) else actions[1:]
+        held = overpower.held_items(t)
+        # a target holding nothing cannot be Disarmed: its Disarm is not asked (the same touch fails them all)
+        asked = ACTIONS if held else ACTIONS[1:]
         try:
-            made = overpower.plan_weapon_overpowers(state, occ, c, t, asked, arm, filled, charge, minor)
+            terms = overpower.weapon_terms(state, occ, c, t, arm, filled, charge, minor, overpower.NAMES[asked[0]])
         except RuleError:
             continue
-        planned.append((oid, dict(zip(asked, made, strict=True))))
-    for action in actions:
-        targets: list[TargetOption] = []
-        for oid, plans in planned:
-            plan = plans.get(action)
-            if plan is None:
-                continue
-            t = state.creatures[oid]
+        for action in asked:
             choices: dict[str, list[Any]]
             if action == "disarm":
-                spaces = list(positions.kept(occ, ("drop_spaces", oid), partial(overpower.drop_spaces, state, occ, t)))
+                spaces = positions.kept(occ, ("drop_spaces", oid), partial(overpower.drop_spaces, state, occ, t))
                 if not spaces:
                     continue
-                choices = {"item": [w.id for w in overpower.held_items(t)], "to": spaces}
+                choices = {"item": [w.id for w in held], "to": list(spaces)}
             elif action == "impair":
                 choices = {"ailment": list(overpower.IMPAIR_AILMENTS)}
             else:
-                dests = overpower.destinations(state, occ, c, t, plan.reach, filled)
+                if reached is None:
+                    reached = strike_offers.reach_spaces(state, occ, c, rng, area, filled)[0]
+                dests = overpower.destinations(state, occ, c, t, rng, filled, reached)
                 if not dests:
                     continue
                 choices = {"to": dests}
-            targets.append(make_target(target=oid, preview=plan_preview(plan), path=plan.path, choices=choices))
+            preview = weapon_preview(state, c, t, action, arm, terms)
+            found[action].append(make_target(target=oid, preview=preview, path=list(terms.path), choices=choices))
+    out: list[ActionOption] = []
+    params = arm_params(arm)
+    variant = arm_variant(arm)
+    for action, targets in found.items():
         if not targets:
             continue
+        name = overpower.NAMES[action]
         option = make_option(
             action=action,
             group="Overpower",
-            label=f"{overpower.NAMES[action]} with {arm.name}",
-            row=overpower.NAMES[action],
-            variant=arm_variant(arm),
+            label=f"{name} with {arm.name}",
+            row=name,
+            variant=variant,
             cost={"major": 1},
-            params=arm_params(arm),
+            params=dict(params),
             targets=targets,
             reach=rng,
-            choose={"disarm": ["item", "to"], "impair": ["ailment"], "reposition": ["to"]}[action],
+            choose=list(CHOICES[action]),
         )
         out.append(charged(option) if charge else option)
     return out
+
+
+def weapon_preview(
+    state: GameState,
+    c: Creature,
+    t: Creature,
+    action: overpower.WeaponAction,
+    arm: strike.Armament,
+    terms: overpower.WeaponTerms,
+) -> RollPreview:
+    """The preview of `action` on `t` with `arm` (the `plan_preview` of its `overpower.plan_weapon_overpowers`),
+    made from what the plan is made of."""
+    label, skill, dice, dl, defense = overpower.roll_of(state, c, t, action, arm.name)
+    return make_preview(
+        label=label,
+        skill=skill,
+        dice=dice,
+        dice_changes=list(terms.dice_changes),
+        modifiers=list(terms.modifiers),
+        dl=dl,
+        defense_skill=defense,
+    )
+
+
+ACTIONS: tuple[overpower.WeaponAction, ...] = ("disarm", "impair", "reposition")
+CHOICES: dict[str, tuple[str, ...]] = {"disarm": ("item", "to"), "impair": ("ailment",), "reposition": ("to",)}
+"""The command fields each Overpower with a weapon leaves to choose once its target is."""
 
 
 def charged_collisions(state: GameState, occ: Occupancy, c: Creature, moves: Moves) -> list[ActionOption]:

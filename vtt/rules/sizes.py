@@ -5,6 +5,8 @@
 
 from __future__ import annotations
 
+from functools import cache
+
 from vtt.rules.dice import Modifier
 
 WALL_SIZE = 1
@@ -65,6 +67,7 @@ def strike_size_modifier(attacker_size: int, target_size: int, note: str = "") -
     )
 
 
+@cache  # pure, and a Modifier is frozen: every Overpower of a menu shares one
 def overpower_size_modifier(attacker_size: int, target_size: int, note: str = "") -> Modifier | None:
     bonus = overpower_size_bonus(attacker_size, target_size)
     if bonus == 0:

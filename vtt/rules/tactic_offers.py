@@ -75,7 +75,8 @@ def tactic_options(state: GameState, occ: Occupancy, c: Creature, major_ok: bool
     grid = grid_of(state)
     for arm in arms(state, c):
         rng = strike.arm_reach(state, c, arm)
-        in_reach = occ.occupants(list(grid.area_within(occ.cells[c.id], rng)), exclude=c.id)
+        area = grid.area_within(occ.cells[c.id], rng)
+        in_reach = occ.occupants(list(area), exclude=c.id)
         targets = strike_offers.strike_targets(state, occ, c, arm, in_reach, filled, minor=True)
         if targets:
             label = f"Strike with {arm.name}" if arm.weapon else "Unarmed Strike"
@@ -92,7 +93,7 @@ def tactic_options(state: GameState, occ: Occupancy, c: Creature, major_ok: bool
             out.append(flurried(option))
         out += [
             flurried(o)
-            for o in overpower_offers.weapon_overpower_options(state, occ, c, arm, in_reach, False, minor=True)
+            for o in overpower_offers.weapon_overpower_options(state, occ, c, arm, area, in_reach, False, minor=True)
         ]
     out += [flurried(o) for o in ranged_offers.ranged_options(state, occ, c, minor=True)]
     return out + flurried_more(state, occ, c)

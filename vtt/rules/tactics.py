@@ -47,6 +47,7 @@
 
 from __future__ import annotations
 
+from functools import lru_cache
 from typing import Literal
 
 from vtt.rules import attacks, near, senses, vision
@@ -110,19 +111,21 @@ def declared_modifiers(state: GameState, c: Creature, called_shot: bool, charge:
     """What declaring a Called Shot or a Charge with this attack adds to its roll."""
     mods: list[Modifier] = []
     if called_shot and not called_shot_active(state, c.id):
-        mods.append(
-            Modifier(
-                value=CALLED_SHOT_PENALTY,
-                reason=f"{CALLED_SHOT}: -1 on physical attack rolls for 1 round",
-                key="called_shot",
-                source=c.id,
-            )
-        )
+        mods.append(_called_shot_modifier(c.id))
     if charge:
-        mods.append(
-            Modifier(value=CHARGE_ATTACK_BONUS, reason=f"{CHARGE}: +1 on the attack roll", key="charge", source=c.id)
-        )
+        mods.append(_charge_modifier(c.id))
     return mods
+
+
+@lru_cache(maxsize=4096)  # a Modifier is frozen: every attack of a menu declaring it shares one
+def _called_shot_modifier(source: str) -> Modifier:
+    why = f"{CALLED_SHOT}: -1 on physical attack rolls for 1 round"
+    return Modifier(value=CALLED_SHOT_PENALTY, reason=why, key="called_shot", source=source)
+
+
+@lru_cache(maxsize=4096)
+def _charge_modifier(source: str) -> Modifier:
+    return Modifier(value=CHARGE_ATTACK_BONUS, reason=f"{CHARGE}: +1 on the attack roll", key="charge", source=source)
 
 
 def called_part(target: Creature, part_id: str) -> BodyPart:
@@ -306,14 +309,22 @@ def aware_of(
     is heard through walls), when it perceives `c` as fog of war does (`vision.perceives`: sees it, or knows its
     space by its sound or scent; its Blinded and Deafened count as Concealment on its defense instead).
     (`occ`: the state's occupancy, when the caller has one.)"""
-    if other.id == c.id or other.dead or other.unconscious or other.ailments.get("Unaware", 0) > 0:
-        return False
-    if other.swallowed_by is not None or c.swallowed_by is not None:  # off the board (seed-000 swallowing)
+    if not _may_be_aware(c, other):
         return False
     occ = occ or Occupancy(state)
     dist = footprint_distance(grid_of(state), occ.cells[c.id], occ.cells[other.id])
-    if dist > state.settings.distract_range:
+    return dist <= state.settings.distract_range and _perceives(state, c, other, action)
+
+
+def _may_be_aware(c: Creature, other: Creature) -> bool:
+    """`aware_of` but for the range and what `other` perceives."""
+    if other.id == c.id or other.dead or other.unconscious or other.ailments.get("Unaware", 0) > 0:
         return False
+    return other.swallowed_by is None and c.swallowed_by is None  # off the board (seed-000 swallowing)
+
+
+def _perceives(state: GameState, c: Creature, other: Creature, action: DistractAction | None) -> bool:
+    """`aware_of` of a creature within range that may be Aware."""
     speaking = action == "speak" or (action is None and can_speak(state, c))
     return speaking or vision.perceives(state, other.id, c.id, ailments=False) is not None
 
@@ -327,10 +338,10 @@ def distract_targets(state: GameState, c: Creature, occ: Occupancy | None = None
         return []
     kinds = distract_actions(state, c.id)
     action: DistractAction = next((k for k in kinds if k != "speak"), "speak")
-    # Only a creature with a space within range can be Aware: the others are not asked about.
+    # Only a creature with a space within range can be Aware: the others are not asked about, and those are within it.
     found = near.within(occ, grid_of(state), occ.cells[c.id], state.settings.distract_range)
     creatures = state.creatures
-    return [oid for oid in found if aware_of(state, c, creatures[oid], occ, action)]
+    return [oid for oid in found if _may_be_aware(c, other := creatures[oid]) and _perceives(state, c, other, action)]
 
 
 def distract_bonus(action: Literal["major", "minor"]) -> Modifier:
