@@ -235,21 +235,21 @@ def plan_preview(plan: strike.AttackPlan) -> RollPreview:
 
 
 def arms(state: GameState, c: Creature) -> list[strike.Armament]:
-    """What the creature can attack with now: each usable weapon, and unarmed once (its best free limb)."""
+    """What the creature can attack with now: each usable weapon, and unarmed once (the first free limb it can
+    strike with)."""
     out: list[strike.Armament] = []
-    options: list[tuple[str | None, str | None]] = [(w.id, None) for w in c.weapons]
-    options += [(None, limb.id) for limb in c.limbs if limb.free]
-    seen_unarmed = False
-    for wid, lid in options:
+    for w in c.weapons:
         try:
-            arm = strike.armament(state, c, wid, lid)
+            out.append(strike.armament(state, c, w.id, None))
         except RuleError:
             continue
-        if arm.weapon is None:
-            if seen_unarmed:
+    for limb in c.limbs:
+        if limb.free:
+            try:
+                out.append(strike.armament(state, c, None, limb.id))
+            except RuleError:
                 continue
-            seen_unarmed = True
-        out.append(arm)
+            break
     return out
 
 
