@@ -378,7 +378,7 @@ def finish(option: ActionOption, creature_id: str) -> ActionOption:
             other = True
         if given["params"]:
             for k, v in given["params"].items():
-                sent[k] = _plain(v)
+                sent[k] = _plain(v) if isinstance(v, _SEQUENCES) else v
         fields_set = t.__pydantic_fields_set__
         if "send" not in fields_set:
             given["send"] = sent
