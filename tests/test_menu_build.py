@@ -16,9 +16,20 @@ from vtt.rules.dice import RandomDice
 from vtt.rules.engine import ActionOption, apply, legal_actions
 from vtt.rules.events import RuleError
 from vtt.rules.fastmodel import shallow_copy
-from vtt.rules.model import Creature, GameState, Weapon
-from vtt.rules.offers import RollPreview, TargetOption, command_for, make_option, make_preview, make_target
+from vtt.rules.model import Creature, Effect, GameState, Weapon
+from vtt.rules.offers import (
+    RollPreview,
+    TargetOption,
+    arms,
+    charged,
+    command_for,
+    finish_all,
+    make_option,
+    make_preview,
+    make_target,
+)
 from vtt.rules.space import Occupancy, why_cannot_stand
+from vtt.rules.tactics import FLURRY_LIMBS
 
 SEEDS = range(24)
 
@@ -137,6 +148,37 @@ def test_the_unvalidated_makers_give_the_models_defaults() -> None:
     option = make_option(action="move", group="Move", label="Move")
     assert option.model_fields_set == {"action", "group", "label"}
     assert list(option.model_dump()) == list(ActionOption.model_fields)
+
+
+def test_a_target_shared_by_two_options_is_filled_in_for_each_on_its_own() -> None:
+    """`finish_all` fills an option and its targets in where they are the first time it meets them; a target met
+    again (a Charge made from an option shares its targets, `charged`) is copied, so each option's target sends its
+    own command and the first one's is left as it was."""
+    option = make_option(
+        action="strike", group="Strike", label="Strike", params={"weapon": "sword"}, targets=[make_target(target="b")]
+    )
+    plain, charge = finish_all([option, charged(option)], "a")
+    assert plain is option and plain.targets[0] is option.targets[0]
+    assert plain.targets[0].send == {"type": "strike", "creature": "a", "weapon": "sword", "target": "b"}
+    assert charge.targets[0] is not plain.targets[0]
+    assert charge.targets[0].send == {**plain.targets[0].send, "charge": True}
+    assert (plain.pick, charge.pick) == ("creature", "creature")
+
+
+def test_the_arms_are_each_gripped_weapon_and_unarmed_with_the_first_free_limb_that_may_strike() -> None:
+    """`arms`: each weapon the creature can use, then unarmed once, with its first free limb that may attack (one
+    that attacked in a Flurry may not: the next one is taken)."""
+    c = creature("a", (2, 2), weapons=[weapon("sword", 2)], grip={"right_arm": "sword"})
+    s = state(c)
+    free = [lb.id for lb in c.limbs if lb.free]
+    assert len(free) >= 2
+    found = arms(s, c)
+    assert [(arm.weapon.id if arm.weapon else None, arm.limb.id if arm.limb else None) for arm in found] == [
+        ("sword", "right_arm"),
+        (None, free[0]),
+    ]
+    flurried = shallow_copy(s, effects=[Effect(id="e1", name=FLURRY_LIMBS, creator="a", subject="a", limbs=[free[0]])])
+    assert [arm.limb.id if arm.limb else None for arm in arms(flurried, c)] == ["right_arm", free[1]]
 
 
 def test_a_kept_occupancy_belongs_to_its_state_alone() -> None:

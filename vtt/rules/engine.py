@@ -114,7 +114,7 @@ from vtt.rules.dice import DiceSource, ScriptedDice
 from vtt.rules.events import Event, RuleError
 from vtt.rules.fastmodel import models_of, read_plainly, set_fields
 from vtt.rules.limits import plain_message
-from vtt.rules.model import Creature, GameState
+from vtt.rules.model import Cell, Creature, GameState
 from vtt.rules.offers import ActionOption, Group, RollPreview, TargetOption
 from vtt.rules.space import grid_of, why_cannot_stand
 from vtt.rules.txn import Tx
@@ -649,9 +649,13 @@ def _options(state: GameState, creature_id: str) -> list[ActionOption]:
     major_ok = econ.major > 0 and (not full_resolve or econ.major_unlocked)
     if major_ok and can_attack:
         charge_ok = tactics.can_charge(state, creature_id)
+        reached: dict[int, tuple[set[Cell], list[str]]] = {}  # by Reach: the arms of one Reach reach the same
         for arm in offers.arms(state, c):
-            area = grid.area_within(occ.cells[c.id], strike.arm_reach(state, c, arm))
-            in_reach = occ.occupants(list(area), exclude=c.id)
+            rng = strike.arm_reach(state, c, arm)
+            if rng not in reached:
+                around = grid.area_within(occ.cells[c.id], rng)
+                reached[rng] = (around, occ.occupants(list(around), exclude=c.id))
+            area, in_reach = reached[rng]
             out += strike_offers.melee_options(state, occ, c, arm, area, in_reach)
             out += strike_offers.called_and_charged(state, occ, c, arm, in_reach, charge_ok)
             out += overpower_offers.weapon_overpower_options(state, occ, c, arm, area, in_reach, False)

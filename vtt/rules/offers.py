@@ -31,7 +31,7 @@ from vtt.rules import positions, strike
 from vtt.rules.commands import COMMAND_MODELS, creature_fields
 from vtt.rules.dice import DiceChange, Modifier
 from vtt.rules.events import RuleError
-from vtt.rules.fastmodel import construct
+from vtt.rules.fastmodel import construct, put_dict, put_extra, put_fields_set, put_private
 from vtt.rules.model import Cell, Creature, GameState
 
 Group = Literal["Move", "Strike", "Overpower", "Tactics", "Defense", "Manifest", "Turn"]
@@ -137,7 +137,6 @@ class ActionOption(BaseModel):
 # built without validation: a menu is worked out for every creature after every change.
 
 
-_set = object.__setattr__
 _new = object.__new__
 
 
@@ -145,10 +144,10 @@ def _built(cls: type[_M], data: dict[str, Any], given: dict[str, Any]) -> _M:
     """A `cls` holding `data` (every field, in the model's order; `given` set over its defaults), not validated."""
     data.update(given)
     out = _new(cls)
-    _set(out, "__dict__", data)
-    _set(out, "__pydantic_fields_set__", set(given))
-    _set(out, "__pydantic_extra__", None)
-    _set(out, "__pydantic_private__", None)
+    put_dict(out, data)
+    put_fields_set(out, set(given))
+    put_extra(out, None)
+    put_private(out, None)
     return out
 
 
@@ -157,10 +156,10 @@ def _copied(model: _M, **changes: Any) -> _M:
     data = model.__dict__.copy()
     data.update(changes)
     out = _new(type(model))
-    _set(out, "__dict__", data)
-    _set(out, "__pydantic_fields_set__", model.__pydantic_fields_set__ | changes.keys())
-    _set(out, "__pydantic_extra__", None)
-    _set(out, "__pydantic_private__", None)
+    put_dict(out, data)
+    put_fields_set(out, model.__pydantic_fields_set__ | changes.keys())
+    put_extra(out, None)
+    put_private(out, None)
     return out
 
 
@@ -236,21 +235,21 @@ def plan_preview(plan: strike.AttackPlan) -> RollPreview:
 
 
 def arms(state: GameState, c: Creature) -> list[strike.Armament]:
-    """What the creature can attack with now: each usable weapon, and unarmed once (its best free limb)."""
+    """What the creature can attack with now: each usable weapon, and unarmed once (the first free limb it can
+    strike with)."""
     out: list[strike.Armament] = []
-    options: list[tuple[str | None, str | None]] = [(w.id, None) for w in c.weapons]
-    options += [(None, limb.id) for limb in c.limbs if limb.free]
-    seen_unarmed = False
-    for wid, lid in options:
+    for w in c.weapons:
         try:
-            arm = strike.armament(state, c, wid, lid)
+            out.append(strike.armament(state, c, w.id, None))
         except RuleError:
             continue
-        if arm.weapon is None:
-            if seen_unarmed:
+    for limb in c.limbs:
+        if limb.free:
+            try:
+                out.append(strike.armament(state, c, None, limb.id))
+            except RuleError:
                 continue
-            seen_unarmed = True
-        out.append(arm)
+            break
     return out
 
 
@@ -309,8 +308,14 @@ def _names_space(annotation: Any) -> bool:
 
 
 @cache
-def _fields(kind: str) -> frozenset[str]:
-    return frozenset(_models()[kind].model_fields)
+def _shape(kind: str) -> tuple[bool, bool, str | None, Pick]:
+    """Whether the command `kind` takes a `creature` and a `target`, the field a space picked on the map fills
+    (`space` or `to`), and what a menu clicks for it when its option offers nothing to click now: a command that
+    names a target or a space waits for one (shown as out of reach)."""
+    fields = _models()[kind].model_fields
+    at = "space" if "space" in fields else "to" if "to" in fields else None
+    waits: Pick = "creature" if "target" in fields else "space" if at is not None else "none"
+    return "creature" in fields, "target" in fields, at, waits
 
 
 @cache
@@ -333,26 +338,15 @@ def _plain(value: Any) -> Any:
 _SEQUENCES = (tuple, list)
 
 
-def _pick(option: ActionOption, creature_id: str, fields: frozenset[str]) -> Pick:
-    if option.targets and option.spaces:
-        return "creature_or_space"
-    if option.spaces:
-        return "space"
-    if option.targets:
-        return "creature" if any(t.target != creature_id for t in option.targets) else "none"
-    # nothing to click now: a command that names a target or a space waits for one (shown as out of reach)
-    return "creature" if "target" in fields else "space" if "space" in fields or "to" in fields else "none"
-
-
-def finish(option: ActionOption, creature_id: str, fresh: set[int] | None = None) -> ActionOption:
-    """`option` with its command filled in: the option's, each target's, the open choices typed. With `fresh`
-    (see `finish_all`) the option and its targets are filled in where they are, each the first time it is met."""
+def finish(option: ActionOption, creature_id: str) -> ActionOption:
+    """`option` with its command filled in: the option's, each target's, the open choices typed. The option and
+    its targets are filled in where they are the first time they are met (their `send` not set yet: a builder made
+    them for this menu alone); one met again (shared by two options) is copied."""
     values = option.__dict__
     kind = values["command"] or values["action"]
-    fields = _fields(kind)
-    send: dict[str, Any] = {"type": kind}
-    if "creature" in fields:
-        send["creature"] = creature_id
+    has_creature, has_target, space_field, waits = _shape(kind)
+    spaced = space_field == "space"
+    send: dict[str, Any] = {"type": kind, "creature": creature_id} if has_creature else {"type": kind}
     params = values["params"]
     if params:
         for k, v in params.items():
@@ -365,31 +359,42 @@ def finish(option: ActionOption, creature_id: str, fresh: set[int] | None = None
     else:
         asks, listed = [], False
     # a command that takes its creatures as a list (Distract's `targets`) gets them from that choice alone
-    named = "target" in fields and not listed
-    spaced = "space" in fields
+    named = has_target and not listed
     targets = []
+    other = False  # a target other than the creature itself
     for t in values["targets"]:
         sent = send.copy()
         given = t.__dict__
-        if given["target"] is not None:
+        target = given["target"]
+        if target is not None:
+            if target != creature_id:
+                other = True
             if named:
-                sent["target"] = given["target"]
+                sent["target"] = target
         elif spaced and given["space"] is not None:
             sent["space"] = _plain(given["space"])
+            other = True
+        else:
+            other = True
         if given["params"]:
             for k, v in given["params"].items():
-                sent[k] = _plain(v)
-        if fresh is not None and id(t) not in fresh:  # `_filled`, the common case inline: a menu has many targets
-            fresh.add(id(t))
+                sent[k] = _plain(v) if isinstance(v, _SEQUENCES) else v
+        fields_set = t.__pydantic_fields_set__
+        if "send" not in fields_set:
             given["send"] = sent
-            t.__pydantic_fields_set__.add("send")
+            fields_set.add("send")
             targets.append(t)
         else:
             targets.append(_copied(t, send=sent))
-    at = ("space" if spaced else "to" if "to" in fields else None) if values["spaces"] else None
-    pick = values["pick"] or _pick(option, creature_id, fields)
-    if fresh is not None and id(option) not in fresh:  # `_filled` inline
-        fresh.add(id(option))
+    spaces = values["spaces"]
+    at = space_field if spaces else None
+    pick = values["pick"]
+    if pick is None:
+        if targets:
+            pick = "creature_or_space" if spaces else "creature" if other else "none"
+        else:
+            pick = "space" if spaces else waits
+    if "send" not in option.__pydantic_fields_set__:
         values["send"] = send
         values["targets"] = targets
         values["pick"] = pick
@@ -428,20 +433,8 @@ def kept_menu(
 
 
 def finish_all(options: list[ActionOption], creature_id: str) -> list[ActionOption]:
-    """`finish` of each option of a menu just built. Its builders made the options and their targets for this menu
-    alone, so each is filled in where it is; one met a second time (shared by two options) is copied."""
-    fresh: set[int] = set()
-    return [finish(o, creature_id, fresh) for o in options]
-
-
-def _filled(model: _M, fresh: set[int] | None, **changes: Any) -> _M:
-    """`model` with `changes`: changed where it is when `fresh` is given and it was not met yet, else a copy."""
-    if fresh is None or id(model) in fresh:
-        return _copied(model, **changes)
-    fresh.add(id(model))
-    model.__dict__.update(changes)
-    model.__pydantic_fields_set__.update(changes)
-    return model
+    """`finish` of each option of a menu just built."""
+    return [finish(o, creature_id) for o in options]
 
 
 def command_for(

@@ -142,7 +142,8 @@ def reach_spaces(
             spaces, walls = board_kept.kept(filled, on_board, lambda: _open_and_walls(state, mine, rng, area, filled))
         else:
             spaces, walls = _open_and_walls(state, mine, rng, area, filled)
-        ground = tuple(cell for cell in spaces if not occ.at(cell))
+        by_cell = occ.by_cell
+        ground = tuple(cell for cell in spaces if not by_cell.get(cell))
         found = occ.kept[key] = (spaces, ground, walls)
     return found
 
