@@ -293,9 +293,12 @@ function injectStyles() {
 .vtt-token.vtt-draggable { cursor: grab; }
 .vtt-token[data-dragging] { cursor: grabbing; opacity: 0.4; }
 /* A drag is drawn over the map, not in it: the path and step costs in one layer; the drop outline and the dragged
-   token's copy each in a layer that slides (slideTo: the compositor's work; the map is not repainted at each move). */
+   token's copy each in a layer that slides (slideTo: the compositor's work; the map is not repainted at each move).
+   Those two layers are only as big as what they hold (placeLayer): a moved layer is redrawn on the screen in all
+   its size at each frame. */
 .vtt-map .vtt-drag-layer, .vtt-map .vtt-drag-svg { position: absolute; inset: 0; width: 100%; height: 100%;
   display: none; pointer-events: none; overflow: visible; will-change: transform; }
+.vtt-map .vtt-drag-layer { inset: auto; overflow: hidden; }
 .vtt-map .vtt-drag-layer.vtt-shown, .vtt-map .vtt-drag-svg.vtt-shown { display: block; }
 .vtt-map .vtt-drag-layer .vtt-drag-svg { display: block; will-change: auto; font-family: ${FONT_FAMILY}; }
 .vtt-drag-ghost .vtt-token { opacity: 0.9; }
@@ -1224,6 +1227,11 @@ function stopSlide(el) {
   slides.delete(el);
 }
 
+// A box [x0, y0, x1, y1] grown by `m` on every side and rounded outwards to whole pixels.
+function grownBox([x0, y0, x1, y1], m) {
+  return [Math.floor(x0 - m), Math.floor(y0 - m), Math.ceil(x1 + m), Math.ceil(y1 + m)];
+}
+
 function svgEl(tag, attrs) {
   const el = document.createElementNS(SVG_NS, tag);
   for (const [k, v] of Object.entries(attrs)) el.setAttribute(k, String(v));
@@ -1659,9 +1667,11 @@ export default {
     applyView() {
       const { x, y, k } = this.view;
       const world = `translate(${fmt(x)} ${fmt(y)}) scale(${k})`;
-      for (const name of ["world", "dropWorld", "marksWorld", "ghostWorld"]) {
+      for (const name of ["world", "marksWorld"]) {
         if (this.$refs[name]) this.$refs[name].setAttribute("transform", world);
       }
+      const d = this.drag;
+      if (d && d.mode === "token" && d.el && d.el.hasAttribute("data-dragging")) this.placeDragLayers(d);
       const low = this.geo.inner * k < LOD_INNER_PX;
       if (this.$refs.svg && !low) this.$refs.svg.style.setProperty("--vtt-name-min", fmt(NAME_MIN_PX / k));
       if (this.$refs.svg && low !== this.lowDetail) {
@@ -2224,16 +2234,46 @@ export default {
           if (name === "id" || name.startsWith("data-")) el.removeAttribute(name);
         }
       }
-      d.el.setAttribute("data-dragging", "");
       const svg = this.$refs.svg;
       const layer = this.$refs.dragGhost;
       const ghostSvg = this.$refs.ghostSvg;
       stopSlide(layer);
+      this.placeDragLayers(d);
+      d.el.setAttribute("data-dragging", "");
       ghostSvg.classList.toggle("vtt-lod-low", svg.classList.contains("vtt-lod-low"));
       ghostSvg.style.setProperty("--vtt-name-min", svg.style.getPropertyValue("--vtt-name-min"));
       this.$refs.ghostWorld.replaceChildren(ghost);
       layer.classList.add("vtt-shown");
       this.$refs.dragMarks.classList.add("vtt-shown");
+    },
+    // The ghost's layer covers the dragged token as drawn now (its name plate and marks, their strokes and the
+    // active ring's glow), the drop outline's layer the token's spaces.
+    placeDragLayers(d) {
+      const k = this.view.k;
+      const own = this.$refs.svg.getBoundingClientRect();
+      const b = d.el.getBoundingClientRect();
+      const ghost = [b.left - own.left, b.top - own.top, b.right - own.left, b.bottom - own.top];
+      this.placeLayer("dragGhost", "ghostWorld", grownBox(ghost, 6 + this.geo.inner * 0.5 * k));
+      const t = this.local[d.id];
+      let outline = [Infinity, Infinity, -Infinity, -Infinity];
+      for (const [q, r] of t.cells) {
+        for (const [x, y] of this.geo.corners(q, r)) {
+          const sx = this.view.x + x * k;
+          const sy = this.view.y + y * k;
+          outline = [Math.min(outline[0], sx), Math.min(outline[1], sy), Math.max(outline[2], sx), Math.max(outline[3], sy)];
+        }
+      }
+      this.placeLayer("dropLayer", "dropWorld", grownBox(outline, 4));
+    },
+    // Layer `name` over the box [x0, y0, x1, y1] of the map (px), its world group `world` drawn as the map's.
+    placeLayer(name, world, [x0, y0, x1, y1]) {
+      const style = this.$refs[name].style;
+      style.left = x0 + "px";
+      style.top = y0 + "px";
+      style.width = x1 - x0 + "px";
+      style.height = y1 - y0 + "px";
+      const { x, y, k } = this.view;
+      this.$refs[world].setAttribute("transform", `translate(${fmt(x - x0)} ${fmt(y - y0)}) scale(${k})`);
     },
     clearDragVisual(d) {
       if (d.el) d.el.removeAttribute("data-dragging");
