@@ -226,6 +226,58 @@ def test_pan_moves_view_by_pointer_delta(one_user: Page) -> None:
     expect(a.get_by_text("Cell")).to_have_count(0)  # a pan is not a cell click
 
 
+# Boxes on the screen [left, top, right, bottom] during a drag: the map, the dragged copy and the drop outline, each
+# with the layer it slides in.
+DRAG_BOXES = """() => {
+  const box = (el) => { const b = el.getBoundingClientRect(); return [b.left, b.top, b.right, b.bottom]; };
+  const ghost = document.querySelector('[data-role=drag-ghost]');
+  const outline = document.querySelector('[data-role=drop-preview]');
+  return { map: box(document.querySelector('svg.vtt-svg')), ghostLayer: box(ghost),
+           ghost: box(ghost.querySelector('.vtt-token')), outlineLayer: box(outline),
+           outline: box(outline.querySelector('.vtt-drop-preview')) };
+}"""
+
+
+def inside(inner: list[float], outer: list[float]) -> bool:
+    """Box `inner` lies within box `outer` (half a pixel of rounding aside)."""
+    return all(i >= o - 0.5 for i, o in zip(inner[:2], outer[:2], strict=True)) and all(
+        i <= o + 0.5 for i, o in zip(inner[2:], outer[2:], strict=True)
+    )
+
+
+def area(b: list[float]) -> float:
+    return (b[2] - b[0]) * (b[3] - b[1])
+
+
+def test_the_board_and_a_drag_are_drawn_in_layers_of_their_own(one_user: Page) -> None:
+    """The board lies in its own svg under the tokens' svg (a moved token is drawn again without the board), and
+    follows the pan; a dragged token's copy and its drop outline slide in layers just big enough to hold them
+    whole (a layer that moves is drawn on the screen again in all its size)."""
+    a = one_user
+    board = a.locator("svg.vtt-board-svg")
+    expect(board.locator("path.vtt-grid")).to_have_count(1)
+    expect(a.locator("svg.vtt-svg path.vtt-grid")).to_have_count(0)
+    assert a.evaluate("() => document.querySelector('svg.vtt-board-svg').nextElementSibling.matches('svg.vtt-svg')")
+    before = a.locator("svg.vtt-svg [data-role=world]").get_attribute("transform")
+    start = cell_xy(a, EMPTY_CELL)
+    drag(a, start, (start[0] + 40, start[1] + 30))
+    world = a.locator("svg.vtt-svg [data-role=world]").get_attribute("transform")
+    assert world != before
+    assert board.locator(":scope > g").get_attribute("transform") == world
+
+    anchor_q = int(a.locator('[data-token-id="wyrm"]').get_attribute("data-q") or 0)
+    anchor_r = int(a.locator('[data-token-id="wyrm"]').get_attribute("data-r") or 0)
+    a.mouse.move(*token_xy(a, "wyrm"))
+    a.mouse.down()
+    a.mouse.move(*cell_xy(a, (anchor_q + 2, anchor_r + 1)), steps=6)
+    boxes = a.evaluate(DRAG_BOXES)
+    a.mouse.up()
+    assert inside(boxes["ghost"], boxes["ghostLayer"]), boxes
+    assert inside(boxes["outline"], boxes["outlineLayer"]), boxes
+    assert area(boxes["ghostLayer"]) < area(boxes["map"]) / 10, boxes
+    assert area(boxes["outlineLayer"]) < area(boxes["map"]) / 10, boxes
+
+
 def test_pinch_zoom_with_two_pointers(one_user: Page) -> None:
     a = one_user
     _, _, k0 = world_transform(a)

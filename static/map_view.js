@@ -229,8 +229,13 @@ function injectStyles() {
 .vtt-map { position: relative; width: 100%; height: 100%; min-height: 320px; overflow: hidden;
   user-select: none; -webkit-user-select: none;
   background: radial-gradient(ellipse at 50% 40%, #4b433a 0%, #2e2924 60%, #1f1b17 100%); }
-.vtt-map .vtt-svg { position: absolute; inset: 0; width: 100%; height: 100%; display: block; touch-action: none;
-  font-family: ${FONT_FAMILY}; }
+.vtt-map .vtt-svg, .vtt-map .vtt-board-svg { position: absolute; inset: 0; width: 100%; height: 100%; display: block;
+  touch-action: none; font-family: ${FONT_FAMILY}; }
+/* The board (and what lies on it under the tokens) is a layer of its own, under the tokens' svg: a token that moves
+   is drawn again over the tokens alone, not over the board's paths (a grid of every space, the walls), which took
+   most of the time of drawing a moved token's spaces again. Its svg never moves: the pan and zoom are inside it,
+   and the layer is drawn at the screen's own scale. */
+.vtt-map .vtt-board-svg { pointer-events: none; will-change: transform; }
 .vtt-map .vtt-svg.vtt-panning { cursor: grabbing; }
 /* The 1x1 px menu anchor sits on the last clicked token's centre: it must never catch the pointer, or a second
    click on the same point would land on it instead of the token. */
@@ -293,11 +298,14 @@ function injectStyles() {
 .vtt-token.vtt-draggable { cursor: grab; }
 .vtt-token[data-dragging] { cursor: grabbing; opacity: 0.4; }
 /* A drag is drawn over the map, not in it: the path and step costs in one layer; the drop outline and the dragged
-   token's copy each in a layer that slides (slideTo: the compositor's work; the map is not repainted at each move). */
-.vtt-map .vtt-drag-layer, .vtt-map .vtt-drag-svg { position: absolute; inset: 0; width: 100%; height: 100%;
-  display: none; pointer-events: none; overflow: visible; will-change: transform; }
-.vtt-map .vtt-drag-layer.vtt-shown, .vtt-map .vtt-drag-svg.vtt-shown { display: block; }
-.vtt-map .vtt-drag-layer .vtt-drag-svg { display: block; will-change: auto; font-family: ${FONT_FAMILY}; }
+   token's copy each in a layer that slides (slideTo: the compositor's work; the map is not repainted at each move).
+   The two that slide are only as big as what they hold (placeLayer): a layer that moves is drawn on the screen
+   again in all its size at each frame. The layers stay on the page, empty between drags: one that comes or goes
+   has the whole map drawn on the screen again. */
+.vtt-map .vtt-drag-layer { position: absolute; left: 0; top: 0; width: 100%; height: 100%; overflow: hidden;
+  pointer-events: none; will-change: transform; }
+.vtt-map .vtt-drag-svg { position: absolute; inset: 0; width: 100%; height: 100%; display: block; overflow: visible;
+  pointer-events: none; font-family: ${FONT_FAMILY}; }
 .vtt-drag-ghost .vtt-token { opacity: 0.9; }
 .vtt-token:hover .vtt-body { filter: brightness(1.12); }
 .vtt-token text { pointer-events: none; }
@@ -1224,6 +1232,11 @@ function stopSlide(el) {
   slides.delete(el);
 }
 
+// A box [x0, y0, x1, y1] grown by `m` on every side and rounded outwards to whole pixels.
+function grownBox([x0, y0, x1, y1], m) {
+  return [Math.floor(x0 - m), Math.floor(y0 - m), Math.ceil(x1 + m), Math.ceil(y1 + m)];
+}
+
 function svgEl(tag, attrs) {
   const el = document.createElementNS(SVG_NS, tag);
   for (const [k, v] of Object.entries(attrs)) el.setAttribute(k, String(v));
@@ -1659,14 +1672,17 @@ export default {
     applyView() {
       const { x, y, k } = this.view;
       const world = `translate(${fmt(x)} ${fmt(y)}) scale(${k})`;
-      for (const name of ["world", "dropWorld", "marksWorld", "ghostWorld"]) {
+      for (const name of ["world", "boardWorld", "marksWorld"]) {
         if (this.$refs[name]) this.$refs[name].setAttribute("transform", world);
       }
+      const d = this.drag;
+      if (d && d.mode === "token" && d.el && d.el.hasAttribute("data-dragging")) this.placeDragLayers(d);
       const low = this.geo.inner * k < LOD_INNER_PX;
       if (this.$refs.svg && !low) this.$refs.svg.style.setProperty("--vtt-name-min", fmt(NAME_MIN_PX / k));
       if (this.$refs.svg && low !== this.lowDetail) {
         this.lowDetail = low;
         this.$refs.svg.classList.toggle("vtt-lod-low", low);
+        this.$refs.boardSvg.classList.toggle("vtt-lod-low", low);
       }
       if (!low && this.firstIds.size && this.$refs.svg) this.buildTokens(); // the first frame has no details
     },
@@ -2224,24 +2240,56 @@ export default {
           if (name === "id" || name.startsWith("data-")) el.removeAttribute(name);
         }
       }
-      d.el.setAttribute("data-dragging", "");
       const svg = this.$refs.svg;
       const layer = this.$refs.dragGhost;
       const ghostSvg = this.$refs.ghostSvg;
       stopSlide(layer);
+      this.placeDragLayers(d);
+      d.el.setAttribute("data-dragging", "");
       ghostSvg.classList.toggle("vtt-lod-low", svg.classList.contains("vtt-lod-low"));
       ghostSvg.style.setProperty("--vtt-name-min", svg.style.getPropertyValue("--vtt-name-min"));
       this.$refs.ghostWorld.replaceChildren(ghost);
-      layer.classList.add("vtt-shown");
-      this.$refs.dragMarks.classList.add("vtt-shown");
+    },
+    // The ghost's layer covers the dragged token as drawn now (its name plate and marks, their strokes and the
+    // active ring's glow), the drop outline's layer the token's spaces.
+    placeDragLayers(d) {
+      const k = this.view.k;
+      const own = this.$refs.svg.getBoundingClientRect();
+      const b = d.el.getBoundingClientRect();
+      const ghost = [b.left - own.left, b.top - own.top, b.right - own.left, b.bottom - own.top];
+      this.placeLayer("dragGhost", "ghostWorld", grownBox(ghost, 6 + this.geo.inner * 0.5 * k));
+      this.placeLayer("dropLayer", "dropWorld", grownBox(this.screenBox(this.local[d.id].cells), 4));
+    },
+    // The box [x0, y0, x1, y1] of spaces `cells` on the map's screen (px).
+    screenBox(cells) {
+      const { x, y, k } = this.view;
+      const box = [Infinity, Infinity, -Infinity, -Infinity];
+      for (const [q, r] of cells) {
+        for (const [cx, cy] of this.geo.corners(q, r)) {
+          const sx = x + cx * k;
+          const sy = y + cy * k;
+          box[0] = Math.min(box[0], sx);
+          box[1] = Math.min(box[1], sy);
+          box[2] = Math.max(box[2], sx);
+          box[3] = Math.max(box[3], sy);
+        }
+      }
+      return box;
+    },
+    // Layer `name` over the box [x0, y0, x1, y1] of the map (px), its world group `world` drawn as the map's.
+    placeLayer(name, world, [x0, y0, x1, y1]) {
+      const style = this.$refs[name].style;
+      style.left = x0 + "px";
+      style.top = y0 + "px";
+      style.width = x1 - x0 + "px";
+      style.height = y1 - y0 + "px";
+      const { x, y, k } = this.view;
+      this.$refs[world].setAttribute("transform", `translate(${fmt(x - x0)} ${fmt(y - y0)}) scale(${k})`);
     },
     clearDragVisual(d) {
       if (d.el) d.el.removeAttribute("data-dragging");
       if (this.$refs.ghostWorld) this.$refs.ghostWorld.replaceChildren();
       if (this.$refs.dragGhost) stopSlide(this.$refs.dragGhost);
-      for (const name of ["dragGhost", "dragMarks"]) {
-        if (this.$refs[name]) this.$refs[name].classList.remove("vtt-shown");
-      }
       this.showPreview(null, null);
       this.clearMovePreview();
     },
@@ -2290,7 +2338,6 @@ export default {
       if (!t || !target) {
         this.previewKey = "";
         el.setAttribute("d", "");
-        layer.classList.remove("vtt-shown");
         stopSlide(layer);
         return;
       }
@@ -2298,7 +2345,6 @@ export default {
       if (key === this.previewKey) return;
       if (!this.previewKey.startsWith(id + "@")) {
         el.setAttribute("d", outlinePath(this.geo, t.cells, cellSetOf(t.cells)));
-        layer.classList.add("vtt-shown");
         this.previewFrom = [t.cells[0][0], t.cells[0][1]];
       }
       this.previewKey = key;
@@ -2448,10 +2494,7 @@ export default {
   },
   template: `
     <div class="vtt-map">
-      <svg ref="svg" class="vtt-svg" :data-grid="geo.grid" :data-cell="geo.cell" :data-cols="bd.cols"
-           :data-rows="bd.rows" :data-mode="editMode"
-           @pointerdown="onDown" @pointermove="onMove" @pointerup="onUp" @pointercancel="onPointerCancel"
-           @wheel.prevent="onWheel" @contextmenu="onContextMenu">
+      <svg ref="boardSvg" class="vtt-board-svg">
         <defs>
           <radialGradient :id="'vtt-parch-' + uid" cx="50%" cy="45%" r="75%">
             <stop offset="0%" stop-color="#f5ecd3"/>
@@ -2482,7 +2525,7 @@ export default {
             <feMerge><feMergeNode in="blur"/><feMergeNode in="SourceGraphic"/></feMerge>
           </filter>
         </defs>
-        <g ref="world" data-role="world">
+        <g ref="boardWorld">
           <vtt-board :geo="geo" :cols="bd.cols" :rows="bd.rows" :walls="bd.walls" :objects="bd.objects"
                      :water="bd.water" :uneven="bd.uneven" :conductive="bd.conductive" :bg="bg" :uid="uid"
                      :tile-clip="tileClip"/>
@@ -2494,6 +2537,13 @@ export default {
           <vtt-highlights :geo="geo" :items="hl"/>
           <path ref="moveReach" class="vtt-move-reach" data-role="move-reach" d=""/>
           <path ref="moveBlocked" class="vtt-move-blocked" data-role="move-blocked" d=""/>
+        </g>
+      </svg>
+      <svg ref="svg" class="vtt-svg" :data-grid="geo.grid" :data-cell="geo.cell" :data-cols="bd.cols"
+           :data-rows="bd.rows" :data-mode="editMode"
+           @pointerdown="onDown" @pointermove="onMove" @pointerup="onUp" @pointercancel="onPointerCancel"
+           @wheel.prevent="onWheel" @contextmenu="onContextMenu">
+        <g ref="world" data-role="world">
           <g ref="firstTokens" class="vtt-first-tokens"></g>
           <g class="vtt-tokens">
             <vtt-token v-for="id in built" :key="id" :t="local[id]" :geo="geo" :active="id === activeId" :uid="uid"
@@ -2513,12 +2563,14 @@ export default {
       <div ref="dropLayer" class="vtt-drag-layer" data-role="drop-preview">
         <svg class="vtt-drag-svg"><g ref="dropWorld"><path ref="preview" class="vtt-drop-preview" d=""/></g></svg>
       </div>
-      <svg ref="dragMarks" class="vtt-drag-svg vtt-drag-marks">
-        <g ref="marksWorld">
-          <path ref="movePath" class="vtt-move-path" data-role="move-path" d=""/>
-          <g ref="moveSteps" class="vtt-move-steps" data-role="move-steps"></g>
-        </g>
-      </svg>
+      <div ref="dragMarks" class="vtt-drag-layer vtt-drag-marks">
+        <svg class="vtt-drag-svg">
+          <g ref="marksWorld">
+            <path ref="movePath" class="vtt-move-path" data-role="move-path" d=""/>
+            <g ref="moveSteps" class="vtt-move-steps" data-role="move-steps"></g>
+          </g>
+        </svg>
+      </div>
       <div ref="dragGhost" class="vtt-drag-layer" data-role="drag-ghost">
         <svg ref="ghostSvg" class="vtt-drag-svg vtt-drag-ghost"><g ref="ghostWorld"></g></svg>
       </div>
