@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import random
 from collections import deque
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from functools import partial
 from itertools import permutations
 
@@ -29,6 +29,19 @@ SEEDS = range(24)
 ACTIONS: tuple[overpower.WeaponAction, ...] = ("disarm", "impair", "reposition")
 
 
+def _pairs(s: GameState) -> Iterator[tuple[Creature, Creature]]:
+    """Every ordered pair of two creatures of `s` neither of which is swallowed."""
+    for c, t in permutations(s.creatures.values(), 2):
+        if c.swallowed_by is None and t.swallowed_by is None:
+            yield c, t
+
+
+def _every_other_fight_played() -> Iterator[GameState]:
+    """The states of four random steps played from the random fight of every other seed."""
+    for seed in SEEDS[::2]:
+        yield from played(seed, random_fight(seed), 4)
+
+
 def test_reposition_destinations_are_the_spaces_the_rule_allows_one_by_one() -> None:
     """`overpower.destinations` lists, sorted, every space `why_not_destination` allows (of all the spaces near
     either creature, a wider area than Reposition can reach), for each pair of creatures and Reach 1 and 2."""
@@ -39,9 +52,7 @@ def test_reposition_destinations_are_the_spaces_the_rule_allows_one_by_one() -> 
             filled = s.board.filled()
             grid = grid_of(s)
             occ = Occupancy(s)
-            for c, t in permutations(s.creatures.values(), 2):
-                if t.swallowed_by is not None or c.swallowed_by is not None:
-                    continue
+            for c, t in _pairs(s):
                 for rng in (1, 2):
                     near = grid.area_within(occ.cells[c.id], rng + 3) | grid.area_within(occ.cells[t.id], 2)
                     expected = sorted(
@@ -65,14 +76,11 @@ def test_overpowers_planned_together_are_each_planned_alone() -> None:
     """`plan_weapon_overpowers` of Disarm, Impair and Reposition gives, for each, the plan `plan_weapon_overpower`
     gives alone (with and without a Charge, as a Flurry's Minor Action or not), or fails when each fails."""
     planned = 0
-    for seed in SEEDS[::2]:
-        for s in played(seed, random_fight(seed), 4):
-            for c, t in permutations(s.creatures.values(), 2):
-                if c.swallowed_by is not None or t.swallowed_by is not None:
-                    continue
-                for arm in arms(s, c):
-                    for charge, minor in ((False, False), (True, False), (False, True)):
-                        planned += _check_together(s, c, t, arm, charge, minor)
+    for s in _every_other_fight_played():
+        for c, t in _pairs(s):
+            for arm in arms(s, c):
+                for charge, minor in ((False, False), (True, False), (False, True)):
+                    planned += _check_together(s, c, t, arm, charge, minor)
     assert planned > 0
 
 
@@ -81,32 +89,29 @@ def test_overpowers_planned_on_one_occupancy_with_every_weapon_are_each_planned_
     either order on one occupancy, the plans it gives on an occupancy of its own: a shorter Reach is still refused;
     and the Grab, which tests the same touch, is planned after them as on an occupancy of its own."""
     planned = refused = 0
-    for seed in SEEDS[::2]:
-        for s in played(seed, random_fight(seed), 4):
-            filled = s.board.filled()
-            for c, t in permutations(s.creatures.values(), 2):
-                if c.swallowed_by is not None or t.swallowed_by is not None:
-                    continue
-                for order in (arms(s, c), arms(s, c)[::-1]):
-                    shared = Occupancy(s)
-                    for arm in order:
-                        outcomes: list[list[AttackPlan] | str] = []
-                        for occ in (shared, Occupancy(s)):
-                            try:
-                                outcomes.append(overpower.plan_weapon_overpowers(s, occ, c, t, ACTIONS, arm, filled))
-                            except RuleError as e:
-                                outcomes.append(str(e))
-                        assert outcomes[0] == outcomes[1]
-                        planned += not isinstance(outcomes[0], str)
-                        refused += isinstance(outcomes[0], str)
-                    grabs: list[object] = []
+    for s in _every_other_fight_played():
+        filled = s.board.filled()
+        for c, t in _pairs(s):
+            for order in (arms(s, c), arms(s, c)[::-1]):
+                shared = Occupancy(s)
+                for arm in order:
+                    outcomes: list[list[AttackPlan] | str] = []
                     for occ in (shared, Occupancy(s)):
                         try:
-                            gp = hold.plan_grab(s, occ, c, t, None, filled)
-                            grabs.append((gp.reach, gp.distance, gp.path, gp.modifiers, gp.exposed_size))
+                            outcomes.append(overpower.plan_weapon_overpowers(s, occ, c, t, ACTIONS, arm, filled))
                         except RuleError as e:
-                            grabs.append(str(e))
-                    assert grabs[0] == grabs[1]
+                            outcomes.append(str(e))
+                    assert outcomes[0] == outcomes[1]
+                    planned += not isinstance(outcomes[0], str)
+                    refused += isinstance(outcomes[0], str)
+                grabs: list[object] = []
+                for occ in (shared, Occupancy(s)):
+                    try:
+                        gp = hold.plan_grab(s, occ, c, t, None, filled)
+                        grabs.append((gp.reach, gp.distance, gp.path, gp.modifiers, gp.exposed_size))
+                    except RuleError as e:
+                        grabs.append(str(e))
+                assert grabs[0] == grabs[1]
     assert planned > 0 and refused > 0
 
 
@@ -115,26 +120,23 @@ def test_the_menus_overpower_previews_are_the_previews_of_their_plans() -> None:
     `plan_preview` of the plan the rule makes of it, with each weapon, with and without a Charge, as a Flurry's Minor
     Action or not."""
     compared = 0
-    for seed in SEEDS[::2]:
-        for s in played(seed, random_fight(seed), 4):
-            filled = s.board.filled()
-            for c, t in permutations(s.creatures.values(), 2):
-                if c.swallowed_by is not None or t.swallowed_by is not None:
-                    continue
-                for arm in arms(s, c):
-                    for charge, minor in ((False, False), (True, False), (False, True)):
-                        try:
-                            terms = overpower.weapon_terms(s, Occupancy(s), c, t, arm, filled, charge, minor)
-                        except RuleError:
-                            continue
-                        for action in ACTIONS:
-                            plan = overpower.plan_weapon_overpower(
-                                s, Occupancy(s), c, t, action, arm, filled, charge, minor
-                            )
-                            preview = overpower_offers.weapon_preview(s, c, t, action, arm, terms)
-                            assert preview.model_dump() == plan_preview(plan).model_dump()
-                            assert (terms.path, terms.reach) == (plan.path, plan.reach)
-                            compared += 1
+    for s in _every_other_fight_played():
+        filled = s.board.filled()
+        for c, t in _pairs(s):
+            for arm in arms(s, c):
+                for charge, minor in ((False, False), (True, False), (False, True)):
+                    try:
+                        terms = overpower.weapon_terms(s, Occupancy(s), c, t, arm, filled, charge, minor)
+                    except RuleError:
+                        continue
+                    for action in ACTIONS:
+                        plan = overpower.plan_weapon_overpower(
+                            s, Occupancy(s), c, t, action, arm, filled, charge, minor
+                        )
+                        preview = overpower_offers.weapon_preview(s, c, t, action, arm, terms)
+                        assert preview.model_dump() == plan_preview(plan).model_dump()
+                        assert (terms.path, terms.reach) == (plan.path, plan.reach)
+                        compared += 1
     assert compared > 0
 
 
@@ -183,9 +185,7 @@ def test_a_strike_may_be_nimble_exactly_when_the_nimble_strike_can_be_made() -> 
     for seed in SEEDS:
         for s in [_giant_fight(seed), *played(seed, random_fight(seed), 3)]:
             filled = s.board.filled()
-            for c, t in permutations(s.creatures.values(), 2):
-                if c.swallowed_by is not None or t.swallowed_by is not None:
-                    continue
+            for c, t in _pairs(s):
                 for arm in arms(s, c):
                     try:
                         plan = strike.plan_creature_strike(s, Occupancy(s), c, t, arm, False, filled)

@@ -48,17 +48,23 @@ def with_state(s: GameState, **fields: Any) -> GameState:
     return s.model_copy(update=fields)
 
 
-@pytest.fixture
-def worked(monkeypatch: pytest.MonkeyPatch) -> Iterator[list[int]]:
-    """How many times a Strike's plan was worked out (not taken from what was kept)."""
+def _counted(monkeypatch: pytest.MonkeyPatch, name: str) -> list[int]:
+    """How many times `strike.<name>` is called from now on (one counter in a list)."""
     calls = [0]
-    work_out = strike._work_out
+    original = getattr(strike, name)
 
     def counted(*args: Any) -> Any:
         calls[0] += 1
-        return work_out(*args)
+        return original(*args)
 
-    monkeypatch.setattr(strike, "_work_out", counted)
+    monkeypatch.setattr(strike, name, counted)
+    return calls
+
+
+@pytest.fixture
+def worked(monkeypatch: pytest.MonkeyPatch) -> Iterator[list[int]]:
+    """How many times a Strike's plan was worked out (not taken from what was kept)."""
+    calls = _counted(monkeypatch, "_work_out")
     positions.forget()
     yield calls
     positions.forget()
@@ -279,14 +285,7 @@ def test_a_menu_plan_kept_across_states_is_the_plan_worked_out_anew(
 def test_a_menu_after_the_turn_passed_reuses_its_strike_plans(monkeypatch: pytest.MonkeyPatch) -> None:
     """A's menu, then the turn passes to the Soulweaver and back: A's menu plans its Strike on B from what was kept
     (B and A unchanged), and it is the menu worked out with nothing kept."""
-    planned = [0]
-    plan = strike._plan_creature_strike
-
-    def counted(*args: Any) -> Any:
-        planned[0] += 1
-        return plan(*args)
-
-    monkeypatch.setattr(strike, "_plan_creature_strike", counted)
+    planned = _counted(monkeypatch, "_plan_creature_strike")
     positions.forget()
     s = fight()
     legal_actions(s, "a")

@@ -594,19 +594,17 @@ def _prepare(
     across states (`plan_kept`) and reused for any later state that holds what it reads."""
     c = require_active(state, cmd_creature)
     t = state.creatures.get(target) if target is not None else None
-    if t is None or not as_given:
-        return c, *_work_out(
+
+    def work_out() -> _Worked:
+        return _work_out(
             state, occ, c, t, target, space, surface, weapon, limb, nimble, strike_type, called_shot, charge, minor
         )
+
+    if t is None or not as_given:
+        return c, *work_out()
     inputs = (cmd_creature, target, space, surface, weapon, limb, nimble, strike_type, called_shot, charge, minor)
     found = plan_kept.kept(
-        inputs,
-        plan_kept.reads_of(state, c, t, state.board.filled(), called_shot is not None),
-        state,
-        c,
-        lambda: _work_out(
-            state, occ, c, t, target, space, surface, weapon, limb, nimble, strike_type, called_shot, charge, minor
-        ),
+        inputs, plan_kept.reads_of(state, c, t, state.board.filled(), called_shot is not None), state, c, work_out
     )
     if charge:  # the Economy is read for a Charge alone, and not kept (checked again after `_work_out`: the same)
         tactics.require_charge(state, c)
