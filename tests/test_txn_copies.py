@@ -77,3 +77,20 @@ def test_the_state_a_command_makes_starts_as_the_plain_copy() -> None:
     assert s.creatures["a"] is not tx.state.creatures["a"]
     assert tx.state.creatures is not s.creatures
     assert "creatures" in tx.state.__pydantic_fields_set__
+
+
+def test_a_limb_or_part_to_change_is_copied_once_in_its_place_and_alone() -> None:
+    c = creature("a", (0, 0))
+    s = state(c)
+    tx = Tx(s)
+    for ask, pieces, wanted in ((tx.part, "parts", "left_arm"), (tx.limb, "limbs", "left_arm")):
+        before: list[Any] = getattr(c, pieces)
+        i = [x.id for x in before].index(wanted)
+        got = ask("a", wanted)
+        assert got is not None and got is not before[i] and got == before[i]
+        after: list[Any] = getattr(tx.state.creatures["a"], pieces)
+        assert after[i] is got
+        assert all(x is y for j, (x, y) in enumerate(zip(after, before, strict=True)) if j != i)
+        assert ask("a", wanted) is got
+        assert ask("a", "no_such_piece") is None
+    assert s.creatures["a"] is c

@@ -442,8 +442,7 @@ def serious_injury(tx: Tx, hit: Hit, injury: int, threshold: int, dice: DiceSour
         if part_id is None:
             part_id, rolls = roll_part(c, dice, tx.state.settings.part_table)
         mutable = tx.creature(hit.target)
-    found = mutable.part(part_id)  # `mutable` is the creature to change: `tx.part` without asking for it again
-    part = None if found is None else tx.own(hit.target, found)
+    part = tx.part(hit.target, part_id)
     name = part.name if part else part_id
     shown = threshold if threshold > 0 else 0
     how = f"{counted} Injury exceeds Severe Threshold {shown} by {base}"

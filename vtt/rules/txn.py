@@ -186,13 +186,20 @@ class Tx:
 
     def limb(self, creature_id: str, limb_id: str) -> Limb | None:
         """The creature's limb `limb_id` to change (copied once, alone); None if it has no such limb."""
-        found = self.creature(creature_id).limb(limb_id)
-        return None if found is None else self.own(creature_id, found)
+        return self._own_first(self.creature(creature_id).limbs, limb_id)
 
     def part(self, creature_id: str, part_id: str) -> BodyPart | None:
         """The creature's body part `part_id` to change (copied once, alone); None if it has no such part."""
-        found = self.creature(creature_id).part(part_id)
-        return None if found is None else self.own(creature_id, found)
+        return self._own_first(self.creature(creature_id).parts, part_id)
+
+    def _own_first(self, items: list[_Piece], item_id: str) -> _Piece | None:
+        """The first of `items`, a list of a creature this command changes, with id `item_id`: copied once, in its
+        place (`Creature.limb` or `Creature.part` and `own`, in one pass over the list)."""
+        for i, x in enumerate(items):
+            if x.id == item_id:
+                copied = items[i] = self._own(x)
+                return copied
+        return None
 
     def own(self, creature_id: str, item: _Piece) -> _Piece:
         """`item`, a limb or body part of the creature as read from it, to change: copied once, in its place."""
