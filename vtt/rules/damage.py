@@ -427,8 +427,8 @@ def serious_injury(tx: Tx, hit: Hit, injury: int, threshold: int, dice: DiceSour
         bonus = 0 if hit.targeted else base // 2
         already = c.continuing_wounded.get(part_id, 0)
         mutable = tx.creature(hit.target)
-        mutable.continuing_injury[part_id] = counted
-        mutable.continuing_wounded[part_id] = max(already, base + bonus)
+        mutable.continuing_injury = {**mutable.continuing_injury, part_id: counted}  # replaced: see `txn._REPLACED`
+        mutable.continuing_wounded = {**mutable.continuing_wounded, part_id: max(already, base + bonus)}
         wounded = base + bonus - already
         if wounded <= 0:
             return []
@@ -772,8 +772,10 @@ def continuing_damage(tx: Tx, dice: DiceSource) -> list[Event]:
         m = tx.creature(cid)
         m.continuing = [x.model_copy(update={"rounds": x.rounds - 1}) for x in m.continuing if x.rounds > 1]
         live = {x.part for x in m.continuing}
-        for part in list(m.continuing_injury):
-            if part not in live:
-                m.continuing_injury.pop(part)
-                m.continuing_wounded.pop(part, None)
+        injury = m.continuing_injury
+        if any(part not in live for part in injury):  # replaced, not changed in place: see `txn._REPLACED`
+            m.continuing_injury = {part: n for part, n in injury.items() if part in live}
+            m.continuing_wounded = {
+                part: n for part, n in m.continuing_wounded.items() if part in live or part not in injury
+            }
     return events
