@@ -160,3 +160,19 @@ def test_soothe_needs_continuing_acid_damage_and_a_creature_in_reach() -> None:
         with pytest.raises(RuleError):
             apply(s, SOOTHE, ScriptedDice([]))
         assert s.model_dump() == before
+
+
+def test_continuing_damage_replaces_a_parts_added_up_injury_and_leaves_the_state_it_was_given_as_it_was() -> None:
+    """`apply` never changes its input (copy-on-write: the dicts of a part's added-up Injury and Wounded are
+    replaced, never changed in place, `txn._REPLACED`). Threshold 0, Continuing Acid 1 on the torso for 2 rounds:
+    faces 3 -> 1 on the torso, Tier 1 Wounded; next round faces 3 -> 2 on the torso, Tier 3 Wounded in all, and the
+    acid is spent: the counts are gone. Each state given is as it was."""
+    s = table(0, acid(1, rounds=2))
+    seen = []
+    for faces in ([3], [], [3]):
+        given, dump = s, s.model_dump()
+        s, _ = run(given, END, faces)
+        assert given.model_dump() == dump
+        seen.append((s.creatures["n"].continuing_injury, s.creatures["n"].continuing_wounded))
+    assert seen == [({"torso": 1}, {"torso": 1}), ({"torso": 1}, {"torso": 1}), ({}, {})]
+    assert wounded_parts(s) == {"torso": 3}

@@ -3,7 +3,8 @@
 - `Tx(state).state` is `state.model_copy(update=...)` with its own lists of effects and pending decisions and its
   own dict of reactions; every other field is shared.
 - `Tx.creature` copies a creature as `model_copy(update=...)` would with its ten dicts and lists copied: the same
-  values and fields set, those ten its own, everything else shared.
+  values and fields set; its lists of limbs and parts and dicts of ailments and their failures (which rules change in
+  place) its own, everything else shared (the other six are only ever replaced).
 """
 
 from __future__ import annotations
@@ -28,6 +29,7 @@ CONTAINERS = (
     "continuing_injury",
     "continuing_wounded",
 )
+OWN = ("limbs", "parts", "ailments", "ailment_failures")
 
 
 def _plain_clone(c: Creature) -> Creature:
@@ -64,7 +66,7 @@ def test_a_creature_to_change_is_the_plain_copy_with_its_dicts_and_lists_its_own
     for c in _creatures():
         s = state(c)
         got = Tx(s).creature(c.id)
-        _same_copy(got, _plain_clone(c), CONTAINERS, c)
+        _same_copy(got, _plain_clone(c), OWN, c)
 
 
 def test_the_state_a_command_makes_starts_as_the_plain_copy() -> None:
@@ -77,3 +79,20 @@ def test_the_state_a_command_makes_starts_as_the_plain_copy() -> None:
     assert s.creatures["a"] is not tx.state.creatures["a"]
     assert tx.state.creatures is not s.creatures
     assert "creatures" in tx.state.__pydantic_fields_set__
+
+
+def test_a_limb_or_part_to_change_is_copied_once_in_its_place_and_alone() -> None:
+    c = creature("a", (0, 0))
+    s = state(c)
+    tx = Tx(s)
+    for ask, pieces, wanted in ((tx.part, "parts", "left_arm"), (tx.limb, "limbs", "left_arm")):
+        before: list[Any] = getattr(c, pieces)
+        i = [x.id for x in before].index(wanted)
+        got = ask("a", wanted)
+        assert got is not None and got is not before[i] and got == before[i]
+        after: list[Any] = getattr(tx.state.creatures["a"], pieces)
+        assert after[i] is got
+        assert all(x is y for j, (x, y) in enumerate(zip(after, before, strict=True)) if j != i)
+        assert ask("a", wanted) is got
+        assert ask("a", "no_such_piece") is None
+    assert s.creatures["a"] is c

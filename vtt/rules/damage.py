@@ -39,7 +39,7 @@ from typing import Literal, NamedTuple
 from vtt.rules import ailments, called_trauma
 from vtt.rules.death import exhaustion_death
 from vtt.rules.dice import DiceChange, DiceSource, Modifier, Roll, roll
-from vtt.rules.events import Event
+from vtt.rules.events import Event, event
 from vtt.rules.fastmodel import construct, shallow_copy
 from vtt.rules.manifest_roll import after_grit_injury
 from vtt.rules.model import ContinuingDamage, Creature, Pool
@@ -257,12 +257,12 @@ def deal(tx: Tx, hit: Hit, dice: DiceSource) -> list[Event]:
             text += f"(Bashing raises the Injury to {floor})."
     pool = hit.pool
     events = [
-        Event(
+        event(
             kind="damage",
             text=text,
             actor=hit.attacker,
             target=hit.target,
-            rolls=(dmg,),
+            rolls=[dmg],
             data={
                 "injury": injury,
                 "needed": needed,
@@ -290,7 +290,7 @@ def _immune(tx: Tx, hit: Hit, target: Creature, immune: list[str]) -> list[Event
         m = tx.creature(hit.target)
         m.continuing = [x for x in m.continuing if x not in removed]
     return [
-        Event(
+        event(
             kind="immune",
             text=f"{target.name} is Immune to {', '.join(immune)}: no Injury.",
             actor=hit.attacker,
@@ -369,7 +369,7 @@ def suffer_pips(tx: Tx, target_id: str, pool: PoolName, amount: int, what: str =
     if spill:
         c.ailments["Exhausted"] = c.ailments.get("Exhausted", 0) + spill
     events.append(
-        Event(
+        event(
             kind="pips",
             text=f"{c.name} suffers {amount} {what}: " + "; ".join(parts) + ".",
             target=target_id,
@@ -404,7 +404,7 @@ def fall_unconscious(tx: Tx, target_id: str) -> list[Event]:
             tx.own(target_id, limb).holding = None
     names = [w.name for wid in dropped if (w := c.weapon(wid))]
     return [
-        Event(
+        event(
             kind="unconscious",
             text=f"{c.name}'s Grit Pool is full: falls Unconscious and Prone (Tier 12 "
             "Unaware)" + (f", dropping {', '.join(names)} into its space" if names else "") + ".",
@@ -427,8 +427,8 @@ def serious_injury(tx: Tx, hit: Hit, injury: int, threshold: int, dice: DiceSour
         bonus = 0 if hit.targeted else base // 2
         already = c.continuing_wounded.get(part_id, 0)
         mutable = tx.creature(hit.target)
-        mutable.continuing_injury[part_id] = counted
-        mutable.continuing_wounded[part_id] = max(already, base + bonus)
+        mutable.continuing_injury = {**mutable.continuing_injury, part_id: counted}  # replaced: see `txn._REPLACED`
+        mutable.continuing_wounded = {**mutable.continuing_wounded, part_id: max(already, base + bonus)}
         wounded = base + bonus - already
         if wounded <= 0:
             return []
@@ -442,8 +442,7 @@ def serious_injury(tx: Tx, hit: Hit, injury: int, threshold: int, dice: DiceSour
         if part_id is None:
             part_id, rolls = roll_part(c, dice, tx.state.settings.part_table)
         mutable = tx.creature(hit.target)
-    found = mutable.part(part_id)  # `mutable` is the creature to change: `tx.part` without asking for it again
-    part = None if found is None else tx.own(hit.target, found)
+    part = tx.part(hit.target, part_id)
     name = part.name if part else part_id
     shown = threshold if threshold > 0 else 0
     how = f"{counted} Injury exceeds Severe Threshold {shown} by {base}"
@@ -459,7 +458,7 @@ def serious_injury(tx: Tx, hit: Hit, injury: int, threshold: int, dice: DiceSour
     if hit.called_shot and hit.attacker in tx.state.creatures and part_id is not None:
         called_trauma.offer(tx, hit.attacker, hit.target, part_id, wounded)
     events = [
-        Event(
+        event(
             kind="serious_injury",
             text=text,
             actor=hit.attacker,
@@ -472,7 +471,7 @@ def serious_injury(tx: Tx, hit: Hit, injury: int, threshold: int, dice: DiceSour
         sever = roll(dice, f"Chopping: does {c.name}'s {name} come off?", wounded // 2)
         severed = sever.highest_double is not None
         events.append(
-            Event(
+            event(
                 kind="sever",
                 text=f"Chopping rolls {sever.dice}d12 for severing: "
                 + (f"doubles, {c.name}'s {name} is severed!" if severed else "no doubles."),
@@ -510,7 +509,7 @@ def sever_part(tx: Tx, target_id: str, part_id: str) -> list[Event]:
             if weapon is not None and not any(lb.holding == weapon.id for lb in c.limbs if lb.id != limb.id):
                 tx.drop(c.id, weapon, c.anchor)
         c.limbs = [lb for lb in c.limbs if lb.id != part_id]
-        events.append(Event(kind="limb_lost", text=f"{c.name} loses the use of its {limb.name}.", target=target_id))
+        events.append(event(kind="limb_lost", text=f"{c.name} loses the use of its {limb.name}.", target=target_id))
     for hook in AFTER_SEVER:
         events += hook(tx, target_id, part_id)
     return events
@@ -537,7 +536,7 @@ def wake_roll(tx: Tx, target_id: str, dice: DiceSource) -> list[Event]:
     mutable = tx.creature(target_id)
     if mutable.dead:
         return [
-            Event(
+            event(
                 kind="wake",
                 text=f"{c.name} rolls Endure to wake (DL {dl}): {r.result}.",
                 target=target_id,
@@ -558,7 +557,7 @@ def wake_roll(tx: Tx, target_id: str, dice: DiceSource) -> list[Event]:
     else:
         mutable.wake_failures += 1
         text = f"{c.name} rolls Endure to wake (DL {dl}): {r.result}, stays Unconscious (next DL {dl - 1})."
-    return [Event(kind="wake", text=text, target=target_id, rolls=[r], data={"dl": dl, "woke": ok}), *events]
+    return [event(kind="wake", text=text, target=target_id, rolls=[r], data={"dl": dl, "woke": ok}), *events]
 
 
 def element_effects(tx: Tx, hit: Hit, injury: int, dice: DiceSource) -> list[Event]:
@@ -577,7 +576,7 @@ def element_effects(tx: Tx, hit: Hit, injury: int, dice: DiceSource) -> list[Eve
         if not ok:
             m = tx.creature(hit.target)
             m.ailments["Exhausted"] = m.ailments.get("Exhausted", 0) + 1
-        return [Event(kind="heat", text=text, target=hit.target, rolls=[r], data={"dl": 2 * injury}), *events]
+        return [event(kind="heat", text=text, target=hit.target, rolls=[r], data={"dl": 2 * injury}), *events]
     if element == "cold":
         r, ok = _check_roll(tx, c, "Zeal", 2 * injury, f"{c.name}: Zeal against Cold", dice)
         text = f"Cold: {c.name} rolls Zeal (DL {2 * injury}): {r.result}, "
@@ -594,7 +593,7 @@ def element_effects(tx: Tx, hit: Hit, injury: int, dice: DiceSource) -> list[Eve
             shortened = len(tx.state.effects) - len(kept)
             tx.state.effects = kept
             text += "fails: the ongoing effects on it lose 1 round" + (f" ({shortened} end now)." if shortened else ".")
-        return [Event(kind="cold", text=text, target=hit.target, rolls=[r], data={"dl": 2 * injury})]
+        return [event(kind="cold", text=text, target=hit.target, rolls=[r], data={"dl": 2 * injury})]
     if element == "acid":
         amount = injury // 2
         if amount <= 0:
@@ -612,7 +611,7 @@ def element_effects(tx: Tx, hit: Hit, injury: int, dice: DiceSource) -> list[Eve
         )
         m.continuing = [*m.continuing, cont]
         return [
-            Event(
+            event(
                 kind="acid",
                 text=f"Acid: {c.name} takes Continuing Acid damage {amount} on its "
                 f"{part.replace('_', ' ')} for 1 round.",
@@ -680,7 +679,7 @@ def lightning_jump(tx: Tx, hit: Hit, dice: DiceSource, damaged: set[str]) -> lis
                 chosen = candidates[(r.result - 1) % n]
                 break
     events = [
-        Event(
+        event(
             kind="lightning",
             text=f"Lightning jumps through the conductor to {tx.get(chosen).name} for half damage ({amount}).",
             actor=hit.attacker,
@@ -720,7 +719,7 @@ def heal(
     c = tx.get(target_id)
     if kind and kind in c.vulnerabilities:
         return [
-            Event(
+            event(
                 kind="heal",
                 text=f"{c.name} is Vulnerable to {kind}: the healing has no effect.",
                 actor=healer,
@@ -737,7 +736,7 @@ def heal(
     removed = min(p.pips, healed)
     p = p.model_copy(update={"pips": p.pips - removed})
     setattr(m, pool, p)
-    event = Event(
+    healing = event(
         kind="heal",
         text=f"Healing {r.dice}d12, needing {HEALING_FACE}+: {healed}; {c.name} loses "
         f"{count(removed, pool.title() + ' Pip')} ({pool.title()} {p.pips}/{p.max}).",
@@ -746,7 +745,7 @@ def heal(
         rolls=[r],
         data={"healed": healed, "needed": HEALING_FACE},
     )
-    return [event, *(ailments.trauma_after_grit_recovered(tx, target_id, removed) if pool == "grit" else [])]
+    return [healing, *(ailments.trauma_after_grit_recovered(tx, target_id, removed) if pool == "grit" else [])]
 
 
 def continuing_damage(tx: Tx, dice: DiceSource) -> list[Event]:
@@ -773,8 +772,10 @@ def continuing_damage(tx: Tx, dice: DiceSource) -> list[Event]:
         m = tx.creature(cid)
         m.continuing = [x.model_copy(update={"rounds": x.rounds - 1}) for x in m.continuing if x.rounds > 1]
         live = {x.part for x in m.continuing}
-        for part in list(m.continuing_injury):
-            if part not in live:
-                m.continuing_injury.pop(part)
-                m.continuing_wounded.pop(part, None)
+        injury = m.continuing_injury
+        if any(part not in live for part in injury):  # replaced, not changed in place: see `txn._REPLACED`
+            m.continuing_injury = {part: n for part, n in injury.items() if part in live}
+            m.continuing_wounded = {
+                part: n for part, n in m.continuing_wounded.items() if part in live or part not in injury
+            }
     return events

@@ -6,10 +6,11 @@ change one of them; a creature, a limb, a body part, an Economy, a Hold or a par
 `part`, `economy`, `hold`, `lock`, `turn`, `board`). Everything else stays shared with the state the command
 started from, which is why nothing read with `get` or from `state` may be changed in place, and why a rule keeps no
 local name for `state.creatures`, `state.economy`, `state.holds` or `state.turn` across a change (the name would
-still be the shared one). A creature to change has its own dicts and lists, but its limbs and body parts stay shared
-until `limb` or `part` copies one: a Strike that fills a Grit Pool copies no limb, and a weapon dropped from one hand
-copies that hand alone. The short lists of effects and pending decisions and the reactions waiting are the command's
-own from the start (rules append to them).
+still be the shared one). A creature to change has its own lists of limbs and parts and dicts of ailments (`_CLONED`);
+its other lists and dicts are only ever replaced, never changed in place (`_REPLACED`), so they stay shared. Its limbs
+and body parts themselves stay shared until `limb` or `part` copies one: a Strike that fills a Grit Pool copies no
+limb, and a weapon dropped from one hand copies that hand alone. The short lists of effects and pending decisions
+and the reactions waiting are the command's own from the start (rules append to them).
 """
 
 from __future__ import annotations
@@ -40,26 +41,23 @@ if TYPE_CHECKING:
 _Piece = TypeVar("_Piece", Limb, BodyPart)
 
 
-_CLONED = (
-    "limbs",
-    "weapons",
-    "ailment_sources",
-    "parts",
-    "continuing",
-)
-"""The lists of a creature a copy to change has its own copies of."""
-_CLONED_DICTS = ("ailments", "ailment_failures", "skills", "continuing_injury", "continuing_wounded")
-"""Its dicts it has its own copies of."""
-_CLONED_SET = frozenset(_CLONED + _CLONED_DICTS)
+_CLONED = ("limbs", "parts", "ailments", "ailment_failures")
+"""The lists and dicts of a creature that rules change in place (`tx.limb`, `tx.part`, `ailments`): a copy to change
+has its own copies of them."""
+_REPLACED = ("weapons", "ailment_sources", "continuing", "skills", "continuing_injury", "continuing_wounded")
+"""Its lists and dicts that no one changes in place, only replaces with new ones (`m.weapons = [*m.weapons, w]`):
+still shared with the creature copied. Changing one of them in place would change the state a command started
+from — move such a field to `_CLONED` first."""
+_CLONED_SET = frozenset(_CLONED + _REPLACED)
+"""The fields set of a copy, as `model_copy(update=...)` of all of them would set it."""
 
 
 def _clone_creature(c: Creature) -> Creature:
-    """A copy to change: its dicts and lists are its own; its pools (frozen), limbs and parts are still shared.
-    `shallow_copy(c, limbs=list(c.limbs), ...)` for each of `_CLONED` and `_CLONED_DICTS`, built in place."""
+    """A copy to change: the containers of `_CLONED` are its own; its pools (frozen), limbs, parts and the containers
+    of `_REPLACED` are still shared. `shallow_copy(c, limbs=list(c.limbs), ...)` for each of `_CLONED`, built in
+    place."""
     data = c.__dict__.copy()
     for name in _CLONED:
-        data[name] = data[name].copy()
-    for name in _CLONED_DICTS:
         data[name] = data[name].copy()
     out = _object_new(type(c))
     put_dict(out, data)
@@ -159,9 +157,10 @@ class Tx:
             raise RuleError(f"there is no creature {creature_id!r}") from None
 
     def creature(self, creature_id: str, body: bool = False) -> Creature:
-        """A creature to change. Its dicts and lists are its own; each of its limbs and body parts is still shared
-        until `limb` or `part` copies it. With `body`, every limb and part is copied (for a rule that changes them
-        all; one that changes a few asks `limb` or `part` for each)."""
+        """A creature to change. Its lists and dicts of `_CLONED` are its own (replace, never change in place, those
+        of `_REPLACED`); each of its limbs and body parts is still shared until `limb` or `part` copies it. With
+        `body`, every limb and part is copied (for a rule that changes them all; one that changes a few asks `limb`
+        or `part` for each)."""
         if creature_id in self._creatures:
             c = self.state.creatures[creature_id]
         else:
@@ -186,13 +185,20 @@ class Tx:
 
     def limb(self, creature_id: str, limb_id: str) -> Limb | None:
         """The creature's limb `limb_id` to change (copied once, alone); None if it has no such limb."""
-        found = self.creature(creature_id).limb(limb_id)
-        return None if found is None else self.own(creature_id, found)
+        return self._own_first(self.creature(creature_id).limbs, limb_id)
 
     def part(self, creature_id: str, part_id: str) -> BodyPart | None:
         """The creature's body part `part_id` to change (copied once, alone); None if it has no such part."""
-        found = self.creature(creature_id).part(part_id)
-        return None if found is None else self.own(creature_id, found)
+        return self._own_first(self.creature(creature_id).parts, part_id)
+
+    def _own_first(self, items: list[_Piece], item_id: str) -> _Piece | None:
+        """The first of `items`, a list of a creature this command changes, with id `item_id`: copied once, in its
+        place (`Creature.limb` or `Creature.part` and `own`, in one pass over the list)."""
+        for i, x in enumerate(items):
+            if x.id == item_id:
+                copied = items[i] = self._own(x)
+                return copied
+        return None
 
     def own(self, creature_id: str, item: _Piece) -> _Piece:
         """`item`, a limb or body part of the creature as read from it, to change: copied once, in its place."""
