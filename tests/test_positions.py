@@ -7,6 +7,7 @@ changed are those a pass over every creature finds, for a step `apply` made and 
 from __future__ import annotations
 
 import random
+import sys
 from concurrent.futures import ThreadPoolExecutor
 from itertools import pairwise
 
@@ -148,3 +149,36 @@ def test_states_asked_from_several_threads_at_once_get_the_occupancy_indexed_afr
         got = {id(a[id(s)]) for a in answers}
         assert len(got) == 1
         assert _index(answers[0][id(s)]) == _fresh(s)
+
+
+def test_kept_states_touched_from_other_threads_while_menus_derive_and_states_are_pushed_out() -> None:
+    """Two threads ask `known` and `of` of a chain's states (reordering the kept states without the lock) while two
+    ask the occupancy of copies `apply` never recorded (each derived from the kept states, read in order) and more
+    states than are kept are pushed out, threads switching often: no thread fails, every occupancy handed out is the
+    one indexed afresh."""
+    rng = random.Random(11)
+    positions.forget()
+    states = _chain(rng, 40, GridKind.HEX, positions.KEPT + 40)
+    copies = [s.model_copy(update={"creatures": dict(s.creatures)}) for s in states]
+
+    def touch(order: list[GameState]) -> None:
+        for s in order:
+            known = positions.known(s)
+            assert known is None or _index(known) == _fresh(s)
+            occ = positions.of(s)
+            assert occ is None or _index(occ) == _fresh(s)
+
+    def ask(order: list[GameState]) -> None:
+        for s in order:
+            assert _index(positions.occupancy(s)) == _fresh(s)
+
+    interval = sys.getswitchinterval()
+    sys.setswitchinterval(1e-6)
+    try:
+        with ThreadPoolExecutor(max_workers=4) as pool:
+            done = [pool.submit(touch, rng.sample(states, len(states))) for _ in range(2)]
+            done += [pool.submit(ask, rng.sample(copies, len(copies))) for _ in range(2)]
+            for future in done:
+                future.result()
+    finally:
+        sys.setswitchinterval(interval)

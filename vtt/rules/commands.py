@@ -782,10 +782,15 @@ def creature_refs(cmd: BaseModel) -> set[str]:
 def creature_ids(cmd: BaseModel) -> list[str]:
     """Every creature id `cmd` names, in the order of its `CreatureRef` fields (an id named twice is listed twice)."""
     ids: list[str] = []
-    for name in creature_fields(type(cmd)):
+    model = type(cmd)
+    for name in _COMMAND_CREATURE_FIELDS.get(model) or creature_fields(model):
         value = getattr(cmd, name)
         if isinstance(value, str):
             ids.append(value)
         elif isinstance(value, (list, tuple)):  # a tuple of types: `list | tuple` would be built on every call
             ids.extend(v for v in value if isinstance(v, str))
     return ids
+
+
+_COMMAND_CREATURE_FIELDS: dict[type[BaseModel], tuple[str, ...]] = {m: creature_fields(m) for m in COMMAND_MODELS}
+"""`creature_fields` of every kind of command, read without the call (a Strike asks for its own on every apply)."""

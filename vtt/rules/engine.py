@@ -170,9 +170,11 @@ def _dispatch(tx: Tx, cmd: Command, dice: DiceSource) -> list[Event]:
         attacker = cmd.attacker()
         if attacker is not None and attacker in state.creatures:
             stance.require_can_attack(state, attacker)
-    if cmd.SENT_BY != "soulweaver":
-        swallow.check_command(state, cmd)
-        enraged.check_command(state, cmd)
+    if cmd.SENT_BY != "soulweaver":  # the Soulweaver's own commands are not limited
+        actor = getattr(cmd, "creature", None)
+        c = state.creatures.get(actor) if isinstance(actor, str) else None
+        swallow.check_command(state, cmd, c)
+        enraged.check_command(state, cmd, c)
     handler = HANDLERS.get(type(cmd))
     if handler is None:
         raise RuleError(f"unknown command {cmd!r}")

@@ -54,12 +54,9 @@ def _focus_name(state: GameState, c: Creature) -> str:
     return f"the space {c.focus_space}"
 
 
-def check_command(state: GameState, cmd: Command) -> None:
-    """Refuse what an Enraged creature may not do; the Soulweaver's own commands are not limited."""
-    if cmd.SENT_BY == "soulweaver":
-        return
-    actor = getattr(cmd, "creature", None)
-    c = state.creatures.get(actor) if isinstance(actor, str) else None
+def check_command(state: GameState, cmd: Command, c: Creature | None) -> None:
+    """Refuse what an Enraged creature `c` (the creature the command's `creature` names, if any) may not do (the
+    engine does not ask this of the Soulweaver's own commands: they are not limited)."""
     if c is None or not c.ailments.get(ENRAGED):
         return
     why = f"{c.name} is Enraged (Tier {tier(c)})"

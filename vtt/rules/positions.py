@@ -96,17 +96,15 @@ class _Entry:
         self.occ = occ
 
     def occupancy(self) -> Occupancy:
+        """Its occupancy, worked out now if it was not (with `_lock` held)."""
         occ = self.occ
         if occ is None:
-            with _lock:
-                occ = self.occ
-                if occ is None:
-                    base = self.base
-                    if isinstance(base, _Entry):
-                        base = base.occupancy()
-                    occ = Occupancy(self.state) if base is None else Occupancy.over(base, self.state, self.over)
-                    self.occ = occ
-                    self.base = None
+            base = self.base
+            if isinstance(base, _Entry):
+                base = base.occupancy()
+            occ = Occupancy(self.state) if base is None else Occupancy.over(base, self.state, self.over)
+            self.occ = occ
+            self.base = None
         return occ
 
 
@@ -115,29 +113,33 @@ _entries: OrderedDict[int, _Entry] = OrderedDict()
 """By the id of the state (held, so the id is not reused while kept); the most recently used last."""
 _results: OrderedDict[int, Occupancy] = OrderedDict()
 """The occupancies handed to menus, by id (held); the most recent last."""
-_lock = threading.RLock()
+_lock = threading.Lock()
+"""Held by whoever adds to or removes from `_entries` or `_results`, or works out an entry's occupancy."""
 
 
-def _find(state: GameState, touch: bool = True) -> _Entry | None:
+def _find(state: GameState) -> _Entry | None:
+    """The entry of `state`, now the most recently used."""
     key = id(state)
     entry = _entries.get(key)  # one step under the GIL, as every read here
     if entry is None or entry.state is not state:
         return None
-    if touch:
-        with _lock:
-            if key in _entries:
-                _entries.move_to_end(key)
+    # Without `_lock`: one step under the GIL too (no Python code runs in it), only reordering the entries; a
+    # `contextlib.suppress` would cost more than the step.
+    try:  # noqa: SIM105
+        _entries.move_to_end(key)
+    except KeyError:  # pushed out or forgotten meanwhile by another thread
+        pass
     return entry
 
 
 def _keep(entry: _Entry) -> None:
+    """Keep `entry` as the most recently used (with `_lock` held)."""
     key = id(entry.state)
-    with _lock:
-        if key in _entries:  # asked about while it was made: now the most recent
-            _entries.move_to_end(key)
-        _entries[key] = entry
-        while len(_entries) > KEPT:
-            _entries.popitem(last=False)
+    if key in _entries:  # asked about while it was made: now the most recent
+        _entries.move_to_end(key)
+    _entries[key] = entry
+    while len(_entries) > KEPT:
+        _entries.popitem(last=False)
 
 
 def changed(before: GameState, after: GameState) -> frozenset[str]:
@@ -193,7 +195,8 @@ def _from_recent(state: GameState) -> Occupancy:
     """The occupancy of a state `apply` did not record: derived from a state asked about just before (the most
     recent first), else built."""
     tried = 0
-    for entry in reversed(_entries.values()):
+    for entry in reversed(list(_entries.values())):  # a copy: `_find` reorders without the lock, and iterating an
+        # OrderedDict reordered meanwhile would raise; `list` copies it in one step under the GIL (no Python code)
         occ = entry.occ
         if occ is None or occ._by_cell is None:
             continue
@@ -218,7 +221,13 @@ def known(state: GameState) -> Occupancy | None:
 def of(state: GameState) -> Occupancy | None:
     """The occupancy of `state` if it is kept (recorded by `apply`, or asked of by a menu), else None."""
     entry = _find(state)
-    return None if entry is None else entry.occupancy()
+    if entry is None:
+        return None
+    occ = entry.occ
+    if occ is None:
+        with _lock:
+            occ = entry.occupancy()
+    return occ
 
 
 def for_tx(tx: Tx) -> Occupancy:
@@ -256,7 +265,7 @@ def seal(tx: Tx) -> None:
             step = over = frozenset(found_changed)
     base: Occupancy | _Entry | None = tx.origin_occupancy
     if base is None:
-        found = _entries.get(id(origin))  # as `_find(origin, touch=False)`: its successor is what will be asked for
+        found = _entries.get(id(origin))  # as `_find(origin)` but not touched: its successor is what will be asked for
         if found is not None and found.state is origin:
             if found.occ is not None:
                 base = found.occ

@@ -414,20 +414,18 @@ def wound_stomach(tx: Tx, swallower_id: str, tiers: int) -> int:
 # --------------------------------------------------------------------------------------------------------
 
 
-def check_command(state: GameState, cmd: Command) -> None:
+def check_command(state: GameState, cmd: Command, c: Creature | None) -> None:
     """A swallowed creature may only attack the stomach (and declare a Flurry, drop its Focus); nobody else may
-    name it: it is off the board. The Soulweaver's own commands are not limited."""
-    if cmd.SENT_BY == "soulweaver":
-        return
+    name it: it is off the board. `c` is the creature the command's `creature` names, if any (the engine does not
+    ask this of the Soulweaver's own commands: they are not limited)."""
     creatures = state.creatures
-    actor = getattr(cmd, "creature", None)
-    c = creatures.get(actor) if isinstance(actor, str) else None
     if c is not None and c.swallowed_by is not None and not cmd.WHILE_SWALLOWED:
         sw = creatures.get(c.swallowed_by)
         inside = f"{sw.name}'s stomach" if sw else "a stomach"
         raise RuleError(f"{c.name} is inside {inside}: it can only attack the stomach")
     if isinstance(cmd, Dismiss):  # its `target` only names the subject of the caster's own effect
         return
+    actor = getattr(cmd, "creature", None)
     for tid in creature_ids(cmd):
         t = creatures.get(tid) if tid != actor else None
         if t is not None and t.swallowed_by is not None:
