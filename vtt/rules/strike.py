@@ -228,15 +228,15 @@ def plan_creature_strike(
     kept_plan: AttackPlan | None = occ.kept.get(plan_key)
     if kept_plan is not None:
         return kept_plan
+
+    def work_out() -> AttackPlan:
+        return _plan_creature_strike(state, occ, c, target, arm, nimble, filled, called_shot, charge, minor)
+
     if positions.known(state) is not occ:  # not the occupancy kept for the state (a command's, still changing)
-        plan = _plan_creature_strike(state, occ, c, target, arm, nimble, filled, called_shot, charge, minor)
+        plan = work_out()
     else:  # a menu's state, which nothing changes: the plan is kept across states (`plan_kept`)
         plan = plan_kept.kept(
-            ("plan", *plan_key[1:-1]),
-            plan_kept.reads_of(state, c, target, filled, False, arm),
-            state,
-            c,
-            lambda: _plan_creature_strike(state, occ, c, target, arm, nimble, filled, called_shot, charge, minor),
+            ("plan", *plan_key[1:-1]), plan_kept.reads_of(state, c, target, filled, False, arm), state, c, work_out
         )
     occ.kept[plan_key] = plan
     return plan
