@@ -190,6 +190,28 @@ def test_a_single_die_showing_one_is_a_fumble() -> None:
     assert r.fumble is True
 
 
+def test_faces_met_before_come_to_what_they_came_to_and_other_faces_to_their_own() -> None:
+    """What a roll's faces come to follows from the faces alone, and from all of them (how many, in which order):
+    1, 1, 5 is a Fumble (2 of 3 dice show 1) with doubles of 1, again the second time; 1, 5, one die fewer, is
+    neither; 5, 1, 1 is 1, 1, 5 in another order; 1, 5, 5 has doubles of 5 and is no Fumble."""
+    dice = ScriptedDice([1, 1, 5, 1, 1, 5, 1, 5, 5, 1, 1, 1, 5, 5])
+    got = [roll(dice, "Endure", n) for n in (3, 3, 2, 3, 3)]
+    assert [(r.faces, r.result, r.fumble, r.highest_double) for r in got] == [
+        ((1, 1, 5), 5, True, 1),
+        ((1, 1, 5), 5, True, 1),
+        ((1, 5), 5, False, None),
+        ((5, 1, 1), 5, True, 1),
+        ((1, 5, 5), 5, False, 5),
+    ]
+    assert [r.doubles for r in got] == [
+        (Double(face=1, count=2),),
+        (Double(face=1, count=2),),
+        (),
+        (Double(face=1, count=2),),
+        (Double(face=5, count=2),),
+    ]
+
+
 def test_fumble_counts_dice_not_the_modified_result() -> None:
     """reference §1.5: the Fumble looks at "the dice rolled"; +5 on faces 1, 1 (result 6) is still a Fumble,
     and faces 1, 5 (one of two) is not."""

@@ -7,6 +7,7 @@ import random
 
 import pytest
 
+from vtt.rules.attacks import AttackSpec, attack_spec
 from vtt.rules.dice import DiceChange, Modifier, RandomDice, RecordingDice, Roll, ScriptedDice, roll
 from vtt.rules.events import Event
 
@@ -91,3 +92,29 @@ def test_events_of_other_values_are_validated() -> None:
     e = Event(kind="attack", text="t", rolls=[r.model_dump()])  # type: ignore[list-item]
     assert e.rolls == [r]
     assert type(e.rolls[0]) is Roll
+
+
+def test_an_attack_spec_built_from_the_rules_values_equals_the_validated_spec() -> None:
+    """`attack_spec` is `AttackSpec(...)` of the same values: same fields in the same order, `physical` by default
+    and not among the fields set, its params the dict given; and two specs keep fields sets of their own."""
+    r = roll(ScriptedDice([7, 7, 1]), "Martial", 3, _MODS)
+    params = {"damage": 2, "changes": [_CHANGES[0]], "weapon": None}
+    built = attack_spec("strike", "a", "b", 3, "Nimble", r, params)
+    validated = AttackSpec(
+        action="strike",
+        attacker="a",
+        target="b",
+        dl=3,
+        defense_skill="Nimble",
+        attack=r,
+        params=params,
+        defense_modifiers=[],
+    )
+    assert built == validated
+    assert list(built.__dict__) == list(validated.__dict__)
+    assert built.model_fields_set == validated.model_fields_set
+    assert built.model_dump(mode="json") == validated.model_dump(mode="json")
+    assert built.params is params
+    other = attack_spec("strike", "a", "b", 3, "Nimble", r, {})
+    other.physical = False
+    assert "physical" in other.model_fields_set and "physical" not in built.model_fields_set

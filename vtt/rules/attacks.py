@@ -20,6 +20,7 @@ from vtt.rules.conditions import defense_modifiers
 from vtt.rules.death import exhaustion_death
 from vtt.rules.dice import DiceSource, Modifier, Roll, roll
 from vtt.rules.events import Event, RuleError, event
+from vtt.rules.fastmodel import put_dict, put_extra, put_fields_set, put_private
 from vtt.rules.model import SOULWEAVER, Decision, GameState
 from vtt.rules.turns import end_turn_after_charge
 from vtt.rules.txn import Tx
@@ -35,6 +36,37 @@ class AttackSpec(BaseModel):
     defense_modifiers: list[Modifier] = Field(default_factory=list)
     physical: bool = True
     params: dict[str, Any] = Field(default_factory=dict)
+
+
+def attack_spec(
+    action: str, attacker: str, target: str, dl: int, defense_skill: str, attack: Roll, params: dict[str, Any]
+) -> AttackSpec:
+    """`AttackSpec(...)` of a physical attack with no defense modifiers, of the rules' own values (the params dict
+    given becomes the spec's own), built without validation: a Strike makes one each time."""
+    out: AttackSpec = _new_spec(AttackSpec)
+    put_dict(
+        out,
+        {
+            "action": action,
+            "attacker": attacker,
+            "target": target,
+            "dl": dl,
+            "defense_skill": defense_skill,
+            "attack": attack,
+            "defense_modifiers": [],
+            "physical": True,
+            "params": params,
+        },
+    )
+    put_fields_set(out, set(_SPEC_GIVEN))
+    put_extra(out, None)
+    put_private(out, None)
+    return out
+
+
+_new_spec = AttackSpec.__new__
+_SPEC_GIVEN = frozenset(AttackSpec.model_fields) - {"physical"}
+"""The fields `attack_spec` is given (`physical` takes its default): the spec's fields set, as validation sets it."""
 
 
 Handler = Callable[[Tx, AttackSpec, AttackResult, DiceSource], list[Event]]

@@ -179,19 +179,32 @@ class Roll(BaseModel):
 
 
 def _derived(faces: tuple[int, ...], modifier_total: int) -> dict[str, Any]:
-    n = len(faces)
-    if not n:
+    if not faces:
         return {"dice": 0, "result": modifier_total, "doubles": (), "highest_double": None, "fumble": False}
-    doubles: tuple[Double, ...] = ()
-    if n > 1 and len(set(faces)) < n:
-        doubles = _doubles(faces)
+    top, fumble, doubles, highest = _of_faces(faces)
     return {
-        "dice": n,
-        "result": max(faces) + modifier_total,
+        "dice": len(faces),
+        "result": top + modifier_total,
         "doubles": doubles,
-        "highest_double": doubles[0].face if doubles else None,
-        "fumble": 2 * faces.count(1) > n,
+        "highest_double": highest,
+        "fumble": fumble,
     }
+
+
+_OfFaces = tuple[int, bool, tuple[Double, ...], int | None]
+"""What a roll's faces (one or more) come to: the highest face, the Fumble, the doubles and the highest double."""
+
+
+def _of_faces(faces: tuple[int, ...]) -> _OfFaces:
+    n = len(faces)
+    doubles = _doubles(faces) if n > 1 and len(set(faces)) < n else ()
+    return max(faces), 2 * faces.count(1) > n, doubles, doubles[0].face if doubles else None
+
+
+_OF_FACES: dict[tuple[int, ...], _OfFaces] = {}
+"""`_of_faces` of each tuple of d12 faces `roll` met, of a few thousand (most rolls are of a few dice): what a roll's
+faces come to follows from them alone."""
+_OF_FACES_KEPT = 4096
 
 
 def dice_count(base_dice: int, dice_changes: Iterable[DiceChange] = ()) -> int:
@@ -211,44 +224,31 @@ def roll(
     count = base_dice
     for c in changes:
         count += c.dice
-    # Built without re-validation: the faces are checked, the modifiers and changes are models. What `_derived`
-    # works out of the faces is worked out as they are drawn: the highest, the ones, whether a face repeats.
-    doubles: tuple[Double, ...] = ()
+    # Built without re-validation: the faces are checked, the modifiers and changes are models.
     if count <= 0:
         faces: tuple[int, ...] = ()
-        n = top = 0
-        fumble = False
-    elif type(source) is RandomDice:  # its faces are d12 faces by construction; drawn here as `faces` draws them
-        bits = source._rng.getrandbits
-        drawn: list[int] = []
-        top = ones = 0
-        repeats = False
-        left = count
-        while left:
-            left -= 1
-            r = bits(_SIDES_BITS)
-            while r >= SIDES:
-                r = bits(_SIDES_BITS)
-            r += 1
-            if r > top:
-                top = r
-            if r == 1:
-                ones += 1
-            if r in drawn:
-                repeats = True
-            drawn.append(r)
-        faces = tuple(drawn)
-        n = count
-        if repeats:
-            doubles = _doubles(faces)
-        fumble = 2 * ones > n
+        derived: _OfFaces = (0, False, (), None)
     else:
-        faces = tuple(_check_faces(source.faces(count, label), count, label))
-        n = count
-        if n > 1 and len(set(faces)) < n:
-            doubles = _doubles(faces)
-        top = max(faces)
-        fumble = 2 * faces.count(1) > n
+        if type(source) is RandomDice:  # its faces are d12 faces by construction; drawn here as `faces` draws them
+            bits = source._rng.getrandbits
+            drawn: list[int] = []
+            left = count
+            while left:
+                left -= 1
+                r = bits(_SIDES_BITS)
+                while r >= SIDES:
+                    r = bits(_SIDES_BITS)
+                drawn.append(r + 1)
+            faces = tuple(drawn)
+        else:
+            faces = tuple(_check_faces(source.faces(count, label), count, label))
+        found = _OF_FACES.get(faces)
+        if found is None:
+            found = _of_faces(faces)
+            if len(_OF_FACES) < _OF_FACES_KEPT:
+                _OF_FACES[faces] = found
+        derived = found
+    top, fumble, doubles, highest = derived
     mods = modifiers if type(modifiers) is tuple else tuple(modifiers)
     total = top
     for m in mods:
@@ -262,10 +262,10 @@ def roll(
             "dice_changes": changes,
             "faces": faces,
             "modifiers": mods,
-            "dice": n,
+            "dice": len(faces),
             "result": total,
             "doubles": doubles,
-            "highest_double": doubles[0].face if doubles else None,
+            "highest_double": highest,
             "fumble": fumble,
         },
     )
@@ -276,19 +276,10 @@ def roll(
 
 
 def _doubles(faces: tuple[int, ...]) -> tuple[Double, ...]:
-    found = _DOUBLES_OF.get(faces)
-    if found is None:
-        counts: dict[int, int] = {}
-        for f in faces:
-            counts[f] = counts.get(f, 0) + 1
-        found = tuple(_double(f, n) for f, n in sorted(counts.items(), reverse=True) if n >= 2)
-        if len(_DOUBLES_OF) < 4096:
-            _DOUBLES_OF[faces] = found
-    return found
-
-
-_DOUBLES_OF: dict[tuple[int, ...], tuple[Double, ...]] = {}
-"""The doubles of each tuple of faces met so far (of a few thousand: most rolls are of a few dice)."""
+    counts: dict[int, int] = {}
+    for f in faces:
+        counts[f] = counts.get(f, 0) + 1
+    return tuple(_double(f, n) for f, n in sorted(counts.items(), reverse=True) if n >= 2)
 
 
 _DOUBLES: dict[tuple[int, int], Double] = {}

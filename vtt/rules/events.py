@@ -63,7 +63,20 @@ def event(
     """`Event(...)` of values the rules made, of the fields' types, built without checking them: the list of rolls
     and the data dict given become the event's own (the caller keeps no name for them)."""
     out: Event = _new_event(Event)
-    _fill(out, kind, text, actor, target, [] if rolls is None else rolls, {} if data is None else data)
+    put_dict(
+        out,
+        {
+            "kind": kind,
+            "text": text,
+            "actor": actor,
+            "target": target,
+            "rolls": [] if rolls is None else rolls,
+            "data": {} if data is None else data,
+        },
+    )  # `_fill`, inlined: an apply makes several events
+    put_fields_set(out, _FIELDS)
+    put_extra(out, None)
+    put_private(out, None)
     return out
 
 
