@@ -201,10 +201,20 @@ def _of_faces(faces: tuple[int, ...]) -> _OfFaces:
     return max(faces), 2 * faces.count(1) > n, doubles, doubles[0].face if doubles else None
 
 
+def _of_faces_kept(faces: tuple[int, ...]) -> _OfFaces:
+    """`_of_faces` of faces not met yet, kept while there are fewer than `_OF_FACES_KEPT`."""
+    found = _of_faces(faces)
+    if len(_OF_FACES) < _OF_FACES_KEPT:
+        _OF_FACES[faces] = found
+    return found
+
+
 _OF_FACES: dict[tuple[int, ...], _OfFaces] = {}
 """`_of_faces` of each tuple of d12 faces `roll` met, of a few thousand (most rolls are of a few dice): what a roll's
 faces come to follows from them alone."""
 _OF_FACES_KEPT = 4096
+_NO_FACES: _OfFaces = (0, False, (), None)
+"""What no dice come to (before modifiers)."""
 
 
 def dice_count(base_dice: int, dice_changes: Iterable[DiceChange] = ()) -> int:
@@ -227,7 +237,7 @@ def roll(
     # Built without re-validation: the faces are checked, the modifiers and changes are models.
     if count <= 0:
         faces: tuple[int, ...] = ()
-        derived: _OfFaces = (0, False, (), None)
+        top, fumble, doubles, highest = _NO_FACES
     else:
         if type(source) is RandomDice:  # its faces are d12 faces by construction; drawn here as `faces` draws them
             bits = source._rng.getrandbits
@@ -242,13 +252,7 @@ def roll(
             faces = tuple(drawn)
         else:
             faces = tuple(_check_faces(source.faces(count, label), count, label))
-        found = _OF_FACES.get(faces)
-        if found is None:
-            found = _of_faces(faces)
-            if len(_OF_FACES) < _OF_FACES_KEPT:
-                _OF_FACES[faces] = found
-        derived = found
-    top, fumble, doubles, highest = derived
+        top, fumble, doubles, highest = _OF_FACES.get(faces) or _of_faces_kept(faces)
     mods = modifiers if type(modifiers) is tuple else tuple(modifiers)
     total = top
     for m in mods:
