@@ -8,7 +8,7 @@ import random
 import pytest
 
 from vtt.rules.attacks import AttackSpec, attack_spec
-from vtt.rules.dice import DiceChange, Modifier, RandomDice, RecordingDice, Roll, ScriptedDice, roll
+from vtt.rules.dice import DiceChange, DiceError, Modifier, RandomDice, RecordingDice, Roll, ScriptedDice, roll
 from vtt.rules.events import Event
 
 _MODS = (
@@ -63,6 +63,39 @@ def test_scripted_and_recorded_rolls_equal_the_validated_rolls() -> None:
         for source in (dice, recorded):
             r = roll(source, "Elude", n, _MODS[: n % 4])
             _same(r, _validated(r))
+
+
+@pytest.mark.parametrize("seed", [0, 1, 2026])
+def test_rolls_through_a_recorder_are_those_of_its_dice_and_it_keeps_every_face(seed: int) -> None:
+    """As a table rolls (`RecordingDice` around `RandomDice`) and replays (around `ScriptedDice`): each roll's faces
+    are those its dice give one roll after another, the recorder keeps every face in order, and each roll equals the
+    one validated from its faces."""
+    rng = random.Random(seed)
+    script = [rng.randrange(1, 13) for _ in range(2000)]
+    for inner, twin in ((RandomDice(seed), RandomDice(seed)), (ScriptedDice(script), ScriptedDice(script))):
+        recorder = RecordingDice(inner)
+        faces: list[int] = []
+        for _ in range(300):
+            n = rng.randrange(0, 6)
+            r = roll(recorder, "Mira: Martial", n, _MODS[: n % 4])
+            assert r.faces == tuple(twin.faces(n, "twin"))
+            _same(r, _validated(r))
+            faces += r.faces
+        assert recorder.used == faces
+
+
+def test_a_recorder_around_other_dice_has_their_faces_checked() -> None:
+    """Only faces made by the rules' own dice go unchecked: a recorder around another source that gives a 13 records
+    it, and the roll is refused."""
+
+    class Loaded:
+        def faces(self, count: int, purpose: str) -> list[int]:
+            return [13] * count
+
+    recorder = RecordingDice(Loaded())
+    with pytest.raises(DiceError):
+        roll(recorder, "Martial", 2)
+    assert recorder.used == [13, 13]
 
 
 def test_events_built_from_the_rules_values_equal_validated_events() -> None:

@@ -214,6 +214,8 @@ _OF_FACES: dict[tuple[int, ...], _OfFaces] = {}
 faces come to follows from them alone."""
 _OF_FACES_KEPT = 4096
 _NO_FACES: _OfFaces = (0, False, (), None)
+_CHECKED = (RandomDice, ScriptedDice)
+"""The sources whose faces are d12 faces already: drawn as d12 faces, or checked when the script was given."""
 """What no dice come to (before modifiers)."""
 
 
@@ -234,7 +236,8 @@ def roll(
     count = base_dice
     for c in changes:
         count += c.dice
-    # Built without re-validation: the faces are checked, the modifiers and changes are models.
+    # Built without re-validation: the faces are d12 faces (checked, or made or checked by the rules' own dice), the
+    # modifiers and changes are models.
     if count <= 0:
         faces: tuple[int, ...] = ()
         top, fumble, doubles, highest = _NO_FACES
@@ -250,6 +253,11 @@ def roll(
                     r = bits(_SIDES_BITS)
                 drawn.append(r + 1)
             faces = tuple(drawn)
+        elif type(source) is RecordingDice and type(source.inner) in _CHECKED:  # as a table rolls
+            faces = tuple(source.inner.faces(count, label))
+            source.used.extend(faces)  # `RecordingDice.faces`
+        elif type(source) is ScriptedDice:  # as a replay rolls
+            faces = tuple(source.faces(count, label))
         else:
             faces = tuple(_check_faces(source.faces(count, label), count, label))
         top, fumble, doubles, highest = _OF_FACES.get(faces) or _of_faces_kept(faces)
