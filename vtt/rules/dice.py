@@ -214,9 +214,9 @@ _OF_FACES: dict[tuple[int, ...], _OfFaces] = {}
 faces come to follows from them alone."""
 _OF_FACES_KEPT = 4096
 _NO_FACES: _OfFaces = (0, False, (), None)
+"""What no dice come to (before modifiers)."""
 _CHECKED = (RandomDice, ScriptedDice)
 """The sources whose faces are d12 faces already: drawn as d12 faces, or checked when the script was given."""
-"""What no dice come to (before modifiers)."""
 
 
 def dice_count(base_dice: int, dice_changes: Iterable[DiceChange] = ()) -> int:
