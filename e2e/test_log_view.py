@@ -4,6 +4,7 @@ shown as text, entries newest first, an undo marking the entry it takes back, in
 from __future__ import annotations
 
 import json
+import re
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -102,3 +103,90 @@ def test_the_log_shows_hostile_names_as_text_and_keeps_its_order_across_undo(
             toggle.click()
             expect(toggle).to_have_attribute("data-open", "true")
         expect(alice.locator(".roll-log-title")).to_be_visible()
+
+
+ADD = """([selector, entries]) => getElement(Number(document.querySelector(selector).id.slice(1))).add(entries)"""
+"""Entries handed to a list as the server's `add` message hands them (`static/log_view.js`)."""
+ADD_EACH = """([selector, entries]) => {
+  const list = getElement(Number(document.querySelector(selector).id.slice(1)));
+  for (const entry of entries) list.add([entry]);
+}"""
+"""Entries handed to a list one by one, as one `add` message each."""
+
+
+def log_entry(seq: int, text: str = "") -> dict[str, object]:
+    event = {"text": text or f"entry {seq}", "quiet": False, "rolls": [], "needed": []}
+    return {"seq": seq, "head": f"#{seq}", "undone": False, "meta": False, "events": [event]}
+
+
+def spacing(page: Page) -> list[float]:
+    """The gaps between the roll log's entries, top to bottom, and each entry's width less the log's."""
+    return [
+        float(x)
+        for x in page.evaluate(
+            """() => {
+  const log = document.querySelector('.roll-log');
+  const boxes = [...log.querySelectorAll('.log-entry')].map((e) => e.getBoundingClientRect());
+  const inner = log.clientWidth - parseFloat(getComputedStyle(log).paddingRight);
+  return boxes.slice(1).map((b, i) => b.top - boxes[i].bottom).concat(boxes.map((b) => b.width - inner));
+}"""
+        )
+    ]
+
+
+def entry_top(page: Page, seq: int) -> float:
+    """Where the roll log's entry `seq` is drawn, from the top of the log's box."""
+    return float(
+        page.evaluate(
+            """(seq) => document.querySelector(`.roll-log [data-seq="${seq}"]`).getBoundingClientRect().top
+  - document.querySelector('.roll-log').getBoundingClientRect().top""",
+            seq,
+        )
+    )
+
+
+def test_a_long_log_stays_newest_first_spaced_alike_and_where_the_reader_left_it(
+    browser: Browser, server: TableGame
+) -> None:
+    """The entries are kept in chunks of a few (static/log_view.js): across them the order, the spacing and the
+    width are the list's, an entry comes in at its place and a re-sent one replaces its old self, the chat keeps
+    its last 200, and a new entry shows at the top of a log read from the top, not moving one scrolled down."""
+    page = open_seat(browser, server, "alice")
+    page.evaluate(ADD_EACH, [".roll-log", [log_entry(seq) for seq in range(101, 131)]])
+    page.evaluate(ADD, [".roll-log", [log_entry(95), log_entry(117, "entry 117 again"), log_entry(133)]])
+    page.evaluate(ADD, [".roll-log", [log_entry(132)]])
+    assert seqs(page) == [str(s) for s in [133, 132, *range(130, 100, -1), 95]]
+    expect(page.locator('.log-entry[data-seq="117"]')).to_contain_text("entry 117 again")
+    gaps_and_widths = spacing(page)
+    gaps = gaps_and_widths[: len(seqs(page)) - 1]
+    assert max(gaps) - min(gaps) < 0.5 and min(gaps) > 0, gaps
+    assert all(abs(w) < 0.5 for w in gaps_and_widths[len(gaps) :]), gaps_and_widths
+    page.evaluate(
+        "(seqs) => getElement(Number(document.querySelector('.roll-log').id.slice(1))).mark(seqs, true)", [95]
+    )
+    expect(page.locator('.log-entry[data-seq="95"]')).to_have_class(re.compile(r"\blog-undone\b"))
+
+    chats = [
+        {"seq": seq, "kind": "chat", "head": "alice", "whisper": False, "bold": False, "texts": [f"m{seq}"]}
+        for seq in range(1000, 1205)
+    ]
+    page.evaluate(ADD_EACH, [".chat-messages", chats])
+    texts = page.locator(".chat-message .chat-text").all_text_contents()
+    assert texts == [f"m{s}" for s in range(1204, 1004, -1)]
+
+    log = page.locator(".roll-log")
+    assert log.evaluate("e => e.scrollTop") == 0
+    page.evaluate(ADD, [".roll-log", [log_entry(134)]])
+    expect(page.locator(".roll-log .log-entry").first).to_have_attribute("data-seq", "134")
+    assert log.evaluate("e => e.scrollTop") == 0 and entry_top(page, 134) == 0
+    log.evaluate("e => e.scrollBy(0, 400)")
+    reading = int(
+        page.evaluate(
+            """() => { const log = document.querySelector('.roll-log'); const top = log.getBoundingClientRect().top;
+  return [...log.querySelectorAll('.log-entry')].find((e) => e.getBoundingClientRect().top >= top).dataset.seq; }"""
+        )
+    )
+    where = entry_top(page, reading)
+    page.evaluate(ADD, [".roll-log", [log_entry(135)]])
+    expect(page.locator(".roll-log .log-entry").first).to_have_attribute("data-seq", "135")
+    assert abs(entry_top(page, reading) - where) < 0.5
