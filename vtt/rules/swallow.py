@@ -211,10 +211,11 @@ def landing(state: GameState, sw: Creature, c: Creature) -> Cell | None:
 def release(tx: Tx, creature_id: str, to: Cell | None) -> list[Event]:
     """The creature is out of the stomach, back on the board at `to` (None: where it stands). The Ailments being
     swallowed caused end with it when the command is over (`ailments.lapse_sources`)."""
-    c = tx.creature(creature_id)
-    if c.swallowed_by is None:
+    swallower_id = tx.get(creature_id).swallowed_by
+    if swallower_id is None:  # not swallowed: nothing to change
         return []
-    sw = tx.get(c.swallowed_by)
+    c = tx.creature(creature_id)
+    sw = tx.get(swallower_id)
     c.swallowed_by = None
     if to is not None:
         c.anchor = to
