@@ -107,6 +107,33 @@ def test_each_state_gets_the_occupancy_indexed_afresh_and_the_creatures_its_step
     assert asked > 0 or len(states) < 2
 
 
+@settings(max_examples=25, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(seed=st.integers(0, 2**32 - 1), n=st.sampled_from([6, 24]))
+def test_a_replay_knows_the_creatures_of_its_last_step_and_of_no_other(seed: int, n: int) -> None:
+    """A replay records no state, but the step `apply` made last: asked right after it, and for any two states of
+    the chain (the last step's `after` with another `before`, an earlier step), the creatures changed are the plain
+    ones; out of the replay, nothing of it is kept."""
+    rng = random.Random(seed)
+    positions.forget()
+    start = _board(rng, n, 16, GridKind.HEX, walls=12, hold=rng.random() < 0.5)
+    states = [start]
+    with positions.replaying():
+        for _ in range(30):
+            s = states[-1]
+            try:
+                after, _ = apply(s, _command(s, rng), ScriptedDice([rng.randint(1, 12) for _ in range(40)]))
+            except (RuleError, DiceError):
+                continue
+            assert positions.changed(s, after) == _plain_changed(s, after)
+            for earlier in rng.sample(states, min(3, len(states))):
+                assert positions.changed(earlier, after) == _plain_changed(earlier, after)
+                assert positions.changed(after, earlier) == _plain_changed(after, earlier)
+            states.append(after)
+    assert all(positions.of(s) is None for s in states)
+    if len(states) > 1:
+        assert positions._replayed.get() is None
+
+
 def test_the_menus_own_chain_of_states_gets_the_occupancy_indexed_afresh() -> None:
     """The states commands picked from the acting creature's menu make (seed-000 actions of every kind a small
     fight offers), each state's occupancy asked right after the one before it: as indexed afresh."""

@@ -437,22 +437,28 @@ def lower(state: GameState, m: Creature, name: str, by: int) -> None:
     m.ailment_sources = [r for r in m.ailment_sources if r.ailment != name] + kept
 
 
-def _sources_may_have_ended(tx: Tx, before: GameState) -> bool:
-    """Whether anything a source of another creature stands on changed: an effect or a Hold ended or changed, a
-    creature died or left."""
+def _changed_with_sources(tx: Tx, before: GameState) -> list[str] | None:
+    """The creatures the command changed that hold sources; None when something a source of another creature
+    stands on changed (an effect or a Hold ended or changed, a creature died or left): then every creature is to be
+    looked at."""
     after = tx.state
     if (
         (before.effects != after.effects and [e.id for e in before.effects] != [e.id for e in after.effects])
         or (before.holds is not after.holds and before.holds != after.holds)
         or len(before.creatures) != len(after.creatures)
     ):
-        return True
+        return None
     creatures = after.creatures
+    ids: list[str] = []
     for cid in tx._creatures:
         c = creatures.get(cid)
-        if c is not None and c.dead:
-            return True
-    return False
+        if c is None:
+            continue
+        if c.dead:
+            return None
+        if c.ailment_sources:
+            ids.append(cid)
+    return ids
 
 
 def lapse_sources(tx: Tx, before: GameState | None = None) -> list[Event]:
@@ -462,13 +468,12 @@ def lapse_sources(tx: Tx, before: GameState | None = None) -> list[Event]:
     source stands on changed."""
     state = tx.state
     events: list[Event] = []
-    if before is None or _sources_may_have_ended(tx, before):
+    ids = None if before is None else _changed_with_sources(tx, before)
+    if ids is None:
         ids = list(state.creatures)
+    elif not ids:
+        return events
     else:
-        creatures = state.creatures
-        ids = [cid for cid in tx._creatures if (c := creatures.get(cid)) is not None and c.ailment_sources]
-        if not ids:
-            return events
         ids.sort()
     for cid in ids:
         c = state.creatures.get(cid)

@@ -112,7 +112,7 @@ from vtt.rules.commands import (
 )
 from vtt.rules.dice import DiceSource, ScriptedDice
 from vtt.rules.events import Event, RuleError
-from vtt.rules.fastmodel import models_of, read_plainly, set_fields
+from vtt.rules.fastmodel import models_of, read_plainly
 from vtt.rules.limits import plain_message
 from vtt.rules.model import Cell, Creature, GameState
 from vtt.rules.offers import ActionOption, Group, RollPreview, TargetOption
@@ -139,7 +139,9 @@ def apply(state: GameState, command: Command | dict[str, Any], dice: DiceSource)
     events += swallow.spill(tx)
     events += burning.douse(tx)
     events += ailments.lapse_sources(tx, state)
-    set_fields(tx.state, version=state.version + 1)
+    made = tx.state
+    made.__dict__["version"] = state.version + 1  # `set_fields(made, version=...)` without its call
+    made.__pydantic_fields_set__.add("version")
     positions.seal(tx)
     return tx.state, events
 

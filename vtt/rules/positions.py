@@ -14,7 +14,8 @@ before and those creatures; nothing more is worked out until someone asks:
 
 The states recorded or asked about last are kept (`KEPT`, a few tables' recent states); what menus worked out is
 kept for the last `RESULTS_KEPT` of them. A replay (`replaying()`: undo past the kept states, a restart, an import)
-records none of the states it passes through. Every function may be called from several threads at once.
+records none of the states it passes through, only its last step (for `changed`). Every function may be called from
+several threads at once.
 """
 
 from __future__ import annotations
@@ -49,15 +50,20 @@ DERIVE_FROM = 8
 """How many of the states asked about last a state `apply` did not record is tried against (`derived`)."""
 
 _replaying: ContextVar[bool] = ContextVar("replaying", default=False)
+_replayed: ContextVar[tuple[GameState, GameState, frozenset[str]] | None] = ContextVar("replayed", default=None)
+"""The last step `apply` made while replaying, in this thread or task: the state before, the state made and the
+creatures it changed (`changed` answers for it without a pass over every creature)."""
 
 
 @contextmanager
 def replaying() -> Iterator[None]:
-    """Within it, `apply` records nothing for the states it makes (in this thread or task only)."""
+    """Within it, `apply` records nothing for the states it makes (in this thread or task only) but its last step."""
     token = _replaying.set(True)
+    step_token = _replayed.set(None)
     try:
         yield
     finally:
+        _replayed.reset(step_token)
         _replaying.reset(token)
 
 
@@ -144,10 +150,13 @@ def _keep(entry: _Entry) -> None:
 
 def changed(before: GameState, after: GameState) -> frozenset[str]:
     """The creatures added, removed or replaced between two states of one game: recorded by `apply` when it made
-    `after` from `before`, else found by a pass over every creature."""
+    `after` from `before` (or, replaying, when it was the last step), else found by a pass over every creature."""
     entry = _entries.get(id(after))
     if entry is not None and entry.state is after and entry.before is before:
         return entry.step
+    replayed = _replayed.get()
+    if replayed is not None and replayed[1] is after and replayed[0] is before:
+        return replayed[2]
     return scan_changed(before, after)
 
 
@@ -247,12 +256,11 @@ def for_tx(tx: Tx) -> Occupancy:
 
 
 def seal(tx: Tx) -> None:
-    """`tx.state` is done (`apply` returns it): record the step that made it and what its occupancy is made from."""
-    if _replaying.get():
-        return
+    """`tx.state` is done (`apply` returns it): record the step that made it and what its occupancy is made from
+    (replaying, the step alone, in place of the last)."""
     state, origin = tx.state, tx.origin
     old, new = origin.creatures, state.creatures
-    step = over = _NO_STEP
+    step = _NO_STEP
     if old is not new:  # a creature was replaced; one put back as the very object it was is no change
         found_changed: list[str] = []
         for cid in tx._creatures:
@@ -262,7 +270,11 @@ def seal(tx: Tx) -> None:
             if old.get(cid) is not new.get(cid):
                 found_changed.append(cid)
         if found_changed:
-            step = over = frozenset(found_changed)
+            step = frozenset(found_changed)
+    if _replaying.get():
+        _replayed.set((origin, state, step))
+        return
+    over = step
     base: Occupancy | _Entry | None = tx.origin_occupancy
     if base is None:
         found = _entries.get(id(origin))  # as `_find(origin)` but not touched: its successor is what will be asked for

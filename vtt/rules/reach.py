@@ -45,6 +45,13 @@ def reach(creature: Creature, limb: Limb | None, weapon: Weapon | None = None, s
     return value
 
 
+def farthest(creature: Creature) -> int:
+    """A bound no attack of the creature reaches beyond, whatever limb and weapon it uses (each `reach` is at most
+    it: the largest limb bonus and the longest Extend among its weapons), read off its size and weapons alone."""
+    limb = math.ceil(creature.size / 2) if creature.size > 0 else 0
+    return base_reach(creature) + limb + max((w.extend for w in creature.weapons), default=0)
+
+
 def best_limb(creature: Creature, candidates: list[Limb]) -> Limb | None:
     """The candidate limb that reaches farthest (a reach limb beats another part)."""
     if not candidates:

@@ -51,6 +51,7 @@ from vtt.rules.dice import DiceSource, Modifier, roll
 from vtt.rules.events import Event, RuleError
 from vtt.rules.grid import footprint_distance
 from vtt.rules.model import SOULWEAVER, Cell, Decision, GameState
+from vtt.rules.reach import farthest
 from vtt.rules.situational import Situational
 from vtt.rules.sizes import can_overpower, overpower_size_modifier
 from vtt.rules.space import Occupancy, footprint, grid_of
@@ -189,17 +190,21 @@ def eligible(state: GameState, kind: ReactionKind, actor: str, target: str | Non
         targets |= set(occ.at(cmd.space))
     if isinstance(cmd, Distract):
         targets |= set(cmd.targets)
-    for hid, h in state.creatures.items():
-        if hid == actor or hid in targets or not h.can_act or in_stance(state, hid) or h.swallowed_by is not None:
+    allies_too = state.settings.hinder_allies
+    for hid, h in state.creatures.items():  # the cheapest tests first (each only reads the state)
+        if hid == actor or hid in targets or not h.can_act or h.swallowed_by is not None:
             continue
-        if resolve_blocks(state, hid):  # seed-004: on a full Resolve Pool, no action but Recovery and the Zeal roll
+        if h.team == mover.team and not allies_too:
             continue
-        if h.team == mover.team and not state.settings.hinder_allies:
-            continue
+        if in_stance(state, hid) or resolve_blocks(state, hid):  # seed-004: on a full Resolve Pool, no action but
+            continue  # Recovery and the Zeal roll
         if not enraged.may_target(h, actor):  # Enraged: "can only target subjects of your Focus"
             continue
+        here, there = occ.cells[hid], occ.cells[actor]
+        if here and there and footprint_distance(grid, here, there) > farthest(h):
+            continue  # out of any Reach it could have: `hinder_reach` (weighing each weapon and limb) is not asked
         rng = hinder_reach(state, hid)
-        if rng < 0 or footprint_distance(grid, occ.cells[hid], occ.cells[actor]) > rng:
+        if rng < 0 or footprint_distance(grid, here, there) > rng:
             continue
         if vision.perceives(state, hid, actor, ailments=False) is None:  # cannot see, hear or smell the trigger
             continue

@@ -211,10 +211,11 @@ def landing(state: GameState, sw: Creature, c: Creature) -> Cell | None:
 def release(tx: Tx, creature_id: str, to: Cell | None) -> list[Event]:
     """The creature is out of the stomach, back on the board at `to` (None: where it stands). The Ailments being
     swallowed caused end with it when the command is over (`ailments.lapse_sources`)."""
-    c = tx.creature(creature_id)
-    if c.swallowed_by is None:
+    swallower_id = tx.get(creature_id).swallowed_by
+    if swallower_id is None:  # not swallowed: nothing to change
         return []
-    sw = tx.get(c.swallowed_by)
+    c = tx.creature(creature_id)
+    sw = tx.get(swallower_id)
     c.swallowed_by = None
     if to is not None:
         c.anchor = to
@@ -247,6 +248,8 @@ def spill(tx: Tx) -> list[Event]:
     """After a command: every stomach the command changed that has 6 Tiers of Wounded lets what it holds fall out,
     however it was wounded (from inside, or a Serious Injury from outside landing on the stomach)."""
     events: list[Event] = []
+    if not tx._creatures:  # no creature changed: no stomach was wounded
+        return events
     for cid in sorted(tx._creatures):
         c = tx.state.creatures.get(cid)
         if c is not None and stomach_wounded(c) >= FALL_OUT_WOUNDED and contents(tx.state, cid):
@@ -423,10 +426,9 @@ def check_command(state: GameState, cmd: Command, c: Creature | None) -> None:
         sw = creatures.get(c.swallowed_by)
         inside = f"{sw.name}'s stomach" if sw else "a stomach"
         raise RuleError(f"{c.name} is inside {inside}: it can only attack the stomach")
-    if isinstance(cmd, Dismiss):  # its `target` only names the subject of the caster's own effect
+    if type(cmd) is Dismiss:  # its `target` only names the subject of the caster's own effect
         return
     actor = getattr(cmd, "creature", None)
     for tid in creature_ids(cmd):
-        t = creatures.get(tid) if tid != actor else None
-        if t is not None and t.swallowed_by is not None:
+        if tid != actor and (t := creatures.get(tid)) is not None and t.swallowed_by is not None:
             raise RuleError(f"{t.name} has been swallowed: it is off the board")

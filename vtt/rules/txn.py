@@ -293,11 +293,13 @@ class Tx:
         raise ValueError(f"the lock {lock!r} is not in Hold {hold_id}")
 
     def economy(self, creature_id: str) -> Economy:
-        e = self.state.economy.get(creature_id) or Economy()
-        if creature_id not in self._economy:
-            e = shallow_copy(e)
-            self._economy_dict()[creature_id] = e
-            self._economy.add(creature_id)
+        """The creature's Economy to change (copied once; a new one if it has none)."""
+        if creature_id in self._economy:
+            return self.state.economy[creature_id]
+        found = self.state.economy.get(creature_id)
+        e = Economy() if found is None else shallow_copy(found)
+        self._economy_dict()[creature_id] = e
+        self._economy.add(creature_id)
         return e
 
     def put_economy(self, creature_id: str, economy: Economy) -> None:

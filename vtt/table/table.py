@@ -432,7 +432,7 @@ class Table:
                 r.before = state if i >= kept_from else None
                 after, _ = apply(state, r.command if commands is None else commands[i], ScriptedDice(r.faces))
                 if n < stepped_from:
-                    self._count_versions(state, after, positions.scan_changed(state, after))
+                    self._count_versions(state, after, positions.changed(state, after))
                 else:
                     self._bump(state, after)
                 state = after
