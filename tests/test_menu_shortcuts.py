@@ -11,6 +11,7 @@ from collections.abc import Callable
 from itertools import permutations
 from typing import Any
 
+import pytest
 from factories import creature, state
 from pydantic import BaseModel
 from test_menu_batched import destinations_in_a_menu
@@ -22,6 +23,7 @@ from vtt.rules.conditions import melee_attack_modifiers
 from vtt.rules.engine import legal_actions
 from vtt.rules.events import RuleError
 from vtt.rules.fastmodel import shallow_copy
+from vtt.rules.frozen import NO_DICT, NO_LIST, FrozenDict, FrozenList
 from vtt.rules.grid import GridKind
 from vtt.rules.menu_terms import lines_clear, melee_modifiers
 from vtt.rules.model import Cell, GameState
@@ -259,12 +261,17 @@ def test_declared_strike_plans_made_from_the_plain_plan_are_those_planned_each_t
     assert planned > 100
 
 
+def _read_type(value: object) -> type:
+    """The type a reader sees: a frozen list or dict (`vtt.rules.frozen`) is a list or a dict."""
+    return list if isinstance(value, FrozenList) else dict if isinstance(value, FrozenDict) else type(value)
+
+
 def _same_model(made: BaseModel, plain: BaseModel) -> None:
     """Two models alike in every way a reader can see: type, values (and their types), the order of the fields,
     the fields set, and nothing else held."""
     assert type(made) is type(plain)
     assert list(made.__dict__.items()) == list(plain.__dict__.items())
-    assert [type(v) for v in made.__dict__.values()] == [type(v) for v in plain.__dict__.values()]
+    assert [_read_type(v) for v in made.__dict__.values()] == [_read_type(v) for v in plain.__dict__.values()]
     assert made.model_fields_set == plain.model_fields_set
     assert made.__pydantic_extra__ is None and made.__pydantic_private__ is None
     assert made.model_dump() == plain.model_dump()
@@ -274,7 +281,7 @@ def _same_model(made: BaseModel, plain: BaseModel) -> None:
 def test_the_unvalidated_makers_give_what_the_models_give_for_any_fields_given() -> None:
     """`make_option`, `make_target` and `make_preview`, given any of the fields of options, targets and previews of
     real menus, give what the model's own construction without validation gives (values, defaults, field order,
-    fields set), and each model its own default lists and dicts."""
+    fields set), the default lists and dicts the shared frozen empties (a change of one raises)."""
     rng = random.Random(14)
     made = 0
     for seed in SEEDS[::3]:
@@ -293,7 +300,9 @@ def test_the_unvalidated_makers_give_what_the_models_give_for_any_fields_given()
                         _same_model(first, model.model_construct(**given))
                         for name in model.model_fields:
                             if name not in given and isinstance(getattr(first, name), list | dict):
-                                assert getattr(first, name) is not getattr(second, name)
+                                assert getattr(first, name) is getattr(second, name) in (NO_LIST, NO_DICT)
+                                with pytest.raises(TypeError):
+                                    getattr(first, name).clear()
                         made += 1
     assert made > 500
 

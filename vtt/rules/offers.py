@@ -32,6 +32,7 @@ from vtt.rules.commands import COMMAND_MODELS, creature_fields
 from vtt.rules.dice import DiceChange, Modifier
 from vtt.rules.events import RuleError
 from vtt.rules.fastmodel import construct, put_dict, put_extra, put_fields_set, put_private
+from vtt.rules.frozen import NO_DICT, NO_LIST, FrozenList
 from vtt.rules.model import Cell, Creature, GameState
 
 Group = Literal["Move", "Strike", "Overpower", "Tactics", "Defense", "Manifest", "Turn"]
@@ -141,8 +142,7 @@ _new = object.__new__
 
 
 def _built(cls: type[_M], data: dict[str, Any], given: dict[str, Any]) -> _M:
-    """A `cls` holding `data` (every field, in the model's order; `given` set over its defaults), not validated."""
-    data.update(given)
+    """A `cls` holding `data` (every field, in the model's order, `given` among them), not validated."""
     out = _new(cls)
     put_dict(out, data)
     put_fields_set(out, set(given))
@@ -163,61 +163,65 @@ def _copied(model: _M, **changes: Any) -> _M:
     return out
 
 
+# Every field's default as the model has it; an empty list or dict is the one shared frozen empty (`frozen`), so
+# an option made with few fields holds no container of its own.
+_OPTION: dict[str, Any] = {
+    "action": None,
+    "group": None,
+    "label": None,
+    "cost": NO_DICT,
+    "params": NO_DICT,
+    "targets": NO_LIST,
+    "spaces": NO_LIST,
+    "reach": None,
+    "choose": NO_LIST,
+    "command": None,
+    "several": NO_LIST,
+    "optional": NO_LIST,
+    "send": NO_DICT,
+    "pick": None,
+    "at": None,
+    "asks": NO_LIST,
+    "row": "",
+    "variant": "",
+}
+_TARGET: dict[str, Any] = {
+    "target": None,
+    "space": None,
+    "preview": None,
+    "path": NO_LIST,
+    "note": "",
+    "choices": NO_DICT,
+    "margins": NO_DICT,
+    "params": NO_DICT,
+    "send": NO_DICT,
+}
+_PREVIEW: dict[str, Any] = {
+    "label": None,
+    "skill": None,
+    "dice": None,
+    "dice_changes": NO_LIST,
+    "modifiers": NO_LIST,
+    "dl": None,
+    "defense_skill": None,
+    "damage": 0,
+    "damage_changes": NO_LIST,
+}
+
+
 def make_option(**values: Any) -> ActionOption:
     """`ActionOption(**values)`, not validated (each default as the model has it: tests/test_menu_build checks)."""
-    data: dict[str, Any] = {
-        "action": None,
-        "group": None,
-        "label": None,
-        "cost": {},
-        "params": {},
-        "targets": [],
-        "spaces": [],
-        "reach": None,
-        "choose": [],
-        "command": None,
-        "several": [],
-        "optional": [],
-        "send": {},
-        "pick": None,
-        "at": None,
-        "asks": [],
-        "row": "",
-        "variant": "",
-    }
-    return _built(ActionOption, data, values)
+    return _built(ActionOption, {**_OPTION, **values}, values)
 
 
 def make_target(**values: Any) -> TargetOption:
     """`TargetOption(**values)`, not validated."""
-    data: dict[str, Any] = {
-        "target": None,
-        "space": None,
-        "preview": None,
-        "path": [],
-        "note": "",
-        "choices": {},
-        "margins": {},
-        "params": {},
-        "send": {},
-    }
-    return _built(TargetOption, data, values)
+    return _built(TargetOption, {**_TARGET, **values}, values)
 
 
 def make_preview(**values: Any) -> RollPreview:
     """`RollPreview(**values)`, not validated."""
-    data: dict[str, Any] = {
-        "label": None,
-        "skill": None,
-        "dice": None,
-        "dice_changes": [],
-        "modifiers": [],
-        "dl": None,
-        "defense_skill": None,
-        "damage": 0,
-        "damage_changes": [],
-    }
-    return _built(RollPreview, data, values)
+    return _built(RollPreview, {**_PREVIEW, **values}, values)
 
 
 def plan_preview(plan: strike.AttackPlan) -> RollPreview:
@@ -341,7 +345,8 @@ _SEQUENCES = (tuple, list)
 def finish(option: ActionOption, creature_id: str) -> ActionOption:
     """`option` with its command filled in: the option's, each target's, the open choices typed. The option and
     its targets are filled in where they are the first time they are met (their `send` not set yet: a builder made
-    them for this menu alone); one met again (shared by two options) is copied."""
+    them for this menu alone), the option keeping its list of targets; one met again (shared by two options) is
+    copied, in a list of the option's own."""
     values = option.__dict__
     kind = values["command"] or values["action"]
     has_creature, has_target, space_field, waits = _shape(kind)
@@ -354,15 +359,15 @@ def finish(option: ActionOption, creature_id: str) -> ActionOption:
                 send[k] = _plain(v) if isinstance(v, _SEQUENCES) else v
     choose = values["choose"]
     if choose:
-        made, listed = _asking(kind, tuple(choose), tuple(values["several"]), tuple(values["optional"]))
-        asks = list(made)
+        asks, listed = _asking(kind, tuple(choose), tuple(values["several"]), tuple(values["optional"]))
     else:
-        asks, listed = [], False
+        asks, listed = NO_LIST, False
     # a command that takes its creatures as a list (Distract's `targets`) gets them from that choice alone
     named = has_target and not listed
-    targets = []
+    given_targets = values["targets"]
+    copies: list[TargetOption] | None = None  # the targets, once one had to be copied
     other = False  # a target other than the creature itself
-    for t in values["targets"]:
+    for i, t in enumerate(given_targets):
         sent = send.copy()
         given = t.__dict__
         target = given["target"]
@@ -383,9 +388,13 @@ def finish(option: ActionOption, creature_id: str) -> ActionOption:
         if "send" not in fields_set:
             given["send"] = sent
             fields_set.add("send")
-            targets.append(t)
+            if copies is not None:
+                copies.append(t)
         else:
-            targets.append(_copied(t, send=sent))
+            if copies is None:
+                copies = given_targets[:i]
+            copies.append(_copied(t, send=sent))
+    targets = given_targets if copies is None else copies
     spaces = values["spaces"]
     at = space_field if spaces else None
     pick = values["pick"]
@@ -412,10 +421,10 @@ _FINISHED = ("send", "targets", "pick", "at", "asks")
 @cache
 def _asking(
     kind: str, choose: tuple[str, ...], several: tuple[str, ...], optional: tuple[str, ...]
-) -> tuple[tuple[Ask, ...], bool]:
-    """The `Ask` of each field of `choose`, and whether one takes a list of creatures. The same `Ask` objects are
-    handed to every menu (in a list of its own): nothing changes them."""
-    asks = tuple(
+) -> tuple[FrozenList[Ask], bool]:
+    """The `Ask` of each field of `choose`, and whether one takes a list of creatures. The same list of the same
+    `Ask` objects is handed to every menu: nothing changes them."""
+    asks = FrozenList(
         construct(Ask, field=f, kind=ask_kind(kind, f), several=f in several, optional=f in optional) for f in choose
     )
     return asks, any(a.several and a.kind == "creature" for a in asks)
