@@ -141,11 +141,11 @@ class ActionOption(BaseModel):
 _new = object.__new__
 
 
-def _built(cls: type[_M], data: dict[str, Any], given: dict[str, Any]) -> _M:
-    """A `cls` holding `data` (every field, in the model's order, `given` among them), not validated."""
+def _built(cls: type[_M], data: dict[str, Any]) -> _M:
+    """A `cls` holding `data` (every field, in the model's order), not validated."""
     out = _new(cls)
     put_dict(out, data)
-    put_fields_set(out, set(given))
+    put_fields_set(out, _ALL_SET[cls])
     put_extra(out, None)
     put_private(out, None)
     return out
@@ -155,12 +155,14 @@ def _copied(model: _M, **changes: Any) -> _M:
     """`model.model_copy(update=changes)` of an option, a target or a preview, not validated."""
     data = model.__dict__.copy()
     data.update(changes)
-    out = _new(type(model))
-    put_dict(out, data)
-    put_fields_set(out, model.__pydantic_fields_set__ | changes.keys())
-    put_extra(out, None)
-    put_private(out, None)
-    return out
+    return _built(type(model), data)
+
+
+_ALL_SET: dict[type[BaseModel], set[str]] = {
+    cls: set(cls.model_fields) for cls in (ActionOption, TargetOption, RollPreview)
+}
+"""The fields set of every option, target and preview built here, one set for each model: each has all its fields
+set (as an event built without validation has), so setting a field adds nothing to it."""
 
 
 # Every field's default as the model has it; an empty list or dict is the one shared frozen empty (`frozen`), so
@@ -211,17 +213,17 @@ _PREVIEW: dict[str, Any] = {
 
 def make_option(**values: Any) -> ActionOption:
     """`ActionOption(**values)`, not validated (each default as the model has it: tests/test_menu_build checks)."""
-    return _built(ActionOption, {**_OPTION, **values}, values)
+    return _built(ActionOption, {**_OPTION, **values})
 
 
 def make_target(**values: Any) -> TargetOption:
     """`TargetOption(**values)`, not validated."""
-    return _built(TargetOption, {**_TARGET, **values}, values)
+    return _built(TargetOption, {**_TARGET, **values})
 
 
 def make_preview(**values: Any) -> RollPreview:
     """`RollPreview(**values)`, not validated."""
-    return _built(RollPreview, {**_PREVIEW, **values}, values)
+    return _built(RollPreview, {**_PREVIEW, **values})
 
 
 def plan_preview(plan: strike.AttackPlan) -> RollPreview:
@@ -344,9 +346,9 @@ _SEQUENCES = (tuple, list)
 
 def finish(option: ActionOption, creature_id: str) -> ActionOption:
     """`option` with its command filled in: the option's, each target's, the open choices typed. The option and
-    its targets are filled in where they are the first time they are met (their `send` not set yet: a builder made
-    them for this menu alone), the option keeping its list of targets; one met again (shared by two options) is
-    copied, in a list of the option's own."""
+    its targets are filled in where they are the first time they are met (their `send` still the shared empty
+    default: a builder made them for this menu alone), the option keeping its list of targets; one met again
+    (shared by two options) is copied, in a list of the option's own."""
     values = option.__dict__
     kind = values["command"] or values["action"]
     has_creature, has_target, space_field, waits = _shape(kind)
@@ -384,10 +386,8 @@ def finish(option: ActionOption, creature_id: str) -> ActionOption:
         if given["params"]:
             for k, v in given["params"].items():
                 sent[k] = _plain(v) if isinstance(v, _SEQUENCES) else v
-        fields_set = t.__pydantic_fields_set__
-        if "send" not in fields_set:
+        if given["send"] is NO_DICT:
             given["send"] = sent
-            fields_set.add("send")
             if copies is not None:
                 copies.append(t)
         else:
@@ -403,19 +403,14 @@ def finish(option: ActionOption, creature_id: str) -> ActionOption:
             pick = "creature_or_space" if spaces else "creature" if other else "none"
         else:
             pick = "space" if spaces else waits
-    if "send" not in option.__pydantic_fields_set__:
+    if values["send"] is NO_DICT:
         values["send"] = send
         values["targets"] = targets
         values["pick"] = pick
         values["at"] = at
         values["asks"] = asks
-        option.__pydantic_fields_set__.update(_FINISHED)
         return option
     return _copied(option, send=send, targets=targets, pick=pick, at=at, asks=asks)
-
-
-_FINISHED = ("send", "targets", "pick", "at", "asks")
-"""The fields `finish` sets."""
 
 
 @cache
