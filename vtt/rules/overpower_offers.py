@@ -147,12 +147,12 @@ def charged_collisions(state: GameState, occ: Occupancy, c: Creature, moves: Mov
 
 def collision_targets(state: GameState, occ: Occupancy, c: Creature, moves: Moves, fewest: int) -> list[TargetOption]:
     """A Collision with each creature `c` may Overpower that a move of `moves` (of `fewest` spaces or more)
-    enters, by the first such path."""
+    enters, by the first such path (kept for the state, shared by the targets: not to be changed)."""
     key = ("collisions", c.id, id(moves), fewest)
     kept: tuple[Moves, list[tuple[str, Cell, list[Cell]]]] | None = occ.kept.get(key)
     if kept is None or kept[0] is not moves:  # the moves are held with it, so their id is not reused meanwhile
         kept = occ.kept[key] = (moves, _collisions(state, occ, c, moves, fewest))
-    return [collision_target(oid, cell, list(p)) for oid, cell, p in kept[1]]
+    return [collision_target(oid, cell, p) for oid, cell, p in kept[1]]
 
 
 def _collisions(
