@@ -139,14 +139,15 @@ def test_every_option_built_without_validation_is_what_validation_gives(seed: in
 
 
 def test_the_unvalidated_makers_give_the_models_defaults() -> None:
-    """`make_option`, `make_target` and `make_preview` fill every field the model does, with its default."""
+    """`make_option`, `make_target` and `make_preview` fill every field the model does, with its default, and
+    count every field as set (setting one adds nothing to the set its options share)."""
     assert make_option(action="move", group="Move", label="Move") == ActionOption(
         action="move", group="Move", label="Move"
     )
     assert make_target(target="a") == TargetOption(target="a")
     assert make_preview(label="l", skill="Martial", dice=2) == RollPreview(label="l", skill="Martial", dice=2)
     option = make_option(action="move", group="Move", label="Move")
-    assert option.model_fields_set == {"action", "group", "label"}
+    assert option.model_fields_set == set(ActionOption.model_fields)
     assert list(option.model_dump()) == list(ActionOption.model_fields)
 
 
@@ -157,8 +158,9 @@ def test_a_target_shared_by_two_options_is_filled_in_for_each_on_its_own() -> No
     option = make_option(
         action="strike", group="Strike", label="Strike", params={"weapon": "sword"}, targets=[make_target(target="b")]
     )
+    targets = option.targets
     plain, charge = finish_all([option, charged(option)], "a")
-    assert plain is option and plain.targets[0] is option.targets[0]
+    assert plain is option and plain.targets is targets and charge.targets is not targets
     assert plain.targets[0].send == {"type": "strike", "creature": "a", "weapon": "sword", "target": "b"}
     assert charge.targets[0] is not plain.targets[0]
     assert charge.targets[0].send == {**plain.targets[0].send, "charge": True}

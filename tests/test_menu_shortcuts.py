@@ -11,7 +11,8 @@ from collections.abc import Callable
 from itertools import permutations
 from typing import Any
 
-from factories import creature, state
+import pytest
+from factories import creature, state, weapon
 from pydantic import BaseModel
 from test_menu_batched import destinations_in_a_menu
 from test_menu_build import played, random_fight
@@ -22,6 +23,7 @@ from vtt.rules.conditions import melee_attack_modifiers
 from vtt.rules.engine import legal_actions
 from vtt.rules.events import RuleError
 from vtt.rules.fastmodel import shallow_copy
+from vtt.rules.frozen import NO_DICT, NO_LIST, FrozenDict, FrozenList
 from vtt.rules.grid import GridKind
 from vtt.rules.menu_terms import lines_clear, melee_modifiers
 from vtt.rules.model import Cell, GameState
@@ -222,7 +224,7 @@ def test_melee_modifiers_kept_for_a_state_are_those_worked_out_each_time() -> No
 def test_declared_strike_plans_made_from_the_plain_plan_are_those_planned_each_time() -> None:
     """`declared_plan` (a Called Shot, a Charge, a Flurry's Minor Action, and together) gives the plan
     `plan_creature_strike` makes for the same Strike, or fails as it does, for every pair of creatures and every
-    weapon and limb of random fights, asked again on the same occupancy too; the path it hands out is its own."""
+    weapon and limb of random fights, asked again on the same occupancy too (then the plan kept for it)."""
     planned = 0
     for seed in SEEDS[::2]:
         for s in played(seed, random_fight(seed), 4):
@@ -254,18 +256,22 @@ def test_declared_strike_plans_made_from_the_plain_plan_are_those_planned_each_t
                         made = strike_offers.declared_plan(s, occ, c, t, arm, filled, called_shot, charge, minor)
                         again = strike_offers.declared_plan(s, occ, c, t, arm, filled, called_shot, charge, minor)
                         assert made.model_dump() == plain.model_dump() == again.model_dump()
-                        assert made.path is not kept.path and again.path is not made.path
+                        assert made.path == kept.path and again is made
                         planned += 1
     assert planned > 100
 
 
+def _read_type(value: object) -> type:
+    """The type a reader sees: a frozen list or dict (`vtt.rules.frozen`) is a list or a dict."""
+    return list if isinstance(value, FrozenList) else dict if isinstance(value, FrozenDict) else type(value)
+
+
 def _same_model(made: BaseModel, plain: BaseModel) -> None:
-    """Two models alike in every way a reader can see: type, values (and their types), the order of the fields,
-    the fields set, and nothing else held."""
+    """Two models alike in every way a reader can see but the fields set: type, values (and their types), the
+    order of the fields, and nothing else held."""
     assert type(made) is type(plain)
     assert list(made.__dict__.items()) == list(plain.__dict__.items())
-    assert [type(v) for v in made.__dict__.values()] == [type(v) for v in plain.__dict__.values()]
-    assert made.model_fields_set == plain.model_fields_set
+    assert [_read_type(v) for v in made.__dict__.values()] == [_read_type(v) for v in plain.__dict__.values()]
     assert made.__pydantic_extra__ is None and made.__pydantic_private__ is None
     assert made.model_dump() == plain.model_dump()
     assert repr(made) == repr(plain)
@@ -273,8 +279,9 @@ def _same_model(made: BaseModel, plain: BaseModel) -> None:
 
 def test_the_unvalidated_makers_give_what_the_models_give_for_any_fields_given() -> None:
     """`make_option`, `make_target` and `make_preview`, given any of the fields of options, targets and previews of
-    real menus, give what the model's own construction without validation gives (values, defaults, field order,
-    fields set), and each model its own default lists and dicts."""
+    real menus, give what the model's own construction without validation gives (values, defaults, field order),
+    the default lists and dicts the shared frozen empties (a change of one raises), and every field set (one set
+    shared by all, as an event built without validation has)."""
     rng = random.Random(14)
     made = 0
     for seed in SEEDS[::3]:
@@ -291,9 +298,13 @@ def test_the_unvalidated_makers_give_what_the_models_give_for_any_fields_given()
                         given = {k: v for k, v in values.items() if k in required or rng.random() < 0.5}
                         first, second = maker(**given), maker(**given)
                         _same_model(first, model.model_construct(**given))
+                        assert first.model_fields_set == set(model.model_fields)
+                        assert first.model_fields_set is second.model_fields_set
                         for name in model.model_fields:
                             if name not in given and isinstance(getattr(first, name), list | dict):
-                                assert getattr(first, name) is not getattr(second, name)
+                                assert getattr(first, name) is getattr(second, name) in (NO_LIST, NO_DICT)
+                                with pytest.raises(TypeError):
+                                    getattr(first, name).clear()
                         made += 1
     assert made > 500
 
@@ -318,3 +329,30 @@ def test_a_menu_asked_again_of_its_state_is_the_menu_worked_out_anew() -> None:
             assert [o.model_dump() for o in plain] == dump
             compared += len(plain)
     assert compared > 500
+
+
+def test_a_strikes_shared_choices_follow_each_thing_they_are_made_of() -> None:
+    """`strike_choices` hands out one frozen dict for the same choices: armed or not, each of Nimble, the weapon's
+    Strike types and its damage dice changes them, and an unarmed Strike's follow the table's unarmed damage."""
+    sword = weapon("sword", 2)
+    c = creature("a", (2, 2), weapons=[sword], grip={"right_arm": "sword"})
+    t = creature("b", (3, 2))
+    s = state(c, t)
+    arm = arms(s, c)[0]
+    plan = strike.plan_creature_strike(s, Occupancy(s), c, t, arm, False, s.board.filled())
+    base = strike_offers.strike_choices(s, c, arm, plan)
+    assert base == {"nimble": [False], "strike_type": [None], "max_dice": [None, 0, 1]}
+    assert strike_offers.strike_choices(s, c, arm, plan) is base
+    with pytest.raises(TypeError):
+        base["max_dice"].append(2)
+    tiny = shallow_copy(plan, exposed_size=-4)
+    assert strike_offers.strike_choices(s, c.model_copy(update={"size": 1}), arm, tiny)["nimble"] == [False, True]
+    typed = arm.model_copy(update={"weapon": sword.model_copy(update={"strike_types": ("B", "S")})})
+    assert strike_offers.strike_choices(s, c, typed, plan)["strike_type"] == ["B", "S"]
+    heavier = arm.model_copy(update={"weapon": sword.model_copy(update={"damage": 3})})
+    assert strike_offers.strike_choices(s, c, heavier, plan)["max_dice"] == [None, 0, 1, 2]
+    unarmed = arms(s, c)[-1]
+    assert unarmed.weapon is None
+    for most in (1, 3):
+        table = shallow_copy(s, settings=s.settings.model_copy(update={"unarmed_damage": most}))
+        assert strike_offers.strike_choices(table, c, unarmed, plan)["max_dice"] == [None, *range(most)]

@@ -32,6 +32,7 @@ from vtt.rules.commands import COMMAND_MODELS, creature_fields
 from vtt.rules.dice import DiceChange, Modifier
 from vtt.rules.events import RuleError
 from vtt.rules.fastmodel import construct, put_dict, put_extra, put_fields_set, put_private
+from vtt.rules.frozen import NO_DICT, NO_LIST, FrozenList
 from vtt.rules.model import Cell, Creature, GameState
 
 Group = Literal["Move", "Strike", "Overpower", "Tactics", "Defense", "Manifest", "Turn"]
@@ -140,12 +141,11 @@ class ActionOption(BaseModel):
 _new = object.__new__
 
 
-def _built(cls: type[_M], data: dict[str, Any], given: dict[str, Any]) -> _M:
-    """A `cls` holding `data` (every field, in the model's order; `given` set over its defaults), not validated."""
-    data.update(given)
+def _built(cls: type[_M], data: dict[str, Any]) -> _M:
+    """A `cls` holding `data` (every field, in the model's order), not validated."""
     out = _new(cls)
     put_dict(out, data)
-    put_fields_set(out, set(given))
+    put_fields_set(out, _ALL_SET[cls])
     put_extra(out, None)
     put_private(out, None)
     return out
@@ -155,69 +155,75 @@ def _copied(model: _M, **changes: Any) -> _M:
     """`model.model_copy(update=changes)` of an option, a target or a preview, not validated."""
     data = model.__dict__.copy()
     data.update(changes)
-    out = _new(type(model))
-    put_dict(out, data)
-    put_fields_set(out, model.__pydantic_fields_set__ | changes.keys())
-    put_extra(out, None)
-    put_private(out, None)
-    return out
+    return _built(type(model), data)
+
+
+_ALL_SET: dict[type[BaseModel], set[str]] = {
+    cls: set(cls.model_fields) for cls in (ActionOption, TargetOption, RollPreview)
+}
+"""The fields set of every option, target and preview built here, one set for each model: each has all its fields
+set (as an event built without validation has), so setting a field adds nothing to it."""
+
+
+# Every field's default as the model has it; an empty list or dict is the one shared frozen empty (`frozen`), so
+# an option made with few fields holds no container of its own.
+_OPTION: dict[str, Any] = {
+    "action": None,
+    "group": None,
+    "label": None,
+    "cost": NO_DICT,
+    "params": NO_DICT,
+    "targets": NO_LIST,
+    "spaces": NO_LIST,
+    "reach": None,
+    "choose": NO_LIST,
+    "command": None,
+    "several": NO_LIST,
+    "optional": NO_LIST,
+    "send": NO_DICT,
+    "pick": None,
+    "at": None,
+    "asks": NO_LIST,
+    "row": "",
+    "variant": "",
+}
+_TARGET: dict[str, Any] = {
+    "target": None,
+    "space": None,
+    "preview": None,
+    "path": NO_LIST,
+    "note": "",
+    "choices": NO_DICT,
+    "margins": NO_DICT,
+    "params": NO_DICT,
+    "send": NO_DICT,
+}
+_PREVIEW: dict[str, Any] = {
+    "label": None,
+    "skill": None,
+    "dice": None,
+    "dice_changes": NO_LIST,
+    "modifiers": NO_LIST,
+    "dl": None,
+    "defense_skill": None,
+    "damage": 0,
+    "damage_changes": NO_LIST,
+}
 
 
 def make_option(**values: Any) -> ActionOption:
     """`ActionOption(**values)`, not validated (each default as the model has it: tests/test_menu_build checks)."""
-    data: dict[str, Any] = {
-        "action": None,
-        "group": None,
-        "label": None,
-        "cost": {},
-        "params": {},
-        "targets": [],
-        "spaces": [],
-        "reach": None,
-        "choose": [],
-        "command": None,
-        "several": [],
-        "optional": [],
-        "send": {},
-        "pick": None,
-        "at": None,
-        "asks": [],
-        "row": "",
-        "variant": "",
-    }
-    return _built(ActionOption, data, values)
+    return _built(ActionOption, {**_OPTION, **values})
 
 
 def make_target(**values: Any) -> TargetOption:
     """`TargetOption(**values)`, not validated."""
-    data: dict[str, Any] = {
-        "target": None,
-        "space": None,
-        "preview": None,
-        "path": [],
-        "note": "",
-        "choices": {},
-        "margins": {},
-        "params": {},
-        "send": {},
-    }
-    return _built(TargetOption, data, values)
+    return _built(TargetOption, {**_TARGET, **values})
 
 
 def make_preview(**values: Any) -> RollPreview:
     """`RollPreview(**values)`, not validated."""
-    data: dict[str, Any] = {
-        "label": None,
-        "skill": None,
-        "dice": None,
-        "dice_changes": [],
-        "modifiers": [],
-        "dl": None,
-        "defense_skill": None,
-        "damage": 0,
-        "damage_changes": [],
-    }
-    return _built(RollPreview, data, values)
+    return _built(RollPreview, {**_PREVIEW, **values})
 
 
 def plan_preview(plan: strike.AttackPlan) -> RollPreview:
@@ -340,8 +346,9 @@ _SEQUENCES = (tuple, list)
 
 def finish(option: ActionOption, creature_id: str) -> ActionOption:
     """`option` with its command filled in: the option's, each target's, the open choices typed. The option and
-    its targets are filled in where they are the first time they are met (their `send` not set yet: a builder made
-    them for this menu alone); one met again (shared by two options) is copied."""
+    its targets are filled in where they are the first time they are met (their `send` still the shared empty
+    default: a builder made them for this menu alone), the option keeping its list of targets; one met again
+    (shared by two options) is copied, in a list of the option's own."""
     values = option.__dict__
     kind = values["command"] or values["action"]
     has_creature, has_target, space_field, waits = _shape(kind)
@@ -354,15 +361,15 @@ def finish(option: ActionOption, creature_id: str) -> ActionOption:
                 send[k] = _plain(v) if isinstance(v, _SEQUENCES) else v
     choose = values["choose"]
     if choose:
-        made, listed = _asking(kind, tuple(choose), tuple(values["several"]), tuple(values["optional"]))
-        asks = list(made)
+        asks, listed = _asking(kind, tuple(choose), tuple(values["several"]), tuple(values["optional"]))
     else:
-        asks, listed = [], False
+        asks, listed = NO_LIST, False
     # a command that takes its creatures as a list (Distract's `targets`) gets them from that choice alone
     named = has_target and not listed
-    targets = []
+    given_targets = values["targets"]
+    copies: list[TargetOption] | None = None  # the targets, once one had to be copied
     other = False  # a target other than the creature itself
-    for t in values["targets"]:
+    for i, t in enumerate(given_targets):
         sent = send.copy()
         given = t.__dict__
         target = given["target"]
@@ -379,13 +386,15 @@ def finish(option: ActionOption, creature_id: str) -> ActionOption:
         if given["params"]:
             for k, v in given["params"].items():
                 sent[k] = _plain(v) if isinstance(v, _SEQUENCES) else v
-        fields_set = t.__pydantic_fields_set__
-        if "send" not in fields_set:
+        if given["send"] is NO_DICT:
             given["send"] = sent
-            fields_set.add("send")
-            targets.append(t)
+            if copies is not None:
+                copies.append(t)
         else:
-            targets.append(_copied(t, send=sent))
+            if copies is None:
+                copies = given_targets[:i]
+            copies.append(_copied(t, send=sent))
+    targets = given_targets if copies is None else copies
     spaces = values["spaces"]
     at = space_field if spaces else None
     pick = values["pick"]
@@ -394,28 +403,23 @@ def finish(option: ActionOption, creature_id: str) -> ActionOption:
             pick = "creature_or_space" if spaces else "creature" if other else "none"
         else:
             pick = "space" if spaces else waits
-    if "send" not in option.__pydantic_fields_set__:
+    if values["send"] is NO_DICT:
         values["send"] = send
         values["targets"] = targets
         values["pick"] = pick
         values["at"] = at
         values["asks"] = asks
-        option.__pydantic_fields_set__.update(_FINISHED)
         return option
     return _copied(option, send=send, targets=targets, pick=pick, at=at, asks=asks)
-
-
-_FINISHED = ("send", "targets", "pick", "at", "asks")
-"""The fields `finish` sets."""
 
 
 @cache
 def _asking(
     kind: str, choose: tuple[str, ...], several: tuple[str, ...], optional: tuple[str, ...]
-) -> tuple[tuple[Ask, ...], bool]:
-    """The `Ask` of each field of `choose`, and whether one takes a list of creatures. The same `Ask` objects are
-    handed to every menu (in a list of its own): nothing changes them."""
-    asks = tuple(
+) -> tuple[FrozenList[Ask], bool]:
+    """The `Ask` of each field of `choose`, and whether one takes a list of creatures. The same list of the same
+    `Ask` objects is handed to every menu: nothing changes them."""
+    asks = FrozenList(
         construct(Ask, field=f, kind=ask_kind(kind, f), several=f in several, optional=f in optional) for f in choose
     )
     return asks, any(a.several and a.kind == "creature" for a in asks)

@@ -75,7 +75,7 @@ def weapon_overpower_options(
                     continue
                 choices = {"to": dests}
             preview = weapon_preview(state, c, t, action, arm, terms)
-            found[action].append(make_target(target=oid, preview=preview, path=list(terms.path), choices=choices))
+            found[action].append(make_target(target=oid, preview=preview, path=terms.path, choices=choices))
     out: list[ActionOption] = []
     params = arm_params(arm)
     variant = arm_variant(arm)
@@ -108,14 +108,14 @@ def weapon_preview(
     terms: overpower.WeaponTerms,
 ) -> RollPreview:
     """The preview of `action` on `t` with `arm` (the `plan_preview` of its `overpower.plan_weapon_overpowers`),
-    made from what the plan is made of."""
+    made from what the plan is made of (its lists shared by the previews of every action on `t`)."""
     label, skill, dice, dl, defense = overpower.roll_of(state, c, t, action, arm.name)
     return make_preview(
         label=label,
         skill=skill,
         dice=dice,
-        dice_changes=list(terms.dice_changes),
-        modifiers=list(terms.modifiers),
+        dice_changes=terms.dice_changes,
+        modifiers=terms.modifiers,
         dl=dl,
         defense_skill=defense,
     )
@@ -147,12 +147,12 @@ def charged_collisions(state: GameState, occ: Occupancy, c: Creature, moves: Mov
 
 def collision_targets(state: GameState, occ: Occupancy, c: Creature, moves: Moves, fewest: int) -> list[TargetOption]:
     """A Collision with each creature `c` may Overpower that a move of `moves` (of `fewest` spaces or more)
-    enters, by the first such path."""
+    enters, by the first such path (kept for the state, shared by the targets: not to be changed)."""
     key = ("collisions", c.id, id(moves), fewest)
     kept: tuple[Moves, list[tuple[str, Cell, list[Cell]]]] | None = occ.kept.get(key)
     if kept is None or kept[0] is not moves:  # the moves are held with it, so their id is not reused meanwhile
         kept = occ.kept[key] = (moves, _collisions(state, occ, c, moves, fewest))
-    return [collision_target(oid, cell, list(p)) for oid, cell, p in kept[1]]
+    return [collision_target(oid, cell, p) for oid, cell, p in kept[1]]
 
 
 def _collisions(

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 from collections.abc import Set as AbstractSet
+from functools import lru_cache
 from typing import Any
 
 from vtt.rules import (
@@ -17,6 +18,7 @@ from vtt.rules import (
 )
 from vtt.rules.events import RuleError
 from vtt.rules.fastmodel import shallow_copy
+from vtt.rules.frozen import FrozenDict, FrozenList
 from vtt.rules.menu_terms import lines_clear
 from vtt.rules.model import Cell, Creature, GameState
 from vtt.rules.offers import (
@@ -172,24 +174,26 @@ def _open_and_walls(
     return tuple(spaces), tuple(walls)
 
 
-def strike_choices(
-    state: GameState, c: Creature, arm: strike.Armament, plan: strike.AttackPlan
-) -> dict[str, list[Any]]:
+def strike_choices(state: GameState, c: Creature, arm: strike.Armament, plan: strike.AttackPlan) -> FrozenDict:
     """A Strike's open choices on the target of `plan` (the Strike with `arm`, not Nimble): attacking Nimble (when 4
     or more sizes larger than the part exposed, seed-000), the Strike Type of a weapon with several (reference §6.2),
-    and rolling fewer damage dice (seed-004: "you may reduce your dice rolled by any amount")."""
+    and rolling fewer damage dice (seed-004: "you may reduce your dice rolled by any amount"). Shared by every
+    target with the same choices: not to be changed."""
     # The Nimble Strike is the same Strike with the size terms changed (`strike.strike_size_terms`): it can be made
     # exactly when the plain one can and the attacker is large enough against the exposed part.
-    nimble: list[Any] = (
-        [False, True] if plan.exposed_size is not None and may_attack_nimble(c.size, plan.exposed_size) else [False]
-    )
-    types = list(arm.weapon.strike_types) if arm.weapon is not None else []
+    nimble = plan.exposed_size is not None and may_attack_nimble(c.size, plan.exposed_size)
+    types = arm.weapon.strike_types if arm.weapon is not None else ()
     most = arm.weapon.damage if arm.weapon is not None else state.settings.unarmed_damage
-    return {
-        "nimble": nimble,
-        "strike_type": types if len(types) > 1 else [None],
-        "max_dice": [None, *range(most)],
-    }
+    return _strike_choices(nimble, types, most)
+
+
+@lru_cache(maxsize=256)
+def _strike_choices(nimble: bool, types: tuple[str, ...], most: int) -> FrozenDict:
+    return FrozenDict(
+        nimble=FrozenList([False, True] if nimble else [False]),
+        strike_type=FrozenList(types if len(types) > 1 else [None]),
+        max_dice=FrozenList([None, *range(most)]),
+    )
 
 
 def strike_targets(
@@ -228,7 +232,7 @@ def declared_plan(
     """`strike.plan_creature_strike` of a Strike (not Nimble) with a Called Shot or a Charge declared, or as a
     Flurry's Minor Action, made from the plain Strike's plan (the menu's Strike has made it already): declaring adds
     its modifiers last and a Minor Action its weapon's dice changes last; nothing else differs. Made once for the
-    state of `occ` (a new path each time)."""
+    state of `occ`, its path the plain plan's: shared, not to be changed."""
     plan = strike.plan_creature_strike(state, occ, c, target, arm, False, filled)
     if not (called_shot or charge or minor):
         return plan
@@ -241,7 +245,7 @@ def declared_plan(
         made = occ.kept[key] = shallow_copy(
             plan, dice_changes=[*plan.dice_changes, *extra], modifiers=[*plan.modifiers, *mods]
         )
-    return shallow_copy(made, path=list(made.path))
+    return made
 
 
 def called_target(oid: str, t: Creature, plan: strike.AttackPlan, params: dict[str, Any] | None = None) -> TargetOption:
