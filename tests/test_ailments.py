@@ -143,6 +143,18 @@ def test_each_earlier_consecutive_failure_lowers_the_ailment_dl_by_1() -> None:
     assert s.creatures["d"].ailment_failures == {}
 
 
+def test_counting_and_clearing_failures_leaves_every_earlier_state_as_it_was() -> None:
+    """The failures are counted in a new dict of the state each command makes (a creature's copy shares the dict,
+    `txn._REPLACED`): d's Dazzled 1 fails twice (DL 7, 6), then succeeds (DL 5); every state before keeps its own
+    count."""
+    first = field(d_ailments={"Dazzled": 1})
+    once, _ = run(first, END, [6, 1])
+    twice, _ = run(once, END, [5, 5])
+    cleared, _ = run(twice, END, [5, 2])
+    counts = [s.creatures["d"].ailment_failures for s in (first, once, twice, cleared)]
+    assert counts == [{}, {"Dazzled": 1}, {"Dazzled": 2}, {}]
+
+
 def test_ailments_without_a_listed_defense_or_with_their_own_rules_do_not_roll() -> None:
     """reference §5.2: Exhausted, Crowded and Strangled list no defense; Wounded has its own rules; Unaware lists
     none. Ending the turn rolls no defense for them. (Trauma rolls Endure: see test_exhaustion_death; Burning rolls

@@ -3,8 +3,8 @@
 - `Tx(state).state` is `state.model_copy(update=...)` with its own lists of effects and pending decisions and its
   own dict of reactions; every other field is shared.
 - `Tx.creature` copies a creature as `model_copy(update=...)` would with its ten dicts and lists copied: the same
-  values and fields set; its lists of limbs and parts and dicts of ailments and their failures (which rules change in
-  place) its own, everything else shared (the other six are only ever replaced).
+  values and fields set; its lists of limbs and parts and dict of ailments (which rules change in place) its own,
+  everything else shared (the other seven are only ever replaced).
 """
 
 from __future__ import annotations
@@ -29,7 +29,7 @@ CONTAINERS = (
     "continuing_injury",
     "continuing_wounded",
 )
-OWN = ("limbs", "parts", "ailments", "ailment_failures")
+OWN = ("limbs", "parts", "ailments")
 
 
 def _plain_clone(c: Creature) -> Creature:

@@ -13,6 +13,7 @@ from vtt.rules.ailments import (
     defense_of,
     describe_source,
     exhausted,
+    forget_failures,
     knowledge_modifiers,
     lower,
     lower_trauma,
@@ -53,14 +54,14 @@ def reduce_at_turn_end(tx: Tx, creature_id: str, dice: DiceSource) -> list[Event
         death = exhaustion_death(tx, creature_id, skill, r)
         m = tx.creature(creature_id)
         if ok:
-            m.ailment_failures.pop(name, None)
+            forget_failures(m, name)
             if name == "Trauma":
                 lower_trauma(tx, creature_id, 1)
             else:
                 lower(state, m, name, 1)
             text = f"{c.name} rolls {skill} against {name} (DL {dl}): {r.result}, {name} drops to Tier {t - 1}."
         else:
-            m.ailment_failures[name] = failures + 1
+            m.ailment_failures = {**m.ailment_failures, name: failures + 1}  # replaced: see `txn._REPLACED`
             text = f"{c.name} rolls {skill} against {name} (DL {dl}): {r.result}, {name} stays at Tier {t}."
         events.append(
             Event(

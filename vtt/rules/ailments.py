@@ -387,9 +387,15 @@ def remove_immune(c: Creature) -> list[str]:
     gone = [name for name in c.ailments if immunity_to(c, name) is not None]
     for name in gone:
         del c.ailments[name]
-        c.ailment_failures.pop(name, None)
+        forget_failures(c, name)
     c.ailment_sources = [r for r in c.ailment_sources if r.ailment not in gone]
     return gone
+
+
+def forget_failures(m: Creature, name: str) -> None:
+    """`name`'s failed defense rolls no longer count (the dict is replaced, never changed in place: `txn._REPLACED`)."""
+    if name in m.ailment_failures:
+        m.ailment_failures = {k: n for k, n in m.ailment_failures.items() if k != name}
 
 
 def add_ailment(
@@ -423,7 +429,7 @@ def lower(state: GameState, m: Creature, name: str, by: int) -> None:
         m.ailments[name] = left
     else:
         m.ailments.pop(name, None)
-        m.ailment_failures.pop(name, None)
+        forget_failures(m, name)
     records = [r for r in m.ailment_sources if r.ailment == name]
     excess = sum(r.tiers for r in records) - max(0, left)
     if excess <= 0:

@@ -416,35 +416,34 @@ def fall_unconscious(tx: Tx, target_id: str) -> list[Event]:
 
 def serious_injury(tx: Tx, hit: Hit, injury: int, threshold: int, dice: DiceSource) -> list[Event]:
     """seed-004 Serious Injury after Grit Injury."""
-    c = tx.get(hit.target)
     part_id = hit.part
+    shown = threshold if threshold > 0 else 0  # a negative Threshold counts as 0
     rolls: list[Roll] = []
     if hit.continuing and part_id is not None:
         # seed-004: all Continuing Damage on a part is added together to determine Serious Injury; what the
         # part's total already caused is not caused again.
+        c = tx.creature(hit.target)
         counted = c.continuing_injury.get(part_id, 0) + injury
-        base = max(0, counted - max(0, threshold))
+        base = max(0, counted - shown)
         bonus = 0 if hit.targeted else base // 2
         already = c.continuing_wounded.get(part_id, 0)
-        mutable = tx.creature(hit.target)
-        mutable.continuing_injury = {**mutable.continuing_injury, part_id: counted}  # replaced: see `txn._REPLACED`
-        mutable.continuing_wounded = {**mutable.continuing_wounded, part_id: max(already, base + bonus)}
+        c.continuing_injury = {**c.continuing_injury, part_id: counted}  # replaced: see `txn._REPLACED`
+        c.continuing_wounded = {**c.continuing_wounded, part_id: max(already, base + bonus)}
         wounded = base + bonus - already
         if wounded <= 0:
             return []
     else:
         counted = injury
-        base = counted - (threshold if threshold > 0 else 0)
+        base = counted - shown
         if base <= 0:
             return []
         bonus = 0 if hit.targeted else base // 2
         wounded = base + bonus
+        c = tx.creature(hit.target)
         if part_id is None:
             part_id, rolls = roll_part(c, dice, tx.state.settings.part_table)
-        mutable = tx.creature(hit.target)
     part = tx.part(hit.target, part_id)
     name = part.name if part else part_id
-    shown = threshold if threshold > 0 else 0
     how = f"{counted} Injury exceeds Severe Threshold {shown} by {base}"
     if hit.continuing:
         how = f"Continuing Damage on the part adds up to {counted} Injury, over Severe Threshold {shown} by {base}"
@@ -453,7 +452,7 @@ def serious_injury(tx: Tx, hit: Hit, injury: int, threshold: int, dice: DiceSour
     if part is not None:
         part.__dict__["wounded"] = part.wounded + wounded  # `set_fields(part, wounded=...)`: a copy this command owns
         part.__pydantic_fields_set__.add("wounded")
-    mutable.ailments["Wounded"] = mutable.ailments.get("Wounded", 0) + wounded
+    c.ailments["Wounded"] = c.ailments.get("Wounded", 0) + wounded
     text = f"Serious Injury to {c.name}'s {name}: {how}: Tier {wounded} Wounded."
     if hit.called_shot and hit.attacker in tx.state.creatures and part_id is not None:
         called_trauma.offer(tx, hit.attacker, hit.target, part_id, wounded)

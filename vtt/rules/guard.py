@@ -32,11 +32,14 @@ def guard_modifiers(
 ) -> list[Modifier]:
     """The Guard bonus on `defender`'s defense against an attack (none when it is not a physical melee attack, the
     defender is Unaware or Prone, or it grips nothing with a Guard but the object attacked)."""
+    for w in defender.weapons:  # `any(w.guard for ...)`: most creatures carry nothing with a Guard
+        if w.guard:
+            break
+    else:
+        return []
     if not state.settings.guard_on_defense or not physical or ranged:
         return []
     if defender.prone or defender.ailments.get("Unaware", 0) > 0:
-        return []
-    if not any(w.guard for w in defender.weapons):  # most creatures carry nothing with a Guard
         return []
     gripped = {lb.holding for lb in defender.limbs if lb.holding is not None and lb.hold_id is None}
     best: tuple[int, str] | None = None
@@ -46,6 +49,6 @@ def guard_modifiers(
             best = (value, wid)
     if best is None:
         return []
-    w = defender.weapon(best[1])
-    name = w.name if w is not None else best[1]
+    found = defender.weapon(best[1])
+    name = found.name if found is not None else best[1]
     return [Modifier(value=best[0], reason=f"Guard of {name} against a melee attack", key="guard", source=defender.id)]
