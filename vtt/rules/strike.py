@@ -28,7 +28,7 @@ from vtt.rules.conditions import attack_modifiers, limb_action_modifiers
 from vtt.rules.damage import DAMAGE_FACE, Hit, StrikeType, deal
 from vtt.rules.dice import DiceChange, DiceSource, Modifier, Roll, roll
 from vtt.rules.events import Event, RuleError, event
-from vtt.rules.fastmodel import construct, set_fields, shallow_copy
+from vtt.rules.fastmodel import construct, shallow_copy
 from vtt.rules.grid import Grid, footprint_distance
 from vtt.rules.menu_terms import melee_modifiers
 from vtt.rules.model import Cell, Creature, Economy, GameState, Limb, Weapon
@@ -462,7 +462,6 @@ def strike(
     else:
         limbs = attack_limbs(state, c, arm) if minor else []  # only a Flurry's Minor Action keeps them from attacking
         declared = tactics.pay_attack(tx, c.id, minor, limbs)
-        set_fields(tx.economy(c.id), attacked=True)
     if called_shot is not None or charge:
         declared += tactics.declare(tx, c.id, called_shot is not None, charge)
     if tx.situational:
@@ -512,7 +511,6 @@ def _pay_kept(tx: Tx, prepared: _Strike, creature_id: str) -> None:
     if paid is None:
         tactics.pay_attack(tx, creature_id, False, [])
         econ = tx.economy(creature_id)
-        set_fields(econ, attacked=True)
         prepared.paid = shallow_copy(econ, distractable=list(econ.distractable))
         return
     tx.share_economy(creature_id, paid)
