@@ -18,6 +18,7 @@
 from __future__ import annotations
 
 from collections.abc import Set as AbstractSet
+from functools import partial
 from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field
@@ -599,12 +600,23 @@ def _prepare(
     across states (`plan_kept`) and reused for any later state that holds what it reads."""
     c = require_active(state, cmd_creature)
     t = state.creatures.get(target) if target is not None else None
-
-    def work_out() -> _Worked:
-        return _work_out(
-            state, occ, c, t, target, space, surface, weapon, limb, nimble, strike_type, called_shot, charge, minor
-        )
-
+    work_out = partial(  # not a closure: its cells would be made at every call, kept or not
+        _work_out,
+        state,
+        occ,
+        c,
+        t,
+        target,
+        space,
+        surface,
+        weapon,
+        limb,
+        nimble,
+        strike_type,
+        called_shot,
+        charge,
+        minor,
+    )
     if t is None or not as_given:
         return c, *work_out()
     inputs = (cmd_creature, target, space, surface, weapon, limb, nimble, strike_type, called_shot, charge, minor)
