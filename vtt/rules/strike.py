@@ -600,26 +600,11 @@ def _prepare(
     across states (`plan_kept`) and reused for any later state that holds what it reads."""
     c = require_active(state, cmd_creature)
     t = state.creatures.get(target) if target is not None else None
-    work_out = partial(  # not a closure: its cells would be made at every call, kept or not
-        _work_out,
-        state,
-        occ,
-        c,
-        t,
-        target,
-        space,
-        surface,
-        weapon,
-        limb,
-        nimble,
-        strike_type,
-        called_shot,
-        charge,
-        minor,
-    )
+    inputs = (cmd_creature, target, space, surface, weapon, limb, nimble, strike_type, called_shot, charge, minor)
+    # A partial, not a closure: a closure's cells would be made at every call, the plan kept or not.
+    work_out = partial(_work_out, state, occ, c, t, *inputs[1:])
     if t is None or not as_given:
         return c, *work_out()
-    inputs = (cmd_creature, target, space, surface, weapon, limb, nimble, strike_type, called_shot, charge, minor)
     found = plan_kept.kept(
         inputs, plan_kept.reads_of(state, c, t, state.board.filled(), called_shot is not None), state, c, work_out
     )
