@@ -314,3 +314,80 @@ def test_a_menu_plan_is_kept_for_the_armament_it_is_given(worked: list[int]) -> 
         for s2, arm in ((s, carried), (with_state(s, version=s.version + 1), other))
     ]
     assert plans[0].modifiers != plans[1].modifiers
+
+
+# ---- the Economy a Strike's Major Action leaves, kept across states ----------------------------------------------
+
+STRIKE_CMD = {"type": "strike", "creature": "a", "target": "b", "weapon": "sword"}
+
+
+@pytest.fixture
+def paid(monkeypatch: pytest.MonkeyPatch) -> Iterator[list[int]]:
+    """How many times the Economy a Strike's Major Action leaves was worked out (not taken from what was kept)."""
+    calls = _counted(monkeypatch, "_paid")
+    positions.forget()
+    yield calls
+    positions.forget()
+
+
+def struck(s: GameState) -> Any:
+    """A's Strike on B on a new copy of `s` (no menu asked of it): the state it leaves, or its refusal."""
+    try:
+        after, events = apply(_fresh(s), STRIKE_CMD, RandomDice(5))
+    except RuleError as e:
+        return str(e)
+    return after.model_dump(), [e.model_dump() for e in events]
+
+
+def with_economy(s: GameState, cid: str, **fields: Any) -> GameState:
+    return with_state(s, economy={**s.economy, cid: s.economy[cid].model_copy(update=fields)})
+
+
+def _unlocked_on_full_resolve() -> GameState:
+    """A's Resolve Pool full, its Major Action unlocked this turn (the DL 12 Zeal roll)."""
+    return with_economy(with_creature(fight(), "a", resolve=Pool(max=6, pips=6)), "a", major_unlocked=True)
+
+
+PAID_CASES: list[tuple[str, Callable[[], GameState], Change]] = [
+    ("A's Major Actions left", fight, lambda s: with_economy(s, "a", major=2)),
+    ("A's Movement spent", fight, lambda s: with_economy(s, "a", movement_spent=3)),
+    ("A's actions a Distract may follow", fight, lambda s: with_economy(s, "a", distractable=["minor"])),
+    ("A's Major Action unlocked", _unlocked_on_full_resolve, lambda s: with_economy(s, "a", major_unlocked=False)),
+    ("A's Resolve Pool full", fight, lambda s: with_creature(s, "a", resolve=Pool(max=6, pips=6))),
+    ("A has no Economy", fight, lambda s: with_state(s, economy={})),
+]
+
+
+@pytest.mark.parametrize(("what", "make", "change"), PAID_CASES, ids=[c[0] for c in PAID_CASES])
+def test_a_change_to_what_paying_reads_pays_anew(
+    paid: list[int], what: str, make: Callable[[], GameState], change: Change
+) -> None:
+    """Two states that differ only in one thing paying A's Strike reads (its Economy, its Resolve Pool): the Economy
+    kept for the first is not shared with the second, whose Strike is the Strike with nothing kept."""
+    s = make()
+    first = struck(s)
+    assert struck(s) == first
+    changed = change(s)
+    again = struck(changed)
+    assert again != first, f"{what} changes the Strike"
+    positions.forget()
+    assert again == struck(changed)
+
+
+def test_what_paying_does_not_read_shares_the_economy_kept(paid: list[int]) -> None:
+    """A Strike on B, then on a state where B's Pools filled, A's Pools too (but its Resolve Pool not full), the
+    turn's round and another creature's Economy changed: the second shares the Economy the first's Major Action left,
+    and its outcome is exactly the Strike's with nothing kept."""
+    s = fight()
+    struck(s)
+    assert paid[0] == 1
+    hurt = with_creature(s, "b", grit=Pool(max=99, pips=7))
+    tired = with_creature(hurt, "a", resolve=Pool(max=6, pips=5), grit=Pool(max=6, pips=2))
+    later = with_state(
+        tired, economy={**tired.economy, "b": Economy(major=1)}, turn=s.turn.model_copy(update={"round": 4})
+    )
+    kept = struck(later)
+    assert paid[0] == 1, "the Economy kept is shared"
+    positions.forget()
+    assert kept == struck(later)
+    assert paid[0] == 2

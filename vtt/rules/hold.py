@@ -129,7 +129,6 @@ def grab(
         tactics.require_charge(state, c)
     plan = plan_grab(state, Occupancy(state), c, t, limb_id, state.board.filled(), charge)
     paid = tactics.pay_attack(tx, c.id, minor, [plan.limb.id])
-    tx.economy(c.id).attacked = True
     declared = [*paid, *tactics.declare(tx, c.id, False, charge)]
     s = state.settings
     changes = ailments.attack_dice_changes(state, c)

@@ -941,7 +941,6 @@ def _attack(
     flurry: tuple[bool, list[str]] = (False, []),
 ) -> list[Event]:
     paid = tactics.pay_attack(tx, c.id, flurry[0], flurry[1])
-    tx.economy(c.id).attacked = True
     declared = [*paid, *tactics.declare(tx, c.id, called_shot, charge)]
     attack = attack_roll(tx, dice, c.id, plan.label, plan.dice, plan.modifiers, plan.dice_changes)
     spec = attacks.AttackSpec(

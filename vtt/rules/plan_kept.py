@@ -18,6 +18,8 @@ the pending decisions, the rest of the board (the items lying on it) or any othe
 So the plan is kept with what it was worked out from, and a later state holding the same by value gets it again: A
 Strikes B, B takes damage, the turn passes, A Strikes B again. Nothing is kept by the identity of an object that may
 die: each plan holds what it is compared with.
+
+The Economy a Strike's Major Action leaves is kept the same way (`kept_paid`), by what paying reads.
 """
 
 from __future__ import annotations
@@ -26,10 +28,11 @@ import threading
 from collections.abc import Callable, Hashable
 from collections.abc import Set as AbstractSet
 from operator import itemgetter
-from typing import TypeVar, cast
+from typing import Any, TypeVar
 
 from vtt.rules.conditions import holds_of
 from vtt.rules.model import Cell, Creature, GameState
+from vtt.rules.turns import resolve_blocks
 
 T = TypeVar("T")
 
@@ -89,7 +92,7 @@ def reads_of(
     )
 
 
-_kept: dict[Hashable, tuple[tuple[Reads, object], ...]] = {}
+_kept: dict[Hashable, tuple[tuple[Reads, Any], ...]] = {}
 _lock = threading.Lock()
 
 
@@ -97,16 +100,31 @@ def kept(inputs: Hashable, reads: Reads, state: GameState, attacker: Creature, m
     """The plan kept for a Strike's inputs that read what `reads` holds (`reads_of`) of `state` (a state no command
     changes any more); else `make`'s, kept when the Strike reads no creature but its two."""
     if reads_two_creatures(state, attacker):
-        for was, plan in _kept.get(inputs, ()):
-            if was == reads:
-                return cast(T, plan)  # kept by `make` of the same inputs
-        made = make()
-        with _lock:
-            if len(_kept) >= INPUTS_KEPT:
-                _kept.clear()
-            _kept[inputs] = ((reads, made), *_kept.get(inputs, ())[: PER_INPUTS - 1])
-        return made
+        return _kept_for(inputs, reads, make)
     return make()
+
+
+def kept_paid(state: GameState, creature_id: str, make: Callable[[], T]) -> T:
+    """The Economy a Strike's Major Action leaves the creature (`make`: it paid on `state`, a state no command changes
+    any more), kept by what paying reads (`turns.spend`): the creature's Economy and whether its Resolve Pool blocks
+    a Major Action. A Strike as the turn begins, or after the same steps, pays from the same Economy turn after turn."""
+    before = state.economy.get(creature_id)
+    reads = (None if before is None else dict(before.__dict__), resolve_blocks(state, creature_id))
+    return _kept_for(("paid", creature_id), reads, make)
+
+
+def _kept_for(inputs: Hashable, reads: Reads, make: Callable[[], T]) -> T:
+    """What was kept for `inputs` that read what `reads` holds; else `make`'s, kept."""
+    for was, found in _kept.get(inputs, ()):
+        if was == reads:
+            same: T = found  # kept by `make` of the same inputs
+            return same
+    made = make()
+    with _lock:
+        if len(_kept) >= INPUTS_KEPT:
+            _kept.clear()
+        _kept[inputs] = ((reads, made), *_kept.get(inputs, ())[: PER_INPUTS - 1])
+    return made
 
 
 def forget() -> None:

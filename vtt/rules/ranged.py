@@ -329,7 +329,6 @@ def _loose(
     weapon = arm.weapon
     assert weapon is not None
     paid = tactics.pay_attack(tx, c.id, cmd.minor, attack_limbs(state, c, arm))
-    tx.economy(c.id).attacked = True
     events = [*paid, *gear.spend_ammo(tx, c.id, weapon), *tactics.declare(tx, c.id, cmd.called_shot is not None, False)]
     attack = attack_roll(tx, dice, c.id, plan.label, plan.dice, plan.modifiers, plan.dice_changes)
     events.append(_range_event(c, what, target, plan))

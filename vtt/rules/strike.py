@@ -18,6 +18,7 @@
 from __future__ import annotations
 
 from collections.abc import Set as AbstractSet
+from functools import partial
 from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field
@@ -28,7 +29,7 @@ from vtt.rules.conditions import attack_modifiers, limb_action_modifiers
 from vtt.rules.damage import DAMAGE_FACE, Hit, StrikeType, deal
 from vtt.rules.dice import DiceChange, DiceSource, Modifier, Roll, roll
 from vtt.rules.events import Event, RuleError, event
-from vtt.rules.fastmodel import construct, set_fields, shallow_copy
+from vtt.rules.fastmodel import construct, shallow_copy
 from vtt.rules.grid import Grid, footprint_distance
 from vtt.rules.menu_terms import melee_modifiers
 from vtt.rules.model import Cell, Creature, Economy, GameState, Limb, Weapon
@@ -445,8 +446,8 @@ def strike(
     origin = tx.strike_given
     kept_occ = positions.known(origin) if origin is not None else None
     inputs = (cmd_creature, target, space, surface, weapon, limb, nimble, strike_type, called_shot, charge, minor)
+    as_given = kept_occ is None and origin is not None and not tx.changed_creatures() and state.board is origin.board
     if kept_occ is None:
-        as_given = origin is not None and not tx.changed_creatures() and state.board is origin.board
         prepared = _Strike(state, _prepare(state, None, *inputs, as_given=as_given), max_dice)
     else:  # a Strike chosen from a menu of its state: what the menu worked out is kept on the state's occupancy
         occ = kept_occ
@@ -456,13 +457,12 @@ def strike(
             kept = occ.kept[key] = _Strike(state, _prepare(state, occ, *inputs), max_dice)
         prepared = kept
     c, arm, plan = prepared.attacker, prepared.arm, prepared.plan
-    if kept_occ is not None and not minor:
-        _pay_kept(tx, prepared, c.id)
+    if (kept_occ is not None or as_given) and not minor:
+        _pay_kept(tx, prepared, c.id, kept_occ is not None)
         declared: list[Event] = []
     else:
         limbs = attack_limbs(state, c, arm) if minor else []  # only a Flurry's Minor Action keeps them from attacking
         declared = tactics.pay_attack(tx, c.id, minor, limbs)
-        set_fields(tx.economy(c.id), attacked=True)
     if called_shot is not None or charge:
         declared += tactics.declare(tx, c.id, called_shot is not None, charge)
     if tx.situational:
@@ -494,18 +494,24 @@ def strike(
     return [*declared, path_event, *attacks.resolve(tx, spec, dice, kept_defense)]
 
 
-def _pay_kept(tx: Tx, prepared: _Strike, creature_id: str) -> None:
+def _pay_kept(tx: Tx, prepared: _Strike, creature_id: str, on_menu: bool) -> None:
     """The Major Action of a Strike paid on the state it was given, before anything changed: the Economy it leaves
-    follows from that state alone, so it is worked out once for the state (`tactics.pay_attack`) and every Strike
-    chosen from it shares it."""
+    follows from the creature's Economy and Resolve Pool alone, so it is worked out once for those values and every
+    Strike paid from the same shares it (`plan_kept.kept_paid`; `on_menu`: kept too with what the menu of the state
+    worked out)."""
     paid = prepared.paid
     if paid is None:
-        tactics.pay_attack(tx, creature_id, False, [])
-        econ = tx.economy(creature_id)
-        set_fields(econ, attacked=True)
-        prepared.paid = shallow_copy(econ, distractable=list(econ.distractable))
-        return
+        paid = plan_kept.kept_paid(tx.state, creature_id, lambda: _paid(tx, creature_id))
+        if on_menu:
+            prepared.paid = paid
     tx.share_economy(creature_id, paid)
+
+
+def _paid(tx: Tx, creature_id: str) -> Economy:
+    """A copy of the Economy paying a Strike's Major Action leaves (`tactics.pay_attack`), for other states to share."""
+    tactics.pay_attack(tx, creature_id, False, [])
+    econ = tx.economy(creature_id)
+    return shallow_copy(econ, distractable=list(econ.distractable))
 
 
 class _Strike:
@@ -584,15 +590,11 @@ def _prepare(
     across states (`plan_kept`) and reused for any later state that holds what it reads."""
     c = require_active(state, cmd_creature)
     t = state.creatures.get(target) if target is not None else None
-
-    def work_out() -> _Worked:
-        return _work_out(
-            state, occ, c, t, target, space, surface, weapon, limb, nimble, strike_type, called_shot, charge, minor
-        )
-
+    inputs = (cmd_creature, target, space, surface, weapon, limb, nimble, strike_type, called_shot, charge, minor)
+    # A partial, not a closure: a closure's cells would be made at every call, the plan kept or not.
+    work_out = partial(_work_out, state, occ, c, t, *inputs[1:])
     if t is None or not as_given:
         return c, *work_out()
-    inputs = (cmd_creature, target, space, surface, weapon, limb, nimble, strike_type, called_shot, charge, minor)
     found = plan_kept.kept(
         inputs, plan_kept.reads_of(state, c, t, state.board.filled(), called_shot is not None), state, c, work_out
     )

@@ -302,7 +302,6 @@ def strike_stomach(
     chosen = choose_strike_type(arm.weapon, strike_type)
     mods, changes = stomach_plan(state, c, sw, arm, minor)
     paid = tactics.pay_attack(tx, c.id, minor, attack_limbs(state, c, arm))
-    tx.economy(c.id).attacked = True
     label = f"{c.name}: Strike on {sw.name}'s stomach with {arm.name}"
     skill = state.settings.strike_skill
     attack = attack_roll(tx, dice, c.id, label, c.skill(skill), mods, changes)

@@ -265,16 +265,16 @@ def spent_limbs(state: GameState, creature_id: str) -> set[str]:
 
 
 def pay_attack(tx: Tx, creature_id: str, minor: bool, limbs: list[str]) -> list[Event]:
-    """Pay a Strike or an Overpower: a Major Action, or with `minor` a Minor Action of a Flurry, which keeps the
-    limbs used from attacking for 1 round."""
+    """Pay an attack (a Strike, an Overpower, a shot): a Major Action, or with `minor` a Minor Action of a Flurry,
+    which keeps the limbs used from attacking for 1 round."""
     if not minor:
-        spend(tx, creature_id, major=1)
+        spend(tx, creature_id, major=1, attack=True)
         return []
     state = tx.state
     name = tx.get(creature_id).name
     if flurry_uses(state, creature_id) <= 0:
         raise RuleError(f"{name} has no Flurry use left this turn: the attack is a Major Action")
-    spend(tx, creature_id, minor=1)
+    spend(tx, creature_id, minor=1, attack=True)
     econ = tx.economy(creature_id)
     econ.flurry_uses -= 1
     state.effects.append(

@@ -157,7 +157,6 @@ def strike_space(
     declared_mods = tactics.declared_modifiers(state, c, False, charge)
     flurry = flurry_dice(state, c, arm, minor)
     paid = tactics.pay_attack(tx, c.id, minor, attack_limbs(state, c, arm))
-    tx.economy(c.id).attacked = True
     how = (
         f"{ranged_mod.verb(arm.weapon)}s {arm.name} at the space {space}"
         if ranged and arm.weapon

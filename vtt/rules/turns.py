@@ -227,8 +227,11 @@ def refuse_on_full_resolve(state: GameState, creature_id: str, what: str, moveme
     )
 
 
-def spend(tx: Tx, creature_id: str, major: int = 0, minor: int = 0, on_full_resolve: bool = False) -> None:
-    """Pay a Major or Minor Action; the rules raise RuleError when it cannot be paid."""
+def spend(
+    tx: Tx, creature_id: str, major: int = 0, minor: int = 0, on_full_resolve: bool = False, attack: bool = False
+) -> None:
+    """Pay a Major or Minor Action (`attack`: an attack's, noted in the Economy); the rules raise RuleError when it
+    cannot be paid."""
     econ = tx.economy(creature_id)
     if resolve_blocks(tx.state, creature_id) and not on_full_resolve:
         name = tx.get(creature_id).name
@@ -243,13 +246,16 @@ def spend(tx: Tx, creature_id: str, major: int = 0, minor: int = 0, on_full_reso
         raise RuleError(f"{tx.get(creature_id).name} has no Minor Action left this turn", code="turn.no_minor_action")
     majors: list[Literal["major", "minor"]] = ["major"] * major
     minors: list[Literal["major", "minor"]] = ["minor"] * minor
-    set_fields(
-        econ,
-        major=econ.major - major,
-        minor=econ.minor - minor,
-        distractable=[*econ.distractable, *majors, *minors],  # a new list: the state before shares the old one
-    )
-    break_moves(tx, creature_id)
+    paid: dict[str, object] = {
+        "major": econ.major - major,
+        "minor": econ.minor - minor,
+        "distractable": [*econ.distractable, *majors, *minors],  # a new list: the state before shares the old one
+    }
+    if econ.consecutive_spaces:  # `break_moves`
+        paid["consecutive_spaces"] = 0
+    if attack:
+        paid["attacked"] = True
+    set_fields(econ, **paid)
 
 
 def break_moves(tx: Tx, creature_id: str) -> None:
