@@ -10,7 +10,7 @@ from fractions import Fraction
 import pytest
 
 from vtt.rules import odds
-from vtt.rules.checks import AttackResult, CheckResult
+from vtt.rules.checks import AttackResult, CheckResult, TiesTo
 from vtt.rules.dice import Modifier, Roll
 
 
@@ -52,7 +52,7 @@ def test_check_chance_is_the_share_of_rolls_reaching_the_dl(dice: int, dl: int, 
 @pytest.mark.parametrize("ties_to", ["defender", "attacker"])
 @pytest.mark.parametrize("fumble_fails", [True, False])
 def test_attack_chance_is_the_share_of_attack_and_defense_faces_that_succeed(
-    dice: int, defense: int | None, ties_to: str, fumble_fails: bool
+    dice: int, defense: int | None, ties_to: TiesTo, fumble_fails: bool
 ) -> None:
     """reference §1.3 and seed-004 "Skill Defense": the attack must reach its DL (3) and beat the defense roll;
     ties go to the defender (or attacker, by setting); a declined defense fails."""

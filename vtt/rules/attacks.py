@@ -15,7 +15,7 @@ from typing import Any
 from pydantic import BaseModel, Field
 
 from vtt.rules import ailments, guard
-from vtt.rules.checks import AttackResult, attack_result, describe_attack
+from vtt.rules.checks import AttackResult, describe_attack
 from vtt.rules.conditions import defense_modifiers
 from vtt.rules.death import exhaustion_death
 from vtt.rules.dice import DiceSource, Modifier, Roll, roll
@@ -156,7 +156,7 @@ def answer_defense(tx: Tx, decision: Decision, rolls: bool, dice: DiceSource) ->
 def finish(tx: Tx, spec: AttackSpec, defense: Roll | None, dice: DiceSource, note: str | None = None) -> list[Event]:
     s = tx.state.settings
     attack = spec.attack
-    result = attack_result(attack, spec.dl, spec.defense_skill, defense, s.ties_to, s.fumble_always_fails)
+    result = AttackResult(attack, spec.dl, spec.defense_skill, defense, s.ties_to, s.fumble_always_fails)
     success = result.success
     attacker, target = tx.get(spec.attacker).name, tx.get(spec.target).name
     text = describe_attack(result, success, attacker, target)

@@ -9,12 +9,11 @@ attack fails, and a Fumbled defense fails whatever its result.
 
 from __future__ import annotations
 
-from typing import Literal
+from typing import Literal, NamedTuple
 
 from pydantic import BaseModel, ConfigDict, computed_field
 
 from vtt.rules.dice import Roll
-from vtt.rules.fastmodel import put_dict, put_extra, put_fields_set, put_private
 
 TiesTo = Literal["defender", "attacker"]
 
@@ -40,10 +39,10 @@ class CheckResult(BaseModel):
         return self.roll.result - self.dl
 
 
-class AttackResult(BaseModel):
-    """An attack roll against a DL and a defense roll (or a declined defense)."""
+class AttackResult(NamedTuple):
+    """An attack roll against a DL and a defense roll (or a declined defense). A plain immutable record, not a
+    model: every attack makes one, nothing stores or sends it."""
 
-    model_config = ConfigDict(frozen=True)
     attack: Roll
     dl: int
     defense_skill: str
@@ -51,32 +50,27 @@ class AttackResult(BaseModel):
     ties_to: TiesTo = "defender"
     fumble_fails: bool = True
 
-    @computed_field  # type: ignore[prop-decorator]
     @property
     def declined(self) -> bool:
         return self.defense is None
 
-    @computed_field  # type: ignore[prop-decorator]
     @property
     def reached_dl(self) -> bool:
         if self.fumble_fails and self.attack.fumble:
             return False
         return self.attack.result >= self.dl
 
-    @computed_field  # type: ignore[prop-decorator]
     @property
     def defense_result(self) -> int:
         """A declined defense fails; for margins it counts as a result of 0 (ASSUMPTION)."""
         return 0 if self.defense is None else self.defense.result
 
-    @computed_field  # type: ignore[prop-decorator]
     @property
     def margin(self) -> int:
         """By how much the attack beat the defense (negative when it did not)."""
         defense = self.defense
         return self.attack.result - (0 if defense is None else defense.result)
 
-    @computed_field  # type: ignore[prop-decorator]
     @property
     def success(self) -> bool:
         attack, defense = self.attack, self.defense
@@ -88,35 +82,6 @@ class AttackResult(BaseModel):
         if margin == 0:
             return self.ties_to == "attacker"
         return margin > 0
-
-
-_RESULT_FIELDS = set(AttackResult.model_fields)
-"""The fields set of every AttackResult `attack_result` makes, one set for all: it is frozen and has all its fields
-set, so nothing adds to it (`model_copy` copies it first)."""
-_new_result = AttackResult.__new__
-
-
-def attack_result(
-    attack: Roll, dl: int, defense_skill: str, defense: Roll | None, ties_to: TiesTo, fumble_fails: bool
-) -> AttackResult:
-    """`AttackResult(...)` with every field given, built without validation from the rules' own values (every
-    attack makes one)."""
-    out: AttackResult = _new_result(AttackResult)
-    put_dict(
-        out,
-        {
-            "attack": attack,
-            "dl": dl,
-            "defense_skill": defense_skill,
-            "defense": defense,
-            "ties_to": ties_to,
-            "fumble_fails": fumble_fails,
-        },
-    )
-    put_fields_set(out, _RESULT_FIELDS)
-    put_extra(out, None)
-    put_private(out, None)
-    return out
 
 
 def describe_attack(result: AttackResult, success: bool, attacker: str, defender: str) -> str:
