@@ -31,7 +31,9 @@ async def test_a_held_loop_is_reported_with_what_held_it(capsys: pytest.CaptureF
     ours = [(held, samples) for held, samples in watch.stalls if "_hold_the_loop" in str(samples)]
     assert len(ours) == 1
     held, samples = ours[0]
-    assert held >= 0.25
+    # held counts from the heartbeat the watch sent, which a busy machine may delay well into the hold: only that it
+    # passed the threshold is certain
+    assert held > 0.05
     assert samples.most_common(1)[0][0].endswith("test_loop_watch.py:_hold_the_loop")
     report = capsys.readouterr().err
     assert report.startswith("loop held ") and "ms of it computing" in report and "_hold_the_loop" in report
