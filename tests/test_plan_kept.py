@@ -17,7 +17,7 @@ from vtt.rules.conditions import PHYSICAL_ATTACK
 from vtt.rules.dice import RandomDice
 from vtt.rules.engine import apply, legal_actions
 from vtt.rules.events import RuleError
-from vtt.rules.model import BodyPart, CarriedLight, Economy, Effect, GameState, Hold, Pool
+from vtt.rules.model import BoardObject, BodyPart, CarriedLight, Economy, Effect, GameState, Hold, Pool
 from vtt.rules.settings import TableSettings
 from vtt.rules.space import Occupancy
 
@@ -391,3 +391,116 @@ def test_what_paying_does_not_read_shares_the_economy_kept(paid: list[int]) -> N
     positions.forget()
     assert kept == struck(later)
     assert paid[0] == 2
+
+
+# ---- a Strike on a wall or the ground, kept across states ----------------------------------------------------------
+
+GROUND = ("a", None, (4, 5), "ground", "sword", None, False, None, None, False, False)
+"""`strike._prepare`'s inputs for A's Strike on the ground west of it with the sword."""
+FAR_GROUND = ("a", None, (3, 5), "ground", "spear", None, False, None, None, False, False)
+"""With the spear, on the ground two spaces west."""
+WALL = ("a", None, (4, 5), "wall", "sword", None, False, None, None, False, False)
+GROUND_CHARGE = ("a", None, (4, 5), "ground", "sword", None, False, None, None, True, False)
+
+
+def _walled(**obj: Any) -> GameState:
+    """A crate (`obj`: its fields changed) fills the space west of A."""
+    crate = BoardObject(id="crate", name="crate", cells=[(4, 5)], size=0).model_copy(update=obj)
+    return with_state(fight(), board=fight().board.model_copy(update={"objects": [crate]}))
+
+
+def _wall_west(s: GameState) -> GameState:
+    """A wall fills the space west of A."""
+    return with_state(s, board=s.board.model_copy(update={"walls": {(4, 5)}}))
+
+
+SURFACE_CASES: list[tuple[str, Callable[[], GameState], Change, tuple[Any, ...]]] = [
+    ("A moved", fight, lambda s: with_creature(s, "a", anchor=(5, 7)), GROUND),
+    ("A's skill", fight, lambda s: with_creature(s, "a", skills={**s.creatures["a"].skills, "Martial": 3}), GROUND),
+    ("A's weapon", fight, _accurate_sword, GROUND),
+    ("A's ailments", fight, lambda s: with_creature(s, "a", ailments={"Dazzled": 1}), GROUND),
+    ("A's Wounded arm", fight, _arm_wounded, GROUND),
+    ("A Prone", fight, lambda s: with_creature(s, "a", prone=True), GROUND),
+    ("A's size", _walled, lambda s: with_creature(s, "a", size=-1), WALL),
+    ("an effect on A", fight, _effect_on_a, GROUND),
+    ("the settings", fight, lambda s: with_state(s, settings=TableSettings(strike_skill="Athletics")), GROUND),
+    ("a wall on the way", fight, _wall_west, FAR_GROUND),
+    ("a wall filling the space", fight, _wall_west, GROUND),
+    ("the map's bounds", fight, lambda s: with_state(s, board=s.board.model_copy(update={"cols": 4})), GROUND),
+    ("the object's size", _walled, lambda s: _walled(size=3), WALL),
+    ("the object's name", _walled, lambda s: _walled(name="barrel"), WALL),
+    ("the object broken", _walled, lambda s: _walled(broken=True), WALL),
+    ("the Economy of a Charge", lambda: _charging(), lambda s: with_state(s, economy={}), GROUND_CHARGE),
+    ("another creature in A's Hold", _held, lambda s: with_creature(s, "c", size=1, anchor=(3, 5)), GROUND),
+]
+
+
+@pytest.mark.parametrize(("what", "make", "change", "inputs"), SURFACE_CASES, ids=[c[0] for c in SURFACE_CASES])
+def test_a_change_to_what_a_surface_plan_reads_works_it_out_again(
+    worked: list[int], what: str, make: Callable[[], GameState], change: Change, inputs: tuple[Any, ...]
+) -> None:
+    """A Strike on a wall or the ground: two states that differ only in one thing its plan reads give different
+    plans, the second the one worked out anew."""
+    s = make()
+    first = prepared(s, inputs)
+    assert prepared(s, inputs) == first
+    changed = change(s)
+    again = prepared(changed, inputs)
+    assert again != first, f"{what} changes the plan"
+    assert again == prepared(changed, inputs, as_given=False)
+
+
+def test_what_a_surface_plan_does_not_read_keeps_it(worked: list[int]) -> None:
+    """B standing on the space struck, hurt, A's Pools, the Economy and the turn order are not read: the plan kept
+    for a Strike on the ground is reused, and it is the plan worked out anew."""
+    s = fight()
+    first = prepared(s, GROUND)
+    moved = with_creature(s, "b", anchor=(4, 5), grit=Pool(max=99, pips=7), ailments={"Wounded": 2})
+    tired = with_creature(moved, "a", energy=Pool(max=6, pips=3))
+    later = with_state(
+        tired, economy={"a": Economy(major=0, attacked=True)}, turn=s.turn.model_copy(update={"round": 4})
+    )
+    assert prepared(later, GROUND) == first
+    assert worked[0] == 1
+    assert prepared(later, GROUND, as_given=False) == first
+
+
+def _surface_strikes(s: GameState, actor: str, rng: random.Random) -> list[dict[str, Any]]:
+    """Strikes of `actor` on the ground and the walls around it, with each weapon or unarmed, some a Charge."""
+    c = s.creatures[actor]
+    q, r = c.anchor
+    out: list[dict[str, Any]] = []
+    for space in [(q + dq, r + dr) for dq in range(-3, 4) for dr in range(-3, 4) if rng.random() < 0.3]:
+        for wid in [*(w.id for w in c.weapons), None]:
+            surface = "wall" if space in s.board.walls else rng.choice(["ground", "ground", "wall"])
+            cmd: dict[str, Any] = {
+                "type": "strike",
+                "creature": actor,
+                "space": space,
+                "surface": surface,
+                "weapon": wid,
+            }
+            if rng.random() < 0.1:
+                cmd["charge"] = True
+            out.append(cmd)
+    return out
+
+
+@pytest.mark.parametrize("seed", range(4))
+def test_a_surface_strike_after_another_state_is_the_strike_with_nothing_kept(seed: int) -> None:
+    """For random crowded fights, Strikes on the ground and walls near the acting creature, made on a state, then on
+    a state where one creature was hurt anew: the second gives exactly what it gives with nothing kept."""
+    rng = random.Random(seed)
+    for k in range(3):
+        fight_state = crowded_fight(200 + seed * 3 + k)
+        for actor in fight_state.creatures:
+            s = on_turn(fight_state, actor)
+            for cmd in _surface_strikes(s, actor, rng):
+                faces = [rng.randint(1, 12) for _ in range(60)]
+                positions.forget()
+                _outcome(_fresh(s), cmd, faces)
+                who = rng.choice(list(s.creatures))
+                later = with_state(s, creatures={**s.creatures, who: _hurt(s.creatures[who], rng)})
+                kept = _outcome(_fresh(later), cmd, faces)
+                positions.forget()
+                assert kept == _outcome(_fresh(later), cmd, faces), (cmd, who)

@@ -19,6 +19,10 @@ So the plan is kept with what it was worked out from, and a later state holding 
 Strikes B, B takes damage, the turn passes, A Strikes B again. Nothing is kept by the identity of an object that may
 die: each plan holds what it is compared with.
 
+A Strike on a wall or the ground reads the same of the state but for the target: instead, the map's bounds and the
+object filling the space, if any (`surface_reads_of`); which other creatures stand on or near the space it does not
+read.
+
 The Economy a Strike's Major Action leaves is kept the same way (`kept_paid`), by what paying reads.
 """
 
@@ -32,6 +36,7 @@ from typing import Any, TypeVar
 
 from vtt.rules.conditions import holds_of
 from vtt.rules.model import Cell, Creature, GameState
+from vtt.rules.objects import object_at
 from vtt.rules.turns import resolve_blocks
 
 T = TypeVar("T")
@@ -89,6 +94,22 @@ def reads_of(
         _target_read(target.__dict__),
         _aimed_parts(target) if called_shot else None,
         arm,
+    )
+
+
+def surface_reads_of(state: GameState, attacker: Creature, filled: AbstractSet[Cell], space: Cell, wall: bool) -> Reads:
+    """What a plan of `attacker`'s Strike on the wall (`wall`) or the ground at `space` reads of `state`: what a plan
+    on a creature reads of all but the target, the map's bounds and the object filling the space (its name and
+    size), if any."""
+    board = state.board
+    return (
+        state.settings,
+        filled,
+        tuple(state.effects),
+        _attacker_read(attacker.__dict__),
+        board.cols,
+        board.rows,
+        object_at(board, space) if wall else None,
     )
 
 

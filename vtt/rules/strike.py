@@ -586,18 +586,22 @@ def _prepare(
 ) -> _Prepared:
     """The Strike's attacker, armament, type, plan and part offset, from the state alone; RuleError when it cannot
     be made (`occ`: the occupancy of `state`, made when needed if None). With `as_given` (the creatures and board of
-    `state` are still those of the state the command was given, which nothing changes), a plan on a creature is kept
-    across states (`plan_kept`) and reused for any later state that holds what it reads."""
+    `state` are still those of the state the command was given, which nothing changes), a plan on a creature or a
+    surface is kept across states (`plan_kept`) and reused for any later state that holds what it reads."""
     c = require_active(state, cmd_creature)
     t = state.creatures.get(target) if target is not None else None
     inputs = (cmd_creature, target, space, surface, weapon, limb, nimble, strike_type, called_shot, charge, minor)
     # A partial, not a closure: a closure's cells would be made at every call, the plan kept or not.
     work_out = partial(_work_out, state, occ, c, t, *inputs[1:])
-    if t is None or not as_given:
+    if not as_given:
         return c, *work_out()
-    found = plan_kept.kept(
-        inputs, plan_kept.reads_of(state, c, t, state.board.filled(), called_shot is not None), state, c, work_out
-    )
+    if t is not None:
+        reads = plan_kept.reads_of(state, c, t, state.board.filled(), called_shot is not None)
+    elif target is None and space is not None and surface is not None:
+        reads = plan_kept.surface_reads_of(state, c, state.board.filled(), space, surface == "wall")
+    else:
+        return c, *work_out()
+    found = plan_kept.kept(inputs, reads, state, c, work_out)
     if charge:  # the Economy is read for a Charge alone, and not kept (checked again after `_work_out`: the same)
         tactics.require_charge(state, c)
     return c, *found
