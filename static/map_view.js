@@ -297,6 +297,9 @@ function injectStyles() {
 .vtt-token { cursor: pointer; }
 .vtt-token.vtt-draggable { cursor: grab; }
 .vtt-token[data-dragging] { cursor: grabbing; opacity: 0.4; }
+/* the token under the pointer has its own opacity group already, so dimming it at a drag start and back at the drop
+   changes a value instead of re-recording the paint of the whole map */
+.vtt-token.vtt-draggable:hover { will-change: opacity; }
 /* A drag is drawn over the map, not in it: the path and step costs in one layer; the drop outline and the dragged
    token's copy each in a layer that slides (slideTo: the compositor's work; the map is not repainted at each move).
    The two that slide are only as big as what they hold (placeLayer): a layer that moves is drawn on the screen
