@@ -4,6 +4,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from collections.abc import Set as AbstractSet
 from functools import partial
 from typing import Any
@@ -162,9 +163,12 @@ def _collisions(
     creatures = state.creatures
     offsets = footprint_offsets(state, c)
     steps = moves.steps
+    cells: Iterable[Cell] = moves.order
+    if offsets == ((0, 0),):  # the spaces it enters are those it reaches: only those with a creature are read
+        cells = filter((steps.keys() & by_cell.keys()).__contains__, cells)
     found: set[str] = {c.id}
     out: list[tuple[str, Cell, list[Cell]]] = []
-    for cell in moves.order:
+    for cell in cells:
         if steps[cell] < fewest:
             continue
         q, r = cell
