@@ -237,14 +237,18 @@ def test_a_strike_after_another_state_is_the_strike_with_nothing_kept(seed: int)
         for actor in fight_state.creatures:
             s = on_turn(fight_state, actor)
             for cmd in _strikes(s, actor, rng):
-                faces = [rng.randint(1, 12) for _ in range(60)]
-                positions.forget()
-                _outcome(_fresh(s), cmd, faces)
-                who = rng.choice([actor, cmd["target"], *s.creatures])
-                later = with_state(s, creatures={**s.creatures, who: _hurt(s.creatures[who], rng)})
-                kept = _outcome(_fresh(later), cmd, faces)
-                positions.forget()
-                assert kept == _outcome(_fresh(later), cmd, faces), (cmd, who)
+                _check_kept_is_fresh(s, cmd, rng.choice([actor, cmd["target"], *s.creatures]), rng)
+
+
+def _check_kept_is_fresh(s: GameState, cmd: dict[str, Any], who: str, rng: random.Random) -> None:
+    """`cmd` made on `s`, then on `s` with `who` hurt anew, gives there what it gives with nothing kept."""
+    faces = [rng.randint(1, 12) for _ in range(60)]
+    positions.forget()
+    _outcome(_fresh(s), cmd, faces)
+    later = with_state(s, creatures={**s.creatures, who: _hurt(s.creatures[who], rng)})
+    kept = _outcome(_fresh(later), cmd, faces)
+    positions.forget()
+    assert kept == _outcome(_fresh(later), cmd, faces), (cmd, who)
 
 
 NOT_IN_PLAN = {"B's head for a Called Shot", "the Economy of a Charge"}
@@ -496,11 +500,4 @@ def test_a_surface_strike_after_another_state_is_the_strike_with_nothing_kept(se
         for actor in fight_state.creatures:
             s = on_turn(fight_state, actor)
             for cmd in _surface_strikes(s, actor, rng):
-                faces = [rng.randint(1, 12) for _ in range(60)]
-                positions.forget()
-                _outcome(_fresh(s), cmd, faces)
-                who = rng.choice(list(s.creatures))
-                later = with_state(s, creatures={**s.creatures, who: _hurt(s.creatures[who], rng)})
-                kept = _outcome(_fresh(later), cmd, faces)
-                positions.forget()
-                assert kept == _outcome(_fresh(later), cmd, faces), (cmd, who)
+                _check_kept_is_fresh(s, cmd, rng.choice(list(s.creatures)), rng)
