@@ -64,7 +64,12 @@ def _counted(monkeypatch: pytest.MonkeyPatch, name: str) -> list[int]:
 @pytest.fixture
 def worked(monkeypatch: pytest.MonkeyPatch) -> Iterator[list[int]]:
     """How many times a Strike's plan was worked out (not taken from what was kept)."""
-    calls = _counted(monkeypatch, "_work_out")
+    yield from _counting(monkeypatch, "_work_out")
+
+
+def _counting(monkeypatch: pytest.MonkeyPatch, name: str) -> Iterator[list[int]]:
+    """`_counted` with nothing kept before or after."""
+    calls = _counted(monkeypatch, name)
     positions.forget()
     yield calls
     positions.forget()
@@ -328,10 +333,7 @@ STRIKE_CMD = {"type": "strike", "creature": "a", "target": "b", "weapon": "sword
 @pytest.fixture
 def paid(monkeypatch: pytest.MonkeyPatch) -> Iterator[list[int]]:
     """How many times the Economy a Strike's Major Action leaves was worked out (not taken from what was kept)."""
-    calls = _counted(monkeypatch, "_paid")
-    positions.forget()
-    yield calls
-    positions.forget()
+    yield from _counting(monkeypatch, "_paid")
 
 
 def struck(s: GameState) -> Any:
