@@ -112,13 +112,18 @@ def test_what_the_plan_does_not_read_keeps_it(worked: list[int]) -> None:
     s = fight()
     first = prepared(s, STRIKE)
     hurt = with_creature(s, "b", grit=Pool(max=99, pips=7), ailments={"Wounded": 2}, parts=_wounded_torso(s, "b"))
-    tired = with_creature(hurt, "a", energy=Pool(max=6, pips=3))
-    later = with_state(
-        tired, economy={"a": Economy(major=0, attacked=True)}, turn=s.turn.model_copy(update={"round": 4})
-    )
+    later = _turns_later(hurt)
     assert prepared(later, STRIKE) == first
     assert worked[0] == 1
     assert prepared(later, STRIKE, as_given=False) == first
+
+
+def _turns_later(s: GameState) -> GameState:
+    """`s` rounds later: A's Energy spent, its Major Action paid, the round 4."""
+    tired = with_creature(s, "a", energy=Pool(max=6, pips=3))
+    return with_state(
+        tired, economy={"a": Economy(major=0, attacked=True)}, turn=s.turn.model_copy(update={"round": 4})
+    )
 
 
 def test_a_plan_on_a_state_not_as_given_is_not_kept(worked: list[int]) -> None:
@@ -459,11 +464,7 @@ def test_what_a_surface_plan_does_not_read_keeps_it(worked: list[int]) -> None:
     for a Strike on the ground is reused, and it is the plan worked out anew."""
     s = fight()
     first = prepared(s, GROUND)
-    moved = with_creature(s, "b", anchor=(4, 5), grit=Pool(max=99, pips=7), ailments={"Wounded": 2})
-    tired = with_creature(moved, "a", energy=Pool(max=6, pips=3))
-    later = with_state(
-        tired, economy={"a": Economy(major=0, attacked=True)}, turn=s.turn.model_copy(update={"round": 4})
-    )
+    later = _turns_later(with_creature(s, "b", anchor=(4, 5), grit=Pool(max=99, pips=7), ailments={"Wounded": 2}))
     assert prepared(later, GROUND) == first
     assert worked[0] == 1
     assert prepared(later, GROUND, as_given=False) == first
