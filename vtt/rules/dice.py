@@ -43,7 +43,8 @@ class DiceScriptExhausted(DiceError):
 
 
 class DiceSource(Protocol):
-    """Anything that gives d12 faces for a roll."""
+    """Anything that gives d12 faces for a roll. A source whose faces are d12 faces already (made so, or checked as
+    they were given) says so with `d12_faces = True`; `roll` checks the faces of any other."""
 
     def faces(self, count: int, purpose: str) -> list[int]: ...
 
@@ -59,6 +60,8 @@ def _check_faces(faces: Sequence[int], count: int, purpose: str) -> list[int]:
 
 class RandomDice:
     """Real dice for play: a private, seedable generator (never the global one)."""
+
+    d12_faces = True
 
     def __init__(self, seed: int | None = None) -> None:
         self._rng = random.Random(seed)
@@ -78,6 +81,8 @@ class RandomDice:
 
 class ScriptedDice:
     """Faces given in advance, used in order: tests, scenario files and replays of the log."""
+
+    d12_faces = True  # checked when given
 
     def __init__(self, faces: Iterable[int]) -> None:
         given = list(faces)
@@ -99,6 +104,8 @@ class ScriptedDice:
 class TypedDice:
     """Faces typed in by a person who rolled physical dice; `ask(count, purpose)` returns them."""
 
+    d12_faces = True  # checked as they are typed
+
     def __init__(self, ask: Callable[[int, str], Sequence[int]]) -> None:
         self._ask = ask
 
@@ -112,6 +119,7 @@ class RecordingDice:
     def __init__(self, inner: DiceSource) -> None:
         self.inner = inner
         self.used: list[int] = []
+        self.d12_faces: bool = getattr(inner, "d12_faces", False)
 
     def faces(self, count: int, purpose: str) -> list[int]:
         got = self.inner.faces(count, purpose)
@@ -215,8 +223,6 @@ faces come to follows from them alone."""
 _OF_FACES_KEPT = 4096
 _NO_FACES: _OfFaces = (0, False, (), None)
 """What no dice come to (before modifiers)."""
-_CHECKED = (RandomDice, ScriptedDice)
-"""The sources whose faces are d12 faces already: drawn as d12 faces, or checked when the script was given."""
 
 
 def dice_count(base_dice: int, dice_changes: Iterable[DiceChange] = ()) -> int:
@@ -253,13 +259,9 @@ def roll(
                     r = bits(_SIDES_BITS)
                 drawn.append(r + 1)
             faces = tuple(drawn)
-        elif type(source) is RecordingDice and type(source.inner) in _CHECKED:  # as a table rolls
-            faces = tuple(source.inner.faces(count, label))
-            source.used.extend(faces)  # `RecordingDice.faces`
-        elif type(source) is ScriptedDice:  # as a replay rolls
-            faces = tuple(source.faces(count, label))
         else:
-            faces = tuple(_check_faces(source.faces(count, label), count, label))
+            got = source.faces(count, label)
+            faces = tuple(got if getattr(source, "d12_faces", False) else _check_faces(got, count, label))
         top, fumble, doubles, highest = _OF_FACES.get(faces) or _of_faces_kept(faces)
     mods = modifiers if type(modifiers) is tuple else tuple(modifiers)
     total = top
