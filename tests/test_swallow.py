@@ -24,11 +24,13 @@ from __future__ import annotations
 
 from typing import Any
 
+import pytest
 from factories import creature, of_kind, on_turn, only, refused, run, state, weapon
 
 from vtt.rules.ailments import blocked_tiers, describe_source, wounded_tiers
 from vtt.rules.dice import RandomDice
 from vtt.rules.engine import ActionOption, apply, legal_actions
+from vtt.rules.events import RuleError
 from vtt.rules.model import AilmentSource, BodyPart, Creature, Effect, GameState, Hold, Pool
 from vtt.rules.offers import command_for
 from vtt.rules.settings import TableSettings
@@ -230,6 +232,20 @@ def test_a_swallowed_creature_is_removed_from_the_board() -> None:
     refused(s, {"type": "move", "creature": "v", "to": (15, 10)})
     refused(s, {"type": "strike", "creature": "v", "target": "x", "weapon": "knife"}, [9, 9, 9])
     assert {o.action for o in legal_actions(s, "v")} == {"strike_stomach", "flurry", "end_turn"}
+
+
+def test_no_command_may_name_a_swallowed_creature_in_any_of_its_creature_fields() -> None:
+    """Off the board, v cannot be named by x's Strike as its target, nor among a Distract's targets or the creatures
+    it expects to act, nor as the creature a Break Hold frees: each is refused for naming v, before its rule."""
+    s = swallowed()
+    for command in (
+        {"type": "strike", "creature": "x", "target": "v"},
+        {"type": "distract", "creature": "x", "targets": ["w", "v"]},
+        {"type": "distract", "creature": "x", "target": "w", "expects": ["v"]},
+        {"type": "break_hold", "creature": "x", "target": "w", "held": "v"},
+    ):
+        with pytest.raises(RuleError, match="^V has been swallowed: it is off the board$"):
+            apply(s, command, RandomDice(1))
 
 
 def test_the_stomach_is_attacked_as_an_unattended_object_at_dl_3() -> None:

@@ -449,9 +449,9 @@ def _changed_with_sources(tx: Tx, before: GameState) -> list[str] | None:
     looked at."""
     after = tx.state
     if (
-        (before.effects != after.effects and [e.id for e in before.effects] != [e.id for e in after.effects])
+        tx._removed
+        or (before.effects != after.effects and [e.id for e in before.effects] != [e.id for e in after.effects])
         or (before.holds is not after.holds and before.holds != after.holds)
-        or len(before.creatures) != len(after.creatures)
     ):
         return None
     creatures = after.creatures

@@ -779,12 +779,15 @@ def creature_refs(cmd: BaseModel) -> set[str]:
     return set(creature_ids(cmd))
 
 
-def creature_ids(cmd: BaseModel) -> list[str]:
-    """Every creature id `cmd` names, in the order of its `CreatureRef` fields (an id named twice is listed twice)."""
+def creature_ids(cmd: BaseModel, fields: tuple[str, ...] | None = None) -> list[str]:
+    """Every creature id `cmd` names, in the order of its `CreatureRef` fields (an id named twice is listed twice);
+    given `fields` (some of those), the ids they name."""
     ids: list[str] = []
-    model = type(cmd)
+    if fields is None:
+        model = type(cmd)
+        fields = _COMMAND_CREATURE_FIELDS.get(model) or creature_fields(model)
     values = cmd.__dict__  # every field's value (getattr would cost a call each)
-    for name in _COMMAND_CREATURE_FIELDS.get(model) or creature_fields(model):
+    for name in fields:
         value = values[name]
         if isinstance(value, str):
             ids.append(value)

@@ -175,7 +175,7 @@ def _dispatch(tx: Tx, cmd: Command, dice: DiceSource) -> list[Event]:
     if cmd.SENT_BY != "soulweaver":  # the Soulweaver's own commands are not limited
         actor = getattr(cmd, "creature", None)
         c = state.creatures.get(actor) if isinstance(actor, str) else None
-        swallow.check_command(state, cmd, c)
+        swallow.check_command(state, cmd, actor, c)
         enraged.check_command(state, cmd, c)
     handler = HANDLERS.get(type(cmd))
     if handler is None:

@@ -51,9 +51,11 @@ from __future__ import annotations
 
 from typing import Any
 
+from pydantic import BaseModel
+
 from vtt.rules import ailments, tactics
 from vtt.rules.checks import AttackResult
-from vtt.rules.commands import Command, Dismiss, creature_ids
+from vtt.rules.commands import COMMAND_MODELS, Command, Dismiss, creature_fields, creature_ids
 from vtt.rules.conditions import attack_modifiers, limb_action_modifiers
 from vtt.rules.damage import DAMAGE_FACE, strong_faces
 from vtt.rules.dice import DiceChange, DiceSource, Modifier, Roll, roll
@@ -416,18 +418,25 @@ def wound_stomach(tx: Tx, swallower_id: str, tiers: int) -> int:
 # --------------------------------------------------------------------------------------------------------
 
 
-def check_command(state: GameState, cmd: Command, c: Creature | None) -> None:
+def check_command(state: GameState, cmd: Command, actor: str | None, c: Creature | None) -> None:
     """A swallowed creature may only attack the stomach (and declare a Flurry, drop its Focus); nobody else may
-    name it: it is off the board. `c` is the creature the command's `creature` names, if any (the engine does not
-    ask this of the Soulweaver's own commands: they are not limited)."""
-    creatures = state.creatures
+    name it: it is off the board. `actor` is the creature the command's `creature` names, if any, and `c` that
+    creature if it is in the state (the engine does not ask this of the Soulweaver's own commands: they are not
+    limited)."""
     if c is not None and c.swallowed_by is not None and not cmd.WHILE_SWALLOWED:
-        sw = creatures.get(c.swallowed_by)
+        sw = state.creatures.get(c.swallowed_by)
         inside = f"{sw.name}'s stomach" if sw else "a stomach"
         raise RuleError(f"{c.name} is inside {inside}: it can only attack the stomach")
-    if type(cmd) is Dismiss:  # its `target` only names the subject of the caster's own effect
-        return
-    actor = getattr(cmd, "creature", None)
-    for tid in creature_ids(cmd):
-        if tid != actor and (t := creatures.get(tid)) is not None and t.swallowed_by is not None:
-            raise RuleError(f"{t.name} has been swallowed: it is off the board")
+    others = _OTHERS_NAMED.get(type(cmd))
+    if others:
+        creatures = state.creatures
+        for tid in creature_ids(cmd, others):
+            if tid != actor and (t := creatures.get(tid)) is not None and t.swallowed_by is not None:
+                raise RuleError(f"{t.name} has been swallowed: it is off the board")
+
+
+_OTHERS_NAMED: dict[type[BaseModel], tuple[str, ...]] = {
+    m: () if m is Dismiss else tuple(name for name in creature_fields(m) if name != "creature") for m in COMMAND_MODELS
+}
+"""The fields of each kind of command that may name a creature besides the one it is for (a Dismiss's `target` only
+names the subject of the caster's own effect)."""

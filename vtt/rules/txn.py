@@ -239,7 +239,9 @@ class Tx:
     def changed_creatures(self) -> frozenset[str]:
         """The creatures this command has replaced so far: changed, added or removed. Every other creature is the
         same object in the state it started from."""
-        return frozenset(self._creatures | self._removed) if self._removed else frozenset(self._creatures)
+        if self._removed:
+            return frozenset(self._creatures | self._removed)
+        return frozenset(self._creatures) if self._creatures else _NONE_YET
 
     def board(self) -> Board:
         """The board, to change (copied once)."""
