@@ -120,7 +120,8 @@ class Tx:
         self._owned: dict[int, Limb | BodyPart] | frozenset[int] = _NONE_YET
         """The limbs and body parts copied by `limb`, `part` or `creature(body=True)`, by id (each held here, so
         its id stays its own)."""
-        self._economy: set[str] = set()
+        self._economy: set[str] | frozenset[str] = _NONE_YET
+        """The creatures whose Economy this command owns (copied or made by `economy`, or put)."""
         self._holds: set[str] | frozenset[str] = _NONE_YET
         self._locks: dict[int, PartLock] | frozenset[int] = _NONE_YET
         """The part locks copied by `lock`, by id (each held here, so its id stays its own)."""
@@ -310,24 +311,32 @@ class Tx:
         found = self.state.economy.get(creature_id)
         e = Economy() if found is None else shallow_copy(found)
         self._economy_dict()[creature_id] = e
-        self._economy.add(creature_id)
+        self._economy_owned().add(creature_id)
         return e
 
     def put_economy(self, creature_id: str, economy: Economy) -> None:
         """A new Economy for the creature (its turn begins, or it joins one): this command's to change."""
         self._economy_dict()[creature_id] = economy
-        self._economy.add(creature_id)
+        self._economy_owned().add(creature_id)
 
     def share_economy(self, creature_id: str, economy: Economy) -> None:
         """The creature's Economy is `economy`, which other states may hold too: not this command's to change
         (`economy` copies it first)."""
         self._economy_dict()[creature_id] = economy
-        self._economy.discard(creature_id)
+        if creature_id in self._economy:
+            self._economy_owned().discard(creature_id)
 
     def remove_economy(self, creature_id: str) -> None:
         if creature_id in self.state.economy:
             del self._economy_dict()[creature_id]
-        self._economy.discard(creature_id)
+        if creature_id in self._economy:
+            self._economy_owned().discard(creature_id)
+
+    def _economy_owned(self) -> set[str]:
+        owned = self._economy
+        if not isinstance(owned, set):
+            owned = self._economy = set()
+        return owned
 
     def turn(self) -> TurnOrder:
         """The turn order, to change (copied once, with its own entries and Priority)."""
