@@ -11,10 +11,10 @@ from __future__ import annotations
 
 from typing import Any
 
-from factories import creature, state, weapon
+from factories import creature, on_turn, state, weapon
 from pydantic import BaseModel
 
-from vtt.rules.model import AilmentSource, Creature, GameState
+from vtt.rules.model import AilmentSource, Creature, Economy, GameState
 from vtt.rules.txn import Tx
 
 CONTAINERS = (
@@ -96,3 +96,22 @@ def test_a_limb_or_part_to_change_is_copied_once_in_its_place_and_alone() -> Non
         assert ask("a", wanted) is got
         assert ask("a", "no_such_piece") is None
     assert s.creatures["a"] is c
+
+
+def test_an_economy_shared_is_copied_again_before_it_is_changed() -> None:
+    """a's Economy is copied once to change; then the command shares one other states hold (a kept plan's): asked
+    for again, it is copied, and the shared one is left as it was. A creature whose Economy the command never owned
+    is copied too, and sharing it does not make it the command's own."""
+    s = on_turn(state(creature("a", (0, 0)), creature("b", (2, 0))), "a")
+    s.economy["b"] = Economy()
+    tx = Tx(s)
+    owned = tx.economy("a")
+    assert owned is not s.economy["a"] and tx.economy("a") is owned
+    shared, other = Economy(major=0), Economy(minor=0)
+    tx.share_economy("a", shared)
+    tx.share_economy("b", other)
+    for cid, held in (("a", shared), ("b", other)):
+        mine = tx.economy(cid)
+        assert mine is not held and mine == held
+        mine.movement_spent = 3
+        assert held.movement_spent == 0 and tx.state.economy[cid] is mine
