@@ -244,7 +244,7 @@ def test_no_command_may_name_a_swallowed_creature_in_any_of_its_creature_fields(
         {"type": "distract", "creature": "x", "target": "w", "expects": ["v"]},
         {"type": "break_hold", "creature": "x", "target": "w", "held": "v"},
     ):
-        with pytest.raises(RuleError, match="^V has been swallowed: it is off the board$"):
+        with pytest.raises(RuleError, match=r"^V has been swallowed: it is off the board$"):
             apply(s, command, RandomDice(1))
 
 
