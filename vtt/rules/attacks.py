@@ -21,7 +21,7 @@ from vtt.rules.death import exhaustion_death
 from vtt.rules.dice import DiceSource, Modifier, Roll, roll
 from vtt.rules.events import Event, RuleError, event
 from vtt.rules.fastmodel import put_dict, put_extra, put_fields_set, put_private
-from vtt.rules.model import SOULWEAVER, Decision, GameState
+from vtt.rules.model import SOULWEAVER, Creature, Decision, GameState
 from vtt.rules.turns import end_turn_after_charge
 from vtt.rules.txn import Tx
 
@@ -136,12 +136,32 @@ def roll_defense(tx: Tx, spec: AttackSpec, dice: DiceSource) -> Roll:
 def defense_inputs(state: GameState, spec: AttackSpec) -> DefenseInputs:
     """The defense roll against `spec`: its label, dice and modifiers."""
     defender = state.creatures[spec.target]
-    mods = [*defense_modifiers(state, defender, spec.defense_skill, spec.physical), *spec.defense_modifiers]
+    skill = spec.defense_skill
+    label = f"{defender.name}: {skill} defense"
+    if not spec.defense_modifiers and _unmodified(state, defender):
+        return label, defender.skill(skill), ()
+    mods = [*defense_modifiers(state, defender, skill, spec.physical), *spec.defense_modifiers]
     mods += ailments.defense_against_modifiers(state, defender, state.creatures.get(spec.attacker))
     mods += guard.guard_modifiers(
         state, defender, spec.physical, bool(spec.params.get("ranged")), spec.params.get("item")
     )
-    return f"{defender.name}: {spec.defense_skill} defense", defender.skill(spec.defense_skill), tuple(mods)
+    return label, defender.skill(skill), tuple(mods)
+
+
+def _unmodified(state: GameState, defender: Creature) -> bool:
+    """Whether nothing can change `defender`'s defense rolls, as for most defenders: it has no ailment (none of
+    `ailments.defense_roll_modifiers`' or `ailments.defense_against_modifiers`'), there is no effect or Hold and it
+    carries no Bulk (`conditions.defense_modifiers`), the table gives no penalty for Concealment on defenses
+    (`senses.defense_concealment_modifiers`), it carries no weapon with a Guard (`guard.guard_modifiers`) and no part
+    of it is Wounded (`ailments.wounded_limbs_modifiers`)."""
+    if defender.ailments or state.effects or state.holds or defender.gear_bulk:
+        return False
+    if state.settings.concealment_defense_per_tier:
+        return False
+    for w in defender.weapons:
+        if w.guard:
+            return False
+    return not ailments.any_wounded(defender)
 
 
 def answer_defense(tx: Tx, decision: Decision, rolls: bool, dice: DiceSource) -> list[Event]:

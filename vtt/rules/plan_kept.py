@@ -23,7 +23,7 @@ A Strike on a wall or the ground reads the same of the state but for the target:
 object filling the space, if any (`surface_reads_of`); which other creatures stand on or near the space it does not
 read.
 
-The Economy a Strike's Major Action leaves is kept the same way (`kept_paid`), by what paying reads.
+The Economy a Strike's Major Action leaves is kept the same way, by what paying reads (`paid_reads`).
 """
 
 from __future__ import annotations
@@ -82,10 +82,12 @@ def reads_of(
     filled: AbstractSet[Cell],
     called_shot: bool,
     arm: object = None,
-) -> Reads:
+) -> Reads | None:
     """What a plan of `attacker`'s Strike on `target` reads of `state`, given the spaces `filled` (`called_shot`:
     the target's parts too; `arm`: the armament the plan is given, if any): one tuple of values, compared field by
-    field, each by identity first, then by equality."""
+    field, each by identity first, then by equality; None when it reads more (`reads_two_creatures`): not kept."""
+    if not reads_two_creatures(state, attacker):
+        return None
     return (
         state.settings,
         filled,
@@ -97,10 +99,14 @@ def reads_of(
     )
 
 
-def surface_reads_of(state: GameState, attacker: Creature, filled: AbstractSet[Cell], space: Cell, wall: bool) -> Reads:
+def surface_reads_of(
+    state: GameState, attacker: Creature, filled: AbstractSet[Cell], space: Cell, wall: bool
+) -> Reads | None:
     """What a plan of `attacker`'s Strike on the wall (`wall`) or the ground at `space` reads of `state`: what a plan
     on a creature reads of all but the target, the map's bounds and the object filling the space (its name and
-    size), if any."""
+    size), if any; None when it reads more (`reads_two_creatures`)."""
+    if not reads_two_creatures(state, attacker):
+        return None
     board = state.board
     return (
         state.settings,
@@ -117,30 +123,38 @@ _kept: dict[Hashable, tuple[tuple[Reads, Any], ...]] = {}
 _lock = threading.Lock()
 
 
-def kept(inputs: Hashable, reads: Reads, state: GameState, attacker: Creature, make: Callable[[], T]) -> T:
-    """The plan kept for a Strike's inputs that read what `reads` holds (`reads_of`) of `state` (a state no command
-    changes any more); else `make`'s, kept when the Strike reads no creature but its two."""
-    if reads_two_creatures(state, attacker):
-        return _kept_for(inputs, reads, make)
-    return make()
+def kept(inputs: Hashable, reads: Reads | None, make: Callable[[], T]) -> T:
+    """The plan kept for a Strike's inputs that read what `reads` holds (`reads_of`) of a state no command changes
+    any more; else `make`'s, kept unless `reads` is None."""
+    if reads is None:
+        return make()
+    return _kept_for(inputs, reads, make)
 
 
-def kept_paid(state: GameState, creature_id: str, make: Callable[[], T]) -> T:
-    """The Economy a Strike's Major Action leaves the creature (`make`: it paid on `state`, a state no command changes
-    any more), kept by what paying reads (`turns.spend`): the creature's Economy and whether its Resolve Pool blocks
-    a Major Action. A Strike as the turn begins, or after the same steps, pays from the same Economy turn after turn."""
+def paid_reads(state: GameState, creature_id: str) -> Reads:
+    """What paying a Strike's Major Action reads of `state` (`turns.spend`), by which the Economy it leaves the
+    creature is kept (under `("paid", creature_id)`): the creature's Economy and whether its Resolve Pool blocks a
+    Major Action. A Strike as the turn begins, or after the same steps, pays from the same Economy turn after turn."""
     before = state.economy.get(creature_id)
-    reads = (None if before is None else dict(before.__dict__), resolve_blocks(state, creature_id))
-    return _kept_for(("paid", creature_id), reads, make)
+    return (None if before is None else dict(before.__dict__), resolve_blocks(state, creature_id))
 
 
 def _kept_for(inputs: Hashable, reads: Reads, make: Callable[[], T]) -> T:
     """What was kept for `inputs` that read what `reads` holds; else `make`'s, kept."""
-    for was, found in _kept.get(inputs, ()):
+    was: T | None = found(inputs, reads)
+    return keep(inputs, reads, make()) if was is None else was
+
+
+def found(inputs: Hashable, reads: Reads) -> Any:
+    """What was kept for `inputs` that read what `reads` holds, or None (then `keep` what is worked out)."""
+    for was, made in _kept.get(inputs, ()):
         if was == reads:
-            same: T = found  # kept by `make` of the same inputs
-            return same
-    made = make()
+            return made
+    return None
+
+
+def keep(inputs: Hashable, reads: Reads, made: T) -> T:
+    """Keep `made`, worked out for `inputs` from what `reads` holds, and return it."""
     with _lock:
         if len(_kept) >= INPUTS_KEPT:
             _kept.clear()

@@ -18,7 +18,6 @@
 from __future__ import annotations
 
 from collections.abc import Set as AbstractSet
-from functools import partial
 from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field
@@ -237,7 +236,7 @@ def plan_creature_strike(
         plan = work_out()
     else:  # a menu's state, which nothing changes: the plan is kept across states (`plan_kept`)
         plan = plan_kept.kept(
-            ("plan", *plan_key[1:-1]), plan_kept.reads_of(state, c, target, filled, False, arm), state, c, work_out
+            ("plan", *plan_key[1:-1]), plan_kept.reads_of(state, c, target, filled, False, arm), work_out
         )
     occ.kept[plan_key] = plan
     return plan
@@ -497,11 +496,15 @@ def strike(
 def _pay_kept(tx: Tx, prepared: _Strike, creature_id: str, on_menu: bool) -> None:
     """The Major Action of a Strike paid on the state it was given, before anything changed: the Economy it leaves
     follows from the creature's Economy and Resolve Pool alone, so it is worked out once for those values and every
-    Strike paid from the same shares it (`plan_kept.kept_paid`; `on_menu`: kept too with what the menu of the state
+    Strike paid from the same shares it (`plan_kept.paid_reads`; `on_menu`: kept too with what the menu of the state
     worked out)."""
-    paid = prepared.paid
+    paid: Economy | None = prepared.paid
     if paid is None:
-        paid = plan_kept.kept_paid(tx.state, creature_id, lambda: _paid(tx, creature_id))
+        key = ("paid", creature_id)
+        reads = plan_kept.paid_reads(tx.state, creature_id)
+        paid = plan_kept.found(key, reads)
+        if paid is None:
+            paid = plan_kept.keep(key, reads, _paid(tx, creature_id))
         if on_menu:
             prepared.paid = paid
     tx.share_economy(creature_id, paid)
@@ -590,19 +593,18 @@ def _prepare(
     surface is kept across states (`plan_kept`) and reused for any later state that holds what it reads."""
     c = require_active(state, cmd_creature)
     t = state.creatures.get(target) if target is not None else None
-    inputs = (cmd_creature, target, space, surface, weapon, limb, nimble, strike_type, called_shot, charge, minor)
-    # A partial, not a closure: a closure's cells would be made at every call, the plan kept or not.
-    work_out = partial(_work_out, state, occ, c, t, *inputs[1:])
-    if not as_given:
-        return c, *work_out()
-    if t is not None:
+    reads: plan_kept.Reads | None = None
+    if as_given and t is not None:
         reads = plan_kept.reads_of(state, c, t, state.board.filled(), called_shot is not None)
-    elif target is None and space is not None and surface is not None:
+    elif as_given and target is None and space is not None and surface is not None:
         reads = plan_kept.surface_reads_of(state, c, state.board.filled(), space, surface == "wall")
-    else:
-        return c, *work_out()
-    found = plan_kept.kept(inputs, reads, state, c, work_out)
-    if charge:  # the Economy is read for a Charge alone, and not kept (checked again after `_work_out`: the same)
+    inputs = (cmd_creature, target, space, surface, weapon, limb, nimble, strike_type, called_shot, charge, minor)
+    if reads is None:
+        return c, *_work_out(state, occ, c, t, *inputs[1:])
+    found: _Worked | None = plan_kept.found(inputs, reads)
+    if found is None:
+        found = plan_kept.keep(inputs, reads, _work_out(state, occ, c, t, *inputs[1:]))
+    elif charge:  # the Economy is read for a Charge alone, and not kept (checked by `_work_out` when worked out)
         tactics.require_charge(state, c)
     return c, *found
 

@@ -43,12 +43,14 @@ def active_creatures(state: GameState) -> list[str]:
 
 def is_active(state: GameState, creature_id: str) -> bool:
     """Whether `creature_id` is among `active_creatures`, without listing them."""
-    current = state.turn.current
-    if current is None:
+    turn = state.turn
+    entries = turn.entries
+    if turn.round <= 0 or not entries:  # `turn.current` is None, read without its two properties' calls
         return False
+    current = entries[turn.index]
     if current == SOULWEAVER:
         c = state.creatures.get(creature_id)
-        return c is not None and c.controller is None and creature_id not in state.turn.entries and not c.dead
+        return c is not None and c.controller is None and creature_id not in entries and not c.dead
     if creature_id != current:
         return False
     c = state.creatures.get(current)
@@ -207,8 +209,8 @@ def end_turn_of(tx: Tx, creature_id: str, dice: DiceSource) -> list[Event]:
 
 def resolve_blocks(state: GameState, creature_id: str) -> bool:
     """seed-004: while the Resolve Pool is full, the only actions are Recovery and the DL 12 Zeal roll."""
-    c = state.creatures[creature_id]
-    return c.resolve.full and c.resolve.max > 0
+    resolve = state.creatures[creature_id].resolve
+    return resolve.max > 0 and resolve.pips >= resolve.max  # `resolve.full`, without the property's call
 
 
 def refuse_on_full_resolve(state: GameState, creature_id: str, what: str, movement: bool = False) -> None:
@@ -270,9 +272,9 @@ def require_active(state: GameState, creature_id: str) -> Creature:
     c = state.creatures.get(creature_id)
     if c is None:
         raise RuleError(f"there is no creature {creature_id!r}", code="turn.no_such_creature")
-    if not state.turn.started:
+    if state.turn.round <= 0:  # not `turn.started` (every command asks: the property's call saved)
         raise RuleError("the fight has not begun: start it first", code="turn.not_begun")
-    if not c.can_act:
+    if c.dead or c.unconscious:  # not `c.can_act`
         raise RuleError(f"{c.name} cannot act", code="turn.cannot_act")
     if not is_active(state, creature_id):
         raise RuleError(f"it is not {c.name}'s turn", code="turn.not_your_turn")

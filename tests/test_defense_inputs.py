@@ -1,0 +1,131 @@
+"""What a defense roll against an attack is rolled with (`attacks.defense_inputs`): a defender nothing can change the
+defense of is answered without asking each rule (`attacks._unmodified`); anything that changes it is still found.
+
+Each case below is a plain defender's state with one thing changed that the rules say changes its defense against
+A's Strike: its defense inputs differ from the plain one's (the test fails if `_unmodified` did not read that
+thing). Random fights with ailments, Wounded parts, Guard, Holds, effects, carried Bulk and Concealment give the
+same inputs as the rules asked one by one."""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Callable
+from typing import Any
+
+import pytest
+from factories import creature, on_turn, state, weapon
+from test_plan_kept import with_creature, with_state
+from test_strike_kept import crowded_fight
+
+from vtt.rules import attacks
+from vtt.rules.conditions import PHYSICAL_DEFENSE
+from vtt.rules.dice import Modifier, ScriptedDice, roll
+from vtt.rules.model import AilmentSource, BodyPart, Effect, GameState, Hold
+from vtt.rules.settings import TableSettings
+
+SWORD = weapon("sword", 2)
+
+
+def fight(**settings: Any) -> GameState:
+    """A (a sword in its right arm) and B next to it, empty-handed, A's turn."""
+    a = creature("a", (5, 5), weapons=[SWORD], grip={"right_arm": "sword"}, controller="p1")
+    b = creature("b", (6, 5))
+    return on_turn(state(a, b, settings=TableSettings(defense_prompts="nobody", reactions=False, **settings)), "a")
+
+
+def defense(s: GameState, attacker: str = "a", target: str = "b", skill: str = "Elude", **spec: Any) -> Any:
+    attack = roll(ScriptedDice([7, 7]), "attack", 2)
+    made = attacks.attack_spec("strike", attacker, target, 3, skill, attack, {})
+    return attacks.defense_inputs(s, made.model_copy(update=spec) if spec else made)
+
+
+def _wounded_arm(s: GameState) -> GameState:
+    parts = [BodyPart(**{**p.model_dump(), "wounded": 1}) if p.id == "left_arm" else p for p in s.creatures["b"].parts]
+    return with_creature(s, "b", parts=parts)
+
+
+def _guard(s: GameState) -> GameState:
+    parry = weapon("parry", 1, guard=2)
+    b = s.creatures["b"]
+    limbs = [lb.model_copy(update={"holding": "parry"}) if lb.id == "right_arm" else lb for lb in b.limbs]
+    return with_creature(s, "b", weapons=[parry], limbs=limbs)
+
+
+def _stance(s: GameState) -> GameState:
+    stance = Effect(id="e1", name="Defensive Stance", creator="b", subject="b", modifiers={PHYSICAL_DEFENSE: 1})
+    return with_state(s, effects=[stance])
+
+
+def _held(s: GameState) -> GameState:
+    return with_state(s, holds={"h1": Hold(id="h1", holders={"a": ["left_arm"]}, held=["b"])})
+
+
+def _frightened_of_a(s: GameState) -> GameState:
+    fear = AilmentSource(ailment="Frightened", tiers=2, source="creature:a")
+    return with_creature(s, "b", ailments={"Frightened": 2}, ailment_sources=[fear])
+
+
+Change = Callable[[GameState], GameState]
+CHANGES: list[tuple[str, Change]] = [
+    ("Crowded", lambda s: with_creature(s, "b", ailments={"Crowded": 1})),
+    ("Unstable", lambda s: with_creature(s, "b", ailments={"Unstable": 2})),
+    ("Exhausted", lambda s: with_creature(s, "b", ailments={"Exhausted": 1})),
+    ("Encumbered", lambda s: with_creature(s, "b", ailments={"Encumbered": 1})),
+    ("Frightened of the attacker", _frightened_of_a),
+    ("a Wounded arm, no ailment", _wounded_arm),
+    ("a weapon with a Guard gripped", _guard),
+    ("a Defensive Stance", _stance),
+    ("in a Hold", _held),
+    ("carried Bulk over the limit", lambda s: with_creature(s, "b", gear_bulk=100)),
+]
+
+
+@pytest.mark.parametrize(("what", "change"), CHANGES, ids=[c[0] for c in CHANGES])
+def test_what_changes_a_defense_is_found(what: str, change: Change) -> None:
+    s = fight()
+    label, dice, mods = defense(s)
+    assert (label, dice, mods) == ("B: Elude defense", 2, ())
+    changed = defense(change(s))
+    assert changed[:2] == (label, dice)
+    assert changed[2], f"{what} changes B's defense"
+
+
+def test_concealment_on_defenses_is_found() -> None:
+    """With the table's penalty for Concealment on defenses, B in the dark defends with it; without, it does not."""
+    dark: dict[str, Any] = {"ambient_light": "dark"}
+    assert defense(fight(**dark))[2] == ()
+    assert [m.key for m in defense(fight(concealment_defense_per_tier=1, **dark))[2]] == ["concealment"]
+
+
+def test_the_attack_own_defense_modifiers_are_kept() -> None:
+    given = Modifier(value=-1, reason="given by the attack", key="other")
+    assert defense(fight(), defense_modifiers=[given])[2] == (given,)
+
+
+def _busier(s: GameState, rng: random.Random) -> GameState:
+    """`s` with, at random, an effect on a creature, a Hold between two, and Bulk carried."""
+    ids = list(s.creatures)
+    changes: dict[str, Any] = {}
+    if rng.random() < 0.3:
+        who = rng.choice(ids)
+        key = rng.choice([PHYSICAL_DEFENSE, "physical_attack"])
+        changes["effects"] = [Effect(id="e1", name="Stance", creator=who, subject=who, modifiers={key: 1})]
+    if rng.random() < 0.3:
+        holder, held = rng.sample(ids, 2)
+        changes["holds"] = {"h1": Hold(id="h1", holders={holder: ["left_arm"]}, held=[held])}
+    out = with_state(s, **changes) if changes else s
+    for cid in ids:
+        if rng.random() < 0.2:
+            out = with_creature(out, cid, gear_bulk=rng.choice([5, 40, 100]))
+    return out
+
+
+@pytest.mark.parametrize("seed", range(30))
+def test_a_defense_is_the_defense_every_rule_is_asked_of(seed: int, monkeypatch: pytest.MonkeyPatch) -> None:
+    rng = random.Random(seed)
+    s = _busier(crowded_fight(seed), rng)
+    pairs = [(a, b) for a in s.creatures for b in s.creatures if a != b]
+    skills = ["Elude", "Endure", "Athletics", "Nimble"]
+    found = [defense(s, a, b, skill) for a, b in pairs for skill in skills]
+    monkeypatch.setattr(attacks, "_unmodified", lambda state, defender: False)
+    assert found == [defense(s, a, b, skill) for a, b in pairs for skill in skills]
