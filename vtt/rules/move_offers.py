@@ -96,13 +96,12 @@ def _room(state: GameState, c: Creature, cells: list[Cell], occ: Occupancy) -> l
     me = c.id
     capacity = state.settings.space_capacity + 1e-9
     mine = fill(c)
-    out: list[Cell] = []
-    for cell in cells:
-        here = by_cell.get(cell)
-        if here and mine + sum(fill(creatures[o]) for o in here if o != me) > capacity:
-            continue
-        out.append(cell)
-    return out
+    full = {
+        cell
+        for cell in by_cell.keys() & cells  # the few spaces with a creature in them
+        if mine + sum(fill(creatures[o]) for o in by_cell[cell] if o != me) > capacity
+    }
+    return [cell for cell in cells if cell not in full] if full else cells
 
 
 def full_resolve_options(econ: Economy) -> list[ActionOption]:

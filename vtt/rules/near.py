@@ -1,7 +1,8 @@
 """The creatures near a creature, found from the index of who stands where (`Occupancy.by_cell`) rather than by a pass
 over every creature of the state: a menu asks who is within a few spaces, on a board of hundreds.
 
-What these give is listed in the order of `state.creatures`, as a pass over them lists it.
+What these give is listed in the order of `state.creatures`, as a pass over them lists it. `on_map_within` tells
+whether a range lies on the map.
 """
 
 from __future__ import annotations
@@ -18,6 +19,17 @@ def sorted_area(grid: Grid, cells: tuple[Cell, ...], radius: int) -> tuple[Cell,
     """`sorted(grid.area_within(cells, radius))`, kept: a creature's menu asks for the same ranges around it after
     every change, and the spaces off the map are left in (a creature may stand there after the map shrank)."""
     return tuple(sorted(grid.area_within(cells, radius)))
+
+
+def on_map_within(grid: Grid, cells: tuple[Cell, ...], radius: int, cols: int, rows: int) -> bool:
+    """Whether every space within `radius` of `cells` lies on a `cols` x `rows` map, told without asking each: a step
+    moves a space's column and row (`Grid.to_offset`) by one at most, so it holds when each of `cells` is `radius` or
+    more from every edge (False near an edge, where each space must be asked)."""
+    for cell in cells:
+        col, row = grid.to_offset(cell)
+        if not (radius <= col < cols - radius and radius <= row < rows - radius):
+            return False
+    return True
 
 
 def around(occ: Occupancy, grid: Grid, cells: tuple[Cell, ...], radius: int) -> list[str]:
