@@ -39,7 +39,12 @@ def around(occ: Occupancy, grid: Grid, cells: tuple[Cell, ...], radius: int) -> 
     key = ("around", cells, radius)
     found: list[str] | None = occ.kept.get(key)
     if found is None:
-        found = occ.kept[key] = occ.occupants(sorted_area(grid, cells, radius))
+        by_cell = occ.by_cell
+        seen: dict[str, None] = {}
+        for cell in sorted(by_cell.keys() & sorted_area(grid, cells, radius)):  # those with a creature, in order
+            for cid in by_cell[cell]:
+                seen[cid] = None
+        found = occ.kept[key] = list(seen)
     return found
 
 

@@ -21,6 +21,7 @@ from vtt.rules.fastmodel import shallow_copy
 from vtt.rules.frozen import FrozenDict, FrozenList
 from vtt.rules.menu_terms import lines_clear
 from vtt.rules.model import Cell, Creature, GameState
+from vtt.rules.near import on_map_within
 from vtt.rules.offers import (
     ActionOption,
     TargetOption,
@@ -156,9 +157,11 @@ def _open_and_walls(
     grid = grid_of(state)
     cols, rows = state.board.cols, state.board.rows
     if lines_clear(grid, mine, rng, filled):  # `area` is the Reach `rng` around `mine`: all of it is reached
+        in_reach = tuple(sorted(filled & area))
+        if on_map_within(grid, mine, rng, cols, rows):
+            return tuple(sorted(area - filled)), in_reach
         in_bounds = grid.in_bounds
-        spaces = sorted(cell for cell in area if cell not in filled and in_bounds(cell, cols, rows))
-        return tuple(spaces), tuple(sorted(cell for cell in area if cell in filled))
+        return tuple(sorted(cell for cell in area if cell not in filled and in_bounds(cell, cols, rows))), in_reach
     spaces = sorted(
         cell
         for cell in area
