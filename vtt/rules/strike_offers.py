@@ -23,6 +23,7 @@ from vtt.rules.menu_terms import lines_clear
 from vtt.rules.model import Cell, Creature, GameState
 from vtt.rules.near import on_map_within
 from vtt.rules.offers import (
+    MAJOR,
     ActionOption,
     TargetOption,
     arm_params,
@@ -39,7 +40,7 @@ from vtt.rules.sizes import may_attack_nimble
 from vtt.rules.space import Occupancy, grid_of
 
 STRIKE_CHOICES = ("nimble", "strike_type", "max_dice")
-REFINEMENTS = ("strike_type", "max_dice")
+REFINEMENTS = FrozenList(["strike_type", "max_dice"])
 """Choices a menu may leave at their first value without asking; attacking Nimble and suffocating are asked for."""
 STRIKE_ROW = "Strike"
 SPACE_ROW = "Strike a space"
@@ -72,12 +73,12 @@ def melee_options(
             action="strike",
             group="Strike",
             label=label,
-            cost={"major": 1},
+            cost=MAJOR,
             params=params,
             targets=targets,
             reach=rng,
             choose=[f for f in STRIKE_CHOICES if any(len(t.choices.get(f, [])) > 1 for t in targets)],
-            optional=list(REFINEMENTS),
+            optional=REFINEMENTS,
             row=STRIKE_ROW,
             variant=variant,
         )
@@ -88,7 +89,7 @@ def melee_options(
             action="strike_space",
             group="Strike",
             label=f"Strike a space ({arm.name})",
-            cost={"major": 1},
+            cost=MAJOR,
             params=params,
             spaces=list(spaces),
             reach=rng,
@@ -103,7 +104,7 @@ def melee_options(
                 command="strike",
                 group="Strike",
                 label=f"Strike the ground ({arm.name})",
-                cost={"major": 1},
+                cost=MAJOR,
                 params={**params, "surface": "ground"},
                 spaces=list(ground),
                 reach=rng,
@@ -118,7 +119,7 @@ def melee_options(
                 command="strike",
                 group="Strike",
                 label=f"Strike a wall ({arm.name})",
-                cost={"major": 1},
+                cost=MAJOR,
                 params={**params, "surface": "wall"},
                 spaces=list(walls),
                 reach=rng,
@@ -274,7 +275,7 @@ def called_shot_option(
         command="strike",
         group="Tactics",
         label=f"Called Shot: {name}",
-        cost={"major": 1},
+        cost=MAJOR,
         params=params,
         targets=targets,
         reach=reach,
@@ -311,7 +312,7 @@ def called_and_charged(
                     command="strike",
                     group="Tactics",
                     label=f"Charge: {name}",
-                    cost={"major": 1},
+                    cost=MAJOR,
                     params={**arm_params(arm), "charge": True},
                     targets=charging,
                     reach=rng,
@@ -347,7 +348,7 @@ def grab_option(state: GameState, occ: Occupancy, c: Creature, charge: bool = Fa
             defense_skill=s.grab_defense,
         )
         targets.append(make_target(target=oid, path=gp.path, preview=preview))
-    return make_option(action="grab", group="Strike", label="Grab", cost={"major": 1}, targets=targets, reach=rng)
+    return make_option(action="grab", group="Strike", label="Grab", cost=MAJOR, targets=targets, reach=rng)
 
 
 def space_option(state: GameState, occ: Occupancy, c: Creature, arm: strike.Armament) -> ActionOption | None:
@@ -365,7 +366,7 @@ def space_option(state: GameState, occ: Occupancy, c: Creature, arm: strike.Arma
         action="strike_space",
         group="Strike",
         label=f"Strike a space ({arm.name})",
-        cost={"major": 1},
+        cost=MAJOR,
         params=arm_params(arm),
         spaces=spaces,
         reach=rng,
