@@ -6,6 +6,7 @@ random changes, each gives what the straightforward computation gives."""
 from __future__ import annotations
 
 import random
+from itertools import product
 
 import pytest
 from factories import creature, on_turn, state
@@ -16,9 +17,9 @@ from vtt.rules.dice import RandomDice
 from vtt.rules.engine import apply, legal_actions
 from vtt.rules.events import RuleError
 from vtt.rules.fastmodel import shallow_copy
-from vtt.rules.grid import footprint_distance
+from vtt.rules.grid import GridKind, footprint_distance
 from vtt.rules.model import GameState
-from vtt.rules.space import Occupancy, grid_of
+from vtt.rules.space import Occupancy, grid_for, grid_of
 
 SEEDS = range(24)
 
@@ -128,3 +129,21 @@ def test_the_creatures_near_a_creature_are_those_a_pass_over_all_finds(seed: int
                 if o.swallowed_by is None and footprint_distance(grid, mine, occ.cells[oid]) <= radius
             ]
             assert near.within(occ, grid, mine, radius) == expected
+
+
+def test_a_range_on_the_map_by_its_centre_is_on_the_map_space_by_space() -> None:
+    """`near.on_map_within` is True only when every space within the radius of the cells (one space, or a space and
+    its neighbour) lies on the map, on hex and square maps, near and away from every edge."""
+    for kind in (GridKind.HEX, GridKind.SQUARE):
+        grid = grid_for(kind)
+        cols, rows = 9, 7
+        told = 0
+        for col in range(-2, cols + 2):
+            for row in range(-2, rows + 2):
+                cell = grid.from_offset(col, row)
+                for cells, radius in product(((cell,), (cell, grid.neighbours(cell)[0])), range(5)):
+                    on_map = all(grid.in_bounds(cell, cols, rows) for cell in grid.area_within(cells, radius))
+                    if near.on_map_within(grid, cells, radius, cols, rows):
+                        assert on_map, (kind, col, row, radius)
+                        told += 1
+        assert told > 50

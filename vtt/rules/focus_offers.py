@@ -9,6 +9,7 @@ from vtt.rules import (
 )
 from vtt.rules.model import Creature, GameState
 from vtt.rules.offers import (
+    MINOR,
     ActionOption,
     make_option,
     make_target,
@@ -30,7 +31,7 @@ def focus_options(state: GameState, occ: Occupancy, c: Creature, major_ok: bool,
                     action="focus",
                     group="Tactics",
                     label="Focus",
-                    cost={"minor": 1},
+                    cost=MINOR,
                     targets=targets,
                     spaces=spaces,
                     reach=s.focus_range,

@@ -6,7 +6,7 @@ from __future__ import annotations
 from vtt.rules import ailments, board_kept, movement, overpower_offers, prone, turns
 from vtt.rules.model import Cell, Creature, Economy, GameState
 from vtt.rules.move_search import Moves, from_paths, search_one_space
-from vtt.rules.offers import ActionOption, make_option
+from vtt.rules.offers import MAJOR, MINOR, ActionOption, make_option
 from vtt.rules.space import Occupancy, fill, footprint_offsets, grid_of, standable
 
 
@@ -96,24 +96,21 @@ def _room(state: GameState, c: Creature, cells: list[Cell], occ: Occupancy) -> l
     me = c.id
     capacity = state.settings.space_capacity + 1e-9
     mine = fill(c)
-    out: list[Cell] = []
-    for cell in cells:
-        here = by_cell.get(cell)
-        if here and mine + sum(fill(creatures[o]) for o in here if o != me) > capacity:
-            continue
-        out.append(cell)
-    return out
+    full = {
+        cell
+        for cell in by_cell.keys() & cells  # the few spaces with a creature in them
+        if mine + sum(fill(creatures[o]) for o in by_cell[cell] if o != me) > capacity
+    }
+    return [cell for cell in cells if cell not in full] if full else cells
 
 
 def full_resolve_options(econ: Economy) -> list[ActionOption]:
     """seed-004: on a full Resolve Pool, the Zeal roll to act (a Minor Action) and Recovery (a Major Action)."""
     out: list[ActionOption] = []
     if econ.minor > 0 and not econ.major_unlocked:
-        out.append(
-            make_option(action="zeal_for_major", group="Turn", label="Zeal roll to act (DL 12)", cost={"minor": 1})
-        )
+        out.append(make_option(action="zeal_for_major", group="Turn", label="Zeal roll to act (DL 12)", cost=MINOR))
     if econ.major > 0:
-        out.append(make_option(action="recover", group="Turn", label="Recovery", cost={"major": 1}))
+        out.append(make_option(action="recover", group="Turn", label="Recovery", cost=MAJOR))
     return out
 
 
@@ -122,7 +119,7 @@ def dash_and_prone(state: GameState, c: Creature, econ: Economy, full_resolve: b
     turn)."""
     out: list[ActionOption] = []
     if econ.minor > 0 and not econ.dashed and state.settings.dash_adds_pool and not full_resolve:
-        out.append(make_option(action="dash", group="Move", label="Dash", cost={"minor": 1}))
+        out.append(make_option(action="dash", group="Move", label="Dash", cost=MINOR))
     if not c.prone and not full_resolve:
-        out.append(make_option(action="drop_prone", group="Move", label="Drop Prone", cost={}))
+        out.append(make_option(action="drop_prone", group="Move", label="Drop Prone"))
     return out

@@ -16,6 +16,7 @@ from dataclasses import dataclass
 
 from vtt.rules.grid import Grid, GridKind
 from vtt.rules.model import Cell
+from vtt.rules.near import on_map_within
 
 
 @dataclass(frozen=True, slots=True)
@@ -62,9 +63,6 @@ class _Disc:
 
     offsets: tuple[Cell, ...]
     neighbours: tuple[tuple[int, ...], ...]
-    row_ends: tuple[int, ...]
-    """The first and the last offset of each row (by `q`): a map holds a row's spaces from one column to another,
-    so the disc lies on the map when these do."""
 
 
 _DISCS: dict[tuple[GridKind, int], _Disc] = {}
@@ -86,13 +84,7 @@ def _disc(grid: Grid, levels: int) -> _Disc:
         offsets = tuple(reach)
         index = {off: i for i, off in enumerate(offsets)}
         neighbours = tuple(tuple(index.get((q + dq, r + dr), -1) for dq, dr in steps) for q, r in offsets)
-        rows: dict[int, list[int]] = {}
-        for i, off in enumerate(offsets):
-            rows.setdefault(off[1], []).append(i)
-        ends = {
-            i for row in rows.values() for i in (min(row, key=offsets.__getitem__), max(row, key=offsets.__getitem__))
-        }
-        found = _Disc(offsets, neighbours, tuple(sorted(ends)))
+        found = _Disc(offsets, neighbours)
         if len(_DISCS) < 64:
             _DISCS[key] = found
     return found
@@ -105,13 +97,13 @@ def search_one_space(grid: Grid, start: Cell, levels: int, filled: AbstractSet[C
     sq, sr = start
     cells = [(sq + dq, sr + dr) for dq, dr in disc.offsets]
     in_bounds = grid.in_bounds
-    if all(in_bounds(cells[i], cols, rows) for i in disc.row_ends):
-        open_ = [True] * len(cells) if filled.isdisjoint(cells) else [cell not in filled for cell in cells]
+    # a space that cannot be passed counts as seen from the start: the search never enters it
+    if on_map_within(grid, (start,), levels, cols, rows):
+        seen = [False] * len(cells) if filled.isdisjoint(cells) else list(map(filled.__contains__, cells))
     else:
-        open_ = [cell not in filled and in_bounds(cell, cols, rows) for cell in cells]
-    neighbours = disc.neighbours
-    seen = [False] * len(cells)
+        seen = [cell in filled or not in_bounds(cell, cols, rows) for cell in cells]
     seen[0] = True
+    neighbours = disc.neighbours
     order = [start]
     before: dict[Cell, Cell] = {}
     steps: dict[Cell, int] = {start: 0}
@@ -121,16 +113,13 @@ def search_one_space(grid: Grid, start: Cell, levels: int, filled: AbstractSet[C
         for i in frontier:
             here = cells[i]
             for j in neighbours[i]:
-                if seen[j]:
-                    continue
-                seen[j] = True  # a space that cannot be passed is tested once, as `terrain.reachable` blocks it
-                if not open_[j]:
-                    continue
-                cell = cells[j]
-                before[cell] = here
-                steps[cell] = level
-                order.append(cell)
-                reached.append(j)
+                if not seen[j]:
+                    seen[j] = True
+                    cell = cells[j]
+                    before[cell] = here
+                    steps[cell] = level
+                    order.append(cell)
+                    reached.append(j)
         if not reached:
             break
         frontier = reached

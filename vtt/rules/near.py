@@ -1,7 +1,8 @@
 """The creatures near a creature, found from the index of who stands where (`Occupancy.by_cell`) rather than by a pass
 over every creature of the state: a menu asks who is within a few spaces, on a board of hundreds.
 
-What these give is listed in the order of `state.creatures`, as a pass over them lists it.
+What these give is listed in the order of `state.creatures`, as a pass over them lists it. `on_map_within` tells
+whether a range lies on the map.
 """
 
 from __future__ import annotations
@@ -20,6 +21,17 @@ def sorted_area(grid: Grid, cells: tuple[Cell, ...], radius: int) -> tuple[Cell,
     return tuple(sorted(grid.area_within(cells, radius)))
 
 
+def on_map_within(grid: Grid, cells: tuple[Cell, ...], radius: int, cols: int, rows: int) -> bool:
+    """Whether every space within `radius` of `cells` lies on a `cols` x `rows` map, told without asking each: a step
+    moves a space's column and row (`Grid.to_offset`) by one at most, so it holds when each of `cells` is `radius` or
+    more from every edge (False near an edge, where each space must be asked)."""
+    for cell in cells:
+        col, row = grid.to_offset(cell)
+        if not (radius <= col < cols - radius and radius <= row < rows - radius):
+            return False
+    return True
+
+
 def around(occ: Occupancy, grid: Grid, cells: tuple[Cell, ...], radius: int) -> list[str]:
     """The creatures standing in a space within `radius` of any of `cells` (those creatures themselves too), in the
     order of those spaces (`sorted_area`). Found once for the state of `occ` (a menu's Focus and Distract ask the same
@@ -27,7 +39,12 @@ def around(occ: Occupancy, grid: Grid, cells: tuple[Cell, ...], radius: int) -> 
     key = ("around", cells, radius)
     found: list[str] | None = occ.kept.get(key)
     if found is None:
-        found = occ.kept[key] = occ.occupants(sorted_area(grid, cells, radius))
+        by_cell = occ.by_cell
+        seen: dict[str, None] = {}
+        for cell in sorted(by_cell.keys() & sorted_area(grid, cells, radius)):  # those with a creature, in order
+            for cid in by_cell[cell]:
+                seen[cid] = None
+        found = occ.kept[key] = list(seen)
     return found
 
 

@@ -32,7 +32,7 @@ from vtt.rules.commands import COMMAND_MODELS, creature_fields
 from vtt.rules.dice import DiceChange, Modifier
 from vtt.rules.events import RuleError
 from vtt.rules.fastmodel import construct, put_dict, put_extra, put_fields_set, put_private
-from vtt.rules.frozen import NO_DICT, NO_LIST, FrozenList
+from vtt.rules.frozen import NO_DICT, NO_LIST, FrozenDict, FrozenList
 from vtt.rules.model import Cell, Creature, GameState
 
 Group = Literal["Move", "Strike", "Overpower", "Tactics", "Defense", "Manifest", "Turn"]
@@ -211,6 +211,11 @@ _PREVIEW: dict[str, Any] = {
 }
 
 
+MAJOR = FrozenDict(major=1)
+MINOR = FrozenDict(minor=1)
+"""The cost of an option paid with a Major Action or with a Minor Action: one dict shared by every such option."""
+
+
 def make_option(**values: Any) -> ActionOption:
     """`ActionOption(**values)`, not validated (each default as the model has it: tests/test_menu_build checks)."""
     return _built(ActionOption, {**_OPTION, **values})
@@ -289,7 +294,7 @@ def flurried(option: ActionOption) -> ActionOption:
         command=option.command or option.action,
         group="Tactics",
         label=f"Flurry (Minor Action): {option.label}",
-        cost={"minor": 1},
+        cost=MINOR,
         params={**option.params, "minor": True},
         row=f"Flurry (Minor Action): {option.row}" if option.row else "",
     )

@@ -17,9 +17,11 @@ from vtt.rules import (
     tactics,
 )
 from vtt.rules.events import RuleError
+from vtt.rules.frozen import FrozenList
 from vtt.rules.model import Cell, Creature, GameState
 from vtt.rules.move_search import Moves
 from vtt.rules.offers import (
+    MAJOR,
     ActionOption,
     RollPreview,
     TargetOption,
@@ -90,11 +92,11 @@ def weapon_overpower_options(
             label=f"{name} with {arm.name}",
             row=name,
             variant=variant,
-            cost={"major": 1},
-            params=dict(params),
+            cost=MAJOR,
+            params=params,
             targets=targets,
             reach=rng,
-            choose=list(CHOICES[action]),
+            choose=CHOICES[action],
         )
         out.append(charged(option) if charge else option)
     return out
@@ -123,8 +125,12 @@ def weapon_preview(
 
 
 ACTIONS: tuple[overpower.WeaponAction, ...] = ("disarm", "impair", "reposition")
-CHOICES: dict[str, tuple[str, ...]] = {"disarm": ("item", "to"), "impair": ("ailment",), "reposition": ("to",)}
-"""The command fields each Overpower with a weapon leaves to choose once its target is."""
+CHOICES: dict[str, FrozenList[str]] = {
+    "disarm": FrozenList(["item", "to"]),
+    "impair": FrozenList(["ailment"]),
+    "reposition": FrozenList(["to"]),
+}
+"""The command fields each Overpower with a weapon leaves to choose once its target is (shared by every option)."""
 
 
 def charged_collisions(state: GameState, occ: Occupancy, c: Creature, moves: Moves) -> list[ActionOption]:

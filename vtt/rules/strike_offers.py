@@ -21,7 +21,9 @@ from vtt.rules.fastmodel import shallow_copy
 from vtt.rules.frozen import FrozenDict, FrozenList
 from vtt.rules.menu_terms import lines_clear
 from vtt.rules.model import Cell, Creature, GameState
+from vtt.rules.near import on_map_within
 from vtt.rules.offers import (
+    MAJOR,
     ActionOption,
     TargetOption,
     arm_params,
@@ -38,7 +40,7 @@ from vtt.rules.sizes import may_attack_nimble
 from vtt.rules.space import Occupancy, grid_of
 
 STRIKE_CHOICES = ("nimble", "strike_type", "max_dice")
-REFINEMENTS = ("strike_type", "max_dice")
+REFINEMENTS = FrozenList(["strike_type", "max_dice"])
 """Choices a menu may leave at their first value without asking; attacking Nimble and suffocating are asked for."""
 STRIKE_ROW = "Strike"
 SPACE_ROW = "Strike a space"
@@ -71,12 +73,12 @@ def melee_options(
             action="strike",
             group="Strike",
             label=label,
-            cost={"major": 1},
+            cost=MAJOR,
             params=params,
             targets=targets,
             reach=rng,
             choose=[f for f in STRIKE_CHOICES if any(len(t.choices.get(f, [])) > 1 for t in targets)],
-            optional=list(REFINEMENTS),
+            optional=REFINEMENTS,
             row=STRIKE_ROW,
             variant=variant,
         )
@@ -87,7 +89,7 @@ def melee_options(
             action="strike_space",
             group="Strike",
             label=f"Strike a space ({arm.name})",
-            cost={"major": 1},
+            cost=MAJOR,
             params=params,
             spaces=list(spaces),
             reach=rng,
@@ -102,7 +104,7 @@ def melee_options(
                 command="strike",
                 group="Strike",
                 label=f"Strike the ground ({arm.name})",
-                cost={"major": 1},
+                cost=MAJOR,
                 params={**params, "surface": "ground"},
                 spaces=list(ground),
                 reach=rng,
@@ -117,7 +119,7 @@ def melee_options(
                 command="strike",
                 group="Strike",
                 label=f"Strike a wall ({arm.name})",
-                cost={"major": 1},
+                cost=MAJOR,
                 params={**params, "surface": "wall"},
                 spaces=list(walls),
                 reach=rng,
@@ -156,9 +158,11 @@ def _open_and_walls(
     grid = grid_of(state)
     cols, rows = state.board.cols, state.board.rows
     if lines_clear(grid, mine, rng, filled):  # `area` is the Reach `rng` around `mine`: all of it is reached
+        in_reach = tuple(sorted(filled & area))
+        if on_map_within(grid, mine, rng, cols, rows):
+            return tuple(sorted(area - filled)), in_reach
         in_bounds = grid.in_bounds
-        spaces = sorted(cell for cell in area if cell not in filled and in_bounds(cell, cols, rows))
-        return tuple(spaces), tuple(sorted(cell for cell in area if cell in filled))
+        return tuple(sorted(cell for cell in area if cell not in filled and in_bounds(cell, cols, rows))), in_reach
     spaces = sorted(
         cell
         for cell in area
@@ -271,7 +275,7 @@ def called_shot_option(
         command="strike",
         group="Tactics",
         label=f"Called Shot: {name}",
-        cost={"major": 1},
+        cost=MAJOR,
         params=params,
         targets=targets,
         reach=reach,
@@ -308,7 +312,7 @@ def called_and_charged(
                     command="strike",
                     group="Tactics",
                     label=f"Charge: {name}",
-                    cost={"major": 1},
+                    cost=MAJOR,
                     params={**arm_params(arm), "charge": True},
                     targets=charging,
                     reach=rng,
@@ -344,7 +348,7 @@ def grab_option(state: GameState, occ: Occupancy, c: Creature, charge: bool = Fa
             defense_skill=s.grab_defense,
         )
         targets.append(make_target(target=oid, path=gp.path, preview=preview))
-    return make_option(action="grab", group="Strike", label="Grab", cost={"major": 1}, targets=targets, reach=rng)
+    return make_option(action="grab", group="Strike", label="Grab", cost=MAJOR, targets=targets, reach=rng)
 
 
 def space_option(state: GameState, occ: Occupancy, c: Creature, arm: strike.Armament) -> ActionOption | None:
@@ -362,7 +366,7 @@ def space_option(state: GameState, occ: Occupancy, c: Creature, arm: strike.Arma
         action="strike_space",
         group="Strike",
         label=f"Strike a space ({arm.name})",
-        cost={"major": 1},
+        cost=MAJOR,
         params=arm_params(arm),
         spaces=spaces,
         reach=rng,

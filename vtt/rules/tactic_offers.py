@@ -60,7 +60,6 @@ def tactic_options(state: GameState, occ: Occupancy, c: Creature, major_ok: bool
                 action="distract",
                 group="Tactics",
                 label="Distract",
-                cost={},
                 targets=[make_target(target=oid, preview=preview, choices=choices) for oid in aware],
                 reach=s.distract_range,
                 choose=["action", "targets", "expects", "sound_at"],
