@@ -968,9 +968,8 @@ const VttToken = {
   template: `
     <g :class="classes" :data-token-id="t.id" :data-q="anchor[0]" :data-r="anchor[1]" :data-grit="grit"
        :data-size="size" :data-active="active ? 'true' : null" :data-stack="stack || null"
-       :data-hidden="t.hidden ? 'true' : null">
+       :data-hidden="t.hidden ? 'true' : null" :transform="place">
       <title>{{ t.name }}</title>
-      <g class="vtt-token-at" :transform="place">
       <template v-if="slot">
         <polygon v-for="c in foot" :key="c.key" class="vtt-foot vtt-foot-shared" :points="c.points"
                  :data-q="c.q" :data-r="c.r"/>
@@ -1048,7 +1047,6 @@ const VttToken = {
         <text class="vtt-ail" :x="a.x + a.w / 2" :y="a.y + a.h / 2" dy="0.36em" text-anchor="middle"
               :font-size="a.fs">{{ a.text }}</text>
       </g>
-      </g>
     </g>`,
 };
 
@@ -1092,11 +1090,10 @@ function tokenBody(t, geo, stack) {
     "data-r": f.anchor[1],
     "data-grit": f.grit,
     "data-size": f.size,
+    transform: f.place,
   });
   if (stack) g.setAttribute("data-stack", stack);
   if (t.hidden) g.setAttribute("data-hidden", "true");
-  const placed = svgEl("g", { class: "vtt-token-at", transform: f.place });
-  g.appendChild(placed);
   for (const c of f.foot) {
     const at = { class: "vtt-foot", points: c.points, "data-q": c.q, "data-r": c.r };
     if (f.slot) at.class = "vtt-foot vtt-foot-shared";
@@ -1105,13 +1102,13 @@ function tokenBody(t, geo, stack) {
         fill: color, "fill-opacity": multi ? 0.55 : 0.22, stroke: multi ? "rgba(0,0,0,0.22)" : color,
         "stroke-opacity": multi ? 1 : 0.55, "stroke-width": multi ? 1 : ri * 0.06,
       });
-    placed.appendChild(svgEl("polygon", at));
+    g.appendChild(svgEl("polygon", at));
   }
-  if (multi) placed.appendChild(svgEl("path", { d: f.outline, class: "vtt-foot-outline", "stroke-width": ri * 0.14 }));
-  placed.appendChild(
+  if (multi) g.appendChild(svgEl("path", { d: f.outline, class: "vtt-foot-outline", "stroke-width": ri * 0.14 }));
+  g.appendChild(
     svgEl("ellipse", { class: "vtt-body", cx, cy, rx: rb, ry, fill: color, "stroke-width": Math.max(1.5, rb * 0.09) }),
   );
-  placed.appendChild(
+  g.appendChild(
     svgEl("ellipse", {
       cx, cy, rx: rb * 0.8, ry: ry * 0.8, fill: "none", stroke: "rgba(255,255,255,0.28)",
       "stroke-width": Math.max(1, rb * 0.05), "pointer-events": "none",
@@ -1122,7 +1119,7 @@ function tokenBody(t, geo, stack) {
     const d = rb * 0.6;
     m.appendChild(svgEl("line", { x1: cx - d, y1: cy - d, x2: cx + d, y2: cy + d }));
     m.appendChild(svgEl("line", { x1: cx + d, y1: cy - d, x2: cx - d, y2: cy + d }));
-    placed.appendChild(m);
+    g.appendChild(m);
   }
   return g;
 }
