@@ -1969,8 +1969,11 @@ export default {
         return;
       }
       if (d.mode === "token") {
-        this.clearDragVisual(d);
         const t = this.local[d.id];
+        const move = t && d.moved && d.draggable ? this.dropMove(d, p) : null;
+        // the server hears of the drop first; the page's own redraw waits for the send
+        if (move) this.$emit("token_move", move);
+        this.clearDragVisual(d);
         if (!t) return;
         if (!d.moved) {
           this.clickToken(d.id);
@@ -1980,20 +1983,25 @@ export default {
           this.$emit("token_refused", { id: d.id });
           return;
         }
-        const k = this.view.k;
-        const [q, r] = this.snapTarget(d.id, (p.x - d.start.x) / k, (p.y - d.start.y) / k);
+        if (!move) return;
         const [aq, ar] = t.cells[0];
-        if (q === aq && r === ar) return;
-        const v = t.v;
         this.buildTokens([d.id]);
-        t.cells = t.cells.map(([cq, cr]) => [cq + q - aq, cr + r - ar]);
-        this.$emit("token_move", { id: d.id, q, r, v });
+        t.cells = t.cells.map(([cq, cr]) => [cq + move.q - aq, cr + move.r - ar]);
       } else if (d.mode === "pan" && !d.moved) {
         const w = this.toWorld(p);
         const [q, r] = this.geo.pixelToCell(w.x, w.y);
         if (this.geo.inBounds(q, r, this.bd.cols, this.bd.rows)) this.$emit("cell_click", { q, r });
         else this.$emit("cancel", {});
       }
+    },
+    // The move a token drag `d` released at screen point `p` asks for (its anchor's new space and the version
+    // it was dragged from), or null where it would stay.
+    dropMove(d, p) {
+      const t = this.local[d.id];
+      const k = this.view.k;
+      const [q, r] = this.snapTarget(d.id, (p.x - d.start.x) / k, (p.y - d.start.y) / k);
+      const [aq, ar] = t.cells[0];
+      return q === aq && r === ar ? null : { id: d.id, q, r, v: t.v };
     },
     onPointerCancel(e) {
       this.pointers.delete(e.pointerId);
