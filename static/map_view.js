@@ -2376,23 +2376,27 @@ export default {
       this.moveKey = "";
       if (d.target) this.showMoveAt(d.target, d.pointer || d.start);
     },
+    // Only what a preview drew is cleared: setting an empty path again lays out and repaints its svg all the same
+    // (the reach and blocked spaces lie in the board's), at every drop that had no preview.
     clearMovePreview() {
       this.movePreview = null;
       this.moveKey = "";
       for (const name of ["moveReach", "moveBlocked", "movePath"]) {
         const el = this.$refs[name];
         if (el) {
-          el.setAttribute("d", "");
+          if (el.getAttribute("d")) el.setAttribute("d", "");
           el.removeAttribute("data-count");
           el.removeAttribute("data-cells");
         }
       }
-      if (this.$refs.moveSteps) this.$refs.moveSteps.replaceChildren();
-      if (this.$refs.moveLabel) {
-        this.$refs.moveLabel.replaceChildren();
-        this.$refs.moveLabel.style.display = "none";
-        stopSlide(this.$refs.moveLabel);
+      const steps = this.$refs.moveSteps;
+      if (steps && steps.firstChild) steps.replaceChildren();
+      const label = this.$refs.moveLabel;
+      if (label && label.style.display !== "none") {
+        label.replaceChildren();
+        label.style.display = "none";
       }
+      if (label) stopSlide(label);
     },
     // The path to `target` (an anchor space), its step costs and the label beside the pointer `p` (screen px).
     showMoveAt(target, p) {
