@@ -968,9 +968,8 @@ const VttToken = {
   template: `
     <g :class="classes" :data-token-id="t.id" :data-q="anchor[0]" :data-r="anchor[1]" :data-grit="grit"
        :data-size="size" :data-active="active ? 'true' : null" :data-stack="stack || null"
-       :data-hidden="t.hidden ? 'true' : null">
+       :data-hidden="t.hidden ? 'true' : null" :transform="place">
       <title>{{ t.name }}</title>
-      <g class="vtt-token-at" :transform="place">
       <template v-if="slot">
         <polygon v-for="c in foot" :key="c.key" class="vtt-foot vtt-foot-shared" :points="c.points"
                  :data-q="c.q" :data-r="c.r"/>
@@ -1048,7 +1047,6 @@ const VttToken = {
         <text class="vtt-ail" :x="a.x + a.w / 2" :y="a.y + a.h / 2" dy="0.36em" text-anchor="middle"
               :font-size="a.fs">{{ a.text }}</text>
       </g>
-      </g>
     </g>`,
 };
 
@@ -1092,11 +1090,10 @@ function tokenBody(t, geo, stack) {
     "data-r": f.anchor[1],
     "data-grit": f.grit,
     "data-size": f.size,
+    transform: f.place,
   });
   if (stack) g.setAttribute("data-stack", stack);
   if (t.hidden) g.setAttribute("data-hidden", "true");
-  const placed = svgEl("g", { class: "vtt-token-at", transform: f.place });
-  g.appendChild(placed);
   for (const c of f.foot) {
     const at = { class: "vtt-foot", points: c.points, "data-q": c.q, "data-r": c.r };
     if (f.slot) at.class = "vtt-foot vtt-foot-shared";
@@ -1105,13 +1102,13 @@ function tokenBody(t, geo, stack) {
         fill: color, "fill-opacity": multi ? 0.55 : 0.22, stroke: multi ? "rgba(0,0,0,0.22)" : color,
         "stroke-opacity": multi ? 1 : 0.55, "stroke-width": multi ? 1 : ri * 0.06,
       });
-    placed.appendChild(svgEl("polygon", at));
+    g.appendChild(svgEl("polygon", at));
   }
-  if (multi) placed.appendChild(svgEl("path", { d: f.outline, class: "vtt-foot-outline", "stroke-width": ri * 0.14 }));
-  placed.appendChild(
+  if (multi) g.appendChild(svgEl("path", { d: f.outline, class: "vtt-foot-outline", "stroke-width": ri * 0.14 }));
+  g.appendChild(
     svgEl("ellipse", { class: "vtt-body", cx, cy, rx: rb, ry, fill: color, "stroke-width": Math.max(1.5, rb * 0.09) }),
   );
-  placed.appendChild(
+  g.appendChild(
     svgEl("ellipse", {
       cx, cy, rx: rb * 0.8, ry: ry * 0.8, fill: "none", stroke: "rgba(255,255,255,0.28)",
       "stroke-width": Math.max(1, rb * 0.05), "pointer-events": "none",
@@ -1122,7 +1119,7 @@ function tokenBody(t, geo, stack) {
     const d = rb * 0.6;
     m.appendChild(svgEl("line", { x1: cx - d, y1: cy - d, x2: cx + d, y2: cy + d }));
     m.appendChild(svgEl("line", { x1: cx + d, y1: cy - d, x2: cx - d, y2: cy + d }));
-    placed.appendChild(m);
+    g.appendChild(m);
   }
   return g;
 }
@@ -1972,8 +1969,11 @@ export default {
         return;
       }
       if (d.mode === "token") {
-        this.clearDragVisual(d);
         const t = this.local[d.id];
+        const move = t && d.moved && d.draggable ? this.dropMove(d, p) : null;
+        // the server hears of the drop first; the page's own redraw waits for the send
+        if (move) this.$emit("token_move", move);
+        this.clearDragVisual(d);
         if (!t) return;
         if (!d.moved) {
           this.clickToken(d.id);
@@ -1983,20 +1983,25 @@ export default {
           this.$emit("token_refused", { id: d.id });
           return;
         }
-        const k = this.view.k;
-        const [q, r] = this.snapTarget(d.id, (p.x - d.start.x) / k, (p.y - d.start.y) / k);
+        if (!move) return;
         const [aq, ar] = t.cells[0];
-        if (q === aq && r === ar) return;
-        const v = t.v;
         this.buildTokens([d.id]);
-        t.cells = t.cells.map(([cq, cr]) => [cq + q - aq, cr + r - ar]);
-        this.$emit("token_move", { id: d.id, q, r, v });
+        t.cells = t.cells.map(([cq, cr]) => [cq + move.q - aq, cr + move.r - ar]);
       } else if (d.mode === "pan" && !d.moved) {
         const w = this.toWorld(p);
         const [q, r] = this.geo.pixelToCell(w.x, w.y);
         if (this.geo.inBounds(q, r, this.bd.cols, this.bd.rows)) this.$emit("cell_click", { q, r });
         else this.$emit("cancel", {});
       }
+    },
+    // The move a token drag `d` released at screen point `p` asks for (its anchor's new space and the version
+    // it was dragged from), or null where it would stay.
+    dropMove(d, p) {
+      const t = this.local[d.id];
+      const k = this.view.k;
+      const [q, r] = this.snapTarget(d.id, (p.x - d.start.x) / k, (p.y - d.start.y) / k);
+      const [aq, ar] = t.cells[0];
+      return q === aq && r === ar ? null : { id: d.id, q, r, v: t.v };
     },
     onPointerCancel(e) {
       this.pointers.delete(e.pointerId);
@@ -2371,23 +2376,27 @@ export default {
       this.moveKey = "";
       if (d.target) this.showMoveAt(d.target, d.pointer || d.start);
     },
+    // Only what a preview drew is cleared: setting an empty path again lays out and repaints its svg all the same
+    // (the reach and blocked spaces lie in the board's), at every drop that had no preview.
     clearMovePreview() {
       this.movePreview = null;
       this.moveKey = "";
       for (const name of ["moveReach", "moveBlocked", "movePath"]) {
         const el = this.$refs[name];
         if (el) {
-          el.setAttribute("d", "");
+          if (el.getAttribute("d")) el.setAttribute("d", "");
           el.removeAttribute("data-count");
           el.removeAttribute("data-cells");
         }
       }
-      if (this.$refs.moveSteps) this.$refs.moveSteps.replaceChildren();
-      if (this.$refs.moveLabel) {
-        this.$refs.moveLabel.replaceChildren();
-        this.$refs.moveLabel.style.display = "none";
-        stopSlide(this.$refs.moveLabel);
+      const steps = this.$refs.moveSteps;
+      if (steps && steps.firstChild) steps.replaceChildren();
+      const label = this.$refs.moveLabel;
+      if (label && label.style.display !== "none") {
+        label.replaceChildren();
+        label.style.display = "none";
       }
+      if (label) stopSlide(label);
     },
     // The path to `target` (an anchor space), its step costs and the label beside the pointer `p` (screen px).
     showMoveAt(target, p) {
