@@ -117,7 +117,9 @@ function makeGeometry(grid, cell) {
 function outlinePath(geo, cells, has, off) {
   const [ox, oy] = off || [0, 0];
   const next = new Map();
-  const pkey = (p) => Math.round(p[0] * 8) + "," + Math.round(p[1] * 8);
+  // a corner to an eighth of a unit, as one number (a string key cost most of a big map's first outlines); apart
+  // for any map under 4 million units high
+  const pkey = (p) => Math.round(p[0] * 8) * 67108864 + Math.round(p[1] * 8);
   for (const [q, r] of cells) {
     const cs = geo.corners(q, r);
     for (let i = 0; i < cs.length; i++) {
@@ -169,9 +171,11 @@ function percent(p) {
   return n + "%";
 }
 
+// Whether a space is one of `cells`, by a number for each space (apart for spaces within a million of the origin).
 function cellSetOf(cells) {
-  const set = new Set(cells.map(([q, r]) => cellKey(q, r)));
-  return (q, r) => set.has(cellKey(q, r));
+  const key = (q, r) => Number(q) * 2097152 + Number(r);
+  const set = new Set(cells.map(([q, r]) => key(q, r)));
+  return (q, r) => set.has(key(q, r));
 }
 
 function polygonPoints(corners, center, scale) {

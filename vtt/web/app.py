@@ -25,7 +25,7 @@ from vtt.store.db import Seat
 from vtt.table import offload
 from vtt.table.registry import GameError, Games, NewGame, parse_game_id, viewer_for
 from vtt.table.table import Change, Table, Viewer
-from vtt.web import background_threads, first_paint, latency_hooks, outbox_send
+from vtt.web import background_threads, first_paint, handler_arity, latency_hooks, outbox_send
 from vtt.web.api import make_router
 from vtt.web.compress import Compress
 from vtt.web.game_files import create_game, render_game_import, render_uvtt_import
@@ -364,6 +364,7 @@ def run(games: Games, host: str, port: int, storage_secret: str, **extra: Any) -
     app.on_shutdown(offload.close)
     choose_websockets()
     outbox_send.install()
+    handler_arity.install()
     ui.run(
         tailwind=False,
         host=host,
