@@ -274,10 +274,11 @@ def deal(tx: Tx, hit: Hit, dice: DiceSource) -> list[Event]:
     ]
     if injury <= 0:
         return events
-    events += suffer_pips(tx, hit.target, pool, injury, what="Injury")
+    c = tx.creature(hit.target)  # one creature to change for the Pips and the Serious Injury
+    events += _suffer(tx, c, pool, injury, "Injury")
     if pool == "grit":
         events += after_grit_injury(tx, hit.target, injury, dice)
-        events += serious_injury(tx, hit, injury, threshold, dice)
+        events += serious_injury(tx, c, hit, injury, threshold, dice)
     if element is not None:  # `element_effects` of a Hit without an element is nothing
         events += element_effects(tx, hit, injury, dice)
     return events
@@ -352,7 +353,12 @@ def suffer_pips(tx: Tx, target_id: str, pool: PoolName, amount: int, what: str =
     """Pips into a pool, spilling as the seed says: Grit -> Energy -> Exhausted; Resolve -> Exhausted."""
     if amount <= 0:
         return []
-    c = tx.creature(target_id)
+    return _suffer(tx, tx.creature(target_id), pool, amount, what)
+
+
+def _suffer(tx: Tx, c: Creature, pool: PoolName, amount: int, what: str) -> list[Event]:
+    """`suffer_pips` of more than 0 Pips on `c`, a creature this command changes."""
+    target_id = c.id
     events: list[Event] = []
     grit_injury = pool == "grit" and what == "Injury"
     parts: list[str] = []
@@ -414,15 +420,14 @@ def fall_unconscious(tx: Tx, target_id: str) -> list[Event]:
     ]
 
 
-def serious_injury(tx: Tx, hit: Hit, injury: int, threshold: int, dice: DiceSource) -> list[Event]:
-    """seed-004 Serious Injury after Grit Injury."""
+def serious_injury(tx: Tx, c: Creature, hit: Hit, injury: int, threshold: int, dice: DiceSource) -> list[Event]:
+    """seed-004 Serious Injury after Grit Injury to `c`, the target as this command changes it."""
     part_id = hit.part
     shown = threshold if threshold > 0 else 0  # a negative Threshold counts as 0
     rolls: list[Roll] = []
     if hit.continuing and part_id is not None:
         # seed-004: all Continuing Damage on a part is added together to determine Serious Injury; what the
         # part's total already caused is not caused again.
-        c = tx.creature(hit.target)
         counted = c.continuing_injury.get(part_id, 0) + injury
         base = max(0, counted - shown)
         bonus = 0 if hit.targeted else base // 2
@@ -439,7 +444,6 @@ def serious_injury(tx: Tx, hit: Hit, injury: int, threshold: int, dice: DiceSour
             return []
         bonus = 0 if hit.targeted else base // 2
         wounded = base + bonus
-        c = tx.creature(hit.target)
         if part_id is None:
             part_id, rolls = roll_part(c, dice, tx.state.settings.part_table)
     part = tx.part(hit.target, part_id)
