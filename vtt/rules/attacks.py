@@ -43,6 +43,10 @@ class AttackSpec(NamedTuple):
 
 _SPEC_JSON = TypeAdapter(AttackSpec)
 
+new_record = tuple.__new__
+"""`new_record(AttackSpec, (...))` of all a named tuple's fields in order is `AttackSpec(...)` without the Python
+frame of the named tuple's `__new__` (every attack makes a spec and a result)."""
+
 
 def spec_payload(spec: AttackSpec) -> dict[str, Any]:
     """A pending defense's payload: the spec's fields by name, in order, as JSON."""
@@ -141,7 +145,7 @@ def answer_defense(tx: Tx, decision: Decision, rolls: bool, dice: DiceSource) ->
 def finish(tx: Tx, spec: AttackSpec, defense: Roll | None, dice: DiceSource, note: str | None = None) -> list[Event]:
     s = tx.state.settings
     attack = spec.attack
-    result = AttackResult(attack, spec.dl, spec.defense_skill, defense, s.ties_to, s.fumble_always_fails)
+    result = new_record(AttackResult, (attack, spec.dl, spec.defense_skill, defense, s.ties_to, s.fumble_always_fails))
     success = result.success
     attacker, target = tx.get(spec.attacker).name, tx.get(spec.target).name
     text = describe_attack(result, success, attacker, target)
@@ -167,4 +171,5 @@ def finish(tx: Tx, spec: AttackSpec, defense: Roll | None, dice: DiceSource, not
     if defense is not None and spec.defense_skill == "Endure":  # only an Endure roll may kill (`exhaustion_death`)
         events += exhaustion_death(tx, spec.target, spec.defense_skill, defense)
     events += HANDLERS[spec.action](tx, spec, result, dice)
-    return events + end_turn_after_charge(tx, spec.attacker, dice)
+    events += end_turn_after_charge(tx, spec.attacker, dice)
+    return events
