@@ -3,11 +3,12 @@ validation builds from the same values: same fields, same derived result, double
 
 from __future__ import annotations
 
+import json
 import random
 
 import pytest
 
-from vtt.rules.attacks import AttackSpec, attack_spec
+from vtt.rules.attacks import AttackSpec, spec_of_payload, spec_payload
 from vtt.rules.dice import DiceChange, DiceError, Modifier, RandomDice, RecordingDice, Roll, ScriptedDice, roll
 from vtt.rules.events import Event
 
@@ -127,27 +128,31 @@ def test_events_of_other_values_are_validated() -> None:
     assert type(e.rolls[0]) is Roll
 
 
-def test_an_attack_spec_built_from_the_rules_values_equals_the_validated_spec() -> None:
-    """`attack_spec` is `AttackSpec(...)` of the same values: same fields in the same order, `physical` by default
-    and not among the fields set, its params the dict given; and two specs keep fields sets of their own."""
-    r = roll(ScriptedDice([7, 7, 1]), "Martial", 3, _MODS)
-    params = {"damage": 2, "changes": [_CHANGES[0]], "weapon": None}
-    built = attack_spec("strike", "a", "b", 3, "Nimble", r, params)
-    validated = AttackSpec(
+def test_a_waiting_defense_holds_its_attack_spec_as_the_model_it_was_dumped() -> None:
+    """`AttackSpec` is a plain record: a pending defense's payload is its JSON, field by field in the order (and of
+    the values) the model it once was dumped, and reads back as the same spec (its params as JSON: it was stored)."""
+    r = roll(ScriptedDice([7, 7, 1]), "Martial", 3, _MODS[:1])
+    spec = AttackSpec(
         action="strike",
         attacker="a",
         target="b",
         dl=3,
         defense_skill="Nimble",
         attack=r,
-        params=params,
-        defense_modifiers=[],
+        defense_modifiers=[_MODS[1]],
+        physical=False,
+        params={"damage": 2, "changes": [_CHANGES[0]], "to": (1, 2)},
     )
-    assert built == validated
-    assert list(built.__dict__) == list(validated.__dict__)
-    assert built.model_fields_set == validated.model_fields_set
-    assert built.model_dump(mode="json") == validated.model_dump(mode="json")
-    assert built.params is params
-    other = attack_spec("strike", "a", "b", 3, "Nimble", r, {})
-    other.physical = False
-    assert "physical" in other.model_fields_set and "physical" not in built.model_fields_set
+    stored = (
+        '{"action": "strike", "attacker": "a", "target": "b", "dl": 3, "defense_skill": "Nimble", "attack": '
+        '{"label": "Martial", "base_dice": 3, "dice_changes": [], "faces": [7, 7, 1], "modifiers": [{"value": 2, '
+        '"reason": "a", "key": "other", "source": null}], "dice": 3, "result": 9, "doubles": [{"face": 7, "count": '
+        '2}], "highest_double": 7, "fumble": false}, "defense_modifiers": [{"value": -1, "reason": "b", "key": '
+        '"wounded", "source": "x"}], "physical": false, "params": {"damage": 2, "changes": [{"dice": 1, "reason": '
+        '"more"}], "to": [1, 2]}}'
+    )  # the model's `model_dump(mode="json")` of this spec (main at 98982e9)
+    assert json.dumps(spec_payload(spec)) == stored
+    back = spec_of_payload(json.loads(stored))
+    assert back == spec._replace(params={"damage": 2, "changes": [{"dice": 1, "reason": "more"}], "to": [1, 2]})
+    assert type(back.attack) is Roll and back.attack == r
+    assert spec_payload(AttackSpec("x", "a", "b", 3, "Elude", r))["params"] == {}

@@ -9,10 +9,10 @@ Charge and nothing about the attack waits any more, its turn ends (see `turns.en
 
 from __future__ import annotations
 
-from collections.abc import Callable
-from typing import Any
+from collections.abc import Callable, Sequence
+from typing import Any, NamedTuple
 
-from pydantic import BaseModel, Field
+from pydantic import TypeAdapter
 
 from vtt.rules import ailments, guard
 from vtt.rules.checks import AttackResult, describe_attack
@@ -20,53 +20,42 @@ from vtt.rules.conditions import defense_modifiers
 from vtt.rules.death import exhaustion_death
 from vtt.rules.dice import DiceSource, Modifier, Roll, roll
 from vtt.rules.events import Event, RuleError, event
-from vtt.rules.fastmodel import put_dict, put_extra, put_fields_set, put_private
+from vtt.rules.frozen import NO_DICT
 from vtt.rules.model import SOULWEAVER, Creature, Decision, GameState
 from vtt.rules.turns import end_turn_after_charge
 from vtt.rules.txn import Tx
 
 
-class AttackSpec(BaseModel):
+class AttackSpec(NamedTuple):
+    """An attack rolled, and what its defense and its action's outcome read. A plain immutable record, not a model:
+    every attack makes one; a defense that waits holds it as JSON (`spec_payload`, read back by `spec_of_payload`)."""
+
     action: str
     attacker: str
     target: str
     dl: int
     defense_skill: str
     attack: Roll
-    defense_modifiers: list[Modifier] = Field(default_factory=list)
+    defense_modifiers: Sequence[Modifier] = ()
     physical: bool = True
-    params: dict[str, Any] = Field(default_factory=dict)
+    params: dict[str, Any] = NO_DICT
 
 
-def attack_spec(
-    action: str, attacker: str, target: str, dl: int, defense_skill: str, attack: Roll, params: dict[str, Any]
-) -> AttackSpec:
-    """`AttackSpec(...)` of a physical attack with no defense modifiers, of the rules' own values (the params dict
-    given becomes the spec's own), built without validation: a Strike makes one each time."""
-    out: AttackSpec = _new_spec(AttackSpec)
-    put_dict(
-        out,
-        {
-            "action": action,
-            "attacker": attacker,
-            "target": target,
-            "dl": dl,
-            "defense_skill": defense_skill,
-            "attack": attack,
-            "defense_modifiers": [],
-            "physical": True,
-            "params": params,
-        },
-    )
-    put_fields_set(out, set(_SPEC_GIVEN))
-    put_extra(out, None)
-    put_private(out, None)
-    return out
+_SPEC_JSON = TypeAdapter(AttackSpec)
+
+new_record = tuple.__new__
+"""`new_record(AttackSpec, (...))` of all a named tuple's fields in order is `AttackSpec(...)` without the Python
+frame of the named tuple's `__new__` (every attack makes a spec and a result)."""
 
 
-_new_spec = AttackSpec.__new__
-_SPEC_GIVEN = frozenset(AttackSpec.model_fields) - {"physical"}
-"""The fields `attack_spec` is given (`physical` takes its default): the spec's fields set, as validation sets it."""
+def spec_payload(spec: AttackSpec) -> dict[str, Any]:
+    """A pending defense's payload: the spec's fields by name, in order, as JSON."""
+    return dict(zip(AttackSpec._fields, _SPEC_JSON.dump_python(spec, mode="json"), strict=True))
+
+
+def spec_of_payload(payload: dict[str, Any]) -> AttackSpec:
+    """The spec a pending defense's payload holds (validated: it was stored)."""
+    return _SPEC_JSON.validate_python(payload)
 
 
 Handler = Callable[[Tx, AttackSpec, AttackResult, DiceSource], list[Event]]
@@ -111,7 +100,7 @@ def resolve(tx: Tx, spec: AttackSpec, dice: DiceSource, kept: DefenseInputs | No
                 f"{spec.attack.result} (DL {spec.dl}). Roll {spec.defense_skill} or decline?"
             ),
             options=["roll", "decline"],
-            payload=spec.model_dump(mode="json"),
+            payload=spec_payload(spec),
         )
         tx.state.pending.append(decision)
         return [
@@ -165,7 +154,7 @@ def _unmodified(state: GameState, defender: Creature) -> bool:
 
 
 def answer_defense(tx: Tx, decision: Decision, rolls: bool, dice: DiceSource) -> list[Event]:
-    spec = AttackSpec.model_validate(decision.payload)
+    spec = spec_of_payload(decision.payload)
     tx.state.pending = [d for d in tx.state.pending if d.id != decision.id]
     if spec.target not in tx.state.creatures:
         raise RuleError("the defender is gone")
@@ -176,7 +165,7 @@ def answer_defense(tx: Tx, decision: Decision, rolls: bool, dice: DiceSource) ->
 def finish(tx: Tx, spec: AttackSpec, defense: Roll | None, dice: DiceSource, note: str | None = None) -> list[Event]:
     s = tx.state.settings
     attack = spec.attack
-    result = AttackResult(attack, spec.dl, spec.defense_skill, defense, s.ties_to, s.fumble_always_fails)
+    result = new_record(AttackResult, (attack, spec.dl, spec.defense_skill, defense, s.ties_to, s.fumble_always_fails))
     success = result.success
     attacker, target = tx.get(spec.attacker).name, tx.get(spec.target).name
     text = describe_attack(result, success, attacker, target)
@@ -202,4 +191,5 @@ def finish(tx: Tx, spec: AttackSpec, defense: Roll | None, dice: DiceSource, not
     if defense is not None and spec.defense_skill == "Endure":  # only an Endure roll may kill (`exhaustion_death`)
         events += exhaustion_death(tx, spec.target, spec.defense_skill, defense)
     events += HANDLERS[spec.action](tx, spec, result, dice)
-    return events + end_turn_after_charge(tx, spec.attacker, dice)
+    events += end_turn_after_charge(tx, spec.attacker, dice)
+    return events

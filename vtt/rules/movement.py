@@ -324,7 +324,7 @@ def _hold_move_result(tx: Tx, spec: attacks.AttackSpec, result: AttackResult, di
         ]
     remaining: list[str] = list(spec.params.get("remaining", []))
     if remaining:
-        nxt = spec.model_copy(update={"target": remaining[0], "params": {**spec.params, "remaining": remaining[1:]}})
+        nxt = spec._replace(target=remaining[0], params={**spec.params, "remaining": remaining[1:]})
         return attacks.resolve(tx, nxt, dice)
     path: list[Cell] = [(int(p[0]), int(p[1])) for p in spec.params["path"]]
     return [

@@ -588,7 +588,7 @@ def _reposition_hold_result(tx: Tx, spec: attacks.AttackSpec, result: AttackResu
         ]
     remaining: list[str] = list(spec.params.get("remaining", []))
     if remaining:
-        nxt = spec.model_copy(update={"target": remaining[0], "params": {**spec.params, "remaining": remaining[1:]}})
+        nxt = spec._replace(target=remaining[0], params={**spec.params, "remaining": remaining[1:]})
         return attacks.resolve(tx, nxt, dice)
     return [*leave_holds(tx, moved), *_move_target(tx, spec.attacker, moved, _cell(spec.params["to"]))]
 

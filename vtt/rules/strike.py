@@ -482,7 +482,9 @@ def strike(
         assert space is not None  # a Strike without a target was planned on a space
         events = [*declared, path_event, *surface_outcome(tx, c, plan, space, attack, params, dice)]
         return events + end_turn_after_charge(tx, c.id, dice)
-    spec = attacks.attack_spec("strike", c.id, target, plan.dl, prepared.defense_skill, attack, params)
+    spec = attacks.new_record(
+        attacks.AttackSpec, ("strike", c.id, target, plan.dl, prepared.defense_skill, attack, (), True, params)
+    )
     kept_defense: attacks.DefenseInputs | None = None
     if kept_occ is not None and not (minor or charge or called_shot is not None) and not tx.changed_creatures():
         # Paying a Major Action changed only the attacker's Economy, which no defense reads: the defense is rolled
@@ -813,4 +815,5 @@ def _strike_result(tx: Tx, spec: attacks.AttackSpec, result: AttackResult, dice:
     else:
         params, events = spec.params, []
     hit = strike_hit(spec.attacker, spec.target, params, spec.attack, f"{tx.get(spec.attacker).name}'s Strike")
-    return events + deal(tx, hit, dice)
+    dealt = deal(tx, hit, dice)
+    return events + dealt if events else dealt  # `deal`'s own list when nothing comes before it
