@@ -35,8 +35,8 @@ def fight(**settings: Any) -> GameState:
 
 def defense(s: GameState, attacker: str = "a", target: str = "b", skill: str = "Elude", **spec: Any) -> Any:
     attack = roll(ScriptedDice([7, 7]), "attack", 2)
-    made = attacks.attack_spec("strike", attacker, target, 3, skill, attack, {})
-    return attacks.defense_inputs(s, made.model_copy(update=spec) if spec else made)
+    made = attacks.AttackSpec("strike", attacker, target, 3, skill, attack, params={})
+    return attacks.defense_inputs(s, made._replace(**spec) if spec else made)
 
 
 def _wounded_arm(s: GameState) -> GameState:
