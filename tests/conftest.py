@@ -7,9 +7,15 @@ Hypothesis: `make test` runs each property with the default profile's examples (
 different count states it relative to `settings().max_examples` (the loaded profile's), so that both profiles scale it.
 """
 
+import os
 import shutil
 from collections.abc import Iterator
 from pathlib import Path
+
+# Each pytest-xdist worker keeps NiceGUI's storage in a folder of its own (read as `nicegui.storage` is imported):
+# `user_simulation` empties and removes the folder at the end of each test, and with one `.nicegui` for both workers
+# a test failed when the other worker wrote into it between the emptying and the removal ("Directory not empty").
+os.environ.setdefault("NICEGUI_STORAGE_PATH", f".nicegui/{os.environ.get('PYTEST_XDIST_WORKER', 'main')}")
 
 import pytest
 from fastapi import FastAPI
