@@ -18,8 +18,10 @@ from test_plan_kept import with_creature, with_state
 from test_strike_kept import crowded_fight
 
 from vtt.rules import attacks
+from vtt.rules.commands import Strike
 from vtt.rules.conditions import PHYSICAL_DEFENSE
 from vtt.rules.dice import Modifier, ScriptedDice, roll
+from vtt.rules.engine import apply
 from vtt.rules.model import AilmentSource, BodyPart, Effect, GameState, Hold
 from vtt.rules.settings import TableSettings
 
@@ -129,3 +131,19 @@ def test_a_defense_is_the_defense_every_rule_is_asked_of(seed: int, monkeypatch:
     found = [defense(s, a, b, skill) for a, b in pairs for skill in skills]
     monkeypatch.setattr(attacks, "_unmodified", lambda state, defender: False)
     assert found == [defense(s, a, b, skill) for a, b in pairs for skill in skills]
+
+
+def test_a_strike_builds_its_spec_and_result_of_every_field(monkeypatch: pytest.MonkeyPatch) -> None:
+    """`attacks.new_record` is given all a record's fields in order (a field added to `AttackSpec` or `AttackResult`
+    and not to its builder would make a short tuple, failing only where the field is read)."""
+    built: list[str] = []
+    new_record = attacks.new_record
+
+    def checked(cls: Any, values: tuple[Any, ...]) -> Any:
+        assert len(values) == len(cls._fields), cls
+        built.append(cls.__name__)
+        return new_record(cls, values)
+
+    monkeypatch.setattr(attacks, "new_record", checked)
+    apply(fight(), Strike(creature="a", target="b", weapon="sword"), ScriptedDice([12, 12, 1, 1, 6, 6, 6, 6, 6, 6]))
+    assert built == ["AttackSpec", "AttackResult"]
