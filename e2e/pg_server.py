@@ -13,6 +13,7 @@ import os
 import shutil
 import socket
 import subprocess
+import sys
 import tempfile
 import uuid
 from collections.abc import Iterator
@@ -79,12 +80,34 @@ def postgres_server() -> Iterator[str]:
     run(str(bin_dir / "pg_ctl"), "-D", str(data), "-o", options, "-w", "-l", str(folder / "log"), "start")
     postmaster = int((data / "postmaster.pid").read_text().split()[0])
     child_processes.started(postmaster, f"PostgreSQL server of {folder}")  # pg_ctl leaves it running on its own
+    stop = [*as_user, str(bin_dir / "pg_ctl"), "-D", str(data), "-m", "immediate", "stop"]
+    watchdog = _stop_if_killed(stop, folder)
     try:
         yield f"postgresql://postgres@/postgres?host={sockets}&port={port}"
     finally:
-        run(str(bin_dir / "pg_ctl"), "-D", str(data), "-m", "immediate", "stop")
+        subprocess.run(stop, check=True, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
+        watchdog.communicate(_DONE)
         child_processes.forget(postmaster)
         shutil.rmtree(folder, ignore_errors=True)
+
+
+_DONE = b"done"
+_WATCHDOG = """
+import shutil, subprocess, sys
+if sys.stdin.buffer.read() != b"done":
+    subprocess.run(sys.argv[2:], stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    shutil.rmtree(sys.argv[1], ignore_errors=True)
+"""
+
+
+def _stop_if_killed(stop: list[str], folder: Path) -> subprocess.Popen[bytes]:
+    """A process that runs `stop` and removes `folder` if this one ends without its teardown (a test run killed by a
+    signal: `timeout`'s TERM, a KILL). It reads a pipe whose other end only this process holds: the end closes when
+    this process dies, however it dies; the teardown writes `_DONE` first. In a session of its own, so that a signal
+    to the test run's process group does not reach it."""
+    return subprocess.Popen(
+        [sys.executable, "-c", _WATCHDOG, str(folder), *stop], stdin=subprocess.PIPE, start_new_session=True
+    )
 
 
 def fresh_database(server_url: str) -> str:
