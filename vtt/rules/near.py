@@ -39,12 +39,8 @@ def around(occ: Occupancy, grid: Grid, cells: tuple[Cell, ...], radius: int) -> 
     key = ("around", cells, radius)
     found: list[str] | None = occ.kept.get(key)
     if found is None:
-        by_cell = occ.by_cell
-        seen: dict[str, None] = {}
-        for cell in sorted(by_cell.keys() & sorted_area(grid, cells, radius)):  # those with a creature, in order
-            for cid in by_cell[cell]:
-                seen[cid] = None
-        found = occ.kept[key] = list(seen)
+        # the spaces of the area that hold a creature, in the area's order (`sorted_area` is sorted)
+        found = occ.kept[key] = occ.occupants(sorted(occ.by_cell.keys() & sorted_area(grid, cells, radius)))
     return found
 
 
