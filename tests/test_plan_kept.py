@@ -199,12 +199,16 @@ def _held() -> GameState:
 
 
 Change = Callable[[GameState], GameState]
+ATTACKER_CHANGES: list[tuple[str, Change]] = [
+    ("A's skill", lambda s: with_creature(s, "a", skills={**s.creatures["a"].skills, "Martial": 3})),
+    ("A's weapon", _accurate_sword),
+    ("A's ailments", lambda s: with_creature(s, "a", ailments={"Dazzled": 1})),
+    ("A's Wounded arm", _arm_wounded),
+]
+"""Changes to the attacker that every plan reads, on a Strike at a creature or at a surface alike."""
 CASES: list[tuple[str, Callable[[], GameState], Change, tuple[Any, ...]]] = [
     ("A moved", fight, lambda s: with_creature(s, "a", anchor=(6, 4)), STRIKE),
-    ("A's skill", fight, lambda s: with_creature(s, "a", skills={**s.creatures["a"].skills, "Martial": 3}), STRIKE),
-    ("A's weapon", fight, _accurate_sword, STRIKE),
-    ("A's ailments", fight, lambda s: with_creature(s, "a", ailments={"Dazzled": 1}), STRIKE),
-    ("A's Wounded arm", fight, _arm_wounded, STRIKE),
+    *[(what, fight, change, STRIKE) for what, change in ATTACKER_CHANGES],
     ("B moved", fight, lambda s: with_creature(s, "b", anchor=(5, 6)), STRIKE),
     ("B's size", fight, lambda s: with_creature(s, "b", size=-2), STRIKE),
     ("B Prone", fight, lambda s: with_creature(s, "b", prone=True), STRIKE),
@@ -431,10 +435,7 @@ def _wall_west(s: GameState) -> GameState:
 
 SURFACE_CASES: list[tuple[str, Callable[[], GameState], Change, tuple[Any, ...]]] = [
     ("A moved", fight, lambda s: with_creature(s, "a", anchor=(5, 7)), GROUND),
-    ("A's skill", fight, lambda s: with_creature(s, "a", skills={**s.creatures["a"].skills, "Martial": 3}), GROUND),
-    ("A's weapon", fight, _accurate_sword, GROUND),
-    ("A's ailments", fight, lambda s: with_creature(s, "a", ailments={"Dazzled": 1}), GROUND),
-    ("A's Wounded arm", fight, _arm_wounded, GROUND),
+    *[(what, fight, change, GROUND) for what, change in ATTACKER_CHANGES],
     ("A Prone", fight, lambda s: with_creature(s, "a", prone=True), GROUND),
     ("A's size", _walled, lambda s: with_creature(s, "a", size=-1), WALL),
     ("an effect on A", fight, _effect_on_a, GROUND),
