@@ -18,7 +18,7 @@ from test_menu_batched import destinations_in_a_menu
 from test_menu_build import played, random_fight
 from test_menu_carry import placed_around
 
-from vtt.rules import board_kept, move_offers, movement, overpower, positions, strike, strike_offers
+from vtt.rules import board_kept, move_offers, movement, offers, overpower, positions, strike, strike_offers
 from vtt.rules.conditions import melee_attack_modifiers
 from vtt.rules.engine import legal_actions
 from vtt.rules.events import RuleError
@@ -36,6 +36,7 @@ from vtt.rules.offers import (
     make_option,
     make_preview,
     make_target,
+    preview_of,
 )
 from vtt.rules.reach import attack_path
 from vtt.rules.settings import TableSettings
@@ -356,3 +357,81 @@ def test_a_strikes_shared_choices_follow_each_thing_they_are_made_of() -> None:
     for most in (1, 3):
         table = shallow_copy(s, settings=s.settings.model_copy(update={"unarmed_damage": most}))
         assert strike_offers.strike_choices(table, c, unarmed, plan)["max_dice"] == [None, *range(most)]
+
+
+def _plain_by_the_letter(value: Any) -> Any:
+    """A command value as JSON has it, each tuple or list converted element by element."""
+    if isinstance(value, tuple | list):
+        return [_plain_by_the_letter(v) for v in value]
+    return value
+
+
+def test_command_values_made_plain_with_spaces_made_at_once_are_those_converted_element_by_element() -> None:
+    """`offers._plain` (a space, and each space of a list, made a list at once) gives what converting every tuple
+    and list element by element gives, for spaces, paths, pairs that are not spaces (of booleans, floats, strings,
+    of a space and a number) and nested lists; a value that is not a list or tuple is given back as it is."""
+    rng = random.Random(5)
+    pieces: list[Any] = [3, -2, True, 1.5, "sword", None, (1, 2), (True, 0), (0, 1.0), ("a", 1), ((1, 2), 3)]
+    checked = 0
+    for _ in range(400):
+        value: Any = rng.choice(pieces)
+        for _ in range(rng.randint(0, 2)):
+            parts = [rng.choice([*pieces, value]) for _ in range(rng.randint(0, 4))]
+            value = tuple(parts) if rng.random() < 0.5 else parts
+        made = offers._plain(value)
+        assert made == _plain_by_the_letter(value)
+        assert type(made) is type(_plain_by_the_letter(value))
+        assert repr(made) == repr(_plain_by_the_letter(value))  # True stays True, 1.0 stays 1.0
+        checked += isinstance(value, tuple | list)
+    assert checked > 200
+
+
+def test_a_preview_made_with_every_field_in_order_is_the_one_made_by_name() -> None:
+    """`offers.preview_of` (every field given in the model's order) gives what `make_preview` gives the same fields
+    by name, for the previews of real menus, with and without the damage fields."""
+    made = 0
+    for seed in SEEDS[::3]:
+        for s in played(seed, random_fight(seed), 4):
+            for cid in s.creatures:
+                for o in legal_actions(s, cid):
+                    for t in o.targets:
+                        if t.preview is None:
+                            continue
+                        p = t.preview
+                        fields = (p.label, p.skill, p.dice, p.dice_changes, p.modifiers, p.dl, p.defense_skill)
+                        full = preview_of(*fields, p.damage, p.damage_changes)
+                        assert full.__dict__ == p.__dict__ and list(full.__dict__) == list(p.__dict__)
+                        assert full.model_fields_set == p.model_fields_set
+                        short = preview_of(*fields)
+                        by_name = make_preview(**{k: v for k, v in p.__dict__.items() if k not in DAMAGE_FIELDS})
+                        assert short.__dict__ == by_name.__dict__ and list(short.__dict__) == list(by_name.__dict__)
+                        made += 1
+    assert made > 100
+
+
+DAMAGE_FIELDS = ("damage", "damage_changes")
+
+
+def test_a_disarmed_items_drop_spaces_are_those_told_space_by_space() -> None:
+    """`overpower.drop_spaces` (the map's edge told once for the spaces around the target when none can be off
+    it) lists the spaces next to the target, not its own, not filled and on the map, each asked alone, for every
+    creature of random fights on small maps (many at an edge)."""
+    checked = 0
+    for seed in SEEDS:
+        s0 = random_fight(seed)
+        for s in [*played(seed, s0, 2), *placed_around(seed, s0, 2)]:
+            grid = grid_of(s)
+            occ = Occupancy(s)
+            filled = s.board.filled()
+            for t in s.creatures.values():
+                if t.swallowed_by is not None:
+                    continue
+                mine = occ.cells[t.id]
+                expected = sorted(
+                    cell
+                    for cell in grid.area_within(mine, 1)
+                    if cell not in mine and cell not in filled and grid.in_bounds(cell, s.board.cols, s.board.rows)
+                )
+                assert overpower.drop_spaces(s, occ, t) == expected
+                checked += 1
+    assert checked > 100

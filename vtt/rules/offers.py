@@ -231,17 +231,46 @@ def make_preview(**values: Any) -> RollPreview:
     return _built(RollPreview, {**_PREVIEW, **values})
 
 
+def preview_of(
+    label: str,
+    skill: str,
+    dice: int,
+    dice_changes: list[DiceChange],
+    modifiers: list[Modifier],
+    dl: int | None,
+    defense_skill: str | None,
+    damage: int = 0,
+    damage_changes: list[DiceChange] = NO_LIST,
+) -> RollPreview:
+    """`make_preview` with every field given in the model's order (no defaults to merge: a menu makes one for each
+    attack on each target)."""
+    return _built(
+        RollPreview,
+        {
+            "label": label,
+            "skill": skill,
+            "dice": dice,
+            "dice_changes": dice_changes,
+            "modifiers": modifiers,
+            "dl": dl,
+            "defense_skill": defense_skill,
+            "damage": damage,
+            "damage_changes": damage_changes,
+        },
+    )
+
+
 def plan_preview(plan: strike.AttackPlan) -> RollPreview:
-    return make_preview(
-        label=plan.label,
-        skill=plan.skill,
-        dice=plan.dice,
-        dice_changes=plan.dice_changes,
-        modifiers=plan.modifiers,
-        dl=plan.dl,
-        defense_skill=plan.defense_skill,
-        damage=plan.damage,
-        damage_changes=plan.damage_changes,
+    return preview_of(
+        plan.label,
+        plan.skill,
+        plan.dice,
+        plan.dice_changes,
+        plan.modifiers,
+        plan.dl,
+        plan.defense_skill,
+        plan.damage,
+        plan.damage_changes,
     )
 
 
@@ -340,9 +369,16 @@ def ask_kind(kind: str, name: str) -> AskKind:
 
 
 def _plain(value: Any) -> Any:
-    """A command value as JSON has it: a space as a list."""
+    """A command value as JSON has it: a space as a list (a list of spaces, a path, made without a call per space)."""
     if isinstance(value, _SEQUENCES):
-        return [_plain(v) if isinstance(v, _SEQUENCES) else v for v in value]
+        if len(value) == 2 and type(value[0]) is int and type(value[1]) is int:  # a space
+            return list(value)
+        return [
+            (list(v) if len(v) == 2 and type(v[0]) is int and type(v[1]) is int else _plain(v))
+            if isinstance(v, _SEQUENCES)
+            else v
+            for v in value
+        ]
     return value
 
 

@@ -74,6 +74,7 @@ from vtt.rules.grid import footprint_distance
 from vtt.rules.hold import caused_by, check_touch, end_empty_holds, leave_holds, release_limb, remove_held
 from vtt.rules.menu_terms import lines_clear, melee_modifiers, touch
 from vtt.rules.model import Cell, Creature, GameState, Hold, Limb, PartLock, Weapon
+from vtt.rules.near import on_map_within
 from vtt.rules.reach import attack_path, best_limb, reach
 from vtt.rules.situational import attack_roll
 from vtt.rules.sizes import can_overpower, overpower_size_modifier
@@ -287,13 +288,15 @@ def held_items(c: Creature) -> list[Weapon]:
 def drop_spaces(state: GameState, occ: Occupancy, target: Creature) -> list[Cell]:
     """seed-000 Disarm: the spaces adjacent to the target (not its own, not filled, on the map)."""
     grid = grid_of(state)
-    mine = set(occ.cells[target.id])
-    filled = state.board.filled()
-    return sorted(
-        cell
-        for cell in grid.area_within(mine, 1)
-        if cell not in mine and cell not in filled and grid.in_bounds(cell, state.board.cols, state.board.rows)
-    )
+    mine = occ.cells[target.id]
+    cols, rows = state.board.cols, state.board.rows
+    around = grid.area_within(mine, 1)
+    around.difference_update(mine)
+    around.difference_update(state.board.filled())
+    if on_map_within(grid, mine, 1, cols, rows):
+        return sorted(around)
+    in_bounds = grid.in_bounds
+    return sorted(cell for cell in around if in_bounds(cell, cols, rows))
 
 
 def disarm_defense(state: GameState, item: Weapon) -> str:
@@ -489,7 +492,9 @@ def destinations(
             cell for cell in grid.neighbours(target.anchor) if footprint_distance(grid, mine, (cell,)) > now
         )
         candidates.discard(target.anchor)
-        found = sorted(standable(state, target, candidates, occ, filled))
+        cols, rows = state.board.cols, state.board.rows
+        on_map = on_map_within(grid, mine, rng, cols, rows) and on_map_within(grid, (target.anchor,), 1, cols, rows)
+        found = sorted(standable(state, target, candidates, occ, filled, on_map))
     else:
         spread = max((grid.distance((0, 0), off) for off in offsets), default=0)
         candidates = grid.area_within(occ.cells[c.id], rng + spread) | set(grid.neighbours(target.anchor))

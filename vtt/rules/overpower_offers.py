@@ -29,8 +29,8 @@ from vtt.rules.offers import (
     arm_variant,
     charged,
     make_option,
-    make_preview,
     make_target,
+    preview_of,
 )
 from vtt.rules.sizes import can_overpower
 from vtt.rules.space import Occupancy, footprint_offsets
@@ -113,15 +113,7 @@ def weapon_preview(
     """The preview of `action` on `t` with `arm` (the `plan_preview` of its `overpower.plan_weapon_overpowers`),
     made from what the plan is made of (its lists shared by the previews of every action on `t`)."""
     label, skill, dice, dl, defense = overpower.roll_of(state, c, t, action, arm.name)
-    return make_preview(
-        label=label,
-        skill=skill,
-        dice=dice,
-        dice_changes=terms.dice_changes,
-        modifiers=terms.modifiers,
-        dl=dl,
-        defense_skill=defense,
-    )
+    return preview_of(label, skill, dice, terms.dice_changes, terms.modifiers, dl, defense)
 
 
 ACTIONS: tuple[overpower.WeaponAction, ...] = ("disarm", "impair", "reposition")

@@ -412,10 +412,16 @@ def scan(state: GameState, cells: list[Cell]) -> dict[Cell, list[str]]:
 
 
 def standable(
-    state: GameState, creature: Creature, anchors: Iterable[Cell], occ: Occupancy, filled: AbstractSet[Cell]
+    state: GameState,
+    creature: Creature,
+    anchors: Iterable[Cell],
+    occ: Occupancy,
+    filled: AbstractSet[Cell],
+    on_map: bool = False,
 ) -> list[Cell]:
     """The `anchors` where `why_cannot_stand` lets the creature end a move, in their order; the same test with
-    what every anchor shares worked out once (a move's menu asks it of every space in reach)."""
+    what every anchor shares worked out once (a move's menu asks it of every space in reach). `on_map`: the caller
+    knows every anchor of a creature of one space lies on the map (told once for the area they are in)."""
     grid = grid_of(state)
     cols, rows = state.board.cols, state.board.rows
     in_bounds = grid.in_bounds
@@ -428,7 +434,7 @@ def standable(
     out: list[Cell] = []
     if offsets == ((0, 0),):  # a creature of one space: the same test without the footprint loop
         for cell in anchors:
-            if not in_bounds(cell, cols, rows) or cell in filled:
+            if cell in filled or not (on_map or in_bounds(cell, cols, rows)):
                 continue
             here = by_cell.get(cell)
             if here and mine + sum(fill(creatures[o]) for o in here if o != me) > capacity:
