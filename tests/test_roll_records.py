@@ -100,7 +100,7 @@ def test_a_bad_roll_in_input_is_refused_naming_the_field(bad_roll: Any, where: t
 
 def test_a_roll_inside_a_model_reads_and_writes_as_before() -> None:
     """`Readied.roll` (a Manifest roll kept in the state): kept as the same object, dumped as the event dumps it,
-    and read back from that JSON."""
+    and read back from that JSON, with the roll's own config (unknown keys ignored) and not Readied's."""
 
     class Holder(BaseModel):
         readied: Readied
@@ -113,6 +113,8 @@ def test_a_roll_inside_a_model_reads_and_writes_as_before() -> None:
     dumped = h.model_dump(mode="json")
     assert dumped["readied"]["roll"] == dumped["any_value"]["roll"] == json.loads(EVENT_JSON)["rolls"][0]
     assert Holder.model_validate_json(h.model_dump_json()).readied.roll == r
+    stored = {**dumped["readied"], "roll": {**dumped["readied"]["roll"], "a_field_since_dropped": 1}}
+    assert Readied.model_validate(stored).roll == r, "a roll ignores unknown keys, in a model that forbids them too"
 
 
 def test_rolls_are_equal_hashable_and_copy_and_pickle_as_values() -> None:

@@ -12,6 +12,8 @@ from vtt.rules.records import Record
 
 @dataclass(init=False, slots=True)
 class Event(Record):
+    """One thing a command did: its kind, one plain sentence, who did it to whom, its rolls and its figures."""
+
     kind: str
     text: str
     actor: str | None = None

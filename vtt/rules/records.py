@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from typing import Any, ClassVar, Literal, Self
 
-from pydantic import TypeAdapter
+from pydantic import ConfigDict, TypeAdapter
 
 _ADAPTERS: dict[type[Any], TypeAdapter[Any]] = {}
 
@@ -26,6 +26,8 @@ class Record:
 
     __slots__ = ()
     __dataclass_fields__: ClassVar[dict[str, Any]]  # each subclass's, from `dataclass`
+    __pydantic_config__: ClassVar[ConfigDict] = ConfigDict()
+    """pydantic's defaults (unknown keys ignored), as the models had, not the config of the model a record sits in."""
 
     def model_dump(self, *, mode: Literal["python", "json"] = "python") -> dict[str, Any]:
         """The record as a dict of its fields, in order; with mode="json", of JSON values only."""
