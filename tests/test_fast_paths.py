@@ -9,6 +9,7 @@
 from __future__ import annotations
 
 import random
+from dataclasses import fields
 from typing import Any
 
 import pytest
@@ -21,6 +22,7 @@ from vtt.rules.events import RuleError
 from vtt.rules.grid import Grid, GridKind, make_grid
 from vtt.rules.limits import MAP_SIDE_MAX
 from vtt.rules.model import SOULWEAVER, Cell, GameState
+from vtt.rules.records import Record
 from vtt.rules.space import Occupancy, standable, why_cannot_stand
 
 
@@ -68,6 +70,8 @@ def _same(a: Any, b: Any) -> bool:
         return False
     if isinstance(a, BaseModel):
         return all(_same(getattr(a, f), getattr(b, f)) for f in type(a).model_fields)
+    if isinstance(a, Record):
+        return all(_same(getattr(a, f.name), getattr(b, f.name)) for f in fields(a))
     if isinstance(a, dict):
         return a.keys() == b.keys() and all(_same(v, b[k]) for k, v in a.items())
     if isinstance(a, list | tuple):

@@ -15,7 +15,7 @@ from vtt.rules.dice import Modifier, Roll
 
 
 def every_roll(dice: int, modifier: int) -> list[Roll]:
-    mods = [Modifier(value=modifier, reason="test")] if modifier else []
+    mods = (Modifier(value=modifier, reason="test"),) if modifier else ()
     return [
         Roll(label="r", base_dice=dice, faces=f, modifiers=mods) for f in itertools.product(range(1, 13), repeat=dice)
     ]

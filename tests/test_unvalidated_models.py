@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import json
 import random
+from dataclasses import fields
 
 import pytest
 
@@ -26,12 +27,12 @@ def _validated(r: Roll) -> Roll:
 
 
 def _same(built: Roll, validated: Roll) -> None:
-    assert built == validated
-    assert built.__dict__ == validated.__dict__
-    assert list(built.__dict__) == list(validated.__dict__)
+    assert built == validated and hash(built) == hash(validated)
+    assert [type(getattr(built, f.name)) for f in fields(Roll)] == [
+        type(getattr(validated, f.name)) for f in fields(Roll)
+    ]
     assert built.model_dump() == validated.model_dump()
     assert built.model_dump_json() == validated.model_dump_json()
-    assert built.model_fields_set == set(Roll.model_fields)
 
 
 @pytest.mark.parametrize("seed", [0, 1, 7, 2026])
@@ -113,8 +114,7 @@ def test_events_built_from_the_rules_values_equal_validated_events() -> None:
         assert e == again
         assert e.model_dump() == again.model_dump()
         assert e.model_dump_json() == again.model_dump_json()
-        assert type(e.rolls) is list
-        assert e.model_fields_set == set(Event.model_fields)
+        assert type(e.rolls) is list and type(e.data) is dict
     assert Event(kind="x", text="t", data=data).data is data
     assert Event(kind="x", text="t").data == {}
     assert Event(kind="x", text="t").data is not Event(kind="x", text="t").data

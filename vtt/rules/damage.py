@@ -40,7 +40,7 @@ from vtt.rules import ailments, called_trauma
 from vtt.rules.death import exhaustion_death
 from vtt.rules.dice import DiceChange, DiceSource, Modifier, Roll, roll
 from vtt.rules.events import Event, event
-from vtt.rules.fastmodel import construct, shallow_copy
+from vtt.rules.fastmodel import shallow_copy
 from vtt.rules.manifest_roll import after_grit_injury
 from vtt.rules.model import ContinuingDamage, Creature, Pool
 from vtt.rules.parts import roll_part
@@ -301,7 +301,7 @@ def _immune(tx: Tx, hit: Hit, target: Creature, immune: list[str]) -> list[Event
 
 
 _SIZE_CHANGES: dict[tuple[int, int], DiceChange] = {}
-"""Physical damage's change by the size difference, by (difference, target size): a frozen model, shared."""
+"""Physical damage's change by the size difference, by (difference, target size): frozen, shared."""
 
 
 def _size_change(diff: int, target_size: int) -> DiceChange:
@@ -309,7 +309,7 @@ def _size_change(diff: int, target_size: int) -> DiceChange:
     if found is None:
         rel = "smaller" if diff > 0 else "larger"
         why = f"physical damage against a {rel} subject (size {target_size})"
-        found = _SIZE_CHANGES[(diff, target_size)] = construct(DiceChange, dice=diff, reason=why)
+        found = _SIZE_CHANGES[(diff, target_size)] = DiceChange(dice=diff, reason=why)
     return found
 
 

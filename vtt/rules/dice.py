@@ -13,12 +13,11 @@ from __future__ import annotations
 
 import random
 from collections.abc import Callable, Iterable, Sequence
-from typing import Any, Protocol
+from dataclasses import dataclass
+from typing import Protocol
 
-from pydantic import BaseModel, ConfigDict, model_validator
-
-from vtt.rules.fastmodel import construct, put_dict, put_extra, put_fields_set, put_private
 from vtt.rules.modifier_keys import OTHER, ModifierKey
+from vtt.rules.records import Record
 
 SIDES = 12
 _SIDES_BITS = SIDES.bit_length()
@@ -127,38 +126,39 @@ class RecordingDice:
         return got
 
 
-class Modifier(BaseModel):
+@dataclass(frozen=True, slots=True)
+class Modifier(Record):
     """A flat "+N"/"-N" on a roll's result, the rule that gave it (`reason` in words, `key` its kind) and the
     creature that gave it (`source`, see `modifier_keys`). All four take part in equality. Old logs carry only value
     and reason: they load with the key "other" and no source."""
 
-    model_config = ConfigDict(frozen=True)
     value: int
     reason: str
     key: ModifierKey = OTHER
     source: str | None = None
 
 
-class DiceChange(BaseModel):
+@dataclass(frozen=True, slots=True)
+class DiceChange(Record):
     """A "+Nd12" / "lose Nd12" on how many dice are rolled, and the rule that gave it."""
 
-    model_config = ConfigDict(frozen=True)
     dice: int
     reason: str
 
 
-class Double(BaseModel):
+@dataclass(frozen=True, slots=True)
+class Double(Record):
     """A face shown by two or more dice of one roll."""
 
-    model_config = ConfigDict(frozen=True)
     face: int
     count: int
 
 
-class Roll(BaseModel):
-    """One skill or effect roll: its faces, what changed it and why, and what it came to."""
+@dataclass(slots=True, unsafe_hash=True)
+class Roll(Record):
+    """One skill or effect roll: its faces, what changed it and why, and what it came to. Never changed once made
+    (rolls are shared by events and kept states): equal rolls hash alike."""
 
-    model_config = ConfigDict(frozen=True)
     label: str
     base_dice: int
     dice_changes: tuple[DiceChange, ...] = ()
@@ -171,32 +171,22 @@ class Roll(BaseModel):
     highest_double: int | None = None
     fumble: bool = False
 
-    @model_validator(mode="before")
-    @classmethod
-    def _derive(cls, data: Any) -> Any:
-        """The result, doubles and Fumble follow from the faces and modifiers; given values are replaced."""
-        if not isinstance(data, dict):
-            return data
-        faces = tuple(data.get("faces", ()))
-        total = sum(m.value if isinstance(m, Modifier) else int(m["value"]) for m in data.get("modifiers", ()))
-        return {**data, **_derived(faces, total)}
+    def __post_init__(self) -> None:
+        """The dice, result, doubles and Fumble follow from the faces and modifiers; given values are replaced (on
+        `Roll(...)` and on reading a roll with pydantic; `roll` sets them itself)."""
+        faces = self.faces = tuple(self.faces)
+        self.dice_changes = tuple(self.dice_changes)
+        mods = self.modifiers = tuple(self.modifiers)
+        top, fumble, doubles, highest = _of_faces(faces) if faces else _NO_FACES
+        self.dice = len(faces)
+        self.result = top + sum(m.value for m in mods)
+        self.doubles = doubles
+        self.highest_double = highest
+        self.fumble = fumble
 
     def count_at_least(self, value: int) -> int:
         """How many faces reach `value` (damage, healing and Strike-type rules count faces)."""
         return sum(1 for f in self.faces if f >= value)
-
-
-def _derived(faces: tuple[int, ...], modifier_total: int) -> dict[str, Any]:
-    if not faces:
-        return {"dice": 0, "result": modifier_total, "doubles": (), "highest_double": None, "fumble": False}
-    top, fumble, doubles, highest = _of_faces(faces)
-    return {
-        "dice": len(faces),
-        "result": top + modifier_total,
-        "doubles": doubles,
-        "highest_double": highest,
-        "fumble": fumble,
-    }
 
 
 _OfFaces = tuple[int, bool, tuple[Double, ...], int | None]
@@ -242,8 +232,7 @@ def roll(
     count = base_dice
     for c in changes:
         count += c.dice
-    # Built without re-validation: the faces are d12 faces (checked, or made or checked by the rules' own dice), the
-    # modifiers and changes are models.
+    # The faces are d12 faces (checked, or made or checked by the rules' own dice).
     if count <= 0:
         faces: tuple[int, ...] = ()
         top, fumble, doubles, highest = _NO_FACES
@@ -267,25 +256,17 @@ def roll(
     total = top
     for m in mods:
         total += m.value
-    out: Roll = _new_roll(Roll)
-    put_dict(
-        out,
-        {
-            "label": label,
-            "base_dice": base_dice,
-            "dice_changes": changes,
-            "faces": faces,
-            "modifiers": mods,
-            "dice": len(faces),
-            "result": total,
-            "doubles": doubles,
-            "highest_double": highest,
-            "fumble": fumble,
-        },
-    )
-    put_fields_set(out, _ROLL_FIELDS)
-    put_extra(out, None)
-    put_private(out, None)
+    out: Roll = _new(Roll)  # `Roll(...)` without `__post_init__`: the fields it derives are set here
+    out.label = label
+    out.base_dice = base_dice
+    out.dice_changes = changes
+    out.faces = faces
+    out.modifiers = mods
+    out.dice = len(faces)
+    out.result = total
+    out.doubles = doubles
+    out.highest_double = highest
+    out.fumble = fumble
     return out
 
 
@@ -303,13 +284,10 @@ _DOUBLES: dict[tuple[int, int], Double] = {}
 def _double(face: int, n: int) -> Double:
     found = _DOUBLES.get((face, n))
     if found is None:
-        found = construct(Double, face=face, count=n)
+        found = Double(face, n)
         if len(_DOUBLES) < 1024:
             _DOUBLES[(face, n)] = found
     return found
 
 
-_ROLL_FIELDS = set(Roll.model_fields)
-"""The fields set of every Roll `roll` makes, one set for all: a Roll is frozen, and each has all its fields set, so
-nothing adds to it (`model_copy` copies it first)."""
-_new_roll = Roll.__new__
+_new = object.__new__

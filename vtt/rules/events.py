@@ -3,21 +3,23 @@
 from __future__ import annotations
 
 from collections.abc import Iterable, Mapping
+from dataclasses import dataclass, field
 from typing import Any
 
-from pydantic import BaseModel, Field
-
 from vtt.rules.dice import Roll
-from vtt.rules.fastmodel import put_dict, put_extra, put_fields_set, put_private
+from vtt.rules.records import Record
 
 
-class Event(BaseModel):
+@dataclass(init=False, slots=True)
+class Event(Record):
+    """One thing a command did: its kind, one plain sentence, who did it to whom, its rolls and its figures."""
+
     kind: str
     text: str
     actor: str | None = None
     target: str | None = None
-    rolls: list[Roll] = Field(default_factory=list)
-    data: dict[str, Any] = Field(default_factory=dict)
+    rolls: list[Roll] = field(default_factory=list)
+    data: dict[str, Any] = field(default_factory=dict)
 
     def __init__(
         self,
@@ -28,15 +30,13 @@ class Event(BaseModel):
         target: str | None = None,
         rolls: Iterable[Roll] = (),
         data: Mapping[str, Any] | None = None,
-        **extra: Any,
     ) -> None:
-        """Every `apply` builds several events from the rules' own values: those already of the fields' types are
-        set as validation would set them, without its cost (the data dict is the one given, not a copy); anything
-        else (an event read back with `model_validate`) is validated."""
+        """An event of the rules' own values, of the fields' types, is set from them (the data dict is the one
+        given, not a copy); of anything else (a roll's dump, a string that is not a `str`), it is the event pydantic
+        validates from them, or a ValidationError."""
         rolls = list(rolls)
         if (
-            not extra
-            and type(kind) is str
+            type(kind) is str
             and type(text) is str
             and (actor is None or type(actor) is str)
             and (target is None or type(target) is str)
@@ -46,10 +46,17 @@ class Event(BaseModel):
                 if type(r) is not Roll:
                     break
             else:
-                _fill(self, kind, text, actor, target, rolls, {} if data is None else data)
+                self.kind = kind
+                self.text = text
+                self.actor = actor
+                self.target = target
+                self.rolls = rolls
+                self.data = {} if data is None else data
                 return
-        given = {"actor": actor, "target": target, "rolls": rolls, **({} if data is None else {"data": data})}
-        super().__init__(kind=kind, text=text, **given, **extra)
+        given = {"kind": kind, "text": text, "actor": actor, "target": target, "rolls": rolls}
+        valid = Event.model_validate(given if data is None else {**given, "data": data})
+        for name in _FIELDS:
+            setattr(self, name, getattr(valid, name))
 
 
 def event(
@@ -62,44 +69,18 @@ def event(
 ) -> Event:
     """`Event(...)` of values the rules made, of the fields' types, built without checking them: the list of rolls
     and the data dict given become the event's own (the caller keeps no name for them)."""
-    out: Event = _new_event(Event)
-    put_dict(
-        out,
-        {
-            "kind": kind,
-            "text": text,
-            "actor": actor,
-            "target": target,
-            "rolls": [] if rolls is None else rolls,
-            "data": {} if data is None else data,
-        },
-    )  # `_fill`, inlined: an apply makes several events
-    put_fields_set(out, _FIELDS)
-    put_extra(out, None)
-    put_private(out, None)
+    out: Event = _new(Event)
+    out.kind = kind
+    out.text = text
+    out.actor = actor
+    out.target = target
+    out.rolls = [] if rolls is None else rolls
+    out.data = {} if data is None else data
     return out
 
 
-def _fill(
-    out: Event,
-    kind: str,
-    text: str,
-    actor: str | None,
-    target: str | None,
-    rolls: list[Roll],
-    data: dict[str, Any],
-) -> None:
-    """Set an event's fields as validation would set them, without its cost."""
-    put_dict(out, {"kind": kind, "text": text, "actor": actor, "target": target, "rolls": rolls, "data": data})
-    put_fields_set(out, _FIELDS)
-    put_extra(out, None)
-    put_private(out, None)
-
-
-_new_event = Event.__new__
-_FIELDS = set(Event.model_fields)
-"""The fields set of every event built without validation, one set for all: each has all its fields set, so
-setting a field adds nothing to it."""
+_new = object.__new__
+_FIELDS = Event.__match_args__
 
 
 class RuleError(ValueError):
