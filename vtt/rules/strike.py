@@ -486,12 +486,17 @@ def strike(
         attacks.AttackSpec, ("strike", c.id, target, plan.dl, prepared.defense_skill, attack, (), True, params)
     )
     kept_defense: attacks.DefenseInputs | None = None
-    if kept_occ is not None and not (minor or charge or called_shot is not None) and not tx.changed_creatures():
+    declared_nothing = not (minor or charge or called_shot is not None)
+    if (kept_occ is not None or as_given) and declared_nothing and not tx.changed_creatures():
         # Paying a Major Action changed only the attacker's Economy, which no defense reads: the defense is rolled
-        # with what the same defense on the state given would be rolled with, worked out once for that state.
-        kept_defense = prepared.defense
-        if kept_defense is None:
-            kept_defense = prepared.defense = attacks.defense_inputs(state, spec)
+        # with what the same defense on the state given would be rolled with, worked out once for that state (on its
+        # menu), or kept across states with what it reads when nothing modifies it.
+        if kept_occ is not None:
+            kept_defense = prepared.defense
+            if kept_defense is None:
+                kept_defense = prepared.defense = attacks.defense_inputs(state, spec)
+        elif prepared.kept_across:
+            kept_defense, prepared.plain_defense = attacks.plain_defense_inputs(state, spec, prepared.plain_defense)
     return [*declared, path_event, *attacks.resolve(tx, spec, dice, kept_defense)]
 
 
@@ -524,17 +529,20 @@ class _Strike:
     armament, the Strike type, the plan, a Called Shot's part offset, the text of the reach event and what the
     rolls are made with. Kept across states as given (`plan_kept`), or for a state when the Strike is chosen from
     its menu; this one alone, once paid and rolled, holds the Economy its Major Action leaves and the inputs of the
-    defense roll (`paid`, `defense`: for that state only)."""
+    defense roll (`paid`, `defense`: for that state only). One kept across states keeps the inputs of a defense
+    nothing modifies by what they read (`plain_defense`)."""
 
     __slots__ = (
         "arm",
         "defense",
         "defense_skill",
         "dice_changes",
+        "kept_across",
         "modifiers",
         "offset",
         "paid",
         "path_text",
+        "plain_defense",
         "plan",
         "strike_type",
     )
@@ -554,6 +562,11 @@ class _Strike:
         """The skill the defense rolls (`defense`: the table's `strike_defense`, for a plan that names none)."""
         self.paid: Economy | None = None
         self.defense: attacks.DefenseInputs | None = None
+        self.kept_across = False
+        """Kept across states (`plan_kept`)."""
+        self.plain_defense: attacks.PlainDefense | None = None
+        """Kept across states: the inputs of the last defense against it that nothing modified, with what they were
+        read from."""
 
     def params(self, max_dice: int | None) -> dict[str, Any]:
         """The Strike's params for its outcome: the damage dice changes and the weapon are models (a pending defense
@@ -601,7 +614,9 @@ def _prepare(
         return c, _work_out(state, occ, c, t, *inputs[1:])
     found: _Strike | None = plan_kept.found(inputs, reads)
     if found is None:
-        found = plan_kept.keep(inputs, reads, _work_out(state, occ, c, t, *inputs[1:]))
+        found = _work_out(state, occ, c, t, *inputs[1:])
+        found.kept_across = True
+        plan_kept.keep(inputs, reads, found)
     elif charge:  # the Economy is read for a Charge alone, and not kept (checked by `_work_out` when worked out)
         tactics.require_charge(state, c)
     return c, found
