@@ -78,7 +78,7 @@ def _counting(monkeypatch: pytest.MonkeyPatch, name: str) -> Iterator[list[int]]
 def prepared(s: GameState, inputs: tuple[Any, ...], as_given: bool = True) -> Any:
     """The Strike's prepared values without the attacker object itself (its Pools are not read), or its refusal."""
     try:
-        c, p = strike._prepare(s, Occupancy(s), *inputs, as_given=as_given)
+        c, p = strike._prepare(s, Occupancy(s), inputs, as_given=as_given)
     except RuleError as e:
         return str(e)
     return [c.model_dump(exclude={"grit", "energy", "resolve"}), p.arm, p.strike_type, p.plan, p.offset, p.path_text]

@@ -444,16 +444,28 @@ def strike(
     state = tx.state
     origin = tx.strike_given
     kept_occ = positions.known(origin) if origin is not None else None
-    inputs = (cmd_creature, target, space, surface, weapon, limb, nimble, strike_type, called_shot, charge, minor)
+    inputs: _Inputs = (
+        cmd_creature,
+        target,
+        space,
+        surface,
+        weapon,
+        limb,
+        nimble,
+        strike_type,
+        called_shot,
+        charge,
+        minor,
+    )
     as_given = kept_occ is None and origin is not None and not tx.changed_creatures() and state.board is origin.board
     if kept_occ is None:
-        c, prepared = _prepare(state, None, *inputs, as_given=as_given)
+        c, prepared = _prepare(state, None, inputs, as_given=as_given)
     else:  # a Strike chosen from a menu of its state: what the menu worked out is kept on the state's occupancy
         occ = kept_occ
         key = ("strike_prepared", *inputs)
         kept: tuple[Creature, _Strike] | None = occ.kept.get(key)
         if kept is None:
-            kept = occ.kept[key] = _prepare(state, occ, *inputs)
+            kept = occ.kept[key] = _prepare(state, occ, inputs)
         c, prepared = kept
     arm, plan = prepared.arm, prepared.plan
     if (kept_occ is not None or as_given) and not minor:
@@ -507,11 +519,17 @@ def _pay_kept(tx: Tx, prepared: _Strike, creature_id: str, on_menu: bool) -> Non
     worked out)."""
     paid: Economy | None = prepared.paid
     if paid is None:
-        key = ("paid", creature_id)
         reads = plan_kept.paid_reads(tx.state, creature_id)
-        paid = plan_kept.found(key, reads)
-        if paid is None:
-            paid = plan_kept.keep(key, reads, _paid(tx, creature_id))
+        last = prepared.paid_as_read
+        if last is not None and last[0] == reads:
+            paid = last[1]
+        else:
+            key = ("paid", creature_id)
+            paid = plan_kept.found(key, reads)
+            if paid is None:
+                paid = plan_kept.keep(key, reads, _paid(tx, creature_id))
+            if prepared.kept_across:
+                prepared.paid_as_read = (reads, paid)
         if on_menu:
             prepared.paid = paid
     tx.share_economy(creature_id, paid)
@@ -529,8 +547,8 @@ class _Strike:
     armament, the Strike type, the plan, a Called Shot's part offset, the text of the reach event and what the
     rolls are made with. Kept across states as given (`plan_kept`), or for a state when the Strike is chosen from
     its menu; this one alone, once paid and rolled, holds the Economy its Major Action leaves and the inputs of the
-    defense roll (`paid`, `defense`: for that state only). One kept across states keeps the inputs of a defense
-    nothing modifies by what they read (`plain_defense`)."""
+    defense roll (`paid`, `defense`: for that state only). One kept across states keeps the Economy its Major
+    Action left and the inputs of a defense nothing modifies by what they read (`paid_as_read`, `plain_defense`)."""
 
     __slots__ = (
         "arm",
@@ -541,6 +559,7 @@ class _Strike:
         "modifiers",
         "offset",
         "paid",
+        "paid_as_read",
         "path_text",
         "plain_defense",
         "plan",
@@ -564,6 +583,8 @@ class _Strike:
         self.defense: attacks.DefenseInputs | None = None
         self.kept_across = False
         """Kept across states (`plan_kept`)."""
+        self.paid_as_read: tuple[plan_kept.Reads, Economy] | None = None
+        """Kept across states: the Economy its last Major Action paid left, with what paying read."""
         self.plain_defense: attacks.PlainDefense | None = None
         """Kept across states: the inputs of the last defense against it that nothing modified, with what they were
         read from."""
@@ -580,28 +601,32 @@ class _Strike:
         }
 
 
+_Inputs = tuple[
+    str,
+    str | None,
+    Cell | None,
+    Literal["wall", "ground"] | None,
+    str | None,
+    str | None,
+    bool,
+    str | None,
+    str | None,
+    bool,
+    bool,
+]
+"""A Strike command's creature, target, space, surface, weapon, limb, nimble, strike type, Called Shot, Charge and
+minor, in this order (`_work_out`'s arguments after the target creature)."""
+
+
 def _prepare(
-    state: GameState,
-    occ: Occupancy | None,
-    cmd_creature: str,
-    target: str | None,
-    space: Cell | None,
-    surface: Literal["wall", "ground"] | None,
-    weapon: str | None,
-    limb: str | None,
-    nimble: bool,
-    strike_type: str | None,
-    called_shot: str | None,
-    charge: bool,
-    minor: bool,
-    *,
-    as_given: bool = False,
+    state: GameState, occ: Occupancy | None, inputs: _Inputs, *, as_given: bool = False
 ) -> tuple[Creature, _Strike]:
     """The Strike's attacker, and its armament, type, plan and part offset, from the state alone; RuleError when it
     cannot be made (`occ`: the occupancy of `state`, made when needed if None). With `as_given` (the creatures and
     board of `state` are still those of the state the command was given, which nothing changes), what a Strike on a
     creature or a surface works out is kept across states (`plan_kept`) and reused for any later state that holds
     what it reads."""
+    cmd_creature, target, space, surface, _, _, _, _, called_shot, charge, _ = inputs
     c = require_active(state, cmd_creature)
     t = state.creatures.get(target) if target is not None else None
     reads: plan_kept.Reads | None = None
@@ -609,7 +634,6 @@ def _prepare(
         reads = plan_kept.reads_of(state, c, t, None, called_shot is not None)
     elif as_given and target is None and space is not None and surface is not None:
         reads = plan_kept.surface_reads_of(state, c, None, space, surface == "wall")
-    inputs = (cmd_creature, target, space, surface, weapon, limb, nimble, strike_type, called_shot, charge, minor)
     if reads is None:
         return c, _work_out(state, occ, c, t, *inputs[1:])
     found: _Strike | None = plan_kept.found(inputs, reads)
