@@ -15,14 +15,14 @@ from typing import Any
 import pytest
 from factories import creature, on_turn, state, weapon
 from test_plan_kept import with_creature, with_state
-from test_strike_kept import crowded_fight
+from test_strike_kept import _hurt, crowded_fight
 
 from vtt.rules import attacks
 from vtt.rules.commands import Strike
 from vtt.rules.conditions import PHYSICAL_DEFENSE
 from vtt.rules.dice import Modifier, ScriptedDice, roll
 from vtt.rules.engine import apply
-from vtt.rules.model import AilmentSource, BodyPart, Effect, GameState, Hold
+from vtt.rules.model import AilmentSource, BodyPart, Effect, GameState, Hold, Pool
 from vtt.rules.settings import TableSettings
 
 SWORD = weapon("sword", 2)
@@ -131,6 +131,64 @@ def test_a_defense_is_the_defense_every_rule_is_asked_of(seed: int, monkeypatch:
     found = [defense(s, a, b, skill) for a, b in pairs for skill in skills]
     monkeypatch.setattr(attacks, "_unmodified", lambda state, defender: False)
     assert found == [defense(s, a, b, skill) for a, b in pairs for skill in skills]
+
+
+def _spec(attacker: str, target: str, skill: str) -> attacks.AttackSpec:
+    return attacks.AttackSpec("strike", attacker, target, 3, skill, roll(ScriptedDice([7, 7]), "attack", 2), params={})
+
+
+@pytest.mark.parametrize(("what", "change"), CHANGES, ids=[c[0] for c in CHANGES])
+def test_a_defense_kept_across_states_is_not_reused_when_something_modifies_it(what: str, change: Change) -> None:
+    """`attacks.plain_defense_inputs` keeps the inputs of B's plain defense by what it reads: on a state where one
+    thing modifies B's defense, they are not reused, and the inputs are those every rule gives."""
+    s = fight()
+    spec = _spec("a", "b", "Elude")
+    plain, kept = attacks.plain_defense_inputs(s, spec, None)
+    assert kept is not None and plain == ("B: Elude defense", 2, ())
+    changed = change(s)
+    found, _ = attacks.plain_defense_inputs(changed, spec, kept)
+    assert found == attacks.defense_inputs(changed, spec)
+    assert found != plain, f"{what} changes B's defense"
+
+
+def test_a_defense_kept_across_states_is_reused_for_equal_values() -> None:
+    """B's plain defense on a later state where B took damage (its Pools) and its skills, ailments and parts are new
+    objects of the same values: the inputs kept are reused, and they are the inputs worked out anew."""
+    s = fight()
+    spec = _spec("a", "b", "Elude")
+    plain, kept = attacks.plain_defense_inputs(s, spec, None)
+    b = s.creatures["b"]
+    later = with_creature(
+        s, "b", grit=Pool(max=6, pips=3), skills=dict(b.skills), ailments={}, parts=[p.model_copy() for p in b.parts]
+    )
+    assert attacks.plain_defense_inputs(later, spec, kept) == (plain, kept)
+    assert attacks.defense_inputs(later, spec) == plain
+
+
+@pytest.mark.parametrize("seed", range(30))
+def test_a_defense_kept_across_states_is_the_defense_every_rule_is_asked_of(
+    seed: int, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """For random fights, each creature's defense against each other's attack on each skill, kept on a state with
+    `plain_defense_inputs`, then asked on a later state (the defender hurt anew, the fight made busier, or both, or
+    nothing changed but new copies): the inputs are those every rule gives on the later state."""
+    rng = random.Random(seed)
+    s = _busier(crowded_fight(seed), rng)
+    cases: list[tuple[attacks.AttackSpec, GameState, attacks.PlainDefense | None]] = []
+    for a in s.creatures:
+        for b in s.creatures:
+            for skill in ["Elude", "Endure", "Athletics"] if a != b else []:
+                spec = _spec(a, b, skill)
+                kept = attacks.plain_defense_inputs(s, spec, None)[1]
+                later = s
+                if rng.random() < 0.5:
+                    later = with_state(later, creatures={**later.creatures, b: _hurt(later.creatures[b], rng)})
+                if rng.random() < 0.3:
+                    later = _busier(later, rng)
+                cases.append((spec, with_creature(later, b), kept))
+    found = [attacks.plain_defense_inputs(later, spec, kept)[0] for spec, later, kept in cases]
+    monkeypatch.setattr(attacks, "_unmodified", lambda state, defender: False)
+    assert found == [attacks.defense_inputs(later, spec) for spec, later, _ in cases]
 
 
 def test_a_strike_builds_its_spec_and_result_of_every_field(monkeypatch: pytest.MonkeyPatch) -> None:

@@ -17,7 +17,7 @@ from vtt.rules.conditions import PHYSICAL_ATTACK
 from vtt.rules.dice import RandomDice
 from vtt.rules.engine import apply, legal_actions
 from vtt.rules.events import RuleError
-from vtt.rules.model import BoardObject, BodyPart, CarriedLight, Economy, Effect, GameState, Hold, Pool
+from vtt.rules.model import BoardObject, BodyPart, CarriedLight, Cell, Economy, Effect, GameState, Hold, Pool
 from vtt.rules.settings import TableSettings
 from vtt.rules.space import Occupancy
 
@@ -78,10 +78,10 @@ def _counting(monkeypatch: pytest.MonkeyPatch, name: str) -> Iterator[list[int]]
 def prepared(s: GameState, inputs: tuple[Any, ...], as_given: bool = True) -> Any:
     """The Strike's prepared values without the attacker object itself (its Pools are not read), or its refusal."""
     try:
-        c, *rest = strike._prepare(s, Occupancy(s), *inputs, as_given=as_given)
+        c, p = strike._prepare(s, Occupancy(s), inputs, as_given=as_given)
     except RuleError as e:
         return str(e)
-    return [c.model_dump(exclude={"grit", "energy", "resolve"}), *rest]
+    return [c.model_dump(exclude={"grit", "energy", "resolve"}), p.arm, p.strike_type, p.plan, p.offset, p.path_text]
 
 
 def test_a_strike_again_after_its_target_took_damage_and_the_turn_passed_reuses_its_plan(worked: list[int]) -> None:
@@ -116,6 +116,19 @@ def test_what_the_plan_does_not_read_keeps_it(worked: list[int]) -> None:
     assert prepared(later, STRIKE) == first
     assert worked[0] == 1
     assert prepared(later, STRIKE, as_given=False) == first
+
+
+def test_walls_and_objects_equal_to_those_the_plan_read_keep_it(worked: list[int]) -> None:
+    """The filled spaces a plan reads are read as the board's walls and objects: new ones equal to those (a copy of
+    the board, as a loaded map or an undo makes it) keep the plan, and it is the plan worked out anew."""
+    crate = BoardObject(id="crate", name="Crate", cells=[(5, 7)])
+    s = fight(walls={(2, 2)}, objects=[crate])
+    first = prepared(s, SPEAR_STRIKE)
+    copied = with_state(s, board=s.board.model_copy(update={"walls": {(2, 2)}, "objects": [crate.model_copy()]}))
+    assert copied.board.walls is not s.board.walls and copied.board.objects is not s.board.objects
+    assert prepared(copied, SPEAR_STRIKE) == first
+    assert worked[0] == 1
+    assert prepared(copied, SPEAR_STRIKE, as_given=False) == first
 
 
 def _turns_later(s: GameState) -> GameState:
@@ -267,6 +280,52 @@ def _check_kept_is_fresh(s: GameState, cmd: dict[str, Any], who: str, rng: rando
     kept = _outcome(_fresh(later), cmd, faces)
     positions.forget()
     assert kept == _outcome(_fresh(later), cmd, faces), (cmd, who)
+
+
+def _walls_and_objects_changed(s: GameState, rng: random.Random, near: list[Cell]) -> GameState:
+    """`s` with its walls and objects replaced at random: equal ones as new objects, or up to three changes on the
+    spaces `near` (a wall added or removed, a crate added, moved, broken or mended)."""
+    walls = set(s.board.walls)
+    objects = [o.model_copy() for o in s.board.objects]
+    for _ in range(rng.randint(0, 3)):
+        cell = rng.choice(near)
+        what = rng.random()
+        if what < 0.3:
+            walls.add(cell)
+        elif what < 0.5 and walls:
+            walls.discard(rng.choice(sorted(walls)))
+        elif what < 0.75 or not objects:
+            objects.append(BoardObject(id=f"crate{len(objects)}", name="Crate", cells=[cell]))
+        else:
+            i = rng.randrange(len(objects))
+            change: dict[str, Any] = rng.choice([{"broken": not objects[i].broken}, {"cells": [cell]}])
+            objects[i] = objects[i].model_copy(update=change)
+    return with_state(s, board=s.board.model_copy(update={"walls": walls, "objects": objects}))
+
+
+@pytest.mark.parametrize("seed", range(4))
+def test_a_strike_after_the_walls_or_objects_changed_is_the_strike_with_nothing_kept(seed: int) -> None:
+    """A Strike's plan is kept by the walls and objects of the board (what its filled spaces follow from), not by the
+    spaces themselves: for random crowded fights with crates, every Strike the acting creature could try on a
+    creature, a wall or the ground, made on a state, then on the state with its walls and objects rebuilt (equal ones
+    as new objects, walls or crates added, removed, moved, broken or mended), gives exactly the events and the state
+    (or the refusal) it gives with nothing kept."""
+    rng = random.Random(seed)
+    around = [(q, r) for q in range(2, 8) for r in range(2, 8)]  # the creatures stand on and around 3 to 5
+    for k in range(3):
+        fight_state = _walls_and_objects_changed(crowded_fight(300 + seed * 3 + k), rng, around)
+        for actor in fight_state.creatures:
+            s = on_turn(fight_state, actor)
+            surface = _surface_strikes(s, actor, rng)
+            for cmd in [*_strikes(s, actor, rng), *rng.sample(surface, min(3, len(surface)))]:
+                faces = [rng.randint(1, 12) for _ in range(60)]
+                space = cmd.get("space")
+                later = _walls_and_objects_changed(s, rng, [space] if space is not None else around)
+                positions.forget()
+                _outcome(_fresh(s), cmd, faces)
+                kept = _outcome(_fresh(later), cmd, faces)
+                positions.forget()
+                assert kept == _outcome(_fresh(later), cmd, faces), (cmd, later.board.walls, later.board.objects)
 
 
 NOT_IN_PLAN = {"B's head for a Called Shot", "the Economy of a Charge"}

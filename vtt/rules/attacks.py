@@ -137,6 +137,35 @@ def defense_inputs(state: GameState, spec: AttackSpec) -> DefenseInputs:
     return label, defender.skill(skill), tuple(mods)
 
 
+PlainDefense = tuple[tuple[object, ...], DefenseInputs]
+"""The inputs of a defense nothing modifies, with what they were read from (`plain_defense_inputs`)."""
+
+
+def plain_defense_inputs(
+    state: GameState, spec: AttackSpec, was: PlainDefense | None
+) -> tuple[DefenseInputs, PlainDefense | None]:
+    """`defense_inputs(state, spec)`, and what to give the next call for an attack with the same defense skill and
+    defense modifiers on the same target: `was` (what an earlier call gave) is reused when the defender's state reads
+    the same by value for `_unmodified` and the inputs (its name, skills, ailments, Bulk, weapons and parts; the
+    effects, Holds and settings of the state): nothing modified that defense, nor does it modify this one."""
+    defender = state.creatures[spec.target]
+    reads = (
+        defender.name,
+        defender.skills,
+        defender.ailments,
+        defender.gear_bulk,
+        defender.weapons,
+        defender.parts,
+        tuple(state.effects),
+        state.holds,
+        state.settings,
+    )
+    if was is not None and was[0] == reads:
+        return was[1], was
+    inputs = defense_inputs(state, spec)
+    return inputs, (reads, inputs) if not spec.defense_modifiers and _unmodified(state, defender) else None
+
+
 def _unmodified(state: GameState, defender: Creature) -> bool:
     """Whether nothing can change `defender`'s defense rolls, as for most defenders: it has no ailment (none of
     `ailments.defense_roll_modifiers`' or `ailments.defense_against_modifiers`'), there is no effect or Hold and it

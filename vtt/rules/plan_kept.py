@@ -79,18 +79,21 @@ def reads_of(
     state: GameState,
     attacker: Creature,
     target: Creature,
-    filled: AbstractSet[Cell],
+    filled: AbstractSet[Cell] | None,
     called_shot: bool,
     arm: object = None,
 ) -> Reads | None:
-    """What a plan of `attacker`'s Strike on `target` reads of `state`, given the spaces `filled` (`called_shot`:
-    the target's parts too; `arm`: the armament the plan is given, if any): one tuple of values, compared field by
-    field, each by identity first, then by equality; None when it reads more (`reads_two_creatures`): not kept."""
+    """What a plan of `attacker`'s Strike on `target` reads of `state`, given the spaces `filled` (None: those of
+    the board, read as the walls and objects `Board.filled` follows from alone, without asking for the spaces;
+    `called_shot`: the target's parts too; `arm`: the armament the plan is given, if any): one tuple of values,
+    compared field by field, each by identity first, then by equality; None when it reads more
+    (`reads_two_creatures`): not kept."""
     if not reads_two_creatures(state, attacker):
         return None
+    board = state.board
     return (
         state.settings,
-        filled,
+        (board.walls, board.objects) if filled is None else filled,
         tuple(state.effects),
         _attacker_read(attacker.__dict__),
         _target_read(target.__dict__),
@@ -100,17 +103,17 @@ def reads_of(
 
 
 def surface_reads_of(
-    state: GameState, attacker: Creature, filled: AbstractSet[Cell], space: Cell, wall: bool
+    state: GameState, attacker: Creature, filled: AbstractSet[Cell] | None, space: Cell, wall: bool
 ) -> Reads | None:
     """What a plan of `attacker`'s Strike on the wall (`wall`) or the ground at `space` reads of `state`: what a plan
-    on a creature reads of all but the target, the map's bounds and the object filling the space (its name and
-    size), if any; None when it reads more (`reads_two_creatures`)."""
+    on a creature reads of all but the target (`filled` as there), the map's bounds and the object filling the space
+    (its name and size), if any; None when it reads more (`reads_two_creatures`)."""
     if not reads_two_creatures(state, attacker):
         return None
     board = state.board
     return (
         state.settings,
-        filled,
+        (board.walls, board.objects) if filled is None else filled,
         tuple(state.effects),
         _attacker_read(attacker.__dict__),
         board.cols,

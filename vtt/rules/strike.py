@@ -444,18 +444,30 @@ def strike(
     state = tx.state
     origin = tx.strike_given
     kept_occ = positions.known(origin) if origin is not None else None
-    inputs = (cmd_creature, target, space, surface, weapon, limb, nimble, strike_type, called_shot, charge, minor)
+    inputs: _Inputs = (
+        cmd_creature,
+        target,
+        space,
+        surface,
+        weapon,
+        limb,
+        nimble,
+        strike_type,
+        called_shot,
+        charge,
+        minor,
+    )
     as_given = kept_occ is None and origin is not None and not tx.changed_creatures() and state.board is origin.board
     if kept_occ is None:
-        prepared = _Strike(state, _prepare(state, None, *inputs, as_given=as_given), max_dice)
+        c, prepared = _prepare(state, None, inputs, as_given=as_given)
     else:  # a Strike chosen from a menu of its state: what the menu worked out is kept on the state's occupancy
         occ = kept_occ
-        key = ("strike_prepared", max_dice, *inputs)
-        kept: _Strike | None = occ.kept.get(key)
+        key = ("strike_prepared", *inputs)
+        kept: tuple[Creature, _Strike] | None = occ.kept.get(key)
         if kept is None:
-            kept = occ.kept[key] = _Strike(state, _prepare(state, occ, *inputs), max_dice)
-        prepared = kept
-    c, arm, plan = prepared.attacker, prepared.arm, prepared.plan
+            kept = occ.kept[key] = _prepare(state, occ, inputs)
+        c, prepared = kept
+    arm, plan = prepared.arm, prepared.plan
     if (kept_occ is not None or as_given) and not minor:
         _pay_kept(tx, prepared, c.id, kept_occ is not None)
         declared: list[Event] = []
@@ -475,7 +487,7 @@ def strike(
         target=target,
         data={"path": list(plan.path), "reach": plan.reach, "exposed_size": plan.exposed_size},
     )
-    params = prepared.params()
+    params = prepared.params(max_dice)
     if called_shot is not None:
         params.update({"called_part": called_shot, "part_offset": prepared.offset})
     if target is None:
@@ -486,12 +498,17 @@ def strike(
         attacks.AttackSpec, ("strike", c.id, target, plan.dl, prepared.defense_skill, attack, (), True, params)
     )
     kept_defense: attacks.DefenseInputs | None = None
-    if kept_occ is not None and not (minor or charge or called_shot is not None) and not tx.changed_creatures():
+    declared_nothing = not (minor or charge or called_shot is not None)
+    if (kept_occ is not None or as_given) and declared_nothing and not tx.changed_creatures():
         # Paying a Major Action changed only the attacker's Economy, which no defense reads: the defense is rolled
-        # with what the same defense on the state given would be rolled with, worked out once for that state.
-        kept_defense = prepared.defense
-        if kept_defense is None:
-            kept_defense = prepared.defense = attacks.defense_inputs(state, spec)
+        # with what the same defense on the state given would be rolled with, worked out once for that state (on its
+        # menu), or kept across states with what it reads when nothing modifies it.
+        if kept_occ is not None:
+            kept_defense = prepared.defense
+            if kept_defense is None:
+                kept_defense = prepared.defense = attacks.defense_inputs(state, spec)
+        elif prepared.kept_across:
+            kept_defense, prepared.plain_defense = attacks.plain_defense_inputs(state, spec, prepared.plain_defense)
     return [*declared, path_event, *attacks.resolve(tx, spec, dice, kept_defense)]
 
 
@@ -502,11 +519,17 @@ def _pay_kept(tx: Tx, prepared: _Strike, creature_id: str, on_menu: bool) -> Non
     worked out)."""
     paid: Economy | None = prepared.paid
     if paid is None:
-        key = ("paid", creature_id)
         reads = plan_kept.paid_reads(tx.state, creature_id)
-        paid = plan_kept.found(key, reads)
-        if paid is None:
-            paid = plan_kept.keep(key, reads, _paid(tx, creature_id))
+        last = prepared.paid_as_read
+        if last is not None and last[0] == reads:
+            paid = last[1]
+        else:
+            key = ("paid", creature_id)
+            paid = plan_kept.found(key, reads)
+            if paid is None:
+                paid = plan_kept.keep(key, reads, _paid(tx, creature_id))
+            if prepared.kept_across:
+                prepared.paid_as_read = (reads, paid)
         if on_menu:
             prepared.paid = paid
     tx.share_economy(creature_id, paid)
@@ -520,28 +543,32 @@ def _paid(tx: Tx, creature_id: str) -> Economy:
 
 
 class _Strike:
-    """What a Strike command works out of the state it is given before anything changes (kept for that state when the
-    Strike is chosen from its menu): the attacker, its armament, the plan and what the rolls are made with; once
-    paid and rolled, the Economy its Major Action leaves and the inputs of the defense roll."""
+    """What a Strike command works out of the state it is given before anything changes, but the attacker: its
+    armament, the Strike type, the plan, a Called Shot's part offset, the text of the reach event and what the
+    rolls are made with. Kept across states as given (`plan_kept`), or for a state when the Strike is chosen from
+    its menu; this one alone, once paid and rolled, holds the Economy its Major Action leaves and the inputs of the
+    defense roll (`paid`, `defense`: for that state only). One kept across states keeps the Economy its Major
+    Action left and the inputs of a defense nothing modifies by what they read (`paid_as_read`, `plain_defense`)."""
 
     __slots__ = (
         "arm",
-        "attacker",
         "defense",
         "defense_skill",
         "dice_changes",
-        "max_dice",
+        "kept_across",
         "modifiers",
         "offset",
         "paid",
+        "paid_as_read",
         "path_text",
+        "plain_defense",
         "plan",
         "strike_type",
     )
 
-    def __init__(self, state: GameState, prepared: _Prepared, max_dice: int | None) -> None:
-        c, arm, chosen_type, plan, offset, path_text = prepared
-        self.attacker = c
+    def __init__(
+        self, arm: Armament, chosen_type: StrikeType | None, plan: AttackPlan, offset: int, path_text: str, defense: str
+    ) -> None:
         self.arm = arm
         self.strike_type = chosen_type
         self.plan = plan
@@ -550,12 +577,19 @@ class _Strike:
         """The attack roll's modifiers and dice changes, as a roll holds them."""
         self.offset = offset
         self.path_text = path_text
-        self.max_dice = max_dice
-        self.defense_skill = plan.defense_skill or state.settings.strike_defense
+        self.defense_skill = plan.defense_skill or defense
+        """The skill the defense rolls (`defense`: the table's `strike_defense`, for a plan that names none)."""
         self.paid: Economy | None = None
         self.defense: attacks.DefenseInputs | None = None
+        self.kept_across = False
+        """Kept across states (`plan_kept`)."""
+        self.paid_as_read: tuple[plan_kept.Reads, Economy] | None = None
+        """Kept across states: the Economy its last Major Action paid left, with what paying read."""
+        self.plain_defense: attacks.PlainDefense | None = None
+        """Kept across states: the inputs of the last defense against it that nothing modified, with what they were
+        read from."""
 
-    def params(self) -> dict[str, Any]:
+    def params(self, max_dice: int | None) -> dict[str, Any]:
         """The Strike's params for its outcome: the damage dice changes and the weapon are models (a pending defense
         stores them as JSON, see `weapon_of`)."""
         return {
@@ -563,55 +597,53 @@ class _Strike:
             "changes": list(self.plan.damage_changes),
             "weapon": self.arm.weapon,
             "strike_type": self.strike_type,
-            "max_dice": self.max_dice,
+            "max_dice": max_dice,
         }
 
 
-_Prepared = tuple[Creature, Armament, StrikeType | None, AttackPlan, int, str]
-"""What a Strike works out of the state it is given before anything changes: the attacker, its armament, the Strike
-type, the plan, a Called Shot's part offset and the text of the reach event."""
+_Inputs = tuple[
+    str,
+    str | None,
+    Cell | None,
+    Literal["wall", "ground"] | None,
+    str | None,
+    str | None,
+    bool,
+    str | None,
+    str | None,
+    bool,
+    bool,
+]
+"""A Strike command's creature, target, space, surface, weapon, limb, nimble, strike type, Called Shot, Charge and
+minor, in this order (`_work_out`'s arguments after the target creature)."""
 
 
 def _prepare(
-    state: GameState,
-    occ: Occupancy | None,
-    cmd_creature: str,
-    target: str | None,
-    space: Cell | None,
-    surface: Literal["wall", "ground"] | None,
-    weapon: str | None,
-    limb: str | None,
-    nimble: bool,
-    strike_type: str | None,
-    called_shot: str | None,
-    charge: bool,
-    minor: bool,
-    *,
-    as_given: bool = False,
-) -> _Prepared:
-    """The Strike's attacker, armament, type, plan and part offset, from the state alone; RuleError when it cannot
-    be made (`occ`: the occupancy of `state`, made when needed if None). With `as_given` (the creatures and board of
-    `state` are still those of the state the command was given, which nothing changes), a plan on a creature or a
-    surface is kept across states (`plan_kept`) and reused for any later state that holds what it reads."""
+    state: GameState, occ: Occupancy | None, inputs: _Inputs, *, as_given: bool = False
+) -> tuple[Creature, _Strike]:
+    """The Strike's attacker, and its armament, type, plan and part offset, from the state alone; RuleError when it
+    cannot be made (`occ`: the occupancy of `state`, made when needed if None). With `as_given` (the creatures and
+    board of `state` are still those of the state the command was given, which nothing changes), what a Strike on a
+    creature or a surface works out is kept across states (`plan_kept`) and reused for any later state that holds
+    what it reads."""
+    cmd_creature, target, space, surface, _, _, _, _, called_shot, charge, _ = inputs
     c = require_active(state, cmd_creature)
     t = state.creatures.get(target) if target is not None else None
     reads: plan_kept.Reads | None = None
     if as_given and t is not None:
-        reads = plan_kept.reads_of(state, c, t, state.board.filled(), called_shot is not None)
+        reads = plan_kept.reads_of(state, c, t, None, called_shot is not None)
     elif as_given and target is None and space is not None and surface is not None:
-        reads = plan_kept.surface_reads_of(state, c, state.board.filled(), space, surface == "wall")
-    inputs = (cmd_creature, target, space, surface, weapon, limb, nimble, strike_type, called_shot, charge, minor)
+        reads = plan_kept.surface_reads_of(state, c, None, space, surface == "wall")
     if reads is None:
-        return c, *_work_out(state, occ, c, t, *inputs[1:])
-    found: _Worked | None = plan_kept.found(inputs, reads)
+        return c, _work_out(state, occ, c, t, *inputs[1:])
+    found: _Strike | None = plan_kept.found(inputs, reads)
     if found is None:
-        found = plan_kept.keep(inputs, reads, _work_out(state, occ, c, t, *inputs[1:]))
+        found = _work_out(state, occ, c, t, *inputs[1:])
+        found.kept_across = True
+        plan_kept.keep(inputs, reads, found)
     elif charge:  # the Economy is read for a Charge alone, and not kept (checked by `_work_out` when worked out)
         tactics.require_charge(state, c)
-    return c, *found
-
-
-_Worked = tuple[Armament, StrikeType | None, AttackPlan, int, str]
+    return c, found
 
 
 def _work_out(
@@ -629,7 +661,7 @@ def _work_out(
     called_shot: str | None,
     charge: bool,
     minor: bool,
-) -> _Worked:
+) -> _Strike:
     """`_prepare` after the attacker is found active: everything but the attacker (`t`: the target, if found)."""
     if occ is None:
         occ = Occupancy(state)
@@ -655,7 +687,7 @@ def _work_out(
         f"{c.name} reaches {count(plan.distance, 'space')} (Reach {plan.reach}) "
         f"through {count(len(plan.path), 'space')}."
     )
-    return arm, chosen_type, plan, offset, path_text
+    return _Strike(arm, chosen_type, plan, offset, path_text, state.settings.strike_defense)
 
 
 def surface_outcome(
