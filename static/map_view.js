@@ -361,9 +361,8 @@ function injectStyles() {
 .vtt-token .vtt-name-plate { pointer-events: none; }
 /* but a name in the list under a shared space is the easiest part of its small token to tap */
 .vtt-token.vtt-stacked .vtt-name-plate { pointer-events: auto; }
-.vtt-lod-low .vtt-name-plate, .vtt-lod-low .vtt-hidden-mark, .vtt-lod-low .vtt-bar, .vtt-lod-low .vtt-ailment, .vtt-lod-low .vtt-size-badge,
-.vtt-lod-low .vtt-label, .vtt-lod-low .vtt-object-name,
-.vtt-lod-low .vtt-uneven-tier { display: none; }
+.vtt-map .vtt-details { overflow: visible; }
+.vtt-lod-low .vtt-details, .vtt-lod-low .vtt-object-name, .vtt-lod-low .vtt-uneven-tier { display: none; }
 @keyframes vtt-pulse { 0%, 100% { opacity: 1; } 50% { opacity: 0.55; } }
 /* the map's tools: the ruler toggle and the keys help; rulers and pings drawn over the tokens */
 .vtt-map .vtt-tools { position: absolute; top: 8px; right: 8px; z-index: 6; display: flex; gap: 6px;
@@ -701,6 +700,11 @@ function parseStack(stack) {
 // move changes that transform (and data-q/data-r), the rest keeps its attributes, so the browser moves the
 // token's already painted drawing instead of laying out and painting it again.
 //
+// Its details (initials, size badge, pool bars, name plate, hidden mark, ailments) lie in one nested <svg> that low
+// detail hides: a hidden <g> keeps a layout object, and so do its children (a rule of SVG for <g> alone), which each
+// change's layout and pre-paint and each hit test went through (10,000 of a big map's 12,300); a hidden <svg> has
+// none.
+//
 // Layout of a one-space token, in units of the cell's inner radius ri, from the cell's centre downwards: the
 // label (initials) in the upper half of the body; the name plate across the lower half (font 0.5 ri: about
 // 9 px at the default zoom of a 30x20 map in 1200x950 px); the pool bars along the bottom edge of the cell. The
@@ -1010,47 +1014,50 @@ const VttToken = {
         <line :x1="center[0] - rb * 0.6" :y1="center[1] - rb * 0.6" :x2="center[0] + rb * 0.6" :y2="center[1] + rb * 0.6"/>
         <line :x1="center[0] + rb * 0.6" :y1="center[1] - rb * 0.6" :x2="center[0] - rb * 0.6" :y2="center[1] + rb * 0.6"/>
       </g>
-      <text v-if="!picture" class="vtt-label" :x="center[0]" :y="labelY" dy="0.36em" text-anchor="middle"
-            :font-size="labelSize" :stroke-width="labelSize * 0.14">{{ label }}</text>
-      <g v-if="!slot" class="vtt-size-badge">
-        <rect class="vtt-badge-bg" :x="sizeBadge.x" :y="sizeBadge.y" :width="sizeBadge.w" :height="sizeBadge.h"
-              :rx="sizeBadge.h / 2" :stroke-width="ri * 0.03"/>
-        <text class="vtt-badge" :x="sizeBadge.tx" :y="sizeBadge.ty" dy="0.36em" text-anchor="middle"
-              :font-size="sizeBadge.fs">{{ sizeBadge.text }}</text>
-      </g>
-      <g v-for="b in bars" :key="b.kind" class="vtt-bar" :data-pool="b.kind" :data-pips="b.pips" :data-max="b.max"
-         :data-left="b.left">
-        <rect class="vtt-bar-bg" :x="b.x - barFrame" :y="b.y - barFrame" :width="b.w + 2 * barFrame"
-              :height="b.h + 2 * barFrame" :rx="barFrame * 1.3"/>
-        <rect :class="'vtt-bar-fill vtt-bar-' + b.kind" :x="b.x" :y="b.y" :width="b.fill" :height="b.h"/>
-        <path v-if="b.ticks" class="vtt-bar-ticks" :d="b.ticks" :stroke-width="barFrame"/>
-      </g>
-      <g v-if="name" class="vtt-name-plate" :style="plateStyle">
-        <rect class="vtt-name-bg" :x="namePill.x" :y="namePill.y" :width="namePill.w" :height="namePill.h"
-              :rx="namePill.h * 0.35" :stroke-width="fsName * 0.1"/>
-        <circle v-if="namePill.swatch" class="vtt-name-swatch" :cx="namePill.swatch.cx" :cy="namePill.swatch.cy"
-                :r="namePill.swatch.r" :fill="t.color || '#777'" :stroke-width="fsName * 0.08"/>
-        <text class="vtt-name" :x="namePill.tx" :y="namePill.ty" dy="0.36em" text-anchor="middle"
-              :font-size="fsName" :textLength="namePill.textLength"
-              :lengthAdjust="namePill.textLength ? 'spacingAndGlyphs' : null">{{ name }}</text>
-      </g>
-      <g v-if="hiddenMark" class="vtt-hidden-mark" data-role="hidden-mark" :style="hiddenMark.style">
-       <g :transform="hiddenMark.transform">
-        <title>Hidden: the players do not see this creature</title>
-        <circle class="vtt-hidden-bg" cx="12" cy="12" r="11" stroke-width="1.5"/>
-        <path class="vtt-hidden-eye" d="M4 12 Q12 4.5 20 12 Q12 19.5 4 12 Z" stroke-width="1.8"/>
-        <circle class="vtt-hidden-pupil" cx="12" cy="12" r="2.6"/>
-        <line class="vtt-hidden-slash" x1="5.5" y1="18.5" x2="18.5" y2="5.5" stroke="#3a2854" stroke-width="4.5"/>
-        <line class="vtt-hidden-slash" x1="5.5" y1="18.5" x2="18.5" y2="5.5" stroke="#f4ecff" stroke-width="1.8"/>
-       </g>
-      </g>
-      <g v-for="a in ailments" :key="a.key" :class="['vtt-ailment', a.kind ? 'vtt-ailment-' + a.kind : '']"
-         :data-title="a.title">
-        <title>{{ a.title }}</title>
-        <rect class="vtt-ail-bg" :x="a.x" :y="a.y" :width="a.w" :height="a.h" :rx="a.h * 0.3" :stroke-width="ri * 0.025"/>
-        <text class="vtt-ail" :x="a.x + a.w / 2" :y="a.y + a.h / 2" dy="0.36em" text-anchor="middle"
-              :font-size="a.fs">{{ a.text }}</text>
-      </g>
+      <svg class="vtt-details">
+        <text v-if="!picture" class="vtt-label" :x="center[0]" :y="labelY" dy="0.36em" text-anchor="middle"
+              :font-size="labelSize" :stroke-width="labelSize * 0.14">{{ label }}</text>
+        <g v-if="!slot" class="vtt-size-badge">
+          <rect class="vtt-badge-bg" :x="sizeBadge.x" :y="sizeBadge.y" :width="sizeBadge.w" :height="sizeBadge.h"
+                :rx="sizeBadge.h / 2" :stroke-width="ri * 0.03"/>
+          <text class="vtt-badge" :x="sizeBadge.tx" :y="sizeBadge.ty" dy="0.36em" text-anchor="middle"
+                :font-size="sizeBadge.fs">{{ sizeBadge.text }}</text>
+        </g>
+        <g v-for="b in bars" :key="b.kind" class="vtt-bar" :data-pool="b.kind" :data-pips="b.pips" :data-max="b.max"
+           :data-left="b.left">
+          <rect class="vtt-bar-bg" :x="b.x - barFrame" :y="b.y - barFrame" :width="b.w + 2 * barFrame"
+                :height="b.h + 2 * barFrame" :rx="barFrame * 1.3"/>
+          <rect :class="'vtt-bar-fill vtt-bar-' + b.kind" :x="b.x" :y="b.y" :width="b.fill" :height="b.h"/>
+          <path v-if="b.ticks" class="vtt-bar-ticks" :d="b.ticks" :stroke-width="barFrame"/>
+        </g>
+        <g v-if="name" class="vtt-name-plate" :style="plateStyle">
+          <rect class="vtt-name-bg" :x="namePill.x" :y="namePill.y" :width="namePill.w" :height="namePill.h"
+                :rx="namePill.h * 0.35" :stroke-width="fsName * 0.1"/>
+          <circle v-if="namePill.swatch" class="vtt-name-swatch" :cx="namePill.swatch.cx" :cy="namePill.swatch.cy"
+                  :r="namePill.swatch.r" :fill="t.color || '#777'" :stroke-width="fsName * 0.08"/>
+          <text class="vtt-name" :x="namePill.tx" :y="namePill.ty" dy="0.36em" text-anchor="middle"
+                :font-size="fsName" :textLength="namePill.textLength"
+                :lengthAdjust="namePill.textLength ? 'spacingAndGlyphs' : null">{{ name }}</text>
+        </g>
+        <g v-if="hiddenMark" class="vtt-hidden-mark" data-role="hidden-mark" :style="hiddenMark.style">
+         <g :transform="hiddenMark.transform">
+          <title>Hidden: the players do not see this creature</title>
+          <circle class="vtt-hidden-bg" cx="12" cy="12" r="11" stroke-width="1.5"/>
+          <path class="vtt-hidden-eye" d="M4 12 Q12 4.5 20 12 Q12 19.5 4 12 Z" stroke-width="1.8"/>
+          <circle class="vtt-hidden-pupil" cx="12" cy="12" r="2.6"/>
+          <line class="vtt-hidden-slash" x1="5.5" y1="18.5" x2="18.5" y2="5.5" stroke="#3a2854" stroke-width="4.5"/>
+          <line class="vtt-hidden-slash" x1="5.5" y1="18.5" x2="18.5" y2="5.5" stroke="#f4ecff" stroke-width="1.8"/>
+         </g>
+        </g>
+        <g v-for="a in ailments" :key="a.key" :class="['vtt-ailment', a.kind ? 'vtt-ailment-' + a.kind : '']"
+           :data-title="a.title">
+          <title>{{ a.title }}</title>
+          <rect class="vtt-ail-bg" :x="a.x" :y="a.y" :width="a.w" :height="a.h" :rx="a.h * 0.3"
+                :stroke-width="ri * 0.025"/>
+          <text class="vtt-ail" :x="a.x + a.w / 2" :y="a.y + a.h / 2" dy="0.36em" text-anchor="middle"
+                :font-size="a.fs">{{ a.text }}</text>
+        </g>
+      </svg>
     </g>`,
 };
 
