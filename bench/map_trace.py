@@ -9,8 +9,9 @@ page (which drags the mover A -> B -> A ...) and one spectator's page, records a
 renderer (CDP Tracing, the DevTools timeline categories) over the drops, and PRINTS the spectator's main-thread
 busy time per drop (CDP Performance TaskDuration) and the trace's self time by event (script, style
 recalculation, layout, pre-paint, paint, layerize, hit tests, ...) per drop, in the thread's CPU time (the trace's
-thread clock: what the thread did, however busy the machine) and in wall time. `--js`: the JS sampling profile by
-function instead of a trace. A tool for finding where the time goes, not a benchmark with targets (bench/web.py
+thread clock: what the thread did, however busy the machine) and in wall time, and the rendering steps' counts per
+drop (elements styled, layout objects dirty and in all). `--js`: the JS sampling profile by function instead of a
+trace. A tool for finding where the time goes, not a benchmark with targets (bench/web.py
 has those).
 """
 
@@ -146,8 +147,29 @@ def print_functions(profile: dict[str, Any], n: int, top: int = 30) -> None:
         print(f"   {ms / n:6.2f} ms  {name}")
 
 
+RENDERING = ("UpdateLayoutTree", "Layout", "PrePaint", "Paint", "Layerize", "HitTest")
+"""The main thread's rendering steps of a change (style, layout, pre-paint, paint, layerizing, hit tests)."""
+
+
+def rendering_counts(events: list[dict[str, Any]], tid: tuple[int, int], n: int) -> dict[str, float]:
+    """Per drop: how many of each rendering step ran, the elements whose style was worked out again, the layout
+    objects a layout found dirty, and the layout tree's size (layout objects, at each layout): counts of work,
+    which a busy machine does not change."""
+    steps = [e for e in events if (e["pid"], e["tid"]) == tid and e.get("ph") == "X" and e["name"] in RENDERING]
+    out = {name: sum(1 for e in steps if e["name"] == name) / n for name in RENDERING}
+    layouts = [e["args"]["beginData"] for e in steps if e["name"] == "Layout"]
+    out["styled elements"] = sum(int(e["args"].get("elementCount", 0)) for e in steps if e["name"] == RENDERING[0]) / n
+    out["dirty layout objects"] = sum(int(b["dirtyObjects"]) for b in layouts) / n
+    out["layout objects"] = sum(int(b["totalObjects"]) for b in layouts) / max(1, len(layouts))
+    return out
+
+
 def print_trace(events: list[dict[str, Any]], tid: tuple[int, int], n: int) -> None:
+    counts = rendering_counts(events, tid, n)
+    print("rendering counts per drop: " + ", ".join(f"{k} {v:.2f}" for k, v in counts.items()))
     wall, cpu = self_times(events, tid, "dur"), self_times(events, tid, "tdur")
+    rendering = sum(cpu.get(k, 0.0) for k in RENDERING) / n
+    print(f"rendering steps' CPU per drop: {rendering:.2f} ms ({' + '.join(RENDERING)})")
     print(
         f"trace, main thread, per drop: {sum(cpu.values()) / n:.1f} ms of CPU time "
         f"({sum(wall.values()) / n:.1f} ms of wall time); self time by event, CPU (wall):"
