@@ -457,21 +457,20 @@ def lapse_sources(tx: Tx, before: GameState | None = None) -> list[Event]:
         or (before.effects != state.effects and [e.id for e in before.effects] != [e.id for e in state.effects])
         or (before.holds is not state.holds and before.holds != state.holds)
     ):
-        ids = []
+        holding: list[str] | None = None  # made when a changed creature holds a source
         creatures = state.creatures
         for cid in tx._creatures:  # those holding sources; every creature if one died
             c = creatures.get(cid)
             if c is None:
                 continue
             if c.dead:
-                ids = None
                 break
             if c.ailment_sources:
-                ids.append(cid)
-        if ids is not None:
-            if not ids:
+                holding = [cid] if holding is None else [*holding, cid]
+        else:
+            if holding is None:
                 return events
-            ids.sort()
+            ids = sorted(holding)
     if ids is None:
         ids = list(state.creatures)
     for cid in ids:

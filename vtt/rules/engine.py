@@ -143,7 +143,9 @@ def apply(state: GameState, command: Command | dict[str, Any], dice: DiceSource)
     events += ailments.lapse_sources(tx, state)
     made = tx.state
     made.__dict__["version"] = state.version + 1  # `set_fields(made, version=...)` without its call
-    made.__pydantic_fields_set__.add("version")
+    fields_set = made.__pydantic_fields_set__
+    if "version" not in fields_set:  # set already in every state apply made
+        fields_set.add("version")
     positions.seal(tx)
     return tx.state, events
 

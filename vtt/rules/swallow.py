@@ -251,18 +251,19 @@ def spill(tx: Tx) -> list[Event]:
     however it was wounded (from inside, or a Serious Injury from outside landing on the stomach)."""
     events: list[Event] = []
     creatures = tx.state.creatures
-    full: list[str] = []
+    full: list[str] | None = None  # made when a stomach is found full, nearly never
     for cid in tx._creatures:  # `stomach_wounded(c) >= FALL_OUT_WOUNDED`, without its three calls
         c = creatures.get(cid)
         if c is not None:
             for part in c.parts:
                 if part.id == STOMACH:
                     if part.wounded >= FALL_OUT_WOUNDED:
-                        full.append(cid)
+                        full = [cid] if full is None else [*full, cid]
                     break
-    for cid in sorted(full):
-        if contents(tx.state, cid):
-            events += fall_out(tx, cid)
+    if full is not None:
+        for cid in sorted(full):
+            if contents(tx.state, cid):
+                events += fall_out(tx, cid)
     return events
 
 
