@@ -136,12 +136,16 @@ def apply(state: GameState, command: Command | dict[str, Any], dice: DiceSource)
     if type(cmd) is Strike:
         tx.strike_given = state
     events = _begin(tx, cmd, dice) if state.settings.reactions else _dispatch(tx, cmd, dice)
-    events += swallow.spill(tx)
-    events += burning.douse(tx)
+    if tx._creatures:  # a stomach only spills when the command changed its owner
+        events += swallow.spill(tx)
+    if tx.state.board.water:  # Burning is only put out by water
+        events += burning.douse(tx)
     events += ailments.lapse_sources(tx, state)
     made = tx.state
     made.__dict__["version"] = state.version + 1  # `set_fields(made, version=...)` without its call
-    made.__pydantic_fields_set__.add("version")
+    fields_set = made.__pydantic_fields_set__
+    if "version" not in fields_set:  # set already in every state apply made
+        fields_set.add("version")
     positions.seal(tx)
     return tx.state, events
 
@@ -176,7 +180,8 @@ def _dispatch(tx: Tx, cmd: Command, dice: DiceSource) -> list[Event]:
         actor = getattr(cmd, "creature", None)
         c = state.creatures.get(actor) if isinstance(actor, str) else None
         swallow.check_command(state, cmd, actor, c)
-        enraged.check_command(state, cmd, c)
+        if c is not None and c.ailments.get(enraged.ENRAGED):
+            enraged.check_command(state, cmd, c)
     handler = HANDLERS.get(type(cmd))
     if handler is None:
         raise RuleError(f"unknown command {cmd!r}")

@@ -262,15 +262,15 @@ def seal(tx: Tx) -> None:
     old, new = origin.creatures, state.creatures
     step = _NO_STEP
     if old is not new:  # a creature was replaced; one put back as the very object it was is no change
-        found_changed: list[str] = []
-        for cid in tx._creatures:
-            if old.get(cid) is not new.get(cid):
-                found_changed.append(cid)
-        for cid in tx._removed:
-            if old.get(cid) is not new.get(cid):
-                found_changed.append(cid)
-        if found_changed:
-            step = frozenset(found_changed)
+        replaced = tx._creatures
+        if tx._removed:
+            replaced = replaced | tx._removed
+        for cid in replaced:
+            if old.get(cid) is new.get(cid):
+                step = frozenset(cid for cid in replaced if old.get(cid) is not new.get(cid)) or _NO_STEP
+                break
+        else:  # each one replaced, as nearly always: the set as it is, without a list to build it from
+            step = frozenset(replaced) if replaced else _NO_STEP
     if _replaying.get():
         _replayed.set((origin, state, step))
         return
@@ -297,7 +297,7 @@ def seal(tx: Tx) -> None:
             _entries.move_to_end(key)
         _entries[key] = entry
         if len(_entries) > KEPT:
-            _entries.popitem(last=False)
+            _entries.popitem(False)  # `last=False`, without parsing a keyword
     finally:
         _lock.release()
 

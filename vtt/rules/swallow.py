@@ -250,12 +250,20 @@ def spill(tx: Tx) -> list[Event]:
     """After a command: every stomach the command changed that has 6 Tiers of Wounded lets what it holds fall out,
     however it was wounded (from inside, or a Serious Injury from outside landing on the stomach)."""
     events: list[Event] = []
-    if not tx._creatures:  # no creature changed: no stomach was wounded
-        return events
-    for cid in sorted(tx._creatures):
-        c = tx.state.creatures.get(cid)
-        if c is not None and stomach_wounded(c) >= FALL_OUT_WOUNDED and contents(tx.state, cid):
-            events += fall_out(tx, cid)
+    creatures = tx.state.creatures
+    full: list[str] | None = None  # made when a stomach is found full, nearly never
+    for cid in tx._creatures:  # `stomach_wounded(c) >= FALL_OUT_WOUNDED`, without its three calls
+        c = creatures.get(cid)
+        if c is not None:
+            for part in c.parts:
+                if part.id == STOMACH:
+                    if part.wounded >= FALL_OUT_WOUNDED:
+                        full = [cid] if full is None else [*full, cid]
+                    break
+    if full is not None:
+        for cid in sorted(full):
+            if contents(tx.state, cid):
+                events += fall_out(tx, cid)
     return events
 
 
@@ -430,9 +438,14 @@ def check_command(state: GameState, cmd: Command, actor: str | None, c: Creature
     others = _OTHERS_NAMED.get(type(cmd))
     if others:
         creatures = state.creatures
-        for tid in creature_ids(cmd, others):
-            if tid != actor and (t := creatures.get(tid)) is not None and t.swallowed_by is not None:
-                raise RuleError(f"{t.name} has been swallowed: it is off the board")
+        values = cmd.__dict__
+        for name in others:  # `creature_ids(cmd, others)`, without its call and list when each names one or none
+            named = values[name]
+            if named is None:
+                continue
+            for tid in (named,) if isinstance(named, str) else creature_ids(cmd, (name,)):
+                if tid != actor and (t := creatures.get(tid)) is not None and t.swallowed_by is not None:
+                    raise RuleError(f"{t.name} has been swallowed: it is off the board")
 
 
 _OTHERS_NAMED: dict[type[BaseModel], tuple[str, ...]] = {
