@@ -70,7 +70,7 @@ from vtt.rules.damage import deal
 from vtt.rules.dice import DiceChange, DiceSource, Modifier, roll
 from vtt.rules.events import Event, RuleError
 from vtt.rules.fastmodel import construct
-from vtt.rules.grid import footprint_distance
+from vtt.rules.grid import Grid, footprint_distance
 from vtt.rules.hold import caused_by, check_touch, end_empty_holds, leave_holds, release_limb, remove_held
 from vtt.rules.menu_terms import lines_clear, melee_modifiers, touch
 from vtt.rules.model import Cell, Creature, GameState, Hold, Limb, PartLock, Weapon
@@ -476,24 +476,37 @@ def destinations(
 ) -> list[Cell]:
     """Every anchor space Reposition may move the target to: the spaces `why_not_destination` allows, with the test
     of where the target may stand made for them all at once (`standable`). `reached`: the open spaces within `rng`
-    of `c` that an attack reaches past the walls (a menu has them, `strike_offers.reach_spaces`): a target of one
-    space may go to those and to the spaces one step farther, and no line is drawn."""
+    of `c` that an attack reaches past the walls (a menu has them, `strike_offers.reach_spaces`): no line is drawn
+    (`_reached_anchors`)."""
     key = ("reposition", c.id, c.anchor, target.id, target.anchor, rng, id(filled))
     kept: list[Cell] | None = occ.kept.get(key)
     if kept is not None:
         return list(kept)
     grid = grid_of(state)
     offsets = footprint_offsets(state, target)
-    if reached is not None and offsets == ((0, 0),):
+    if reached is not None:
         mine = occ.cells[c.id]
         now = footprint_distance(grid, mine, occ.cells[target.id])
-        candidates = set(reached)
-        candidates.update(
-            cell for cell in grid.neighbours(target.anchor) if footprint_distance(grid, mine, (cell,)) > now
-        )
+        q, r = target.anchor
+        if offsets == ((0, 0),):
+            spread = 0
+            candidates = set(reached)
+            farther = (cell for cell in grid.neighbours(target.anchor) if footprint_distance(grid, mine, (cell,)) > now)
+        else:
+            spread = max(grid.distance((0, 0), off) for off in offsets)
+            candidates = _reached_anchors(grid, mine, rng, offsets, set(reached))
+            farther = (
+                (q + dq, r + dr)
+                for dq, dr in grid.neighbours((0, 0))
+                if footprint_distance(grid, mine, [(q + dq + oq, r + dr + orr) for oq, orr in offsets]) > now
+            )
+        candidates.update(farther)
         candidates.discard(target.anchor)
         cols, rows = state.board.cols, state.board.rows
-        on_map = on_map_within(grid, mine, rng, cols, rows) and on_map_within(grid, (target.anchor,), 1, cols, rows)
+        # each space filled at an anchor in the Reach is within the Reach and the footprint's spread twice over
+        on_map = on_map_within(grid, mine, rng + 2 * spread, cols, rows) and on_map_within(
+            grid, (target.anchor,), 1 + spread, cols, rows
+        )
         found = sorted(standable(state, target, candidates, occ, filled, on_map))
     else:
         spread = max((grid.distance((0, 0), off) for off in offsets), default=0)
@@ -503,6 +516,35 @@ def destinations(
         found = sorted(cell for cell in standable(state, target, candidates, occ, filled) if allowed(cell))
     occ.kept[key] = found
     return list(found)
+
+
+def _reached_anchors(
+    grid: Grid, mine: tuple[Cell, ...], rng: int, offsets: tuple[Cell, ...], reached: AbstractSet[Cell]
+) -> set[Cell]:
+    """The anchors at which a footprint of `offsets` is within Reach `rng` of `mine` and reached past the walls
+    (`attack_path` to it finds a line), for the anchors where every space of the footprint is open and on the map:
+    `reached` holds those of the open spaces within the Reach an attack reaches. A line is tried to the footprint's
+    nearest spaces alone, so it is reached when one of its nearest spaces is; each space within the Reach is met
+    once for each offset of the footprint."""
+    one = mine[0] if len(mine) == 1 else None
+    nearest: dict[Cell, int] = {}
+    found: set[Cell] = set()
+    for cell in grid.area_within(mine, rng):
+        d = grid.distance(one, cell) if one is not None else footprint_distance(grid, mine, (cell,))
+        q, r = cell
+        here = cell in reached
+        for dq, dr in offsets:
+            anchor = (q - dq, r - dr)
+            best = nearest.get(anchor)
+            if best is None or d < best:
+                nearest[anchor] = d
+                if here:
+                    found.add(anchor)
+                else:
+                    found.discard(anchor)
+            elif d == best and here:
+                found.add(anchor)
+    return found
 
 
 def reposition(
