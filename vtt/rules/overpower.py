@@ -231,6 +231,61 @@ def weapon_terms(
     return WeaponTerms(rng, dist, path, all_mods, [*changes, *tactics.flurry_weapon_changes(arm.weapon, minor)])
 
 
+class TargetTerms(NamedTuple):
+    """What Disarm, Impair and Reposition of a creature on one target share whatever weapon or limb makes them:
+    whether the touch can be made within some Reach, its distance and path, and the terms of the roll other than
+    the weapon's (the size modifier, the melee attack and declared modifiers, and the dice changes)."""
+
+    touched: bool
+    distance: int
+    path: tuple[Cell, ...]
+    size: list[Modifier]
+    modifiers: list[Modifier]
+    dice_changes: list[DiceChange]
+
+
+def target_terms(
+    state: GameState, occ: Occupancy, c: Creature, target: Creature, filled: AbstractSet[Cell], charge: bool
+) -> TargetTerms:
+    """The `TargetTerms` of `c` on `target` (a Charge or not), made once for the state of `occ`: a menu asks them
+    for each weapon and limb (`arm_terms`). Shared: not to be changed."""
+    key = ("target_terms", c.id, target.id, charge, id(filled))
+    found: TargetTerms | None = occ.kept.get(key)
+    if found is None:
+        found = occ.kept[key] = _target_terms(state, occ, c, target, filled, charge)
+    return found
+
+
+def _target_terms(
+    state: GameState, occ: Occupancy, c: Creature, target: Creature, filled: AbstractSet[Cell], charge: bool
+) -> TargetTerms:
+    if target.id == c.id or not can_overpower(c.size, target.size):
+        return TargetTerms(False, 0, (), [], [], [])
+    dist = footprint_distance(grid_of(state), occ.cells[c.id], occ.cells[target.id])
+    path, exp = touch(state, occ, c, target, filled)
+    if path is None or exp is None or not exp.attackable:
+        return TargetTerms(False, dist, (), [], [], [])
+    size_mod = overpower_size_modifier(c.size, target.size)
+    mods = [*melee_modifiers(state, occ, c, target), *tactics.declared_modifiers(state, c, False, charge)]
+    return TargetTerms(True, dist, path, [size_mod] if size_mod else [], mods, ailments.attack_dice_changes(state, c))
+
+
+def arm_terms(
+    state: GameState, c: Creature, arm: Armament, rng: int, terms: TargetTerms, minor: bool = False
+) -> WeaponTerms | None:
+    """`weapon_terms` with `arm` (of Reach `rng`) made from the `TargetTerms` on its target; None where it raises."""
+    if not terms.touched or terms.distance > rng:
+        return None
+    dist = terms.distance
+    try:
+        own = weapon_modifiers(state, c, arm, dist)
+    except RuleError:  # a limb too Wounded to use
+        return None
+    mods = [*terms.size, *own, *terms.modifiers]
+    changes = [*terms.dice_changes, *tactics.flurry_weapon_changes(arm.weapon, minor)]
+    return WeaponTerms(rng, dist, list(terms.path), mods, changes)
+
+
 def plan_weapon_overpower(
     state: GameState,
     occ: Occupancy,
