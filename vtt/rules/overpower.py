@@ -57,6 +57,7 @@ from __future__ import annotations
 from collections.abc import Callable, Iterable, Sequence
 from collections.abc import Set as AbstractSet
 from dataclasses import dataclass
+from functools import lru_cache
 from typing import Any, Literal, NamedTuple
 
 from vtt.rules import ailments, attacks, distal, swallow, tactics
@@ -542,19 +543,21 @@ def destinations(
     if reached is not None:
         mine = occ.cells[c.id]
         now = footprint_distance(grid, mine, occ.cells[target.id])
-        q, r = target.anchor
         if offsets == ((0, 0),):
             spread = 0
             candidates = set(reached)
             farther = (cell for cell in grid.neighbours(target.anchor) if footprint_distance(grid, mine, (cell,)) > now)
         else:
             spread = max(grid.distance((0, 0), off) for off in offsets)
-            candidates = _reached_anchors(grid, mine, rng, offsets, set(reached))
-            farther = (
-                (q + dq, r + dr)
-                for dq, dr in grid.neighbours((0, 0))
-                if footprint_distance(grid, mine, [(q + dq + oq, r + dr + orr) for oq, orr in offsets]) > now
-            )
+            candidates, nearest = _reached_anchors(grid, mine, rng, offsets, set(reached))
+            if now <= rng:  # an anchor not within the Reach is farther
+                farther = (cell for cell in grid.neighbours(target.anchor) if nearest.get(cell, rng + 1) > now)
+            else:
+                farther = (
+                    cell
+                    for cell in grid.neighbours(target.anchor)
+                    if footprint_distance(grid, mine, footprint(state, target, cell)) > now
+                )
         candidates.update(farther)
         candidates.discard(target.anchor)
         cols, rows = state.board.cols, state.board.rows
@@ -575,31 +578,41 @@ def destinations(
 
 def _reached_anchors(
     grid: Grid, mine: tuple[Cell, ...], rng: int, offsets: tuple[Cell, ...], reached: AbstractSet[Cell]
-) -> set[Cell]:
+) -> tuple[set[Cell], dict[Cell, int]]:
     """The anchors at which a footprint of `offsets` is within Reach `rng` of `mine` and reached past the walls
     (`attack_path` to it finds a line), for the anchors where every space of the footprint is open and on the map:
     `reached` holds those of the open spaces within the Reach an attack reaches. A line is tried to the footprint's
-    nearest spaces alone, so it is reached when one of its nearest spaces is; each space within the Reach is met
-    once for each offset of the footprint."""
-    one = mine[0] if len(mine) == 1 else None
+    nearest spaces alone, so it is reached when one of its nearest spaces is. With them, the distance of each anchor
+    within the Reach (of its footprint's nearest space), found ring by ring from `mine` outwards."""
     nearest: dict[Cell, int] = {}
     found: set[Cell] = set()
-    for cell in grid.area_within(mine, rng):
-        d = grid.distance(one, cell) if one is not None else footprint_distance(grid, mine, (cell,))
-        q, r = cell
-        here = cell in reached
+    for d, ring in enumerate(_rings(grid, mine, rng)):
+        met: set[Cell] = set()
+        good: set[Cell] = set()
         for dq, dr in offsets:
-            anchor = (q - dq, r - dr)
-            best = nearest.get(anchor)
-            if best is None or d < best:
-                nearest[anchor] = d
-                if here:
-                    found.add(anchor)
-                else:
-                    found.discard(anchor)
-            elif d == best and here:
-                found.add(anchor)
-    return found
+            met.update([(q - dq, r - dr) for q, r in ring])
+            good.update([(q - dq, r - dr) for q, r in ring if (q, r) in reached])
+        met.difference_update(nearest)
+        found |= good & met
+        nearest.update(dict.fromkeys(met, d))
+    return found, nearest
+
+
+def _rings(grid: Grid, mine: tuple[Cell, ...], rng: int) -> list[list[Cell]]:
+    """The spaces 0, 1, ... `rng` from `mine` (the nearest of its spaces)."""
+    if len(mine) == 1:
+        ((q, r),) = mine
+        return [[(q + dq, r + dr) for dq, dr in ring] for ring in _offset_rings(grid, rng)]
+    rings: list[list[Cell]] = [[] for _ in range(rng + 1)]
+    for cell in grid.area_within(mine, rng):
+        rings[footprint_distance(grid, mine, (cell,))].append(cell)
+    return rings
+
+
+@lru_cache(maxsize=64)
+def _offset_rings(grid: Grid, rng: int) -> tuple[tuple[Cell, ...], ...]:
+    origin = (0, 0)
+    return tuple(tuple(c for c in grid.within(origin, rng) if grid.distance(origin, c) == d) for d in range(rng + 1))
 
 
 def reposition(
