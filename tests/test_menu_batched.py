@@ -115,6 +115,41 @@ def test_overpowers_planned_on_one_occupancy_with_every_weapon_are_each_planned_
     assert planned > 0 and refused > 0
 
 
+def _wounded(s: GameState, c: Creature, tiers: int) -> GameState:
+    """`s` with `tiers` Tiers of Wounded on each of `c`'s limbs."""
+    parts = [p.model_copy(update={"wounded": tiers}) if c.limb(p.id) is not None else p for p in c.parts]
+    return s.model_copy(update={"creatures": {**s.creatures, c.id: c.model_copy(update={"parts": parts})}})
+
+
+def test_overpower_terms_shared_by_every_weapon_give_the_terms_of_each_weapon() -> None:
+    """The terms of a Disarm, an Impair and a Reposition a menu works out once for each target
+    (`overpower.target_terms`, asked with every weapon and limb on one occupancy) give, with each weapon
+    (`arm_terms`), the Reach, distance, path, modifiers and dice changes `weapon_terms` gives on an occupancy of
+    its own, with and without a Charge, as a Flurry's Minor Action or not; none where it refuses (out of Reach, a
+    wall, too large, a limb too Wounded to use)."""
+    made = refused = 0
+    for s0 in _every_other_fight_played():
+        for c, t in _pairs(s0):
+            for s in (s0, _wounded(s0, c, 1), _wounded(s0, c, s0.settings.wounded_unusable_at)):
+                me = s.creatures[c.id]
+                filled = s.board.filled()
+                shared = Occupancy(s)
+                for arm in arms(s, me):
+                    rng = strike.arm_reach(s, me, arm)
+                    for charge, minor in ((False, False), (True, False), (False, True)):
+                        try:
+                            expected: overpower.WeaponTerms | None = overpower.weapon_terms(
+                                s, Occupancy(s), me, t, arm, filled, charge, minor
+                            )
+                        except RuleError:
+                            expected = None
+                        terms = overpower.target_terms(s, shared, me, t, filled, charge)
+                        assert overpower.arm_terms(s, me, arm, rng, terms, minor) == expected
+                        made += expected is not None
+                        refused += expected is None
+    assert made > 100 and refused > 100
+
+
 def test_the_menus_overpower_previews_are_the_previews_of_their_plans() -> None:
     """The menu's preview of a Disarm, an Impair and a Reposition (made from `overpower.weapon_terms`) is the
     `plan_preview` of the plan the rule makes of it, with each weapon, with and without a Charge, as a Flurry's Minor

@@ -25,7 +25,7 @@ from vtt.rules.events import RuleError
 from vtt.rules.fastmodel import shallow_copy
 from vtt.rules.frozen import NO_DICT, NO_LIST, FrozenDict, FrozenList
 from vtt.rules.grid import GridKind
-from vtt.rules.menu_terms import lines_clear, melee_modifiers
+from vtt.rules.menu_terms import lines_clear, melee_modifiers, unreached
 from vtt.rules.model import Cell, GameState
 from vtt.rules.move_search import from_paths, search_one_space
 from vtt.rules.offers import (
@@ -40,7 +40,7 @@ from vtt.rules.offers import (
 )
 from vtt.rules.reach import attack_path
 from vtt.rules.settings import TableSettings
-from vtt.rules.space import Occupancy, footprint, footprint_offsets, grid_of, standable
+from vtt.rules.space import Occupancy, footprint, footprint_offsets, grid_of, standable, why_cannot_stand
 
 SEEDS = range(30)
 
@@ -163,6 +163,32 @@ def test_an_attack_reaches_every_space_of_a_reach_with_no_wall_in_it() -> None:
     assert reached > 500
 
 
+def test_the_spaces_a_wall_hides_from_one_space_are_those_no_line_drawn_reaches() -> None:
+    """`menu_terms.unreached` (from the shapes of the lines, kept for each grid and Reach) holds exactly the spaces
+    within the Reach to which `attack_path` from a space finds no clear line, on hex and square maps with walls on
+    up to 40 % of them, for Reach 1 to 4 from every open space."""
+    hidden = 0
+    for seed in SEEDS[::3]:
+        for kind in (GridKind.HEX, GridKind.SQUARE):
+            s = _walled_board(seed, kind)
+            grid = grid_of(s)
+            filled = s.board.filled()
+            for col in range(s.board.cols):
+                for row in range(s.board.rows):
+                    here = grid.from_offset(col, row)
+                    if here in filled:
+                        continue
+                    for radius in (1, 2, 3, 4):
+                        expected = {
+                            cell
+                            for cell in grid.area_within((here,), radius)
+                            if attack_path(grid, (here,), (cell,), filled) is None
+                        }
+                        assert unreached(grid, here, radius, filled) == expected
+                        hidden += len(expected)
+    assert hidden > 1000
+
+
 def _plain_destinations(s: GameState, occ: Occupancy, c_id: str, t_id: str, rng: int) -> list[Cell]:
     """Reposition's destinations by the rule's words, each space's line drawn."""
     c, t = s.creatures[c_id], s.creatures[t_id]
@@ -203,6 +229,41 @@ def test_reposition_destinations_are_those_a_line_drawn_to_each_allows() -> None
                     assert destinations_in_a_menu(s, c, t, rng) == expected
                     checked += len(expected)
     assert checked > 0
+
+
+def test_reposition_destinations_in_a_menu_are_those_a_line_drawn_to_each_allows_past_many_walls() -> None:
+    """`overpower.destinations` given the spaces the attack reaches (as a menu asks it: no line drawn, the anchors
+    of a larger target found from the spaces its footprint may fill, the map's edge told once) lists the spaces the
+    rule allows with a line drawn to each, for attackers and targets of sizes 0 to 3, Reach 1 to 3, on hex and
+    square maps with walls on up to 40 % of them, near their edges and away from them."""
+    checked = 0
+    for seed in SEEDS:
+        rng = random.Random(seed)
+        for kind in (GridKind.HEX, GridKind.SQUARE):
+            s0 = _walled_board(seed, kind)
+            grid = grid_of(s0)
+            here = s0.creatures["mover"].anchor
+            for size, their_size in ((0, 0), (0, 2), (0, 3), (2, 2), (3, 0), (1, 3)):
+                attacker = creature("attacker", here, size=size)
+                near = sorted(grid.area_within((here,), 4))
+                for to in rng.sample(near, min(8, len(near))):
+                    s = state(
+                        attacker,
+                        creature("target", to, size=their_size),
+                        cols=s0.board.cols,
+                        rows=s0.board.rows,
+                        walls=set(s0.board.walls),
+                        settings=s0.settings,
+                    )
+                    occ = Occupancy(s)
+                    if any(why_cannot_stand(s, c, c.anchor, occ) is not None for c in s.creatures.values()):
+                        continue
+                    for reach in (1, 2, 3):
+                        expected = _plain_destinations(s, occ, "attacker", "target", reach)
+                        t = s.creatures["target"]
+                        assert destinations_in_a_menu(s, s.creatures["attacker"], t, reach) == expected
+                        checked += len(expected)
+    assert checked > 1000
 
 
 def test_melee_modifiers_kept_for_a_state_are_those_worked_out_each_time() -> None:

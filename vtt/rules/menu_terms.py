@@ -10,13 +10,16 @@ An attack reaches a space past the walls when a line from the attacker to it is 
 wall or object on the spaces between its ends. A line of `n` steps is contiguous and `n + 1` long, so its `i`-th
 space is `i` steps from where it starts: the spaces between the ends of a line to a space within Reach `r` are
 within `r - 1` of the attacker. With no wall or object that near, every space and creature within the Reach is
-reached, and no line need be drawn (`lines_clear`).
+reached, and no line need be drawn (`lines_clear`). Otherwise, from a space of its own, only the spaces within
+`r - 1` that are filled can block a line: the spaces whose every line passes one of them are found from the lines'
+shapes, worked out once for each kind of grid and Reach (`unreached`).
 """
 
 from __future__ import annotations
 
 from collections.abc import Iterable
 from collections.abc import Set as AbstractSet
+from functools import lru_cache
 
 from vtt.rules.conditions import melee_attack_modifiers
 from vtt.rules.dice import Modifier
@@ -62,3 +65,37 @@ def lines_clear(grid: Grid, cells: Iterable[Cell], reach: int, filled: AbstractS
     if reach <= 1 or not filled:
         return True
     return filled.isdisjoint(grid.area_within(cells, reach - 1))
+
+
+def unreached(grid: Grid, cell: Cell, reach: int, filled: AbstractSet[Cell]) -> set[Cell]:
+    """The spaces within `reach` of `cell` that an attack from `cell` does not reach past the walls
+    (`reach.attack_path` from `cell` finds no line to them): those every line to which passes a filled space
+    between its ends."""
+    if reach <= 1 or not filled:
+        return set()
+    q, r = cell
+    near = {(fq - q, fr - r) for fq, fr in grid.area_within((cell,), reach - 1) & filled}
+    if not near:
+        return set()
+    shadows = _shadows(grid, reach)
+    out: set[Cell] = set()
+    for wall in near:
+        for (dq, dr), betweens in shadows.get(wall, ()):
+            if all(not near.isdisjoint(between) for between in betweens):
+                out.add((q + dq, r + dr))
+    return out
+
+
+@lru_cache(maxsize=64)
+def _shadows(grid: Grid, reach: int) -> dict[Cell, tuple[tuple[Cell, tuple[frozenset[Cell], ...]], ...]]:
+    """For each space (as an offset from an attacker's space) between the ends of a line to a space within `reach`:
+    the spaces some line to which passes it, each with the spaces between the ends of each of its lines."""
+    found: dict[Cell, list[tuple[Cell, tuple[frozenset[Cell], ...]]]] = {}
+    origin = (0, 0)
+    for end in grid.within(origin, reach):
+        if grid.distance(origin, end) < 2:  # no space lies between
+            continue
+        betweens = tuple(frozenset(line[1:-1]) for line in grid.lines(origin, end))
+        for between in frozenset().union(*betweens):
+            found.setdefault(between, []).append((end, betweens))
+    return {between: tuple(ends) for between, ends in found.items()}

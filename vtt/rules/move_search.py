@@ -104,23 +104,25 @@ def search_one_space(grid: Grid, start: Cell, levels: int, filled: AbstractSet[C
         seen = [cell in filled or not in_bounds(cell, cols, rows) for cell in cells]
     seen[0] = True
     neighbours = disc.neighbours
-    order = [start]
-    before: dict[Cell, Cell] = {}
-    steps: dict[Cell, int] = {start: 0}
+    # the index of each space reached and of the space before it, level by level; the `Moves` made from them at once
+    entered: list[int] = []
+    came_from: list[int] = []
+    ends = [0]  # where each level's spaces end in `entered`
     frontier = [0]
-    for level in range(1, levels + 1):
-        reached: list[int] = []
+    for _ in range(levels):
         for i in frontier:
-            here = cells[i]
             for j in neighbours[i]:
                 if not seen[j]:
                     seen[j] = True
-                    cell = cells[j]
-                    before[cell] = here
-                    steps[cell] = level
-                    order.append(cell)
-                    reached.append(j)
-        if not reached:
+                    entered.append(j)
+                    came_from.append(i)
+        if len(entered) == ends[-1]:
             break
-        frontier = reached
+        frontier = entered[ends[-1] :]
+        ends.append(len(entered))
+    order = [start, *map(cells.__getitem__, entered)]
+    before = dict(zip(map(cells.__getitem__, entered), map(cells.__getitem__, came_from), strict=True))
+    steps: dict[Cell, int] = {start: 0}
+    for level in range(1, len(ends)):
+        steps.update(dict.fromkeys(order[ends[level - 1] + 1 : ends[level] + 1], level))
     return Moves(order, before, steps)

@@ -57,6 +57,7 @@ from __future__ import annotations
 from collections.abc import Callable, Iterable, Sequence
 from collections.abc import Set as AbstractSet
 from dataclasses import dataclass
+from functools import lru_cache
 from typing import Any, Literal, NamedTuple
 
 from vtt.rules import ailments, attacks, distal, swallow, tactics
@@ -70,7 +71,7 @@ from vtt.rules.damage import deal
 from vtt.rules.dice import DiceChange, DiceSource, Modifier, roll
 from vtt.rules.events import Event, RuleError
 from vtt.rules.fastmodel import construct
-from vtt.rules.grid import footprint_distance
+from vtt.rules.grid import Grid, footprint_distance
 from vtt.rules.hold import caused_by, check_touch, end_empty_holds, leave_holds, release_limb, remove_held
 from vtt.rules.menu_terms import lines_clear, melee_modifiers, touch
 from vtt.rules.model import Cell, Creature, GameState, Hold, Limb, PartLock, Weapon
@@ -229,6 +230,61 @@ def weapon_terms(
     mods = weapon_modifiers(state, c, arm, dist)
     all_mods, changes = _shared_terms(state, c, target, mods, False, charge, melee_modifiers(state, occ, c, target))
     return WeaponTerms(rng, dist, path, all_mods, [*changes, *tactics.flurry_weapon_changes(arm.weapon, minor)])
+
+
+class TargetTerms(NamedTuple):
+    """What Disarm, Impair and Reposition of a creature on one target share whatever weapon or limb makes them:
+    whether the touch can be made within some Reach, its distance and path, and the terms of the roll other than
+    the weapon's (the size modifier, the melee attack and declared modifiers, and the dice changes)."""
+
+    touched: bool
+    distance: int
+    path: tuple[Cell, ...]
+    size: list[Modifier]
+    modifiers: list[Modifier]
+    dice_changes: list[DiceChange]
+
+
+def target_terms(
+    state: GameState, occ: Occupancy, c: Creature, target: Creature, filled: AbstractSet[Cell], charge: bool
+) -> TargetTerms:
+    """The `TargetTerms` of `c` on `target` (a Charge or not), made once for the state of `occ`: a menu asks them
+    for each weapon and limb (`arm_terms`). Shared: not to be changed."""
+    key = ("target_terms", c.id, target.id, charge, id(filled))
+    found: TargetTerms | None = occ.kept.get(key)
+    if found is None:
+        found = occ.kept[key] = _target_terms(state, occ, c, target, filled, charge)
+    return found
+
+
+def _target_terms(
+    state: GameState, occ: Occupancy, c: Creature, target: Creature, filled: AbstractSet[Cell], charge: bool
+) -> TargetTerms:
+    if target.id == c.id or not can_overpower(c.size, target.size):
+        return TargetTerms(False, 0, (), [], [], [])
+    dist = footprint_distance(grid_of(state), occ.cells[c.id], occ.cells[target.id])
+    path, exp = touch(state, occ, c, target, filled)
+    if path is None or exp is None or not exp.attackable:
+        return TargetTerms(False, dist, (), [], [], [])
+    size_mod = overpower_size_modifier(c.size, target.size)
+    mods = [*melee_modifiers(state, occ, c, target), *tactics.declared_modifiers(state, c, False, charge)]
+    return TargetTerms(True, dist, path, [size_mod] if size_mod else [], mods, ailments.attack_dice_changes(state, c))
+
+
+def arm_terms(
+    state: GameState, c: Creature, arm: Armament, rng: int, terms: TargetTerms, minor: bool = False
+) -> WeaponTerms | None:
+    """`weapon_terms` with `arm` (of Reach `rng`) made from the `TargetTerms` on its target; None where it raises."""
+    if not terms.touched or terms.distance > rng:
+        return None
+    dist = terms.distance
+    try:
+        own = weapon_modifiers(state, c, arm, dist)
+    except RuleError:  # a limb too Wounded to use
+        return None
+    mods = [*terms.size, *own, *terms.modifiers]
+    changes = [*terms.dice_changes, *tactics.flurry_weapon_changes(arm.weapon, minor)]
+    return WeaponTerms(rng, dist, list(terms.path), mods, changes)
 
 
 def plan_weapon_overpower(
@@ -476,24 +532,39 @@ def destinations(
 ) -> list[Cell]:
     """Every anchor space Reposition may move the target to: the spaces `why_not_destination` allows, with the test
     of where the target may stand made for them all at once (`standable`). `reached`: the open spaces within `rng`
-    of `c` that an attack reaches past the walls (a menu has them, `strike_offers.reach_spaces`): a target of one
-    space may go to those and to the spaces one step farther, and no line is drawn."""
+    of `c` that an attack reaches past the walls (a menu has them, `strike_offers.reach_spaces`): no line is drawn
+    (`_reached_anchors`)."""
     key = ("reposition", c.id, c.anchor, target.id, target.anchor, rng, id(filled))
     kept: list[Cell] | None = occ.kept.get(key)
     if kept is not None:
         return list(kept)
     grid = grid_of(state)
     offsets = footprint_offsets(state, target)
-    if reached is not None and offsets == ((0, 0),):
+    if reached is not None:
         mine = occ.cells[c.id]
         now = footprint_distance(grid, mine, occ.cells[target.id])
-        candidates = set(reached)
-        candidates.update(
-            cell for cell in grid.neighbours(target.anchor) if footprint_distance(grid, mine, (cell,)) > now
-        )
+        if offsets == ((0, 0),):
+            spread = 0
+            candidates = set(reached)
+            farther = (cell for cell in grid.neighbours(target.anchor) if footprint_distance(grid, mine, (cell,)) > now)
+        else:
+            spread = max(grid.distance((0, 0), off) for off in offsets)
+            candidates, nearest = _reached_anchors(grid, mine, rng, offsets, set(reached))
+            if now <= rng:  # an anchor not within the Reach is farther
+                farther = (cell for cell in grid.neighbours(target.anchor) if nearest.get(cell, rng + 1) > now)
+            else:
+                farther = (
+                    cell
+                    for cell in grid.neighbours(target.anchor)
+                    if footprint_distance(grid, mine, footprint(state, target, cell)) > now
+                )
+        candidates.update(farther)
         candidates.discard(target.anchor)
         cols, rows = state.board.cols, state.board.rows
-        on_map = on_map_within(grid, mine, rng, cols, rows) and on_map_within(grid, (target.anchor,), 1, cols, rows)
+        # each space filled at an anchor in the Reach is within the Reach and the footprint's spread twice over
+        on_map = on_map_within(grid, mine, rng + 2 * spread, cols, rows) and on_map_within(
+            grid, (target.anchor,), 1 + spread, cols, rows
+        )
         found = sorted(standable(state, target, candidates, occ, filled, on_map))
     else:
         spread = max((grid.distance((0, 0), off) for off in offsets), default=0)
@@ -503,6 +574,45 @@ def destinations(
         found = sorted(cell for cell in standable(state, target, candidates, occ, filled) if allowed(cell))
     occ.kept[key] = found
     return list(found)
+
+
+def _reached_anchors(
+    grid: Grid, mine: tuple[Cell, ...], rng: int, offsets: tuple[Cell, ...], reached: AbstractSet[Cell]
+) -> tuple[set[Cell], dict[Cell, int]]:
+    """The anchors at which a footprint of `offsets` is within Reach `rng` of `mine` and reached past the walls
+    (`attack_path` to it finds a line), for the anchors where every space of the footprint is open and on the map:
+    `reached` holds those of the open spaces within the Reach an attack reaches. A line is tried to the footprint's
+    nearest spaces alone, so it is reached when one of its nearest spaces is. With them, the distance of each anchor
+    within the Reach (of its footprint's nearest space), found ring by ring from `mine` outwards."""
+    nearest: dict[Cell, int] = {}
+    found: set[Cell] = set()
+    for d, ring in enumerate(_rings(grid, mine, rng)):
+        met: set[Cell] = set()
+        good: set[Cell] = set()
+        for dq, dr in offsets:
+            met.update([(q - dq, r - dr) for q, r in ring])
+            good.update([(q - dq, r - dr) for q, r in ring if (q, r) in reached])
+        met.difference_update(nearest)
+        found |= good & met
+        nearest.update(dict.fromkeys(met, d))
+    return found, nearest
+
+
+def _rings(grid: Grid, mine: tuple[Cell, ...], rng: int) -> list[list[Cell]]:
+    """The spaces 0, 1, ... `rng` from `mine` (the nearest of its spaces)."""
+    if len(mine) == 1:
+        ((q, r),) = mine
+        return [[(q + dq, r + dr) for dq, dr in ring] for ring in _offset_rings(grid, rng)]
+    rings: list[list[Cell]] = [[] for _ in range(rng + 1)]
+    for cell in grid.area_within(mine, rng):
+        rings[footprint_distance(grid, mine, (cell,))].append(cell)
+    return rings
+
+
+@lru_cache(maxsize=64)
+def _offset_rings(grid: Grid, rng: int) -> tuple[tuple[Cell, ...], ...]:
+    origin = (0, 0)
+    return tuple(tuple(c for c in grid.within(origin, rng) if grid.distance(origin, c) == d) for d in range(rng + 1))
 
 
 def reposition(

@@ -16,7 +16,6 @@ from vtt.rules import (
     strike_offers,
     tactics,
 )
-from vtt.rules.events import RuleError
 from vtt.rules.frozen import FrozenList
 from vtt.rules.model import Cell, Creature, GameState
 from vtt.rules.move_search import Moves
@@ -54,14 +53,12 @@ def weapon_overpower_options(
     reached: tuple[Cell, ...] | None = None
     for oid in in_reach:
         t = state.creatures[oid]
-        held = overpower.held_items(t)
-        # a target holding nothing cannot be Disarmed: its Disarm is not asked (the same touch fails them all)
-        asked = ACTIONS if held else ACTIONS[1:]
-        try:
-            terms = overpower.weapon_terms(state, occ, c, t, arm, filled, charge, minor, overpower.NAMES[asked[0]])
-        except RuleError:
+        terms = overpower.arm_terms(state, c, arm, rng, overpower.target_terms(state, occ, c, t, filled, charge), minor)
+        if terms is None:
             continue
-        for action in asked:
+        held = overpower.held_items(t)
+        # a target holding nothing cannot be Disarmed: its Disarm is not asked
+        for action in ACTIONS if held else ACTIONS[1:]:
             choices: dict[str, list[Any]]
             if action == "disarm":
                 spaces = positions.kept(occ, ("drop_spaces", oid), partial(overpower.drop_spaces, state, occ, t))

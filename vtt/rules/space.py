@@ -421,7 +421,7 @@ def standable(
 ) -> list[Cell]:
     """The `anchors` where `why_cannot_stand` lets the creature end a move, in their order; the same test with
     what every anchor shares worked out once (a move's menu asks it of every space in reach). `on_map`: the caller
-    knows every anchor of a creature of one space lies on the map (told once for the area they are in)."""
+    knows every space the creature fills at every anchor lies on the map (told once for the area they are in)."""
     grid = grid_of(state)
     cols, rows = state.board.cols, state.board.rows
     in_bounds = grid.in_bounds
@@ -444,7 +444,7 @@ def standable(
     for q, r in anchors:
         for dq, dr in offsets:
             cell = (q + dq, r + dr)
-            if not in_bounds(cell, cols, rows) or cell in filled:
+            if cell in filled or not (on_map or in_bounds(cell, cols, rows)):
                 break
             here = by_cell.get(cell)
             if here and mine + sum(fill(creatures[o]) for o in here if o != me) > capacity:

@@ -19,7 +19,7 @@ from vtt.rules import (
 from vtt.rules.events import RuleError
 from vtt.rules.fastmodel import shallow_copy
 from vtt.rules.frozen import FrozenDict, FrozenList
-from vtt.rules.menu_terms import lines_clear
+from vtt.rules.menu_terms import lines_clear, unreached
 from vtt.rules.model import Cell, Creature, GameState
 from vtt.rules.near import on_map_within
 from vtt.rules.offers import (
@@ -163,6 +163,13 @@ def _open_and_walls(
             return tuple(sorted(area - filled)), in_reach
         in_bounds = grid.in_bounds
         return tuple(sorted(cell for cell in area if cell not in filled and in_bounds(cell, cols, rows))), in_reach
+    if len(mine) == 1:
+        shut = unreached(grid, mine[0], rng, filled)
+        walls_reached = tuple(sorted((filled & area) - shut))
+        if on_map_within(grid, mine, rng, cols, rows):
+            return tuple(sorted(area - filled - shut)), walls_reached
+        in_bounds = grid.in_bounds
+        return tuple(sorted(c for c in area - filled - shut if in_bounds(c, cols, rows))), walls_reached
     spaces = sorted(
         cell
         for cell in area
