@@ -387,3 +387,42 @@ def test_a_strike_hit_is_the_same_from_its_models_and_from_their_json() -> None:
         assert from_models == strike_hit("a", "t", stored, attack, "A's Strike")
         assert from_models.changes[: len(changes)] == tuple(changes)
         assert len(from_models.changes) == len(changes) + (faces.count(12) > 0)
+
+
+def test_a_strike_hit_holds_every_field_a_hit_of_its_params_names_and_the_defaults_for_the_rest() -> None:
+    """seed-000 Strike: the Hit a Strike deals is physical, targeted, with the size change, of the weapon's element
+    and the chosen Strike type, the attack's faces, the Called Shot's part and the dice the roller chose; every other
+    field of `Hit` (its pool, Continuing Damage, a Lightning jump, a Material Element) keeps its default."""
+    axe = weapon("axe", 3, element="fire", strike_types=("C",))
+    attack = roll(ScriptedDice([9, 2]), "attack", 2)
+    cases: list[tuple[dict[str, Any], str | None, bool]] = [
+        ({"damage": 3, "changes": [], "weapon": axe, "strike_type": "C", "max_dice": 2}, None, False),
+        ({"damage": 1, "changes": [], "weapon": None, "strike_type": None, "max_dice": None}, None, False),
+        (
+            {"damage": 2, "changes": [], "weapon": axe, "strike_type": None, "max_dice": None, "part": "head"},
+            "head",
+            False,
+        ),
+        (
+            {"damage": 2, "changes": [], "weapon": None, "strike_type": None, "part": "head", "called_shot": True},
+            "head",
+            True,
+        ),
+    ]
+    for params, part, called in cases:
+        weapon_of_params = params["weapon"]
+        expected = Hit(
+            target="t",
+            amount=params["damage"],
+            attacker="a",
+            label="A's Strike",
+            element=weapon_of_params.element if weapon_of_params else None,
+            strike_type=params["strike_type"],
+            attack_faces=(9, 2),
+            part=part,
+            called_shot=called,
+            max_dice=params.get("max_dice"),
+        )
+        hit = strike_hit("a", "t", params, attack, "A's Strike")
+        assert type(hit) is Hit and hit == expected
+        assert hit._asdict() == expected._asdict()

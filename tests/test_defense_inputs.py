@@ -191,9 +191,9 @@ def test_a_defense_kept_across_states_is_the_defense_every_rule_is_asked_of(
     assert found == [attacks.defense_inputs(later, spec) for spec, later, _ in cases]
 
 
-def test_a_strike_builds_its_spec_and_result_of_every_field(monkeypatch: pytest.MonkeyPatch) -> None:
-    """`attacks.new_record` is given all a record's fields in order (a field added to `AttackSpec` or `AttackResult`
-    and not to its builder would make a short tuple, failing only where the field is read)."""
+def test_a_strike_builds_its_spec_result_and_hit_of_every_field(monkeypatch: pytest.MonkeyPatch) -> None:
+    """`attacks.new_record` is given all a record's fields in order (a field added to `AttackSpec`, `AttackResult` or
+    `damage.Hit` and not to its builder would make a short tuple, failing only where the field is read)."""
     built: list[str] = []
     new_record = attacks.new_record
 
@@ -204,4 +204,4 @@ def test_a_strike_builds_its_spec_and_result_of_every_field(monkeypatch: pytest.
 
     monkeypatch.setattr(attacks, "new_record", checked)
     apply(fight(), Strike(creature="a", target="b", weapon="sword"), ScriptedDice([12, 12, 1, 1, 6, 6, 6, 6, 6, 6]))
-    assert built == ["AttackSpec", "AttackResult"]
+    assert built == ["AttackSpec", "AttackResult", "Hit"]

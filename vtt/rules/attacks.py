@@ -62,9 +62,24 @@ Handler = Callable[[Tx, AttackSpec, AttackResult, DiceSource], list[Event]]
 HANDLERS: dict[str, Handler] = {}
 
 
+ON_HIT: dict[str, Handler] = {}
+"""Handlers of the actions whose outcome follows a successful attack alone: a failed one comes to nothing."""
+
+
 def on_result(action: str) -> Callable[[Handler], Handler]:
     def register(fn: Handler) -> Handler:
         HANDLERS[action] = fn
+        return fn
+
+    return register
+
+
+def on_hit(action: str) -> Callable[[Handler], Handler]:
+    """Register the outcome of `action`'s successful attack (`on_result` of a handler that does nothing on a failed
+    one, which is then not called)."""
+
+    def register(fn: Handler) -> Handler:
+        ON_HIT[action] = fn
         return fn
 
     return register
@@ -196,8 +211,8 @@ def finish(tx: Tx, spec: AttackSpec, defense: Roll | None, dice: DiceSource, not
     attack = spec.attack
     result = new_record(AttackResult, (attack, spec.dl, spec.defense_skill, defense, s.ties_to, s.fumble_always_fails))
     success = result.success
-    attacker, target = tx.get(spec.attacker).name, tx.get(spec.target).name
-    text = describe_attack(result, success, attacker, target)
+    creatures = tx.state.creatures
+    text = describe_attack(result, success, creatures[spec.attacker].name, creatures[spec.target].name)
     if note:
         text = f"{note}. {text}"
     events = [
@@ -219,6 +234,10 @@ def finish(tx: Tx, spec: AttackSpec, defense: Roll | None, dice: DiceSource, not
     ]
     if defense is not None and spec.defense_skill == "Endure":  # only an Endure roll may kill (`exhaustion_death`)
         events += exhaustion_death(tx, spec.target, spec.defense_skill, defense)
-    events += HANDLERS[spec.action](tx, spec, result, dice)
+    hit_outcome = ON_HIT.get(spec.action)
+    if hit_outcome is None:
+        events += HANDLERS[spec.action](tx, spec, result, dice)
+    elif success:
+        events += hit_outcome(tx, spec, result, dice)
     events += end_turn_after_charge(tx, spec.attacker, dice)
     return events

@@ -277,7 +277,7 @@ def deal(tx: Tx, hit: Hit, dice: DiceSource) -> list[Event]:
     c = tx.creature(hit.target)  # one creature to change for the Pips and the Serious Injury
     events += _suffer(tx, c, pool, injury, "Injury")
     if pool == "grit":
-        events += after_grit_injury(tx, hit.target, injury, dice)
+        events += after_grit_injury(tx, c, injury, dice)
         events += serious_injury(tx, c, hit, injury, threshold, dice)
     if element is not None:  # `element_effects` of a Hit without an element is nothing
         events += element_effects(tx, hit, injury, dice)

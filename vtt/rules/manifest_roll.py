@@ -39,9 +39,10 @@ def readied_limbs(c: Creature) -> list[Limb]:
     return [lb for lb in c.limbs if lb.readied is not None]
 
 
-def after_grit_injury(tx: Tx, creature_id: str, injury: int, dice: DiceSource) -> list[Event]:
-    """seed-000 Ready: "After suffering Grit Injury, roll Manifest to not lose the effect, DL 3 + Injury"."""
-    c = tx.get(creature_id)
+def after_grit_injury(tx: Tx, c: Creature, injury: int, dice: DiceSource) -> list[Event]:
+    """seed-000 Ready: "After suffering Grit Injury, roll Manifest to not lose the effect, DL 3 + Injury" (`c`: the
+    creature that suffered it, as the state of `tx` holds it)."""
+    creature_id = c.id
     for lb in c.limbs:
         if lb.readied is not None:
             break

@@ -469,7 +469,10 @@ def strike(
         c, prepared = kept
     arm, plan = prepared.arm, prepared.plan
     if (kept_occ is not None or as_given) and not minor:
-        _pay_kept(tx, prepared, c.id, kept_occ is not None)
+        if kept_occ is not None and prepared.paid is not None:  # paid on this state's menu before: `_pay_kept`'s
+            tx.share_economy(c.id, prepared.paid)
+        else:
+            _pay_kept(tx, prepared, c.id, kept_occ is not None)
         declared: list[Event] = []
     else:
         limbs = attack_limbs(state, c, arm) if minor else []  # only a Flurry's Minor Action keeps them from attacking
@@ -487,7 +490,13 @@ def strike(
         target=target,
         data={"path": list(plan.path), "reach": plan.reach, "exposed_size": plan.exposed_size},
     )
-    params = prepared.params(max_dice)
+    params = {  # the damage dice changes and the weapon are models (a pending defense stores them as JSON, `weapon_of`)
+        "damage": plan.damage,
+        "changes": list(plan.damage_changes),
+        "weapon": arm.weapon,
+        "strike_type": prepared.strike_type,
+        "max_dice": max_dice,
+    }
     if called_shot is not None:
         params.update({"called_part": called_shot, "part_offset": prepared.offset})
     if target is None:
@@ -588,17 +597,6 @@ class _Strike:
         self.plain_defense: attacks.PlainDefense | None = None
         """Kept across states: the inputs of the last defense against it that nothing modified, with what they were
         read from."""
-
-    def params(self, max_dice: int | None) -> dict[str, Any]:
-        """The Strike's params for its outcome: the damage dice changes and the weapon are models (a pending defense
-        stores them as JSON, see `weapon_of`)."""
-        return {
-            "damage": self.plan.damage,
-            "changes": list(self.plan.damage_changes),
-            "weapon": self.arm.weapon,
-            "strike_type": self.strike_type,
-            "max_dice": max_dice,
-        }
 
 
 _Inputs = tuple[
@@ -777,21 +775,32 @@ def strike_hit(attacker: str, target: str, params: dict[str, Any], attack: Roll,
         element = weapon.element
         if weapon.devastating:
             changes += tuple(weapon_changes(weapon, attack))
-    return Hit(
-        target=target,
-        amount=params["damage"],
-        attacker=attacker,
-        label=label,
-        changes=changes,
-        physical=True,
-        element=element,
-        strike_type=params.get("strike_type"),
-        attack_faces=attack.faces,
-        targeted=True,
-        part=params.get("part"),
-        called_shot=bool(params.get("called_shot")),
-        max_dice=params.get("max_dice"),
+    return attacks.new_record(
+        Hit,
+        (
+            target,
+            params["damage"],
+            attacker,
+            label,
+            changes,
+            True,  # physical
+            element,
+            params.get("strike_type"),
+            False,  # from_spell
+            True,  # apply_size
+            attack.faces,
+            True,  # targeted
+            params.get("part"),
+            bool(params.get("called_shot")),
+            params.get("max_dice"),
+            *_HIT_DEFAULTS_AFTER_MAX_DICE,
+        ),
     )
+
+
+_HIT_DEFAULTS_AFTER_MAX_DICE = tuple(Hit._field_defaults[f] for f in Hit._fields[Hit._fields.index("max_dice") + 1 :])
+"""A Strike's Hit is built as `Hit(...)` of every field up to `max_dice`, the rest left to their defaults, without
+the Python frame of the named tuple's `__new__` (`attacks.new_record`)."""
 
 
 def surface_damage(tx: Tx, attacker: str, params: dict[str, Any], attack: Roll, dice: DiceSource) -> list[Event]:
@@ -838,14 +847,13 @@ def called_shot_params(tx: Tx, spec: attacks.AttackSpec, result: AttackResult) -
     return params, [shot]
 
 
-@attacks.on_result("strike")
+@attacks.on_hit("strike")
 def _strike_result(tx: Tx, spec: attacks.AttackSpec, result: AttackResult, dice: DiceSource) -> list[Event]:
-    if not result.success:
-        return []
     if "called_part" in spec.params:
         params, events = called_shot_params(tx, spec, result)
     else:
         params, events = spec.params, []
-    hit = strike_hit(spec.attacker, spec.target, params, spec.attack, f"{tx.get(spec.attacker).name}'s Strike")
+    label = f"{tx.state.creatures[spec.attacker].name}'s Strike"
+    hit = strike_hit(spec.attacker, spec.target, params, spec.attack, label)
     dealt = deal(tx, hit, dice)
     return events + dealt if events else dealt  # `deal`'s own list when nothing comes before it
