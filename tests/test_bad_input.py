@@ -25,6 +25,7 @@ from vtt.rules.commands import COMMAND_MODELS, parse_command
 from vtt.rules.dice import RandomDice
 from vtt.rules.mapfile import MapError, load_map
 from vtt.rules.model import SOULWEAVER, Creature, Weapon
+from vtt.rules.records import Record
 from vtt.rules.scenario import ScenarioError, load_scenario
 from vtt.store import db
 from vtt.store.db import Seat, open_engine
@@ -428,7 +429,7 @@ def _get(data: Json, path: tuple[str | int, ...]) -> Json:
     return data
 
 
-def _required(model: type[BaseModel]) -> list[str]:
+def _required(model: type[BaseModel | Record]) -> list[str]:
     return [n for n, f in model.model_fields.items() if f.is_required()]
 
 

@@ -2,20 +2,23 @@
 
 - `Tx(state).state` is `state.model_copy(update=...)` with its own lists of effects and pending decisions and its
   own dict of reactions; every other field is shared.
-- `Tx.creature` copies a creature as `model_copy(update=...)` would with its ten dicts and lists copied: the same
-  values and fields set; its lists of limbs and parts and dict of ailments (which rules change in place) its own,
+- `Tx.creature` copies a creature (a slotted record) as `model_copy(update=...)` would with its ten dicts and lists
+  copied: the same values; its lists of limbs and parts and dict of ailments (which rules change in place) its own,
   everything else shared (the other seven are only ever replaced).
 """
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, TypeVar
 
 from factories import creature, on_turn, state, weapon
 from pydantic import BaseModel
 
 from vtt.rules.model import AilmentSource, Creature, Economy, GameState
+from vtt.rules.records import Record
 from vtt.rules.txn import Tx
+
+M = TypeVar("M", BaseModel, Record)
 
 CONTAINERS = (
     "limbs",
@@ -36,19 +39,24 @@ def _plain_clone(c: Creature) -> Creature:
     return c.model_copy(update={name: type(getattr(c, name))(getattr(c, name)) for name in CONTAINERS})
 
 
-def _same_copy(got: BaseModel, plain: BaseModel, own: tuple[str, ...], original: BaseModel) -> None:
+def _values(m: BaseModel | Record) -> dict[str, Any]:
+    return m.__dict__ if isinstance(m, BaseModel) else {name: getattr(m, name) for name in type(m).model_fields}
+
+
+def _same_copy(got: M, plain: M, own: tuple[str, ...], original: M) -> None:
     assert type(got) is type(plain)
-    assert got.__dict__ == plain.__dict__
-    assert list(got.__dict__) == list(plain.__dict__)
-    assert got.__pydantic_fields_set__ == plain.__pydantic_fields_set__
-    assert got.__pydantic_fields_set__ is not original.__pydantic_fields_set__
-    assert got.__pydantic_extra__ == plain.__pydantic_extra__
-    assert got.__pydantic_private__ == plain.__pydantic_private__
-    for name, value in got.__dict__.items():
+    assert _values(got) == _values(plain)
+    assert list(_values(got)) == list(_values(plain))
+    if isinstance(got, BaseModel) and isinstance(plain, BaseModel) and isinstance(original, BaseModel):
+        assert got.__pydantic_fields_set__ == plain.__pydantic_fields_set__
+        assert got.__pydantic_fields_set__ is not original.__pydantic_fields_set__
+        assert got.__pydantic_extra__ == plain.__pydantic_extra__
+        assert got.__pydantic_private__ == plain.__pydantic_private__
+    for name, value in _values(got).items():
         if name in own:
-            assert value is not original.__dict__[name], name
+            assert value is not _values(original)[name], name
         else:
-            assert value is original.__dict__[name], name
+            assert value is _values(original)[name], name
 
 
 def _creatures() -> list[Creature]:

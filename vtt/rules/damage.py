@@ -315,7 +315,7 @@ def _size_change(diff: int, target_size: int) -> DiceChange:
 
 def _fill(c: Creature, pool: PoolName, amount: int, parts: list[str]) -> int:
     """Add up to `amount` Pips to the pool (replacing the frozen Pool); note its level; return what did not fit."""
-    current: Pool = c.__dict__[pool]
+    current: Pool = getattr(c, pool)
     pips, most = current.pips, current.max
     added = most - pips
     if added > amount:
@@ -323,8 +323,7 @@ def _fill(c: Creature, pool: PoolName, amount: int, parts: list[str]) -> int:
     elif added < 0:
         added = 0
     if added:
-        c.__dict__[pool] = _with_pips(current, pips + added)  # `set_fields(c, **{pool: ...})`
-        c.__pydantic_fields_set__.add(pool)
+        setattr(c, pool, _with_pips(current, pips + added))
     parts.append(f"{_POOL_NAMES[pool]} {pips + added}/{most}")
     return amount - added
 

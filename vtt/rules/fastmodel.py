@@ -1,8 +1,8 @@
-"""Building and copying pydantic models without validation, for the hot path of `apply`.
+"""Building and copying pydantic models and slotted records without validation, for the hot path of `apply`.
 
 Only for values the rules built themselves (already of the field's type); anything read from outside goes
 through `model_validate`. `shallow_copy` is `model_copy(update=...)` and `construct` is `model_construct`
-without the bookkeeping that makes those slow.
+without the bookkeeping that makes those slow. Each takes a model or a record (`vtt.rules.records.Record`).
 """
 
 from __future__ import annotations
@@ -16,17 +16,20 @@ from typing import Any, TypeVar
 from pydantic import BaseModel
 from pydantic_core import PydanticUndefined
 
-M = TypeVar("M", bound=BaseModel)
+from vtt.rules.records import Record
+
+M = TypeVar("M", bound=BaseModel | Record)
+R = TypeVar("R", bound=Record)
 
 _Defaults = tuple[dict[str, Any], dict[str, Callable[[], Any]]]
-_DEFAULTS: dict[type[BaseModel], _Defaults] = {}
+_DEFAULTS: dict[type[BaseModel | Record], _Defaults] = {}
 
 
 def _copier(default: Any) -> Callable[[], Any]:
     return lambda: copy.deepcopy(default)
 
 
-def _defaults(cls: type[BaseModel]) -> _Defaults:
+def _defaults(cls: type[BaseModel | Record]) -> _Defaults:
     plain: dict[str, Any] = {}
     made: dict[str, Callable[[], Any]] = {}
     for name, field in cls.model_fields.items():
@@ -76,6 +79,8 @@ def _builder(cls: type[BaseModel]) -> _Builder:
 
 def construct(cls: type[M], **values: Any) -> M:
     """`cls(**values)` without validation: the fields not given take their defaults."""
+    if not issubclass(cls, BaseModel):
+        return _construct_record(cls, values)
     found = _BUILDERS[cls] if cls in _BUILDERS else _builder(cls)
     if found is None:
         return cls.model_construct(**values)
@@ -94,16 +99,77 @@ def construct(cls: type[M], **values: Any) -> M:
     return out
 
 
-def set_fields(model: BaseModel, **values: Any) -> None:
+def _construct_record(cls: type[R], values: dict[str, Any]) -> R:
+    plain, made = _DEFAULTS.get(cls) or _defaults(cls)
+    out = _object_new(cls)
+    for name, value in plain.items():
+        if name not in values:
+            _set(out, name, value)
+    for name, factory in made.items():
+        if name not in values:
+            _set(out, name, factory())
+    for name, value in values.items():
+        _set(out, name, value)
+    return out
+
+
+_set = object.__setattr__
+
+
+def set_fields(model: BaseModel | Record, **values: Any) -> None:
     """`model.field = value` for each of `values` (a model that does not validate assignment), without pydantic's
     per-assignment bookkeeping: for values the rules built themselves."""
+    if isinstance(model, Record):
+        for name, value in values.items():
+            _set(model, name, value)
+        return
     model.__dict__.update(values)
     model.__pydantic_fields_set__.update(values)
+
+
+_COPIERS: dict[type[Any], Callable[[Any], Any]] = {}
+
+
+def record_copier(cls: type[R], own: tuple[str, ...] = ()) -> Callable[[R], R]:
+    """A function copying a record of `cls`: a new object and one slot write per field, generated once from the
+    class's field names (Python identifiers, never data). The lists and dicts of the fields in `own` are copied
+    (`.copy()`), every other value is shared."""
+    names = tuple(cls.__dataclass_fields__)
+    lines = "".join(f"    out.{name} = r.{name}{'.copy()' if name in own else ''}\n" for name in names)
+    namespace: dict[str, Any] = {"new": _object_new, "cls": cls}
+    exec(f"def copy_{cls.__name__}(r):\n    out = new(cls)\n{lines}    return out\n", namespace)
+    copier: Callable[[R], R] = namespace[f"copy_{cls.__name__}"]
+    return copier
+
+
+def field_reader(cls: type[R], names: tuple[str, ...]) -> Callable[[R], tuple[Any, ...]]:
+    """A function giving the values of a record's fields `names` (of `cls`, Python identifiers, never data) as one
+    tuple, `(r.a, r.b, ...)` written out: a slot read each."""
+    if not set(names) <= set(cls.__dataclass_fields__):
+        raise ValueError(f"{cls.__name__} has no field {sorted(set(names) - set(cls.__dataclass_fields__))}")
+    reads = "".join(f"r.{name}, " for name in names)
+    namespace: dict[str, Any] = {}
+    exec(f"def read_{cls.__name__}(r):\n    return ({reads})\n", namespace)
+    reader: Callable[[R], tuple[Any, ...]] = namespace[f"read_{cls.__name__}"]
+    return reader
+
+
+def _copy_record(record: R, changes: dict[str, Any]) -> R:
+    cls = type(record)
+    copier = _COPIERS.get(cls)
+    if copier is None:
+        copier = _COPIERS[cls] = record_copier(cls)
+    out: R = copier(record)
+    for name, value in changes.items():
+        _set(out, name, value)
+    return out
 
 
 def shallow_copy(model: M, **changes: Any) -> M:
     """`model.model_copy(update=changes)`: a copy sharing every field's value but those in `changes`, which are
     set as given (not validated)."""
+    if isinstance(model, Record):
+        return _copy_record(model, changes)
     out = _object_new(type(model))
     data = model.__dict__.copy()
     fields_set = model.__pydantic_fields_set__.copy()

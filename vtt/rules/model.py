@@ -8,7 +8,17 @@ from __future__ import annotations
 import re
 from typing import Annotated, Any, Literal
 
-from pydantic import BaseModel, ConfigDict, Field, ValidationInfo, field_validator, model_validator
+from pydantic import (
+    BaseModel,
+    ConfigDict,
+    Field,
+    ModelWrapValidatorHandler,
+    ValidationInfo,
+    field_validator,
+    model_validator,
+)
+from pydantic.dataclasses import dataclass
+from pydantic_core import ArgsKwargs
 
 from vtt.rules import limits as L
 from vtt.rules.dice import Roll
@@ -22,6 +32,7 @@ from vtt.rules.limits import (
     Notes,
     PictureHash,
 )
+from vtt.rules.records import Record, refusing_unknown_keys
 from vtt.rules.settings import TableSettings
 
 Cell = tuple[int, int]
@@ -201,26 +212,33 @@ class CarriedLight(BaseModel):
     dim: int = Field(0, ge=0, le=LIGHT_RADIUS_MAX)
 
 
-class Creature(BaseModel):
-    model_config = ConfigDict(extra="forbid")
+@dataclass(slots=True, kw_only=True)
+class Creature(Record):
+    """A creature on the board: a slotted record (cheap to copy and to read), validated on `Creature(...)` and
+    `model_validate` as the model it was (same constraints, defaults and error locations, unknown keys refused), and
+    written as that model wrote it."""
+
     id: Ident
     name: Name
-    species: Name | None = Field(None, description="What kind of creature it is (goblin, wolf...); shown, no rule.")
-    size: int = Field(0, ge=L.CREATURE_SIZE_MIN, le=L.CREATURE_SIZE_MAX)
+    species: Name | None = Field(
+        default=None,
+        description="What kind of creature it is (goblin, wolf...); shown, no rule.",
+    )
+    size: int = Field(default=0, ge=L.CREATURE_SIZE_MIN, le=L.CREATURE_SIZE_MAX)
     anchor: Cell
     footprint: list[Cell] | None = Field(
-        None, max_length=L.FOOTPRINT_CELLS_MAX, description="Offsets overriding the size's footprint shape."
+        default=None, max_length=L.FOOTPRINT_CELLS_MAX, description="Offsets overriding the size's footprint shape."
     )
-    controller: Name | None = Field(None, description="The player who controls it; None is the Soulweaver.")
+    controller: Name | None = Field(default=None, description="The player who controls it; None is the Soulweaver.")
     side: Name | None = Field(
-        None, description="Its side; None: the players' creatures one, the Soulweaver's the other."
+        default=None, description="Its side; None: the players' creatures one, the Soulweaver's the other."
     )
     color: Color = "#7a5c3e"
     picture: PictureHash | None = Field(
-        None, description="The token's picture (an uploaded image's hash); None: initials."
+        default=None, description="The token's picture (an uploaded image's hash); None: initials."
     )
-    hidden: bool = Field(False, description="Known to the Soulweaver only: never shown or sent to anyone else.")
-    notes: Notes = Field("", description="The Soulweaver's notes; never sent to a player.")
+    hidden: bool = Field(default=False, description="Known to the Soulweaver only: never shown or sent to anyone else.")
+    notes: Notes = Field(default="", description="The Soulweaver's notes; never sent to a player.")
     skills: dict[Name, Annotated[int, Field(ge=0, le=L.SKILL_TIER_MAX)]] = Field(
         default_factory=dict, max_length=L.SKILLS_MAX
     )
@@ -229,22 +247,23 @@ class Creature(BaseModel):
     resolve: Pool = Field(default_factory=lambda: Pool(max=6))
     limbs: list[Limb] = Field(default_factory=humanoid_limbs, max_length=L.LIMBS_MAX)
     weapons: list[Weapon] = Field(default_factory=list, max_length=L.WEAPONS_MAX)
-    bulk: float = Field(0, ge=0, description="The creature's own Bulk, carried by others in a Hold.")
-    gear_bulk: float = Field(0, ge=0, description="Bulk the creature carries.")
+    bulk: float = Field(default=0, ge=0, description="The creature's own Bulk, carried by others in a Hold.")
+    gear_bulk: float = Field(default=0, ge=0, description="Bulk the creature carries.")
     ailments: dict[Name, int] = Field(default_factory=dict, max_length=L.DAMAGE_TYPES_MAX)
     ailment_failures: dict[str, int] = Field(
         default_factory=dict, description="Consecutive failed end-of-turn defense rolls per Ailment (§5.1)."
     )
     ailment_sources: list[AilmentSource] = Field(
-        default_factory=list, description="What caused some of the Ailments' Tiers (§5.1); the rest have no source."
+        default_factory=list,
+        description="What caused some of the Ailments' Tiers (§5.1); the rest have no source.",
     )
-    severe_threshold: int | None = Field(None, description="None: the table's skill Tier (Endure).")
+    severe_threshold: int | None = Field(default=None, description="None: the table's skill Tier (Endure).")
     reductions: dict[Name, int] = Field(
         default_factory=dict,
         max_length=L.DAMAGE_TYPES_MAX,
         description="Damage Reduction by damage type: physical, magical or an element.",
     )
-    armor_reduction: int = Field(0, ge=0, description="Physical Reduction from armour (Flowing ignores it).")
+    armor_reduction: int = Field(default=0, ge=0, description="Physical Reduction from armour (Flowing ignores it).")
     immunities: list[Name] = Field(default_factory=list, max_length=L.DAMAGE_TYPES_MAX)
     vulnerabilities: list[Name] = Field(default_factory=list, max_length=L.DAMAGE_TYPES_MAX)
     parts: list[BodyPart] = Field(default_factory=humanoid_parts, max_length=L.PARTS_MAX)
@@ -253,64 +272,58 @@ class Creature(BaseModel):
         default_factory=dict, description="Continuing Damage Injury added up per part for Serious Injury."
     )
     continuing_wounded: dict[str, int] = Field(
-        default_factory=dict, description="Wounded Tiers already caused from a part's added-up Continuing Damage."
+        default_factory=dict,
+        description="Wounded Tiers already caused from a part's added-up Continuing Damage.",
     )
     prone: bool = False
     unconscious: bool = False
-    wake_failures: int = Field(0, ge=0, description="Consecutive failed Endure rolls to wake.")
+    wake_failures: int = Field(default=0, ge=0, description="Consecutive failed Endure rolls to wake.")
     recoveries: int = Field(
-        0, ge=0, description="Recoveries used; AP may be assigned after each (reference §4.3, advancement)."
+        default=0, ge=0, description="Recoveries used; AP may be assigned after each (reference §4.3, advancement)."
     )
     dead: bool = False
     ruptured_conduit_risk: int = Field(
-        0, ge=0, description="Energy Pips suffered on a full Energy Pool (may cause Ruptured Conduit)."
+        default=0, ge=0, description="Energy Pips suffered on a full Energy Pool (may cause Ruptured Conduit)."
     )
-    movement_pool: int | None = Field(None, ge=0, description="Overrides the table's Movement Pool.")
-    minor_actions: int | None = Field(None, ge=0, description="Overrides the table's Minor Actions.")
+    movement_pool: int | None = Field(default=None, ge=0, description="Overrides the table's Movement Pool.")
+    minor_actions: int | None = Field(default=None, ge=0, description="Overrides the table's Minor Actions.")
     abilities: list[Ident] = Field(
         default_factory=list, max_length=L.ABILITIES_MAX, description="Ids of the Spells and Talents it knows."
     )
-    focus: str | None = Field(None, description="The creature it is Focused on (seed-000 Distract, §5.3).")
-    focus_space: Cell | None = Field(None, description="The space it is Focused on (a Distract's sound at range).")
-    focus_locked: bool = Field(False, description="Distract: it cannot drop its Focus until its next turn.")
-    light: CarriedLight | None = Field(None, description="Light it carries (a torch), if any.")
+    focus: str | None = Field(default=None, description="The creature it is Focused on (seed-000 Distract, §5.3).")
+    focus_space: Cell | None = Field(
+        default=None,
+        description="The space it is Focused on (a Distract's sound at range).",
+    )
+    focus_locked: bool = Field(default=False, description="Distract: it cannot drop its Focus until its next turn.")
+    light: CarriedLight | None = Field(default=None, description="Light it carries (a torch), if any.")
     dark_sight: int = Field(
-        0, ge=0, le=LIGHT_RADIUS_MAX, description="Spaces within which it sees without light (0: it needs light)."
+        default=0,
+        ge=0,
+        le=LIGHT_RADIUS_MAX,
+        description="Spaces within which it sees without light (0: it needs light).",
     )
     swallowed_by: str | None = Field(
-        None, description="seed-000 Grapple: the creature whose stomach it is in; it is off the board meanwhile."
+        default=None,
+        description="seed-000 Grapple: the creature whose stomach it is in; it is off the board meanwhile.",
     )
     in_conflict: bool = Field(
-        False, description="In Conflict (reference §3), as the Soulweaver marks it; Enraged 6+ is always in it."
+        default=False, description="In Conflict (reference §3), as the Soulweaver marks it; Enraged 6+ is always in it."
     )
     overexertion_rolls: int = Field(
-        0, ge=0, description="Overexertion rolls made this scene: each raises the next one's DL by 1."
+        default=0, ge=0, description="Overexertion rolls made this scene: each raises the next one's DL by 1."
     )
 
-    @model_validator(mode="before")
+    @model_validator(mode="wrap")
     @classmethod
-    def _stomach_wounded_was_a_count(cls, data: Any) -> Any:
-        """Games and scenarios saved before Wounded per part counted Wounded to a swallower's stomach apart, in
-        `stomach_wounded`: those Tiers are Wounded on its stomach part now (and in its Wounded total)."""
-        if not isinstance(data, dict) or "stomach_wounded" not in data:
-            return data
-        data = dict(data)
-        tiers = data.pop("stomach_wounded")
-        if not isinstance(tiers, int) or tiers <= 0:
-            return data
-        raw = data.get("parts")
-        parts = [
-            p.model_dump() if isinstance(p, BodyPart) else dict(p) if isinstance(p, dict) else p
-            for p in (raw if isinstance(raw, list) else [p.model_dump() for p in humanoid_parts()])
-        ]
-        stomach = next((p for p in parts if isinstance(p, dict) and p.get("id") == STOMACH), None)
-        if stomach is None:
-            raise ValueError("stomach_wounded: the creature has no stomach part")
-        stomach["wounded"] = int(stomach.get("wounded", 0)) + tiers
-        ailments = dict(data.get("ailments") or {})
-        ailments["Wounded"] = int(ailments.get("Wounded", 0)) + tiers
-        data["parts"], data["ailments"] = parts, ailments
-        return data
+    def _read_as_the_model(cls, data: Any, handler: ModelWrapValidatorHandler[Creature]) -> Creature:
+        """Keywords or a dict, read as the model read them: old saves converted, unknown keys refused."""
+        given = data.kwargs or {} if isinstance(data, ArgsKwargs) and not data.args else data
+        if not isinstance(given, dict):
+            return handler(data)
+        given = _stomach_wounded_was_a_count(given)
+        made: Creature = refusing_unknown_keys(CREATURE_FIELDS, given, handler, "Creature")
+        return made
 
     def skill(self, name: str) -> int:
         return self.skills.get(name, 0)
@@ -345,6 +358,34 @@ class Creature(BaseModel):
     @property
     def can_act(self) -> bool:
         return not (self.dead or self.unconscious)
+
+
+def _stomach_wounded_was_a_count(data: dict[str, Any]) -> dict[str, Any]:
+    """Games and scenarios saved before Wounded per part counted Wounded to a swallower's stomach apart, in
+    `stomach_wounded`: those Tiers are Wounded on its stomach part now (and in its Wounded total)."""
+    if "stomach_wounded" not in data:
+        return data
+    data = dict(data)
+    tiers = data.pop("stomach_wounded")
+    if not isinstance(tiers, int) or tiers <= 0:
+        return data
+    raw = data.get("parts")
+    parts = [
+        p.model_dump() if isinstance(p, BodyPart) else dict(p) if isinstance(p, dict) else p
+        for p in (raw if isinstance(raw, list) else [p.model_dump() for p in humanoid_parts()])
+    ]
+    stomach = next((p for p in parts if isinstance(p, dict) and p.get("id") == STOMACH), None)
+    if stomach is None:
+        raise ValueError("stomach_wounded: the creature has no stomach part")
+    stomach["wounded"] = int(stomach.get("wounded", 0)) + tiers
+    ailments = dict(data.get("ailments") or {})
+    ailments["Wounded"] = int(ailments.get("Wounded", 0)) + tiers
+    data["parts"], data["ailments"] = parts, ailments
+    return data
+
+
+CREATURE_FIELDS: frozenset[str] = frozenset(Creature.__dataclass_fields__)
+Creature.model_fields = Creature.__pydantic_fields__
 
 
 class BoardObject(BaseModel):

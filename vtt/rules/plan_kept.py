@@ -31,10 +31,10 @@ from __future__ import annotations
 import threading
 from collections.abc import Callable, Hashable
 from collections.abc import Set as AbstractSet
-from operator import itemgetter
 from typing import Any, TypeVar
 
 from vtt.rules.conditions import holds_of
+from vtt.rules.fastmodel import field_reader
 from vtt.rules.model import Cell, Creature, GameState
 from vtt.rules.objects import object_at
 from vtt.rules.turns import resolve_blocks
@@ -69,8 +69,8 @@ def _aimed_parts(c: Creature) -> list[tuple[str, str, int, bool]]:
     return [(p.id, p.name, p.size_offset, p.severed) for p in c.parts]
 
 
-_attacker_read = itemgetter(*ATTACKER_READ)
-_target_read = itemgetter(*TARGET_READ)
+_attacker_read = field_reader(Creature, ATTACKER_READ)
+_target_read = field_reader(Creature, TARGET_READ)
 
 Reads = tuple[object, ...]
 
@@ -95,8 +95,8 @@ def reads_of(
         state.settings,
         (board.walls, board.objects) if filled is None else filled,
         tuple(state.effects),
-        _attacker_read(attacker.__dict__),
-        _target_read(target.__dict__),
+        _attacker_read(attacker),
+        _target_read(target),
         _aimed_parts(target) if called_shot else None,
         arm,
     )
@@ -115,7 +115,7 @@ def surface_reads_of(
         state.settings,
         (board.walls, board.objects) if filled is None else filled,
         tuple(state.effects),
-        _attacker_read(attacker.__dict__),
+        _attacker_read(attacker),
         board.cols,
         board.rows,
         object_at(board, space) if wall else None,

@@ -7,9 +7,13 @@ sits inside a model as it did the model it once was (same fields, same order, sa
 
 from __future__ import annotations
 
+import copy
+from collections.abc import Callable, Mapping
 from typing import Any, ClassVar, Literal, Self
 
-from pydantic import ConfigDict, TypeAdapter
+from pydantic import ConfigDict, TypeAdapter, ValidationError
+from pydantic.fields import FieldInfo
+from pydantic_core import InitErrorDetails
 
 _ADAPTERS: dict[type[Any], TypeAdapter[Any]] = {}
 
@@ -29,10 +33,23 @@ class Record:
     __pydantic_config__: ClassVar[ConfigDict] = ConfigDict()
     """pydantic's defaults (unknown keys ignored), as the models had, not the config of the model a record sits in."""
 
-    def model_dump(self, *, mode: Literal["python", "json"] = "python") -> dict[str, Any]:
-        """The record as a dict of its fields, in order; with mode="json", of JSON values only."""
-        dumped: dict[str, Any] = _adapter(type(self)).serializer.to_python(self, mode=mode)
+    __pydantic_fields__: ClassVar[dict[str, FieldInfo]]  # a pydantic dataclass's, from `pydantic.dataclasses`
+    model_fields: ClassVar[dict[str, FieldInfo]]
+    """A record validated by pydantic (a pydantic dataclass): its fields, as a model's `model_fields`."""
+
+    def model_dump(self, *, mode: Literal["python", "json"] = "python", **options: Any) -> dict[str, Any]:
+        """The record as a dict of its fields, in order; with mode="json", of JSON values only. `options` are
+        those of a model's `model_dump` (`exclude`, `exclude_defaults`...)."""
+        dumped: dict[str, Any] = _adapter(type(self)).serializer.to_python(self, mode=mode, **options)
         return dumped
+
+    def model_copy(self, *, update: Mapping[str, Any] | None = None, deep: bool = False) -> Self:
+        """A copy sharing every field's value (all copied, with `deep`) but those of `update`, set as given (not
+        validated), as a model's `model_copy`."""
+        out = copy.deepcopy(self) if deep else copy.copy(self)
+        for name, value in (update or {}).items():
+            object.__setattr__(out, name, value)
+        return out
 
     def model_dump_json(self) -> str:
         return _adapter(type(self)).serializer.to_json(self).decode()
@@ -48,3 +65,27 @@ class Record:
     def model_validate_json(cls, text: str | bytes) -> Self:
         validated: Self = _adapter(cls).validate_json(text)
         return validated
+
+
+def refusing_unknown_keys(
+    known: frozenset[str], given: dict[str, Any], validate: Callable[[dict[str, Any]], Any], title: str
+) -> Any:
+    """`validate(given)`, but each key of `given` not in `known` is an error as a model with `extra="forbid"` gives
+    it (type "extra_forbidden", at that key), after the errors of the known keys, as the model lists them."""
+    unknown = [key for key in given if key not in known]
+    if not unknown:
+        return validate(given)
+    errors: list[InitErrorDetails] = []
+    try:
+        validate({key: value for key, value in given.items() if key in known})
+    except ValidationError as exc:
+        for err in exc.errors():
+            loc = err["loc"]
+            wrong: InitErrorDetails = {"type": err["type"], "loc": loc, "input": err["input"]}
+            if "ctx" in err:
+                wrong["ctx"] = err["ctx"]
+            if err["type"] == "missing" and len(loc) == 1:
+                wrong["input"] = given  # the model shows what it was given
+            errors.append(wrong)
+    errors += [{"type": "extra_forbidden", "loc": (key,), "input": given[key]} for key in unknown]
+    raise ValidationError.from_exception_data(title, errors)
