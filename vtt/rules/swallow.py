@@ -252,14 +252,10 @@ def spill(tx: Tx) -> list[Event]:
     events: list[Event] = []
     creatures = tx.state.creatures
     full: list[str] | None = None  # made when a stomach is found full, nearly never
-    for cid in tx._creatures:  # `stomach_wounded(c) >= FALL_OUT_WOUNDED`, without its three calls
+    for cid in tx._creatures:
         c = creatures.get(cid)
-        if c is not None:
-            for part in c.parts:
-                if part.id == STOMACH:
-                    if part.wounded >= FALL_OUT_WOUNDED:
-                        full = [cid] if full is None else [*full, cid]
-                    break
+        if c is not None and stomach_wounded(c) >= FALL_OUT_WOUNDED:
+            full = [cid] if full is None else [*full, cid]
     if full is not None:
         for cid in sorted(full):
             if contents(tx.state, cid):
