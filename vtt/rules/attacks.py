@@ -211,8 +211,8 @@ def finish(tx: Tx, spec: AttackSpec, defense: Roll | None, dice: DiceSource, not
     attack = spec.attack
     result = new_record(AttackResult, (attack, spec.dl, spec.defense_skill, defense, s.ties_to, s.fumble_always_fails))
     success = result.success
-    creatures = tx.state.creatures
-    text = describe_attack(result, success, creatures[spec.attacker].name, creatures[spec.target].name)
+    attacker, target = tx.get(spec.attacker).name, tx.get(spec.target).name
+    text = describe_attack(result, success, attacker, target)
     if note:
         text = f"{note}. {text}"
     events = [

@@ -469,10 +469,7 @@ def strike(
         c, prepared = kept
     arm, plan = prepared.arm, prepared.plan
     if (kept_occ is not None or as_given) and not minor:
-        if kept_occ is not None and prepared.paid is not None:  # paid on this state's menu before: `_pay_kept`'s
-            tx.share_economy(c.id, prepared.paid)
-        else:
-            _pay_kept(tx, prepared, c.id, kept_occ is not None)
+        _pay_kept(tx, prepared, c.id, kept_occ is not None)
         declared: list[Event] = []
     else:
         limbs = attack_limbs(state, c, arm) if minor else []  # only a Flurry's Minor Action keeps them from attacking
@@ -853,7 +850,6 @@ def _strike_result(tx: Tx, spec: attacks.AttackSpec, result: AttackResult, dice:
         params, events = called_shot_params(tx, spec, result)
     else:
         params, events = spec.params, []
-    label = f"{tx.state.creatures[spec.attacker].name}'s Strike"
-    hit = strike_hit(spec.attacker, spec.target, params, spec.attack, label)
+    hit = strike_hit(spec.attacker, spec.target, params, spec.attack, f"{tx.get(spec.attacker).name}'s Strike")
     dealt = deal(tx, hit, dice)
     return events + dealt if events else dealt  # `deal`'s own list when nothing comes before it
