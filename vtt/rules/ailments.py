@@ -443,36 +443,44 @@ def lower(state: GameState, m: Creature, name: str, by: int) -> None:
     m.ailment_sources = [r for r in m.ailment_sources if r.ailment != name] + kept
 
 
+def _changed_with_sources(tx: Tx, before: GameState) -> list[str] | None:
+    """The creatures the command changed that hold sources; None when something a source of another creature
+    stands on changed (an effect or a Hold ended or changed, a creature died or left): then every creature is to be
+    looked at."""
+    after = tx.state
+    if (
+        tx._removed
+        or (before.effects != after.effects and [e.id for e in before.effects] != [e.id for e in after.effects])
+        or (before.holds is not after.holds and before.holds != after.holds)
+    ):
+        return None
+    creatures = after.creatures
+    ids: list[str] = []
+    for cid in tx._creatures:
+        c = creatures.get(cid)
+        if c is None:
+            continue
+        if c.dead:
+            return None
+        if c.ailment_sources:
+            ids.append(cid)
+    return ids
+
+
 def lapse_sources(tx: Tx, before: GameState | None = None) -> list[Event]:
     """Sources that have ended: Tiers recorded `ends_with_source` go; the others stay and can now be lowered.
     Records of an Ailment the creature no longer has (edited away) go too. A corpse keeps its Ailments (seed-004
     Dead). Given the state `before` the command, only the creatures it changed are looked at unless something a
-    source of another creature stands on changed: an effect or a Hold ended or changed, a creature died or left."""
+    source stands on changed."""
     state = tx.state
     events: list[Event] = []
-    ids: list[str] | None = None
-    if not (
-        before is None
-        or tx._removed
-        or (before.effects != state.effects and [e.id for e in before.effects] != [e.id for e in state.effects])
-        or (before.holds is not state.holds and before.holds != state.holds)
-    ):
-        holding: list[str] | None = None  # made when a changed creature holds a source
-        creatures = state.creatures
-        for cid in tx._creatures:  # those holding sources; every creature if one died
-            c = creatures.get(cid)
-            if c is None:
-                continue
-            if c.dead:
-                break
-            if c.ailment_sources:
-                holding = [cid] if holding is None else [*holding, cid]
-        else:
-            if holding is None:
-                return events
-            ids = sorted(holding)
+    ids = None if before is None else _changed_with_sources(tx, before)
     if ids is None:
         ids = list(state.creatures)
+    elif not ids:
+        return events
+    else:
+        ids.sort()
     for cid in ids:
         c = state.creatures.get(cid)
         if c is None or not c.ailment_sources or c.dead:

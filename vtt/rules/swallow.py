@@ -251,15 +251,12 @@ def spill(tx: Tx) -> list[Event]:
     however it was wounded (from inside, or a Serious Injury from outside landing on the stomach)."""
     events: list[Event] = []
     creatures = tx.state.creatures
-    full: list[str] | None = None  # made when a stomach is found full, nearly never
-    for cid in tx._creatures:
-        c = creatures.get(cid)
-        if c is not None and stomach_wounded(c) >= FALL_OUT_WOUNDED:
-            full = [cid] if full is None else [*full, cid]
-    if full is not None:
-        for cid in sorted(full):
-            if contents(tx.state, cid):
-                events += fall_out(tx, cid)
+    full = [
+        cid for cid in tx._creatures if (c := creatures.get(cid)) is not None and stomach_wounded(c) >= FALL_OUT_WOUNDED
+    ]
+    for cid in sorted(full):
+        if contents(tx.state, cid):
+            events += fall_out(tx, cid)
     return events
 
 
