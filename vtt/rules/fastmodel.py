@@ -16,7 +16,7 @@ from typing import Any, TypeVar
 from pydantic import BaseModel
 from pydantic_core import PydanticUndefined
 
-from vtt.rules.records import Record
+from vtt.rules.records import Record, copy_record
 
 M = TypeVar("M", bound=BaseModel | Record)
 R = TypeVar("R", bound=Record)
@@ -127,21 +127,6 @@ def set_fields(model: BaseModel | Record, **values: Any) -> None:
     model.__pydantic_fields_set__.update(values)
 
 
-_COPIERS: dict[type[Any], Callable[[Any], Any]] = {}
-
-
-def record_copier(cls: type[R], own: tuple[str, ...] = ()) -> Callable[[R], R]:
-    """A function copying a record of `cls`: a new object and one slot write per field, generated once from the
-    class's field names (Python identifiers, never data). The lists and dicts of the fields in `own` are copied
-    (`.copy()`), every other value is shared."""
-    names = tuple(cls.__dataclass_fields__)
-    lines = "".join(f"    out.{name} = r.{name}{'.copy()' if name in own else ''}\n" for name in names)
-    namespace: dict[str, Any] = {"new": _object_new, "cls": cls}
-    exec(f"def copy_{cls.__name__}(r):\n    out = new(cls)\n{lines}    return out\n", namespace)
-    copier: Callable[[R], R] = namespace[f"copy_{cls.__name__}"]
-    return copier
-
-
 def field_reader(cls: type[R], names: tuple[str, ...]) -> Callable[[R], tuple[Any, ...]]:
     """A function giving the values of a record's fields `names` (of `cls`, Python identifiers, never data) as one
     tuple, `(r.a, r.b, ...)` written out: a slot read each."""
@@ -154,22 +139,11 @@ def field_reader(cls: type[R], names: tuple[str, ...]) -> Callable[[R], tuple[An
     return reader
 
 
-def _copy_record(record: R, changes: dict[str, Any]) -> R:
-    cls = type(record)
-    copier = _COPIERS.get(cls)
-    if copier is None:
-        copier = _COPIERS[cls] = record_copier(cls)
-    out: R = copier(record)
-    for name, value in changes.items():
-        _set(out, name, value)
-    return out
-
-
 def shallow_copy(model: M, **changes: Any) -> M:
     """`model.model_copy(update=changes)`: a copy sharing every field's value but those in `changes`, which are
     set as given (not validated)."""
     if isinstance(model, Record):
-        return _copy_record(model, changes)
+        return copy_record(model, changes)
     out = _object_new(type(model))
     data = model.__dict__.copy()
     fields_set = model.__pydantic_fields_set__.copy()

@@ -9,13 +9,14 @@ from __future__ import annotations
 
 import copy
 from collections.abc import Callable, Mapping
-from typing import Any, ClassVar, Literal, Self
+from typing import Any, ClassVar, Literal, Self, TypeVar
 
 from pydantic import ConfigDict, TypeAdapter, ValidationError
 from pydantic.fields import FieldInfo
 from pydantic_core import InitErrorDetails
 
 _ADAPTERS: dict[type[Any], TypeAdapter[Any]] = {}
+R = TypeVar("R", bound="Record")
 
 
 def _adapter(cls: type[Any]) -> TypeAdapter[Any]:
@@ -46,7 +47,9 @@ class Record:
     def model_copy(self, *, update: Mapping[str, Any] | None = None, deep: bool = False) -> Self:
         """A copy sharing every field's value (all copied, with `deep`) but those of `update`, set as given (not
         validated), as a model's `model_copy`."""
-        out = copy.deepcopy(self) if deep else copy.copy(self)
+        if not deep:
+            return copy_record(self, dict(update or {}))
+        out = copy.deepcopy(self)
         for name, value in (update or {}).items():
             object.__setattr__(out, name, value)
         return out
@@ -89,3 +92,34 @@ def refusing_unknown_keys(
             errors.append(wrong)
     errors += [{"type": "extra_forbidden", "loc": (key,), "input": given[key]} for key in unknown]
     raise ValidationError.from_exception_data(title, errors)
+
+
+_COPIERS: dict[type[Any], Callable[[Any], Any]] = {}
+
+
+def record_copier(cls: type[R], own: tuple[str, ...] = ()) -> Callable[[R], R]:
+    """A function copying a record of `cls`: a new object and one slot write per field, generated once from the
+    class's field names (Python identifiers, never data). The lists and dicts of the fields in `own` are copied
+    (`.copy()`), every other value is shared."""
+    names = tuple(cls.__dataclass_fields__)
+    if cls.__dataclass_params__.frozen:  # type: ignore[attr-defined]  # a frozen record refuses `out.name = ...`
+        put = "    put(out, {name!r}, r.{name}{copied})\n"
+    else:
+        put = "    out.{name} = r.{name}{copied}\n"
+    lines = "".join(put.format(name=name, copied=".copy()" if name in own else "") for name in names)
+    namespace: dict[str, Any] = {"new": object.__new__, "put": object.__setattr__, "cls": cls}
+    exec(f"def copy_{cls.__name__}(r):\n    out = new(cls)\n{lines}    return out\n", namespace)
+    copier: Callable[[R], R] = namespace[f"copy_{cls.__name__}"]
+    return copier
+
+
+def copy_record(record: R, changes: dict[str, Any]) -> R:
+    """A copy of `record` sharing every field's value but those of `changes`, set as given (not validated)."""
+    cls = type(record)
+    copier = _COPIERS.get(cls)
+    if copier is None:
+        copier = _COPIERS[cls] = record_copier(cls)
+    out: R = copier(record)
+    for name, value in changes.items():
+        object.__setattr__(out, name, value)
+    return out

@@ -18,7 +18,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any, TypeVar
 
 from vtt.rules.events import RuleError
-from vtt.rules.fastmodel import put_dict, put_extra, put_fields_set, put_private, record_copier, shallow_copy
+from vtt.rules.fastmodel import put_dict, put_extra, put_fields_set, put_private, shallow_copy
 from vtt.rules.model import (
     Board,
     BodyPart,
@@ -33,6 +33,7 @@ from vtt.rules.model import (
     TurnOrder,
     Weapon,
 )
+from vtt.rules.records import record_copier
 from vtt.rules.situational import Situational
 
 if TYPE_CHECKING:
