@@ -190,13 +190,11 @@ def _shared_terms(
     mods: list[Modifier],
     called_shot: bool,
     charge: bool,
-    melee: list[Modifier] | None = None,
 ) -> tuple[list[Modifier], list[DiceChange]]:
-    """An Overpower's modifiers and dice changes, whichever action it is (`melee`: the melee attack modifiers of
-    `c` on `target`, when already worked out)."""
+    """A Grapple's or a Break Hold's modifiers and dice changes."""
     size_mod = overpower_size_modifier(c.size, target.size)
     all_mods = [*([size_mod] if size_mod else []), *mods]
-    all_mods += melee_attack_modifiers(state, c, target) if melee is None else melee
+    all_mods += melee_attack_modifiers(state, c, target)
     all_mods += tactics.declared_modifiers(state, c, called_shot, charge)
     return all_mods, ailments.attack_dice_changes(state, c)
 
@@ -226,10 +224,11 @@ def weapon_terms(
     (`minor`: as a Flurry's Minor Action; each action adds its own skills and DL, `roll_of`); RuleError when they
     cannot be made (each needs the same touch: the error names the action `name`)."""
     rng = arm_reach(state, c, arm)
-    dist, path = _touch(state, occ, c, target, rng, filled, name)
-    mods = weapon_modifiers(state, c, arm, dist)
-    all_mods, changes = _shared_terms(state, c, target, mods, False, charge, melee_modifiers(state, occ, c, target))
-    return WeaponTerms(rng, dist, path, all_mods, [*changes, *tactics.flurry_weapon_changes(arm.weapon, minor)])
+    terms = _target_terms(state, occ, c, target, filled, charge)
+    if not terms.touched or terms.distance > rng:
+        _touch(state, occ, c, target, rng, filled, name)  # raises the RuleError that says why
+        raise AssertionError(f"_touch and _target_terms disagree on {c.id} touching {target.id}")
+    return _with_arm(state, c, arm, rng, terms, minor)
 
 
 class TargetTerms(NamedTuple):
@@ -277,14 +276,18 @@ def arm_terms(
     """`weapon_terms` with `arm` (of Reach `rng`) made from the `TargetTerms` on its target; None where it raises."""
     if not terms.touched or terms.distance > rng:
         return None
-    dist = terms.distance
     try:
-        own = weapon_modifiers(state, c, arm, dist)
+        return _with_arm(state, c, arm, rng, terms, minor)
     except RuleError:  # a limb too Wounded to use
         return None
-    mods = [*terms.size, *own, *terms.modifiers]
+
+
+def _with_arm(state: GameState, c: Creature, arm: Armament, rng: int, terms: TargetTerms, minor: bool) -> WeaponTerms:
+    """The `WeaponTerms` of `arm` (of Reach `rng`) on a target `c` touches within it (`terms`); RuleError when the
+    limb is too Wounded to use."""
+    own = weapon_modifiers(state, c, arm, terms.distance)
     changes = [*terms.dice_changes, *tactics.flurry_weapon_changes(arm.weapon, minor)]
-    return WeaponTerms(rng, dist, list(terms.path), mods, changes)
+    return WeaponTerms(rng, terms.distance, list(terms.path), [*terms.size, *own, *terms.modifiers], changes)
 
 
 def plan_weapon_overpower(
