@@ -216,16 +216,17 @@ class CarriedLight(BaseModel):
 class Creature(Record):
     """A creature on the board: a slotted record (cheap to copy and to read), validated on `Creature(...)` and
     `model_validate` as the model it was (same constraints, defaults and error locations, unknown keys refused), and
-    written as that model wrote it."""
+    written as that model wrote it. Every field is declared with `Field`: pydantic checks a dataclass's fields
+    without one after those with one, and the errors are listed in the model's order."""
 
-    id: Ident
-    name: Name
+    id: Ident = Field()
+    name: Name = Field()
     species: Name | None = Field(
         default=None,
         description="What kind of creature it is (goblin, wolf...); shown, no rule.",
     )
     size: int = Field(default=0, ge=L.CREATURE_SIZE_MIN, le=L.CREATURE_SIZE_MAX)
-    anchor: Cell
+    anchor: Cell = Field()
     footprint: list[Cell] | None = Field(
         default=None, max_length=L.FOOTPRINT_CELLS_MAX, description="Offsets overriding the size's footprint shape."
     )
@@ -233,7 +234,7 @@ class Creature(Record):
     side: Name | None = Field(
         default=None, description="Its side; None: the players' creatures one, the Soulweaver's the other."
     )
-    color: Color = "#7a5c3e"
+    color: Color = Field(default="#7a5c3e")
     picture: PictureHash | None = Field(
         default=None, description="The token's picture (an uploaded image's hash); None: initials."
     )
@@ -275,13 +276,13 @@ class Creature(Record):
         default_factory=dict,
         description="Wounded Tiers already caused from a part's added-up Continuing Damage.",
     )
-    prone: bool = False
-    unconscious: bool = False
+    prone: bool = Field(default=False)
+    unconscious: bool = Field(default=False)
     wake_failures: int = Field(default=0, ge=0, description="Consecutive failed Endure rolls to wake.")
     recoveries: int = Field(
         default=0, ge=0, description="Recoveries used; AP may be assigned after each (reference §4.3, advancement)."
     )
-    dead: bool = False
+    dead: bool = Field(default=False)
     ruptured_conduit_risk: int = Field(
         default=0, ge=0, description="Energy Pips suffered on a full Energy Pool (may cause Ruptured Conduit)."
     )
