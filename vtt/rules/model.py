@@ -32,7 +32,7 @@ from vtt.rules.limits import (
     Notes,
     PictureHash,
 )
-from vtt.rules.records import Record, refusing_unknown_keys
+from vtt.rules.records import Record, WeakRecord, not_a_model, refusing_unknown_keys
 from vtt.rules.settings import TableSettings
 
 Cell = tuple[int, int]
@@ -692,10 +692,15 @@ class Decision(BaseModel):
     payload: dict[str, Any] = Field(default_factory=dict)
 
 
-class GameState(BaseModel):
-    model_config = ConfigDict(extra="forbid")
+@dataclass(slots=True, kw_only=True)
+class GameState(WeakRecord):
+    """The whole game: a slotted record (cheap to copy and to read), validated on `GameState(...)` and
+    `model_validate` as the model it was (same constraints, defaults and error locations, unknown keys refused), and
+    written as that model wrote it. Every field is declared with `Field`: pydantic checks a dataclass's fields
+    without one after those with one, and the errors are listed in the model's order."""
+
     settings: TableSettings = Field(default_factory=TableSettings)
-    board: Board
+    board: Board = Field()
     creatures: dict[str, Creature] = Field(default_factory=dict, max_length=L.CREATURES_MAX)
     turn: TurnOrder = Field(default_factory=TurnOrder)
     economy: dict[str, Economy] = Field(default_factory=dict)
@@ -705,8 +710,20 @@ class GameState(BaseModel):
     reactions: dict[str, dict[str, Any]] = Field(
         default_factory=dict, description="Commands waiting on the reactions they triggered, by group id."
     )
-    next_id: int = 1
-    version: int = 0
+    next_id: int = Field(default=1)
+    version: int = Field(default=0)
+
+    @model_validator(mode="wrap")
+    @classmethod
+    def _read_as_the_model(cls, data: Any, handler: ModelWrapValidatorHandler[GameState]) -> GameState:
+        """Keywords or a dict, read as the model read them: unknown keys refused."""
+        given = data.kwargs or {} if isinstance(data, ArgsKwargs) and not data.args else data
+        if isinstance(given, dict):
+            made: GameState = refusing_unknown_keys(STATE_FIELDS, given, handler, "GameState")
+            return made
+        if isinstance(data, GameState):
+            return handler(data)
+        raise not_a_model("GameState", data)
 
     def new_id(self, prefix: str) -> str:
         value = f"{prefix}{self.next_id}"
@@ -715,3 +732,7 @@ class GameState(BaseModel):
 
     def hold_of(self, creature_id: str) -> Hold | None:
         return next((h for h in self.holds.values() if creature_id in h.members), None)
+
+
+STATE_FIELDS: frozenset[str] = frozenset(GameState.__dataclass_fields__)
+GameState.model_fields = GameState.__pydantic_fields__
