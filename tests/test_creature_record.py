@@ -160,3 +160,20 @@ def test_a_creature_is_placed_in_a_state_without_being_read_again() -> None:
     c = Creature.model_validate(DATA)
     s = GameState(board=Board(cols=8, rows=8), creatures={"kira": c})
     assert s.creatures["kira"] is c
+
+
+def test_errors_are_listed_in_the_order_the_model_listed_them() -> None:
+    """The fields the model declared without `Field` (id, anchor, color, prone...) are checked in their place, not
+    after all the others."""
+    bad = {**DATA, "id": 5, "species": 5, "size": "m", "anchor": "q", "color": 3, "prone": "z", "dead": "q"}
+    with pytest.raises(ValidationError) as caught:
+        Creature.model_validate(bad)
+    assert [(e["type"], e["loc"]) for e in caught.value.errors()] == [
+        ("string_type", ("id",)),
+        ("string_type", ("species",)),
+        ("int_parsing", ("size",)),
+        ("tuple_type", ("anchor",)),
+        ("string_type", ("color",)),
+        ("bool_parsing", ("prone",)),
+        ("bool_parsing", ("dead",)),
+    ]

@@ -142,10 +142,7 @@ def apply(state: GameState, command: Command | dict[str, Any], dice: DiceSource)
         events += burning.douse(tx)
     events += ailments.lapse_sources(tx, state)
     made = tx.state
-    made.__dict__["version"] = state.version + 1  # `set_fields(made, version=...)` without its call
-    fields_set = made.__pydantic_fields_set__
-    if "version" not in fields_set:  # set already in every state apply made
-        fields_set.add("version")
+    made.version = state.version + 1
     positions.seal(tx)
     return tx.state, events
 

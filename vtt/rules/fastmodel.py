@@ -193,7 +193,7 @@ def read_plainly(classes: Iterable[type[BaseModel]]) -> None:
     """Attributes of these models' instances are read as any object's are, without pydantic's `__getattr__`.
 
     `BaseModel` defines `__getattr__` (for private attributes and extra fields), and CPython 3.11 does not specialise
-    an attribute read on a class whose MRO has one: every `state.creatures` or `c.ailments` is then the generic
+    an attribute read on a class whose MRO has one: every `board.walls` or `economy.major` is then the generic
     lookup and two type lookups (about 470 machine instructions, against about 30 specialised), a fifth of a
     Strike's work. A model with neither private attributes nor extra fields has no use for the hook (it only raises
     the AttributeError the plain read raised, with the same message), so its type's read function is set to the

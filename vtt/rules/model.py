@@ -32,7 +32,7 @@ from vtt.rules.limits import (
     Notes,
     PictureHash,
 )
-from vtt.rules.records import Record, refusing_unknown_keys
+from vtt.rules.records import Record, WeakRecord, not_a_model, refusing_unknown_keys
 from vtt.rules.settings import TableSettings
 
 Cell = tuple[int, int]
@@ -216,16 +216,17 @@ class CarriedLight(BaseModel):
 class Creature(Record):
     """A creature on the board: a slotted record (cheap to copy and to read), validated on `Creature(...)` and
     `model_validate` as the model it was (same constraints, defaults and error locations, unknown keys refused), and
-    written as that model wrote it."""
+    written as that model wrote it. Every field is declared with `Field`: pydantic checks a dataclass's fields
+    without one after those with one, and the errors are listed in the model's order."""
 
-    id: Ident
-    name: Name
+    id: Ident = Field()
+    name: Name = Field()
     species: Name | None = Field(
         default=None,
         description="What kind of creature it is (goblin, wolf...); shown, no rule.",
     )
     size: int = Field(default=0, ge=L.CREATURE_SIZE_MIN, le=L.CREATURE_SIZE_MAX)
-    anchor: Cell
+    anchor: Cell = Field()
     footprint: list[Cell] | None = Field(
         default=None, max_length=L.FOOTPRINT_CELLS_MAX, description="Offsets overriding the size's footprint shape."
     )
@@ -233,7 +234,7 @@ class Creature(Record):
     side: Name | None = Field(
         default=None, description="Its side; None: the players' creatures one, the Soulweaver's the other."
     )
-    color: Color = "#7a5c3e"
+    color: Color = Field(default="#7a5c3e")
     picture: PictureHash | None = Field(
         default=None, description="The token's picture (an uploaded image's hash); None: initials."
     )
@@ -275,13 +276,13 @@ class Creature(Record):
         default_factory=dict,
         description="Wounded Tiers already caused from a part's added-up Continuing Damage.",
     )
-    prone: bool = False
-    unconscious: bool = False
+    prone: bool = Field(default=False)
+    unconscious: bool = Field(default=False)
     wake_failures: int = Field(default=0, ge=0, description="Consecutive failed Endure rolls to wake.")
     recoveries: int = Field(
         default=0, ge=0, description="Recoveries used; AP may be assigned after each (reference §4.3, advancement)."
     )
-    dead: bool = False
+    dead: bool = Field(default=False)
     ruptured_conduit_risk: int = Field(
         default=0, ge=0, description="Energy Pips suffered on a full Energy Pool (may cause Ruptured Conduit)."
     )
@@ -691,10 +692,15 @@ class Decision(BaseModel):
     payload: dict[str, Any] = Field(default_factory=dict)
 
 
-class GameState(BaseModel):
-    model_config = ConfigDict(extra="forbid")
+@dataclass(slots=True, kw_only=True)
+class GameState(WeakRecord):
+    """The whole game: a slotted record (cheap to copy and to read), validated on `GameState(...)` and
+    `model_validate` as the model it was (same constraints, defaults and error locations, unknown keys refused), and
+    written as that model wrote it. Every field is declared with `Field`: pydantic checks a dataclass's fields
+    without one after those with one, and the errors are listed in the model's order."""
+
     settings: TableSettings = Field(default_factory=TableSettings)
-    board: Board
+    board: Board = Field()
     creatures: dict[str, Creature] = Field(default_factory=dict, max_length=L.CREATURES_MAX)
     turn: TurnOrder = Field(default_factory=TurnOrder)
     economy: dict[str, Economy] = Field(default_factory=dict)
@@ -704,8 +710,20 @@ class GameState(BaseModel):
     reactions: dict[str, dict[str, Any]] = Field(
         default_factory=dict, description="Commands waiting on the reactions they triggered, by group id."
     )
-    next_id: int = 1
-    version: int = 0
+    next_id: int = Field(default=1)
+    version: int = Field(default=0)
+
+    @model_validator(mode="wrap")
+    @classmethod
+    def _read_as_the_model(cls, data: Any, handler: ModelWrapValidatorHandler[GameState]) -> GameState:
+        """Keywords or a dict, read as the model read them: unknown keys refused."""
+        given = data.kwargs or {} if isinstance(data, ArgsKwargs) and not data.args else data
+        if isinstance(given, dict):
+            made: GameState = refusing_unknown_keys(STATE_FIELDS, given, handler, "GameState")
+            return made
+        if isinstance(data, GameState):
+            return handler(data)
+        raise not_a_model("GameState", data)
 
     def new_id(self, prefix: str) -> str:
         value = f"{prefix}{self.next_id}"
@@ -714,3 +732,7 @@ class GameState(BaseModel):
 
     def hold_of(self, creature_id: str) -> Hold | None:
         return next((h for h in self.holds.values() if creature_id in h.members), None)
+
+
+STATE_FIELDS: frozenset[str] = frozenset(GameState.__dataclass_fields__)
+GameState.model_fields = GameState.__pydantic_fields__

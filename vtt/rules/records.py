@@ -70,6 +70,18 @@ class Record:
         return validated
 
 
+class WeakRecord(Record):
+    """A record that weak references may refer to (`weakref.ref(record)`), as they may to a model."""
+
+    __slots__ = ("__weakref__",)
+
+
+def not_a_model(title: str, given: Any) -> ValidationError:
+    """The error a model gives for input that is neither a dict nor one of it (type "model_type", at the top)."""
+    error: InitErrorDetails = {"type": "model_type", "loc": (), "input": given, "ctx": {"class_name": title}}
+    return ValidationError.from_exception_data(title, [error])
+
+
 def refusing_unknown_keys(
     known: frozenset[str], given: dict[str, Any], validate: Callable[[dict[str, Any]], Any], title: str
 ) -> Any:

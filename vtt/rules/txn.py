@@ -18,7 +18,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any, TypeVar
 
 from vtt.rules.events import RuleError
-from vtt.rules.fastmodel import put_dict, put_extra, put_fields_set, put_private, shallow_copy
+from vtt.rules.fastmodel import shallow_copy
 from vtt.rules.model import (
     Board,
     BodyPart,
@@ -62,8 +62,9 @@ _clone_creature = record_copier(Creature, own=_CLONED)
 of `_REPLACED` are still shared."""
 
 
-_object_new = object.__new__
-_STATE_OWN = frozenset({"effects", "pending", "reactions"})
+_copy_state = record_copier(GameState, own=("effects", "pending", "reactions"))
+"""The state a command makes, as it starts: its own lists of effects and pending decisions and dict of reactions
+(rules append to them); every other field shared with the state the command started from."""
 _NONE_YET: frozenset[Any] = frozenset()
 """What a set or dict of a Tx that nothing was put in yet holds (made when first needed)."""
 
@@ -89,16 +90,7 @@ class Tx:
         """The state the command started from (never changed)."""
         self.origin_occupancy: Occupancy | None = None
         """Its occupancy, once a rule asked where creatures stand (`positions.for_tx`)."""
-        own = state.__dict__.copy()  # as `shallow_copy(state, effects=list(state.effects), ...)`
-        own["effects"] = own["effects"].copy()
-        own["pending"] = own["pending"].copy()
-        own["reactions"] = own["reactions"].copy()
-        copied = _object_new(type(state))
-        put_dict(copied, own)
-        put_fields_set(copied, state.__pydantic_fields_set__ | _STATE_OWN)
-        put_extra(copied, None)
-        put_private(copied, None)
-        self.state: GameState = copied
+        self.state: GameState = _copy_state(state)
         """The state the command makes. Its fields `creatures`, `economy`, `holds`, `turn` and `board` are the
         origin's own objects until the command asks to change one (then a copy of it, this command's own)."""
         self._creatures: set[str] = set()
@@ -118,31 +110,25 @@ class Tx:
         """`origin` when this Tx resolves a Strike command `apply` was given (not a probe's, nor one another command
         dispatched): until the Strike changes anything, `state` equals it, so what its menu worked out holds."""
 
-    def _own_field(self, name: str, value: Any) -> None:
-        """The state's field `name` is now `value`, this command's own copy."""
-        state = self.state
-        state.__dict__[name] = value
-        state.__pydantic_fields_set__.add(name)
-
     def _creature_dict(self) -> dict[str, Creature]:
         creatures = self.state.creatures
         if creatures is self.origin.creatures:
             creatures = creatures.copy()
-            self._own_field("creatures", creatures)
+            self.state.creatures = creatures
         return creatures
 
     def _economy_dict(self) -> dict[str, Economy]:
         economy = self.state.economy
         if economy is self.origin.economy:
             economy = economy.copy()
-            self._own_field("economy", economy)
+            self.state.economy = economy
         return economy
 
     def _hold_dict(self) -> dict[str, Hold]:
         holds = self.state.holds
         if holds is self.origin.holds:
             holds = holds.copy()
-            self._own_field("holds", holds)
+            self.state.holds = holds
         return holds
 
     def get(self, creature_id: str) -> Creature:
@@ -233,7 +219,7 @@ class Tx:
     def board(self) -> Board:
         """The board, to change (copied once)."""
         if self.state.board is self.origin.board:
-            self._own_field("board", shallow_copy(self.state.board))
+            self.state.board = shallow_copy(self.state.board)
         return self.state.board
 
     def drop(self, owner: str, weapon: Weapon, cell: Cell) -> None:
@@ -328,5 +314,5 @@ class Tx:
         """The turn order, to change (copied once, with its own entries and Priority)."""
         turn = self.state.turn
         if turn is self.origin.turn:
-            self._own_field("turn", shallow_copy(turn, entries=list(turn.entries), priority=dict(turn.priority)))
+            self.state.turn = shallow_copy(turn, entries=list(turn.entries), priority=dict(turn.priority))
         return self.state.turn
