@@ -30,7 +30,7 @@ from operator import is_not
 from typing import Any, TypeVar
 
 from vtt.rules import board_kept, plan_kept
-from vtt.rules.model import GameState
+from vtt.rules.model import Creature, GameState
 from vtt.rules.space import OVERLAY_MAX, Occupancy
 from vtt.rules.txn import Tx
 
@@ -80,7 +80,7 @@ class _Entry:
     """A state: the state `apply` made it from and the creatures that step changed; its occupancy, or what it is
     made from (a base and the creatures changed over it)."""
 
-    __slots__ = ("base", "before", "occ", "over", "state", "step")
+    __slots__ = ("base", "before", "occ", "over", "state", "step", "watched")
 
     def __init__(
         self,
@@ -100,6 +100,8 @@ class _Entry:
         self.over = over
         """The creatures changed since the base's state."""
         self.occ = occ
+        self.watched: int | None = None
+        """How many of its creatures are swallowed or hold an Ailment source (`watched`), once known."""
 
     def occupancy(self) -> Occupancy:
         """Its occupancy, worked out now if it was not (with `_lock` held)."""
@@ -255,9 +257,9 @@ def for_tx(tx: Tx) -> Occupancy:
     return Occupancy.over(base, tx.state, tx.changed_creatures())
 
 
-def seal(tx: Tx) -> None:
-    """`tx.state` is done (`apply` returns it): record the step that made it and what its occupancy is made from
-    (replaying, the step alone, in place of the last)."""
+def seal(tx: Tx, watched_count: int | None = None) -> None:
+    """`tx.state` is done (`apply` returns it): record the step that made it, what its occupancy is made from and
+    how many of its creatures are watched if known (`watched`) (replaying, the step alone, in place of the last)."""
     state, origin = tx.state, tx.origin
     old, new = origin.creatures, state.creatures
     step = _NO_STEP
@@ -290,6 +292,7 @@ def seal(tx: Tx) -> None:
         base = None
     entry = _new_entry(_Entry)  # as `_Entry(state, origin, step, base, over)`, without a call of its __init__
     entry.state, entry.before, entry.step, entry.base, entry.over, entry.occ = state, origin, step, base, over, None
+    entry.watched = watched_count
     key = id(state)
     _lock.acquire()  # as `with _lock: _keep(entry)`: a `with` costs twice the acquire and release
     try:
@@ -303,6 +306,33 @@ def seal(tx: Tx) -> None:
 
 
 _NO_STEP: frozenset[str] = frozenset()
+
+
+def is_watched(c: Creature) -> bool:
+    """Whether `c` is swallowed or holds an Ailment source: what `apply`'s checks and after-command rules act on (a
+    state none of whose creatures is has nothing for them to refuse or end)."""
+    return c.swallowed_by is not None or bool(c.ailment_sources)
+
+
+def watched(state: GameState) -> int | None:
+    """How many creatures of `state` are swallowed or hold an Ailment source (`is_watched`): as `apply` recorded it
+    for a state it made (`seal`), counted once for another state kept (a menu was asked of it) and each time for a
+    state of a few creatures; None for a state of more that nothing is kept of (the checks cost less than a count)."""
+    entry = _entries.get(id(state))
+    if entry is not None and entry.state is state:
+        count = entry.watched
+        if count is None:
+            count = entry.watched = _count_watched(state)
+        return count
+    return _count_watched(state) if len(state.creatures) <= FRESH_UP_TO else None
+
+
+def _count_watched(state: GameState) -> int:
+    count = 0
+    for c in state.creatures.values():  # `is_watched` of each, without its call
+        if c.swallowed_by is not None or c.ailment_sources:
+            count += 1
+    return count
 
 
 def kept(occ: Occupancy, key: tuple[Hashable, ...], make: Callable[[], T]) -> T:
