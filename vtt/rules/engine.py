@@ -135,7 +135,7 @@ def apply(state: GameState, command: Command | dict[str, Any], dice: DiceSource)
     tx = Tx(state)
     if type(cmd) is Strike:
         tx.strike_given = state
-    watched = positions.watched(state)
+    watched = positions.start(tx)
     checked = watched != 0  # with nobody swallowed, the swallowed check refuses nothing
     events = _begin(tx, cmd, dice, checked) if state.settings.reactions else _dispatch(tx, cmd, dice, checked)
     watched_made = None if watched is None else _watched_made(tx, watched)
@@ -156,12 +156,11 @@ def apply(state: GameState, command: Command | dict[str, Any], dice: DiceSource)
 
 
 def _watched_made(tx: Tx, before: int) -> int:
-    """How many creatures of the state `tx` makes are swallowed or hold an Ailment source (`positions.watched`),
-    from how many of the state it started from were (`before`) and the creatures it replaced."""
+    """How many creatures of the state `tx` makes are swallowed or hold an Ailment source (`positions.start`), from
+    how many of the state it started from were (`before`) and the creatures it replaced."""
     old, new = tx.origin.creatures, tx.state.creatures
     count = before
     for cid in tx._creatures | tx._removed if tx._removed else tx._creatures:
-        # `positions.is_watched` of the creature as it was and as it is, without its calls
         if (was := old.get(cid)) is not None and (was.swallowed_by is not None or was.ailment_sources):
             count -= 1
         if (now := new.get(cid)) is not None and (now.swallowed_by is not None or now.ailment_sources):
