@@ -4,10 +4,12 @@ Around each command `apply` refuses what a swallowed or Enraged creature may not
 `enraged.check_command`), and after it lets a full stomach spill (`swallow.spill`), puts out Burning in water
 (`burning.douse`) and ends Ailments whose source has ended (`ailments.lapse_sources`). It asks the Enraged check only
 of an Enraged actor, spills only when the command changed a creature, douses only on a board with water, and lapses
-sources only of the creatures the command changed unless something another's source stands on changed. On random
-commands on random boards holding swallowed, Burning, Enraged and frightened creatures and water, `apply` gives the
-same state and events (or refuses with the same message) as a frame asking every check and running every rule over
-every creature.
+sources only of the creatures the command changed unless something another's source stands on changed. In a state
+where nobody is swallowed nor holds an Ailment source (`positions.watched`, counted for each state `apply` makes
+from the creatures it changed) it asks no swallowed check, spills nothing and lapses no source. On random commands
+(the Soulweaver's Afflict from a source among them) on random boards holding swallowed, Burning, Enraged and
+frightened creatures and water, or none of them, `apply` gives the same state and events (or refuses with the same
+message) as a frame asking every check and running every rule over every creature.
 """
 
 from __future__ import annotations
@@ -19,7 +21,7 @@ from factories import creature, on_turn, state, weapon
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from vtt.rules import ailments, burning, engine, enraged, swallow
+from vtt.rules import ailments, burning, engine, enraged, positions, swallow
 from vtt.rules.commands import Command, parse_command
 from vtt.rules.dice import RandomDice
 from vtt.rules.events import Event, RuleError
@@ -52,7 +54,7 @@ def _every_hook(state: GameState, cmd: Command, dice: RandomDice) -> tuple[GameS
 def _board(rng: random.Random) -> GameState:
     """Up to 8 creatures on a 10 × 10 board with water on a third of it: some Burning, some Enraged (Focused on
     another or not), some Frightened of another for as long as it lives; one swallowed by a big creature whose stomach
-    is nearly or quite full."""
+    is nearly or quite full. On a quarter of the boards nobody is swallowed nor frightened."""
     settings = TableSettings(defense_prompts="nobody", reactions=False)
     s = state(cols=10, rows=10, settings=settings)
     grid = grid_of(s)
@@ -76,6 +78,7 @@ def _board(rng: random.Random) -> GameState:
         if why_cannot_stand(s, c, c.anchor, Occupancy(s)) is None:
             s.creatures[c.id] = c
     ids = sorted(s.creatures)
+    plain = rng.random() < 0.25
     for cid in ids:
         c = s.creatures[cid]
         if rng.random() < 0.4:
@@ -83,14 +86,14 @@ def _board(rng: random.Random) -> GameState:
         if rng.random() < 0.3:
             c.ailments["Enraged"] = rng.randint(1, 3)
             c.focus = rng.choice([None, *ids])
-        if rng.random() < 0.3:
+        if not plain and rng.random() < 0.3:
             other = rng.choice(ids)
             c.ailments["Frightened"] = 1
             c.ailment_sources = [
                 AilmentSource(ailment="Frightened", tiers=1, source=f"creature:{other}", ends_with_source=True)
             ]
     small = [cid for cid in ids if cid != "big" and s.creatures[cid].size <= -1]
-    if "big" in s.creatures and small and rng.random() < 0.7:
+    if "big" in s.creatures and small and not plain and rng.random() < 0.7:
         inside = s.creatures[small[0]]
         inside.swallowed_by = "big"
         inside.ailments["Crowded"] = 2
@@ -112,7 +115,19 @@ def _command(s: GameState, rng: random.Random) -> dict[str, Any]:
     actor = s.turn.current if s.turn.current in s.creatures else rng.choice(ids)
     other = rng.choice(ids)
     kind = rng.choice(
-        ["strike", "strike", "strike_max", "move", "place", "harm", "end_turn", "drop_focus", "focus", "remove"]
+        [
+            "strike",
+            "strike",
+            "strike_max",
+            "move",
+            "place",
+            "harm",
+            "end_turn",
+            "drop_focus",
+            "focus",
+            "remove",
+            "afflict",
+        ]
     )
     anchor = s.creatures[actor].anchor
     match kind:
@@ -132,6 +147,15 @@ def _command(s: GameState, rng: random.Random) -> dict[str, Any]:
             return {"type": "focus", "creature": actor, "target": other}
         case "remove":
             return {"type": "remove_creature", "creature": other}
+        case "afflict":
+            source = rng.choice([cid for cid in ids if cid != other] or ids)
+            return {
+                "type": "afflict",
+                "target": other,
+                "ailment": "Frightened",
+                "source": f"creature:{source}",
+                "ends_with_source": True,
+            }
     return {"type": "end_turn"}
 
 
@@ -155,3 +179,24 @@ def test_apply_skips_a_check_or_after_command_rule_only_when_running_it_would_ch
         assert skipped == every, cmd
         if skipped[0] == "made":
             s = engine.apply(s, cmd, RandomDice(seed + step))[0]
+
+
+def _count_watched(s: GameState) -> int:
+    return sum(c.swallowed_by is not None or bool(c.ailment_sources) for c in s.creatures.values())
+
+
+@settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(seed=st.integers(0, 2**32 - 1))
+def test_the_count_of_creatures_swallowed_or_holding_a_source_apply_keeps_for_each_state_is_a_count_over_them_all(
+    seed: int,
+) -> None:
+    rng = random.Random(seed)
+    s = _board(rng)
+    for step in range(10):
+        cmd = parse_command(_command(s, rng))
+        try:
+            s = engine.apply(s, cmd, RandomDice(seed + step))[0]
+        except RuleError:
+            continue
+        recorded = positions._entries[id(s)].watched  # what `seal` kept, not a count `watched` would make now
+        assert recorded == _count_watched(s), cmd

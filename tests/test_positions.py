@@ -209,3 +209,38 @@ def test_kept_states_touched_from_other_threads_while_menus_derive_and_states_ar
                 future.result()
     finally:
         sys.setswitchinterval(interval)
+
+
+def test_states_recorded_by_apply_in_threads_while_others_ask_of_kept_states_and_push_them_out() -> None:
+    """`seal` records the state its thread made without the lock. Two threads make chains of commands (recording more
+    states than are kept) while two ask the occupancy of copies `apply` never recorded (kept, derived from the kept
+    states) and of an earlier chain's states, threads switching often: no thread fails, every occupancy handed out is
+    the one indexed afresh, and each state a chain made is kept with the creatures its step changed."""
+    rng = random.Random(13)
+    positions.forget()
+    earlier = _chain(rng, 40, GridKind.HEX, 60)
+    copies = [s.model_copy(update={"creatures": dict(s.creatures)}) for s in earlier]
+    seeds = [rng.randrange(2**32) for _ in range(2)]
+
+    def make(seed: int) -> list[GameState]:
+        return _chain(random.Random(seed), 24, GridKind.SQUARE, positions.KEPT)
+
+    def ask(order: list[GameState]) -> None:
+        for s in order:
+            assert _index(positions.occupancy(s)) == _fresh(s)
+
+    interval = sys.getswitchinterval()
+    sys.setswitchinterval(1e-6)
+    try:
+        with ThreadPoolExecutor(max_workers=4) as pool:
+            made = [pool.submit(make, seed) for seed in seeds]
+            asked = [pool.submit(ask, rng.sample(group, len(group))) for group in (copies, earlier)]
+            chains = [future.result() for future in made]
+            for future in asked:
+                future.result()
+    finally:
+        sys.setswitchinterval(interval)
+    for chain in chains:
+        for before, after in pairwise(chain[-8:]):
+            assert positions.changed(before, after) == positions.scan_changed(before, after)
+            assert _index(positions.occupancy(after)) == _fresh(after)

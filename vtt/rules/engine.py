@@ -135,16 +135,34 @@ def apply(state: GameState, command: Command | dict[str, Any], dice: DiceSource)
     tx = Tx(state)
     if type(cmd) is Strike:
         tx.strike_given = state
-    events = _begin(tx, cmd, dice) if state.settings.reactions else _dispatch(tx, cmd, dice)
-    if tx._creatures:  # a stomach only spills when the command changed its owner
+    watched = positions.start(tx)
+    checked = watched != 0  # with nobody swallowed, the swallowed check refuses nothing
+    events = _begin(tx, cmd, dice, checked) if state.settings.reactions else _dispatch(tx, cmd, dice, checked)
+    watched_made = None if watched is None else _watched_made(tx, watched)
+    if watched_made != 0 and tx._creatures:  # a stomach only spills when the command changed its owner
         events += swallow.spill(tx)
     if tx.state.board.water:  # Burning is only put out by water
         events += burning.douse(tx)
-    events += ailments.lapse_sources(tx, state)
+    if watched_made != 0:  # with nobody swallowed nor holding a source, no stomach holds anything, no source ends
+        events += ailments.lapse_sources(tx, state)
+        watched_made = None if watched is None else _watched_made(tx, watched)
     made = tx.state
     made.version = state.version + 1
-    positions.seal(tx)
+    positions.seal(tx, watched_made)
     return tx.state, events
+
+
+def _watched_made(tx: Tx, before: int) -> int:
+    """How many creatures of the state `tx` makes are swallowed or hold an Ailment source (`positions.start`), from
+    how many of the state it started from were (`before`) and the creatures it replaced."""
+    old, new = tx.origin.creatures, tx.state.creatures
+    count = before
+    for cid in tx._creatures | tx._removed if tx._removed else tx._creatures:
+        if (was := old.get(cid)) is not None and (was.swallowed_by is not None or was.ailment_sources):
+            count -= 1
+        if (now := new.get(cid)) is not None and (now.swallowed_by is not None or now.ailment_sources):
+            count += 1
+    return count
 
 
 def _decision(tx: Tx, decision_id: str, kind: str) -> Any:
@@ -156,18 +174,20 @@ def _decision(tx: Tx, decision_id: str, kind: str) -> Any:
     raise RuleError(f"there is no pending decision {decision_id!r}")
 
 
-def _begin(tx: Tx, cmd: Command, dice: DiceSource) -> list[Event]:
+def _begin(tx: Tx, cmd: Command, dice: DiceSource, checked: bool) -> list[Event]:
     """With reactions on, a command that triggers them is checked in full, then waits for them; any other goes on
-    at once."""
+    at once (`checked` as `_dispatch`'s)."""
     found = reactions.offers(tx.state, cmd)
     if found is not None and found[1]:
         actor, hinderers = found
         reactions.probe(lambda: Tx(tx.state), cmd, _dispatch)
         return reactions.open_group(tx, cmd, actor, hinderers)
-    return _dispatch(tx, cmd, dice)
+    return _dispatch(tx, cmd, dice, checked)
 
 
-def _dispatch(tx: Tx, cmd: Command, dice: DiceSource) -> list[Event]:
+def _dispatch(tx: Tx, cmd: Command, dice: DiceSource, checked: bool = True) -> list[Event]:
+    """Resolve `cmd` by its handler once what limits its actor allows it (without `checked`, the state holds nobody
+    swallowed: the swallowed check is not asked)."""
     state = tx.state
     if state.effects:  # a Stance is an effect
         attacker = cmd.attacker()
@@ -176,7 +196,8 @@ def _dispatch(tx: Tx, cmd: Command, dice: DiceSource) -> list[Event]:
     if cmd.SENT_BY != "soulweaver":  # the Soulweaver's own commands are not limited
         actor = getattr(cmd, "creature", None)
         c = state.creatures.get(actor) if isinstance(actor, str) else None
-        swallow.check_command(state, cmd, actor, c)
+        if checked:
+            swallow.check_command(state, cmd, actor, c)
         if c is not None and c.ailments.get(enraged.ENRAGED):
             enraged.check_command(state, cmd, c)
     handler = HANDLERS.get(type(cmd))

@@ -80,7 +80,7 @@ class _Entry:
     """A state: the state `apply` made it from and the creatures that step changed; its occupancy, or what it is
     made from (a base and the creatures changed over it)."""
 
-    __slots__ = ("base", "before", "occ", "over", "state", "step")
+    __slots__ = ("base", "before", "occ", "over", "state", "step", "watched")
 
     def __init__(
         self,
@@ -100,6 +100,8 @@ class _Entry:
         self.over = over
         """The creatures changed since the base's state."""
         self.occ = occ
+        self.watched: int | None = None
+        """How many of its creatures are swallowed or hold an Ailment source (`start`), once known."""
 
     def occupancy(self) -> Occupancy:
         """Its occupancy, worked out now if it was not (with `_lock` held)."""
@@ -120,7 +122,8 @@ _entries: OrderedDict[int, _Entry] = OrderedDict()
 _results: OrderedDict[int, Occupancy] = OrderedDict()
 """The occupancies handed to menus, by id (held); the most recent last."""
 _lock = threading.Lock()
-"""Held by whoever adds to or removes from `_entries` or `_results`, or works out an entry's occupancy."""
+"""Held by whoever adds to or removes from `_entries` or `_results`, or works out an entry's occupancy; but `seal`,
+which adds the state its thread made, one step under the GIL, and `_find`, which reorders."""
 
 
 def _find(state: GameState) -> _Entry | None:
@@ -139,13 +142,21 @@ def _find(state: GameState) -> _Entry | None:
 
 
 def _keep(entry: _Entry) -> None:
-    """Keep `entry` as the most recently used (with `_lock` held)."""
+    """Keep `entry` as the most recently used (with `_lock` held; `seal` adds without it, each of its steps one step
+    under the GIL, so an entry seen here may be gone at the next)."""
     key = id(entry.state)
-    if key in _entries:  # asked about while it was made: now the most recent
-        _entries.move_to_end(key)
+    _entries.pop(key, None)  # asked about while it was made: now the most recent
     _entries[key] = entry
+    _drop_oldest()
+
+
+def _drop_oldest() -> None:
+    """Forget the least recently used states beyond `KEPT`."""
     while len(_entries) > KEPT:
-        _entries.popitem(last=False)
+        try:
+            _entries.popitem(False)  # `last=False`, without parsing a keyword
+        except KeyError:  # emptied meanwhile by another thread (`forget`)
+            return
 
 
 def changed(before: GameState, after: GameState) -> frozenset[str]:
@@ -255,9 +266,9 @@ def for_tx(tx: Tx) -> Occupancy:
     return Occupancy.over(base, tx.state, tx.changed_creatures())
 
 
-def seal(tx: Tx) -> None:
-    """`tx.state` is done (`apply` returns it): record the step that made it and what its occupancy is made from
-    (replaying, the step alone, in place of the last)."""
+def seal(tx: Tx, watched_count: int | None = None) -> None:
+    """`tx.state` is done (`apply` returns it): record the step that made it, what its occupancy is made from and
+    how many of its creatures are watched if known (`start`) (replaying, the step alone, in place of the last)."""
     state, origin = tx.state, tx.origin
     old, new = origin.creatures, state.creatures
     step = _NO_STEP
@@ -290,19 +301,47 @@ def seal(tx: Tx) -> None:
         base = None
     entry = _new_entry(_Entry)  # as `_Entry(state, origin, step, base, over)`, without a call of its __init__
     entry.state, entry.before, entry.step, entry.base, entry.over, entry.occ = state, origin, step, base, over, None
+    entry.watched = watched_count
     key = id(state)
-    _lock.acquire()  # as `with _lock: _keep(entry)`: a `with` costs twice the acquire and release
-    try:
-        if key in _entries:  # asked about while it was made: now the most recent
-            _entries.move_to_end(key)
-        _entries[key] = entry
-        if len(_entries) > KEPT:
+    if key in _entries:  # asked about while it was made (rare): now the most recent
+        with _lock:
+            _keep(entry)
+        return
+    _entries[key] = entry  # `_keep(entry)` without `_lock`: only this thread makes `state`
+    if len(_entries) > KEPT:
+        try:  # noqa: SIM105 (`_drop_oldest()` without its call: one state added, one to push out)
             _entries.popitem(False)  # `last=False`, without parsing a keyword
-    finally:
-        _lock.release()
+        except KeyError:  # emptied meanwhile by another thread (`forget`)
+            pass
 
 
 _NO_STEP: frozenset[str] = frozenset()
+
+
+def start(tx: Tx) -> int | None:
+    """A command starts from `tx.origin`: how many of its creatures are swallowed or hold an Ailment source (what
+    `apply`'s checks and after-command rules act on: with none, they have nothing to refuse or end), as `apply`
+    recorded it for a state it made (`seal`), counted once for another state kept (a menu was asked of it) and each
+    time for a state of a few creatures; None for a state of more that nothing is kept of (the checks cost less than
+    a count). Its occupancy, if worked out, is handed to `tx` on the way: a placement check (`for_tx`) and `seal`
+    read it without a search."""
+    state = tx.origin
+    entry = _entries.get(id(state))
+    if entry is not None and entry.state is state:
+        tx.origin_occupancy = entry.occ
+        count = entry.watched
+        if count is None:
+            count = entry.watched = _count_watched(state)
+        return count
+    return _count_watched(state) if len(state.creatures) <= FRESH_UP_TO else None
+
+
+def _count_watched(state: GameState) -> int:
+    count = 0
+    for c in state.creatures.values():
+        if c.swallowed_by is not None or c.ailment_sources:
+            count += 1
+    return count
 
 
 def kept(occ: Occupancy, key: tuple[Hashable, ...], make: Callable[[], T]) -> T:
