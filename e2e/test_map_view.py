@@ -112,6 +112,15 @@ def test_drag_is_broadcast_to_other_user(pages: tuple[Page, Page]) -> None:
         for p in b.locator('[data-token-id="wyrm"] polygon.vtt-foot').all()
     )
     assert wyrm_after == sorted((q + 1, r + 1) for q, r in wyrm_before)
+    # drawn where they now stand (a moved token placed by a transform of its own), a token that never moved with no
+    # transform (each one a paint chunk of its own, which every change's layerizing went through)
+    assert math.dist(token_xy(b, "kira"), cell_xy(b, KIRA_TARGET)) < 2
+    for foot in b.locator('[data-token-id="wyrm"] polygon.vtt-foot').all():
+        box = foot.bounding_box()
+        assert box is not None
+        cell = (int(foot.get_attribute("data-q") or 0), int(foot.get_attribute("data-r") or 0))
+        assert math.dist((box["x"] + box["width"] / 2, box["y"] + box["height"] / 2), cell_xy(b, cell)) < 2
+    assert b.locator('[data-token-id="ogre"]').get_attribute("transform") is None
 
 
 def test_illegal_drop_snaps_back_on_both_pages(pages: tuple[Page, Page]) -> None:
