@@ -4,7 +4,7 @@
 // Performance notes: the grid is ONE <path>; every token is its own child component whose object is
 // mutated in place, so a patch re-renders one token; drag/pan/zoom state is non-reactive and applied
 // straight to the DOM (no Vue render per pointer move).
-import { markRaw, toRaw } from "vue";
+import { markRaw, ref, toRaw } from "vue";
 
 const SQRT3 = Math.sqrt(3);
 // Neighbour across edge i (edge i joins corner i and corner i+1).
@@ -211,7 +211,22 @@ const FONT_FAMILY = '"Segoe UI", Roboto, "Liberation Sans", "DejaVu Sans", Arial
 // Width of a token's name in its plate's font, in em (measured once per name on a shared canvas: no layout).
 const nameWidths = new Map();
 let measureCtx = null;
+// Bumped when fonts finish loading and a name measured before is not as wide in them: a name measured before the
+// plate's web font was loaded was measured in a fallback font, and its plate's width changed from one page load
+// to the next. Every plate reads it, so that a new measure draws the plates again.
+const namesMeasuredAgain = ref(0);
+function measureNamesAgain() {
+  measureCtx = null; // a new context: the old one may keep the font it found first
+  let changed = false;
+  for (const [text, before] of [...nameWidths]) {
+    nameWidths.delete(text);
+    if (nameWidthEm(text) !== before) changed = true;
+  }
+  if (changed) namesMeasuredAgain.value += 1;
+}
+if (typeof document !== "undefined" && document.fonts) document.fonts.addEventListener("loadingdone", measureNamesAgain);
 function nameWidthEm(text) {
+  void namesMeasuredAgain.value; // a dependency of every plate
   let w = nameWidths.get(text);
   if (w !== undefined) return w;
   if (measureCtx === null) {
