@@ -10,7 +10,7 @@ from collections.abc import Callable, Iterator
 from typing import Any
 
 import pytest
-from playwright.sync_api import Browser, Page, WebSocket, expect
+from playwright.sync_api import Browser, Page, Route, WebSocket, expect
 
 from e2e.conftest import (
     LOAD_TIMEOUT,
@@ -112,6 +112,15 @@ def test_drag_is_broadcast_to_other_user(pages: tuple[Page, Page]) -> None:
         for p in b.locator('[data-token-id="wyrm"] polygon.vtt-foot').all()
     )
     assert wyrm_after == sorted((q + 1, r + 1) for q, r in wyrm_before)
+    # drawn where they now stand (a moved token placed by a transform of its own), a token that never moved with no
+    # transform (each one a paint chunk of its own, which every change's layerizing went through)
+    assert math.dist(token_xy(b, "kira"), cell_xy(b, KIRA_TARGET)) < 2
+    for foot in b.locator('[data-token-id="wyrm"] polygon.vtt-foot').all():
+        box = foot.bounding_box()
+        assert box is not None
+        cell = (int(foot.get_attribute("data-q") or 0), int(foot.get_attribute("data-r") or 0))
+        assert math.dist((box["x"] + box["width"] / 2, box["y"] + box["height"] / 2), cell_xy(b, cell)) < 2
+    assert b.locator('[data-token-id="ogre"]').get_attribute("transform") is None
 
 
 def test_illegal_drop_snaps_back_on_both_pages(pages: tuple[Page, Page]) -> None:
@@ -309,6 +318,38 @@ def test_names_render_as_text(one_user: Page) -> None:
     a.mouse.click(*token_xy(a, "imp"))
     expect(a.locator(".q-menu").get_by_text("Imp <b>bold</b>")).to_be_visible()
     assert a.locator(".q-menu b").count() == 0
+
+
+PLATE_WIDTHS = "() => [...document.querySelectorAll('.vtt-name-bg')].map((r) => r.getAttribute('width'))"
+
+
+def test_a_name_measured_before_its_font_loaded_is_measured_again(browser: Browser, harness: Harness) -> None:
+    """A name plate is as wide as its name in the plate's web font, even when the page drew it before that font was
+    loaded (its width was measured in a fallback font, and so changed from one page load to the next)."""
+    settled = open_page(browser, harness.url(), '[data-token-id="wyrm"]')
+    settled.wait_for_function("document.fonts.status === 'loaded'")
+    widths = settled.evaluate(PLATE_WIDTHS)
+    late = user_context(browser).new_page()
+    held: list[Route] = []
+    released: list[bool] = []
+
+    def hold(route: Route) -> None:
+        if released:
+            route.continue_()
+        else:
+            held.append(route)
+
+    late.route("**/*.woff2", hold)
+    late.goto(harness.url(), timeout=LOAD_TIMEOUT, wait_until="commit")  # "load" waits for the fonts
+    wait_ready(late)
+    late.wait_for_selector('[data-token-id="wyrm"]')
+    assert held and late.evaluate(PLATE_WIDTHS) != widths  # drawn in a fallback font
+    released.append(True)
+    for route in held:
+        route.continue_()
+    late.wait_for_function(f"(widths) => JSON.stringify(({PLATE_WIDTHS})()) === JSON.stringify(widths)", arg=widths)
+    for page in (settled, late):
+        page.context.close()
 
 
 def test_big_map_paints_and_drags(browser: Browser, harness: Harness) -> None:

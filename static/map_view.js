@@ -4,7 +4,7 @@
 // Performance notes: the grid is ONE <path>; every token is its own child component whose object is
 // mutated in place, so a patch re-renders one token; drag/pan/zoom state is non-reactive and applied
 // straight to the DOM (no Vue render per pointer move).
-import { markRaw, toRaw } from "vue";
+import { markRaw, ref, toRaw } from "vue";
 
 const SQRT3 = Math.sqrt(3);
 // Neighbour across edge i (edge i joins corner i and corner i+1).
@@ -211,7 +211,22 @@ const FONT_FAMILY = '"Segoe UI", Roboto, "Liberation Sans", "DejaVu Sans", Arial
 // Width of a token's name in its plate's font, in em (measured once per name on a shared canvas: no layout).
 const nameWidths = new Map();
 let measureCtx = null;
+// Bumped when fonts finish loading and a name measured before is not as wide in them: a name measured before the
+// plate's web font was loaded was measured in a fallback font, and its plate's width changed from one page load
+// to the next. Every plate reads it, so that a new measure draws the plates again.
+const namesMeasuredAgain = ref(0);
+function measureNamesAgain() {
+  measureCtx = null; // a new context: the old one may keep the font it found first
+  let changed = false;
+  for (const [text, before] of [...nameWidths]) {
+    nameWidths.delete(text);
+    if (nameWidthEm(text) !== before) changed = true;
+  }
+  if (changed) namesMeasuredAgain.value += 1;
+}
+if (typeof document !== "undefined" && document.fonts) document.fonts.addEventListener("loadingdone", measureNamesAgain);
 function nameWidthEm(text) {
+  void namesMeasuredAgain.value; // a dependency of every plate
   let w = nameWidths.get(text);
   if (w !== undefined) return w;
   if (measureCtx === null) {
@@ -696,9 +711,14 @@ function parseStack(stack) {
 
 // One token. Its object is mutated in place by the parent, so only this component re-renders.
 //
-// Everything in it is drawn about its own origin, the middle of its spaces (`at`), placed by one transform: a
-// move changes that transform (and data-q/data-r), the rest keeps its attributes, so the browser moves the
-// token's already painted drawing instead of laying out and painting it again.
+// A token that has not moved is drawn where it stands, with no transform: a transform of its own makes a token a
+// paint chunk of its own, and every change's layerizing went through one chunk per token (1.5 of the 3.7 ms of
+// rendering per move on a 500-token map). From its first move on (`placed`), a token is drawn about its own origin,
+// the middle of its spaces (`at`), and placed by one transform: a move changes that transform (and data-q/data-r),
+// the rest keeps its attributes, so the browser moves the token's already painted drawing instead of painting the
+// whole map again (as it does when a token gains or loses a transform: an identity transform counts as none). So is
+// a token this page may drag: hovered or dragged, it is an opacity group (a layer) of its own, and a layer amid the
+// untransformed tokens made each of the dragging page's frames layerize for 16-26 ms instead of 1.6.
 //
 // Its details (initials, size badge, pool bars, name plate, hidden mark, ailments) lie in one nested <svg> that low
 // detail hides: a hidden <g> keeps a layout object, and so do its children (a rule of SVG for <g> alone), which each
@@ -711,6 +731,19 @@ function parseStack(stack) {
 // token's marks thus stay inside its own row: its name plate never reaches the bars of the row above.
 const VttToken = {
   props: { t: Object, geo: Object, active: Boolean, uid: String, stack: { type: String, default: "" } },
+  data() {
+    return { moved: false };
+  },
+  created() {
+    this.atGeo = this.geo;
+  },
+  watch: {
+    // a move, not a new grid or size of space (which moves every token)
+    at(now, before) {
+      if (this.atGeo === this.geo && (now[0] !== before[0] || now[1] !== before[1])) this.moved = true;
+      this.atGeo = this.geo;
+    },
+  },
   computed: {
     cells() {
       const cells = Array.isArray(this.t.cells) ? this.t.cells.filter((c) => Array.isArray(c) && c.length >= 2) : [];
@@ -736,13 +769,17 @@ const VttToken = {
       }
       return [x / this.cells.length, y / this.cells.length];
     },
+    placed() {
+      return this.moved || !!this.t.draggable;
+    },
     place() {
+      if (!this.placed) return null;
       const [x, y] = this.at;
       return `translate(${Math.round(x * 100) / 100} ${Math.round(y * 100) / 100})`;
     },
-    // the same about the token's origin
+    // the middle of the token's spaces as drawn: where it stands, or its origin once placed by a transform
     spaceCenter() {
-      return [0, 0];
+      return this.placed ? [0, 0] : this.at;
     },
     center() {
       const [x, y] = this.spaceCenter;
@@ -755,9 +792,15 @@ const VttToken = {
       const [i, n] = String(this.stack).split("/").map(Number);
       return { i, n };
     },
+    // how far its spaces are drawn from where they are (none, or `at` once placed by a transform)
+    drawnAt() {
+      const [x, y] = this.at;
+      const [cx, cy] = this.spaceCenter;
+      return [x - cx, y - cy];
+    },
     foot() {
       const geo = this.geo;
-      const [ox, oy] = this.at;
+      const [ox, oy] = this.drawnAt;
       // keyed by place in the footprint, not by space: a move keeps the polygons (no remove and insert)
       return this.cells.map(([q, r], i) => {
         const points = geo.corners(q, r).map(([x, y]) => fmt(x - ox) + "," + fmt(y - oy)).join(" ");
@@ -765,7 +808,7 @@ const VttToken = {
       });
     },
     outline() {
-      return this.multi ? outlinePath(this.geo, this.cells, cellSetOf(this.cells), this.at) : "";
+      return this.multi ? outlinePath(this.geo, this.cells, cellSetOf(this.cells), this.drawnAt) : "";
     },
     ri() {
       return this.geo.inner;
@@ -1074,7 +1117,7 @@ const FIRST_FRAME_CHUNK = 25;
 function tokenFacts(t, geo, stack) {
   const memo = {};
   const facts = new Proxy(
-    { t, geo, stack, active: false },
+    { t, geo, stack, active: false, moved: false },
     {
       get(base, key) {
         if (key in base) return base[key];
@@ -1101,8 +1144,8 @@ function tokenBody(t, geo, stack) {
     "data-r": f.anchor[1],
     "data-grit": f.grit,
     "data-size": f.size,
-    transform: f.place,
   });
+  if (f.place) g.setAttribute("transform", f.place);
   if (stack) g.setAttribute("data-stack", stack);
   if (t.hidden) g.setAttribute("data-hidden", "true");
   for (const c of f.foot) {
