@@ -43,10 +43,11 @@ creature sees no space at all); a swallowed creature is off the board and percei
 from __future__ import annotations
 
 import math
-from collections.abc import Iterable, Mapping
+from collections.abc import Iterable, Mapping, Sequence
 from collections.abc import Set as AbstractSet
 from dataclasses import dataclass, field
 from functools import lru_cache
+from itertools import compress
 from typing import Literal
 
 from vtt.rules.grid import Grid, GridKind, footprint_distance
@@ -146,71 +147,106 @@ def _reach(grid: Grid, cols: int, rows: int) -> int:
     return max(_RADIUS_STEP, math.ceil(far / _RADIUS_STEP) * _RADIUS_STEP)
 
 
+_MARGIN = 2
+"""Spaces of the numbered box around the map: a step off the map lands on one of them, and so does the next step of
+a viewer standing right beside the map; a line stops at the first space off the map."""
+
+_OPEN, _OFF_MAP, _FILLED, _SEEN = 0, 1, 2, 3
+"""What the walk knows of a numbered space: on the map and open, off the map, on the map and filled (seen itself,
+hiding what lies behind), or already in line of sight. Odd: the walk does not go there (again)."""
+
+_SEEN_ONLY = bytes(1 if mark == _SEEN else 0 for mark in range(256))
+"""A `bytes.translate` table keeping the spaces in line of sight (1) and dropping the rest (0)."""
+
+
 @dataclass(frozen=True)
 class _Layout:
-    """A map's spaces numbered for the walk: space (q, r) is `(r + pad) * stride + q + pad`, with room around the
-    map for every ray of the tree; `inside` marks the map's own spaces and `cells` names each number's space."""
+    """A map's spaces numbered for the walk: space (q, r) is `(r - top) * stride + q - left`, over the map's box
+    with `_MARGIN` spaces round it; `marks` is `_OPEN` on the map and `_OFF_MAP` round it, `cells` names each
+    number's space; `deltas` and `children` are the ray tree's, in those numbers."""
 
-    pad: int
+    top: int
+    left: int
     stride: int
-    inside: bytes
-    cells: tuple[Cell | None, ...]
+    height: int
+    marks: bytes
+    cells: tuple[Cell, ...]
     deltas: tuple[int, ...]
     children: tuple[tuple[int, ...], ...]
 
-    def index(self, cell: Cell) -> int:
-        return (cell[1] + self.pad) * self.stride + cell[0] + self.pad
+    def index(self, cell: Cell) -> int | None:
+        """The number of `cell`, or None when it lies farther from the map than the box reaches."""
+        col, row = cell[0] - self.left, cell[1] - self.top
+        if 0 <= col < self.stride and 0 <= row < self.height:
+            return row * self.stride + col
+        return None
+
+    def beside(self, cell: Cell) -> bool:
+        """Whether `cell` is within a space of the map's box (a viewer there may see onto the map)."""
+        col, row = cell[0] - self.left, cell[1] - self.top
+        return 0 < col < self.stride - 1 and 0 < row < self.height - 1
 
 
 @lru_cache(maxsize=8)
 def _layout(kind: GridKind, cols: int, rows: int, radius: int) -> _Layout:
     grid = grid_for(kind)
     order, kids = _ray_tree(kind, radius)
-    pad = radius + rows + 1
-    stride = cols + rows + 2 * pad + 1
-    size = stride * (rows + 2 * pad + 1)
-    inside = bytearray(size)
-    cells: list[Cell | None] = [None] * size
-    for row in range(rows):
-        for col in range(cols):
-            q, r = grid.from_offset(col, row)
-            i = (r + pad) * stride + q + pad
-            inside[i] = 1
-            cells[i] = (q, r)
+    spaces = [grid.from_offset(col, row) for row in range(rows) for col in range(cols)]
+    qs = [q for q, _ in spaces] or [0]
+    left, top = min(qs) - _MARGIN, -_MARGIN
+    stride = max(qs) + _MARGIN + 1 - left
+    height = rows + 2 * _MARGIN
+    marks = bytearray([_OFF_MAP]) * (stride * height)
+    for q, r in spaces:
+        marks[(r - top) * stride + q - left] = _OPEN
+    cells = tuple((left + i % stride, top + i // stride) for i in range(stride * height))
     node = {offset: n for n, offset in enumerate(order)}
     deltas = tuple(dr * stride + dq for dq, dr in order)
     children = tuple(tuple(node[c] for c in kids.get(offset, ())) for offset in order)
-    return _Layout(pad, stride, bytes(inside), tuple(cells), deltas, children)
+    return _Layout(top, left, stride, height, bytes(marks), cells, deltas, children)
+
+
+def _walk(layout: _Layout, marks: bytearray, origin: int, on_map: bool) -> None:
+    """Mark `_SEEN` every space in line of sight of the space numbered `origin`, ring by ring outward (a space is in
+    sight when the space before it on one of its lines is, and is open). `on_map`: the origin is a space of the map
+    (one beside it sees onto the map, not itself)."""
+    deltas, children = layout.deltas, layout.children
+    if on_map:
+        marks[origin] = _SEEN
+    ring: Sequence[int] = children[0]
+    while ring:
+        after: list[int] = []
+        for node in ring:
+            i = origin + deltas[node]
+            mark = marks[i]
+            if mark & 1:
+                continue  # off the map (a line that leaves it does not come back) or seen already
+            marks[i] = _SEEN
+            if mark == _OPEN:
+                after += children[node]
+        ring = after
 
 
 @lru_cache(maxsize=4096)
 def _line_of_sight(
-    kind: GridKind, origin: Cell, cols: int, rows: int, blocking: frozenset[Cell], radius: int
+    kind: GridKind, origins: tuple[Cell, ...], cols: int, rows: int, blocking: frozenset[Cell], radius: int
 ) -> frozenset[Cell]:
     layout = _layout(kind, cols, rows, radius if radius else _reach(grid_for(kind), cols, rows))
-    inside, deltas, children = layout.inside, layout.deltas, layout.children
-    block = bytearray(len(inside))
+    filled = bytearray(layout.marks)
     for cell in blocking:
         i = layout.index(cell)
-        if 0 <= i < len(block):
-            block[i] = 1
-    seen = bytearray(len(inside))
-    base = layout.index(origin)
-    seen[base] = 1
-    out = [base]
-    stack = list(children[0])
-    pop, extend, add = stack.pop, stack.extend, out.append
-    while stack:
-        node = pop()
-        i = base + deltas[node]
-        if seen[i] or not inside[i]:
-            continue  # a line that leaves the rectangular map does not come back onto it
-        seen[i] = 1
-        add(i)
-        if not block[i]:
-            extend(children[node])
-    cells = layout.cells
-    return frozenset(spot for i in out if (spot := cells[i]) is not None)  # a viewer off the map: not its space
+        if i is not None and filled[i] == _OPEN:
+            filled[i] = _FILLED
+    seen = 0
+    for origin in origins:
+        if not layout.beside(origin):
+            continue  # two spaces or more off the map: every line leaves the map at once
+        i = layout.index(origin)
+        assert i is not None
+        marks = bytearray(filled)
+        _walk(layout, marks, i, layout.marks[i] == _OPEN)
+        seen |= int.from_bytes(marks.translate(_SEEN_ONLY), "little")
+    return frozenset(compress(layout.cells, seen.to_bytes(len(filled), "little")))
 
 
 def line_of_sight(
@@ -220,11 +256,7 @@ def line_of_sight(
     (0: the whole map)."""
     board = state.board
     block = board.filled() if blocking is None else blocking
-    kind = state.settings.grid
-    out: set[Cell] = set()
-    for cell in cells:
-        out |= _line_of_sight(kind, cell, board.cols, board.rows, block, radius)
-    return frozenset(out)
+    return _line_of_sight(state.settings.grid, tuple(cells), board.cols, board.rows, block, radius)
 
 
 def clear_sight_cache() -> None:
