@@ -12,12 +12,12 @@ from factories import creature, on_turn, state, weapon
 from test_menu_build import _fresh
 from test_strike_kept import _hurt, _outcome, _strikes, crowded_fight
 
-from vtt.rules import positions, strike
+from vtt.rules import plan_kept, positions, strike
 from vtt.rules.conditions import PHYSICAL_ATTACK
 from vtt.rules.dice import RandomDice
 from vtt.rules.engine import apply, legal_actions
 from vtt.rules.events import RuleError
-from vtt.rules.model import BoardObject, BodyPart, CarriedLight, Cell, Economy, Effect, GameState, Hold, Pool
+from vtt.rules.model import BoardObject, BodyPart, CarriedLight, Cell, Creature, Economy, Effect, GameState, Hold, Pool
 from vtt.rules.settings import TableSettings
 from vtt.rules.space import Occupancy
 
@@ -562,3 +562,47 @@ def test_a_surface_strike_after_another_state_is_the_strike_with_nothing_kept(se
             s = on_turn(fight_state, actor)
             for cmd in _surface_strikes(s, actor, rng):
                 _check_kept_is_fresh(s, cmd, rng.choice(list(s.creatures)), rng)
+
+
+def _random_economy_state(rng: random.Random) -> GameState:
+    """`fight()` with A's Economy (or none) and Resolve Pool at random, each from a few values."""
+    s = fight()
+    economy = Economy(
+        major=rng.choice([0, 1]),
+        movement_spent=rng.choice([0, 3]),
+        attacked=rng.random() < 0.5,
+        major_unlocked=rng.random() < 0.5,
+        distractable=rng.choice([[], ["minor"]]),
+    )
+    s = with_state(s, economy={} if rng.random() < 0.2 else {"a": economy})
+    return with_creature(s, "a", resolve=Pool(max=6, pips=rng.choice([0, 5, 6])))
+
+
+@pytest.mark.parametrize("seed", range(3))
+def test_reads_as_paid_is_what_paying_reads_compared(seed: int) -> None:
+    """`reads_as_paid` (what a kept Strike pays from, without reading the state anew) holds exactly when what paying
+    reads of the later state (`paid_reads`: the Economy, whether the Resolve Pool blocks) equals the earlier's."""
+    rng = random.Random(seed)
+    seen = set()
+    for _ in range(200):
+        earlier, later = _random_economy_state(rng), _random_economy_state(rng)
+        same = plan_kept.paid_reads(later, "a") == plan_kept.paid_reads(earlier, "a")
+        assert plan_kept.reads_as_paid(later, "a", plan_kept.paid_reads(earlier, "a")) is same
+        seen.add(same)
+    assert seen == {True, False}
+
+
+def test_reads_of_compare_every_field_a_plan_reads_of_its_creatures() -> None:
+    """What a plan reads of its attacker (every field of `ATTACKER_READ`) and of its target (`TARGET_READ`) is in
+    what it is kept by, whatever the number of fields: a creature that differs from the one read in any one of those
+    fields alone (held in place of the value, as a test changing a creature in place would) reads differently, and
+    one that differs only in a field not read reads the same."""
+    s = fight()
+    a, b = s.creatures["a"], s.creatures["b"]
+    first = plan_kept.reads_of(s, a, b, None, False)
+    for role, names in (("a", plan_kept.ATTACKER_READ), ("b", plan_kept.TARGET_READ)):
+        for name in Creature.model_fields:
+            changed = s.creatures[role].model_copy(update={name: object()})
+            attacker, target = (changed, b) if role == "a" else (a, changed)
+            read = plan_kept.reads_of(s, attacker, target, None, False)
+            assert (read != first) is (name in names), (role, name)

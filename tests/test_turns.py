@@ -7,13 +7,17 @@ participant that rolls Priority, in the order they are listed on the board (p1, 
 
 from __future__ import annotations
 
+import random
 from typing import Any
 
+import pytest
 from factories import creature, of_kind, on_turn, refused, run, state
 
 from vtt.rules.engine import legal_actions
-from vtt.rules.model import SOULWEAVER, Effect, GameState
+from vtt.rules.events import RuleError
+from vtt.rules.model import SOULWEAVER, Effect, GameState, TurnOrder
 from vtt.rules.settings import TableSettings
+from vtt.rules.turns import is_active, require_active
 
 SKILLS = {"Martial": 2, "Elude": 2, "Athletics": 2, "Zeal": 2}
 BEGIN: dict[str, Any] = {"type": "begin"}
@@ -238,3 +242,46 @@ def test_an_effect_by_the_soulweavers_creature_ends_as_the_soulweavers_turn_begi
     assert s.turn.current == SOULWEAVER
     assert s.effects == []
     assert [e.data["effect"] for e in of_kind(events, "effect_ended")] == ["e1"]
+
+
+def _refusal_code(state: GameState, creature_id: str) -> str | None:
+    try:
+        require_active(state, creature_id)
+    except RuleError as e:
+        return e.code
+    return None
+
+
+def _expected_refusal(state: GameState, creature_id: str) -> str | None:
+    """What `require_active` refuses, read through `is_active` and the creature's `can_act`, first refusal first."""
+    c = state.creatures.get(creature_id)
+    if c is None:
+        return "turn.no_such_creature"
+    if not state.turn.started:
+        return "turn.not_begun"
+    if not c.can_act:
+        return "turn.cannot_act"
+    return None if is_active(state, creature_id) else "turn.not_your_turn"
+
+
+@pytest.mark.parametrize("seed", range(4))
+def test_require_active_refuses_exactly_a_creature_that_is_not_active(seed: int) -> None:
+    """reference §3: a creature acts on its own turn, or outside the order on the Soulweaver's turn if it is the
+    Soulweaver's; a dead or unconscious one never, nor any before the fight begins. For random turn orders, rounds,
+    controllers, dead and unconscious creatures: `require_active` refuses with the first of those reasons that holds,
+    and lets exactly the `is_active` creatures act."""
+    rng = random.Random(seed)
+    ids = [f"c{i}" for i in range(5)]
+    for _ in range(300):
+        s = state(
+            *(
+                creature(cid, (i * 2, 0), controller=rng.choice(["p1", None])).model_copy(
+                    update={"dead": rng.random() < 0.15, "unconscious": rng.random() < 0.15}
+                )
+                for i, cid in enumerate(ids)
+            )
+        )
+        entries = rng.sample([*ids, SOULWEAVER], rng.randint(0, 4))
+        s.turn = TurnOrder(round=rng.choice([0, 1, 2]), entries=entries, index=rng.randrange(max(1, len(entries))))
+        for cid in [*ids, "nobody"]:
+            assert _refusal_code(s, cid) == _expected_refusal(s, cid), (s.turn, cid)

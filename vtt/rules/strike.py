@@ -525,11 +525,11 @@ def _pay_kept(tx: Tx, prepared: _Strike, creature_id: str, on_menu: bool) -> Non
     worked out)."""
     paid: Economy | None = prepared.paid
     if paid is None:
-        reads = plan_kept.paid_reads(tx.state, creature_id)
         last = prepared.paid_as_read
-        if last is not None and last[0] == reads:
+        if last is not None and plan_kept.reads_as_paid(tx.state, creature_id, last[0]):
             paid = last[1]
         else:
+            reads = plan_kept.paid_reads(tx.state, creature_id)
             key = ("paid", creature_id)
             paid = plan_kept.found(key, reads)
             if paid is None:

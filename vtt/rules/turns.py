@@ -272,11 +272,16 @@ def require_active(state: GameState, creature_id: str) -> Creature:
     c = state.creatures.get(creature_id)
     if c is None:
         raise RuleError(f"there is no creature {creature_id!r}", code="turn.no_such_creature")
-    if state.turn.round <= 0:  # not `turn.started` (every command asks: the property's call saved)
+    turn = state.turn
+    if turn.round <= 0:  # not `turn.started` (every command asks: the property's call saved)
         raise RuleError("the fight has not begun: start it first", code="turn.not_begun")
     if c.dead or c.unconscious:  # not `c.can_act`
         raise RuleError(f"{c.name} cannot act", code="turn.cannot_act")
-    if not is_active(state, creature_id):
+    entries = turn.entries  # `is_active` of a creature found alive in a fight begun, without its call
+    current = entries[turn.index] if entries else None
+    # on the Soulweaver's turn, its creatures outside the order act
+    active = (c.controller is None and creature_id not in entries) if current == SOULWEAVER else current == creature_id
+    if not active:
         raise RuleError(f"it is not {c.name}'s turn", code="turn.not_your_turn")
     return c
 
