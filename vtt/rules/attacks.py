@@ -15,7 +15,7 @@ from typing import Any, NamedTuple
 from pydantic import TypeAdapter
 
 from vtt.rules import ailments, guard
-from vtt.rules.checks import AttackResult, describe_attack
+from vtt.rules.checks import AttackResult, attack_succeeds, describe_attack
 from vtt.rules.conditions import defense_modifiers
 from vtt.rules.death import exhaustion_death
 from vtt.rules.dice import DiceSource, Modifier, Roll, roll
@@ -210,15 +210,15 @@ def finish(tx: Tx, spec: AttackSpec, defense: Roll | None, dice: DiceSource, not
     s = tx.state.settings
     attack = spec.attack
     result = new_record(AttackResult, (attack, spec.dl, spec.defense_skill, defense, s.ties_to, s.fumble_always_fails))
-    success = result.success
+    success = attack_succeeds(result)
     attacker, target = tx.get(spec.attacker).name, tx.get(spec.target).name
     text = describe_attack(result, success, attacker, target)
     if note:
         text = f"{note}. {text}"
     events = [
         event(
-            kind="attack",
-            text=text,
+            "attack",
+            text,
             actor=spec.attacker,
             target=spec.target,
             rolls=[attack] if defense is None else [attack, defense],

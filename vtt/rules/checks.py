@@ -73,15 +73,20 @@ class AttackResult(NamedTuple):
 
     @property
     def success(self) -> bool:
-        attack, defense = self.attack, self.defense
-        if (self.fumble_fails and attack.fumble) or attack.result < self.dl:  # not `reached_dl`
-            return False
-        if defense is None or (self.fumble_fails and defense.fumble):
-            return True
-        margin = attack.result - defense.result
-        if margin == 0:
-            return self.ties_to == "attacker"
-        return margin > 0
+        return attack_succeeds(self)
+
+
+def attack_succeeds(result: AttackResult) -> bool:
+    """`result.success`: a call from Python code runs in the caller's loop, a property's getter in one of its own."""
+    attack, defense = result.attack, result.defense
+    if (result.fumble_fails and attack.fumble) or attack.result < result.dl:  # not `reached_dl`
+        return False
+    if defense is None or (result.fumble_fails and defense.fumble):
+        return True
+    margin = attack.result - defense.result
+    if margin == 0:
+        return result.ties_to == "attacker"
+    return margin > 0
 
 
 def describe_attack(result: AttackResult, success: bool, attacker: str, defender: str) -> str:

@@ -258,8 +258,8 @@ def deal(tx: Tx, hit: Hit, dice: DiceSource) -> list[Event]:
     pool = hit.pool
     events = [
         event(
-            kind="damage",
-            text=text,
+            "damage",
+            text,
             actor=hit.attacker,
             target=hit.target,
             rolls=[dmg],
@@ -375,8 +375,8 @@ def _suffer(tx: Tx, c: Creature, pool: PoolName, amount: int, what: str) -> list
         c.ailments["Exhausted"] = c.ailments.get("Exhausted", 0) + spill
     events.append(
         event(
-            kind="pips",
-            text=f"{c.name} suffers {amount} {what}: " + "; ".join(parts) + ".",
+            "pips",
+            f"{c.name} suffers {amount} {what}: {'; '.join(parts)}.",
             target=target_id,
             data={
                 "amount": amount,
@@ -447,9 +447,10 @@ def serious_injury(tx: Tx, c: Creature, hit: Hit, injury: int, threshold: int, d
             part_id, rolls = roll_part(c, dice, tx.state.settings.part_table)
     part = tx.part(hit.target, part_id)
     name = part.name if part else part_id
-    how = f"{counted} Injury exceeds Severe Threshold {shown} by {base}"
     if hit.continuing:
         how = f"Continuing Damage on the part adds up to {counted} Injury, over Severe Threshold {shown} by {base}"
+    else:
+        how = f"{counted} Injury exceeds Severe Threshold {shown} by {base}"
     if bonus:
         how += f", +{bonus} (half) as it is not from a targeted attack"
     if part is not None:
@@ -461,8 +462,8 @@ def serious_injury(tx: Tx, c: Creature, hit: Hit, injury: int, threshold: int, d
         called_trauma.offer(tx, hit.attacker, hit.target, part_id, wounded)
     events = [
         event(
-            kind="serious_injury",
-            text=text,
+            "serious_injury",
+            text,
             actor=hit.attacker,
             target=hit.target,
             rolls=rolls,

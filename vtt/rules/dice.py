@@ -228,12 +228,13 @@ def roll(
     dice_changes: Iterable[DiceChange] = (),
 ) -> Roll:
     """Roll `base_dice` d12 changed by `dice_changes`, with flat `modifiers`."""
-    changes = dice_changes if type(dice_changes) is tuple else tuple(dice_changes)
+    changes = tuple(dice_changes)  # of a tuple, that tuple
     count = base_dice
     for c in changes:
         count += c.dice
     # The faces are d12 faces (checked, or made or checked by the rules' own dice).
     if count <= 0:
+        count = 0
         faces: tuple[int, ...] = ()
         top, fumble, doubles, highest = _NO_FACES
     else:
@@ -252,7 +253,7 @@ def roll(
             got = source.faces(count, label)
             faces = tuple(got if getattr(source, "d12_faces", False) else _check_faces(got, count, label))
         top, fumble, doubles, highest = _OF_FACES.get(faces) or _of_faces_kept(faces)
-    mods = modifiers if type(modifiers) is tuple else tuple(modifiers)
+    mods = tuple(modifiers)
     total = top
     for m in mods:
         total += m.value
@@ -262,7 +263,7 @@ def roll(
     out.dice_changes = changes
     out.faces = faces
     out.modifiers = mods
-    out.dice = len(faces)
+    out.dice = count
     out.result = total
     out.doubles = doubles
     out.highest_double = highest
