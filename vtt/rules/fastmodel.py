@@ -127,14 +127,22 @@ def set_fields(model: BaseModel | Record, **values: Any) -> None:
     model.__pydantic_fields_set__.update(values)
 
 
+TUPLE_DISPLAY_MAX = 30
+"""The longest tuple display Python builds at once: a longer one is built through a list (appended to, then
+copied), at nearly twice the cost."""
+
+
 def field_reader(cls: type[R], names: tuple[str, ...]) -> Callable[[R], tuple[Any, ...]]:
-    """A function giving the values of a record's fields `names` (of `cls`, Python identifiers, never data) as one
-    tuple, `(r.a, r.b, ...)` written out: a slot read each."""
+    """A function giving the values of a record's fields `names` (of `cls`, Python identifiers, never data), in
+    order, as one tuple, or past `TUPLE_DISPLAY_MAX` values as a tuple of tuples of at most that many:
+    `(r.a, r.b, ...)` or `((r.a, ...), (...))` written out, a slot read each."""
     if not set(names) <= set(cls.__dataclass_fields__):
         raise ValueError(f"{cls.__name__} has no field {sorted(set(names) - set(cls.__dataclass_fields__))}")
-    reads = "".join(f"r.{name}, " for name in names)
+    chunks = [names[i : i + TUPLE_DISPLAY_MAX] for i in range(0, len(names), TUPLE_DISPLAY_MAX)]
+    displays = ["(" + "".join(f"r.{name}, " for name in chunk) + ")" for chunk in chunks]
+    body = displays[0] if len(displays) == 1 else "(" + ", ".join(displays) + ")"
     namespace: dict[str, Any] = {}
-    exec(f"def read_{cls.__name__}(r):\n    return ({reads})\n", namespace)
+    exec(f"def read_{cls.__name__}(r):\n    return {body}\n", namespace)
     reader: Callable[[R], tuple[Any, ...]] = namespace[f"read_{cls.__name__}"]
     return reader
 

@@ -34,6 +34,7 @@ from collections.abc import Set as AbstractSet
 from typing import Any, TypeVar
 
 from vtt.rules.conditions import holds_of
+from vtt.rules.fastmodel import field_reader
 from vtt.rules.model import Cell, Creature, GameState
 from vtt.rules.objects import object_at
 from vtt.rules.turns import resolve_blocks
@@ -68,28 +69,8 @@ def _aimed_parts(c: Creature) -> list[tuple[str, str, int, bool]]:
     return [(p.id, p.name, p.size_offset, p.severed) for p in c.parts]
 
 
-TUPLE_DISPLAY_MAX = 30
-"""The longest tuple display Python builds at once: a longer one is built through a list (appended to, then
-copied), at nearly twice the cost."""
-
-
-def _field_tuples(names: tuple[str, ...]) -> Callable[[Creature], tuple[Any, ...]]:
-    """A function giving the values of a creature's fields `names` (Python identifiers, never data), in order, as
-    one tuple, or past `TUPLE_DISPLAY_MAX` values as a tuple of tuples of at most that many: `(r.a, r.b, ...)` or
-    `((r.a, ...), (...))` written out, a slot read each."""
-    if not set(names) <= set(Creature.__dataclass_fields__):
-        raise ValueError(f"a creature has no field {sorted(set(names) - set(Creature.__dataclass_fields__))}")
-    chunks = [names[i : i + TUPLE_DISPLAY_MAX] for i in range(0, len(names), TUPLE_DISPLAY_MAX)]
-    displays = ["(" + "".join(f"r.{name}, " for name in chunk) + ")" for chunk in chunks]
-    body = displays[0] if len(displays) == 1 else "(" + ", ".join(displays) + ")"
-    namespace: dict[str, Any] = {}
-    exec(f"def read_fields(r):\n    return {body}\n", namespace)
-    reader: Callable[[Creature], tuple[Any, ...]] = namespace["read_fields"]
-    return reader
-
-
-_attacker_read = _field_tuples(ATTACKER_READ)
-_target_read = _field_tuples(TARGET_READ)
+_attacker_read = field_reader(Creature, ATTACKER_READ)
+_target_read = field_reader(Creature, TARGET_READ)
 
 Reads = tuple[object, ...]
 
