@@ -1,32 +1,17 @@
-"""Vision as it was worked out before the compact walk (vtt/rules/vision.py at 7ffb263): the oracle that
-tests/test_vision_same.py compares today's `perceived` with. Only what `perceived` reads is kept; it is not used by
-the application."""
+"""Line of sight as it was worked out before the compact walk (`vision.line_of_sight` at 7ffb263, one walk per
+space of the viewer, merged): the oracle tests/test_vision_same.py compares today's walk with. The rest of vision.py
+did not change with the walk and is not kept here; it is not used by the application."""
 
 from __future__ import annotations
 
 import math
-from collections.abc import Iterable, Mapping
-from collections.abc import Set as AbstractSet
+from collections.abc import Iterable
 from dataclasses import dataclass
 from functools import lru_cache
-from typing import Literal
 
-from vtt.rules.grid import Grid, GridKind, footprint_distance
-from vtt.rules.model import Cell, Creature, GameState, LightLevel
-from vtt.rules.space import Occupancy, grid_for
-from vtt.rules.vision import (
-    LEVEL_RANK,
-    MOVING_SOUND_MAGNITUDE,
-    SCENT_MAGNITUDE,
-    SIGHT_DL,
-    SIGHT_RANGE,
-    SMELL_DL,
-    SMELL_RANGE,
-    SOUND_DL,
-    SOUND_RANGE,
-    Awareness,
-    Perception,
-)
+from vtt.rules.grid import Grid, GridKind
+from vtt.rules.model import Cell, GameState
+from vtt.rules.space import grid_for
 
 _RADIUS_STEP = 16
 
@@ -131,155 +116,3 @@ def line_of_sight(
     for cell in cells:
         out |= _line_of_sight(kind, cell, board.cols, board.rows, block, radius)
     return frozenset(out)
-
-
-def carried_light(state: GameState) -> dict[Cell, LightLevel]:
-    """The spaces creatures' carried lights reach, with the level each gives."""
-    grid = grid_for(state.settings.grid)
-    occ = Occupancy(state)
-    out: dict[Cell, LightLevel] = {}
-    for cid, c in state.creatures.items():
-        lamp = c.light
-        if lamp is None or c.swallowed_by is not None or max(lamp.bright, lamp.dim) == 0:
-            continue
-        cells = occ.cells[cid]
-        radius = max(lamp.bright, lamp.dim)
-        for cell in line_of_sight(state, cells, radius=radius):
-            d = footprint_distance(grid, cells, (cell,))
-            if d <= lamp.bright:
-                out[cell] = "lit"
-            elif d <= lamp.dim and out.get(cell) != "lit":
-                out[cell] = "dim"
-    return out
-
-
-def light_at(state: GameState, cell: Cell, carried: Mapping[Cell, LightLevel] | None = None) -> LightLevel:
-    """The light of one space: the map's, or the ambient light, or a carried light's where that is brighter."""
-    base = state.board.light.get(cell, state.settings.ambient_light)
-    lamp = (carried_light(state) if carried is None else carried).get(cell)
-    if lamp is not None and LEVEL_RANK[lamp] > LEVEL_RANK[base]:
-        return lamp
-    return base
-
-
-def _blocking(state: GameState, occ: Occupancy, viewer: str) -> frozenset[Cell]:
-    filled = state.board.filled()
-    if not state.settings.creatures_obstruct:
-        return filled
-    own = set(occ.cells[viewer])
-    others = {cell for cid, cells in occ.everyone().items() if cid != viewer for cell in cells}
-    return filled | frozenset(others - own)
-
-
-def _perceived_spaces(
-    state: GameState, viewer: Creature, cells: tuple[Cell, ...], occ: Occupancy, carried: Mapping[Cell, LightLevel]
-) -> frozenset[Cell]:
-    los = line_of_sight(state, cells, _blocking(state, occ, viewer.id))
-    settings, board_light = state.settings, state.board.light
-    if settings.ambient_light != "dark" and not any(v == "dark" for v in board_light.values()):
-        return los
-    grid = grid_for(settings.grid)
-    ambient = settings.ambient_light
-    reach = viewer.dark_sight
-    return frozenset(
-        cell
-        for cell in los
-        if board_light.get(cell, ambient) != "dark"
-        or cell in carried
-        or (reach and footprint_distance(grid, cells, (cell,)) <= reach)
-    )
-
-
-def _multiples(distance: int, reach: int) -> int:
-    """+1 DL for every multiple of the range beyond the first (§2.6)."""
-    return max(0, math.ceil(distance / reach) - 1) if distance > 0 else 0
-
-
-def _judge(
-    state: GameState,
-    viewer: Creature,
-    cid: str,
-    distance: int,
-    visible: list[Cell],
-    lamps: Mapping[Cell, LightLevel],
-    ailments: bool = True,
-) -> tuple[Literal["seen", "heard"] | None, str, list[Awareness]]:
-    """How `viewer` perceives creature `cid`, `distance` away, of whose spaces it perceives `visible`: seen, known
-    by its space only ("heard": by sound or smell), or not at all; why; and the Observe rolls the table would make
-    for it. The one judgement `perceived` and `perceives` share."""
-    settings = state.settings
-    size = state.creatures[cid].size
-    notes: list[Awareness] = []
-    if visible:
-        sight_range = max(1, SIGHT_RANGE + size)
-        if settings.sight_automatic or distance <= sight_range:
-            return "seen", "in line of sight and light", notes
-        lit = [light_at(state, cell, lamps) for cell in visible]
-        dim = settings.dim_concealment if "lit" not in lit and "dim" in lit else 0
-        dl = SIGHT_DL - size + _multiples(distance, sight_range) + dim
-        notes.append(Awareness(cid, "sight", dl, distance, sight_range, dim=dim))
-    deafened = viewer.ailments.get("Deafened", 0) if ailments else 0
-    magnitude = MOVING_SOUND_MAGNITUDE + size
-    sound_range = max(1, SOUND_RANGE + magnitude)
-    if settings.hearing_automatic and not deafened and distance <= sound_range:
-        return "heard", f"heard moving (a sound of Magnitude {magnitude}, heard {sound_range} spaces away)", notes
-    dl = SOUND_DL - magnitude + _multiples(distance, sound_range) + deafened
-    notes.append(Awareness(cid, "sound", dl, distance, sound_range, magnitude, deafened))
-    scent = SCENT_MAGNITUDE + size
-    smell_range = max(1, SMELL_RANGE + scent)
-    if distance <= smell_range:
-        anosmatic = viewer.ailments.get("Anosmatic", 0) if ailments else 0
-        if settings.smell_automatic and not anosmatic:
-            return "heard", f"smelled (a scent of Magnitude {scent}, smelled {smell_range} spaces away)", notes
-        dl = SMELL_DL - scent + anosmatic
-        notes.append(Awareness(cid, "smell", dl, distance, smell_range, scent, anosmatic=anosmatic))
-    return None, "", notes
-
-
-def perceived(
-    state: GameState,
-    creature_id: str,
-    carried: Mapping[Cell, LightLevel] | None = None,
-    occ: Occupancy | None = None,
-    spaces: frozenset[Cell] | None = None,
-    only: AbstractSet[str] | None = None,
-) -> Perception:
-    """What `creature_id` perceives now (see the module's docstring). `carried` (`carried_light(state)`) and `occ`
-    may be worked out once by a caller asking for many creatures of one state. `spaces`: the spaces it perceives,
-    when the caller knows them (nothing they depend on changed); `only`: the other creatures to look at (the rest
-    are left out of the answer)."""
-    viewer = state.creatures[creature_id]
-    if viewer.swallowed_by is not None:
-        return Perception()
-    occ = Occupancy(state) if occ is None else occ
-    lamps = carried_light(state) if carried is None else carried
-    cells = occ.cells[creature_id]
-    settings = state.settings
-    grid = grid_for(settings.grid)
-    blinded = viewer.ailments.get("Blinded", 0)
-    if spaces is None:
-        spaces = frozenset() if blinded else _perceived_spaces(state, viewer, cells, occ, lamps)
-    creatures = state.creatures
-    others = (
-        occ.everyone().items()
-        if only is None
-        else [(cid, occ.cells[cid]) for cid in only if cid in creatures and creatures[cid].swallowed_by is None]
-    )
-    seen: set[str] = {creature_id}
-    heard: dict[str, tuple[Cell, ...]] = {}
-    notes: list[Awareness] = []
-    reasons: dict[str, str] = {creature_id: "itself"}
-    for cid, theirs in others:
-        if cid == creature_id:
-            continue
-        distance = footprint_distance(grid, cells, theirs)
-        visible = [cell for cell in theirs if cell in spaces] if spaces else []
-        how, why, found = _judge(state, viewer, cid, distance, visible, lamps)
-        notes += found
-        if how == "seen":
-            seen.add(cid)
-        elif how == "heard":
-            heard[cid] = theirs
-        if how is not None:
-            reasons[cid] = why
-    return Perception(spaces=spaces, seen=frozenset(seen), heard=heard, awareness=tuple(notes), reasons=reasons)
