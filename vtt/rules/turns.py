@@ -44,17 +44,19 @@ def active_creatures(state: GameState) -> list[str]:
 def is_active(state: GameState, creature_id: str) -> bool:
     """Whether `creature_id` is among `active_creatures`, without listing them."""
     turn = state.turn
-    entries = turn.entries
-    if turn.round <= 0 or not entries:  # `turn.current` is None, read without its two properties' calls
+    if turn.round <= 0 or not turn.entries:  # `turn.current` is None, read without its two properties' calls
         return False
-    current = entries[turn.index]
+    c = state.creatures.get(creature_id)
+    return c is not None and not c.dead and _has_the_turn(turn, c, creature_id)
+
+
+def _has_the_turn(turn: TurnOrder, c: Creature, creature_id: str) -> bool:
+    """Whether `c` (`creature_id`), alive in a fight begun with a turn order, acts now: its turn, or the Soulweaver's
+    turn for one of its creatures outside the order."""
+    current = turn.entries[turn.index]
     if current == SOULWEAVER:
-        c = state.creatures.get(creature_id)
-        return c is not None and c.controller is None and creature_id not in entries and not c.dead
-    if creature_id != current:
-        return False
-    c = state.creatures.get(current)
-    return c is not None and not c.dead
+        return c.controller is None and creature_id not in turn.entries
+    return current == creature_id
 
 
 def fresh_economy(state: GameState, creature: Creature) -> Economy:
@@ -277,11 +279,7 @@ def require_active(state: GameState, creature_id: str) -> Creature:
         raise RuleError("the fight has not begun: start it first", code="turn.not_begun")
     if c.dead or c.unconscious:  # not `c.can_act`
         raise RuleError(f"{c.name} cannot act", code="turn.cannot_act")
-    entries = turn.entries  # `is_active` of a creature found alive in a fight begun, without its call
-    current = entries[turn.index] if entries else None
-    # on the Soulweaver's turn, its creatures outside the order act
-    active = (c.controller is None and creature_id not in entries) if current == SOULWEAVER else current == creature_id
-    if not active:
+    if not turn.entries or not _has_the_turn(turn, c, creature_id):  # `is_active` of a creature found alive
         raise RuleError(f"it is not {c.name}'s turn", code="turn.not_your_turn")
     return c
 
