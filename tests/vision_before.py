@@ -1,40 +1,18 @@
 """Line of sight as it was worked out before the compact walk (`vision.line_of_sight` at 7ffb263, one walk per
 space of the viewer, merged): the oracle tests/test_vision_same.py compares today's walk with. The rest of vision.py
-did not change with the walk and is not kept here; it is not used by the application."""
+did not change with the walk and is not kept here (the ray tree and the reach are vision.py's own); it is not used
+by the application."""
 
 from __future__ import annotations
 
-import math
 from collections.abc import Iterable
 from dataclasses import dataclass
 from functools import lru_cache
 
-from vtt.rules.grid import Grid, GridKind
+from vtt.rules.grid import GridKind
 from vtt.rules.model import Cell, GameState
 from vtt.rules.space import grid_for
-
-_RADIUS_STEP = 16
-
-
-@lru_cache(maxsize=32)
-def _ray_tree(kind: GridKind, radius: int) -> tuple[tuple[Cell, ...], dict[Cell, tuple[Cell, ...]]]:
-    """Every offset within `radius` of (0, 0), nearest first, and the offsets that come right after each on a grid
-    line from (0, 0) (each offset follows the space before it on its lines, both ways of a tie)."""
-    grid = grid_for(kind)
-    origin = (0, 0)
-    order = sorted(grid.within(origin, radius), key=lambda c: grid.distance(origin, c))
-    children: dict[Cell, list[Cell]] = {}
-    for cell in order[1:]:
-        for before in grid.before_end(origin, cell):
-            children.setdefault(before, []).append(cell)
-    return tuple(order), {k: tuple(v) for k, v in children.items()}
-
-
-def _reach(grid: Grid, cols: int, rows: int) -> int:
-    """The farthest distance between two spaces of the map, rounded up so that maps of near sizes share a tree."""
-    corners = [grid.from_offset(c, r) for c in (0, cols - 1) for r in (0, rows - 1)]
-    far = max(grid.distance(a, b) for a in corners for b in corners)
-    return max(_RADIUS_STEP, math.ceil(far / _RADIUS_STEP) * _RADIUS_STEP)
+from vtt.rules.vision import _ray_tree, _reach  # unchanged by the compact walk
 
 
 @dataclass(frozen=True)
