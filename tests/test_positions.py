@@ -8,7 +8,9 @@ from __future__ import annotations
 
 import random
 import sys
+from collections.abc import Iterator
 from concurrent.futures import ThreadPoolExecutor
+from contextlib import contextmanager
 from itertools import pairwise
 
 from factories import creature, on_turn, state
@@ -58,6 +60,22 @@ def _chain(rng: random.Random, n: int, kind: GridKind, commands: int) -> list[Ga
             continue
         out.append(s)
     return out
+
+
+def _ask_each(order: list[GameState]) -> None:
+    for s in order:
+        assert _index(positions.occupancy(s)) == _fresh(s)
+
+
+@contextmanager
+def _threads_switching_often() -> Iterator[None]:
+    """Python threads switching every microsecond (the interpreter's switch interval), restored after."""
+    interval = sys.getswitchinterval()
+    sys.setswitchinterval(1e-6)
+    try:
+        yield
+    finally:
+        sys.setswitchinterval(interval)
 
 
 @settings(max_examples=25, deadline=None, suppress_health_check=[HealthCheck.too_slow])
@@ -195,20 +213,11 @@ def test_kept_states_touched_from_other_threads_while_menus_derive_and_states_ar
             occ = positions.of(s)
             assert occ is None or _index(occ) == _fresh(s)
 
-    def ask(order: list[GameState]) -> None:
-        for s in order:
-            assert _index(positions.occupancy(s)) == _fresh(s)
-
-    interval = sys.getswitchinterval()
-    sys.setswitchinterval(1e-6)
-    try:
-        with ThreadPoolExecutor(max_workers=4) as pool:
-            done = [pool.submit(touch, rng.sample(states, len(states))) for _ in range(2)]
-            done += [pool.submit(ask, rng.sample(copies, len(copies))) for _ in range(2)]
-            for future in done:
-                future.result()
-    finally:
-        sys.setswitchinterval(interval)
+    with _threads_switching_often(), ThreadPoolExecutor(max_workers=4) as pool:
+        done = [pool.submit(touch, rng.sample(states, len(states))) for _ in range(2)]
+        done += [pool.submit(_ask_each, rng.sample(copies, len(copies))) for _ in range(2)]
+        for future in done:
+            future.result()
 
 
 def test_states_recorded_by_apply_in_threads_while_others_ask_of_kept_states_and_push_them_out() -> None:
@@ -225,21 +234,12 @@ def test_states_recorded_by_apply_in_threads_while_others_ask_of_kept_states_and
     def make(seed: int) -> list[GameState]:
         return _chain(random.Random(seed), 24, GridKind.SQUARE, positions.KEPT)
 
-    def ask(order: list[GameState]) -> None:
-        for s in order:
-            assert _index(positions.occupancy(s)) == _fresh(s)
-
-    interval = sys.getswitchinterval()
-    sys.setswitchinterval(1e-6)
-    try:
-        with ThreadPoolExecutor(max_workers=4) as pool:
-            made = [pool.submit(make, seed) for seed in seeds]
-            asked = [pool.submit(ask, rng.sample(group, len(group))) for group in (copies, earlier)]
-            chains = [future.result() for future in made]
-            for future in asked:
-                future.result()
-    finally:
-        sys.setswitchinterval(interval)
+    with _threads_switching_often(), ThreadPoolExecutor(max_workers=4) as pool:
+        made = [pool.submit(make, seed) for seed in seeds]
+        asked = [pool.submit(_ask_each, rng.sample(group, len(group))) for group in (copies, earlier)]
+        chains = [future.result() for future in made]
+        for future in asked:
+            future.result()
     for chain in chains:
         for before, after in pairwise(chain[-8:]):
             assert positions.changed(before, after) == positions.scan_changed(before, after)
