@@ -447,14 +447,9 @@ def _changed_with_sources(tx: Tx, before: GameState) -> list[str] | None:
     """The creatures the command changed that hold sources; None when something a source of another creature
     stands on changed (an effect or a Hold ended or changed, a creature died or left): then every creature is to be
     looked at."""
-    after = tx.state
-    if (
-        tx._removed
-        or (before.effects != after.effects and [e.id for e in before.effects] != [e.id for e in after.effects])
-        or (before.holds is not after.holds and before.holds != after.holds)
-    ):
+    if others_sources_may_end(tx, before):
         return None
-    creatures = after.creatures
+    creatures = tx.state.creatures
     ids: list[str] = []
     for cid in tx._creatures:
         c = creatures.get(cid)
@@ -465,6 +460,17 @@ def _changed_with_sources(tx: Tx, before: GameState) -> list[str] | None:
         if c.ailment_sources:
             ids.append(cid)
     return ids
+
+
+def others_sources_may_end(tx: Tx, before: GameState) -> bool:
+    """Whether the command changed something a source of a creature it did not change may stand on: it removed a
+    creature, or changed the effects or the Holds (a creature it changed that died is found among those)."""
+    after = tx.state
+    return bool(
+        tx._removed
+        or (before.effects != after.effects and [e.id for e in before.effects] != [e.id for e in after.effects])
+        or (before.holds is not after.holds and before.holds != after.holds)
+    )
 
 
 def lapse_sources(tx: Tx, before: GameState | None = None) -> list[Event]:

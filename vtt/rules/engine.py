@@ -138,18 +138,42 @@ def apply(state: GameState, command: Command | dict[str, Any], dice: DiceSource)
     watched = positions.start(tx)
     checked = watched != 0  # with nobody swallowed, the swallowed check refuses nothing
     events = _begin(tx, cmd, dice, checked) if state.settings.reactions else _dispatch(tx, cmd, dice, checked)
-    watched_made = None if watched is None else _watched_made(tx, watched)
-    if watched_made != 0 and tx._creatures:  # a stomach only spills when the command changed its owner
-        events += swallow.spill(tx)
-    if tx.state.board.water:  # Burning is only put out by water
-        events += burning.douse(tx)
-    if watched_made != 0:  # with nobody swallowed nor holding a source, no stomach holds anything, no source ends
-        events += ailments.lapse_sources(tx, state)
-        watched_made = None if watched is None else _watched_made(tx, watched)
+    if watched is None:
+        watched_made = None
+        if tx.state.board.water or _may_spill_or_lapse(tx, state):
+            events += _after(tx, state)
+    else:
+        watched_made = _watched_made(tx, watched)
+        if watched_made:
+            events += _after(tx, state)
+            watched_made = _watched_made(tx, watched)
+        elif tx.state.board.water:  # nobody swallowed nor holding a source: no stomach spills, no source ends
+            events += burning.douse(tx)
     made = tx.state
     made.version = state.version + 1
     positions.seal(tx, watched_made)
     return tx.state, events
+
+
+def _after(tx: Tx, before: GameState) -> list[Event]:
+    """The rules that act after any command: a full stomach spills, water puts out Burning, Ailments whose source
+    ended lapse."""
+    events = swallow.spill(tx) if tx._creatures else []  # a stomach only spills when the command changed its owner
+    if tx.state.board.water:  # Burning is only put out by water
+        events += burning.douse(tx)
+    return events + ailments.lapse_sources(tx, before)
+
+
+def _may_spill_or_lapse(tx: Tx, before: GameState) -> bool:
+    """Whether a stomach may spill or a source lapse after a command on a state whose watched creatures were not
+    counted (`positions.start`): only if the command changed a creature now dead (others' sources may name it),
+    holding a source or with a full stomach, or changed something else a source stands on."""
+    creatures = tx.state.creatures
+    for cid in tx._creatures:
+        c = creatures.get(cid)
+        if c is not None and (c.dead or c.ailment_sources or swallow.full_stomach(c)):
+            return True
+    return ailments.others_sources_may_end(tx, before)
 
 
 def _watched_made(tx: Tx, before: int) -> int:

@@ -246,14 +246,18 @@ def release_for_place(tx: Tx, creature_id: str) -> list[Event]:
     return release(tx, creature_id, None)
 
 
+def full_stomach(c: Creature) -> bool:
+    """Whether `c` has 6 Tiers of Wounded to its stomach: whatever it swallowed falls out (`spill`)."""
+    part = c.part(STOMACH)
+    return part is not None and part.wounded >= FALL_OUT_WOUNDED
+
+
 def spill(tx: Tx) -> list[Event]:
     """After a command: every stomach the command changed that has 6 Tiers of Wounded lets what it holds fall out,
     however it was wounded (from inside, or a Serious Injury from outside landing on the stomach)."""
     events: list[Event] = []
     creatures = tx.state.creatures
-    full = [
-        cid for cid in tx._creatures if (c := creatures.get(cid)) is not None and stomach_wounded(c) >= FALL_OUT_WOUNDED
-    ]
+    full = [cid for cid in tx._creatures if (c := creatures.get(cid)) is not None and full_stomach(c)]
     for cid in sorted(full):
         if contents(tx.state, cid):
             events += fall_out(tx, cid)
@@ -434,11 +438,17 @@ def check_command(state: GameState, cmd: Command, actor: str | None, c: Creature
         values = cmd.__dict__
         for name in others:  # `creature_ids(cmd, others)`, without its call and list when each names one or none
             named = values[name]
-            if named is None:
-                continue
-            for tid in (named,) if isinstance(named, str) else creature_ids(cmd, (name,)):
-                if tid != actor and (t := creatures.get(tid)) is not None and t.swallowed_by is not None:
-                    raise RuleError(f"{t.name} has been swallowed: it is off the board")
+            if isinstance(named, str):
+                if named != actor and (t := creatures.get(named)) is not None and t.swallowed_by is not None:
+                    raise _off_the_board(t)
+            elif named is not None:
+                for tid in creature_ids(cmd, (name,)):
+                    if tid != actor and (t := creatures.get(tid)) is not None and t.swallowed_by is not None:
+                        raise _off_the_board(t)
+
+
+def _off_the_board(t: Creature) -> RuleError:
+    return RuleError(f"{t.name} has been swallowed: it is off the board")
 
 
 _OTHERS_NAMED: dict[type[BaseModel], tuple[str, ...]] = {
