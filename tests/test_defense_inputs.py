@@ -17,7 +17,7 @@ from factories import creature, on_turn, state, weapon
 from test_plan_kept import with_creature, with_state
 from test_strike_kept import _hurt, crowded_fight
 
-from vtt.rules import attacks
+from vtt.rules import attacks, positions
 from vtt.rules.commands import Strike
 from vtt.rules.conditions import PHYSICAL_DEFENSE
 from vtt.rules.dice import Modifier, ScriptedDice, roll
@@ -205,3 +205,54 @@ def test_a_strike_builds_its_spec_result_and_hit_of_every_field(monkeypatch: pyt
     monkeypatch.setattr(attacks, "new_record", checked)
     apply(fight(), Strike(creature="a", target="b", weapon="sword"), ScriptedDice([12, 12, 1, 1, 6, 6, 6, 6, 6, 6]))
     assert built == ["AttackSpec", "AttackResult", "Hit"]
+
+
+def _stance_in_place(s: GameState) -> None:
+    s.effects.append(Effect(id="e1", name="Stance", creator="b", subject="b", modifiers={PHYSICAL_DEFENSE: 1}))
+
+
+def _wound_arm_in_place(s: GameState) -> None:
+    arm = s.creatures["b"].part("left_arm")
+    assert arm is not None
+    arm.wounded = 1
+
+
+InPlace = Callable[[GameState], None]
+IN_PLACE: list[tuple[str, InPlace]] = [
+    ("Crowded", lambda s: s.creatures["b"].ailments.update(Crowded=1)),
+    ("a Wounded arm, no ailment", _wound_arm_in_place),
+    ("a Defensive Stance", _stance_in_place),
+    ("in a Hold", lambda s: s.holds.update(h1=Hold(id="h1", holders={"a": ["left_arm"]}, held=["b"]))),
+    ("carried Bulk over the limit", lambda s: setattr(s.creatures["b"], "gear_bulk", 100)),
+    ("a higher Elude", lambda s: s.creatures["b"].skills.update(Elude=4)),
+    ("another name", lambda s: setattr(s.creatures["b"], "name", "Bee")),
+]
+
+
+@pytest.mark.parametrize(("what", "change"), IN_PLACE, ids=[c[0] for c in IN_PLACE])
+def test_a_defense_kept_across_states_follows_a_change_made_in_place(what: str, change: InPlace) -> None:
+    """A caller changes B's sheet or the state in place (the same dicts, lists and parts) after B's plain defense was
+    kept: the inputs kept are not reused, and they are those every rule gives on the state as it is now."""
+    s = fight()
+    spec = _spec("a", "b", "Elude")
+    plain, kept = attacks.plain_defense_inputs(s, spec, None)
+    change(s)
+    found, _ = attacks.plain_defense_inputs(s, spec, kept)
+    assert found == attacks.defense_inputs(s, spec)
+    assert found != plain, f"{what} changes B's defense"
+
+
+@pytest.mark.parametrize(("what", "change"), IN_PLACE, ids=[c[0] for c in IN_PLACE])
+def test_a_strike_after_the_defender_changed_in_place_defends_as_on_a_new_state(what: str, change: InPlace) -> None:
+    """A's Strike on B misses (B is not replaced), then B's sheet or the state is changed in place and A strikes again:
+    B's defense is rolled as on a copy of that state nothing was kept for."""
+    s = fight()
+    strike = Strike(creature="a", target="b", weapon="sword")
+    apply(s, strike, ScriptedDice([1] * 12))
+    change(s)
+    again = apply(s, strike, ScriptedDice([1] * 12))[1]
+    positions.forget()
+    new = s.model_copy(update={"creatures": dict(s.creatures)})
+    assert again == apply(new, strike, ScriptedDice([1] * 12))[1]
+    defended = [r for e in again if e.kind == "attack" for r in e.rolls][1]
+    assert (defended.label, defended.base_dice, defended.modifiers) != ("B: Elude defense", 2, ()), what

@@ -54,7 +54,6 @@
 from __future__ import annotations
 
 from collections.abc import Callable
-from operator import attrgetter
 from typing import Literal, NamedTuple
 
 from pydantic import BaseModel, ConfigDict
@@ -753,11 +752,12 @@ def wounded_tiers(c: Creature, part: str) -> int:
 
 
 def any_wounded(c: Creature) -> bool:
-    """Whether any part of `c` has Wounded (every attack and defense asks, most often of no Wounded part)."""
-    return any(map(_WOUNDED, c.parts))
-
-
-_WOUNDED = attrgetter("wounded")
+    """Whether any part of `c` has Wounded (every attack and defense asks, most often of no Wounded part). A plain
+    loop: its attribute reads are specialised, half the instructions of `any(map(attrgetter(...)))` over 11 parts."""
+    for part in c.parts:  # noqa: SIM110 (a generator's frame would cost more than the loop)
+        if part.wounded:
+            return True
+    return False
 
 
 def wounded_total(c: Creature) -> int:

@@ -152,33 +152,26 @@ def defense_inputs(state: GameState, spec: AttackSpec) -> DefenseInputs:
     return label, defender.skill(skill), tuple(mods)
 
 
-PlainDefense = tuple[tuple[object, ...], DefenseInputs]
-"""The inputs of a defense nothing modifies, with what they were read from (`plain_defense_inputs`)."""
+PlainDefense = tuple[str, str, int, DefenseInputs]
+"""The inputs of a defense nothing modifies, with the defender's name, the defense skill and the defender's dice in it
+they were made from (`plain_defense_inputs`)."""
 
 
 def plain_defense_inputs(
     state: GameState, spec: AttackSpec, was: PlainDefense | None
 ) -> tuple[DefenseInputs, PlainDefense | None]:
-    """`defense_inputs(state, spec)`, and what to give the next call for an attack with the same defense skill and
-    defense modifiers on the same target: `was` (what an earlier call gave) is reused when the defender's state reads
-    the same by value for `_unmodified` and the inputs (its name, skills, ailments, Bulk, weapons and parts; the
-    effects, Holds and settings of the state): nothing modified that defense, nor does it modify this one."""
+    """`defense_inputs(state, spec)`, and what to give the next call: a defense nothing modifies (`_unmodified` now,
+    and no defense modifier of the attack's) is rolled with a label of the defender's name and the skill and the
+    defender's dice in it alone, so `was` (what an earlier call gave) is reused when those three are the same."""
     defender = state.creatures[spec.target]
-    reads = (
-        defender.name,
-        defender.skills,
-        defender.ailments,
-        defender.gear_bulk,
-        defender.weapons,
-        defender.parts,
-        tuple(state.effects),
-        state.holds,
-        state.settings,
-    )
-    if was is not None and was[0] == reads:
-        return was[1], was
-    inputs = defense_inputs(state, spec)
-    return inputs, (reads, inputs) if not spec.defense_modifiers and _unmodified(state, defender) else None
+    if spec.defense_modifiers or not _unmodified(state, defender):
+        return defense_inputs(state, spec), None
+    name, skill = defender.name, spec.defense_skill
+    dice = defender.skill(skill)
+    if was is not None and was[2] == dice and was[0] == name and was[1] == skill:
+        return was[3], was
+    inputs = (f"{name}: {skill} defense", dice, ())
+    return inputs, (name, skill, dice, inputs)
 
 
 def _unmodified(state: GameState, defender: Creature) -> bool:
@@ -194,7 +187,10 @@ def _unmodified(state: GameState, defender: Creature) -> bool:
     for w in defender.weapons:
         if w.guard:
             return False
-    return not ailments.any_wounded(defender)
+    for part in defender.parts:  # noqa: SIM110 (`ailments.any_wounded` without its call)
+        if part.wounded:
+            return False
+    return True
 
 
 def answer_defense(tx: Tx, decision: Decision, rolls: bool, dice: DiceSource) -> list[Event]:
