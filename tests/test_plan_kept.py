@@ -606,3 +606,17 @@ def test_reads_of_compare_every_field_a_plan_reads_of_its_creatures() -> None:
             attacker, target = (changed, b) if role == "a" else (a, changed)
             read = plan_kept.reads_of(s, attacker, target, None, False)
             assert (read != first) is (name in names), (role, name)
+
+
+def test_reads_as_paid_compare_every_field_of_the_economy() -> None:
+    """What paying reads of the Economy is every field of it (`ECONOMY_READ`): an Economy that differs from the one
+    read in any one field alone (held in place of the value, as a test changing it in place would) reads as another,
+    and the same Economy copied reads as the same."""
+    s = fight()
+    read = plan_kept.paid_reads(s, "a")
+    assert set(plan_kept.ECONOMY_READ) == set(Economy.model_fields)
+    assert plan_kept.reads_as_paid(with_economy(s, "a"), "a", read)
+    for name in Economy.model_fields:
+        changed = with_economy(s, "a", **{name: object()})
+        assert not plan_kept.reads_as_paid(changed, "a", read), name
+        assert plan_kept.paid_reads(changed, "a") != read, name

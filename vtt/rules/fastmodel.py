@@ -234,3 +234,22 @@ def models_of(package: str) -> Iterator[type[BaseModel]]:
         todo.extend(cls.__subclasses__())
         if cls.__module__ == package or cls.__module__.startswith(package + "."):
             yield cls
+
+
+def records_reader(cls: type[M], *groups: tuple[str, ...]) -> Callable[..., tuple[Any, ...]]:
+    """A function of one model or record of `cls` per group of field names in `groups` (of `cls`, Python
+    identifiers, never data), giving the first one's fields of the first group, then the second one's of the second,
+    and so on, in order, as one tuple, or past `TUPLE_DISPLAY_MAX` values as a tuple of tuples of at most that many:
+    `(r0.a, r0.b, r1.a, ...)` written out, in one call however many records it reads."""
+    unknown = {name for names in groups for name in names} - set(cls.model_fields)
+    if unknown:
+        raise ValueError(f"{cls.__name__} has no field {sorted(unknown)}")
+    reads = [f"r{i}.{name}" for i, names in enumerate(groups) for name in names]
+    chunks = [reads[i : i + TUPLE_DISPLAY_MAX] for i in range(0, len(reads), TUPLE_DISPLAY_MAX)]
+    displays = ["(" + "".join(f"{read}, " for read in chunk) + ")" for chunk in chunks]
+    body = displays[0] if len(displays) == 1 else "(" + ", ".join(displays) + ")"
+    params = ", ".join(f"r{i}" for i in range(len(groups)))
+    namespace: dict[str, Any] = {}
+    exec(f"def read_{cls.__name__}_records({params}):\n    return {body}\n", namespace)
+    reader: Callable[..., tuple[Any, ...]] = namespace[f"read_{cls.__name__}_records"]
+    return reader

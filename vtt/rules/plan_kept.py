@@ -34,8 +34,8 @@ from collections.abc import Set as AbstractSet
 from typing import Any, TypeVar
 
 from vtt.rules.conditions import holds_of
-from vtt.rules.fastmodel import field_reader
-from vtt.rules.model import Cell, Creature, GameState
+from vtt.rules.fastmodel import field_reader, records_reader
+from vtt.rules.model import Cell, Creature, Economy, GameState
 from vtt.rules.objects import object_at
 from vtt.rules.turns import resolve_blocks
 
@@ -70,7 +70,8 @@ def _aimed_parts(c: Creature) -> list[tuple[str, str, int, bool]]:
 
 
 _attacker_read = field_reader(Creature, ATTACKER_READ)
-_target_read = field_reader(Creature, TARGET_READ)
+_attacker_and_target_read = records_reader(Creature, ATTACKER_READ, TARGET_READ)
+"""What a plan reads of its attacker, then of its target, in one call."""
 
 Reads = tuple[object, ...]
 
@@ -95,8 +96,7 @@ def reads_of(
         state.settings,
         (board.walls, board.objects) if filled is None else filled,
         tuple(state.effects),
-        _attacker_read(attacker),
-        _target_read(target),
+        _attacker_and_target_read(attacker, target),
         _aimed_parts(target) if called_shot else None,
         arm,
     )
@@ -139,14 +139,19 @@ def paid_reads(state: GameState, creature_id: str) -> Reads:
     creature is kept (under `("paid", creature_id)`): the creature's Economy and whether its Resolve Pool blocks a
     Major Action. A Strike as the turn begins, or after the same steps, pays from the same Economy turn after turn."""
     before = state.economy.get(creature_id)
-    return (None if before is None else dict(before.__dict__), resolve_blocks(state, creature_id))
+    return (None if before is None else _economy_read(before), resolve_blocks(state, creature_id))
+
+
+ECONOMY_READ = tuple(Economy.model_fields)
+"""What paying reads of the creature's Economy: every field (the Economy paying leaves is a copy of it)."""
+_economy_read = records_reader(Economy, ECONOMY_READ)
 
 
 def reads_as_paid(state: GameState, creature_id: str, reads: Reads) -> bool:
     """Whether `state` holds what `reads` (`paid_reads` of an earlier state) holds, without reading it anew."""
     before = state.economy.get(creature_id)
     economy, blocks = reads
-    return (economy is None if before is None else economy == before.__dict__) and blocks == resolve_blocks(
+    return (economy is None if before is None else economy == _economy_read(before)) and blocks == resolve_blocks(
         state, creature_id
     )
 

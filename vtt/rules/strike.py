@@ -457,12 +457,14 @@ def strike(
         charge,
         minor,
     )
-    as_given = kept_occ is None and origin is not None and not tx.changed_creatures() and state.board is origin.board
+    unchanged = origin is not None and not tx.changed_creatures()
+    """A Strike `apply` was given, whose command changed no creature yet (paying its Major Action changes none)."""
+    as_given = kept_occ is None and origin is not None and unchanged and state.board is origin.board
     if kept_occ is None:
-        c, prepared = _prepare(state, None, inputs, as_given=as_given)
+        c, prepared = _prepare(state, None, inputs, as_given)
     else:  # a Strike chosen from a menu of its state: what the menu worked out is kept on the state's occupancy
         occ = kept_occ
-        key = ("strike_prepared", *inputs)
+        key = ("strike_prepared", inputs)
         kept: tuple[Creature, _Strike] | None = occ.kept.get(key)
         if kept is None:
             kept = occ.kept[key] = _prepare(state, occ, inputs)
@@ -487,15 +489,7 @@ def strike(
         target=target,
         data={"path": list(plan.path), "reach": plan.reach, "exposed_size": plan.exposed_size},
     )
-    params = {  # the damage dice changes and the weapon are models (a pending defense stores them as JSON, `weapon_of`)
-        "damage": plan.damage,
-        "changes": list(plan.damage_changes),
-        "weapon": arm.weapon,
-        "strike_type": prepared.strike_type,
-        "max_dice": max_dice,
-    }
-    if called_shot is not None:
-        params.update({"called_part": called_shot, "part_offset": prepared.offset})
+    params = prepared.params if max_dice is None else {**prepared.params, "max_dice": max_dice}
     if target is None:
         assert space is not None  # a Strike without a target was planned on a space
         events = [*declared, path_event, *surface_outcome(tx, c, plan, space, attack, params, dice)]
@@ -505,7 +499,7 @@ def strike(
     )
     kept_defense: attacks.DefenseInputs | None = None
     declared_nothing = not (minor or charge or called_shot is not None)
-    if (kept_occ is not None or as_given) and declared_nothing and not tx.changed_creatures():
+    if (kept_occ is not None or as_given) and declared_nothing and unchanged:
         # Paying a Major Action changed only the attacker's Economy, which no defense reads: the defense is rolled
         # with what the same defense on the state given would be rolled with, worked out once for that state (on its
         # menu), or kept across states with what it reads when nothing modifies it.
@@ -566,6 +560,7 @@ class _Strike:
         "offset",
         "paid",
         "paid_as_read",
+        "params",
         "path_text",
         "plain_defense",
         "plan",
@@ -573,7 +568,14 @@ class _Strike:
     )
 
     def __init__(
-        self, arm: Armament, chosen_type: StrikeType | None, plan: AttackPlan, offset: int, path_text: str, defense: str
+        self,
+        arm: Armament,
+        chosen_type: StrikeType | None,
+        plan: AttackPlan,
+        called_shot: str | None,
+        offset: int,
+        path_text: str,
+        defense: str,
     ) -> None:
         self.arm = arm
         self.strike_type = chosen_type
@@ -583,6 +585,17 @@ class _Strike:
         """The attack roll's modifiers and dice changes, as a roll holds them."""
         self.offset = offset
         self.path_text = path_text
+        self.params: dict[str, Any] = {  # models (a pending defense stores them as JSON, `weapon_of`)
+            "damage": plan.damage,
+            "changes": list(plan.damage_changes),
+            "weapon": arm.weapon,
+            "strike_type": chosen_type,
+            "max_dice": None,
+        }
+        """The params of its Strikes without a `max_dice` (`AttackSpec.params`), which every one shares: no rule
+        changes an attack's params (a rule adding to them copies them first)."""
+        if called_shot is not None:
+            self.params.update({"called_part": called_shot, "part_offset": offset})
         self.defense_skill = plan.defense_skill or defense
         """The skill the defense rolls (`defense`: the table's `strike_defense`, for a plan that names none)."""
         self.paid: Economy | None = None
@@ -614,7 +627,7 @@ minor, in this order (`_work_out`'s arguments after the target creature)."""
 
 
 def _prepare(
-    state: GameState, occ: Occupancy | None, inputs: _Inputs, *, as_given: bool = False
+    state: GameState, occ: Occupancy | None, inputs: _Inputs, as_given: bool = False
 ) -> tuple[Creature, _Strike]:
     """The Strike's attacker, and its armament, type, plan and part offset, from the state alone; RuleError when it
     cannot be made (`occ`: the occupancy of `state`, made when needed if None). With `as_given` (the creatures and
@@ -682,7 +695,7 @@ def _work_out(
         f"{c.name} reaches {count(plan.distance, 'space')} (Reach {plan.reach}) "
         f"through {count(len(plan.path), 'space')}."
     )
-    return _Strike(arm, chosen_type, plan, offset, path_text, state.settings.strike_defense)
+    return _Strike(arm, chosen_type, plan, called_shot, offset, path_text, state.settings.strike_defense)
 
 
 def surface_outcome(
