@@ -13,6 +13,7 @@ from hypothesis import strategies as st
 
 from vtt.rules import damage
 from vtt.rules.damage import PoolName
+from vtt.rules.kept_texts import TEXTS_KEPT, Texts
 from vtt.rules.model import Pool
 from vtt.rules.txn import Tx
 
@@ -77,10 +78,10 @@ def test_a_kept_text_is_the_text_of_every_value_of_its_key(which: str, data: st.
 
 
 def test_the_texts_kept_are_bounded_and_still_right_after_clearing() -> None:
-    table = damage._Texts(formatted_damage_text)
-    for n in range(damage._TEXTS_KEPT + 10):
+    table = Texts(formatted_damage_text)
+    for n in range(TEXTS_KEPT + 10):
         assert table[n, "physical", 3, 1, "Foe"] == formatted_damage_text(n, "physical", 3, 1, "Foe")
-    assert len(table) <= damage._TEXTS_KEPT
+    assert len(table) <= TEXTS_KEPT
 
 
 def pools() -> st.SearchStrategy[Pool]:

@@ -34,13 +34,14 @@ Unconscious and Dead
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import Any, Literal, NamedTuple
+from typing import Literal, NamedTuple
 
 from vtt.rules import ailments, called_trauma
 from vtt.rules.death import exhaustion_death
 from vtt.rules.dice import DiceChange, DiceSource, Modifier, Roll, roll
 from vtt.rules.events import Event, event
 from vtt.rules.fastmodel import shallow_copy
+from vtt.rules.kept_texts import Texts
 from vtt.rules.manifest_roll import after_grit_injury
 from vtt.rules.model import ContinuingDamage, Creature, Pool
 from vtt.rules.parts import roll_part
@@ -110,25 +111,6 @@ class Hit(NamedTuple):
         return out
 
 
-_TEXTS_KEPT = 4096
-
-
-class _Texts(dict[tuple[Any, ...], str]):
-    """Texts by the values they are made of, `texts[a, b, ...]`: `make(a, b, ...)` the first time, then the same
-    str (immutable, so shared), found by a dict's look-up instead of formatting numbers and joining pieces again.
-    Each place of a key holds values of one type (a bool or a float equal to an int would find the int's text)."""
-
-    def __init__(self, make: Callable[..., str]) -> None:
-        super().__init__()
-        self.make = make
-
-    def __missing__(self, key: tuple[Any, ...]) -> str:
-        if len(self) >= _TEXTS_KEPT:
-            self.clear()
-        text = self[key] = self.make(*key)
-        return text
-
-
 def _damage_label(label: str, target: str) -> str:
     return f"{label} to {target}"
 
@@ -154,10 +136,10 @@ def _serious_text(
     return f"Serious Injury to {name}'s {part}: {how}: Tier {wounded} Wounded."
 
 
-_DAMAGE_LABELS = _Texts(_damage_label)
-_DAMAGE_TEXTS = _Texts(_damage_text)
-_PIPS_TEXTS = _Texts(_pips_text)
-_SERIOUS_TEXTS = _Texts(_serious_text)
+_DAMAGE_LABELS = Texts(_damage_label)
+_DAMAGE_TEXTS = Texts(_damage_text)
+_PIPS_TEXTS = Texts(_pips_text)
+_SERIOUS_TEXTS = Texts(_serious_text)
 
 
 def _continuing_types(c: ContinuingDamage) -> set[str]:
@@ -272,7 +254,7 @@ def deal(tx: Tx, hit: Hit, dice: DiceSource) -> list[Event]:
     if types[0] == "physical" and hit.apply_size and not hit.from_spell and attacker is not None:
         diff = attacker.size - target.size
         if diff:
-            changes = (*changes, _SIZE_CHANGES.get((diff, target.size)) or _size_change(diff, target.size))
+            changes += _SIZE_CHANGES.get((diff, target.size)) or _size_change(diff, target.size)
     threshold = target.severe_threshold
     if threshold is None:
         threshold = target.skills.get(state.settings.severe_threshold_skill, 0)  # `target.skill`
@@ -350,16 +332,17 @@ def _immune(tx: Tx, hit: Hit, target: Creature, immune: list[str]) -> list[Event
     ]
 
 
-_SIZE_CHANGES: dict[tuple[int, int], DiceChange] = {}
-"""Physical damage's change by the size difference, by (difference, target size): frozen, shared."""
+_SIZE_CHANGES: dict[tuple[int, int], tuple[DiceChange]] = {}
+"""Physical damage's change by the size difference, by (difference, target size), alone in a tuple (frozen, shared:
+added to a Hit's changes, or their tuple itself when it has none)."""
 
 
-def _size_change(diff: int, target_size: int) -> DiceChange:
+def _size_change(diff: int, target_size: int) -> tuple[DiceChange]:
     found = _SIZE_CHANGES.get((diff, target_size))
     if found is None:
         rel = "smaller" if diff > 0 else "larger"
         why = f"physical damage against a {rel} subject (size {target_size})"
-        found = _SIZE_CHANGES[(diff, target_size)] = DiceChange(dice=diff, reason=why)
+        found = _SIZE_CHANGES[(diff, target_size)] = (DiceChange(dice=diff, reason=why),)
     return found
 
 
