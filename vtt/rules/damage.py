@@ -41,6 +41,7 @@ from vtt.rules.death import exhaustion_death
 from vtt.rules.dice import DiceChange, DiceSource, Modifier, Roll, roll
 from vtt.rules.events import Event, event
 from vtt.rules.fastmodel import shallow_copy
+from vtt.rules.kept_texts import Texts
 from vtt.rules.manifest_roll import after_grit_injury
 from vtt.rules.model import ContinuingDamage, Creature, Pool
 from vtt.rules.parts import roll_part
@@ -108,6 +109,37 @@ class Hit(NamedTuple):
             if self.element and self.element != element:
                 out.append(self.element)
         return out
+
+
+def _damage_label(label: str, target: str) -> str:
+    return f"{label} to {target}"
+
+
+def _damage_text(dice: int, kind: str, needed: int, injury: int, target: str) -> str:
+    return f"Damage {dice}d12 ({kind}), needing {needed}+: {injury} Injury to {target}."
+
+
+def _pips_text(name: str, amount: int, what: str, pool: PoolName, pips: int, most: int) -> str:
+    """The text of `amount` Pips that all fit in the pool, which then holds `pips` of `most`."""
+    return f"{name} suffers {amount} {what}: {_POOL_NAMES[pool]} {pips}/{most}."
+
+
+def _serious_text(
+    name: str, part: str, counted: int, shown: int, base: int, bonus: int, wounded: int, continuing: bool
+) -> str:
+    if continuing:
+        how = f"Continuing Damage on the part adds up to {counted} Injury, over Severe Threshold {shown} by {base}"
+    else:
+        how = f"{counted} Injury exceeds Severe Threshold {shown} by {base}"
+    if bonus:
+        how += f", +{bonus} (half) as it is not from a targeted attack"
+    return f"Serious Injury to {name}'s {part}: {how}: Tier {wounded} Wounded."
+
+
+_DAMAGE_LABELS = Texts(_damage_label)
+_DAMAGE_TEXTS = Texts(_damage_text)
+_PIPS_TEXTS = Texts(_pips_text)
+_SERIOUS_TEXTS = Texts(_serious_text)
 
 
 def _continuing_types(c: ContinuingDamage) -> set[str]:
@@ -222,7 +254,7 @@ def deal(tx: Tx, hit: Hit, dice: DiceSource) -> list[Event]:
     if types[0] == "physical" and hit.apply_size and not hit.from_spell and attacker is not None:
         diff = attacker.size - target.size
         if diff:
-            changes = (*changes, _SIZE_CHANGES.get((diff, target.size)) or _size_change(diff, target.size))
+            changes += _SIZE_CHANGES.get((diff, target.size)) or _size_change(diff, target.size)
     threshold = target.severe_threshold
     if threshold is None:
         threshold = target.skills.get(state.settings.severe_threshold_skill, 0)  # `target.skill`
@@ -241,13 +273,13 @@ def deal(tx: Tx, hit: Hit, dice: DiceSource) -> list[Event]:
         needed, reasons = needed_face(tx, hit, target, attacker, types)
     else:  # nothing raises or lowers the face
         needed, reasons = DAMAGE_FACE, []
-    dmg = roll(dice, f"{hit.label} to {target.name}", amount, (), changes)
+    dmg = roll(dice, _DAMAGE_LABELS[hit.label, target.name], amount, (), changes)
     injury = 0
     for face in dmg.faces:
         if face >= needed:
             injury += 1
     kind = types[0] if len(types) == 1 else ", ".join(types)
-    text = f"Damage {dmg.dice}d12 ({kind}), needing {needed}+: {injury} Injury to {target.name}."
+    text = _DAMAGE_TEXTS[dmg.dice, kind, needed, injury, target.name]
     if strike_type == "B":
         larger = max(0, target.size - attacker.size) if attacker else 0
         floor = min(strong_faces(hit.attack_faces) - larger, dmg.dice)
@@ -300,16 +332,17 @@ def _immune(tx: Tx, hit: Hit, target: Creature, immune: list[str]) -> list[Event
     ]
 
 
-_SIZE_CHANGES: dict[tuple[int, int], DiceChange] = {}
-"""Physical damage's change by the size difference, by (difference, target size): frozen, shared."""
+_SIZE_CHANGES: dict[tuple[int, int], tuple[DiceChange]] = {}
+"""Physical damage's change by the size difference, by (difference, target size), alone in a tuple (frozen, shared:
+added to a Hit's changes, or their tuple itself when it has none)."""
 
 
-def _size_change(diff: int, target_size: int) -> DiceChange:
+def _size_change(diff: int, target_size: int) -> tuple[DiceChange]:
     found = _SIZE_CHANGES.get((diff, target_size))
     if found is None:
         rel = "smaller" if diff > 0 else "larger"
         why = f"physical damage against a {rel} subject (size {target_size})"
-        found = _SIZE_CHANGES[(diff, target_size)] = DiceChange(dice=diff, reason=why)
+        found = _SIZE_CHANGES[(diff, target_size)] = (DiceChange(dice=diff, reason=why),)
     return found
 
 
@@ -357,9 +390,36 @@ def suffer_pips(tx: Tx, target_id: str, pool: PoolName, amount: int, what: str =
 
 def _suffer(tx: Tx, c: Creature, pool: PoolName, amount: int, what: str) -> list[Event]:
     """`suffer_pips` of more than 0 Pips on `c`, a creature this command changes."""
+    current: Pool = getattr(c, pool)
+    pips, most = current.pips, current.max
+    if pips + amount <= most:  # `_fill_spilling` of Pips that all fit
+        setattr(c, pool, _with_pips(current, pips + amount))
+        text = _PIPS_TEXTS[c.name, amount, what, pool, pips + amount, most]
+    else:
+        text = _fill_spilling(c, pool, amount, what)
     target_id = c.id
-    events: list[Event] = []
-    grit_injury = pool == "grit" and what == "Injury"
+    grit = c.grit
+    events = [
+        event(
+            "pips",
+            text,
+            target=target_id,
+            data={
+                "amount": amount,
+                "grit": [grit.pips, grit.max],
+                "energy": [c.energy.pips, c.energy.max],
+                "resolve": [c.resolve.pips, c.resolve.max],
+                "exhausted": c.ailments.get("Exhausted", 0),
+            },
+        )
+    ]
+    if pool == "grit" and what == "Injury" and grit.pips >= grit.max and not c.unconscious and not c.dead:
+        events += fall_unconscious(tx, target_id)  # `grit.full` after Grit Injury
+    return events
+
+
+def _fill_spilling(c: Creature, pool: PoolName, amount: int, what: str) -> str:
+    """Put `amount` Pips into the pool of `c`, spilling past a full one; the text saying where they went."""
     parts: list[str] = []
     spill = _fill(c, pool, amount, parts)
     if pool == "grit" and spill:
@@ -373,24 +433,7 @@ def _suffer(tx: Tx, c: Creature, pool: PoolName, amount: int, what: str) -> list
         parts.append(f"{spill} past a full Resolve Pool: Tier {spill} Exhausted")
     if spill:
         c.ailments["Exhausted"] = c.ailments.get("Exhausted", 0) + spill
-    events.append(
-        event(
-            "pips",
-            f"{c.name} suffers {amount} {what}: {'; '.join(parts)}.",
-            target=target_id,
-            data={
-                "amount": amount,
-                "grit": [c.grit.pips, c.grit.max],
-                "energy": [c.energy.pips, c.energy.max],
-                "resolve": [c.resolve.pips, c.resolve.max],
-                "exhausted": c.ailments.get("Exhausted", 0),
-            },
-        )
-    )
-    grit = c.grit
-    if grit_injury and grit.pips >= grit.max and not c.unconscious and not c.dead:  # `grit.full`
-        events += fall_unconscious(tx, target_id)
-    return events
+    return f"{c.name} suffers {amount} {what}: {'; '.join(parts)}."
 
 
 def fall_unconscious(tx: Tx, target_id: str) -> list[Event]:
@@ -447,17 +490,11 @@ def serious_injury(tx: Tx, c: Creature, hit: Hit, injury: int, threshold: int, d
             part_id, rolls = roll_part(c, dice, tx.state.settings.part_table)
     part = tx.part(hit.target, part_id)
     name = part.name if part else part_id
-    if hit.continuing:
-        how = f"Continuing Damage on the part adds up to {counted} Injury, over Severe Threshold {shown} by {base}"
-    else:
-        how = f"{counted} Injury exceeds Severe Threshold {shown} by {base}"
-    if bonus:
-        how += f", +{bonus} (half) as it is not from a targeted attack"
     if part is not None:
         part.__dict__["wounded"] = part.wounded + wounded  # `set_fields(part, wounded=...)`: a copy this command owns
         part.__pydantic_fields_set__.add("wounded")
     c.ailments["Wounded"] = c.ailments.get("Wounded", 0) + wounded
-    text = f"Serious Injury to {c.name}'s {name}: {how}: Tier {wounded} Wounded."
+    text = _SERIOUS_TEXTS[c.name, name, counted, shown, base, bonus, wounded, hit.continuing]
     if hit.called_shot and hit.attacker in tx.state.creatures and part_id is not None:
         called_trauma.offer(tx, hit.attacker, hit.target, part_id, wounded)
     events = [
