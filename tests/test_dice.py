@@ -9,6 +9,7 @@ import random
 
 import pytest
 
+from vtt.rules import dice as dice_module
 from vtt.rules.dice import (
     DiceChange,
     DiceError,
@@ -17,6 +18,7 @@ from vtt.rules.dice import (
     Modifier,
     RandomDice,
     RecordingDice,
+    Roll,
     ScriptedDice,
     TypedDice,
     dice_count,
@@ -344,3 +346,61 @@ def test_recording_dice_keep_every_face_in_order() -> None:
     roll(rec, "attack", 1)
     roll(rec, "defense", 3)
     assert rec.used == [3, 8, 1, 12]
+
+
+# --------------------------------------------------------------------------------------------------------
+# `roll` of RandomDice: what its draws come to, against the full computation
+# --------------------------------------------------------------------------------------------------------
+
+
+def test_random_rolls_are_the_rolls_of_their_faces_worked_out_in_full() -> None:
+    """dice.py: a roll of `RandomDice` reads what its faces come to from the draws (`_OF_DRAWS`, worked out once
+    for rolls of up to 3 dice, kept as met for more): each is the `Roll` of the same faces, dice changes and
+    modifiers worked out in full (`Roll.__post_init__`): result, dice, doubles, highest double and Fumble. Counts
+    0 to 9 (with and without dice changes), with and without modifiers, over enough rolls that every face, doubles
+    and Fumbles turn up; and again once no more draws may be kept."""
+    rng = random.Random(14)
+    seen_fumble = seen_doubles = 0
+    for seed in range(300):
+        dice = RandomDice(seed)
+        for _ in range(6):
+            base = rng.randint(0, 6)
+            changes = tuple(DiceChange(rng.choice((-2, -1, 1, 2, 3)), "x") for _ in range(rng.randint(0, 2)))
+            mods = [Modifier(rng.randint(-3, 3), f"m{i}") for i in range(rng.randint(0, 2))]
+            r = roll(dice, "Martial", base, mods, changes)
+            whole = Roll(label="Martial", base_dice=base, dice_changes=changes, faces=r.faces, modifiers=tuple(mods))
+            assert r == whole
+            assert r.dice == len(r.faces) == dice_count(base, changes)
+            seen_fumble += r.fumble
+            seen_doubles += bool(r.doubles)
+    assert seen_fumble > 10 and seen_doubles > 100
+
+
+def test_random_rolls_of_draws_not_kept_are_worked_out_in_full(monkeypatch: pytest.MonkeyPatch) -> None:
+    """dice.py: once `_OF_DRAWS` may keep no more draws, a roll of draws not kept (5 dice) is still the `Roll` of
+    its faces worked out in full, and nothing more is kept."""
+    monkeypatch.setattr(dice_module, "_OF_DRAWS", dict(dice_module._OF_DRAWS))
+    monkeypatch.setattr(dice_module, "_OF_DRAWS_KEPT", len(dice_module._OF_DRAWS))
+    kept = len(dice_module._OF_DRAWS)
+    dice = RandomDice(3)
+    for _ in range(200):
+        r = roll(dice, "Martial", 5)
+        assert r == Roll(label="Martial", base_dice=5, faces=r.faces)
+    assert len(dice_module._OF_DRAWS) == kept
+
+
+def test_every_draws_worked_out_once_are_their_faces_in_full() -> None:
+    """dice.py: each of the 12 + 144 + 1728 draws of 1 to 3 dice worked out on import comes to its faces (each
+    draw plus one, in order) and what those faces come to in full; other sources' rolls of those faces read the
+    same."""
+    draws_of_three = [(a, b, c) for a in range(12) for b in range(12) for c in range(12)]
+    every = [(a,) for a in range(12)] + [(a, b) for a in range(12) for b in range(12)] + draws_of_three
+    for draws in every:
+        key = 1
+        for d in draws:
+            key = key * 16 + d
+        faces, *came_to = dice_module._OF_DRAWS[key]
+        assert faces == tuple(d + 1 for d in draws)
+        whole = Roll(label="x", base_dice=len(faces), faces=faces)
+        assert came_to == [whole.result, whole.fumble, whole.doubles, whole.highest_double]
+        assert dice_module._OF_FACES[faces] == tuple(came_to)

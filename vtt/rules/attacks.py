@@ -204,36 +204,33 @@ def answer_defense(tx: Tx, decision: Decision, rolls: bool, dice: DiceSource) ->
 
 def finish(tx: Tx, spec: AttackSpec, defense: Roll | None, dice: DiceSource, note: str | None = None) -> list[Event]:
     s = tx.state.settings
-    attack = spec.attack
-    result = new_record(AttackResult, (attack, spec.dl, spec.defense_skill, defense, s.ties_to, s.fumble_always_fails))
+    action, attacker_id, target_id, dl, defense_skill, attack, _, _, _ = spec  # by name, each field is a look-up
+    result = new_record(AttackResult, (attack, dl, defense_skill, defense, s.ties_to, s.fumble_always_fails))
     success = attack_succeeds(result)
-    attacker, target = tx.get(spec.attacker).name, tx.get(spec.target).name
+    creatures = tx.state.creatures
+    try:  # `tx.get`'s creatures, read without its calls
+        attacker, target = creatures[attacker_id].name, creatures[target_id].name
+    except KeyError:
+        attacker, target = tx.get(attacker_id).name, tx.get(target_id).name  # its RuleError for the one gone
     text = describe_attack(result, success, attacker, target)
     if note:
         text = f"{note}. {text}"
-    events = [
-        event(
-            "attack",
-            text,
-            actor=spec.attacker,
-            target=spec.target,
-            rolls=[attack] if defense is None else [attack, defense],
-            data={
-                "action": spec.action,
-                "dl": spec.dl,
-                "defense_skill": spec.defense_skill,
-                "success": success,
-                "margin": attack.result - (0 if defense is None else defense.result),  # `result.margin`
-                "declined": defense is None,
-            },
-        )
-    ]
-    if defense is not None and spec.defense_skill == "Endure":  # only an Endure roll may kill (`exhaustion_death`)
-        events += exhaustion_death(tx, spec.target, spec.defense_skill, defense)
-    hit_outcome = ON_HIT.get(spec.action)
+    data = {
+        "action": action,
+        "dl": dl,
+        "defense_skill": defense_skill,
+        "success": success,
+        "margin": attack.result - (0 if defense is None else defense.result),  # `result.margin`
+        "declined": defense is None,
+    }
+    rolls = [attack] if defense is None else [attack, defense]
+    events = [event("attack", text, attacker_id, target_id, rolls, data)]  # by position: cheaper than by keyword
+    if defense is not None and defense_skill == "Endure":  # only an Endure roll may kill (`exhaustion_death`)
+        events += exhaustion_death(tx, target_id, defense_skill, defense)
+    hit_outcome = ON_HIT.get(action)
     if hit_outcome is None:
-        events += HANDLERS[spec.action](tx, spec, result, dice)
+        events += HANDLERS[action](tx, spec, result, dice)
     elif success:
         events += hit_outcome(tx, spec, result, dice)
-    events += end_turn_after_charge(tx, spec.attacker, dice)
+    events += end_turn_after_charge(tx, attacker_id, dice)
     return events

@@ -14,6 +14,7 @@ from typing import Literal, NamedTuple
 from pydantic import BaseModel, ConfigDict, computed_field
 
 from vtt.rules.dice import Roll
+from vtt.rules.words import NUMERALS
 
 TiesTo = Literal["defender", "attacker"]
 
@@ -78,30 +79,34 @@ class AttackResult(NamedTuple):
 
 def attack_succeeds(result: AttackResult) -> bool:
     """`result.success`: a call from Python code runs in the caller's loop, a property's getter in one of its own."""
-    attack, defense = result.attack, result.defense
-    if (result.fumble_fails and attack.fumble) or attack.result < result.dl:  # not `reached_dl`
+    attack, dl, _, defense, ties_to, fumble_fails = result  # unpacked: read by name, each field is a look-up
+    if (fumble_fails and attack.fumble) or attack.result < dl:  # not `reached_dl`
         return False
-    if defense is None or (result.fumble_fails and defense.fumble):
+    if defense is None or (fumble_fails and defense.fumble):
         return True
     margin = attack.result - defense.result
     if margin == 0:
-        return result.ties_to == "attacker"
+        return ties_to == "attacker"
     return margin > 0
 
 
 def describe_attack(result: AttackResult, success: bool, attacker: str, defender: str) -> str:
     """One plain sentence saying how an attack went (`success`: `result.success`, worked out once by the caller)."""
-    a = result.attack
-    fumbled = result.fumble_fails and a.fumble
-    if fumbled or a.result < result.dl:  # not `result.reached_dl`
-        why = "Fumbled" if fumbled else f"rolled {a.result}, short of DL {result.dl}"
+    a, dl, defense_skill, defense, ties_to, fumble_fails = result  # unpacked: read by name, each field is a look-up
+    rolled = a.result
+    fumbled = fumble_fails and a.fumble
+    if fumbled or rolled < dl:  # not `result.reached_dl`
+        why = "Fumbled" if fumbled else f"rolled {NUMERALS[rolled]}, short of DL {NUMERALS[dl]}"
         return f"{attacker} {why}: the attack on {defender} fails."
-    if result.defense is None:
-        return f"{attacker} rolled {a.result} (DL {result.dl}); {defender} declined to defend: the attack succeeds."
-    d = result.defense.result
+    if defense is None:
+        return (
+            f"{attacker} rolled {NUMERALS[rolled]} (DL {NUMERALS[dl]}); {defender} declined to defend: the attack "
+            "succeeds."
+        )
+    d = defense.result
     verdict = "succeeds" if success else "fails"
-    tie = " (a tie goes to the " + result.ties_to + ")" if a.result == d else ""
+    tie = " (a tie goes to the " + ties_to + ")" if rolled == d else ""
     return (
-        f"{attacker} rolled {a.result} (DL {result.dl}) against {defender}'s {result.defense_skill} {d}{tie}: "
-        f"the attack {verdict}."
+        f"{attacker} rolled {NUMERALS[rolled]} (DL {NUMERALS[dl]}) against {defender}'s {defense_skill} "
+        f"{NUMERALS[d]}{tie}: the attack {verdict}."
     )

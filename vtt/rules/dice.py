@@ -189,88 +189,6 @@ class Roll(Record):
         return sum(1 for f in self.faces if f >= value)
 
 
-_OfFaces = tuple[int, bool, tuple[Double, ...], int | None]
-"""What a roll's faces (one or more) come to: the highest face, the Fumble, the doubles and the highest double."""
-
-
-def _of_faces(faces: tuple[int, ...]) -> _OfFaces:
-    n = len(faces)
-    doubles = _doubles(faces) if n > 1 and len(set(faces)) < n else ()
-    return max(faces), 2 * faces.count(1) > n, doubles, doubles[0].face if doubles else None
-
-
-def _of_faces_kept(faces: tuple[int, ...]) -> _OfFaces:
-    """`_of_faces` of faces not met yet, kept while there are fewer than `_OF_FACES_KEPT`."""
-    found = _of_faces(faces)
-    if len(_OF_FACES) < _OF_FACES_KEPT:
-        _OF_FACES[faces] = found
-    return found
-
-
-_OF_FACES: dict[tuple[int, ...], _OfFaces] = {}
-"""`_of_faces` of each tuple of d12 faces `roll` met, of a few thousand (most rolls are of a few dice): what a roll's
-faces come to follows from them alone."""
-_OF_FACES_KEPT = 4096
-_NO_FACES: _OfFaces = (0, False, (), None)
-"""What no dice come to (before modifiers)."""
-
-
-def dice_count(base_dice: int, dice_changes: Iterable[DiceChange] = ()) -> int:
-    """How many d12 a roll uses after every +Nd12 / lose Nd12; never fewer than zero."""
-    return max(0, base_dice + sum(c.dice for c in dice_changes))
-
-
-def roll(
-    source: DiceSource,
-    label: str,
-    base_dice: int,
-    modifiers: Iterable[Modifier] = (),
-    dice_changes: Iterable[DiceChange] = (),
-) -> Roll:
-    """Roll `base_dice` d12 changed by `dice_changes`, with flat `modifiers`."""
-    changes = tuple(dice_changes)  # of a tuple, that tuple
-    count = base_dice
-    for c in changes:
-        count += c.dice
-    # The faces are d12 faces (checked, or made or checked by the rules' own dice).
-    if count <= 0:
-        count = 0
-        faces: tuple[int, ...] = ()
-        top, fumble, doubles, highest = _NO_FACES
-    else:
-        if type(source) is RandomDice:  # its faces are d12 faces by construction; drawn here as `faces` draws them
-            bits = source._rng.getrandbits
-            drawn: list[int] = []
-            left = count
-            while left:
-                left -= 1
-                r = bits(_SIDES_BITS)
-                while r >= SIDES:
-                    r = bits(_SIDES_BITS)
-                drawn.append(r + 1)
-            faces = tuple(drawn)
-        else:
-            got = source.faces(count, label)
-            faces = tuple(got if getattr(source, "d12_faces", False) else _check_faces(got, count, label))
-        top, fumble, doubles, highest = _OF_FACES.get(faces) or _of_faces_kept(faces)
-    mods = tuple(modifiers)
-    total = top
-    for m in mods:
-        total += m.value
-    out: Roll = _new(Roll)  # `Roll(...)` without `__post_init__`: the fields it derives are set here
-    out.label = label
-    out.base_dice = base_dice
-    out.dice_changes = changes
-    out.faces = faces
-    out.modifiers = mods
-    out.dice = count
-    out.result = total
-    out.doubles = doubles
-    out.highest_double = highest
-    out.fumble = fumble
-    return out
-
-
 def _doubles(faces: tuple[int, ...]) -> tuple[Double, ...]:
     counts: dict[int, int] = {}
     for f in faces:
@@ -289,6 +207,134 @@ def _double(face: int, n: int) -> Double:
         if len(_DOUBLES) < 1024:
             _DOUBLES[(face, n)] = found
     return found
+
+
+_OfFaces = tuple[int, bool, tuple[Double, ...], int | None]
+"""What a roll's faces (one or more) come to: the highest face, the Fumble, the doubles and the highest double."""
+
+
+def _of_faces(faces: tuple[int, ...]) -> _OfFaces:
+    n = len(faces)
+    doubles = _doubles(faces) if n > 1 and len(set(faces)) < n else ()
+    return max(faces), 2 * faces.count(1) > n, doubles, doubles[0].face if doubles else None
+
+
+def _of_faces_kept(faces: tuple[int, ...]) -> _OfFaces:
+    """`_of_faces` of faces not met yet, kept while there are fewer than `_OF_FACES_KEPT`."""
+    found = _of_faces(faces)
+    if len(_OF_FACES) < _OF_FACES_KEPT:
+        _OF_FACES[faces] = found
+    return found
+
+
+def _of_draws(draws: int) -> _OfDraws:
+    """The faces of `draws` (see `_OF_DRAWS`) and what they come to."""
+    drawn: list[int] = []
+    while draws > 1:
+        draws, r = divmod(draws, _DRAWS_BASE)
+        drawn.append(r + 1)
+    faces = tuple(reversed(drawn))
+    return (faces, *_of_faces(faces))
+
+
+def _of_draws_kept(draws: int) -> _OfDraws:
+    """`_of_draws` of draws not met yet (of more than `_DRAWS_MADE` dice), kept while fewer than `_OF_DRAWS_KEPT`
+    draws are."""
+    found = _of_draws(draws)
+    if len(_OF_DRAWS) < _OF_DRAWS_KEPT:
+        _OF_DRAWS[draws] = found
+    return found
+
+
+def _every_draws(dice: int) -> list[int]:
+    """The draws (`_OF_DRAWS`) of each roll of 1 to `dice` d12, every face of every die."""
+    every: list[int] = []
+    last = [1]
+    for _ in range(dice):
+        last = [d * _DRAWS_BASE + r for d in last for r in range(SIDES)]
+        every += last
+    return every
+
+
+_OfDraws = tuple[tuple[int, ...], int, bool, tuple[Double, ...], int | None]
+"""A roll's faces and what they come to (`_OfFaces`)."""
+_DRAWS_BASE = 1 << _SIDES_BITS
+_DRAWS_MADE = 3
+"""The draws of every roll of up to this many dice (1884 draws; most rolls are of 3 dice or fewer) are worked out
+once, on import: a game rolls too few dice for most of them to be met again soon."""
+_OF_DRAWS_KEPT = 4096
+_OF_DRAWS: dict[int, _OfDraws] = {draws: _of_draws(draws) for draws in _every_draws(_DRAWS_MADE)}
+"""The faces of a roll of `RandomDice` and what they come to, by its draws: the int written in base `_DRAWS_BASE`
+with a 1 and then each draw (a face less one), in order. All those of up to `_DRAWS_MADE` dice, and a few thousand
+of more dice as `roll` meets them."""
+_OF_FACES: dict[tuple[int, ...], _OfFaces] = {drawn[0]: drawn[1:] for drawn in _OF_DRAWS.values()}
+"""`_of_faces` of the faces of other sources' rolls (`RecordingDice`, `ScriptedDice`): what a roll's faces come to
+follows from them alone. Those of up to `_DRAWS_MADE` dice, and a few thousand of more dice as `roll` meets them."""
+_OF_FACES_KEPT = 4096
+_NO_FACES: _OfFaces = (0, False, (), None)
+"""What no dice come to (before modifiers)."""
+
+
+def dice_count(base_dice: int, dice_changes: Iterable[DiceChange] = ()) -> int:
+    """How many d12 a roll uses after every +Nd12 / lose Nd12; never fewer than zero."""
+    return max(0, base_dice + sum(c.dice for c in dice_changes))
+
+
+def roll(
+    source: DiceSource,
+    label: str,
+    base_dice: int,
+    modifiers: Iterable[Modifier] = (),
+    dice_changes: Iterable[DiceChange] = (),
+) -> Roll:
+    """Roll `base_dice` d12 changed by `dice_changes`, with flat `modifiers`."""
+    count = base_dice
+    if dice_changes:
+        changes = tuple(dice_changes)  # of a tuple, that tuple
+        for c in changes:
+            count += c.dice
+    else:
+        changes = ()
+    # The faces are d12 faces (checked, or made or checked by the rules' own dice).
+    if count <= 0:
+        count = 0
+        faces: tuple[int, ...] = ()
+        top, fumble, doubles, highest = _NO_FACES
+    else:
+        if type(source) is RandomDice:  # d12 faces by construction, drawn as `faces` draws them (`_OF_DRAWS`)
+            bits = source._rng.getrandbits
+            draws = 1
+            left = count
+            while left:
+                left -= 1
+                r = bits(_SIDES_BITS)
+                while r >= SIDES:
+                    r = bits(_SIDES_BITS)
+                draws = draws * _DRAWS_BASE + r
+            faces, top, fumble, doubles, highest = _OF_DRAWS.get(draws) or _of_draws_kept(draws)
+        else:
+            got = source.faces(count, label)
+            faces = tuple(got if getattr(source, "d12_faces", False) else _check_faces(got, count, label))
+            top, fumble, doubles, highest = _OF_FACES.get(faces) or _of_faces_kept(faces)
+    total = top
+    if modifiers:
+        mods = tuple(modifiers)
+        for m in mods:
+            total += m.value
+    else:
+        mods = ()
+    out: Roll = _new(Roll)  # `Roll(...)` without `__post_init__`: the fields it derives are set here
+    out.label = label
+    out.base_dice = base_dice
+    out.dice_changes = changes
+    out.faces = faces
+    out.modifiers = mods
+    out.dice = count
+    out.result = total
+    out.doubles = doubles
+    out.highest_double = highest
+    out.fumble = fumble
+    return out
 
 
 _new = object.__new__
