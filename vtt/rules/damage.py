@@ -454,8 +454,7 @@ def serious_injury(tx: Tx, c: Creature, hit: Hit, injury: int, threshold: int, d
     if bonus:
         how += f", +{bonus} (half) as it is not from a targeted attack"
     if part is not None:
-        part.__dict__["wounded"] = part.wounded + wounded  # `set_fields(part, wounded=...)`: a copy this command owns
-        part.__pydantic_fields_set__.add("wounded")
+        part.wounded += wounded  # a copy this command owns
     c.ailments["Wounded"] = c.ailments.get("Wounded", 0) + wounded
     text = f"Serious Injury to {c.name}'s {name}: {how}: Tier {wounded} Wounded."
     if hit.called_shot and hit.attacker in tx.state.creatures and part_id is not None:

@@ -62,6 +62,10 @@ _clone_creature = record_copier(Creature, own=_CLONED)
 of `_REPLACED` are still shared."""
 
 
+_copy_part = record_copier(BodyPart)
+"""A copy of a body part to change (a hit's Wounded Tiers), sharing nothing that changes in place."""
+
+
 _copy_state = record_copier(GameState, own=("effects", "pending", "reactions"))
 """The state a command makes, as it starts: its own lists of effects and pending decisions and dict of reactions
 (rules append to them); every other field shared with the state the command started from."""
@@ -158,7 +162,7 @@ class Tx:
         """`item` if this command copied it already, else a copy of it that is this command's own."""
         if id(item) in self._owned:
             return item
-        copied = shallow_copy(item)
+        copied = _copy_part(item) if type(item) is BodyPart else shallow_copy(item)
         owned = self._owned
         if not isinstance(owned, dict):
             owned = self._owned = {}
