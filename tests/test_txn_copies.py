@@ -11,9 +11,11 @@ from __future__ import annotations
 
 from typing import Any, TypeVar
 
+import pytest
 from factories import creature, on_turn, state, weapon
 from pydantic import BaseModel
 
+from vtt.rules.events import RuleError
 from vtt.rules.model import AilmentSource, Creature, Economy, GameState
 from vtt.rules.records import Record
 from vtt.rules.txn import Tx
@@ -86,6 +88,25 @@ def test_the_state_a_command_makes_starts_as_the_plain_copy() -> None:
     tx.creature("a")
     assert s.creatures["a"] is not tx.state.creatures["a"]
     assert tx.state.creatures is not s.creatures
+
+
+def test_a_creature_not_in_the_state_is_refused_and_nothing_is_copied() -> None:
+    s = state(creature("a", (0, 0)))
+    tx = Tx(s)
+    with pytest.raises(RuleError, match="there is no creature 'zz'"):
+        tx.creature("zz")
+    assert tx.state.creatures is s.creatures and not tx.changed_creatures()
+
+
+def test_an_economy_shared_leaves_the_states_dict_as_it_was() -> None:
+    s = on_turn(state(creature("a", (0, 0)), creature("b", (2, 0))), "a")
+    before = dict(s.economy)
+    tx = Tx(s)
+    paid = Economy(major=0)
+    tx.share_economy("a", paid)
+    assert s.economy == before and tx.state.economy == {**before, "a": paid}
+    tx.share_economy("b", paid)
+    assert s.economy == before and tx.state.economy == {**before, "a": paid, "b": paid}
 
 
 def test_a_limb_or_part_to_change_is_copied_once_in_its_place_and_alone() -> None:

@@ -491,8 +491,7 @@ def serious_injury(tx: Tx, c: Creature, hit: Hit, injury: int, threshold: int, d
     part = tx.part(hit.target, part_id)
     name = part.name if part else part_id
     if part is not None:
-        part.__dict__["wounded"] = part.wounded + wounded  # `set_fields(part, wounded=...)`: a copy this command owns
-        part.__pydantic_fields_set__.add("wounded")
+        part.wounded += wounded  # a copy this command owns
     c.ailments["Wounded"] = c.ailments.get("Wounded", 0) + wounded
     text = _SERIOUS_TEXTS[c.name, name, counted, shown, base, bonus, wounded, hit.continuing]
     if hit.called_shot and hit.attacker in tx.state.creatures and part_id is not None:

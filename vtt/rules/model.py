@@ -135,20 +135,38 @@ class Limb(BaseModel):
         return self.holding is None and self.hold_id is None and self.readied is None
 
 
-class BodyPart(BaseModel):
-    """A part of the body (reference §7): how many sizes smaller than the creature, and its injuries."""
+@dataclass(slots=True, kw_only=True)
+class BodyPart(Record):
+    """A part of the body (reference §7): how many sizes smaller than the creature, and its injuries. A slotted
+    record (cheap to copy: a hit copies the part it wounds), validated and written as the model it was (same
+    constraints, defaults, errors in the same order, unknown keys refused, same JSON)."""
 
-    model_config = ConfigDict(extra="forbid")
-    id: Ident
-    name: Name
+    id: Ident = Field()
+    name: Name = Field()
     size_offset: int = Field(
         ge=-L.PART_OFFSET_MAX,
         le=L.PART_OFFSET_MAX,
         description="Sizes smaller than the whole creature (torso 2, head 5...).",
     )
-    wounded: int = Field(0, ge=0)
-    trauma: int = Field(0, ge=0)
-    severed: bool = False
+    wounded: int = Field(default=0, ge=0)
+    trauma: int = Field(default=0, ge=0)
+    severed: bool = Field(default=False)
+
+    @model_validator(mode="wrap")
+    @classmethod
+    def _read_as_the_model(cls, data: Any, handler: ModelWrapValidatorHandler[BodyPart]) -> BodyPart:
+        """Keywords or a dict, read as the model read them: unknown keys refused."""
+        given = data.kwargs or {} if isinstance(data, ArgsKwargs) and not data.args else data
+        if isinstance(given, dict):
+            made: BodyPart = refusing_unknown_keys(BODY_PART_FIELDS, given, handler, "BodyPart")
+            return made
+        if isinstance(data, BodyPart):
+            return handler(data)
+        raise not_a_model("BodyPart", data)
+
+
+BODY_PART_FIELDS: frozenset[str] = frozenset(BodyPart.__dataclass_fields__)
+BodyPart.model_fields = BodyPart.__pydantic_fields__
 
 
 def humanoid_parts() -> list[BodyPart]:

@@ -315,7 +315,7 @@ def resolve(tx: Tx, group: ReactionGroup, dice: DiceSource, dispatch: Dispatch) 
             ),
         ]
     tx.cleared = True
-    tx.situational += [
+    tx.situational += tuple(
         Situational(
             scope="manifest_roll" if kind == "hinder_spell" else "attack_roll",
             creature=group.actor,
@@ -328,7 +328,7 @@ def resolve(tx: Tx, group: ReactionGroup, dice: DiceSource, dispatch: Dispatch) 
         )
         for kind in HINDERS_OF_THE_ROLL
         for h in successes.get(kind, [])
-    ]
+    )
     return events + dispatch(tx, cmd, dice)
 
 

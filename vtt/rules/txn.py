@@ -62,6 +62,10 @@ _clone_creature = record_copier(Creature, own=_CLONED)
 of `_REPLACED` are still shared."""
 
 
+_copy_part = record_copier(BodyPart)
+"""A copy of a body part to change (a hit's Wounded Tiers), sharing nothing that changes in place."""
+
+
 _copy_state = record_copier(GameState, own=("effects", "pending", "reactions"))
 """The state a command makes, as it starts: its own lists of effects and pending decisions and dict of reactions
 (rules append to them); every other field shared with the state the command started from."""
@@ -104,8 +108,9 @@ class Tx:
         self._locks: dict[int, PartLock] | frozenset[int] = _NONE_YET
         """The part locks copied by `lock`, by id (each held here, so its id stays its own)."""
         self.cleared = False
-        self.situational: list[Situational] = []
-        """Modifiers one rule gives later rolls of this command (`vtt.rules.situational`)."""
+        self.situational: tuple[Situational, ...] = ()
+        """Modifiers one rule gives later rolls of this command (`vtt.rules.situational`): replaced, never changed
+        in place."""
         self.strike_given: GameState | None = None
         """`origin` when this Tx resolves a Strike command `apply` was given (not a probe's, nor one another command
         dispatched): until the Strike changes anything, `state` equals it, so what its menu worked out holds."""
@@ -146,7 +151,11 @@ class Tx:
         if creature_id in self._creatures:
             c = self.state.creatures[creature_id]
         else:
-            c = _clone_creature(self.get(creature_id))
+            try:
+                found = self.state.creatures[creature_id]
+            except KeyError:
+                raise RuleError(f"there is no creature {creature_id!r}") from None
+            c = _clone_creature(found)
             self._creature_dict()[creature_id] = c
             self._creatures.add(creature_id)
         if body:
@@ -158,7 +167,7 @@ class Tx:
         """`item` if this command copied it already, else a copy of it that is this command's own."""
         if id(item) in self._owned:
             return item
-        copied = shallow_copy(item)
+        copied = _copy_part(item) if type(item) is BodyPart else shallow_copy(item)
         owned = self._owned
         if not isinstance(owned, dict):
             owned = self._owned = {}
@@ -294,7 +303,10 @@ class Tx:
     def share_economy(self, creature_id: str, economy: Economy) -> None:
         """The creature's Economy is `economy`, which other states may hold too: not this command's to change
         (`economy` copies it first)."""
-        self._economy_dict()[creature_id] = economy
+        economies = self.state.economy
+        if economies is self.origin.economy:
+            economies = self.state.economy = economies.copy()
+        economies[creature_id] = economy
         if creature_id in self._economy:
             self._economy_owned().discard(creature_id)
 
