@@ -32,7 +32,7 @@ from vtt.rules.limits import (
     Notes,
     PictureHash,
 )
-from vtt.rules.records import Record, WeakRecord, not_a_model, refusing_unknown_keys
+from vtt.rules.records import Record, WeakRecord, read_as_the_model, refusing_unknown_keys
 from vtt.rules.settings import TableSettings
 
 Cell = tuple[int, int]
@@ -156,13 +156,7 @@ class BodyPart(Record):
     @classmethod
     def _read_as_the_model(cls, data: Any, handler: ModelWrapValidatorHandler[BodyPart]) -> BodyPart:
         """Keywords or a dict, read as the model read them: unknown keys refused."""
-        given = data.kwargs or {} if isinstance(data, ArgsKwargs) and not data.args else data
-        if isinstance(given, dict):
-            made: BodyPart = refusing_unknown_keys(BODY_PART_FIELDS, given, handler, "BodyPart")
-            return made
-        if isinstance(data, BodyPart):
-            return handler(data)
-        raise not_a_model("BodyPart", data)
+        return read_as_the_model(BodyPart, BODY_PART_FIELDS, data, handler)
 
 
 BODY_PART_FIELDS: frozenset[str] = frozenset(BodyPart.__dataclass_fields__)
@@ -735,13 +729,7 @@ class GameState(WeakRecord):
     @classmethod
     def _read_as_the_model(cls, data: Any, handler: ModelWrapValidatorHandler[GameState]) -> GameState:
         """Keywords or a dict, read as the model read them: unknown keys refused."""
-        given = data.kwargs or {} if isinstance(data, ArgsKwargs) and not data.args else data
-        if isinstance(given, dict):
-            made: GameState = refusing_unknown_keys(STATE_FIELDS, given, handler, "GameState")
-            return made
-        if isinstance(data, GameState):
-            return handler(data)
-        raise not_a_model("GameState", data)
+        return read_as_the_model(GameState, STATE_FIELDS, data, handler)
 
     def new_id(self, prefix: str) -> str:
         value = f"{prefix}{self.next_id}"

@@ -13,7 +13,7 @@ from typing import Any, ClassVar, Literal, Self, TypeVar
 
 from pydantic import ConfigDict, TypeAdapter, ValidationError
 from pydantic.fields import FieldInfo
-from pydantic_core import InitErrorDetails
+from pydantic_core import ArgsKwargs, InitErrorDetails
 
 _ADAPTERS: dict[type[Any], TypeAdapter[Any]] = {}
 R = TypeVar("R", bound="Record")
@@ -80,6 +80,20 @@ def not_a_model(title: str, given: Any) -> ValidationError:
     """The error a model gives for input that is neither a dict nor one of it (type "model_type", at the top)."""
     error: InitErrorDetails = {"type": "model_type", "loc": (), "input": given, "ctx": {"class_name": title}}
     return ValidationError.from_exception_data(title, [error])
+
+
+def read_as_the_model(cls: type[R], known: frozenset[str], data: Any, handler: Callable[[Any], R]) -> R:
+    """A record's wrap validator, reading what the model it was read as that model did: keywords or a dict (each key
+    not in `known` refused, `refusing_unknown_keys`), one of `cls` as it is, anything else the model's "model_type"
+    error. `cls` is the record's class as its module names it: `slots=True` makes a new class, and the validator's
+    own `cls` is the one before."""
+    given = data.kwargs or {} if isinstance(data, ArgsKwargs) and not data.args else data
+    if isinstance(given, dict):
+        made: R = refusing_unknown_keys(known, given, handler, cls.__name__)
+        return made
+    if isinstance(data, cls):
+        return handler(data)
+    raise not_a_model(cls.__name__, data)
 
 
 def refusing_unknown_keys(
