@@ -151,7 +151,7 @@ class Tx:
         if creature_id in self._creatures:
             c = self.state.creatures[creature_id]
         else:
-            try:
+            try:  # `self.get(creature_id)` without its call
                 found = self.state.creatures[creature_id]
             except KeyError:
                 raise RuleError(f"there is no creature {creature_id!r}") from None
@@ -303,7 +303,7 @@ class Tx:
     def share_economy(self, creature_id: str, economy: Economy) -> None:
         """The creature's Economy is `economy`, which other states may hold too: not this command's to change
         (`economy` copies it first)."""
-        economies = self.state.economy
+        economies = self.state.economy  # `self._economy_dict()` without its call (every Strike shares one)
         if economies is self.origin.economy:
             economies = self.state.economy = economies.copy()
         economies[creature_id] = economy
