@@ -132,21 +132,6 @@ TUPLE_DISPLAY_MAX = 30
 copied), at nearly twice the cost."""
 
 
-def field_reader(cls: type[R], names: tuple[str, ...]) -> Callable[[R], tuple[Any, ...]]:
-    """A function giving the values of a record's fields `names` (of `cls`, Python identifiers, never data), in
-    order, as one tuple, or past `TUPLE_DISPLAY_MAX` values as a tuple of tuples of at most that many:
-    `(r.a, r.b, ...)` or `((r.a, ...), (...))` written out, a slot read each."""
-    if not set(names) <= set(cls.__dataclass_fields__):
-        raise ValueError(f"{cls.__name__} has no field {sorted(set(names) - set(cls.__dataclass_fields__))}")
-    chunks = [names[i : i + TUPLE_DISPLAY_MAX] for i in range(0, len(names), TUPLE_DISPLAY_MAX)]
-    displays = ["(" + "".join(f"r.{name}, " for name in chunk) + ")" for chunk in chunks]
-    body = displays[0] if len(displays) == 1 else "(" + ", ".join(displays) + ")"
-    namespace: dict[str, Any] = {}
-    exec(f"def read_{cls.__name__}(r):\n    return {body}\n", namespace)
-    reader: Callable[[R], tuple[Any, ...]] = namespace[f"read_{cls.__name__}"]
-    return reader
-
-
 def shallow_copy(model: M, **changes: Any) -> M:
     """`model.model_copy(update=changes)`: a copy sharing every field's value but those in `changes`, which are
     set as given (not validated)."""

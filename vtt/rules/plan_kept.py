@@ -34,7 +34,7 @@ from collections.abc import Set as AbstractSet
 from typing import Any, TypeVar
 
 from vtt.rules.conditions import holds_of
-from vtt.rules.fastmodel import field_reader, records_reader
+from vtt.rules.fastmodel import records_reader
 from vtt.rules.model import Cell, Creature, Economy, GameState
 from vtt.rules.objects import object_at
 from vtt.rules.turns import resolve_blocks
@@ -69,7 +69,7 @@ def _aimed_parts(c: Creature) -> list[tuple[str, str, int, bool]]:
     return [(p.id, p.name, p.size_offset, p.severed) for p in c.parts]
 
 
-_attacker_read = field_reader(Creature, ATTACKER_READ)
+_attacker_read = records_reader(Creature, ATTACKER_READ)
 _attacker_and_target_read = records_reader(Creature, ATTACKER_READ, TARGET_READ)
 """What a plan reads of its attacker, then of its target, in one call."""
 
@@ -148,7 +148,8 @@ _economy_read = records_reader(Economy, ECONOMY_READ)
 
 
 def reads_as_paid(state: GameState, creature_id: str, reads: Reads) -> bool:
-    """Whether `state` holds what `reads` (`paid_reads` of an earlier state) holds, without reading it anew."""
+    """Whether `state` holds what `reads` (`paid_reads` of an earlier state) holds: its Economy read as a tuple and
+    compared, without the pair `paid_reads` would build."""
     before = state.economy.get(creature_id)
     economy, blocks = reads
     return (economy is None if before is None else economy == _economy_read(before)) and blocks == resolve_blocks(
