@@ -170,7 +170,7 @@ def plain_defense_inputs(
     dice = defender.skill(skill)
     if was is not None and was[2] == dice and was[0] == name and was[1] == skill:
         return was[3], was
-    inputs = (f"{name}: {skill} defense", dice, ())
+    inputs = defense_inputs(state, spec)
     return inputs, (name, skill, dice, inputs)
 
 
