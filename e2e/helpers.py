@@ -36,6 +36,29 @@ HEX_INNER_RADIUS = """() => {
 }"""
 
 
+# Resolves once the map's zoom and pan have stayed the same over two drawn frames (after a resize the map fits
+# itself to its new size a frame or more later).
+MAP_STEADY = """async () => {
+  const world = () => document.querySelector('svg.vtt-svg [data-role=world]').getScreenCTM();
+  const place = () => { const m = world(); return [m.a, m.d, m.e, m.f].join(' '); };
+  const frame = () => new Promise((drawn) => requestAnimationFrame(() => drawn()));
+  let before = place();
+  for (;;) {
+    await frame();
+    await frame();
+    const now = place();
+    if (now === before) return;
+    before = now;
+  }
+}"""
+
+
+def wait_map_steady(page: Page) -> None:
+    """Wait until the map stops moving (zoom and pan the same over two frames): after `set_viewport_size`, say,
+    before measuring where its spaces are on screen."""
+    page.evaluate(MAP_STEADY)
+
+
 def cell_xy(page: Page, cell: Cell) -> tuple[float, float]:
     """The viewport position of the centre of ``cell``."""
     x, y = page.evaluate(CELL_TO_SCREEN, list(cell))

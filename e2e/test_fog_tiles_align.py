@@ -30,7 +30,7 @@ from PIL import Image, ImageDraw
 from playwright.sync_api import Browser, Page, ViewportSize, expect
 
 from e2e.conftest import NewGame, TableGame, open_seat, wait_until
-from e2e.helpers import cell_xy
+from e2e.helpers import cell_xy, wait_map_steady
 
 pytestmark = pytest.mark.usefixtures("table_timeouts")
 
@@ -121,6 +121,7 @@ def open_alice(browser: Browser, server: TableGame, tiles: int) -> Page:
     page = open_seat(browser, server, "alice", ready='[data-token-id="ayla"]')
     page.set_viewport_size(LAPTOP)
     expect(page.locator(".vtt-bg-tile")).to_have_count(tiles)
+    wait_map_steady(page)  # the map fits itself to the smaller window a frame or more after the resize
     return page
 
 
@@ -210,7 +211,12 @@ def test_each_tile_lies_on_the_spaces_it_covers(browser: Browser, tmp_path: Path
                 points.append((cell, (cell_xy(page, cell)[0], oy + TILE_SPACES * spacing)))
         page.evaluate(TILES_DECODED)  # the tiles load and paint a moment after they are placed
         wrong = off_colour(page, points)
-        assert not wrong, f"the picture is not painted in line with the spaces ({grid}): {wrong[:6]}"
+        frame = (ox, oy, spacing), grid_frame(page, grid)
+        cells = sorted({cell for cell, *_ in wrong})
+        assert not wrong, (
+            f"the picture is not painted in line with the spaces ({grid}): {len(wrong)} of {5 * len(points)} pixels "
+            f"in spaces {cells}, e.g. {wrong[:6]}; the grid's origin and spacing when measured, then after: {frame}"
+        )
 
 
 def test_a_tile_does_not_show_through_the_fog_past_the_known_spaces(
