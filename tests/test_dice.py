@@ -5,6 +5,8 @@ Every expected value is worked out by hand from the rule text and written as a l
 
 from __future__ import annotations
 
+import copy
+import pickle
 import random
 
 import pytest
@@ -325,6 +327,21 @@ def test_random_dice_draw_the_faces_randint_draws_and_leave_the_generator_where_
             used.setstate(before)
             redrawn += sum(1 for _ in range(count) if used.getrandbits(4) >= 12)
     assert redrawn > 100
+
+
+@pytest.mark.parametrize("how", ["deepcopy", "pickle"])
+def test_a_copy_of_random_dice_draws_from_its_own_generator(how: str) -> None:
+    """dice.py: a deep copy or a pickled copy of seeded dice draws what the original would draw next, from a
+    generator of its own: its rolls and faces leave the original where it was, and the original's leave the copy."""
+    dice = RandomDice(21)
+    roll(dice, "Martial", 3)
+    copied = copy.deepcopy(dice) if how == "deepcopy" else pickle.loads(pickle.dumps(dice))
+    expected = random.Random()
+    expected.setstate(dice._rng.getstate())
+    wanted = [expected.randint(1, 12) for _ in range(9)]
+    assert list(roll(copied, "Martial", 3).faces) + copied.faces(6, "Martial") == wanted
+    assert list(roll(dice, "Martial", 5).faces) + dice.faces(4, "Martial") == wanted
+    assert copied._rng.getstate() == dice._rng.getstate() == expected.getstate()
 
 
 def test_random_dice_leave_the_global_generator_alone() -> None:

@@ -14,7 +14,7 @@ from __future__ import annotations
 import random
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
-from typing import Protocol
+from typing import Any, Protocol
 
 from vtt.rules.modifier_keys import OTHER, ModifierKey
 from vtt.rules.records import Record
@@ -64,11 +64,22 @@ class RandomDice:
 
     def __init__(self, seed: int | None = None) -> None:
         self._rng = random.Random(seed)
+        self._bits = self._rng.getrandbits
+        """The generator's `getrandbits`, read once: each read of `self._rng.getrandbits` makes a new bound method."""
+
+    def __getstate__(self) -> dict[str, Any]:
+        """A copy's state (`copy`, `pickle`) leaves `_bits` out: `deepcopy` would share it, drawing from the
+        original's generator."""
+        return {name: value for name, value in self.__dict__.items() if name != "_bits"}
+
+    def __setstate__(self, state: dict[str, Any]) -> None:
+        self.__dict__.update(state)
+        self._bits = self._rng.getrandbits
 
     def faces(self, count: int, purpose: str) -> list[int]:
         # randint(1, SIDES)'s draw, inlined: `Random._randbelow_with_getrandbits(SIDES)` takes SIDES.bit_length()
         # random bits until they are below SIDES; the faces are the same as randint's.
-        bits = self._rng.getrandbits
+        bits = self._bits
         out: list[int] = []
         for _ in range(count):
             r = bits(_SIDES_BITS)
@@ -302,7 +313,7 @@ def roll(
         top, fumble, doubles, highest = _NO_FACES
     else:
         if type(source) is RandomDice:  # d12 faces by construction, drawn as `faces` draws them (`_OF_DRAWS`)
-            bits = source._rng.getrandbits
+            bits = source._bits
             draws = 1
             left = count
             while left:
