@@ -5,7 +5,7 @@ Rolls come from ScriptedDice; every expected outcome is worked out by hand from 
 
 from __future__ import annotations
 
-from vtt.rules.checks import AttackResult, CheckResult, describe_attack
+from vtt.rules.checks import AttackResult, CheckResult, judge_attack
 from vtt.rules.dice import Modifier, Roll, ScriptedDice, roll
 
 
@@ -187,8 +187,10 @@ def test_called_shot_margin_is_attack_minus_defense() -> None:
     assert result.margin == 5
 
 
-def test_describe_attack_says_a_tie_goes_to_the_defender() -> None:
+def test_judge_attack_says_a_tie_goes_to_the_defender() -> None:
     """reference §1.3: ties "go to the defender"; the sentence shown to the table says so and that it fails."""
     result = AttackResult(attack=_roll([7, 3]), dl=3, defense_skill="Elude", defense=_roll([7, 2]))
-    text = describe_attack(result, result.success, "Grog", "Mira")
-    assert text == "Grog rolled 7 (DL 3) against Mira's Elude 7 (a tie goes to the defender): the attack fails."
+    assert judge_attack(result, "Grog", "Mira") == (
+        False,
+        "Grog rolled 7 (DL 3) against Mira's Elude 7 (a tie goes to the defender): the attack fails.",
+    )

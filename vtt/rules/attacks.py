@@ -15,11 +15,11 @@ from typing import Any, NamedTuple
 from pydantic import TypeAdapter
 
 from vtt.rules import ailments, guard
-from vtt.rules.checks import AttackResult, attack_succeeds, describe_attack
+from vtt.rules.checks import AttackResult, judge_attack
 from vtt.rules.conditions import defense_modifiers
 from vtt.rules.death import exhaustion_death
 from vtt.rules.dice import DiceSource, Modifier, Roll, roll
-from vtt.rules.events import Event, RuleError, event
+from vtt.rules.events import Event, RuleError, event, new_event
 from vtt.rules.frozen import NO_DICT
 from vtt.rules.model import SOULWEAVER, Creature, Decision, GameState
 from vtt.rules.turns import end_turn_after_charge
@@ -101,8 +101,11 @@ DefenseInputs = tuple[str, int, tuple[Modifier, ...]]
 def resolve(tx: Tx, spec: AttackSpec, dice: DiceSource, kept: DefenseInputs | None = None) -> list[Event]:
     """Ask for, or roll, the defense against an attack already rolled, then apply the outcome (`kept`: what the
     defense is rolled with, worked out of the same state before, see `strike.strike`)."""
-    defender = tx.get(spec.target)
-    if not defender.can_act:
+    try:  # `tx.get`'s creature, read without its call
+        defender = tx.state.creatures[spec.target]
+    except KeyError:
+        defender = tx.get(spec.target)  # its RuleError
+    if defender.dead or defender.unconscious:  # `not defender.can_act`
         return finish(tx, spec, None, dice, note=f"{defender.name} cannot defend")
     if tx.state.settings.defense_prompts != "nobody" and defense_waits(tx.state, spec.target):
         decision = Decision(
@@ -167,7 +170,7 @@ def plain_defense_inputs(
     if spec.defense_modifiers or not _unmodified(state, defender):
         return defense_inputs(state, spec), None
     name, skill = defender.name, spec.defense_skill
-    dice = defender.skill(skill)
+    dice = defender.skills.get(skill, 0)  # `defender.skill(skill)` without its call
     if was is not None and was[2] == dice and was[0] == name and was[1] == skill:
         return was[3], was
     inputs = defense_inputs(state, spec)
@@ -206,16 +209,19 @@ def finish(tx: Tx, spec: AttackSpec, defense: Roll | None, dice: DiceSource, not
     s = tx.state.settings
     action, attacker_id, target_id, dl, defense_skill, attack, _, _, _ = spec  # by name, each field is a look-up
     result = new_record(AttackResult, (attack, dl, defense_skill, defense, s.ties_to, s.fumble_always_fails))
-    success = attack_succeeds(result)
     creatures = tx.state.creatures
     try:  # `tx.get`'s creatures, read without its calls
         attacker, target = creatures[attacker_id].name, creatures[target_id].name
     except KeyError:
         attacker, target = tx.get(attacker_id).name, tx.get(target_id).name  # its RuleError for the one gone
-    text = describe_attack(result, success, attacker, target)
-    if note:
-        text = f"{note}. {text}"
-    data = {
+    success, text = judge_attack(result, attacker, target)
+    out = new_event(Event)  # `event("attack", ...)` without its call
+    out.kind = "attack"
+    out.text = f"{note}. {text}" if note else text
+    out.actor = attacker_id
+    out.target = target_id
+    out.rolls = [attack] if defense is None else [attack, defense]
+    out.data = {
         "action": action,
         "dl": dl,
         "defense_skill": defense_skill,
@@ -223,8 +229,7 @@ def finish(tx: Tx, spec: AttackSpec, defense: Roll | None, dice: DiceSource, not
         "margin": attack.result - (0 if defense is None else defense.result),  # `result.margin`
         "declined": defense is None,
     }
-    rolls = [attack] if defense is None else [attack, defense]
-    events = [event("attack", text, attacker_id, target_id, rolls, data)]  # by position: cheaper than by keyword
+    events = [out]
     if defense is not None and defense_skill == "Endure":  # only an Endure roll may kill (`exhaustion_death`)
         events += exhaustion_death(tx, target_id, defense_skill, defense)
     hit_outcome = ON_HIT.get(action)

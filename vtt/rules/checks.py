@@ -90,23 +90,29 @@ def attack_succeeds(result: AttackResult) -> bool:
     return margin > 0
 
 
-def describe_attack(result: AttackResult, success: bool, attacker: str, defender: str) -> str:
-    """One plain sentence saying how an attack went (`success`: `result.success`, worked out once by the caller)."""
+def judge_attack(result: AttackResult, attacker: str, defender: str) -> tuple[bool, str]:
+    """Whether the attack succeeds (`attack_succeeds`) and one plain sentence saying how it went, worked out in one
+    pass over the result (every attack asks for both)."""
     a, dl, defense_skill, defense, ties_to, fumble_fails = result  # unpacked: read by name, each field is a look-up
     rolled = a.result
     fumbled = fumble_fails and a.fumble
     if fumbled or rolled < dl:  # not `result.reached_dl`
         why = "Fumbled" if fumbled else f"rolled {NUMERALS[rolled]}, short of DL {NUMERALS[dl]}"
-        return f"{attacker} {why}: the attack on {defender} fails."
+        return False, f"{attacker} {why}: the attack on {defender} fails."
     if defense is None:
-        return (
+        return True, (
             f"{attacker} rolled {NUMERALS[rolled]} (DL {NUMERALS[dl]}); {defender} declined to defend: the attack "
             "succeeds."
         )
     d = defense.result
+    if rolled == d:
+        success = (fumble_fails and defense.fumble) or ties_to == "attacker"
+        tie = " (a tie goes to the " + ties_to + ")"
+    else:
+        success = (fumble_fails and defense.fumble) or rolled > d
+        tie = ""
     verdict = "succeeds" if success else "fails"
-    tie = " (a tie goes to the " + ties_to + ")" if rolled == d else ""
-    return (
+    return success, (
         f"{attacker} rolled {NUMERALS[rolled]} (DL {NUMERALS[dl]}) against {defender}'s {defense_skill} "
         f"{NUMERALS[d]}{tie}: the attack {verdict}."
     )

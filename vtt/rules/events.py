@@ -69,7 +69,7 @@ def event(
 ) -> Event:
     """`Event(...)` of values the rules made, of the fields' types, built without checking them: the list of rolls
     and the data dict given become the event's own (the caller keeps no name for them)."""
-    out: Event = _new(Event)
+    out: Event = new_event(Event)
     out.kind = kind
     out.text = text
     out.actor = actor
@@ -79,7 +79,9 @@ def event(
     return out
 
 
-_new = object.__new__
+new_event = object.__new__
+"""`new_event(Event)` is an event with no field set yet: one that sets every field itself is `event(...)` without
+its call."""
 _FIELDS = Event.__match_args__
 
 

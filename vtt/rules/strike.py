@@ -27,7 +27,7 @@ from vtt.rules.checks import AttackResult
 from vtt.rules.conditions import attack_modifiers, limb_action_modifiers
 from vtt.rules.damage import DAMAGE_FACE, Hit, StrikeType, deal
 from vtt.rules.dice import DiceChange, DiceSource, Modifier, Roll, roll
-from vtt.rules.events import Event, RuleError, event
+from vtt.rules.events import Event, RuleError, event, new_event
 from vtt.rules.fastmodel import construct, shallow_copy
 from vtt.rules.grid import Grid, footprint_distance
 from vtt.rules.menu_terms import melee_modifiers
@@ -482,13 +482,13 @@ def strike(
         attack = attack_roll(tx, dice, c.id, plan.label, plan.dice, plan.modifiers, plan.dice_changes)
     else:  # `attack_roll` with no situational modifier to add
         attack = roll(dice, plan.label, plan.dice, prepared.modifiers, prepared.dice_changes)
-    path_event = event(
-        kind="reach",
-        text=prepared.path_text,
-        actor=c.id,
-        target=target,
-        data={"path": list(plan.path), "reach": plan.reach, "exposed_size": plan.exposed_size},
-    )
+    path_event = new_event(Event)  # `event("reach", ...)` without its call
+    path_event.kind = "reach"
+    path_event.text = prepared.path_text
+    path_event.actor = c.id
+    path_event.target = target
+    path_event.rolls = []
+    path_event.data = {"path": list(plan.path), "reach": plan.reach, "exposed_size": plan.exposed_size}
     params = prepared.params if max_dice is None else {**prepared.params, "max_dice": max_dice}
     if target is None:
         assert space is not None  # a Strike without a target was planned on a space
