@@ -18,18 +18,19 @@ import random
 from collections.abc import Sequence
 from typing import Any
 
-from factories import creature, on_turn, run, state, weapon
+from factories import armed_pair_and_hidden_rat, creature, on_turn, run, state, weapon
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from vtt.rules import positions
-from vtt.rules.dice import DiceError, ScriptedDice
+from vtt.rules.dice import DiceError, RandomDice, ScriptedDice
 from vtt.rules.engine import apply
 from vtt.rules.events import RuleError
 from vtt.rules.grid import GridKind
-from vtt.rules.model import SOULWEAVER, BodyPart, Cell, GameState, Hold, Limb, PartLock, Pool
+from vtt.rules.model import SOULWEAVER, BodyPart, Cell, Effect, GameState, Hold, Limb, PartLock, Pool
 from vtt.rules.settings import TableSettings
 from vtt.rules.space import OVERLAY_MAX, Occupancy, grid_of, why_cannot_stand
+from vtt.rules.txn import Tx
 
 SWORD = weapon("sword")
 SIZES = (-1, 0, 0, 1, 1, 1, 2)
@@ -365,3 +366,26 @@ def test_a_serious_injury_copies_the_wounded_part_alone() -> None:
         else:
             assert now is was
     assert all(now is was for was, now in zip(old.limbs, new.limbs, strict=True))
+
+
+def test_the_effects_decisions_and_reactions_are_copied_only_by_a_command_that_changes_them() -> None:
+    """`Tx.effects`, `Tx.pending`, `Tx.reactions`: a Strike waiting on a defense adds a decision to a copy of the
+    pending list and shares the effects and reactions; the defense answered, the next Defensive Stance adds an
+    effect to a copy of the effects and shares the pending list it leaves empty. Each state given keeps its own."""
+    s = armed_pair_and_hidden_rat(TableSettings(defense_prompts="everyone", reactions=False))
+    s.effects.append(Effect(id="e0", name="Glare", creator="orc", subject="ayla", rounds=2))
+    given = (list(s.effects), list(s.pending), dict(s.reactions))
+    waiting, _ = run(s, {"type": "strike", "creature": "ayla", "target": "orc", "weapon": "sword"}, [9, 9])
+    assert (list(s.effects), list(s.pending), dict(s.reactions)) == given
+    assert waiting.effects is s.effects and waiting.reactions is s.reactions and waiting.pending is not s.pending
+    assert [d.kind for d in waiting.pending] == ["defense"]
+    (decision,) = waiting.pending
+    answered, _ = apply(waiting, {"type": "defend", "decision": decision.id, "roll": False}, RandomDice(1))
+    assert answered.pending == [] and [d.kind for d in waiting.pending] == ["defense"]
+    assert answered.effects is s.effects
+    tx = Tx(answered)
+    tx.effects().append(Effect(id="e9", name="Stance", creator="ayla", subject="ayla"))
+    tx.reactions()["r1"] = {}
+    assert tx.effects() is tx.state.effects and tx.reactions() is tx.state.reactions and tx.pending() == []
+    assert [e.id for e in answered.effects] == ["e0"] and answered.reactions == {}
+    assert [e.id for e in tx.state.effects] == ["e0", "e9"] and tx.state.pending is not answered.pending

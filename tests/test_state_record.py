@@ -204,8 +204,10 @@ def test_a_command_leaves_the_state_it_was_given_as_it_was_and_counts_the_versio
     before = s.model_dump_json()
     tx = Tx(s)
     assert tx.state is not s and tx.state == s
-    assert tx.state.effects is not s.effects and tx.state.pending is not s.pending
-    assert tx.state.reactions is not s.reactions and tx.state.creatures is s.creatures
+    assert tx.state.effects is s.effects and tx.state.pending is s.pending and tx.state.reactions is s.reactions
+    assert tx.effects() is tx.state.effects is not s.effects and tx.effects() is tx.state.effects
+    assert tx.pending() is tx.state.pending is not s.pending and tx.reactions() is tx.state.reactions is not s.reactions
+    assert tx.state.creatures is s.creatures
     made, _ = apply(s, {"type": "end_turn"}, ScriptedDice([]))
     assert made.version == s.version + 1 and s.model_dump_json() == before
 

@@ -467,7 +467,11 @@ def others_sources_may_end(tx: Tx, before: GameState) -> bool:
     after = tx.state
     return bool(
         tx._removed
-        or (before.effects != after.effects and [e.id for e in before.effects] != [e.id for e in after.effects])
+        or (
+            before.effects is not after.effects
+            and before.effects != after.effects
+            and [e.id for e in before.effects] != [e.id for e in after.effects]
+        )
         or (before.holds is not after.holds and before.holds != after.holds)
     )
 

@@ -120,7 +120,7 @@ def resolve(tx: Tx, spec: AttackSpec, dice: DiceSource, kept: DefenseInputs | No
             options=["roll", "decline"],
             payload=spec_payload(spec),
         )
-        tx.state.pending.append(decision)
+        tx.pending().append(decision)
         return [
             event(
                 kind="decision",

@@ -21,7 +21,7 @@ def offer(tx: Tx, attacker: str, target: str, part_id: str, wounded: int) -> Non
     a, t = state.creatures[attacker], state.creatures[target]
     part = t.part(part_id)
     where = f"{t.name}'s {part.name if part else part_id}"
-    state.pending.append(
+    tx.pending().append(
         Decision(
             id=state.new_id("d"),
             kind="trauma",

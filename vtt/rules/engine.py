@@ -168,12 +168,15 @@ def _may_spill_or_lapse(tx: Tx, before: GameState) -> bool:
     """Whether a stomach may spill or a source lapse after a command on a state whose watched creatures were not
     counted (`positions.start`): only if the command changed a creature now dead (others' sources may name it),
     holding a source or with a full stomach, or changed something else a source stands on."""
-    creatures = tx.state.creatures
+    after = tx.state
+    creatures = after.creatures
     for cid in tx._creatures:
         c = creatures.get(cid)
         if c is not None and (c.dead or c.ailment_sources or swallow.full_stomach(c)):
             return True
-    return ailments.others_sources_may_end(tx, before)
+    if tx._removed or after.effects is not before.effects or after.holds is not before.holds:
+        return ailments.others_sources_may_end(tx, before)
+    return False  # nothing a source stands on was replaced (`others_sources_may_end` without its call)
 
 
 def _watched_made(tx: Tx, before: int) -> int:

@@ -330,7 +330,7 @@ def _effect(
         rounds=rounds,
         ability=ab.id,
     )
-    tx.state.effects.append(e)
+    tx.effects().append(e)
     mods = ", ".join(f"{v:+d} {k.replace('_', ' ')}" for k, v in eff.modifiers.items())
     return [
         Event(

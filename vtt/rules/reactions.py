@@ -241,9 +241,9 @@ def open_group(tx: Tx, cmd: Command, actor: str, hinderers: dict[str, dict[React
             options=["hinder", "pass"],
             payload={"group": gid, "kind": mine[0], "bonus": offered[mine[0]], "kinds": dict(offered)},
         )
-        state.pending.append(decision)
+        tx.pending().append(decision)
         group.waiting.append(decision.id)
-    state.reactions[gid] = group.model_dump(mode="json")
+    tx.reactions()[gid] = group.model_dump(mode="json")
     names = ", ".join(state.creatures[h].name for h in sorted(hinderers))
     labels = " or ".join(LABELS[k] for k in kinds)
     return [
@@ -283,9 +283,9 @@ def answer(
         if kind != group.kind:
             group.chosen[decision.creature] = kind
     if group.waiting:
-        state.reactions[gid] = group.model_dump(mode="json")
+        tx.reactions()[gid] = group.model_dump(mode="json")
         return events
-    del state.reactions[gid]
+    del tx.reactions()[gid]
     return events + resolve(tx, group, dice, dispatch)
 
 

@@ -51,7 +51,7 @@ def enter_stance(tx: Tx, creature_id: str) -> list[Event]:
         raise RuleError(why)
     cost = tx.state.settings.defensive_stance_cost
     spend(tx, creature_id, major=1 if cost == "major" else 0, minor=1 if cost == "minor" else 0)
-    tx.state.effects.append(
+    tx.effects().append(
         Effect(
             id=tx.state.new_id("e"),
             name=DEFENSIVE_STANCE,

@@ -149,7 +149,7 @@ def declare(tx: Tx, creature_id: str, called_shot: bool, charge: bool) -> list[E
     name = tx.get(creature_id).name
     events: list[Event] = []
     if called_shot and not called_shot_active(state, creature_id):
-        state.effects.append(
+        tx.effects().append(
             Effect(
                 id=state.new_id("e"),
                 name=CALLED_SHOT,
@@ -167,7 +167,7 @@ def declare(tx: Tx, creature_id: str, called_shot: bool, charge: bool) -> list[E
             )
         )
     if charge:
-        state.effects.append(
+        tx.effects().append(
             Effect(
                 id=state.new_id("e"),
                 name=CHARGE,
@@ -222,7 +222,7 @@ def flurry(tx: Tx, creature_id: str, number: int) -> list[Event]:
     mods = {EFFECT_ATTACK_DICE: -number}
     if number // 2:
         mods[EFFECT_DAMAGE_DICE] = -(number // 2)
-    state.effects.append(Effect(id=state.new_id("e"), name=FLURRY, creator=c.id, subject=c.id, modifiers=mods))
+    tx.effects().append(Effect(id=state.new_id("e"), name=FLURRY, creator=c.id, subject=c.id, modifiers=mods))
     tx.economy(c.id).flurry_uses = number
     return [
         Event(
@@ -277,7 +277,7 @@ def pay_attack(tx: Tx, creature_id: str, minor: bool, limbs: list[str]) -> list[
     spend(tx, creature_id, minor=1, attack=True)
     econ = tx.economy(creature_id)
     econ.flurry_uses -= 1
-    state.effects.append(
+    tx.effects().append(
         Effect(id=state.new_id("e"), name=FLURRY_LIMBS, creator=creature_id, subject=creature_id, limbs=list(limbs))
     )
     used = ", ".join(lid.replace("_", " ") for lid in limbs) or "no limb"

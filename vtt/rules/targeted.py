@@ -245,7 +245,7 @@ def strike_space(
                 "groups": [g for _, g in sorted(groups.items(), reverse=True)],
             },
         )
-        state.pending.append(decision)
+        tx.pending().append(decision)
         return [
             *events,
             Event(

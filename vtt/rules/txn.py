@@ -1,16 +1,17 @@
 """A copy-on-write transaction over a GameState: `apply` never changes the state it was given.
 
 Only what a command touches is copied, so resolving a Strike on a board of 300 creatures copies two. The state's
-dicts of creatures, Economies and Holds, its turn order and its board are copied the first time the command asks to
-change one of them; a creature, a limb, a body part, an Economy, a Hold or a part lock likewise (`creature`, `limb`,
-`part`, `economy`, `hold`, `lock`, `turn`, `board`). Everything else stays shared with the state the command
-started from, which is why nothing read with `get` or from `state` may be changed in place, and why a rule keeps no
-local name for `state.creatures`, `state.economy`, `state.holds` or `state.turn` across a change (the name would
-still be the shared one). A creature to change has its own lists of limbs and parts and dict of ailments (`_CLONED`);
+dicts of creatures, Economies, Holds and reactions waiting, its lists of effects and pending decisions, its turn
+order and its board are copied the first time the command asks to change one of them; a creature, a limb, a body
+part, an Economy, a Hold or a part lock likewise (`creature`, `limb`, `part`, `economy`, `hold`, `lock`, `effects`,
+`pending`, `reactions`, `turn`, `board`). Everything else stays shared with the state the command started from,
+which is why nothing read with `get` or from `state` may be changed in place, and why a rule keeps no local name for
+`state.creatures`, `state.economy`, `state.holds`, `state.effects`, `state.pending`, `state.reactions` or
+`state.turn` across a change (the name would still be the shared one). A rule replacing one of them with a new list
+or dict needs no copy. A creature to change has its own lists of limbs and parts and dict of ailments (`_CLONED`);
 its other lists and dicts are only ever replaced, never changed in place (`_REPLACED`), so they stay shared. Its limbs
 and body parts themselves stay shared until `limb` or `part` copies one: a Strike that fills a Grit Pool copies no
-limb, and a weapon dropped from one hand copies that hand alone. The short lists of effects and pending decisions
-and the reactions waiting are the command's own from the start (rules append to them).
+limb, and a weapon dropped from one hand copies that hand alone.
 """
 
 from __future__ import annotations
@@ -24,7 +25,9 @@ from vtt.rules.model import (
     BodyPart,
     Cell,
     Creature,
+    Decision,
     Economy,
+    Effect,
     GameState,
     Hold,
     Limb,
@@ -66,9 +69,8 @@ _copy_part = record_copier(BodyPart)
 """A copy of a body part to change (a hit's Wounded Tiers), sharing nothing that changes in place."""
 
 
-_copy_state = record_copier(GameState, own=("effects", "pending", "reactions"))
-"""The state a command makes, as it starts: its own lists of effects and pending decisions and dict of reactions
-(rules append to them); every other field shared with the state the command started from."""
+_copy_state = record_copier(GameState)
+"""The state a command makes, as it starts: every field shared with the state the command started from."""
 _NONE_YET: frozenset[Any] = frozenset()
 """What a set or dict of a Tx that nothing was put in yet holds (made when first needed)."""
 
@@ -95,8 +97,9 @@ class Tx:
         self.origin_occupancy: Occupancy | None = None
         """Its occupancy, once a rule asked where creatures stand (`positions.for_tx`)."""
         self.state: GameState = _copy_state(state)
-        """The state the command makes. Its fields `creatures`, `economy`, `holds`, `turn` and `board` are the
-        origin's own objects until the command asks to change one (then a copy of it, this command's own)."""
+        """The state the command makes. Its fields `creatures`, `economy`, `holds`, `turn`, `board`, `effects`,
+        `pending` and `reactions` are the origin's own objects until the command asks to change one (then a copy of
+        it, this command's own)."""
         self._creatures: set[str] = set()
         self._removed: set[str] | frozenset[str] = _NONE_YET
         self._owned: dict[int, Limb | BodyPart] | frozenset[int] = _NONE_YET
@@ -321,6 +324,27 @@ class Tx:
         if not isinstance(owned, set):
             owned = self._economy = set()
         return owned
+
+    def effects(self) -> list[Effect]:
+        """The list of effects, to change in place (copied once)."""
+        effects = self.state.effects
+        if effects is self.origin.effects:
+            effects = self.state.effects = effects.copy()
+        return effects
+
+    def pending(self) -> list[Decision]:
+        """The list of pending decisions, to change in place (copied once)."""
+        pending = self.state.pending
+        if pending is self.origin.pending:
+            pending = self.state.pending = pending.copy()
+        return pending
+
+    def reactions(self) -> dict[str, dict[str, Any]]:
+        """The reactions waiting, by group id, to change in place (copied once)."""
+        reactions = self.state.reactions
+        if reactions is self.origin.reactions:
+            reactions = self.state.reactions = reactions.copy()
+        return reactions
 
     def turn(self) -> TurnOrder:
         """The turn order, to change (copied once, with its own entries and Priority)."""
