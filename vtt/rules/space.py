@@ -10,7 +10,6 @@ from __future__ import annotations
 from collections.abc import Callable, Iterable
 from collections.abc import Set as AbstractSet
 from functools import cache, lru_cache
-from itertools import filterfalse
 from typing import Any
 
 from vtt.rules.grid import Grid, GridKind, make_grid
@@ -431,16 +430,15 @@ def standable(
     mine = fill(creature)
     offsets = footprint_offsets(state, creature)
     out: list[Cell] = []
-    if offsets == ((0, 0),):  # a creature of one space: the same test without the footprint loop, space by space
-        open_cells = list(filterfalse(filled.__contains__, anchors))
-        if not on_map:
-            open_cells = [cell for cell in open_cells if in_bounds(cell, cols, rows)]
-        full = {
-            cell
-            for cell in by_cell.keys() & open_cells  # the few with a creature in them
-            if mine + sum(fill(creatures[o]) for o in by_cell[cell] if o != me) > capacity and by_cell[cell]
-        }
-        return list(filterfalse(full.__contains__, open_cells)) if full else open_cells
+    if offsets == ((0, 0),):  # a creature of one space: the same test without the footprint loop
+        for cell in anchors:
+            if cell in filled or not (on_map or in_bounds(cell, cols, rows)):
+                continue
+            here = by_cell.get(cell)
+            if here and mine + sum(fill(creatures[o]) for o in here if o != me) > capacity:
+                continue
+            out.append(cell)
+        return out
     for q, r in anchors:
         for dq, dr in offsets:
             cell = (q + dq, r + dr)
