@@ -340,10 +340,12 @@ class Occupancy:
     def occupants(self, cells: tuple[Cell, ...] | list[Cell], exclude: str | None = None) -> list[str]:
         at = self.at if self._by_cell is None and self._base is not None else self.by_cell.get
         seen: dict[str, None] = {}
-        for here in filter(None, map(at, cells)):  # the spaces with a creature in them, in their order
-            for cid in here:
-                if cid != exclude:
-                    seen[cid] = None
+        for cell in cells:
+            here = at(cell)
+            if here:
+                for cid in here:
+                    if cid != exclude:
+                        seen[cid] = None
         return list(seen)
 
 
