@@ -496,3 +496,51 @@ def test_a_disarmed_items_drop_spaces_are_those_told_space_by_space() -> None:
                 assert overpower.drop_spaces(s, occ, t) == expected
                 checked += 1
     assert checked > 100
+
+
+def test_standable_is_why_cannot_stand_asked_of_each_space() -> None:
+    """`standable` keeps exactly the anchors `why_cannot_stand` finds nothing against, in their order, for every
+    creature of random fights (walls, crowded spaces, the map's edges and beyond), told or not that they lie on the
+    map."""
+    checked = 0
+    for seed in SEEDS:
+        s0 = random_fight(seed)
+        for s in [s0, *placed_around(seed, s0, 2)]:
+            filled = s.board.filled()
+            occ = Occupancy(s)
+            grid = grid_of(s)
+            cols, rows = s.board.cols, s.board.rows
+            for c in s.creatures.values():
+                if c.swallowed_by is not None:
+                    continue
+                anchors = sorted(grid.area_within((c.anchor,), 3), reverse=seed % 2 == 1)
+                expected = [a for a in anchors if why_cannot_stand(s, c, a, occ, filled) is None]
+                assert standable(s, c, anchors, occ, filled) == expected
+                assert standable(s, c, iter(anchors), occ, filled) == expected
+                on_map = [a for a in anchors if all(grid.in_bounds(f, cols, rows) for f in footprint(s, c, a))]
+                assert standable(s, c, on_map, occ, filled, True) == [a for a in expected if a in on_map]
+                checked += len(expected)
+    assert checked > 0
+
+
+def test_the_occupants_of_spaces_are_those_each_space_lists_in_its_order() -> None:
+    """`Occupancy.occupants` lists each creature standing in one of the spaces given (but the one left out), once,
+    in the order of the spaces, as asking each space in turn lists them, on an occupancy indexed and on one read
+    over the state before's."""
+    checked = 0
+    for seed in SEEDS:
+        rng = random.Random(seed)
+        s0 = random_fight(seed)
+        for s in [s0, *placed_around(seed, s0, 2)]:
+            grid = grid_of(s)
+            base = Occupancy(s0)
+            _ = base.by_cell
+            for occ in (Occupancy(s), Occupancy.over(base, s, positions.scan_changed(s0, s))):
+                for c in s.creatures.values():
+                    cells = list(grid.area_within((c.anchor,), rng.randint(0, 4)))
+                    rng.shuffle(cells)
+                    for exclude in (None, c.id):
+                        expected = dict.fromkeys(o for cell in cells for o in occ.at(cell) if o != exclude)
+                        assert occ.occupants(cells, exclude) == list(expected)
+                        checked += len(expected)
+    assert checked > 0

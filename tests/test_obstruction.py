@@ -226,3 +226,47 @@ def test_attacker_inside_the_target_sees_every_space() -> None:
     exp = exposure(HEX, ((0, 0),), FLOWER, 4, set())
     assert set(exp.exposed) == set(FLOWER)
     assert exp.size == 4
+
+
+# --------------------------------------------------------------------------------------------------------
+# exposure reads the walls and objects as they are: the same as one set of every blocking space
+# --------------------------------------------------------------------------------------------------------
+
+
+def _exposed_with_one_blocking_set(
+    attacker: tuple[Cell, ...], target: tuple[Cell, ...], filled: set[Cell], others: set[Cell] | None
+) -> tuple[Cell, ...]:
+    """Step 2 as written: the walls, objects, the target's spaces and (when given) the other creatures' spaces
+    but the attacker's in one set; a target space is exposed when some line from some attacker space to it has
+    none of them strictly between its ends."""
+    blocking = set(filled) | set(target) | ((others or set()) - set(attacker))
+    return tuple(
+        t
+        for t in target
+        if t in attacker
+        or any(not any(c in blocking and c != t for c in line[1:-1]) for a in attacker for line in HEX.lines(a, t))
+    )
+
+
+def test_exposure_is_that_of_one_set_of_every_blocking_space_on_random_boards() -> None:
+    """On random walls, attackers, targets of 1 to 7 spaces and other creatures (or none), `exposure` exposes
+    exactly the spaces the single blocking set of step 2 leaves exposed, whatever it is told the walls are (a
+    frozenset, a set)."""
+    import random
+
+    shapes = [((0, 0),), DOMINO, LONG, FLOWER]
+    compared = 0
+    for seed in range(300):
+        rng = random.Random(seed)
+        filled = {(rng.randint(-4, 4), rng.randint(-4, 4)) for _ in range(rng.randint(0, 25))}
+        tq, tr = rng.randint(-3, 3), rng.randint(-3, 3)
+        target = tuple((tq + dq, tr + dr) for dq, dr in rng.choice(shapes))
+        aq, ar = rng.randint(-4, 4), rng.randint(-4, 4)
+        attacker = tuple((aq + dq, ar + dr) for dq, dr in rng.choice(shapes[:2]))
+        others = {(rng.randint(-4, 4), rng.randint(-4, 4)) for _ in range(rng.randint(0, 6))} or None
+        for walls in (frozenset(filled - set(target)), set(filled)):
+            for told in (others, None):
+                exp = exposure(HEX, attacker, target, 2, walls, told)
+                assert exp.exposed == _exposed_with_one_blocking_set(attacker, target, set(walls), told)
+                compared += 1
+    assert compared == 1200

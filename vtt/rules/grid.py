@@ -259,6 +259,9 @@ class Grid(ABC):
     def area_within(self, cells: Iterable[Cell], radius: int) -> set[Cell]:
         """Every space within ``radius`` of ANY of ``cells`` (e.g. a Reach area around a footprint)."""
         offsets = _within_offsets(self, radius)
+        if type(cells) is tuple and len(cells) == 1:  # one space (most creatures): the set made at once
+            ((cq, cr),) = cells
+            return {(cq + dq, cr + dr) for dq, dr in offsets}
         area: set[Cell] = set()
         for cq, cr in cells:
             area.update({(cq + dq, cr + dr) for dq, dr in offsets})

@@ -63,6 +63,8 @@ class _Disc:
 
     offsets: tuple[Cell, ...]
     neighbours: tuple[tuple[int, ...], ...]
+    index: dict[Cell, int]
+    """The index of each offset in `offsets`."""
 
 
 _DISCS: dict[tuple[GridKind, int], _Disc] = {}
@@ -84,7 +86,7 @@ def _disc(grid: Grid, levels: int) -> _Disc:
         offsets = tuple(reach)
         index = {off: i for i, off in enumerate(offsets)}
         neighbours = tuple(tuple(index.get((q + dq, r + dr), -1) for dq, dr in steps) for q, r in offsets)
-        found = _Disc(offsets, neighbours)
+        found = _Disc(offsets, neighbours, index)
         if len(_DISCS) < 64:
             _DISCS[key] = found
     return found
@@ -99,7 +101,13 @@ def search_one_space(grid: Grid, start: Cell, levels: int, filled: AbstractSet[C
     in_bounds = grid.in_bounds
     # a space that cannot be passed counts as seen from the start: the search never enters it
     if on_map_within(grid, (start,), levels, cols, rows):
-        seen = [False] * len(cells) if filled.isdisjoint(cells) else list(map(filled.__contains__, cells))
+        seen = [False] * len(cells)
+        # the few walls and objects in reach, each found by its offset (no call per space)
+        index = disc.index
+        for fq, fr in (
+            filled.intersection(cells) if isinstance(filled, frozenset | set) else filter(filled.__contains__, cells)
+        ):
+            seen[index[fq - sq, fr - sr]] = True
     else:
         seen = [cell in filled or not in_bounds(cell, cols, rows) for cell in cells]
     seen[0] = True

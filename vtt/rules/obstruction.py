@@ -55,8 +55,16 @@ def exposed_size(size: int, exposed: int, total: int) -> int:
     return size - math.floor(math.log2(total / exposed))
 
 
-def _clear(grid: Grid, a: Cell, t: Cell, blocking: AbstractSet[Cell]) -> bool:
-    return any(not any(c in blocking and c != t for c in line[1:-1]) for line in grid.lines(a, t))
+_NOTHING: frozenset[Cell] = frozenset()
+
+
+def _clear(grid: Grid, a: Cell, t: Cell, filled: AbstractSet[Cell], blocking: AbstractSet[Cell]) -> bool:
+    """Whether some line from `a` to `t` passes no space of `filled` or `blocking` strictly between them."""
+    for line in grid.lines(a, t):
+        between = line[1:-1]
+        if (not blocking or blocking.isdisjoint(between)) and filled.isdisjoint(between):
+            return True
+    return False
 
 
 def exposure(
@@ -68,13 +76,14 @@ def exposure(
     other_creature_cells: set[Cell] | None = None,
 ) -> Exposure:
     """Which of the target's spaces the attacker can reach unobstructed, and the size that leaves."""
+    # the blocking spaces of step 1 beside the walls and objects (`filled`, read as it is: a board's are many)
     blocking: AbstractSet[Cell]
     if other_creature_cells:
-        blocking = set(filled) | set(target_cells) | (other_creature_cells - set(attacker_cells))
+        blocking = set(target_cells) | (other_creature_cells - set(attacker_cells))
     elif len(target_cells) == 1:
-        blocking = filled
+        blocking = _NOTHING
     else:
-        blocking = set(filled) | set(target_cells)
+        blocking = set(target_cells)
     exposed: list[Cell] = []
     for t in target_cells:
         if t in attacker_cells:
@@ -84,7 +93,7 @@ def exposure(
             attacker_cells if len(attacker_cells) == 1 else sorted(attacker_cells, key=lambda c: grid.distance(c, t))
         )
         for a in nearest:
-            if _clear(grid, a, t, blocking):
+            if _clear(grid, a, t, filled, blocking):
                 exposed.append(t)
                 break
     n = len(target_cells)

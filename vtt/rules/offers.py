@@ -392,8 +392,10 @@ def finish(option: ActionOption, creature_id: str) -> ActionOption:
     (shared by two options) is copied, in a list of the option's own."""
     values = option.__dict__
     kind = values["command"] or values["action"]
-    has_creature, has_target, space_field, waits = _shape(kind)
-    spaced = space_field == "space"
+    shape = _SHAPES.get(kind)
+    if shape is None:
+        shape = _SHAPES[kind] = _shape(kind)
+    has_creature, has_target, space_field, waits = shape
     send: dict[str, Any] = {"type": kind, "creature": creature_id} if has_creature else {"type": kind}
     params = values["params"]
     if params:
@@ -405,37 +407,11 @@ def finish(option: ActionOption, creature_id: str) -> ActionOption:
         asks, listed = _asking(kind, tuple(choose), tuple(values["several"]), tuple(values["optional"]))
     else:
         asks, listed = NO_LIST, False
-    # a command that takes its creatures as a list (Distract's `targets`) gets them from that choice alone
-    named = has_target and not listed
-    given_targets = values["targets"]
-    copies: list[TargetOption] | None = None  # the targets, once one had to be copied
+    targets = values["targets"]
     other = False  # a target other than the creature itself
-    for i, t in enumerate(given_targets):
-        sent = send.copy()
-        given = t.__dict__
-        target = given["target"]
-        if target is not None:
-            if target != creature_id:
-                other = True
-            if named:
-                sent["target"] = target
-        elif spaced and given["space"] is not None:
-            sent["space"] = _plain(given["space"])
-            other = True
-        else:
-            other = True
-        if given["params"]:
-            for k, v in given["params"].items():
-                sent[k] = _plain(v) if isinstance(v, _SEQUENCES) else v
-        if given["send"] is NO_DICT:
-            given["send"] = sent
-            if copies is not None:
-                copies.append(t)
-        else:
-            if copies is None:
-                copies = given_targets[:i]
-            copies.append(_copied(t, send=sent))
-    targets = given_targets if copies is None else copies
+    if targets:
+        # a command that takes its creatures as a list (Distract's `targets`) gets them from that choice alone
+        targets, other = _finish_targets(targets, send, creature_id, has_target and not listed, space_field == "space")
     spaces = values["spaces"]
     at = space_field if spaces else None
     pick = values["pick"]
@@ -452,6 +428,46 @@ def finish(option: ActionOption, creature_id: str) -> ActionOption:
         values["asks"] = asks
         return option
     return _copied(option, send=send, targets=targets, pick=pick, at=at, asks=asks)
+
+
+def _finish_targets(
+    given_targets: list[TargetOption], send: dict[str, Any], creature_id: str, named: bool, spaced: bool
+) -> tuple[list[TargetOption], bool]:
+    """The targets of an option sending `send`, each with its command filled in (`finish`), and whether one is a
+    creature other than `creature_id` or a space."""
+    copies: list[TargetOption] | None = None  # the targets, once one had to be copied
+    other = False
+    for i, t in enumerate(given_targets):
+        sent = send.copy()
+        given = t.__dict__
+        target = given["target"]
+        if target is not None:
+            if target != creature_id:
+                other = True
+            if named:
+                sent["target"] = target
+        elif spaced and given["space"] is not None:
+            sent["space"] = _plain(given["space"])
+            other = True
+        else:
+            other = True
+        target_params = given["params"]
+        if target_params:
+            for k, v in target_params.items():
+                sent[k] = _plain(v) if isinstance(v, _SEQUENCES) else v
+        if given["send"] is NO_DICT:
+            given["send"] = sent
+            if copies is not None:
+                copies.append(t)
+        else:
+            if copies is None:
+                copies = given_targets[:i]
+            copies.append(_copied(t, send=sent))
+    return (given_targets if copies is None else copies), other
+
+
+_SHAPES: dict[str, tuple[bool, bool, str | None, Pick]] = {}
+"""`_shape` of each command met, read without a cached call's key."""
 
 
 @cache

@@ -6,12 +6,10 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 from collections.abc import Set as AbstractSet
-from functools import partial
 from typing import Any
 
 from vtt.rules import (
     overpower,
-    positions,
     strike,
     strike_offers,
     tactics,
@@ -61,7 +59,9 @@ def weapon_overpower_options(
         for action in ACTIONS if held else ACTIONS[1:]:
             choices: dict[str, list[Any]]
             if action == "disarm":
-                spaces = positions.kept(occ, ("drop_spaces", oid), partial(overpower.drop_spaces, state, occ, t))
+                spaces = occ.kept.get(("drop_spaces", oid))  # `positions.kept` without a partial made each time
+                if spaces is None:
+                    spaces = occ.kept["drop_spaces", oid] = overpower.drop_spaces(state, occ, t)
                 if not spaces:
                     continue
                 choices = {"item": [w.id for w in held], "to": list(spaces)}

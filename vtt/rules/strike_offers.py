@@ -7,6 +7,7 @@ from __future__ import annotations
 from collections.abc import Iterable
 from collections.abc import Set as AbstractSet
 from functools import lru_cache
+from itertools import filterfalse
 from typing import Any
 
 from vtt.rules import (
@@ -77,7 +78,7 @@ def melee_options(
             params=params,
             targets=targets,
             reach=rng,
-            choose=[f for f in STRIKE_CHOICES if any(len(t.choices.get(f, [])) > 1 for t in targets)],
+            choose=_open_choices(targets),
             optional=REFINEMENTS,
             row=STRIKE_ROW,
             variant=variant,
@@ -130,6 +131,16 @@ def melee_options(
     return out
 
 
+def _open_choices(targets: list[TargetOption]) -> list[str]:
+    """The fields of `STRIKE_CHOICES` with more than one value against some of `targets`."""
+    wide: set[str] = set()
+    for t in targets:
+        for field, values in t.choices.items():
+            if len(values) > 1:
+                wide.add(field)
+    return [f for f in STRIKE_CHOICES if f in wide] if wide else []
+
+
 def reach_spaces(
     state: GameState, occ: Occupancy, c: Creature, rng: int, area: AbstractSet[Cell], filled: AbstractSet[Cell]
 ) -> tuple[tuple[Cell, ...], tuple[Cell, ...], tuple[Cell, ...]]:
@@ -147,7 +158,7 @@ def reach_spaces(
         else:
             spaces, walls = _open_and_walls(state, mine, rng, area, filled)
         by_cell = occ.by_cell
-        ground = tuple(cell for cell in spaces if not by_cell.get(cell))
+        ground = tuple(filterfalse(by_cell.get, spaces))  # no creature stands there
         found = occ.kept[key] = (spaces, ground, walls)
     return found
 
