@@ -16,6 +16,19 @@ The states recorded or asked about last are kept (`KEPT`, a few tables' recent s
 kept for the last `RESULTS_KEPT` of them. A replay (`replaying()`: undo past the kept states, a restart, an import)
 records none of the states it passes through, only its last step (for `changed`). Every function may be called from
 several threads at once.
+
+What is kept here is kept by the state object: a state `apply` made or a menu was asked of is not changed in place
+(hand `apply` or `legal_actions` a copy: `shallow_copy(state, creatures=dict(state.creatures))` with the creature
+changed replaced, or a deep copy). A creature moved, swallowed or hurt in place in such a state is not seen by its
+occupancy (made from the state before and the creatures `apply` replaced), by what its menus worked out (`kept`) or
+by a Strike chosen from its menu (which reuses those), nor, on a board of more than `FRESH_UP_TO` creatures, by the
+count of watched creatures `start` gives. Checking them by value would mean a pass over every creature for each
+command (300 on the benchmark's big boards) and, for a Strike chosen from its menu, comparing what its plan read of
+the attacker and target again (the check a Strike on a new state makes, `plan_kept`): several per cent of the Strike.
+A state nothing is kept of (a new state, or a copy) is read as it is here; on a board of a few creatures the watched
+count is made anew each time, kept state or not. (`plan_kept` keeps by value, but today holds the creatures' own
+containers: a change made in place to a creature a Strike read is not seen either, a known defect,
+tests/test_kept_in_place.py.)
 """
 
 from __future__ import annotations
@@ -321,19 +334,22 @@ _NO_STEP: frozenset[str] = frozenset()
 def start(tx: Tx) -> int | None:
     """A command starts from `tx.origin`: how many of its creatures are swallowed or hold an Ailment source (what
     `apply`'s checks and after-command rules act on: with none, they have nothing to refuse or end), as `apply`
-    recorded it for a state it made (`seal`), counted once for another state kept (a menu was asked of it) and each
-    time for a state of a few creatures; None for a state of more that nothing is kept of (the checks cost less than
-    a count). Its occupancy, if worked out, is handed to `tx` on the way: a placement check (`for_tx`) and `seal`
-    read it without a search."""
+    recorded it for a state of more it made (`seal`), counted once for another such state kept (a menu was asked of
+    it) and each time for a state of a few creatures (`FRESH_UP_TO`), kept or not; None for a state of more that
+    nothing is kept of (the checks cost less than a count). Its occupancy, if worked out, is handed to `tx` on the
+    way: a placement check (`for_tx`) and `seal` read it without a search."""
     state = tx.origin
     entry = _entries.get(id(state))
+    few = len(state.creatures) <= FRESH_UP_TO
     if entry is not None and entry.state is state:
         tx.origin_occupancy = entry.occ
+        if few:  # counted as it is now: a caller may have swallowed a creature in place since it was kept
+            return _count_watched(state)
         count = entry.watched
         if count is None:
             count = entry.watched = _count_watched(state)
         return count
-    return _count_watched(state) if len(state.creatures) <= FRESH_UP_TO else None
+    return _count_watched(state) if few else None
 
 
 def _count_watched(state: GameState) -> int:
