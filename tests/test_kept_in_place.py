@@ -1,12 +1,7 @@
-"""What a Strike keeps across states (`vtt.rules.plan_kept`: its plan, the Economy its Major Action leaves) should be
-kept with a snapshot of what it read, so a caller that changes a creature, the Economy or the effects IN PLACE (the
-same dicts, lists, limbs and parts) between two Strikes gets the Strike worked out anew for the state as it is now:
-the outcome is that of the same Strike on a deep copy of the state with nothing kept.
-
-KNOWN DEFECT (`STALE`): today the kept reads hold the creature's own dicts, lists, limbs and parts, so such a change
-is compared with itself and the plan kept is found. A snapshot at keep time fixes it (tried: branch work of session
-18) but makes a Strike on a new state ~15% dearer, because parts and limbs are then compared field by field; the
-tests marked `STALE` fail until a cheap exact check lands, and then must be unmarked (strict)."""
+"""What a Strike keeps across states (`vtt.rules.plan_kept`: its plan, the Economy its Major Action leaves) is kept
+with a snapshot of what it read, so a caller that changes a creature, the Economy or the effects IN PLACE (the same
+dicts, lists, limbs and parts) between two Strikes gets the Strike worked out anew for the state as it is now: the
+outcome is that of the same Strike on a deep copy of the state with nothing kept."""
 
 from __future__ import annotations
 
@@ -65,20 +60,16 @@ def _blessing_raised(s: GameState) -> None:
     s.effects[0].modifiers[PHYSICAL_ATTACK] = 2
 
 
-STALE = pytest.mark.xfail(
-    strict=True, reason="known defect: plan_kept's kept reads hold the creature's own containers (module docstring)"
-)
-
 InPlace = Callable[[GameState], None]
-IN_PLACE = [
-    pytest.param("A Dazzled", None, lambda s: s.creatures["a"].ailments.update(Dazzled=3), marks=STALE),
-    pytest.param("A's Martial raised", None, lambda s: s.creatures["a"].skills.update(Martial=4), marks=STALE),
-    pytest.param("A's attacking arm Wounded", None, _wound_attacking_arm, marks=STALE),
-    pytest.param("A's sword in its other hand", None, _sword_to_left_arm, marks=STALE),
-    pytest.param("A's sword replaced in its list", None, _sword_made_accurate, marks=STALE),
-    pytest.param("B's size", None, lambda s: setattr(s.creatures["b"], "size", 2)),
-    pytest.param("an effect's modifier", _blessing, _blessing_raised, marks=STALE),
-    pytest.param("A's Economy", None, lambda s: s.economy["a"].distractable.append("minor"), marks=STALE),
+IN_PLACE: list[tuple[str, InPlace | None, InPlace]] = [
+    ("A Dazzled", None, lambda s: s.creatures["a"].ailments.update(Dazzled=3)),
+    ("A's Martial raised", None, lambda s: s.creatures["a"].skills.update(Martial=4)),
+    ("A's attacking arm Wounded", None, _wound_attacking_arm),
+    ("A's sword in its other hand", None, _sword_to_left_arm),
+    ("A's sword replaced in its list", None, _sword_made_accurate),
+    ("B's size", None, lambda s: setattr(s.creatures["b"], "size", 2)),
+    ("an effect's modifier", _blessing, _blessing_raised),
+    ("A's Economy", None, lambda s: s.economy["a"].distractable.append("minor")),
 ]
 """Changes made in place (`before`, if any, is made first, as part of the state the first Strike is on)."""
 
@@ -87,7 +78,7 @@ def _deep(s: GameState) -> GameState:
     return copy.deepcopy(s)
 
 
-@pytest.mark.parametrize(("what", "before", "change"), IN_PLACE, ids=[str(c.values[0]) for c in IN_PLACE])
+@pytest.mark.parametrize(("what", "before", "change"), IN_PLACE, ids=[c[0] for c in IN_PLACE])
 def test_a_strike_after_a_change_in_place_is_the_strike_on_a_deep_copy(
     what: str, before: InPlace | None, change: InPlace
 ) -> None:
@@ -132,7 +123,6 @@ def _apply_in_place(s: GameState, rng: random.Random) -> str:
     return what
 
 
-@STALE
 @pytest.mark.parametrize("seed", range(4))
 def test_kept_reads_hold_what_was_read_not_the_objects_read(seed: int) -> None:
     """For random crowded fights, what a plan read of its attacker and target (`reads_of`) is kept (`keep`), then
@@ -180,7 +170,6 @@ def _changed_in_place(value: object) -> bool:
     return True
 
 
-@STALE
 def test_a_plan_kept_holds_a_snapshot_of_every_container_it_read() -> None:
     """Each dict, list, limb and part a plan reads of its attacker (`ATTACKER_READ`), changed in place after the plan
     was kept, makes the plan kept not found again: none of them is held by what the plan is kept with."""

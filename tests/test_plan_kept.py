@@ -596,16 +596,32 @@ def test_reads_of_compare_every_field_a_plan_reads_of_its_creatures() -> None:
     """What a plan reads of its attacker (every field of `ATTACKER_READ`) and of its target (`TARGET_READ`) is in
     what it is kept by, whatever the number of fields: a creature that differs from the one read in any one of those
     fields alone (held in place of the value, as a test changing a creature in place would) reads differently, and
-    one that differs only in a field not read reads the same."""
+    one that differs only in a field not read reads the same. The limbs and parts, read field by field, differ in
+    any one field of their last."""
     s = fight()
     a, b = s.creatures["a"], s.creatures["b"]
     first = plan_kept.reads_of(s, a, b, None, False)
     for role, names in (("a", plan_kept.ATTACKER_READ), ("b", plan_kept.TARGET_READ)):
         for name in Creature.model_fields:
+            if name in plan_kept.READ_EACH:
+                _check_each_field_read(s, role, name, name in names)
+                continue
             changed = s.creatures[role].model_copy(update={name: object()})
             attacker, target = (changed, b) if role == "a" else (a, changed)
             read = plan_kept.reads_of(s, attacker, target, None, False)
             assert (read != first) is (name in names), (role, name)
+
+
+def _check_each_field_read(s: GameState, role: str, name: str, read: bool) -> None:
+    """A creature whose list `name` (of limbs or parts) differs in one field of its last item reads differently."""
+    a, b = s.creatures["a"], s.creatures["b"]
+    first = plan_kept.reads_of(s, a, b, None, False)
+    items = getattr(s.creatures[role], name)
+    for field in type(items[-1]).model_fields:
+        last = items[-1].model_copy(update={field: object()})
+        changed = s.creatures[role].model_copy(update={name: [*items[:-1], last]})
+        attacker, target = (changed, b) if role == "a" else (a, changed)
+        assert (plan_kept.reads_of(s, attacker, target, None, False) != first) is read, (role, name, field)
 
 
 def test_reads_as_paid_compare_every_field_of_the_economy() -> None:

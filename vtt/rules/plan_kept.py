@@ -17,7 +17,12 @@ the pending decisions, the rest of the board (the items lying on it) or any othe
 
 So the plan is kept with what it was worked out from, and a later state holding the same by value gets it again: A
 Strikes B, B takes damage, the turn passes, A Strikes B again. Nothing is kept by the identity of an object that may
-die: each plan holds what it is compared with.
+die or change: each plan holds a snapshot of what it read (`snapshot`: the dicts, lists, limbs, parts and effects
+copied), so a caller that changes a creature, the Economy or the effects in place between two Strikes (the same
+dicts and lists, `creatures["a"].ailments["Dazzled"] = 3`, a part's `wounded` set) finds them different from what
+the plan read. Frozen models (the table settings, weapons) are held as they are: their own fields cannot be set, and
+the lists of the settings are read apart (`SETTINGS_LISTS`). The walls of the board are the exception, held as the
+set read: the rules replace it, never change it in place, as `Board.filled` (kept by it too) has it.
 
 A Strike on a wall or the ground reads the same of the state but for the target: instead, the map's bounds and the
 object filling the space, if any (`surface_reads_of`); which other creatures stand on or near the space it does not
@@ -28,16 +33,24 @@ The Economy a Strike's Major Action leaves is kept the same way, by what paying 
 
 from __future__ import annotations
 
+import copy
 import threading
 from collections.abc import Callable, Hashable
 from collections.abc import Set as AbstractSet
-from typing import Any, TypeVar
+from operator import is_
+from typing import TYPE_CHECKING, Any, TypeVar
+
+from pydantic import BaseModel
 
 from vtt.rules.conditions import holds_of
 from vtt.rules.fastmodel import records_reader
-from vtt.rules.model import Cell, Creature, Economy, GameState
+from vtt.rules.model import BodyPart, Cell, Creature, Economy, GameState, Limb
 from vtt.rules.objects import object_at
+from vtt.rules.settings import TableSettings
 from vtt.rules.turns import resolve_blocks
+
+if TYPE_CHECKING:
+    from vtt.rules.strike import Armament
 
 T = TypeVar("T")
 
@@ -46,6 +59,12 @@ ATTACKER_READ = tuple(name for name in Creature.model_fields if name not in ("gr
 TARGET_READ = ("id", "name", "size", "anchor", "footprint", "prone", "swallowed_by")
 """What a plan reads of its target (its parts too for a Called Shot): where it stands, its size, whether it is Prone
 (`ailments.against_target_modifiers`) or swallowed (off the board), and its name for the plan's texts."""
+SETTINGS_LISTS = tuple(
+    name
+    for name, field in TableSettings.model_fields.items()
+    if any(kind in str(field.annotation) for kind in ("list[", "dict["))
+)
+"""The settings' fields that hold a list or a dict: the settings model is frozen, but these can change in place."""
 PER_INPUTS = 4
 """Plans kept for one set of a Strike's inputs (its creatures, weapon, declarations): a few games' or places'."""
 INPUTS_KEPT = 1024
@@ -69,9 +88,29 @@ def _aimed_parts(c: Creature) -> list[tuple[str, str, int, bool]]:
     return [(p.id, p.name, p.size_offset, p.severed) for p in c.parts]
 
 
-_attacker_read = records_reader(Creature, ATTACKER_READ)
-_attacker_and_target_read = records_reader(Creature, ATTACKER_READ, TARGET_READ)
-"""What a plan reads of its attacker, then of its target, in one call."""
+_settings_lists = records_reader(TableSettings, SETTINGS_LISTS)
+
+
+def _each_reader(cls: type[Any]) -> Callable[[list[Any]], list[tuple[Any, ...]]]:
+    """A function of a list of `cls` (a model or record changed in place, as a limb or a part) giving each one's
+    fields (of `cls.model_fields`, Python identifiers, never data) as a tuple: what is read of them by value, with
+    nothing a caller may change held."""
+    fields = "".join(f"x.{name}, " for name in cls.model_fields)
+    namespace: dict[str, Any] = {}
+    exec(f"def read_each_{cls.__name__}(xs):\n    return [({fields}) for x in xs]\n", namespace)
+    reader: Callable[[list[Any]], list[tuple[Any, ...]]] = namespace[f"read_each_{cls.__name__}"]
+    return reader
+
+
+READ_EACH = ("limbs", "parts")
+"""The attacker's lists of limbs and parts (changed in place: a limb takes a weapon, a part is Wounded), read as
+their fields (`_each_reader`), each after the rest of the attacker."""
+_limbs_read = _each_reader(Limb)
+_parts_read = _each_reader(BodyPart)
+_ATTACKER_REST = tuple(name for name in ATTACKER_READ if name not in READ_EACH)
+_attacker_read = records_reader(Creature, _ATTACKER_REST)
+_attacker_and_target_read = records_reader(Creature, _ATTACKER_REST, TARGET_READ)
+"""What a plan reads of its attacker (but its limbs and parts), then of its target, in one call."""
 
 Reads = tuple[object, ...]
 
@@ -82,7 +121,7 @@ def reads_of(
     target: Creature,
     filled: AbstractSet[Cell] | None,
     called_shot: bool,
-    arm: object = None,
+    arm: Armament | None = None,
 ) -> Reads | None:
     """What a plan of `attacker`'s Strike on `target` reads of `state`, given the spaces `filled` (None: those of
     the board, read as the walls and objects `Board.filled` follows from alone, without asking for the spaces;
@@ -94,11 +133,15 @@ def reads_of(
     board = state.board
     return (
         state.settings,
+        _settings_lists(state.settings),
         (board.walls, board.objects) if filled is None else filled,
         tuple(state.effects),
         _attacker_and_target_read(attacker, target),
+        _limbs_read(attacker.limbs),
+        _parts_read(attacker.parts),
         _aimed_parts(target) if called_shot else None,
         arm,
+        None if arm is None else arm.limb,
     )
 
 
@@ -113,9 +156,12 @@ def surface_reads_of(
     board = state.board
     return (
         state.settings,
+        _settings_lists(state.settings),
         (board.walls, board.objects) if filled is None else filled,
         tuple(state.effects),
         _attacker_read(attacker),
+        _limbs_read(attacker.limbs),
+        _parts_read(attacker.parts),
         board.cols,
         board.rows,
         object_at(board, space) if wall else None,
@@ -163,6 +209,31 @@ def _kept_for(inputs: Hashable, reads: Reads, make: Callable[[], T]) -> T:
     return keep(inputs, reads, make()) if was is None else was
 
 
+_SHARED: set[type] = {str, int, float, bool, type(None), frozenset, bytes, set}
+"""Types whose values a snapshot holds as read (and frozen models): nobody changes them in place, but for the set of
+the board's walls, which the rules replace and never change in place (`Board.filled` is kept by it too)."""
+
+
+def snapshot(value: Any) -> Any:
+    """A copy of `value` (what a plan read) equal to it by `==` and sharing nothing a caller may change in place:
+    tuples (but one holding nothing to copy), lists and dicts copied through, other mutable models and records
+    copied deeply; values of `_SHARED` types and frozen models held as they are."""
+    kind = type(value)
+    if kind in _SHARED:
+        return value
+    if kind is tuple:
+        copied = tuple(map(snapshot, value))
+        return value if all(map(is_, copied, value)) else copied  # the same tuple: compared by identity first
+    if kind is list:
+        return list(map(snapshot, value))
+    if kind is dict:
+        return {key: snapshot(item) for key, item in value.items()}
+    if issubclass(kind, BaseModel) and kind.model_config.get("frozen"):
+        _SHARED.add(kind)
+        return value
+    return copy.deepcopy(value)
+
+
 def found(inputs: Hashable, reads: Reads) -> Any:
     """What was kept for `inputs` that read what `reads` holds, or None (then `keep` what is worked out)."""
     for was, made in _kept.get(inputs, ()):
@@ -172,7 +243,8 @@ def found(inputs: Hashable, reads: Reads) -> Any:
 
 
 def keep(inputs: Hashable, reads: Reads, made: T) -> T:
-    """Keep `made`, worked out for `inputs` from what `reads` holds, and return it."""
+    """Keep `made`, worked out for `inputs` from what `reads` holds (a snapshot of it), and return it."""
+    reads = snapshot(reads)
     with _lock:
         if len(_kept) >= INPUTS_KEPT:
             _kept.clear()

@@ -529,7 +529,7 @@ def _pay_kept(tx: Tx, prepared: _Strike, creature_id: str, on_menu: bool) -> Non
             if paid is None:
                 paid = plan_kept.keep(key, reads, _paid(tx, creature_id))
             if prepared.kept_across:
-                prepared.paid_as_read = (reads, paid)
+                prepared.paid_as_read = (plan_kept.snapshot(reads), paid)
         if on_menu:
             prepared.paid = paid
     tx.share_economy(creature_id, paid)
