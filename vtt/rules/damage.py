@@ -262,9 +262,11 @@ def deal(tx: Tx, hit: Hit, dice: DiceSource) -> list[Event]:
         target = tx.get(target_id)
     attacker = creatures.get(attacker_id) if attacker_id else None
     if element is None:  # `hit.types()` of a Hit without an element
-        types = ["physical" if material or (physical and strike_type != "M") else "magical"]
+        kind = "physical" if material or (physical and strike_type != "M") else "magical"
+        types = [kind]
     else:
         types = hit.types()
+        kind = types[0] if len(types) == 1 else ", ".join(types)
     if target.immunities:
         immune = [t for t in types if t in target.immunities]
         if immune:
@@ -300,7 +302,6 @@ def deal(tx: Tx, hit: Hit, dice: DiceSource) -> list[Event]:
     for face in dmg.faces:
         if face >= needed:
             injury += 1
-    kind = types[0] if len(types) == 1 else ", ".join(types)
     text = _DAMAGE_TEXTS[dmg.dice, kind, needed, injury, target.name]
     if strike_type == "B":
         larger = max(0, target.size - attacker.size) if attacker else 0
@@ -432,16 +433,17 @@ def _suffer(tx: Tx, c: Creature, pool: PoolName, amount: int, what: str) -> list
     else:
         text = _fill_spilling(c, pool, amount, what)
     target_id = c.id
-    grit = c.grit
+    grit, energy, resolve = c.grit, c.energy, c.resolve
+    grit_pips, grit_max = grit.pips, grit.max
     data = {
         "amount": amount,
-        "grit": [grit.pips, grit.max],
-        "energy": [c.energy.pips, c.energy.max],
-        "resolve": [c.resolve.pips, c.resolve.max],
+        "grit": [grit_pips, grit_max],
+        "energy": [energy.pips, energy.max],
+        "resolve": [resolve.pips, resolve.max],
         "exhausted": c.ailments.get("Exhausted", 0),
     }
     events = [event("pips", text, None, target_id, None, data)]  # by position: cheaper than by keyword
-    if pool == "grit" and what == "Injury" and grit.pips >= grit.max and not c.unconscious and not c.dead:
+    if pool == "grit" and what == "Injury" and grit_pips >= grit_max and not c.unconscious and not c.dead:
         events += fall_unconscious(tx, target_id)  # `grit.full` after Grit Injury
     return events
 
@@ -530,7 +532,7 @@ def serious_injury(
         if part_id is None:
             part_id, rolls = roll_part(c, dice, tx.state.settings.part_table)
     part = tx.part_of(c, part_id)
-    name = part.name if part else part_id
+    name = part.name if part is not None else part_id
     if part is not None:
         part.wounded += wounded  # a copy this command owns
     c.ailments["Wounded"] = c.ailments.get("Wounded", 0) + wounded
