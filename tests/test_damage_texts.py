@@ -1,5 +1,6 @@
-"""The texts `damage` keeps by the values they are made of, against the same texts formatted each time, and
-`_suffer`'s shortcut for Pips that all fit against the general fill that spills (`_fill_spilling`)."""
+"""The texts `damage` keeps by the values they are made of (and the labels of a Strike's hit and of a roll for a
+part, `strike` and `parts`), against the same texts formatted each time, and `_suffer`'s shortcut for Pips that all
+fit against the general fill that spills (`_fill_spilling`)."""
 
 from __future__ import annotations
 
@@ -11,7 +12,7 @@ from factories import creature, state
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from vtt.rules import damage
+from vtt.rules import damage, parts, strike
 from vtt.rules.damage import PoolName
 from vtt.rules.kept_texts import TEXTS_KEPT, Texts
 from vtt.rules.model import Pool
@@ -45,6 +46,8 @@ def formatted_serious_text(
 TableCase = tuple[dict[tuple[Any, ...], str], Callable[..., str], tuple[st.SearchStrategy[Any], ...]]
 TABLES: dict[str, TableCase] = {
     "label": (damage._DAMAGE_LABELS, lambda label, target: f"{label} to {target}", (names, names)),
+    "strike label": (strike._STRIKE_LABELS, lambda attacker: f"{attacker}'s Strike", (names,)),
+    "part roll label": (parts._PART_ROLL_LABELS, lambda name: f"part roll for {name}", (names,)),
     "damage": (
         damage._DAMAGE_TEXTS,
         formatted_damage_text,

@@ -228,37 +228,61 @@ def needed_face(
 
 def deal(tx: Tx, hit: Hit, dice: DiceSource) -> list[Event]:
     """Resolve one Hit on a creature: the damage roll, Injury, where it goes, and what follows."""
-    amount, max_dice = hit.amount, hit.max_dice
+    (
+        target_id,
+        amount,
+        attacker_id,
+        label,
+        changes,
+        physical,
+        element,
+        strike_type,
+        from_spell,
+        apply_size,
+        attack_faces,
+        targeted,
+        part_id,
+        called_shot,
+        max_dice,
+        pool,
+        continuing,
+        _,  # lightning_jump: `element_effects` reads it
+        material,
+    ) = hit  # once: each of a named tuple's fields read by name is a look-up of its own
     if amount < 0 or (max_dice is not None and max_dice < 0):
         raise ValueError(f"a Hit rolls no fewer than 0 dice: {hit!r}")
     state = tx.state
-    element = hit.element
-    if element is not None and element in state.settings.material_elements and not hit.material:
+    if element is not None and element in state.settings.material_elements and not material:
         hit = hit._replace(material=True)
-    target = tx.get(hit.target)
-    attacker = state.creatures.get(hit.attacker) if hit.attacker else None
-    strike_type = hit.strike_type
+        material = True
+    creatures = state.creatures
+    try:  # `tx.get`, without its call
+        target = creatures[target_id]
+    except KeyError:
+        target = tx.get(target_id)
+    attacker = creatures.get(attacker_id) if attacker_id else None
     if element is None:  # `hit.types()` of a Hit without an element
-        types = ["physical" if hit.material or (hit.physical and strike_type != "M") else "magical"]
+        kind = "physical" if material or (physical and strike_type != "M") else "magical"
+        types = [kind]
     else:
         types = hit.types()
+        kind = types[0] if len(types) == 1 else ", ".join(types)
     if target.immunities:
         immune = [t for t in types if t in target.immunities]
         if immune:
             return _immune(tx, hit, target, immune)
-    changes = hit.changes
     if strike_type == "C":
-        chop = strong_faces(hit.attack_faces)
+        chop = strong_faces(attack_faces)
         if chop:
             changes = (*changes, DiceChange(dice=chop, reason=f"Chopping: {count(chop, 'attack face')} of 6 or more"))
-    if types[0] == "physical" and hit.apply_size and not hit.from_spell and attacker is not None:
+    if types[0] == "physical" and apply_size and not from_spell and attacker is not None:
         diff = attacker.size - target.size
         if diff:
             changes += _SIZE_CHANGES.get((diff, target.size)) or _size_change(diff, target.size)
     threshold = target.severe_threshold
     if threshold is None:
         threshold = target.skills.get(state.settings.severe_threshold_skill, 0)  # `target.skill`
-    if hit.called_shot:
+    if called_shot:
         threshold = effective_threshold(threshold, True)
     if threshold < 0:
         changes = (*changes, DiceChange(dice=-threshold, reason=f"Severe Threshold {threshold} is below 0"))
@@ -273,44 +297,50 @@ def deal(tx: Tx, hit: Hit, dice: DiceSource) -> list[Event]:
         needed, reasons = needed_face(tx, hit, target, attacker, types)
     else:  # nothing raises or lowers the face
         needed, reasons = DAMAGE_FACE, []
-    dmg = roll(dice, _DAMAGE_LABELS[hit.label, target.name], amount, (), changes)
+    dmg = roll(dice, _DAMAGE_LABELS[label, target.name], amount, (), changes)
     injury = 0
     for face in dmg.faces:
         if face >= needed:
             injury += 1
-    kind = types[0] if len(types) == 1 else ", ".join(types)
     text = _DAMAGE_TEXTS[dmg.dice, kind, needed, injury, target.name]
     if strike_type == "B":
         larger = max(0, target.size - attacker.size) if attacker else 0
-        floor = min(strong_faces(hit.attack_faces) - larger, dmg.dice)
+        floor = min(strong_faces(attack_faces) - larger, dmg.dice)
         if floor > injury:
             injury = floor
             text = f"Damage {dmg.dice}d12 ({kind}), needing {needed}+: {injury} Injury to {target.name} "
             text += f"(Bashing raises the Injury to {floor})."
-    pool = hit.pool
-    events = [
-        event(
-            "damage",
-            text,
-            actor=hit.attacker,
-            target=hit.target,
-            rolls=[dmg],
-            data={
-                "injury": injury,
-                "needed": needed,
-                "needed_changes": [m.model_dump() for m in reasons] if reasons else [],
-                "types": types,
-                "pool": pool,
-            },
-        )
-    ]
+    data = {
+        "injury": injury,
+        "needed": needed,
+        "needed_changes": [m.model_dump() for m in reasons] if reasons else [],
+        "types": types,
+        "pool": pool,
+    }
+    events = [event("damage", text, attacker_id, target_id, [dmg], data)]  # by position: cheaper than by keyword
     if injury <= 0:
         return events
-    c = tx.creature(hit.target)  # one creature to change for the Pips and the Serious Injury
+    c = tx.creature(target_id)  # one creature to change for the Pips and the Serious Injury
     events += _suffer(tx, c, pool, injury, "Injury")
     if pool == "grit":
-        events += after_grit_injury(tx, c, injury, dice)
-        events += serious_injury(tx, c, hit, injury, threshold, dice)
+        for lb in c.limbs:
+            if lb.readied is not None:  # only a limb holding a Ready ability has anything to roll
+                events += after_grit_injury(tx, c, injury, dice)
+                break
+        events += serious_injury(
+            tx,
+            c,
+            target_id,
+            attacker_id,
+            part_id,
+            strike_type,
+            targeted,
+            called_shot,
+            continuing,
+            injury,
+            threshold,
+            dice,
+        )
     if element is not None:  # `element_effects` of a Hit without an element is nothing
         events += element_effects(tx, hit, injury, dice)
     return events
@@ -390,30 +420,30 @@ def suffer_pips(tx: Tx, target_id: str, pool: PoolName, amount: int, what: str =
 
 def _suffer(tx: Tx, c: Creature, pool: PoolName, amount: int, what: str) -> list[Event]:
     """`suffer_pips` of more than 0 Pips on `c`, a creature this command changes."""
-    current: Pool = getattr(c, pool)
+    current: Pool = c.grit if pool == "grit" else getattr(c, pool)
     pips, most = current.pips, current.max
     if pips + amount <= most:  # `_fill_spilling` of Pips that all fit
-        setattr(c, pool, _with_pips(current, pips + amount))
+        filled = _FILLED.get((id(current), pips + amount))  # `_with_pips`, of a pool filled so before
+        filled_pool = filled[1] if filled is not None and filled[0] is current else _with_pips(current, pips + amount)
+        if pool == "grit":
+            c.grit = filled_pool
+        else:
+            setattr(c, pool, filled_pool)
         text = _PIPS_TEXTS[c.name, amount, what, pool, pips + amount, most]
     else:
         text = _fill_spilling(c, pool, amount, what)
     target_id = c.id
-    grit = c.grit
-    events = [
-        event(
-            "pips",
-            text,
-            target=target_id,
-            data={
-                "amount": amount,
-                "grit": [grit.pips, grit.max],
-                "energy": [c.energy.pips, c.energy.max],
-                "resolve": [c.resolve.pips, c.resolve.max],
-                "exhausted": c.ailments.get("Exhausted", 0),
-            },
-        )
-    ]
-    if pool == "grit" and what == "Injury" and grit.pips >= grit.max and not c.unconscious and not c.dead:
+    grit, energy, resolve = c.grit, c.energy, c.resolve
+    grit_pips, grit_max = grit.pips, grit.max
+    data = {
+        "amount": amount,
+        "grit": [grit_pips, grit_max],
+        "energy": [energy.pips, energy.max],
+        "resolve": [resolve.pips, resolve.max],
+        "exhausted": c.ailments.get("Exhausted", 0),
+    }
+    events = [event("pips", text, None, target_id, None, data)]  # by position: cheaper than by keyword
+    if pool == "grit" and what == "Injury" and grit_pips >= grit_max and not c.unconscious and not c.dead:
         events += fall_unconscious(tx, target_id)  # `grit.full` after Grit Injury
     return events
 
@@ -462,17 +492,30 @@ def fall_unconscious(tx: Tx, target_id: str) -> list[Event]:
     ]
 
 
-def serious_injury(tx: Tx, c: Creature, hit: Hit, injury: int, threshold: int, dice: DiceSource) -> list[Event]:
-    """seed-004 Serious Injury after Grit Injury to `c`, the target as this command changes it."""
-    part_id = hit.part
+def serious_injury(
+    tx: Tx,
+    c: Creature,
+    target_id: str,
+    attacker_id: str | None,
+    part_id: str | None,
+    strike_type: StrikeType | None,
+    targeted: bool,
+    called_shot: bool,
+    continuing: bool,
+    injury: int,
+    threshold: int,
+    dice: DiceSource,
+) -> list[Event]:
+    """seed-004 Serious Injury after Grit Injury to `c`, the target as this command changes it, from a Hit of these
+    fields (`deal`'s, read from it once)."""
     shown = threshold if threshold > 0 else 0  # a negative Threshold counts as 0
     rolls: list[Roll] = []
-    if hit.continuing and part_id is not None:
+    if continuing and part_id is not None:
         # seed-004: all Continuing Damage on a part is added together to determine Serious Injury; what the
         # part's total already caused is not caused again.
         counted = c.continuing_injury.get(part_id, 0) + injury
         base = max(0, counted - shown)
-        bonus = 0 if hit.targeted else base // 2
+        bonus = 0 if targeted else base // 2
         already = c.continuing_wounded.get(part_id, 0)
         c.continuing_injury = {**c.continuing_injury, part_id: counted}  # replaced: see `txn._REPLACED`
         c.continuing_wounded = {**c.continuing_wounded, part_id: max(already, base + bonus)}
@@ -484,29 +527,20 @@ def serious_injury(tx: Tx, c: Creature, hit: Hit, injury: int, threshold: int, d
         base = counted - shown
         if base <= 0:
             return []
-        bonus = 0 if hit.targeted else base // 2
+        bonus = 0 if targeted else base // 2
         wounded = base + bonus
         if part_id is None:
             part_id, rolls = roll_part(c, dice, tx.state.settings.part_table)
-    part = tx.part(hit.target, part_id)
-    name = part.name if part else part_id
+    part = tx.part_of(c, part_id)
+    name = part.name if part is not None else part_id
     if part is not None:
         part.wounded += wounded  # a copy this command owns
     c.ailments["Wounded"] = c.ailments.get("Wounded", 0) + wounded
-    text = _SERIOUS_TEXTS[c.name, name, counted, shown, base, bonus, wounded, hit.continuing]
-    if hit.called_shot and hit.attacker in tx.state.creatures and part_id is not None:
-        called_trauma.offer(tx, hit.attacker, hit.target, part_id, wounded)
-    events = [
-        event(
-            "serious_injury",
-            text,
-            actor=hit.attacker,
-            target=hit.target,
-            rolls=rolls,
-            data={"part": part_id, "wounded": wounded},
-        )
-    ]
-    if hit.strike_type == "C" and wounded // 2 > 0:
+    text = _SERIOUS_TEXTS[c.name, name, counted, shown, base, bonus, wounded, continuing]
+    if called_shot and attacker_id in tx.state.creatures:
+        called_trauma.offer(tx, attacker_id, target_id, part_id, wounded)
+    events = [event("serious_injury", text, attacker_id, target_id, rolls, {"part": part_id, "wounded": wounded})]
+    if strike_type == "C" and wounded // 2 > 0:
         sever = roll(dice, f"Chopping: does {c.name}'s {name} come off?", wounded // 2)
         severed = sever.highest_double is not None
         events.append(
@@ -514,14 +548,14 @@ def serious_injury(tx: Tx, c: Creature, hit: Hit, injury: int, threshold: int, d
                 kind="sever",
                 text=f"Chopping rolls {sever.dice}d12 for severing: "
                 + (f"doubles, {c.name}'s {name} is severed!" if severed else "no doubles."),
-                actor=hit.attacker,
-                target=hit.target,
+                actor=attacker_id,
+                target=target_id,
                 rolls=[sever],
                 data={"severed": severed},
             )
         )
         if severed:
-            events += sever_part(tx, hit.target, part_id)
+            events += sever_part(tx, target_id, part_id)
     return events
 
 

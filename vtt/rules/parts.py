@@ -9,6 +9,7 @@ its torso, or to its first remaining part.
 from __future__ import annotations
 
 from vtt.rules.dice import DiceSource, Roll, roll
+from vtt.rules.kept_texts import Texts
 from vtt.rules.model import Creature
 
 DEFAULT_TABLE: list[tuple[int, int, str]] = [
@@ -49,9 +50,16 @@ def _present(c: Creature, part_id: str) -> str:
     return remaining[0] if remaining else part_id
 
 
+def _part_roll_label(name: str) -> str:
+    return f"part roll for {name}"
+
+
+_PART_ROLL_LABELS = Texts(_part_roll_label)
+
+
 def roll_part(c: Creature, dice: DiceSource, table: list[tuple[int, int, str]] | None = None) -> tuple[str, list[Roll]]:
     """The part a roll for a part lands on, with the rolls made."""
-    first = roll(dice, f"part roll for {c.name}", 1)
+    first = roll(dice, _PART_ROLL_LABELS[c.name,], 1)
     if table is not None:  # a table of the table's own: no second roll for the head
         return _present(c, _lookup(table or DEFAULT_TABLE, first.result)), [first]
     part = _DEFAULT_BY_FACE[first.result]

@@ -30,6 +30,7 @@ from vtt.rules.dice import DiceChange, DiceSource, Modifier, Roll, roll
 from vtt.rules.events import Event, RuleError, event, new_event
 from vtt.rules.fastmodel import construct, shallow_copy
 from vtt.rules.grid import Grid, footprint_distance
+from vtt.rules.kept_texts import Texts
 from vtt.rules.menu_terms import melee_modifiers
 from vtt.rules.model import Cell, Creature, Economy, GameState, Limb, Weapon
 from vtt.rules.obstruction import Exposure, exposure
@@ -857,12 +858,23 @@ def called_shot_params(tx: Tx, spec: attacks.AttackSpec, result: AttackResult) -
     return params, [shot]
 
 
+def _strike_label(attacker_name: str) -> str:
+    return f"{attacker_name}'s Strike"
+
+
+_STRIKE_LABELS = Texts(_strike_label)
+
+
 @attacks.on_hit("strike")
 def _strike_result(tx: Tx, spec: attacks.AttackSpec, result: AttackResult, dice: DiceSource) -> list[Event]:
-    if "called_part" in spec.params:
+    _, attacker, target, _, _, attack, _, _, params = spec  # by name, each field is a look-up
+    if "called_part" in params:
         params, events = called_shot_params(tx, spec, result)
     else:
-        params, events = spec.params, []
-    hit = strike_hit(spec.attacker, spec.target, params, spec.attack, f"{tx.get(spec.attacker).name}'s Strike")
-    dealt = deal(tx, hit, dice)
+        events = []
+    try:  # `tx.get`, without its call
+        attacker_name = tx.state.creatures[attacker].name
+    except KeyError:
+        attacker_name = tx.get(attacker).name
+    dealt = deal(tx, strike_hit(attacker, target, params, attack, _STRIKE_LABELS[attacker_name,]), dice)
     return events + dealt if events else dealt  # `deal`'s own list when nothing comes before it

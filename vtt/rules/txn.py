@@ -183,7 +183,22 @@ class Tx:
 
     def part(self, creature_id: str, part_id: str) -> BodyPart | None:
         """The creature's body part `part_id` to change (copied once, alone); None if it has no such part."""
-        return self._own_first(self.creature(creature_id).parts, part_id)
+        return self.part_of(self.creature(creature_id), part_id)
+
+    def part_of(self, c: Creature, part_id: str) -> BodyPart | None:
+        """`part` of `c`, the creature `creature` gave this command to change: its body part `part_id` to change."""
+        parts = c.parts
+        for i, p in enumerate(parts):  # `_own_first` of a body part, without its calls
+            if p.id == part_id:
+                if id(p) in self._owned:
+                    return p
+                copied = parts[i] = _copy_part(p)
+                owned = self._owned
+                if not isinstance(owned, dict):
+                    owned = self._owned = {}
+                owned[id(copied)] = copied
+                return copied
+        return None
 
     def _own_first(self, items: list[_Piece], item_id: str) -> _Piece | None:
         """The first of `items`, a list of a creature this command changes, with id `item_id`: copied once, in its
