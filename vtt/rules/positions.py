@@ -26,9 +26,8 @@ count of watched creatures `start` gives. Checking them by value would mean a pa
 command (300 on the benchmark's big boards) and, for a Strike chosen from its menu, comparing what its plan read of
 the attacker and target again (the check a Strike on a new state makes, `plan_kept`): several per cent of the Strike.
 A state nothing is kept of (a new state, or a copy) is read as it is here; on a board of a few creatures the watched
-count is made anew each time, kept state or not. (`plan_kept` keeps by value, but today holds the creatures' own
-containers: a change made in place to a creature a Strike read is not seen either, a known defect,
-tests/test_kept_in_place.py.)
+count is made anew each time, kept state or not. (`plan_kept` keeps a snapshot of what a Strike read: a change made
+in place to a creature it read is seen, tests/test_kept_in_place.py.)
 """
 
 from __future__ import annotations
