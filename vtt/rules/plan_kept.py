@@ -122,27 +122,35 @@ def reads_of(
     filled: AbstractSet[Cell] | None,
     called_shot: bool,
     arm: Armament | None = None,
+    limbs_and_parts: tuple[object, object] | None = None,
 ) -> Reads | None:
     """What a plan of `attacker`'s Strike on `target` reads of `state`, given the spaces `filled` (None: those of
     the board, read as the walls and objects `Board.filled` follows from alone, without asking for the spaces;
-    `called_shot`: the target's parts too; `arm`: the armament the plan is given, if any): one tuple of values,
-    compared field by field, each by identity first, then by equality; None when it reads more
-    (`reads_two_creatures`): not kept."""
+    `called_shot`: the target's parts too; `arm`: the armament the plan is given, if any; `limbs_and_parts`: those
+    of `attacker` read already, `limbs_and_parts_read`): one tuple of values, compared field by field, each by
+    identity first, then by equality; None when it reads more (`reads_two_creatures`): not kept."""
     if not reads_two_creatures(state, attacker):
         return None
     board = state.board
+    limbs, parts = limbs_and_parts_read(attacker) if limbs_and_parts is None else limbs_and_parts
     return (
         state.settings,
         _settings_lists(state.settings),
         (board.walls, board.objects) if filled is None else filled,
         tuple(state.effects),
         _attacker_and_target_read(attacker, target),
-        _limbs_read(attacker.limbs),
-        _parts_read(attacker.parts),
+        limbs,
+        parts,
         _aimed_parts(target) if called_shot else None,
         arm,
         None if arm is None else arm.limb,
     )
+
+
+def limbs_and_parts_read(attacker: Creature) -> tuple[object, object]:
+    """What a plan reads of `attacker`'s limbs and parts (each one's fields): a menu reads them once for all its
+    Strikes' plans."""
+    return _limbs_read(attacker.limbs), _parts_read(attacker.parts)
 
 
 def surface_reads_of(

@@ -236,9 +236,12 @@ def plan_creature_strike(
     if positions.known(state) is not occ:  # not the occupancy kept for the state (a command's, still changing)
         plan = work_out()
     else:  # a menu's state, which nothing changes: the plan is kept across states (`plan_kept`)
-        plan = plan_kept.kept(
-            ("plan", *plan_key[1:-1]), plan_kept.reads_of(state, c, target, filled, False, arm), work_out
-        )
+        each_key = ("limbs_and_parts_read", c.id)
+        each = occ.kept.get(each_key)
+        if each is None:
+            each = occ.kept[each_key] = plan_kept.limbs_and_parts_read(c)
+        reads = plan_kept.reads_of(state, c, target, filled, False, arm, each)
+        plan = plan_kept.kept(("plan", *plan_key[1:-1]), reads, work_out)
     occ.kept[plan_key] = plan
     return plan
 
