@@ -91,8 +91,8 @@ def attack_succeeds(result: AttackResult) -> bool:
 
 
 def judge_attack(result: AttackResult, attacker: str, defender: str) -> tuple[bool, str]:
-    """Whether the attack succeeds (`attack_succeeds`) and one plain sentence saying how it went, worked out in one
-    pass over the result (every attack asks for both)."""
+    """Whether the attack succeeds (`attack_succeeds`, the one place the rule is written) and one plain sentence
+    saying how it went (every attack asks for both)."""
     a, dl, defense_skill, defense, ties_to, fumble_fails = result  # unpacked: read by name, each field is a look-up
     rolled = a.result
     fumbled = fumble_fails and a.fumble
@@ -105,12 +105,8 @@ def judge_attack(result: AttackResult, attacker: str, defender: str) -> tuple[bo
             "succeeds."
         )
     d = defense.result
-    if rolled == d:
-        success = (fumble_fails and defense.fumble) or ties_to == "attacker"
-        tie = " (a tie goes to the " + ties_to + ")"
-    else:
-        success = (fumble_fails and defense.fumble) or rolled > d
-        tie = ""
+    success = attack_succeeds(result)
+    tie = " (a tie goes to the " + ties_to + ")" if rolled == d else ""
     verdict = "succeeds" if success else "fails"
     return success, (
         f"{attacker} rolled {NUMERALS[rolled]} (DL {NUMERALS[dl]}) against {defender}'s {defense_skill} "
