@@ -347,7 +347,6 @@ def _names_space(annotation: Any) -> bool:
     return any(_names_space(arg) for arg in args)
 
 
-@cache
 def _shape(kind: str) -> tuple[bool, bool, str | None, Pick]:
     """Whether the command `kind` takes a `creature` and a `target`, the field a space picked on the map fills
     (`space` or `to`), and what a menu clicks for it when its option offers nothing to click now: a command that
@@ -467,7 +466,7 @@ def _finish_targets(
 
 
 _SHAPES: dict[str, tuple[bool, bool, str | None, Pick]] = {}
-"""`_shape` of each command met, read without a cached call's key."""
+"""`_shape` of each command met (a command kind's shape never changes; there are a few dozen kinds)."""
 
 
 @cache
