@@ -24,6 +24,12 @@ the plan read. Frozen models (the table settings, weapons) are held as they are:
 the lists of the settings are read apart (`SETTINGS_LISTS`). The walls of the board are the exception, held as the
 set read: the rules replace it, never change it in place, as `Board.filled` (kept by it too) has it.
 
+A state `apply` made or a menu was asked of (`positions.sealed`) is never changed in place, nor is anything it holds:
+a plan read from such a state is kept with the objects it read there too (`seen_of`: the settings, the board, the
+effects, the attacker and the target), and a Strike on another such state holding the very same objects finds it by
+them without reading them again (`found_seen`; a target that is another object, hurt by a hit, is compared by what
+is read of it). A replay's states and those of the commands sent at the table are all made by `apply`.
+
 A Strike on a wall or the ground reads the same of the state but for the target: instead, the map's bounds and the
 object filling the space, if any (`surface_reads_of`); which other creatures stand on or near the space it does not
 read.
@@ -44,7 +50,7 @@ from pydantic import BaseModel
 
 from vtt.rules.conditions import holds_of
 from vtt.rules.fastmodel import records_reader
-from vtt.rules.model import BodyPart, Cell, Creature, Economy, GameState, Limb
+from vtt.rules.model import Board, BodyPart, Cell, Creature, Economy, Effect, GameState, Limb
 from vtt.rules.objects import object_at
 from vtt.rules.settings import TableSettings
 from vtt.rules.turns import resolve_blocks
@@ -111,6 +117,7 @@ _ATTACKER_REST = tuple(name for name in ATTACKER_READ if name not in READ_EACH)
 _attacker_read = records_reader(Creature, _ATTACKER_REST)
 _attacker_and_target_read = records_reader(Creature, _ATTACKER_REST, TARGET_READ)
 """What a plan reads of its attacker (but its limbs and parts), then of its target, in one call."""
+_target_read = records_reader(Creature, TARGET_READ)
 
 Reads = tuple[object, ...]
 
@@ -176,7 +183,7 @@ def surface_reads_of(
     )
 
 
-_kept: dict[Hashable, tuple[tuple[Reads, Any], ...]] = {}
+_kept: dict[Hashable, tuple[_Kept, ...]] = {}
 _lock = threading.Lock()
 
 
@@ -242,21 +249,72 @@ def snapshot(value: Any) -> Any:
     return copy.deepcopy(value)
 
 
-def found(inputs: Hashable, reads: Reads) -> Any:
-    """What was kept for `inputs` that read what `reads` holds, or None (then `keep` what is worked out)."""
-    for was, made in _kept.get(inputs, ()):
-        if was == reads:
-            return made
+class _Kept:
+    """A plan kept: what it read (a snapshot), the plan, and the objects of a sealed state it was last read from."""
+
+    __slots__ = ("made", "reads", "seen")
+
+    def __init__(self, reads: Reads, made: Any, seen: Seen | None) -> None:
+        self.reads = reads
+        self.made = made
+        self.seen = seen
+
+
+Seen = tuple[TableSettings, Board, list[Effect], Creature, Creature | None]
+"""The objects a plan reads of a sealed state (`seen_of`)."""
+
+
+def seen_of(state: GameState, attacker: Creature, target: Creature | None) -> Seen:
+    """What a Strike's plan reads of a state, as the objects it reads it from: the settings, the board, the list of
+    effects, the attacker and the target (None: a Strike on a surface, whose space is among its inputs). In a state
+    `positions.sealed` none of them is ever changed in place, so a plan read from the very same objects reads the
+    same: found without reading them again (`found_seen`)."""
+    return (state.settings, state.board, state.effects, attacker, target)
+
+
+def found_seen(inputs: Hashable, seen: Seen, called_shot: bool) -> Any:
+    """What was kept for `inputs` and last read from the objects `seen` holds (`seen_of` of a sealed state), or None
+    (then `found` by value). A target that is another object (a hit replaces it) is compared by what a plan reads
+    of it (`TARGET_READ`, and its parts for a Called Shot), the rest by identity alone."""
+    settings, board, effects, attacker, target = seen
+    for kept in _kept.get(inputs, ()):
+        was = kept.seen
+        if was is None or was[3] is not attacker or was[1] is not board or was[2] is not effects:
+            continue
+        if was[0] is not settings:
+            continue
+        if was[4] is target:
+            return kept.made
+        if target is None or was[4] is None:
+            continue
+        read_from = was[4]  # held, of a sealed state: unchanged
+        if _target_read(target) == _target_read(read_from) and (
+            not called_shot or _aimed_parts(target) == _aimed_parts(read_from)
+        ):
+            kept.seen = seen
+            return kept.made
     return None
 
 
-def keep(inputs: Hashable, reads: Reads, made: T) -> T:
-    """Keep `made`, worked out for `inputs` from what `reads` holds (a snapshot of it), and return it."""
-    reads = snapshot(reads)
+def found(inputs: Hashable, reads: Reads, seen: Seen | None = None) -> Any:
+    """What was kept for `inputs` that read what `reads` holds, or None (then `keep` what is worked out). `seen`: the
+    objects `reads` was read from, of a sealed state (`seen_of`), kept with the plan found."""
+    for kept in _kept.get(inputs, ()):
+        if kept.reads == reads:
+            if seen is not None:
+                kept.seen = seen
+            return kept.made
+    return None
+
+
+def keep(inputs: Hashable, reads: Reads, made: T, seen: Seen | None = None) -> T:
+    """Keep `made`, worked out for `inputs` from what `reads` holds (a snapshot of it; `seen`: the objects it was
+    read from, of a sealed state), and return it."""
+    kept = _Kept(snapshot(reads), made, seen)
     with _lock:
         if len(_kept) >= INPUTS_KEPT:
             _kept.clear()
-        _kept[inputs] = ((reads, made), *_kept.get(inputs, ())[: PER_INPUTS - 1])
+        _kept[inputs] = (kept, *_kept.get(inputs, ())[: PER_INPUTS - 1])
     return made
 
 

@@ -11,6 +11,8 @@ before and those creatures; nothing more is worked out until someone asks:
   built. What the menu works out from it is kept on it (`kept`, `Occupancy.kept`).
 - `for_tx(tx)`: where creatures stand in a command's state as it is now (a placement check).
 - `known(state)`: the occupancy already worked out for a state, if any (a Strike reuses the plan its menu made).
+- `sealed(state)`: whether `apply` made the state or a menu was asked of it (a Strike finds the plan it keeps across
+  states by the objects such a state holds, `plan_kept.found_seen`).
 
 The states recorded or asked about last are kept (`KEPT`, a few tables' recent states); what menus worked out is
 kept for the last `RESULTS_KEPT` of them. A replay (`replaying()`: undo past the kept states, a restart, an import)
@@ -379,3 +381,15 @@ def forget() -> None:
         _results.clear()
     board_kept.forget()
     plan_kept.forget()
+
+
+def sealed(state: GameState) -> bool:
+    """Whether `state` is one `apply` made (recorded, or the last step of a replay) or a menu was asked of: by the
+    contract above, neither it nor anything it holds (its creatures, their limbs and parts, its Economy, effects,
+    settings, board) is changed in place, so what was read of an object it holds holds for as long as the object
+    lives (`plan_kept` finds a plan by such objects, `strike._prepare`)."""
+    entry = _entries.get(id(state))
+    if entry is not None and entry.state is state:
+        return True
+    replayed = _replayed.get()
+    return replayed is not None and replayed[1] is state

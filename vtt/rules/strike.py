@@ -464,8 +464,10 @@ def strike(
     unchanged = origin is not None and not tx.changed_creatures()
     """A Strike `apply` was given, whose command changed no creature yet (paying its Major Action changes none)."""
     as_given = kept_occ is None and origin is not None and unchanged and state.board is origin.board
+    sealed = as_given and origin is not None and positions.sealed(origin)
+    """Given a state `apply` made or a menu was asked of: the objects it holds are never changed in place."""
     if kept_occ is None:
-        c, prepared = _prepare(state, None, inputs, as_given)
+        c, prepared = _prepare(state, None, inputs, as_given, sealed)
     else:  # a Strike chosen from a menu of its state: what the menu worked out is kept on the state's occupancy
         occ = kept_occ
         key = ("strike_prepared", inputs)
@@ -475,7 +477,7 @@ def strike(
         c, prepared = kept
     arm, plan = prepared.arm, prepared.plan
     if (kept_occ is not None or as_given) and not minor:
-        _pay_kept(tx, prepared, c.id, kept_occ is not None)
+        _pay_kept(tx, prepared, c, kept_occ is not None, sealed)
         declared: list[Event] = []
     else:
         limbs = attack_limbs(state, c, arm) if minor else []  # only a Flurry's Minor Action keeps them from attacking
@@ -512,20 +514,27 @@ def strike(
             if kept_defense is None:
                 kept_defense = prepared.defense = attacks.defense_inputs(state, spec)
         elif prepared.kept_across:
-            kept_defense, prepared.plain_defense = attacks.plain_defense_inputs(state, spec, prepared.plain_defense)
+            kept_defense = _plain_defense(state, spec, prepared, sealed)
     return [*declared, path_event, *attacks.resolve(tx, spec, dice, kept_defense)]
 
 
-def _pay_kept(tx: Tx, prepared: _Strike, creature_id: str, on_menu: bool) -> None:
+def _pay_kept(tx: Tx, prepared: _Strike, c: Creature, on_menu: bool, sealed: bool = False) -> None:
     """The Major Action of a Strike paid on the state it was given, before anything changed: the Economy it leaves
     follows from the creature's Economy and Resolve Pool alone, so it is worked out once for those values and every
     Strike paid from the same shares it (`plan_kept.paid_reads`; `on_menu`: kept too with what the menu of the state
-    worked out)."""
+    worked out; `sealed`: the state is `positions.sealed`, and paying from its very Economy and creature `c` again
+    pays the same)."""
+    creature_id = c.id
     paid: Economy | None = prepared.paid
     if paid is None:
         last = prepared.paid_as_read
-        if last is not None and plan_kept.reads_as_paid(tx.state, creature_id, last[0]):
+        before = tx.state.economy.get(creature_id)
+        seen = prepared.paid_seen
+        if last is not None and sealed and seen is not None and seen[0] is before and seen[1] is c:
             paid = last[1]
+        elif last is not None and plan_kept.reads_as_paid(tx.state, creature_id, last[0]):
+            paid = last[1]
+            prepared.paid_seen = (before, c) if sealed else None
         else:
             reads = plan_kept.paid_reads(tx.state, creature_id)
             key = ("paid", creature_id)
@@ -534,9 +543,30 @@ def _pay_kept(tx: Tx, prepared: _Strike, creature_id: str, on_menu: bool) -> Non
                 paid = plan_kept.keep(key, reads, _paid(tx, creature_id))
             if prepared.kept_across:
                 prepared.paid_as_read = (plan_kept.snapshot(reads), paid)
+                prepared.paid_seen = (before, c) if sealed else None
         if on_menu:
             prepared.paid = paid
     tx.share_economy(creature_id, paid)
+
+
+def _plain_defense(
+    state: GameState, spec: attacks.AttackSpec, prepared: _Strike, sealed: bool
+) -> attacks.DefenseInputs:
+    """The inputs of the defense against a Strike kept across states (`attacks.plain_defense_inputs`); on a state
+    `positions.sealed`, those of the last defense nothing modified when the defender, the effects, the Holds and the
+    settings are the very objects it was read from."""
+    defender = state.creatures[spec.target]
+    plain = prepared.plain_defense
+    seen = prepared.defense_seen
+    if sealed and plain is not None and seen is not None and seen[0] is defender:  # noqa: SIM102 (short lines)
+        if seen[1] is state.effects and seen[2] is state.holds and seen[3] is state.settings:
+            return plain[3]
+    inputs, prepared.plain_defense = attacks.plain_defense_inputs(state, spec, plain)
+    if sealed and prepared.plain_defense is not None:
+        prepared.defense_seen = (defender, state.effects, state.holds, state.settings)
+    else:
+        prepared.defense_seen = None
+    return inputs
 
 
 def _paid(tx: Tx, creature_id: str) -> Economy:
@@ -557,6 +587,7 @@ class _Strike:
     __slots__ = (
         "arm",
         "defense",
+        "defense_seen",
         "defense_skill",
         "dice_changes",
         "kept_across",
@@ -564,6 +595,7 @@ class _Strike:
         "offset",
         "paid",
         "paid_as_read",
+        "paid_seen",
         "params",
         "path_text",
         "plain_defense",
@@ -611,6 +643,10 @@ class _Strike:
         self.plain_defense: attacks.PlainDefense | None = None
         """Kept across states: the inputs of the last defense against it that nothing modified, with what they were
         read from."""
+        self.paid_seen: tuple[Economy | None, Creature] | None = None
+        """The Economy and creature of a sealed state `paid_as_read` was last read from (`_pay_kept`)."""
+        self.defense_seen: tuple[Creature, object, object, object] | None = None
+        """The defender, effects, Holds and settings of a sealed state `plain_defense` was last read from."""
 
 
 _Inputs = tuple[
@@ -631,29 +667,37 @@ minor, in this order (`_work_out`'s arguments after the target creature)."""
 
 
 def _prepare(
-    state: GameState, occ: Occupancy | None, inputs: _Inputs, as_given: bool = False
+    state: GameState, occ: Occupancy | None, inputs: _Inputs, as_given: bool = False, sealed: bool = False
 ) -> tuple[Creature, _Strike]:
     """The Strike's attacker, and its armament, type, plan and part offset, from the state alone; RuleError when it
     cannot be made (`occ`: the occupancy of `state`, made when needed if None). With `as_given` (the creatures and
     board of `state` are still those of the state the command was given, which nothing changes), what a Strike on a
     creature or a surface works out is kept across states (`plan_kept`) and reused for any later state that holds
-    what it reads."""
+    what it reads (`sealed`: `state` is `positions.sealed`, and a plan read from the very objects it holds is found
+    by them, `plan_kept.found_seen`)."""
     cmd_creature, target, space, surface, _, _, _, _, called_shot, charge, _ = inputs
     c = require_active(state, cmd_creature)
     t = state.creatures.get(target) if target is not None else None
     reads: plan_kept.Reads | None = None
-    if as_given and t is not None:
-        reads = plan_kept.reads_of(state, c, t, None, called_shot is not None)
-    elif as_given and target is None and space is not None and surface is not None:
-        reads = plan_kept.surface_reads_of(state, c, None, space, surface == "wall")
-    if reads is None:
-        return c, _work_out(state, occ, c, t, *inputs[1:])
-    found: _Strike | None = plan_kept.found(inputs, reads)
+    seen: plan_kept.Seen | None = None
+    found: _Strike | None = None
+    if sealed and (t is not None or target is None) and plan_kept.reads_two_creatures(state, c):
+        seen = plan_kept.seen_of(state, c, t)
+        found = plan_kept.found_seen(inputs, seen, called_shot is not None)
     if found is None:
-        found = _work_out(state, occ, c, t, *inputs[1:])
-        found.kept_across = True
-        plan_kept.keep(inputs, reads, found)
-    elif charge:  # the Economy is read for a Charge alone, and not kept (checked by `_work_out` when worked out)
+        if as_given and t is not None:
+            reads = plan_kept.reads_of(state, c, t, None, called_shot is not None)
+        elif as_given and target is None and space is not None and surface is not None:
+            reads = plan_kept.surface_reads_of(state, c, None, space, surface == "wall")
+        if reads is None:
+            return c, _work_out(state, occ, c, t, *inputs[1:])
+        found = plan_kept.found(inputs, reads, seen)
+        if found is None:
+            found = _work_out(state, occ, c, t, *inputs[1:])
+            found.kept_across = True
+            plan_kept.keep(inputs, reads, found, seen)
+            return c, found
+    if charge:  # the Economy is read for a Charge alone, and not kept (checked by `_work_out` when worked out)
         tactics.require_charge(state, c)
     return c, found
 
