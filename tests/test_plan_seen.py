@@ -1,7 +1,7 @@
 """A Strike on a state `apply` made (or a menu was asked of: `positions.sealed`) finds the plan it keeps across
 states by the very objects the plan was read from (`plan_kept.found_seen`): the settings, the board, the effects, the
-attacker and the target, none of which such a state ever changes in place. A target that is another object (a hit
-replaced it) is compared by what a plan reads of it. What a Strike finds that way is what it finds by value: for
+Holds, the attacker and the target, none of which such a state ever changes in place. A target that is another object
+(a hit replaced it) is compared by what a plan reads of it. What a Strike finds that way is what it finds by value: for
 random crowded fights played on (Strikes that hit and miss, creatures placed elsewhere, the attacker moved), each
 Strike on the state the last command made gives the outcome of the same Strike on a deep copy of that state (which
 nothing is kept of: read by value)."""
@@ -21,7 +21,7 @@ from vtt.rules.dice import ScriptedDice
 from vtt.rules.engine import apply, legal_actions
 from vtt.rules.events import RuleError
 from vtt.rules.fastmodel import shallow_copy
-from vtt.rules.model import GameState
+from vtt.rules.model import GameState, Hold
 from vtt.rules.settings import TableSettings
 from vtt.rules.space import Occupancy, grid_for, why_cannot_stand
 
@@ -123,7 +123,7 @@ def _seen_plan(s: GameState, inputs: tuple[str, ...]) -> Any:
 def test_a_plan_is_found_by_its_objects_only_while_they_are_the_very_ones_it_was_read_from() -> None:
     """A plan kept with the objects of a sealed state it was read from is found by them; a target that is another
     object reading the same (hurt) too; one that reads otherwise (moved), an attacker that is another object (even
-    an equal copy), or other settings, board or effects not."""
+    an equal copy), or other settings, board, effects or Holds not."""
     positions.forget()
     s = _duel()
     a, b = s.creatures["a"], s.creatures["b"]
@@ -140,6 +140,8 @@ def test_a_plan_is_found_by_its_objects_only_while_they_are_the_very_ones_it_was
     assert _seen_plan(shallow_copy(s, settings=s.settings.model_copy(update={"ties_to": "attacker"})), inputs) is None
     assert _seen_plan(shallow_copy(s, board=copy.deepcopy(s.board)), inputs) is None
     assert _seen_plan(shallow_copy(s, effects=[]), inputs) is None
+    held = {"h1": Hold(id="h1", holders={"b": ["right_arm"]}, held=["a"])}
+    assert _seen_plan(shallow_copy(s, holds=held), inputs) is None  # A held: what it reads is no longer two creatures
     plan_kept.forget()
 
 

@@ -26,9 +26,9 @@ set read: the rules replace it, never change it in place, as `Board.filled` (kep
 
 A state `apply` made or a menu was asked of (`positions.sealed`) is never changed in place, nor is anything it holds:
 a plan read from such a state is kept with the objects it read there too (`seen_of`: the settings, the board, the
-effects, the attacker and the target), and a Strike on another such state holding the very same objects finds it by
-them without reading them again (`found_seen`; a target that is another object, hurt by a hit, is compared by what
-is read of it). A replay's states and those of the commands sent at the table are all made by `apply`.
+effects, the Holds, the attacker and the target), and a Strike on another such state holding the very same objects
+finds it by them without reading them again (`found_seen`; a target that is another object, hurt by a hit, is
+compared by what is read of it). A replay's states and those of the commands sent at the table are all made by `apply`.
 
 A Strike on a wall or the ground reads the same of the state but for the target: instead, the map's bounds and the
 object filling the space, if any (`surface_reads_of`); which other creatures stand on or near the space it does not
@@ -50,7 +50,7 @@ from pydantic import BaseModel
 
 from vtt.rules.conditions import holds_of
 from vtt.rules.fastmodel import records_reader
-from vtt.rules.model import Board, BodyPart, Cell, Creature, Economy, Effect, GameState, Limb
+from vtt.rules.model import Board, BodyPart, Cell, Creature, Economy, Effect, GameState, Hold, Limb
 from vtt.rules.objects import object_at
 from vtt.rules.settings import TableSettings
 from vtt.rules.turns import resolve_blocks
@@ -260,34 +260,36 @@ class _Kept:
         self.seen = seen
 
 
-Seen = tuple[TableSettings, Board, list[Effect], Creature, Creature | None]
+Seen = tuple[TableSettings, Board, list[Effect], dict[str, Hold], Creature, Creature | None]
 """The objects a plan reads of a sealed state (`seen_of`)."""
 
 
 def seen_of(state: GameState, attacker: Creature, target: Creature | None) -> Seen:
     """What a Strike's plan reads of a state, as the objects it reads it from: the settings, the board, the list of
-    effects, the attacker and the target (None: a Strike on a surface, whose space is among its inputs). In a state
-    `positions.sealed` none of them is ever changed in place, so a plan read from the very same objects reads the
-    same: found without reading them again (`found_seen`)."""
-    return (state.settings, state.board, state.effects, attacker, target)
+    effects, the Holds (whether the attacker is in one, `reads_two_creatures`), the attacker and the target (None: a
+    Strike on a surface, whose space is among its inputs). In a state `positions.sealed` none of them is ever changed
+    in place, so a plan read from the very same objects reads the same: found without reading them again
+    (`found_seen`)."""
+    return (state.settings, state.board, state.effects, state.holds, attacker, target)
 
 
 def found_seen(inputs: Hashable, seen: Seen, called_shot: bool) -> Any:
     """What was kept for `inputs` and last read from the objects `seen` holds (`seen_of` of a sealed state), or None
-    (then `found` by value). A target that is another object (a hit replaces it) is compared by what a plan reads
+    (then `found` by value, if `reads_two_creatures`: a plan found here was kept only when it was, and it follows
+    from these objects alone). A target that is another object (a hit replaces it) is compared by what a plan reads
     of it (`TARGET_READ`, and its parts for a Called Shot), the rest by identity alone."""
-    settings, board, effects, attacker, target = seen
+    settings, board, effects, holds, attacker, target = seen
     for kept in _kept.get(inputs, ()):
         was = kept.seen
-        if was is None or was[3] is not attacker or was[1] is not board or was[2] is not effects:
+        if was is None or was[4] is not attacker or was[1] is not board or was[2] is not effects:
             continue
-        if was[0] is not settings:
+        if was[0] is not settings or was[3] is not holds:
             continue
-        if was[4] is target:
+        if was[5] is target:
             return kept.made
-        if target is None or was[4] is None:
+        read_from = was[5]  # held, of a sealed state: unchanged
+        if target is None or read_from is None:
             continue
-        read_from = was[4]  # held, of a sealed state: unchanged
         if _target_read(target) == _target_read(read_from) and (
             not called_shot or _aimed_parts(target) == _aimed_parts(read_from)
         ):

@@ -681,7 +681,7 @@ def _prepare(
     reads: plan_kept.Reads | None = None
     seen: plan_kept.Seen | None = None
     found: _Strike | None = None
-    if sealed and (t is not None or target is None) and plan_kept.reads_two_creatures(state, c):
+    if sealed and (t is not None or target is None):
         seen = plan_kept.seen_of(state, c, t)
         found = plan_kept.found_seen(inputs, seen, called_shot is not None)
     if found is None:
