@@ -164,17 +164,18 @@ def test_the_menus_own_chain_of_states_gets_the_occupancy_indexed_afresh() -> No
 
 @given(
     seed=st.integers(0, 2**32 - 1),
-    readd=st.booleans(),
-    steps=st.integers(1, 3),
+    steps=st.lists(st.sampled_from(["put back", "removed", "added", "replaced"]), min_size=1, max_size=4),
     ask_between=st.booleans(),
 )
-@settings(max_examples=40, deadline=None)
-def test_a_creature_removed_and_put_back_in_one_command_goes_last_in_the_order_of_the_occupancy(
-    seed: int, readd: bool, steps: int, ask_between: bool
+@settings(max_examples=60, deadline=None)
+def test_creatures_removed_put_back_or_added_in_a_command_go_last_in_the_order_of_the_occupancy(
+    seed: int, steps: list[str], ask_between: bool
 ) -> None:
     """space: two creatures of size 0 share a space. A command that removes a creature and puts it back (the same
-    id, a new sheet) moves it to the end of the state's creatures: each space lists it, and each footprint comes,
-    after the others, as in an index made afresh; the same over a few such steps, each asked of or not."""
+    id, a new sheet), or adds one (beside the pair, mostly), moves it to the end of the state's creatures; one that
+    replaces a creature's sheet keeps its place: each space lists the creatures, and the footprints come, in the
+    order of the state's creatures, as in an index made afresh; the same over a few such steps, each asked of or
+    not."""
     rng = random.Random(seed)
     spots = [(col, row) for row in range(0, 10, 2) for col in range(0, 10, 2)]
     rng.shuffle(spots)
@@ -183,14 +184,19 @@ def test_a_creature_removed_and_put_back_in_one_command_goes_last_in_the_order_o
     s = state(creature("c0", pair), creature("c1", pair), *crowd)
     positions.forget()
     _ = positions.occupancy(s)
-    for _ in range(steps):
+    for i, step in enumerate(steps):
         tx = Tx(s)
-        pair_left = [cid for cid in ("c0", "c1") if cid in s.creatures]
-        cid = rng.choice(pair_left) if pair_left and rng.random() < 0.8 else rng.choice(list(s.creatures))
-        sheet = s.creatures[cid].model_copy()
-        tx.remove_creature(cid)
-        if readd:
-            tx.put_creature(sheet)
+        together = [cid for cid in s.creatures if s.creatures[cid].anchor == pair]
+        cid = rng.choice(together) if together and rng.random() < 0.8 else rng.choice(list(s.creatures))
+        if step == "added":
+            tx.put_creature(creature(f"new{i}", pair if rng.random() < 0.8 else spots[21 + i]))
+        elif step == "replaced":
+            tx.put_creature(s.creatures[cid].model_copy())
+        else:
+            sheet = s.creatures[cid].model_copy()
+            tx.remove_creature(cid)
+            if step == "put back":
+                tx.put_creature(sheet)
         positions.seal(tx)
         s = tx.state
         if ask_between:

@@ -302,8 +302,11 @@ def seal(tx: Tx, watched_count: int | None = None) -> None:
     if _replaying.get():
         _replayed.set((origin, state, step))
         return
-    if ordered and step:
-        ordered = all(map(old.__contains__, step))  # none added
+    if ordered:
+        for cid in step:
+            if cid not in old:  # added
+                ordered = False
+                break
     over = step
     base: Occupancy | _Entry | None = tx.origin_occupancy
     if base is None:
