@@ -26,6 +26,7 @@ from vtt.rules.events import RuleError
 from vtt.rules.grid import GridKind
 from vtt.rules.model import GameState
 from vtt.rules.space import Occupancy
+from vtt.rules.txn import Tx
 from vtt.table.state_steps import Steps
 
 Index = tuple[list[tuple[object, list[str]]], list[tuple[str, tuple[object, ...]]]]
@@ -159,6 +160,48 @@ def test_the_menus_own_chain_of_states_gets_the_occupancy_indexed_afresh() -> No
         positions.forget()
         for s in played(seed, random_fight(seed), 10):
             assert _index(positions.occupancy(s)) == _fresh(s)
+
+
+@given(
+    seed=st.integers(0, 2**32 - 1),
+    steps=st.lists(st.sampled_from(["put back", "removed", "added", "replaced"]), min_size=1, max_size=4),
+    ask_between=st.booleans(),
+)
+@settings(max_examples=60, deadline=None)
+def test_creatures_removed_put_back_or_added_in_a_command_go_last_in_the_order_of_the_occupancy(
+    seed: int, steps: list[str], ask_between: bool
+) -> None:
+    """space: two creatures of size 0 share a space. A command that removes a creature and puts it back (the same
+    id, a new sheet), or adds one (beside the pair, mostly), moves it to the end of the state's creatures; one that
+    replaces a creature's sheet keeps its place: each space lists the creatures, and the footprints come, in the
+    order of the state's creatures, as in an index made afresh; the same over a few such steps, each asked of or
+    not."""
+    rng = random.Random(seed)
+    spots = [(col, row) for row in range(0, 10, 2) for col in range(0, 10, 2)]
+    rng.shuffle(spots)
+    pair = spots[0]
+    crowd = [creature(f"c{i}", spot) for i, spot in enumerate(spots[1:21], start=2)]
+    s = state(creature("c0", pair), creature("c1", pair), *crowd)
+    positions.forget()
+    _ = positions.occupancy(s)
+    for i, step in enumerate(steps):
+        tx = Tx(s)
+        together = [cid for cid in s.creatures if s.creatures[cid].anchor == pair]
+        cid = rng.choice(together) if together and rng.random() < 0.8 else rng.choice(list(s.creatures))
+        if step == "added":
+            tx.put_creature(creature(f"new{i}", pair if rng.random() < 0.8 else spots[21 + i]))
+        elif step == "replaced":
+            tx.put_creature(s.creatures[cid].model_copy())
+        else:
+            sheet = s.creatures[cid].model_copy()
+            tx.remove_creature(cid)
+            if step == "put back":
+                tx.put_creature(sheet)
+        positions.seal(tx)
+        s = tx.state
+        if ask_between:
+            assert _index(positions.occupancy(s)) == _fresh(s)
+    assert _index(positions.occupancy(s)) == _fresh(s)
 
 
 def test_a_state_not_made_by_apply_is_indexed_as_it_is_now() -> None:

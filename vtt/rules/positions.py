@@ -94,7 +94,7 @@ class _Entry:
     """A state: the state `apply` made it from and the creatures that step changed; its occupancy, or what it is
     made from (a base and the creatures changed over it)."""
 
-    __slots__ = ("base", "before", "occ", "over", "state", "step", "watched")
+    __slots__ = ("base", "before", "occ", "ordered", "over", "state", "step", "watched")
 
     def __init__(
         self,
@@ -104,6 +104,7 @@ class _Entry:
         base: Occupancy | _Entry | None = None,
         over: frozenset[str] = frozenset(),
         occ: Occupancy | None = None,
+        ordered: bool = False,
     ) -> None:
         self.state = state
         self.before = before
@@ -113,6 +114,8 @@ class _Entry:
         """The occupancy of an earlier state, or an earlier entry whose own base is an occupancy or None."""
         self.over = over
         """The creatures changed since the base's state."""
+        self.ordered = ordered
+        """Whether the state is known to hold the base's state's creatures in the same order (`Occupancy.over`)."""
         self.occ = occ
         self.watched: int | None = None
         """How many of its creatures are swallowed or hold an Ailment source (`start`), once known."""
@@ -124,7 +127,7 @@ class _Entry:
             base = self.base
             if isinstance(base, _Entry):
                 base = base.occupancy()
-            occ = Occupancy(self.state) if base is None else Occupancy.over(base, self.state, self.over)
+            occ = Occupancy(self.state) if base is None else Occupancy.over(base, self.state, self.over, self.ordered)
             self.occ = occ
             self.base = None
         return occ
@@ -202,7 +205,7 @@ def derived(old: GameState, old_occ: Occupancy, new: GameState) -> Occupancy | N
     step = changed(old, new)
     if not _few(len(step), new):
         return None
-    occ = Occupancy.over(old_occ, new, step)
+    occ = Occupancy.over(old_occ, new, step, True)
     _ = occ.by_cell
     return occ
 
@@ -286,10 +289,12 @@ def seal(tx: Tx, watched_count: int | None = None) -> None:
     state, origin = tx.state, tx.origin
     old, new = origin.creatures, state.creatures
     step = _NO_STEP
+    ordered = True  # the same creatures in the same order: each one replaced in its place, none added or removed
     if old is not new:  # a creature was replaced; one put back as the very object it was is no change
         replaced = tx._creatures
         if tx._removed:
             replaced = replaced | tx._removed
+            ordered = False
         for cid in replaced:
             if old.get(cid) is new.get(cid):
                 step = frozenset(cid for cid in replaced if old.get(cid) is not new.get(cid)) or _NO_STEP
@@ -299,6 +304,11 @@ def seal(tx: Tx, watched_count: int | None = None) -> None:
     if _replaying.get():
         _replayed.set((origin, state, step))
         return
+    if ordered:
+        for cid in step:
+            if cid not in old:  # added
+                ordered = False
+                break
     over = step
     base: Occupancy | _Entry | None = tx.origin_occupancy
     if base is None:
@@ -309,12 +319,13 @@ def seal(tx: Tx, watched_count: int | None = None) -> None:
             elif found.base is None:
                 base = found  # worked out when first asked, then shared
             elif len(found.over) + len(step) <= OVERLAY_MAX:
-                base, over = found.base, found.over | step
+                base, over, ordered = found.base, found.over | step, ordered and found.ordered
             # else too much has changed since an occupancy was last asked for: it is built when asked
     if base is not None and len(over) > CHANGED_MIN and not _few(len(over), state):
         base = None
     entry = _new_entry(_Entry)  # as `_Entry(state, origin, step, base, over)`, without a call of its __init__
     entry.state, entry.before, entry.step, entry.base, entry.over, entry.occ = state, origin, step, base, over, None
+    entry.ordered = ordered
     entry.watched = watched_count
     key = id(state)
     if key in _entries:  # asked about while it was made (rare): now the most recent

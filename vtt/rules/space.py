@@ -104,6 +104,9 @@ class Occupancy:
         it before adding to it)."""
         self._base: Occupancy | None = None
         self._changed: frozenset[str] = frozenset()
+        self._ordered = False
+        """Whether its state is known to hold its base's creatures in the same order (told by whoever made it), so
+        neither order is listed to compare them."""
         self._moved: dict[Cell, list[str]] | None = None
         self._rank: dict[str, int] | None = None
         self.kept: dict[tuple[Any, ...], Any] = {}
@@ -111,10 +114,11 @@ class Occupancy:
         same Reposition with and without a Charge); only while the state it was built from does not change."""
 
     @classmethod
-    def over(cls, base: Occupancy, state: GameState, changed: AbstractSet[str]) -> Occupancy:
+    def over(cls, base: Occupancy, state: GameState, changed: AbstractSet[str], ordered: bool = False) -> Occupancy:
         """The occupancy of `state`, a state made from `base`'s state by a command that replaced the `changed`
         creatures (changed, added or removed) and no other: every other creature is the same object in both.
-        Built fresh when the footprints of the two states' settings differ."""
+        `ordered`: the caller knows `state` holds the same creatures as `base`'s state in the same order (none added
+        or removed). Built fresh when the footprints of the two states' settings differ."""
         before = base._state.settings
         now = state.settings
         if now is not before and (now.grid != before.grid or now.footprints != before.footprints):
@@ -126,9 +130,11 @@ class Occupancy:
             else:
                 occ._moved = occ._moved_over(base, changed)
                 changed = base._changed | changed
+                ordered = ordered and base._ordered
                 base = base._base
         occ._base = base
         occ._changed = frozenset(changed)
+        occ._ordered = ordered
         if len(occ._changed) > OVERLAY_MAX:
             _ = occ.by_cell
         return occ
@@ -139,12 +145,16 @@ class Occupancy:
         found = self._rank
         if found is None:
             base = self._base
-            if base is not None and _same_order(base._state, self._state):
+            if base is not None and self._same_order_as(base):
                 found = base.rank()  # kept there too, for the next occupancy read over it
             else:
                 found = {cid: i for i, cid in enumerate(self._state.creatures)}
             self._rank = found
         return found
+
+    def _same_order_as(self, base: Occupancy) -> bool:
+        """Whether the state holds the same creatures as `base`'s state, in the same order."""
+        return self._ordered or _same_order(base._state, self._state)
 
     def _order(self, cids: list[str]) -> list[str]:
         """`cids` in the order of the state's creatures (the order a fresh index lists a space's occupants in)."""
@@ -258,7 +268,7 @@ class Occupancy:
         changed = self._changed
         moved = self._moved_in()
         now = self._state.creatures
-        same_order = _same_order(base._state, self._state)
+        same_order = self._same_order_as(base)
         if same_order:
             self._rank = base.rank()
         index = base.by_cell.copy()  # cloned whole even with deleted keys in it, which dict() copies one by one
