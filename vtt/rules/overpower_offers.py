@@ -160,7 +160,7 @@ def _collisions(
     steps = moves.steps
     cells: Iterable[Cell] = moves.order
     if offsets == ((0, 0),):  # the spaces it enters are those it reaches: only those with a creature are read
-        cells = filter((steps.keys() & by_cell.keys()).__contains__, cells)
+        cells = filter(by_cell.__contains__, cells)
     found: set[str] = {c.id}
     out: list[tuple[str, Cell, list[Cell]]] = []
     for cell in cells:
