@@ -23,6 +23,7 @@ from __future__ import annotations
 
 import math
 from collections.abc import Set as AbstractSet
+from functools import lru_cache
 
 from pydantic import BaseModel, ConfigDict
 
@@ -60,11 +61,21 @@ _NOTHING: frozenset[Cell] = frozenset()
 
 def _clear(grid: Grid, a: Cell, t: Cell, filled: AbstractSet[Cell], blocking: AbstractSet[Cell]) -> bool:
     """Whether some line from `a` to `t` passes no space of `filled` or `blocking` strictly between them."""
-    for line in grid.lines(a, t):
-        between = line[1:-1]
+    aq, ar = a
+    for offsets in _between_offsets(grid, t[0] - aq, t[1] - ar):
+        if not offsets:  # `t` is next to `a` (or is `a`)
+            return True
+        between = [(aq + dq, ar + dr) for dq, dr in offsets]
         if (not blocking or blocking.isdisjoint(between)) and filled.isdisjoint(between):
             return True
     return False
+
+
+@lru_cache(maxsize=4096)
+def _between_offsets(grid: Grid, dq: int, dr: int) -> tuple[tuple[Cell, ...], ...]:
+    """The spaces strictly between the ends of each of `grid.lines` from (0, 0) to (dq, dr), in its order (a
+    line's shape depends on the step between its ends alone)."""
+    return tuple(tuple(line[1:-1]) for line in grid.lines((0, 0), (dq, dr)))
 
 
 def exposure(

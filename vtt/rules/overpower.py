@@ -71,7 +71,7 @@ from vtt.rules.damage import deal
 from vtt.rules.dice import DiceChange, DiceSource, Modifier, roll
 from vtt.rules.events import Event, RuleError
 from vtt.rules.fastmodel import construct
-from vtt.rules.grid import Grid, footprint_distance
+from vtt.rules.grid import Grid, GridKind, footprint_distance
 from vtt.rules.hold import caused_by, check_touch, end_empty_holds, leave_holds, release_limb, remove_held
 from vtt.rules.menu_terms import lines_clear, melee_modifiers, touch
 from vtt.rules.model import Cell, Creature, GameState, Hold, Limb, PartLock, Weapon
@@ -79,7 +79,16 @@ from vtt.rules.near import on_map_within
 from vtt.rules.reach import attack_path, best_limb, reach
 from vtt.rules.situational import attack_roll
 from vtt.rules.sizes import can_overpower, overpower_size_modifier
-from vtt.rules.space import Occupancy, footprint, footprint_offsets, grid_of, standable, why_cannot_stand
+from vtt.rules.space import (
+    Occupancy,
+    fill,
+    footprint,
+    footprint_offsets,
+    grid_for,
+    grid_of,
+    standable,
+    why_cannot_stand,
+)
 from vtt.rules.strike import Armament, AttackPlan, arm_reach, armament, attack_limbs, weapon_modifiers
 from vtt.rules.turns import require_active
 from vtt.rules.txn import Tx
@@ -346,12 +355,23 @@ def held_items(c: Creature) -> list[Weapon]:
 
 def drop_spaces(state: GameState, occ: Occupancy, target: Creature) -> list[Cell]:
     """seed-000 Disarm: the spaces adjacent to the target (not its own, not filled, on the map)."""
-    grid = grid_of(state)
-    mine = occ.cells[target.id]
-    cols, rows = state.board.cols, state.board.rows
+    return list(shared_drop_spaces(state, occ, target))
+
+
+def shared_drop_spaces(state: GameState, occ: Occupancy, target: Creature) -> list[Cell]:
+    """`drop_spaces`, shared: not to be changed."""
+    board = state.board
+    return _drop_spaces(state.settings.grid, occ.cells[target.id], board.filled(), board.cols, board.rows)
+
+
+@lru_cache(maxsize=1024)
+def _drop_spaces(kind: GridKind, mine: tuple[Cell, ...], filled: frozenset[Cell], cols: int, rows: int) -> list[Cell]:
+    """`drop_spaces` of a target filling `mine`, kept by all it reads (a target that has not moved and walls that
+    have not changed since give the same, whoever else moved): not to be changed."""
+    grid = grid_for(kind)
     around = grid.area_within(mine, 1)
     around.difference_update(mine)
-    around.difference_update(state.board.filled())
+    around.difference_update(filled)
     if on_map_within(grid, mine, 1, cols, rows):
         return sorted(around)
     in_bounds = grid.in_bounds
@@ -546,13 +566,19 @@ def destinations(
     if reached is not None:
         mine = occ.cells[c.id]
         now = footprint_distance(grid, mine, occ.cells[target.id])
+        open_reached = set(reached)
         if offsets == ((0, 0),):
-            spread = 0
-            candidates = set(reached)
+            on_map = False  # the spaces not reached are a few next to the target: each is asked
+            candidates = set(open_reached)
             farther = (cell for cell in grid.neighbours(target.anchor) if footprint_distance(grid, mine, (cell,)) > now)
         else:
             spread = max(grid.distance((0, 0), off) for off in offsets)
-            candidates, nearest = _reached_anchors(grid, mine, rng, offsets, set(reached))
+            cols, rows = state.board.cols, state.board.rows
+            # each space filled at an anchor in the Reach is within the Reach and the footprint's spread twice over
+            on_map = on_map_within(grid, mine, rng + 2 * spread, cols, rows) and on_map_within(
+                grid, (target.anchor,), 1 + spread, cols, rows
+            )
+            candidates, nearest = _reached_anchors(grid, mine, rng, offsets, open_reached)
             if now <= rng:  # an anchor not within the Reach is farther
                 farther = (cell for cell in grid.neighbours(target.anchor) if nearest.get(cell, rng + 1) > now)
             else:
@@ -563,12 +589,7 @@ def destinations(
                 )
         candidates.update(farther)
         candidates.discard(target.anchor)
-        cols, rows = state.board.cols, state.board.rows
-        # each space filled at an anchor in the Reach is within the Reach and the footprint's spread twice over
-        on_map = on_map_within(grid, mine, rng + 2 * spread, cols, rows) and on_map_within(
-            grid, (target.anchor,), 1 + spread, cols, rows
-        )
-        found = sorted(standable(state, target, candidates, occ, filled, on_map))
+        found = sorted(_fitting(state, occ, target, offsets, candidates, open_reached, filled, on_map))
     else:
         spread = max((grid.distance((0, 0), off) for off in offsets), default=0)
         candidates = grid.area_within(occ.cells[c.id], rng + spread) | set(grid.neighbours(target.anchor))
@@ -579,8 +600,48 @@ def destinations(
     return list(found)
 
 
+def _fitting(
+    state: GameState,
+    occ: Occupancy,
+    target: Creature,
+    offsets: tuple[Cell, ...],
+    anchors: set[Cell],
+    known_open: AbstractSet[Cell],
+    filled: AbstractSet[Cell],
+    on_map: bool,
+) -> set[Cell]:
+    """The `anchors` where `target` (its footprint `offsets`) may stand, as `standable` finds them: an anchor is
+    refused when a space its footprint fills is refused (a wall or object, off the map, or too full with the others
+    there). Each space is asked once whatever anchors share it, walls and the map's edge only of those not in
+    `known_open` (open spaces on the map), fullness only of those a creature stands in. `on_map`: the caller knows
+    every space filled at every anchor lies on the map."""
+    one = offsets == ((0, 0),)
+    cells = anchors if one else {(q + dq, r + dr) for q, r in anchors for dq, dr in offsets}
+    unknown = cells - known_open
+    if on_map:
+        refused = unknown.intersection(filled)
+    else:
+        cols, rows = state.board.cols, state.board.rows
+        in_bounds = grid_of(state).in_bounds
+        refused = {cell for cell in unknown if cell in filled or not in_bounds(cell, cols, rows)}
+    by_cell = occ.by_cell
+    creatures = state.creatures
+    me = target.id
+    mine = fill(target)
+    capacity = state.settings.space_capacity + 1e-9
+    for cell in by_cell.keys() & cells:
+        here = by_cell[cell]
+        if here and mine + sum(fill(creatures[o]) for o in here if o != me) > capacity:
+            refused.add(cell)
+    if not refused:
+        return anchors
+    if one:
+        return anchors - refused
+    return anchors - {(q - dq, r - dr) for q, r in refused for dq, dr in offsets}
+
+
 def _reached_anchors(
-    grid: Grid, mine: tuple[Cell, ...], rng: int, offsets: tuple[Cell, ...], reached: AbstractSet[Cell]
+    grid: Grid, mine: tuple[Cell, ...], rng: int, offsets: tuple[Cell, ...], reached: set[Cell]
 ) -> tuple[set[Cell], dict[Cell, int]]:
     """The anchors at which a footprint of `offsets` is within Reach `rng` of `mine` and reached past the walls
     (`attack_path` to it finds a line), for the anchors where every space of the footprint is open and on the map:
@@ -594,9 +655,14 @@ def _reached_anchors(
         good: set[Cell] = set()
         for dq, dr in offsets:
             met.update([(q - dq, r - dr) for q, r in ring])
-            good.update([(q - dq, r - dr) for q, r in ring if (q, r) in reached])
         met.difference_update(nearest)
-        found |= good & met
+        if reached.issuperset(ring):  # every anchor met here has a nearest space reached
+            found |= met
+        else:
+            hit = [cell for cell in ring if cell in reached]
+            for dq, dr in offsets:
+                good.update([(q - dq, r - dr) for q, r in hit])
+            found |= good & met
         nearest.update(dict.fromkeys(met, d))
     return found, nearest
 

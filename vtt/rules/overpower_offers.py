@@ -59,9 +59,7 @@ def weapon_overpower_options(
         for action in ACTIONS if held else ACTIONS[1:]:
             choices: dict[str, list[Any]]
             if action == "disarm":
-                spaces = occ.kept.get(("drop_spaces", oid))  # `positions.kept` without a partial made each time
-                if spaces is None:
-                    spaces = occ.kept["drop_spaces", oid] = overpower.drop_spaces(state, occ, t)
+                spaces = overpower.shared_drop_spaces(state, occ, t)
                 if not spaces:
                     continue
                 choices = {"item": [w.id for w in held], "to": list(spaces)}
