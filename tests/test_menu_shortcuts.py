@@ -2,7 +2,7 @@
 the Move search over numbered spaces (`move_search`), the spaces a Move may end in, an attack reaching every space
 of a Reach with no wall short of its edge (`menu_terms.lines_clear`: the Strike's spaces, Reposition's
 destinations), the melee attack modifiers kept for a state (`menu_terms.melee_modifiers`), and the plans of a Called
-Shot, a Charge and a Flurry's Strike made from the plain Strike's (`strike_offers.declared_plan`)."""
+Shot, a Charge and a Flurry's Strike made from the plain Strike's (`strike_offers.declared_preview`)."""
 
 from __future__ import annotations
 
@@ -14,11 +14,21 @@ from typing import Any
 import pytest
 from factories import creature, state, weapon
 from pydantic import BaseModel
-from test_menu_batched import destinations_in_a_menu
+from test_menu_batched import _giant_fight, destinations_in_a_menu
 from test_menu_build import played, random_fight
 from test_menu_carry import placed_around
 
-from vtt.rules import board_kept, move_offers, movement, offers, overpower, positions, strike, strike_offers
+from vtt.rules import (
+    board_kept,
+    move_offers,
+    movement,
+    offers,
+    overpower,
+    positions,
+    strike,
+    strike_offers,
+    tactics,
+)
 from vtt.rules.conditions import melee_attack_modifiers
 from vtt.rules.engine import legal_actions
 from vtt.rules.events import RuleError
@@ -38,7 +48,8 @@ from vtt.rules.offers import (
     make_target,
     preview_of,
 )
-from vtt.rules.reach import attack_path
+from vtt.rules.reach import attack_path, limb_bonus
+from vtt.rules.records import copy_record
 from vtt.rules.settings import TableSettings
 from vtt.rules.space import Occupancy, footprint, footprint_offsets, grid_of, standable, why_cannot_stand
 
@@ -283,10 +294,11 @@ def test_melee_modifiers_kept_for_a_state_are_those_worked_out_each_time() -> No
     assert found > 0
 
 
-def test_declared_strike_plans_made_from_the_plain_plan_are_those_planned_each_time() -> None:
-    """`declared_plan` (a Called Shot, a Charge, a Flurry's Minor Action, and together) gives the plan
-    `plan_creature_strike` makes for the same Strike, or fails as it does, for every pair of creatures and every
-    weapon and limb of random fights, asked again on the same occupancy too (then the plan kept for it)."""
+def test_declared_strike_previews_made_from_the_plain_plan_are_those_of_the_plans_made_each_time() -> None:
+    """`declared_preview` of the plain Strike's plan (a Called Shot, a Charge, a Flurry's Minor Action, and together)
+    is the preview of the plan `plan_creature_strike` makes with them declared, with the same path; where the plain
+    Strike fails, the declared one fails as it does; for every pair of creatures and every weapon and limb of random
+    fights."""
     planned = 0
     for seed in SEEDS[::2]:
         for s in played(seed, random_fight(seed), 4):
@@ -300,27 +312,95 @@ def test_declared_strike_plans_made_from_the_plain_plan_are_those_planned_each_t
                         (True, True, False),
                         (False, True, True),
                     ):
+                        occ = Occupancy(s)
                         try:
-                            plain = strike.plan_creature_strike(
+                            declared = strike.plan_creature_strike(
                                 s, Occupancy(s), c, t, arm, False, filled, called_shot, charge, minor
                             )
                         except RuleError as e:
-                            try:
-                                strike_offers.declared_plan(
-                                    s, Occupancy(s), c, t, arm, filled, called_shot, charge, minor
-                                )
-                            except RuleError as same:
-                                assert str(same) == str(e)
-                                continue
-                            raise AssertionError(f"no error where the plan fails: {e}") from None
-                        occ = Occupancy(s)
-                        kept = strike.plan_creature_strike(s, occ, c, t, arm, False, filled)
-                        made = strike_offers.declared_plan(s, occ, c, t, arm, filled, called_shot, charge, minor)
-                        again = strike_offers.declared_plan(s, occ, c, t, arm, filled, called_shot, charge, minor)
-                        assert made.model_dump() == plain.model_dump() == again.model_dump()
-                        assert made.path == kept.path and again is made
+                            with pytest.raises(RuleError) as same:
+                                strike.plan_creature_strike(s, occ, c, t, arm, False, filled)
+                            assert str(same.value) == str(e)
+                            continue
+                        plain = strike.plan_creature_strike(s, occ, c, t, arm, False, filled)
+                        mods = tactics.declared_modifiers(s, c, called_shot, charge)
+                        extra = tactics.flurry_weapon_changes(arm.weapon, minor)
+                        made = strike_offers.declared_preview(plain, mods, extra)
+                        _same_model(made, offers.plan_preview(declared))
+                        assert plain.path == declared.path
                         planned += 1
     assert planned > 100
+
+
+def test_an_armament_holds_the_attackers_own_weapon_and_limb_however_often_it_is_asked() -> None:
+    """`strike.armament` of each weapon and limb of random fights is the Armament the rule makes (the gripped weapon,
+    the gripping limb reaching farthest, the number gripping; or the free limb), holding the attacker's own weapon
+    and limb objects, asked again too; with the creature's weapons and limbs replaced by copies (a new creature, or
+    a limb changed in place and the creature copied), it holds the copies."""
+    made = 0
+    for seed in SEEDS:
+        for s in played(seed, random_fight(seed), 3):
+            for c in s.creatures.values():
+                for copied in (c, c.model_copy(deep=True)):
+                    for _ in range(2):
+                        spent = tactics.spent_limbs(s, c.id)
+                        for arm in arms(s, copied):
+                            if arm.weapon is not None:
+                                w = copied.weapon(arm.weapon.id)
+                                assert w is not None
+                                grips = [
+                                    lb
+                                    for lb in copied.limbs
+                                    if lb.holding == w.id and lb.hold_id is None and lb.id not in spent
+                                ]
+                                best = grips[0] if len(grips) == 1 else max(grips, key=lambda lb: limb_bonus(c, lb))
+                                assert arm.weapon is w and arm.grips == len(grips) and arm.limb is best
+                                assert arm.model_fields_set == {"weapon", "limb", "grips"}
+                            else:
+                                free = next(lb for lb in copied.limbs if lb.free and lb.id not in spent)
+                                assert arm.limb is free and arm.grips == 0
+                                assert arm.model_fields_set == {"weapon", "limb"}
+                            made += 1
+    assert made > 200
+
+
+def _typed_weapons_and_severed_parts(seed: int) -> GameState:
+    """The random fight of `seed`, each weapon of every other seed with two Strike Types, and each creature's parts
+    severed at random (about one in five)."""
+    rng = random.Random(seed)
+    s = random_fight(seed)
+    creatures = {}
+    for cid, c in s.creatures.items():
+        weapons = [w.model_copy(update={"strike_types": ("B", "S")}) if seed % 2 else w for w in c.weapons]
+        parts = [copy_record(p, {"severed": rng.random() < 0.2}) for p in c.parts]
+        creatures[cid] = shallow_copy(c, weapons=weapons, parts=parts)
+    return shallow_copy(s, creatures=creatures)
+
+
+def test_the_menus_strike_choices_and_called_shot_parts_are_those_of_each_target() -> None:
+    """In the menus of random fights, a Strike asks for each choice (`STRIKE_CHOICES`) that has more than one value
+    against some target, and a Called Shot's target (melee or ranged) offers each unsevered part of that target,
+    with its size offset as the margin, in the target's order."""
+    asked: set[str] = set()
+    aimed = 0
+    for seed in SEEDS:
+        for s in [_giant_fight(seed), *played(seed, _typed_weapons_and_severed_parts(seed), 4)]:
+            for cid in s.creatures:
+                for o in legal_actions(s, cid):
+                    if o.action == "strike" and o.row == strike_offers.STRIKE_ROW and o.targets:
+                        wide = [
+                            f for f in strike_offers.STRIKE_CHOICES if any(len(t.choices[f]) > 1 for t in o.targets)
+                        ]
+                        assert o.choose == wide
+                        asked.update(wide)
+                    if o.action == "called_shot":
+                        for t in o.targets:
+                            assert t.target is not None
+                            parts = [p for p in s.creatures[t.target].parts if not p.severed]
+                            assert t.choices == {"called_shot": [p.id for p in parts]}
+                            assert t.margins == {p.id: p.size_offset for p in parts}
+                            aimed += 1
+    assert asked == set(strike_offers.STRIKE_CHOICES) and aimed > 50
 
 
 def _read_type(value: object) -> type:

@@ -6,13 +6,16 @@ SE (0,1). Every path below is worked out by hand.
 
 from __future__ import annotations
 
+import math
+import random
+
 import pytest
 from factories import creature, limb, weapon
 
 from vtt.rules.grid import HexGrid
 from vtt.rules.hold import grab_reach
 from vtt.rules.model import Cell, Limb
-from vtt.rules.reach import attack_path, base_reach, best_limb, effective_extend, reach
+from vtt.rules.reach import attack_path, base_reach, best_limb, effective_extend, limb_bonus, reach
 
 HEX = HexGrid()
 ARM = limb("arm", "arm")
@@ -133,6 +136,25 @@ def test_weapon_extend_penalty_uses_the_named_skill() -> None:
     w = weapon("spear", extend=2, tier=3)
     assert effective_extend(c, w, "Martial") == 2
     assert effective_extend(c, w, "Nimble") == 0
+
+
+def test_reach_written_out_is_its_parts_added_up() -> None:
+    """`reach` is `base_reach` + `limb_bonus` + `effective_extend` (with Extend) for random sizes, limbs (every kind,
+    or none), weapons (Extend, Tier) and skills."""
+    rng = random.Random(14)
+    kinds = ["arm", "leg", "tail", "tentacle", "wing", "head", "other"]
+    for _ in range(2000):
+        c = creature("c", (0, 0), size=rng.randint(-4, 12), skills={"Martial": rng.randint(0, 5), "Nimble": 1})
+        part = limb("part", rng.choice(kinds)) if rng.random() < 0.8 else None
+        w = weapon("w", extend=rng.choice([0, 0, 1, 2, 3]), tier=rng.randint(1, 5)) if rng.random() < 0.7 else None
+        skill = rng.choice(["Martial", "Nimble"])
+        added = base_reach(c) + limb_bonus(c, part)
+        if w is not None and w.extend:
+            added += effective_extend(c, w, skill)
+        assert reach(c, part, w, skill) == added
+        assert limb_bonus(c, part) == (
+            math.ceil(c.size / 2) if part is not None and part.grants_reach and c.size > 0 else 0
+        )
 
 
 # --------------------------------------------------------------------------------------------------------

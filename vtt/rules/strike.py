@@ -105,8 +105,7 @@ def armament(state: GameState, c: Creature, weapon_id: str | None, limb_id: str 
             raise RuleError(
                 f"{c.name} must grip {weapon.name} with {count(need, 'limb')} to use it", code="weapon.not_gripped"
             )
-        best = grips[0] if len(grips) == 1 else best_limb(c, grips)
-        return construct(Armament, weapon=weapon, limb=best, grips=len(grips))
+        return _armament(weapon, grips[0] if len(grips) == 1 else best_limb(c, grips), len(grips))
     if limb_id is not None:
         limb = c.limb(limb_id)
         if limb is None:
@@ -115,12 +114,34 @@ def armament(state: GameState, c: Creature, weapon_id: str | None, limb_id: str 
             raise RuleError(f"{c.name}'s {limb.name} is not free")
         if limb.id in tactics.spent_limbs(state, c.id):
             raise RuleError(f"{c.name}'s {limb.name} attacked in a Flurry: it cannot attack again for 1 round")
-        return construct(Armament, weapon=None, limb=limb)
+        return _armament(None, limb, 0)
     spent = tactics.spent_limbs(state, c.id)
     free = [limb for limb in c.limbs if limb.free and limb.id not in spent]
     if not free:
         raise RuleError(f"{c.name} has no free limb to strike with")
-    return construct(Armament, weapon=None, limb=best_limb(c, free))
+    return _armament(None, best_limb(c, free), 0)
+
+
+def _armament(weapon: Weapon | None, limb: Limb | None, grips: int) -> Armament:
+    """The Armament of `weapon` (None: unarmed) with `limb` and `grips`: the one made before of these very objects,
+    if any. It holds them, not copies, so it is the same as one made anew in everything but its identity; a Strike's
+    plan kept for it (`plan_kept.reads_of`) then finds it the same at once, without comparing it field by field."""
+    key = (id(weapon), id(limb), grips)
+    found = _ARMAMENTS.get(key)
+    if found is None or found.weapon is not weapon or found.limb is not limb:
+        if len(_ARMAMENTS) >= _ARMAMENTS_KEPT:
+            _ARMAMENTS.clear()
+        found = _ARMAMENTS[key] = (
+            construct(Armament, weapon=None, limb=limb)
+            if weapon is None
+            else construct(Armament, weapon=weapon, limb=limb, grips=grips)
+        )
+    return found
+
+
+_ARMAMENTS: dict[tuple[int, int, int], Armament] = {}
+"""Armaments by the ids of their weapon and limb (held by the Armament: the ids are not reused while kept)."""
+_ARMAMENTS_KEPT = 1024
 
 
 def attack_limbs(state: GameState, c: Creature, arm: Armament) -> list[str]:

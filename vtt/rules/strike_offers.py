@@ -17,15 +17,16 @@ from vtt.rules import (
     strike,
     tactics,
 )
+from vtt.rules.dice import DiceChange, Modifier
 from vtt.rules.events import RuleError
-from vtt.rules.fastmodel import shallow_copy
-from vtt.rules.frozen import FrozenDict, FrozenList
+from vtt.rules.frozen import NO_LIST, FrozenDict, FrozenList
 from vtt.rules.menu_terms import lines_clear, unreached
 from vtt.rules.model import Cell, Creature, GameState
 from vtt.rules.near import on_map_within
 from vtt.rules.offers import (
     MAJOR,
     ActionOption,
+    RollPreview,
     TargetOption,
     arm_params,
     arm_variant,
@@ -35,6 +36,7 @@ from vtt.rules.offers import (
     make_preview,
     make_target,
     plan_preview,
+    preview_of,
 )
 from vtt.rules.reach import attack_path
 from vtt.rules.sizes import may_attack_nimble
@@ -58,14 +60,18 @@ def melee_options(
     filled = state.board.filled()
     rng = strike.arm_reach(state, c, arm)
     variant = arm_variant(arm)
+    types, most = _weapon_choices(state, arm)
     out: list[ActionOption] = []
     targets: list[TargetOption] = []
+    some_nimble = False
     for oid in in_reach:
         try:
             plan = strike.plan_creature_strike(state, occ, c, state.creatures[oid], arm, False, filled)
         except RuleError:
             continue
-        choices = strike_choices(state, c, arm, plan)
+        nimble = _may_attack_nimble(c, plan)
+        some_nimble = some_nimble or nimble
+        choices = _strike_choices(nimble, types, most)
         targets.append(make_target(target=oid, preview=plan_preview(plan), path=plan.path, choices=choices))
     label = f"Strike with {arm.name}" if arm.weapon else "Unarmed Strike"
     params = arm_params(arm)
@@ -78,7 +84,7 @@ def melee_options(
             params=params,
             targets=targets,
             reach=rng,
-            choose=_open_choices(targets),
+            choose=_open_choices(some_nimble, types, most) if targets else [],
             optional=REFINEMENTS,
             row=STRIKE_ROW,
             variant=variant,
@@ -131,14 +137,10 @@ def melee_options(
     return out
 
 
-def _open_choices(targets: list[TargetOption]) -> list[str]:
-    """The fields of `STRIKE_CHOICES` with more than one value against some of `targets`."""
-    wide: set[str] = set()
-    for t in targets:
-        for field, values in t.choices.items():
-            if len(values) > 1:
-                wide.add(field)
-    return [f for f in STRIKE_CHOICES if f in wide] if wide else []
+def _open_choices(nimble: bool, types: tuple[str, ...], most: int) -> list[str]:
+    """The fields of `STRIKE_CHOICES` with more than one value (`_strike_choices`) against some target: Nimble when
+    some target may be attacked Nimble, the Strike Type and the damage dice when the weapon gives more than one."""
+    return [field for field, wide in zip(STRIKE_CHOICES, (nimble, len(types) > 1, most > 0), strict=True) if wide]
 
 
 def reach_spaces(
@@ -201,12 +203,20 @@ def strike_choices(state: GameState, c: Creature, arm: strike.Armament, plan: st
     or more sizes larger than the part exposed, seed-000), the Strike Type of a weapon with several (reference §6.2),
     and rolling fewer damage dice (seed-004: "you may reduce your dice rolled by any amount"). Shared by every
     target with the same choices: not to be changed."""
+    return _strike_choices(_may_attack_nimble(c, plan), *_weapon_choices(state, arm))
+
+
+def _may_attack_nimble(c: Creature, plan: strike.AttackPlan) -> bool:
     # The Nimble Strike is the same Strike with the size terms changed (`strike.strike_size_terms`): it can be made
     # exactly when the plain one can and the attacker is large enough against the exposed part.
-    nimble = plan.exposed_size is not None and may_attack_nimble(c.size, plan.exposed_size)
-    types = arm.weapon.strike_types if arm.weapon is not None else ()
-    most = arm.weapon.damage if arm.weapon is not None else state.settings.unarmed_damage
-    return _strike_choices(nimble, types, most)
+    return plan.exposed_size is not None and may_attack_nimble(c.size, plan.exposed_size)
+
+
+def _weapon_choices(state: GameState, arm: strike.Armament) -> tuple[tuple[str, ...], int]:
+    """The Strike Types of `arm`'s weapon and the most damage dice it rolls."""
+    if arm.weapon is None:
+        return (), state.settings.unarmed_damage
+    return arm.weapon.strike_types, arm.weapon.damage
 
 
 @lru_cache(maxsize=256)
@@ -230,58 +240,61 @@ def strike_targets(
 ) -> list[TargetOption]:
     """The creatures of `ids` that `c` can Strike with `arm` (as a Charge, or a Flurry's Minor Action), each with the
     attack's preview and path."""
+    mods = tactics.declared_modifiers(state, c, False, charge)
+    extra = tactics.flurry_weapon_changes(arm.weapon, minor)
     out: list[TargetOption] = []
     for oid in ids:
         try:
-            plan = declared_plan(state, occ, c, state.creatures[oid], arm, filled, charge=charge, minor=minor)
+            plan = strike.plan_creature_strike(state, occ, c, state.creatures[oid], arm, False, filled)
         except RuleError:
             continue
-        out.append(make_target(target=oid, preview=plan_preview(plan), path=plan.path))
+        out.append(make_target(target=oid, preview=declared_preview(plan, mods, extra), path=plan.path))
     return out
 
 
-def declared_plan(
-    state: GameState,
-    occ: Occupancy,
-    c: Creature,
-    target: Creature,
-    arm: strike.Armament,
-    filled: AbstractSet[Cell],
-    called_shot: bool = False,
-    charge: bool = False,
-    minor: bool = False,
-) -> strike.AttackPlan:
-    """`strike.plan_creature_strike` of a Strike (not Nimble) with a Called Shot or a Charge declared, or as a
-    Flurry's Minor Action, made from the plain Strike's plan (the menu's Strike has made it already): declaring adds
-    its modifiers last and a Minor Action its weapon's dice changes last; nothing else differs. Made once for the
-    state of `occ`, its path the plain plan's: shared, not to be changed."""
-    plan = strike.plan_creature_strike(state, occ, c, target, arm, False, filled)
-    if not (called_shot or charge or minor):
-        return plan
-    weapon, limb = arm.weapon.id if arm.weapon is not None else None, arm.limb.id if arm.limb is not None else None
-    key = ("declared_plan", c.id, target.id, weapon, limb, arm.grips, called_shot, charge, minor, id(filled))
-    made: strike.AttackPlan | None = occ.kept.get(key)
-    if made is None:
-        mods = tactics.declared_modifiers(state, c, called_shot, charge)
-        extra = tactics.flurry_weapon_changes(arm.weapon, minor)
-        made = occ.kept[key] = shallow_copy(
-            plan, dice_changes=[*plan.dice_changes, *extra], modifiers=[*plan.modifiers, *mods]
-        )
-    return made
+def declared_preview(plan: strike.AttackPlan, mods: list[Modifier], extra: list[DiceChange]) -> RollPreview:
+    """The preview of `strike.plan_creature_strike` of a Strike (not Nimble) with a Called Shot or a Charge declared
+    (`mods`, `tactics.declared_modifiers`), or as a Flurry's Minor Action (`extra`, `tactics.flurry_weapon_changes`),
+    made from the plain Strike's `plan` (the menu's Strike has made it already): declaring adds its modifiers last and
+    a Minor Action its weapon's dice changes last; nothing else differs, the path neither."""
+    return preview_of(
+        plan.label,
+        plan.skill,
+        plan.dice,
+        [*plan.dice_changes, *extra] if extra else plan.dice_changes,
+        [*plan.modifiers, *mods] if mods else plan.modifiers,
+        plan.dl,
+        plan.defense_skill,
+        plan.damage,
+        plan.damage_changes,
+    )
 
 
 def called_target(oid: str, t: Creature, plan: strike.AttackPlan, params: dict[str, Any] | None = None) -> TargetOption:
     """A Called Shot's target: the attack's preview and path, each unsevered part to choose, and by how much the
     attack must beat the defense to strike it (seed-000)."""
-    parts = [p for p in t.parts if not p.severed]
+    choices, margins = aimed_parts(t)
     return make_target(
-        target=oid,
-        preview=plan_preview(plan),
-        path=plan.path,
-        params=params or {},
-        choices={"called_shot": [p.id for p in parts]},
-        margins={p.id: p.size_offset for p in parts},
+        target=oid, preview=plan_preview(plan), path=plan.path, params=params or {}, choices=choices, margins=margins
     )
+
+
+def aimed_parts(t: Creature) -> tuple[dict[str, list[str]], dict[str, int]]:
+    """A Called Shot's choice of `t`'s parts (each unsevered one) and the margin by which the attack must beat the
+    defense to strike each (its size offset, seed-000)."""
+    parts = [p for p in t.parts if not p.severed]
+    return {"called_shot": [p.id for p in parts]}, {p.id: p.size_offset for p in parts}
+
+
+def _menu_aimed_parts(occ: Occupancy, t: Creature) -> tuple[dict[str, list[str]], dict[str, int]]:
+    """`aimed_parts` of `t` in the state of `occ`, worked out once for its menus (each weapon's Called Shot asks):
+    frozen, shared by their targets."""
+    key = ("aimed_parts", t.id)
+    found: tuple[dict[str, list[str]], dict[str, int]] | None = occ.kept.get(key)
+    if found is None:
+        choices, margins = aimed_parts(t)
+        found = occ.kept[key] = (FrozenDict(called_shot=FrozenList(choices["called_shot"])), FrozenDict(margins))
+    return found
 
 
 def called_shot_option(
@@ -311,13 +324,18 @@ def called_and_charged(
     rng = strike.arm_reach(state, c, arm)
     out: list[ActionOption] = []
     called: list[TargetOption] = []
+    mods = tactics.declared_modifiers(state, c, True, False)
     for oid in area:
         t = state.creatures[oid]
         try:
-            plan = declared_plan(state, occ, c, t, arm, filled, called_shot=True)
+            plan = strike.plan_creature_strike(state, occ, c, t, arm, False, filled)
         except RuleError:
             continue
-        called.append(called_target(oid, t, plan))
+        choices, margins = _menu_aimed_parts(occ, t)
+        preview = declared_preview(plan, mods, NO_LIST)
+        called.append(
+            make_target(target=oid, preview=preview, path=plan.path, params={}, choices=choices, margins=margins)
+        )
     name = f"Strike with {arm.name}" if arm.weapon else "Unarmed Strike"
     if called:
         out.append(called_shot_option(name, arm_params(arm), called, rng, arm_variant(arm)))
