@@ -37,7 +37,7 @@ def tactic_options(state: GameState, occ: Occupancy, c: Creature, major_ok: bool
     full_resolve = turns.resolve_blocks(state, c.id)
     actions = tactics.distract_actions(state, c.id) if not full_resolve else []
     aware = (
-        list(positions.kept(occ, ("distract_targets", c.id), lambda: tactics.distract_targets(state, c, occ)))
+        list(positions.kept(occ, ("distract_targets", c.id), lambda: tactics.distract_targets(state, c, occ, actions)))
         if actions
         else []
     )
