@@ -285,7 +285,8 @@ def test_the_moves_a_creature_can_make_are_those_a_plain_search_finds(kind: Grid
 def test_focus_and_distract_targets_are_those_the_rules_allow_one_creature_at_a_time() -> None:
     """Focus's targets (found from the creatures near, the range not measured again) are every creature
     `why_not_focus` allows, each once; Distract's are, in the state's order, every creature `aware_of` finds Aware of
-    the Distract offered. A creature's Focus is set now and then, so that it is left out."""
+    the Distract offered, whether `distract_targets` works out what a Distract may follow or is told it. A
+    creature's Focus is set now and then, so that it is left out."""
     found = 0
     for seed in SEEDS[::2]:
         rng = random.Random(seed)
@@ -301,6 +302,8 @@ def test_focus_and_distract_targets_are_those_the_rules_allow_one_creature_at_a_
                 kinds = tactics.distract_actions(s, c.id)
                 action: tactics.DistractAction = next((k for k in kinds if k != "speak"), "speak")
                 aware = [oid for oid, o in s.creatures.items() if tactics.aware_of(s, c, o, occ, action)]
-                assert tactics.distract_targets(s, c, Occupancy(s)) == ([] if c.swallowed_by else aware)
+                expected = [] if c.swallowed_by else aware
+                assert tactics.distract_targets(s, c, Occupancy(s)) == expected
+                assert tactics.distract_targets(s, c, Occupancy(s), kinds) == expected  # the menu's, kinds known
                 found += len(focus_on) + len(aware)
     assert found > 0

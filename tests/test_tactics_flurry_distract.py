@@ -167,6 +167,19 @@ def test_legal_flurry_is_offered_then_its_minor_attacks() -> None:
     assert not [o for o in legal_actions(s, "a") if o.action == "flurry"]
 
 
+def test_flurry_declaration_costs_and_numbers_follow_the_table_settings() -> None:
+    """The Flurry option costs what the table's `flurry_cost` says (nothing, a Minor or a Major Action) and offers
+    each number from 1 to its `flurry_max`, whatever menus were made before under other settings."""
+    for flurry_cost, cost in (("minor", {"minor": 1}), ("none", {}), ("major", {"major": 1}), ("minor", {"minor": 1})):
+        for flurry_max in (1, 3, 6, 2):
+            s = field()
+            s = s.model_copy(update={"settings": TableSettings(flurry_cost=flurry_cost, flurry_max=flurry_max)})
+            (decl,) = [o for o in legal_actions(s, "a") if o.action == "flurry"]
+            assert decl.cost == cost
+            assert decl.targets[0].choices == {"number": list(range(1, flurry_max + 1))}
+            assert decl.model_dump(mode="json")["targets"][0]["choices"] == {"number": list(range(1, flurry_max + 1))}
+
+
 # --------------------------------------------------------------------------------------------------------
 # Distract
 # --------------------------------------------------------------------------------------------------------

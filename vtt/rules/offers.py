@@ -391,10 +391,10 @@ def finish(option: ActionOption, creature_id: str) -> ActionOption:
     (shared by two options) is copied, in a list of the option's own."""
     values = option.__dict__
     kind = values["command"] or values["action"]
-    shape = _SHAPES.get(kind)
-    if shape is None:
-        shape = _SHAPES[kind] = _shape(kind)
-    has_creature, has_target, space_field, waits = shape
+    try:
+        has_creature, has_target, space_field, waits = _SHAPES[kind]
+    except KeyError:
+        has_creature, has_target, space_field, waits = _SHAPES[kind] = _shape(kind)
     send: dict[str, Any] = {"type": kind, "creature": creature_id} if has_creature else {"type": kind}
     params = values["params"]
     if params:

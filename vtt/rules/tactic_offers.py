@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from functools import lru_cache
 from typing import Any
 
 from vtt.rules import (
@@ -15,8 +16,11 @@ from vtt.rules import (
     tactics,
     turns,
 )
+from vtt.rules.frozen import NO_DICT, FrozenDict, FrozenList
 from vtt.rules.model import Cell, Creature, GameState
 from vtt.rules.offers import (
+    MAJOR,
+    MINOR,
     ActionOption,
     arm_params,
     arm_variant,
@@ -37,7 +41,7 @@ def tactic_options(state: GameState, occ: Occupancy, c: Creature, major_ok: bool
     full_resolve = turns.resolve_blocks(state, c.id)
     actions = tactics.distract_actions(state, c.id) if not full_resolve else []
     aware = (
-        list(positions.kept(occ, ("distract_targets", c.id), lambda: tactics.distract_targets(state, c, occ)))
+        list(positions.kept(occ, ("distract_targets", c.id), lambda: tactics.distract_targets(state, c, occ, actions)))
         if actions
         else []
     )
@@ -108,11 +112,21 @@ def flurry_declaration(state: GameState, c: Creature, major_ok: bool, minor_ok: 
             action="flurry",
             group="Tactics",
             label="Flurry",
-            cost={} if s.flurry_cost == "none" else {s.flurry_cost: 1},
-            targets=[make_target(target=c.id, choices={"number": list(range(1, s.flurry_max + 1))})],
+            cost=FLURRY_COST[s.flurry_cost],
+            targets=[make_target(target=c.id, choices=flurry_numbers(s.flurry_max))],
             choose=["number"],
         )
     ]
+
+
+FLURRY_COST: dict[str, FrozenDict] = {"none": NO_DICT, "minor": MINOR, "major": MAJOR}
+"""A Flurry's declaration cost by the table's `flurry_cost`: the shared dict of every option with that cost."""
+
+
+@lru_cache(maxsize=16)
+def flurry_numbers(flurry_max: int) -> FrozenDict:
+    """The choices of a Flurry's declaration: each number of uses from 1 to `flurry_max`, shared by every menu."""
+    return FrozenDict(number=FrozenList(range(1, flurry_max + 1)))
 
 
 def flurried_more(state: GameState, occ: Occupancy, c: Creature) -> list[ActionOption]:

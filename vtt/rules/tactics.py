@@ -329,14 +329,17 @@ def _perceives(state: GameState, c: Creature, other: Creature, action: DistractA
     return speaking or vision.perceives(state, other.id, c.id, ailments=False) is not None
 
 
-def distract_targets(state: GameState, c: Creature, occ: Occupancy | None = None) -> list[str]:
-    """The creatures Aware of every Distract `c` could make now (`distract_actions`), so that the menu may offer each
-    with any of them: of an action when it may follow one (a creature Aware of an action is Aware of speech too),
-    else of its speech."""
+def distract_targets(
+    state: GameState, c: Creature, occ: Occupancy | None = None, kinds: list[DistractAction] | None = None
+) -> list[str]:
+    """The creatures Aware of every Distract `c` could make now (`distract_actions`, or `kinds` when the caller has
+    them), so that the menu may offer each with any of them: of an action when it may follow one (a creature Aware of
+    an action is Aware of speech too), else of its speech."""
     occ = occ or Occupancy(state)
     if c.swallowed_by is not None:
         return []
-    kinds = distract_actions(state, c.id)
+    if kinds is None:
+        kinds = distract_actions(state, c.id)
     action: DistractAction = next((k for k in kinds if k != "speak"), "speak")
     # Only a creature with a space within range can be Aware: the others are not asked about, and those are within it.
     found = near.within(occ, grid_of(state), occ.cells[c.id], state.settings.distract_range)
