@@ -12,19 +12,22 @@ from collections.abc import Iterator
 from concurrent.futures import ThreadPoolExecutor
 from contextlib import contextmanager
 from itertools import pairwise
+from typing import Any
 
+import pytest
 from factories import creature, on_turn, state
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from test_copy_on_write import _board, _command
 from test_menu_build import played, random_fight
 
-from vtt.rules import positions
+from vtt.rules import positions, space
 from vtt.rules.dice import DiceError, ScriptedDice
 from vtt.rules.engine import apply
 from vtt.rules.events import RuleError
+from vtt.rules.fastmodel import shallow_copy
 from vtt.rules.grid import GridKind
-from vtt.rules.model import GameState
+from vtt.rules.model import Cell, GameState
 from vtt.rules.space import Occupancy
 from vtt.rules.txn import Tx
 from vtt.table.state_steps import Steps
@@ -287,3 +290,37 @@ def test_states_recorded_by_apply_in_threads_while_others_ask_of_kept_states_and
         for before, after in pairwise(chain[-8:]):
             assert positions.changed(before, after) == positions.scan_changed(before, after)
             assert _index(positions.occupancy(after)) == _fresh(after)
+
+
+def test_a_state_given_many_commands_keeps_its_occupancy_for_their_placement_checks(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """The table's state, given more commands than `KEPT` states (the Soulweaver dragging tokens from it), stays
+    kept: each command's placement check reads its occupancy, none reads every creature's footprint again
+    (`space.scan`), and the outcome is that of the same placement on a copy nothing is kept of."""
+    positions.forget()
+    table = _chain(random.Random(5), positions.FRESH_UP_TO + 8, GridKind.HEX, 1)[-1]
+    positions.occupancy(table)
+    scans: list[int] = []
+    scan = space.scan
+
+    def counted(*args: Any) -> dict[Cell, list[str]]:
+        scans.append(1)
+        return scan(*args)
+
+    monkeypatch.setattr(space, "scan", counted)
+    placed = 0
+    for i in range(positions.KEPT + 20):
+        cid = sorted(table.creatures)[i % len(table.creatures)]
+        to = table.creatures[cid].anchor
+        cmd = {"type": "place", "creature": cid, "to": to}
+        after, _ = apply(table, cmd, ScriptedDice([]))
+        placed += 1
+        assert positions.sealed(table), i
+        assert scans == [], i
+        if i % 40 == 0:  # a copy nothing is kept of: each footprint read (`scan`)
+            again, _ = apply(shallow_copy(table, creatures=dict(table.creatures)), cmd, ScriptedDice([]))
+            assert again.model_dump() == after.model_dump()
+            assert scans == [1]
+            scans.clear()
+    assert placed == positions.KEPT + 20

@@ -349,11 +349,13 @@ def start(tx: Tx) -> int | None:
     recorded it for a state of more it made (`seal`), counted once for another such state kept (a menu was asked of
     it) and each time for a state of a few creatures (`FRESH_UP_TO`), kept or not; None for a state of more that
     nothing is kept of (the checks cost less than a count). Its occupancy, if worked out, is handed to `tx` on the
-    way: a placement check (`for_tx`) and `seal` read it without a search."""
+    way: a placement check (`for_tx`) and `seal` read it without a search. The state is now the most recently used
+    (`_find`): a state commands are given again and again (the table's, while the Soulweaver drags tokens from it)
+    is not pushed out by the states they make, and its placement checks keep reading its occupancy."""
     state = tx.origin
-    entry = _entries.get(id(state))
+    entry = _find(state)
     few = len(state.creatures) <= FRESH_UP_TO
-    if entry is not None and entry.state is state:
+    if entry is not None:
         tx.origin_occupancy = entry.occ
         if few:  # counted as it is now: a caller may have swallowed a creature in place since it was kept
             return _count_watched(state)
