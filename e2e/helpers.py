@@ -36,31 +36,56 @@ HEX_INNER_RADIUS = """() => {
 }"""
 
 
-# Resolves once the map's zoom and pan have stayed the same over two drawn frames (after a resize the map fits
-# itself to its new size a frame or more later).
-MAP_STEADY = """async () => {
-  const world = () => document.querySelector('svg.vtt-svg [data-role=world]').getScreenCTM();
-  const place = () => { const m = world(); return [m.a, m.d, m.e, m.f].join(' '); };
+STEADY = """async ([place, frames]) => {
   const frame = () => new Promise((drawn) => requestAnimationFrame(() => drawn()));
   let before = place();
-  for (;;) {
+  for (let i = 0; i < frames; i += 2) {
     await frame();
     await frame();
     const now = place();
-    if (now === before) return;
+    if (now === before) return true;
     before = now;
   }
+  return false;
 }"""
+"""Resolves once `place()` (where something is on screen, as a string) is the same over two drawn frames, or after
+`frames` frames (a map that keeps moving is then the test's to catch). Each script below defines its own `place`."""
+MAP_STEADY = STEADY.replace(
+    "async ([place, frames]) => {",
+    """async (frames) => {
+  const place = () => {
+    const world = document.querySelector('svg.vtt-svg [data-role=world]');
+    if (world === null) return '';
+    const m = world.getScreenCTM();
+    return [m.a, m.d, m.e, m.f].join(' ');
+  };""",
+)
+ELEMENT_STEADY = STEADY.replace(
+    "async ([place, frames]) => {",
+    """async (element, frames) => {
+  const place = () => {
+    const r = element.getBoundingClientRect();
+    return [r.x, r.y, r.width, r.height].join(' ');
+  };""",
+)
+STEADY_FRAMES = 240
 
 
 def wait_map_steady(page: Page) -> None:
-    """Wait until the map stops moving (zoom and pan the same over two frames): after `set_viewport_size`, say,
-    before measuring where its spaces are on screen."""
-    page.evaluate(MAP_STEADY)
+    """Wait until the map stops moving (zoom and pan the same over two frames): after `set_viewport_size` the map
+    fits itself to the window a frame or more later, so anything found on screen by where it is waits for this."""
+    page.evaluate(MAP_STEADY, STEADY_FRAMES)
+
+
+def wait_steady(locator: Locator) -> None:
+    """Wait until the element stops moving (its box the same over two frames): a list opening in a menu slides the
+    rows below it, and a click meanwhile lands on whatever slid under the pointer."""
+    locator.evaluate(ELEMENT_STEADY, STEADY_FRAMES)
 
 
 def cell_xy(page: Page, cell: Cell) -> tuple[float, float]:
-    """The viewport position of the centre of ``cell``."""
+    """The viewport position of the centre of ``cell``, once the map stands still."""
+    wait_map_steady(page)
     x, y = page.evaluate(CELL_TO_SCREEN, list(cell))
     return float(x), float(y)
 
@@ -77,7 +102,9 @@ def hex_inner_radius(page: Page) -> float:
 
 
 def token_xy(page: Page, token_id: str) -> tuple[float, float]:
-    """The viewport position of the centre of a token's body (its anchor cell for a one-space token)."""
+    """The viewport position of the centre of a token's body (its anchor cell for a one-space token), once the map
+    stands still."""
+    wait_map_steady(page)
     box = page.locator(f'[data-token-id="{token_id}"] .vtt-body').bounding_box()
     assert box is not None, f"token {token_id} is not rendered"
     return box["x"] + box["width"] / 2, box["y"] + box["height"] / 2
@@ -121,6 +148,7 @@ def choose_action(page: Page, action: str, label: str | None = None) -> None:
         kind = page.locator(f".q-menu .menu-kind:has({selector})").first
         kind.locator(".q-expansion-item__container > .q-item").first.click()
         expect(item).to_be_visible()
+        wait_steady(item)  # the list slides open (and another one shut)
     item.click()
     # the menu beside the token fades out: a click on the map meanwhile would land on it (and only close it)
     expect(page.locator(".q-menu.token-menu")).to_have_count(0)
