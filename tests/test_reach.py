@@ -138,7 +138,7 @@ def test_weapon_extend_penalty_uses_the_named_skill() -> None:
     assert effective_extend(c, w, "Nimble") == 0
 
 
-def test_reach_written_out_is_its_parts_added_up() -> None:
+def test_reach_is_its_parts_added_up() -> None:
     """`reach` is `base_reach` + `limb_bonus` + `effective_extend` (with Extend) for random sizes, limbs (every kind,
     or none), weapons (Extend, Tier) and skills."""
     rng = random.Random(14)

@@ -38,13 +38,8 @@ def effective_extend(creature: Creature, weapon: Weapon, skill: str) -> int:
 
 
 def reach(creature: Creature, limb: Limb | None, weapon: Weapon | None = None, skill: str = "Martial") -> int:
-    """The Reach of an attack made with `limb` (and the `weapon` it grips): `base_reach`, `limb_bonus` and
-    `effective_extend` added up, written out (every attack a menu offers asks)."""
-    size = creature.size
-    if size <= 0:
-        value = 1 if size >= -1 else 0
-    else:
-        value = 1 + (size + 1) // 2 if limb is not None and limb.grants_reach else 1
+    """The Reach of an attack made with `limb` (and the `weapon` it grips)."""
+    value = base_reach(creature) + limb_bonus(creature, limb)
     if weapon is not None and weapon.extend:  # without Extend, a weapon adds nothing
         value += effective_extend(creature, weapon, skill)
     return value
