@@ -13,7 +13,7 @@ from vtt.rules import obstruction, overpower
 from vtt.rules.grid import GridKind
 from vtt.rules.model import Cell, GameState
 from vtt.rules.settings import TableSettings
-from vtt.rules.space import Occupancy, grid_of
+from vtt.rules.space import Occupancy, grid_for, grid_of
 
 SEEDS = range(40)
 
@@ -77,3 +77,44 @@ def test_exposure_lines_from_kept_shapes_are_the_lines_drawn() -> None:
                     assert obstruction._clear(grid, a, t, frozenset(walls), others) == expected
                     agreed[expected] += 1
     assert agreed[True] > 100 and agreed[False] > 100
+
+
+def _random_footprint(rng: random.Random, kind: GridKind) -> tuple[Cell, ...]:
+    """A grid's footprint of a random size, or a random connected shape of 2 to 5 spaces (the anchor first)."""
+    grid = grid_for(kind)
+    if rng.random() < 0.5:
+        return grid.footprint_offsets(rng.randint(0, 4))
+    shape = [(0, 0)]
+    while len(shape) < rng.randint(2, 5):
+        step = rng.choice(grid.neighbours(rng.choice(shape)))
+        if step not in shape:
+            shape.append(step)
+    return tuple(shape)
+
+
+def test_reposition_anchors_around_a_one_space_attacker_from_kept_shapes_are_those_found_ring_by_ring() -> None:
+    """The anchors Reposition may move a target to around an attacker of one space (but for where it may stand),
+    found from the anchors around (0, 0) kept for a grid, Reach and footprint, are those `_reached_anchors` finds
+    ring by ring around the attacker and the spaces a step farther, for random footprints, Reach 1 to 3, targets
+    anywhere within the Reach and any part of the Reach reached."""
+    compared = 0
+    for seed in SEEDS:
+        rng = random.Random(seed)
+        kind = rng.choice([GridKind.HEX, GridKind.SQUARE])
+        grid = grid_for(kind)
+        s = state(settings=TableSettings(defense_prompts="nobody", reactions=False, grid=kind))
+        for _ in range(10):
+            offsets = _random_footprint(rng, kind)
+            reach = rng.randint(1, 3)
+            me = (rng.randint(-20, 20), rng.randint(-20, 20))
+            area = sorted(grid.area_within((me,), reach))
+            reached = [cell for cell in area if rng.random() < rng.choice([0.3, 0.8, 1.0])]
+            anchors = {(q - dq, r - dr) for q, r in area for dq, dr in offsets}
+            for anchor in sorted(anchors):
+                now = min(grid.distance(me, (anchor[0] + dq, anchor[1] + dr)) for dq, dr in offsets)
+                target = creature("target", anchor, footprint=list(offsets))
+                expected = overpower._anchors_near(s, grid, (me,), target, now, reach, offsets, set(reached))
+                found = overpower._anchors_near_one(grid, (me,), anchor, now, reach, offsets, reached)
+                assert found == expected, (seed, offsets, reach, me, anchor)
+                compared += len(expected)
+    assert compared > 10000

@@ -54,10 +54,11 @@ roll and defend are table settings (Athletics against Athletics by default).
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Callable, Collection, Iterable, Sequence
 from collections.abc import Set as AbstractSet
 from dataclasses import dataclass
 from functools import lru_cache
+from itertools import chain, repeat
 from typing import Any, Literal, NamedTuple
 
 from vtt.rules import ailments, attacks, distal, swallow, tactics
@@ -551,7 +552,7 @@ def destinations(
     target: Creature,
     rng: int,
     filled: AbstractSet[Cell],
-    reached: Iterable[Cell] | None = None,
+    reached: Collection[Cell] | None = None,
 ) -> list[Cell]:
     """Every anchor space Reposition may move the target to: the spaces `why_not_destination` allows, with the test
     of where the target may stand made for them all at once (`standable`). `reached`: the open spaces within `rng`
@@ -564,32 +565,7 @@ def destinations(
     grid = grid_of(state)
     offsets = footprint_offsets(state, target)
     if reached is not None:
-        mine = occ.cells[c.id]
-        now = footprint_distance(grid, mine, occ.cells[target.id])
-        open_reached = set(reached)
-        if offsets == ((0, 0),):
-            on_map = False  # the spaces not reached are a few next to the target: each is asked
-            candidates = set(open_reached)
-            farther = (cell for cell in grid.neighbours(target.anchor) if footprint_distance(grid, mine, (cell,)) > now)
-        else:
-            spread = max(grid.distance((0, 0), off) for off in offsets)
-            cols, rows = state.board.cols, state.board.rows
-            # each space filled at an anchor in the Reach is within the Reach and the footprint's spread twice over
-            on_map = on_map_within(grid, mine, rng + 2 * spread, cols, rows) and on_map_within(
-                grid, (target.anchor,), 1 + spread, cols, rows
-            )
-            candidates, nearest = _reached_anchors(grid, mine, rng, offsets, open_reached)
-            if now <= rng:  # an anchor not within the Reach is farther
-                farther = (cell for cell in grid.neighbours(target.anchor) if nearest.get(cell, rng + 1) > now)
-            else:
-                farther = (
-                    cell
-                    for cell in grid.neighbours(target.anchor)
-                    if footprint_distance(grid, mine, footprint(state, target, cell)) > now
-                )
-        candidates.update(farther)
-        candidates.discard(target.anchor)
-        found = sorted(_fitting(state, occ, target, offsets, candidates, open_reached, filled, on_map))
+        found = sorted(_reached_destinations(state, occ, c, target, rng, offsets, filled, reached))
     else:
         spread = max((grid.distance((0, 0), off) for off in offsets), default=0)
         candidates = grid.area_within(occ.cells[c.id], rng + spread) | set(grid.neighbours(target.anchor))
@@ -600,13 +576,125 @@ def destinations(
     return list(found)
 
 
+def _reached_destinations(
+    state: GameState,
+    occ: Occupancy,
+    c: Creature,
+    target: Creature,
+    rng: int,
+    offsets: tuple[Cell, ...],
+    filled: AbstractSet[Cell],
+    reached: Collection[Cell],
+) -> set[Cell]:
+    """`destinations` given the open spaces `reached` within `rng` of `c` that an attack reaches (unsorted)."""
+    grid = grid_of(state)
+    mine = occ.cells[c.id]
+    now = footprint_distance(grid, mine, occ.cells[target.id])
+    one = offsets == ((0, 0),)
+    if one:
+        on_map = False  # the spaces not reached are a few next to the target: each is asked
+    else:
+        spread = max(grid.distance((0, 0), off) for off in offsets)
+        cols, rows = state.board.cols, state.board.rows
+        # each space filled at an anchor in the Reach is within the Reach and the footprint's spread twice over
+        on_map = on_map_within(grid, mine, rng + 2 * spread, cols, rows) and on_map_within(
+            grid, (target.anchor,), 1 + spread, cols, rows
+        )
+    candidates = _anchors_near_one(grid, mine, target.anchor, now, rng, offsets, reached) if len(mine) == 1 else None
+    if candidates is None:
+        candidates = _anchors_near(state, grid, mine, target, now, rng, offsets, set(reached))
+    return _fitting(state, occ, target, offsets, candidates, reached, filled, on_map)
+
+
+def _anchors_near(
+    state: GameState,
+    grid: Grid,
+    mine: tuple[Cell, ...],
+    target: Creature,
+    now: int,
+    rng: int,
+    offsets: tuple[Cell, ...],
+    open_reached: set[Cell],
+) -> set[Cell]:
+    """The anchors Reposition may move `target` (now `now` from `mine`) to, but for where it may stand: those
+    `_reached_anchors` finds (every open space reached, for a footprint of one space) and those a step farther."""
+    farther: Iterable[Cell]
+    if offsets == ((0, 0),):
+        candidates = set(open_reached)
+        farther = (cell for cell in grid.neighbours(target.anchor) if footprint_distance(grid, mine, (cell,)) > now)
+    else:
+        candidates, nearest = _reached_anchors(grid, mine, rng, offsets, open_reached)
+        if now <= rng:  # an anchor not within the Reach is farther
+            farther = (cell for cell in grid.neighbours(target.anchor) if nearest.get(cell, rng + 1) > now)
+        else:
+            farther = (
+                cell
+                for cell in grid.neighbours(target.anchor)
+                if footprint_distance(grid, mine, footprint(state, target, cell)) > now
+            )
+    candidates.update(farther)
+    candidates.discard(target.anchor)
+    return candidates
+
+
+def _anchors_near_one(
+    grid: Grid,
+    mine: tuple[Cell, ...],
+    anchor: Cell,
+    now: int,
+    rng: int,
+    offsets: tuple[Cell, ...],
+    reached: Iterable[Cell],
+) -> set[Cell] | None:
+    """`_anchors_near` for an attacker of one space (`mine`) and a target within its Reach, from what is worked out
+    once for every such attacker (`_around`); None when the target is not within the Reach."""
+    around = _around(grid, rng, offsets)
+    ((aq, ar),) = mine
+    here = (anchor[0] - aq, anchor[1] - ar)
+    if around.nearest.get(here) != now:
+        return None
+    if offsets == ((0, 0),):
+        candidates = set(reached)
+        candidates.update([(aq + q, ar + r) for q, r in around.farther[here]])
+        candidates.discard(anchor)
+        return candidates
+    found = set(chain.from_iterable(map(around.by_near.get, [(q - aq, r - ar) for q, r in reached], repeat(()))))
+    found.update(around.farther[here])
+    found.discard(here)
+    return {(aq + q, ar + r) for q, r in found}
+
+
+class _Around(NamedTuple):
+    """The anchors of a footprint around an attacker of one space at (0, 0) whose nearest space is within a Reach."""
+
+    nearest: dict[Cell, int]
+    """Each such anchor: the distance of its footprint's nearest space."""
+    by_near: dict[Cell, tuple[Cell, ...]]
+    """Each space within the Reach: the anchors it is a nearest space of (an attack reaching it reaches them)."""
+    farther: dict[Cell, tuple[Cell, ...]]
+    """Each such anchor: its neighbours farther from (0, 0) (those not within the Reach are)."""
+
+
+@lru_cache(maxsize=256)
+def _around(grid: Grid, rng: int, offsets: tuple[Cell, ...]) -> _Around:
+    """The `_Around` of a footprint of `offsets` and Reach `rng`, found ring by ring from (0, 0) outwards."""
+    nearest: dict[Cell, int] = {}
+    by_near: dict[Cell, tuple[Cell, ...]] = {}
+    for d, ring in enumerate(_offset_rings(grid, rng)):
+        for q, r in ring:
+            met = [(q - dq, r - dr) for dq, dr in offsets]
+            by_near[(q, r)] = tuple(a for a in met if nearest.setdefault(a, d) == d)
+    farther = {a: tuple(n for n in grid.neighbours(a) if nearest.get(n, rng + 1) > d) for a, d in nearest.items()}
+    return _Around(nearest, by_near, farther)
+
+
 def _fitting(
     state: GameState,
     occ: Occupancy,
     target: Creature,
     offsets: tuple[Cell, ...],
     anchors: set[Cell],
-    known_open: AbstractSet[Cell],
+    known_open: Iterable[Cell],
     filled: AbstractSet[Cell],
     on_map: bool,
 ) -> set[Cell]:
@@ -617,7 +705,7 @@ def _fitting(
     every space filled at every anchor lies on the map."""
     one = offsets == ((0, 0),)
     cells = anchors if one else {(q + dq, r + dr) for q, r in anchors for dq, dr in offsets}
-    unknown = cells - known_open
+    unknown = cells.difference(known_open)
     if on_map:
         refused = unknown.intersection(filled)
     else:
