@@ -1,19 +1,25 @@
 """What the Overpowers keep across states, or work out from kept shapes, is what the full computation gives: a
 Disarm's drop spaces (kept by the target's spaces, the walls and the map) on boards that change around a target
-that stays, and the exposure's clear lines (from each line's shape, kept by the step between its ends) against the
-lines drawn."""
+that stays, the exposure's clear lines (from each line's shape, kept by the step between its ends) against the
+lines drawn, Reposition's anchors around an attacker of one space (from the anchors around (0, 0) kept per grid,
+Reach and footprint) against those found ring by ring, and the Collisions (the steps asked of the start alone)
+against a pass asking every space."""
 
 from __future__ import annotations
 
 import random
 
 from factories import creature, state
+from test_menu_build import played, random_fight
 
-from vtt.rules import obstruction, overpower
+from vtt.rules import move_offers, movement, obstruction, overpower, overpower_offers, strike
 from vtt.rules.grid import GridKind
 from vtt.rules.model import Cell, GameState
+from vtt.rules.move_search import Moves, from_paths
+from vtt.rules.offers import arms
 from vtt.rules.settings import TableSettings
-from vtt.rules.space import Occupancy, grid_for, grid_of
+from vtt.rules.sizes import can_overpower
+from vtt.rules.space import Occupancy, footprint, grid_for, grid_of
 
 SEEDS = range(40)
 
@@ -118,3 +124,74 @@ def test_reposition_anchors_around_a_one_space_attacker_from_kept_shapes_are_tho
                 assert found == expected, (seed, offsets, reach, me, anchor)
                 compared += len(expected)
     assert compared > 10000
+
+
+def _plain_collisions(
+    s: GameState, occ: Occupancy, c_id: str, moves: Moves, fewest: int
+) -> list[tuple[str, Cell, list[Cell]]]:
+    """The creatures a move of `moves` enters first, each by the first space of `fewest` steps or more where it
+    does (as `overpower_offers._collisions` lists them), every space's steps asked."""
+    c = s.creatures[c_id]
+    found = {c.id}
+    out: list[tuple[str, Cell, list[Cell]]] = []
+    for cell in moves.order:
+        if moves.steps[cell] < fewest:
+            continue
+        for space in footprint(s, c, cell):
+            for oid in occ.by_cell.get(space, []):
+                if oid not in found and can_overpower(c.size, s.creatures[oid].size):
+                    found.add(oid)
+                    out.append((oid, cell, moves.path(cell)))
+    return out
+
+
+def test_collisions_are_those_of_a_pass_asking_every_space_its_steps() -> None:
+    """The Collisions of every creature of random fights, for moves of 1 to 6 spaces (searched as a menu does and as
+    `movement.reachable` does) and 1 to 3 spaces needed before the creature entered, are those a plain pass finds
+    asking every space reached its steps (the start is the one space fewer than a step away)."""
+    compared = 0
+    for seed in SEEDS[::4]:
+        s0 = random_fight(seed)
+        for s in played(seed, s0, 3):
+            occ = Occupancy(s)
+            filled = s.board.filled()
+            for c in s.creatures.values():
+                if c.swallowed_by is not None:
+                    continue
+                for movement_left in (1, 3, 6):
+                    searched = move_offers.move_reach(s, occ, c, movement_left, filled)[0]
+                    plain = from_paths(movement.reachable(s, c, movement_left, filled))
+                    for moves in (searched, plain):
+                        for fewest in (1, 2, 3):
+                            expected = _plain_collisions(s, occ, c.id, moves, fewest)
+                            assert overpower_offers._collisions(s, occ, c, moves, fewest) == expected
+                            compared += len(expected)
+    assert compared > 100
+
+
+def test_overpower_options_with_every_weapon_on_one_occupancy_are_those_offered_on_an_occupancy_of_each_own() -> None:
+    """The Disarm, Impair and Reposition a menu offers with each weapon and limb (in either order, with a Charge or
+    not, as a Flurry's Minor Action or not) on one occupancy, where each target's choices are kept for the state,
+    are those offered on an occupancy of their own: the same targets, previews, paths and choices."""
+    offered = 0
+    for seed in SEEDS[::4]:
+        for s in played(seed, random_fight(seed), 3):
+            grid = grid_of(s)
+            for c in s.creatures.values():
+                if c.swallowed_by is not None:
+                    continue
+                for order in (arms(s, c), arms(s, c)[::-1]):
+                    shared = Occupancy(s)
+                    for arm in order:
+                        area = grid.area_within(shared.cells[c.id], strike.arm_reach(s, c, arm))
+                        in_reach = shared.occupants(sorted(area), exclude=c.id)
+                        for charge, minor in ((False, False), (True, False), (False, True)):
+                            found = [
+                                overpower_offers.weapon_overpower_options(
+                                    s, occ, c, arm, area, in_reach, charge, minor
+                                ).copy()
+                                for occ in (shared, Occupancy(s))
+                            ]
+                            assert found[0] == found[1]
+                            offered += sum(len(o.targets) for o in found[0])
+    assert offered > 100

@@ -558,10 +558,23 @@ def destinations(
     of where the target may stand made for them all at once (`standable`). `reached`: the open spaces within `rng`
     of `c` that an attack reaches past the walls (a menu has them, `strike_offers.reach_spaces`): no line is drawn
     (`_reached_anchors`)."""
+    return list(shared_destinations(state, occ, c, target, rng, filled, reached))
+
+
+def shared_destinations(
+    state: GameState,
+    occ: Occupancy,
+    c: Creature,
+    target: Creature,
+    rng: int,
+    filled: AbstractSet[Cell],
+    reached: Collection[Cell] | None = None,
+) -> list[Cell]:
+    """`destinations`, made once for the state of `occ`: shared, not to be changed."""
     key = ("reposition", c.id, c.anchor, target.id, target.anchor, rng, id(filled))
     kept: list[Cell] | None = occ.kept.get(key)
     if kept is not None:
-        return list(kept)
+        return kept
     grid = grid_of(state)
     offsets = footprint_offsets(state, target)
     if reached is not None:
@@ -573,7 +586,7 @@ def destinations(
         allowed = _farther_or_in_reach(state, occ, c, target, rng, filled)
         found = sorted(cell for cell in standable(state, target, candidates, occ, filled) if allowed(cell))
     occ.kept[key] = found
-    return list(found)
+    return found
 
 
 def _reached_destinations(

@@ -6,7 +6,6 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 from collections.abc import Set as AbstractSet
-from typing import Any
 
 from vtt.rules import (
     overpower,
@@ -14,7 +13,7 @@ from vtt.rules import (
     strike_offers,
     tactics,
 )
-from vtt.rules.frozen import FrozenList
+from vtt.rules.frozen import FrozenDict, FrozenList
 from vtt.rules.model import Cell, Creature, GameState
 from vtt.rules.move_search import Moves
 from vtt.rules.offers import (
@@ -48,30 +47,12 @@ def weapon_overpower_options(
     filled = state.board.filled()
     rng = strike.arm_reach(state, c, arm)
     found: dict[overpower.WeaponAction, list[TargetOption]] = {action: [] for action in ACTIONS}
-    reached: tuple[Cell, ...] | None = None
     for oid in in_reach:
         t = state.creatures[oid]
         terms = overpower.arm_terms(state, c, arm, rng, overpower.target_terms(state, occ, c, t, filled, charge), minor)
         if terms is None:
             continue
-        held = overpower.held_items(t)
-        # a target holding nothing cannot be Disarmed: its Disarm is not asked
-        for action in ACTIONS if held else ACTIONS[1:]:
-            choices: dict[str, list[Any]]
-            if action == "disarm":
-                spaces = overpower.shared_drop_spaces(state, occ, t)
-                if not spaces:
-                    continue
-                choices = {"item": [w.id for w in held], "to": list(spaces)}
-            elif action == "impair":
-                choices = {"ailment": list(overpower.IMPAIR_AILMENTS)}
-            else:
-                if reached is None:
-                    reached = strike_offers.reach_spaces(state, occ, c, rng, area, filled)[0]
-                dests = overpower.destinations(state, occ, c, t, rng, filled, reached)
-                if not dests:
-                    continue
-                choices = {"to": dests}
+        for action, choices in target_choices(state, occ, c, t, rng, area, filled):
             preview = weapon_preview(state, c, t, action, arm, terms)
             found[action].append(make_target(target=oid, preview=preview, path=terms.path, choices=choices))
     out: list[ActionOption] = []
@@ -95,6 +76,50 @@ def weapon_overpower_options(
         )
         out.append(charged(option) if charge else option)
     return out
+
+
+def target_choices(
+    state: GameState,
+    occ: Occupancy,
+    c: Creature,
+    t: Creature,
+    rng: int,
+    area: AbstractSet[Cell],
+    filled: AbstractSet[Cell],
+) -> tuple[tuple[overpower.WeaponAction, FrozenDict], ...]:
+    """The Overpowers with a weapon or limb of Reach `rng` that have something to choose on `t` (a target `c`
+    touches), each with its choices: made once for the state of `occ` (every weapon and limb of that Reach, with a
+    Charge or not, offers the same), shared and frozen."""
+    key = ("overpower_choices", c.id, t.id, rng, id(filled))
+    found: tuple[tuple[overpower.WeaponAction, FrozenDict], ...] | None = occ.kept.get(key)
+    if found is None:
+        found = occ.kept[key] = _target_choices(state, occ, c, t, rng, area, filled)
+    return found
+
+
+def _target_choices(
+    state: GameState,
+    occ: Occupancy,
+    c: Creature,
+    t: Creature,
+    rng: int,
+    area: AbstractSet[Cell],
+    filled: AbstractSet[Cell],
+) -> tuple[tuple[overpower.WeaponAction, FrozenDict], ...]:
+    out: list[tuple[overpower.WeaponAction, FrozenDict]] = []
+    held = overpower.held_items(t)
+    # a target holding nothing cannot be Disarmed: its Disarm is not asked
+    if held and (spaces := overpower.shared_drop_spaces(state, occ, t)):
+        out.append(("disarm", FrozenDict(item=FrozenList([w.id for w in held]), to=FrozenList(spaces))))
+    out.append(("impair", IMPAIR_CHOICES))
+    reached = strike_offers.reach_spaces(state, occ, c, rng, area, filled)[0]
+    if dests := overpower.shared_destinations(state, occ, c, t, rng, filled, reached):
+        out.append(("reposition", FrozenDict(to=FrozenList(dests))))
+    return tuple(out)
+
+
+IMPAIR_CHOICES = FrozenDict(ailment=FrozenList(overpower.IMPAIR_AILMENTS))
+"""An Impair's choices on any target."""
 
 
 def weapon_preview(
@@ -159,10 +184,12 @@ def _collisions(
     cells: Iterable[Cell] = moves.order
     if offsets == ((0, 0),):  # the spaces it enters are those it reaches: only those with a creature are read
         cells = filter(by_cell.__contains__, cells)
+    start = moves.order[0] if moves.order else None
     found: set[str] = {c.id}
     out: list[tuple[str, Cell, list[Cell]]] = []
     for cell in cells:
-        if steps[cell] < fewest:
+        # every space but the start is a step or more away: only the start, or a Charge's `fewest`, asks the steps
+        if (fewest > 1 or cell == start) and steps[cell] < fewest:
             continue
         q, r = cell
         for dq, dr in offsets:
