@@ -3,8 +3,6 @@ Dash), Dash and Drop Prone; and the Recovery and Zeal roll of a full Resolve Poo
 
 from __future__ import annotations
 
-from itertools import filterfalse
-
 from vtt.rules import ailments, board_kept, movement, overpower_offers, prone, turns
 from vtt.rules.model import Cell, Creature, Economy, GameState
 from vtt.rules.move_search import Moves, from_paths, search_one_space
@@ -103,7 +101,12 @@ def _room(state: GameState, c: Creature, cells: list[Cell], occ: Occupancy) -> l
         for cell in by_cell.keys() & cells  # the few spaces with a creature in them
         if mine + sum(fill(creatures[o]) for o in by_cell[cell] if o != me) > capacity
     }
-    return list(filterfalse(full.__contains__, cells)) if full else cells
+    if not full:
+        return cells
+    out = cells.copy()
+    for cell in full:
+        out.remove(cell)
+    return out
 
 
 def full_resolve_options(econ: Economy) -> list[ActionOption]:

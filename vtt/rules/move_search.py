@@ -17,8 +17,8 @@ from bisect import bisect_right
 from collections.abc import Iterator, Mapping, Sequence
 from collections.abc import Set as AbstractSet
 from dataclasses import dataclass
-from itertools import compress, islice
-from operator import not_
+from itertools import compress, islice, repeat
+from operator import is_, itemgetter
 
 from vtt.rules.grid import Grid, GridKind
 from vtt.rules.model import Cell
@@ -36,8 +36,10 @@ class Moves:
 
     def path(self, cell: Cell) -> list[Cell]:
         """The path to `cell`, as `movement.reachable` gives it (the start left out)."""
-        out: list[Cell] = []
         before = self.before
+        if type(before) is _Found:
+            return before.path(cell)
+        out: list[Cell] = []
         while cell in before:
             out.append(cell)
             cell = before[cell]
@@ -126,56 +128,65 @@ def search_one_space(grid: Grid, start: Cell, levels: int, filled: AbstractSet[C
     sq, sr = start
     cells = [(sq + dq, sr + dr) for dq, dr in disc.offsets]
     blocked = _blocked(grid, cells, levels, disc.index, filled, cols, rows)
-    # the space before each space once it is reached; a space that cannot be passed counts as reached (from the
-    # start) during the search: it never enters it
-    came_from: list[Cell | None] = [None] * len(cells)
+    # the index of the space before each space once it is reached; a space that cannot be passed counts as reached
+    # (from the start) during the search: it never enters it
+    came_from: list[int | None] = [None] * len(cells)
     for i in blocked:
-        came_from[i] = start
-    came_from[0] = start
+        came_from[i] = 0
+    came_from[0] = 0
     tried: Sequence[tuple[int, ...]] = disc.ahead
     rings = disc.rings
     entered: list[int] = []  # the index of each space reached, level by level
+    enter = entered.append
     ends = [0]  # where each level's spaces end in `entered`
     frontier = [0]
     for level in range(1, levels + 1):
         for i in frontier:
-            here = cells[i]
             for j in tried[i]:
-                if not came_from[j]:
-                    came_from[j] = here
-                    entered.append(j)
+                if came_from[j] is None:
+                    came_from[j] = i
+                    enter(j)
         if len(entered) == ends[-1]:
             break
         frontier = entered[ends[-1] :]
         ends.append(len(entered))
         # the spaces `level` steps away on open ground not reached now are delayed
-        if level < levels and not all(came_from[rings[level] : rings[level + 1]]):
+        if level < levels and None in came_from[rings[level] : rings[level + 1]]:
             tried = _try_all_around(disc, tried, came_from, level)
     for i in blocked:
         came_from[i] = None
-    came_from[0] = None
-    order = [start, *map(cells.__getitem__, entered)]
-    found = _Found(order, disc.index, came_from, entered, ends)
+    order = [start, *_picked(cells, entered)]
+    found = _Found(order, disc.index, cells, came_from, entered, ends)
     return Moves(order, found, found.steps)
+
+
+def _picked(cells: list[Cell], indices: list[int]) -> tuple[Cell, ...]:
+    """The cells of `indices`, in their order."""
+    if len(indices) > 1:
+        picked: tuple[Cell, ...] = itemgetter(*indices)(cells)
+        return picked
+    return tuple(cells[i] for i in indices)
 
 
 class _Found(Mapping[Cell, Cell]):
     """What `search_one_space` found, by the index of each space in its disc: the space before each space reached
     (this mapping), and the steps to each (`steps`)."""
 
-    __slots__ = ("_came_from", "_ends", "_entered", "_index", "_start", "order", "steps")
+    __slots__ = ("_came_from", "_cells", "_ends", "_entered", "_index", "_start", "order", "steps")
 
     def __init__(
         self,
         order: list[Cell],
         index: dict[Cell, int],
-        came_from: list[Cell | None],
+        cells: list[Cell],
+        came_from: list[int | None],
         entered: list[int],
         ends: list[int],
     ) -> None:
         self.order = order
         self._start = order[0]
         self._index = index
+        self._cells = cells
         self._came_from = came_from
         self._entered = entered
         self._ends = ends
@@ -188,16 +199,26 @@ class _Found(Mapping[Cell, Cell]):
             return None
         return i
 
+    def path(self, cell: Cell) -> list[Cell]:
+        """The path to `cell` (reached, else none), followed back by the spaces' indices."""
+        i = self.number(cell)
+        out: list[Cell] = []
+        came_from, cells = self._came_from, self._cells
+        while i:
+            out.append(cells[i])
+            i = came_from[i]
+        out.reverse()
+        return out
+
     def steps_to(self, i: int) -> int:
         """The steps to the space of index `i` (reached): the level of `entered` it is in."""
         return bisect_right(self._ends, self._entered.index(i)) if i else 0
 
     def __getitem__(self, cell: Cell) -> Cell:
         i = self.number(cell)
-        before = None if i is None else self._came_from[i]
-        if before is None:
+        if not i:
             raise KeyError(cell)
-        return before
+        return self._cells[self._came_from[i]]  # type: ignore[index]
 
     def __contains__(self, cell: object) -> bool:
         return type(cell) is tuple and bool(self.number(cell))
@@ -250,14 +271,14 @@ def _blocked(
 
 
 def _try_all_around(
-    disc: _Disc, tried: Sequence[tuple[int, ...]], came_from: list[Cell | None], level: int
+    disc: _Disc, tried: Sequence[tuple[int, ...]], came_from: list[int | None], level: int
 ) -> list[tuple[int, ...]]:
     """`tried` with every neighbour tried from each space `level` steps away on open ground not reached (delayed),
     and from each of its neighbours that may yet reach it (not those nearer the start, done)."""
     out = tried if isinstance(tried, list) else list(tried)
     neighbours = disc.neighbours
     first, end = disc.rings[level], disc.rings[level + 1]
-    for x in compress(range(first, end), map(not_, came_from[first:end])):
+    for x in compress(range(first, end), map(is_, came_from[first:end], repeat(None))):
         for y in disc.not_behind[x]:
             out[y] = neighbours[y]
     return out
