@@ -257,14 +257,20 @@ def plan_creature_strike(
     if positions.known(state) is not occ:  # not the occupancy kept for the state (a command's, still changing)
         plan = work_out()
     else:  # a menu's state, which nothing changes: the plan is kept across states (`plan_kept`)
-        each_key = ("limbs_and_parts_read", c.id)
-        each = occ.kept.get(each_key)
-        if each is None:
-            each = occ.kept[each_key] = plan_kept.limbs_and_parts_read(c)
-        reads = plan_kept.reads_of(state, c, target, filled, False, arm, each)
+        menu = _menu_reads(state, occ, c, filled)
+        reads = None if menu is None else plan_kept.plan_reads(menu, target, arm)
         plan = plan_kept.kept(("plan", *plan_key[1:-1]), reads, work_out)
     occ.kept[plan_key] = plan
     return plan
+
+
+def _menu_reads(state: GameState, occ: Occupancy, c: Creature, filled: AbstractSet[Cell]) -> plan_kept.MenuReads | None:
+    """`plan_kept.menu_reads` of `c` in the state of `occ` (which nothing changes), read once for all its plans."""
+    key = ("menu_reads", c.id)
+    found: tuple[Creature, AbstractSet[Cell], plan_kept.MenuReads | None] | None = occ.kept.get(key)
+    if found is None or found[0] is not c or found[1] is not filled:
+        found = occ.kept[key] = (c, filled, plan_kept.menu_reads(state, c, filled))
+    return found[2]
 
 
 def _plan_creature_strike(
