@@ -1,20 +1,23 @@
 """What a menu's Strike plans read of the attacker (`plan_kept.menu_reads`, read once for all the plans of a menu)
 and of the target and armament (`plan_kept.plan_reads`): a plan kept across states by them is found again exactly
-when what it reads is the same by value, and is then the plan worked out anew."""
+when what it reads is the same by value, and is then the plan worked out anew; and the options a menu builds here
+(`strike_offers._option`, `_target`) are those `make_option` and `make_target` build."""
 
 from __future__ import annotations
 
 import copy
 import random
+from typing import Any
 
 import pytest
 from test_kept_in_place import _apply_in_place
 from test_plan_kept import fight, menu_plan
 from test_strike_kept import crowded_fight
 
-from vtt.rules import plan_kept, positions, strike
+from vtt.rules import plan_kept, positions, strike, strike_offers
 from vtt.rules.conditions import PHYSICAL_ATTACK
 from vtt.rules.model import Creature, Effect, GameState
+from vtt.rules.offers import MAJOR, make_option, make_target, preview_of
 
 
 def _two_creature_fight(seed: int) -> GameState:
@@ -147,3 +150,51 @@ def test_a_menu_plan_kept_across_random_states_is_the_plan_worked_out_anew(seed:
             assert kept == menu_plan(later, i, menu=False), i
             outcomes.add(kept == was)
     assert outcomes == {True, False}
+
+
+def _values() -> dict[str, Any]:
+    preview = preview_of("A: Strike", "Martial", 2, [], [], 3, "Elude")
+    return {
+        "targets": [strike_offers._target("b", preview, [(1, 1)], {"nimble": [False]}, {"head": 2}, {"x": 1})],
+        "spaces": [(2, 2)],
+        "choose": ["nimble"],
+        "optional": ["max_dice"],
+    }
+
+
+def test_the_options_and_targets_built_here_are_those_of_make_option_and_make_target() -> None:
+    """`_option` and `_target` hold what `make_option` and `make_target` hold for the same values, field by field
+    and in the same order, with the other fields at their defaults."""
+    values = _values()
+    built = strike_offers._option(
+        "strike", "Strike", "Strike with Sword", {"weapon": "sword"}, 2, command="strike", row="Strike", variant="V"
+    )
+    made = make_option(
+        action="strike",
+        group="Strike",
+        label="Strike with Sword",
+        cost=MAJOR,
+        params={"weapon": "sword"},
+        reach=2,
+        command="strike",
+        row="Strike",
+        variant="V",
+    )
+    assert list(built.__dict__.items()) == list(made.__dict__.items())
+    assert built.model_fields_set == made.model_fields_set
+    full = strike_offers._option("grab", "Strike", "Grab", {}, 1, **values)
+    made = make_option(action="grab", group="Strike", label="Grab", cost=MAJOR, params={}, reach=1, **values)
+    assert list(full.__dict__.items()) == list(made.__dict__.items())
+    target = values["targets"][0]
+    assert list(target.__dict__.items()) == list(
+        make_target(
+            target="b",
+            preview=target.preview,
+            path=[(1, 1)],
+            choices={"nimble": [False]},
+            margins={"head": 2},
+            params={"x": 1},
+        ).__dict__.items()
+    )
+    plain = strike_offers._target("b", target.preview, [(1, 1)])
+    assert plain.model_dump() == make_target(target="b", preview=target.preview, path=[(1, 1)]).model_dump()
