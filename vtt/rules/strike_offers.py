@@ -58,7 +58,7 @@ def melee_options(
     """A Strike with `arm` on each creature in its Reach, and on a space, the ground or a wall in it (seed-000: a
     targeted attack on a space; "To target the ground ... treat its defense as 0"; a wall is an object)."""
     filled = state.board.filled()
-    rng = strike.arm_reach(state, c, arm)
+    rng = _arm_reach(state, occ, c, arm)
     name = arm.name
     variant = arm_variant(arm)
     types, most = _weapon_choices(state, arm)
@@ -193,6 +193,16 @@ _TARGET = make_target().__dict__
 """The fields of a target (`make_target`), each at its default, in the model's order."""
 
 
+def _arm_reach(state: GameState, occ: Occupancy, c: Creature, arm: strike.Armament) -> int:
+    """`strike.arm_reach` of `c` with `arm` in the state of `occ` (a menu's), worked out once for its Strikes, Called
+    Shots and Charges."""
+    key = ("arm_reach", c.id, id(arm))
+    found: tuple[Creature, strike.Armament, int] | None = occ.kept.get(key)
+    if found is None or found[0] is not c or found[1] is not arm:
+        found = occ.kept[key] = (c, arm, strike.arm_reach(state, c, arm))
+    return found[2]
+
+
 def _open_choices(nimble: bool, types: tuple[str, ...], most: int) -> list[str]:
     """The fields of `STRIKE_CHOICES` with more than one value (`_strike_choices`) against some target: Nimble when
     some target may be attacked Nimble, the Strike Type and the damage dice when the weapon gives more than one."""
@@ -226,19 +236,19 @@ def _open_and_walls(
 ) -> tuple[tuple[Cell, ...], tuple[Cell, ...]]:
     grid = grid_of(state)
     cols, rows = state.board.cols, state.board.rows
-    if lines_clear(grid, mine, rng, filled):  # `area` is the Reach `rng` around `mine`: all of it is reached
-        in_reach = tuple(sorted(filled & area))
-        if on_map_within(grid, mine, rng, cols, rows):
-            return tuple(sorted(area - filled)), in_reach
-        in_bounds = grid.in_bounds
-        return tuple(sorted(cell for cell in area if cell not in filled and in_bounds(cell, cols, rows))), in_reach
-    if len(mine) == 1:
-        shut = unreached(grid, mine[0], rng, filled)
+    if len(mine) == 1:  # `area` is the Reach `rng` around `mine`: all of it is reached but what a wall hides
+        shut = unreached(grid, mine[0], rng, filled)  # empty (at once) where `lines_clear` holds
         walls_reached = tuple(sorted((filled & area) - shut))
         if on_map_within(grid, mine, rng, cols, rows):
             return tuple(sorted(area - filled - shut)), walls_reached
         in_bounds = grid.in_bounds
         return tuple(sorted(c for c in area - filled - shut if in_bounds(c, cols, rows))), walls_reached
+    if lines_clear(grid, mine, rng, filled):
+        in_reach = tuple(sorted(filled & area))
+        if on_map_within(grid, mine, rng, cols, rows):
+            return tuple(sorted(area - filled)), in_reach
+        in_bounds = grid.in_bounds
+        return tuple(sorted(cell for cell in area if cell not in filled and in_bounds(cell, cols, rows))), in_reach
     spaces = sorted(
         cell
         for cell in area
@@ -379,7 +389,7 @@ def called_and_charged(
 ) -> list[ActionOption]:
     """Called Shot and Charge Strikes with `arm` on the creatures in `area`, when they have a target."""
     filled = state.board.filled()
-    rng = strike.arm_reach(state, c, arm)
+    rng = _arm_reach(state, occ, c, arm)
     out: list[ActionOption] = []
     called: list[TargetOption] = []
     mods = tactics.declared_modifiers(state, c, True, False)
