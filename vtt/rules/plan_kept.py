@@ -30,6 +30,11 @@ effects, the Holds, the attacker and the target), and a Strike on another such s
 finds it by them without reading them again (`found_seen`; a target that is another object, hurt by a hit, is
 compared by what is read of it). A replay's states and those of the commands sent at the table are all made by `apply`.
 
+A menu reads what its Strikes' plans read of the attacker, the effects, the spaces filled and the settings once for
+all of them (`menu_reads`), as the `MenuReads` made before of reads equal to these (a few of each attacker are kept)
+or a new one holding a snapshot of them: each plan is then kept by that object, compared by identity alone, with what
+it reads of its target and armament (`plan_reads`).
+
 A Strike on a wall or the ground reads the same of the state but for the target: instead, the map's bounds and the
 object filling the space, if any (`surface_reads_of`); which other creatures stand on or near the space it does not
 read.
@@ -123,41 +128,85 @@ Reads = tuple[object, ...]
 
 
 def reads_of(
-    state: GameState,
-    attacker: Creature,
-    target: Creature,
-    filled: AbstractSet[Cell] | None,
-    called_shot: bool,
-    arm: Armament | None = None,
-    limbs_and_parts: tuple[object, object] | None = None,
+    state: GameState, attacker: Creature, target: Creature, filled: AbstractSet[Cell] | None, called_shot: bool
 ) -> Reads | None:
     """What a plan of `attacker`'s Strike on `target` reads of `state`, given the spaces `filled` (None: those of
     the board, read as the walls and objects `Board.filled` follows from alone, without asking for the spaces;
-    `called_shot`: the target's parts too; `arm`: the armament the plan is given, if any; `limbs_and_parts`: those
-    of `attacker` read already, `limbs_and_parts_read`): one tuple of values, compared field by field, each by
-    identity first, then by equality; None when it reads more (`reads_two_creatures`): not kept."""
+    `called_shot`: the target's parts too): one tuple of values, compared field by field, each by identity first,
+    then by equality; None when it reads more (`reads_two_creatures`): not kept."""
     if not reads_two_creatures(state, attacker):
         return None
     board = state.board
-    limbs, parts = limbs_and_parts_read(attacker) if limbs_and_parts is None else limbs_and_parts
     return (
         state.settings,
         _settings_lists(state.settings),
         (board.walls, board.objects) if filled is None else filled,
         tuple(state.effects),
         _attacker_and_target_read(attacker, target),
-        limbs,
-        parts,
+        _limbs_read(attacker.limbs),
+        _parts_read(attacker.parts),
         _aimed_parts(target) if called_shot else None,
-        arm,
-        None if arm is None else arm.limb,
     )
 
 
-def limbs_and_parts_read(attacker: Creature) -> tuple[object, object]:
-    """What a plan reads of `attacker`'s limbs and parts (each one's fields): a menu reads them once for all its
-    Strikes' plans."""
-    return _limbs_read(attacker.limbs), _parts_read(attacker.parts)
+class MenuReads:
+    """What every Strike plan of a menu reads of its state but the target and the armament (`menu_reads`): a
+    snapshot of it, made once for all that equal it by value (the last few of each attacker), so compared by
+    identity alone."""
+
+    __slots__ = ("reads",)
+
+    def __init__(self, reads: Reads) -> None:
+        self.reads = reads
+
+
+MENU_READS_KEPT = 8
+"""`MenuReads` kept for each attacker, the most recently used first: a few places and turns of each."""
+_menu_reads: dict[str, list[MenuReads]] = {}
+
+
+def menu_reads(state: GameState, attacker: Creature, filled: AbstractSet[Cell]) -> MenuReads | None:
+    """What a menu's plans of `attacker`'s Strikes read of `state` (given the spaces `filled`), but the target and the
+    armament (`plan_reads`): every field of the attacker but its Pools (its limbs and parts each field by field), the
+    effects, the spaces filled, the settings: the `MenuReads` made before of equal reads if it is still kept, else a
+    new one; None when a plan reads more (`reads_two_creatures`): not kept. Read once for all the menu's plans."""
+    if not reads_two_creatures(state, attacker):
+        return None
+    settings = state.settings
+    reads = (
+        _attacker_read(attacker),  # first: where the attacker stands tells most apart at once
+        _limbs_read(attacker.limbs),
+        _parts_read(attacker.parts),
+        tuple(state.effects),
+        filled,
+        settings,
+        _settings_lists(settings),
+    )
+    with _lock:
+        made = _menu_reads.get(attacker.id)
+        if made is None:
+            if len(_menu_reads) >= INPUTS_KEPT:
+                _menu_reads.clear()
+            made = _menu_reads[attacker.id] = []
+        for i, was in enumerate(made):
+            if was.reads == reads:
+                if i:
+                    made.insert(0, made.pop(i))
+                return was
+        new = MenuReads(snapshot(reads))
+        made.insert(0, new)
+        del made[MENU_READS_KEPT:]
+    return new
+
+
+def plan_reads(menu: MenuReads, target: Creature, arm: Armament) -> Reads:
+    """What a menu's plan of a Strike on `target` with `arm` reads of a state whose other reads are `menu`
+    (`menu_reads`): which creature the target is, where it stands, its size, name, Prone and swallowing
+    (`TARGET_READ`), and the armament's weapon, grips and limb (each field of it)."""
+    return (menu, _target_read(target), arm.weapon, arm.grips, None if arm.limb is None else _limb_read(arm.limb))
+
+
+_limb_read = records_reader(Limb, tuple(Limb.model_fields))
 
 
 def surface_reads_of(
@@ -224,9 +273,10 @@ def _kept_for(inputs: Hashable, reads: Reads, make: Callable[[], T]) -> T:
     return keep(inputs, reads, make()) if was is None else was
 
 
-_SHARED: set[type] = {str, int, float, bool, type(None), frozenset, bytes, set}
+_SHARED: set[type] = {str, int, float, bool, type(None), frozenset, bytes, set, MenuReads}
 """Types whose values a snapshot holds as read (and frozen models): nobody changes them in place, but for the set of
-the board's walls, which the rules replace and never change in place (`Board.filled` is kept by it too)."""
+the board's walls, which the rules replace and never change in place (`Board.filled` is kept by it too); a
+`MenuReads` holds a snapshot already."""
 
 
 def snapshot(value: Any) -> Any:
@@ -324,3 +374,4 @@ def forget() -> None:
     """Forget every kept plan (`positions.forget`)."""
     with _lock:
         _kept.clear()
+        _menu_reads.clear()

@@ -254,17 +254,26 @@ def plan_creature_strike(
     def work_out() -> AttackPlan:
         return _plan_creature_strike(state, occ, c, target, arm, nimble, filled, called_shot, charge, minor)
 
-    if positions.known(state) is not occ:  # not the occupancy kept for the state (a command's, still changing)
+    menu = _menu_reads(state, occ, c, filled)
+    if menu is None:  # a command's state, still changing, or a plan that reads more than `plan_reads`: not kept
         plan = work_out()
     else:  # a menu's state, which nothing changes: the plan is kept across states (`plan_kept`)
-        each_key = ("limbs_and_parts_read", c.id)
-        each = occ.kept.get(each_key)
-        if each is None:
-            each = occ.kept[each_key] = plan_kept.limbs_and_parts_read(c)
-        reads = plan_kept.reads_of(state, c, target, filled, False, arm, each)
-        plan = plan_kept.kept(("plan", *plan_key[1:-1]), reads, work_out)
+        plan = plan_kept.kept(("plan", *plan_key[1:-1]), plan_kept.plan_reads(menu, target, arm), work_out)
     occ.kept[plan_key] = plan
     return plan
+
+
+def _menu_reads(state: GameState, occ: Occupancy, c: Creature, filled: AbstractSet[Cell]) -> plan_kept.MenuReads | None:
+    """`plan_kept.menu_reads` of `c` in `state` when `occ` is the occupancy kept for it (a menu's state, which nothing
+    changes: read once for all its plans), else None."""
+    key = ("menu_reads", c.id)
+    found: tuple[GameState, Creature, AbstractSet[Cell], plan_kept.MenuReads | None] | None = occ.kept.get(key)
+    if found is not None and found[0] is state and found[1] is c and found[2] is filled:
+        return found[3]
+    if positions.known(state) is not occ:
+        return None
+    found = occ.kept[key] = (state, c, filled, plan_kept.menu_reads(state, c, filled))
+    return found[3]
 
 
 def _plan_creature_strike(

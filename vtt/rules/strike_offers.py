@@ -19,7 +19,7 @@ from vtt.rules import (
 )
 from vtt.rules.dice import DiceChange, Modifier
 from vtt.rules.events import RuleError
-from vtt.rules.frozen import NO_LIST, FrozenDict, FrozenList
+from vtt.rules.frozen import NO_DICT, NO_LIST, FrozenDict, FrozenList
 from vtt.rules.menu_terms import lines_clear, unreached
 from vtt.rules.model import Cell, Creature, GameState
 from vtt.rules.near import on_map_within
@@ -28,12 +28,12 @@ from vtt.rules.offers import (
     ActionOption,
     RollPreview,
     TargetOption,
+    _built,
     arm_params,
     arm_variant,
     arms,
     charged,
     make_option,
-    make_preview,
     make_target,
     plan_preview,
     preview_of,
@@ -58,10 +58,10 @@ def melee_options(
     """A Strike with `arm` on each creature in its Reach, and on a space, the ground or a wall in it (seed-000: a
     targeted attack on a space; "To target the ground ... treat its defense as 0"; a wall is an object)."""
     filled = state.board.filled()
-    rng = strike.arm_reach(state, c, arm)
+    rng = _arm_reach(state, occ, c, arm)
+    name = arm.name
     variant = arm_variant(arm)
     types, most = _weapon_choices(state, arm)
-    out: list[ActionOption] = []
     targets: list[TargetOption] = []
     some_nimble = False
     for oid in in_reach:
@@ -72,69 +72,135 @@ def melee_options(
         nimble = _may_attack_nimble(c, plan)
         some_nimble = some_nimble or nimble
         choices = _strike_choices(nimble, types, most)
-        targets.append(make_target(target=oid, preview=plan_preview(plan), path=plan.path, choices=choices))
-    label = f"Strike with {arm.name}" if arm.weapon else "Unarmed Strike"
+        targets.append(_target(oid, plan_preview(plan), plan.path, choices))
+    label = f"Strike with {name}" if arm.weapon else "Unarmed Strike"
     params = arm_params(arm)
-    out.append(
-        make_option(
-            action="strike",
-            group="Strike",
-            label=label,
-            cost=MAJOR,
-            params=params,
+    choose = _open_choices(some_nimble, types, most) if targets else []
+    out = [
+        _option(
+            "strike",
+            "Strike",
+            label,
+            params,
+            rng,
             targets=targets,
-            reach=rng,
-            choose=_open_choices(some_nimble, types, most) if targets else [],
+            choose=choose,
             optional=REFINEMENTS,
             row=STRIKE_ROW,
             variant=variant,
         )
-    )
+    ]
     spaces, ground, walls = reach_spaces(state, occ, c, rng, area, filled)
+    label = f"Strike a space ({name})"
     out.append(
-        make_option(
-            action="strike_space",
-            group="Strike",
-            label=f"Strike a space ({arm.name})",
-            cost=MAJOR,
-            params=params,
-            spaces=list(spaces),
-            reach=rng,
-            row=SPACE_ROW,
-            variant=variant,
-        )
+        _option("strike_space", "Strike", label, params, rng, spaces=list(spaces), row=SPACE_ROW, variant=variant)
     )
     if ground:
+        label = f"Strike the ground ({name})"
+        params_ground = {**params, "surface": "ground"}
+        spaces_ground = list(ground)
         out.append(
-            make_option(
-                action="strike_ground",
+            _option(
+                "strike_ground",
+                "Strike",
+                label,
+                params_ground,
+                rng,
                 command="strike",
-                group="Strike",
-                label=f"Strike the ground ({arm.name})",
-                cost=MAJOR,
-                params={**params, "surface": "ground"},
-                spaces=list(ground),
-                reach=rng,
+                spaces=spaces_ground,
                 row=GROUND_ROW,
                 variant=variant,
             )
         )
     if walls:
+        label = f"Strike a wall ({name})"
+        params_wall = {**params, "surface": "wall"}
         out.append(
-            make_option(
-                action="strike_wall",
+            _option(
+                "strike_wall",
+                "Strike",
+                label,
+                params_wall,
+                rng,
                 command="strike",
-                group="Strike",
-                label=f"Strike a wall ({arm.name})",
-                cost=MAJOR,
-                params={**params, "surface": "wall"},
                 spaces=list(walls),
-                reach=rng,
                 row=WALL_ROW,
                 variant=variant,
             )
         )
     return out
+
+
+def _option(
+    action: str,
+    group: str,
+    label: str,
+    params: dict[str, Any],
+    reach: int,
+    *,
+    command: str | None = None,
+    targets: list[TargetOption] = NO_LIST,
+    spaces: list[Cell] = NO_LIST,
+    choose: list[str] = NO_LIST,
+    optional: list[str] = NO_LIST,
+    row: str = "",
+    variant: str = "",
+) -> ActionOption:
+    """`make_option` of a Strike here (a Major Action): a copy of `_MAJOR_OPTION` with these fields set, no defaults
+    merged with the values given (a menu makes several for each weapon)."""
+    data = _MAJOR_OPTION.copy()
+    data["action"] = action
+    data["group"] = group
+    data["label"] = label
+    data["params"] = params
+    data["targets"] = targets
+    data["spaces"] = spaces
+    data["reach"] = reach
+    data["choose"] = choose
+    data["command"] = command
+    data["optional"] = optional
+    data["row"] = row
+    data["variant"] = variant
+    return _built(ActionOption, data)
+
+
+_MAJOR_OPTION = make_option(cost=MAJOR).__dict__
+"""The fields of an option (`make_option`) that costs a Major Action, each other at its default, in the model's
+order."""
+
+
+def _target(
+    oid: str,
+    preview: RollPreview,
+    path: list[Cell],
+    choices: dict[str, list[Any]] = NO_DICT,
+    margins: dict[str, int] = NO_DICT,
+    params: dict[str, Any] = NO_DICT,
+) -> TargetOption:
+    """`make_target` of a creature: a copy of `_TARGET` with these fields set (one for each target of each weapon's
+    Strikes)."""
+    data = _TARGET.copy()
+    data["target"] = oid
+    data["preview"] = preview
+    data["path"] = path
+    data["choices"] = choices
+    data["margins"] = margins
+    data["params"] = params
+    return _built(TargetOption, data)
+
+
+_TARGET = make_target().__dict__
+"""The fields of a target (`make_target`), each at its default, in the model's order."""
+
+
+def _arm_reach(state: GameState, occ: Occupancy, c: Creature, arm: strike.Armament) -> int:
+    """`strike.arm_reach` of `c` with `arm` in the state of `occ` (a menu's), worked out once for its Strikes, Called
+    Shots and Charges."""
+    key = ("arm_reach", c.id, id(arm))
+    found: tuple[Creature, strike.Armament, int] | None = occ.kept.get(key)
+    if found is None or found[0] is not c or found[1] is not arm:
+        found = occ.kept[key] = (c, arm, strike.arm_reach(state, c, arm))
+    return found[2]
 
 
 def _open_choices(nimble: bool, types: tuple[str, ...], most: int) -> list[str]:
@@ -170,19 +236,19 @@ def _open_and_walls(
 ) -> tuple[tuple[Cell, ...], tuple[Cell, ...]]:
     grid = grid_of(state)
     cols, rows = state.board.cols, state.board.rows
-    if lines_clear(grid, mine, rng, filled):  # `area` is the Reach `rng` around `mine`: all of it is reached
-        in_reach = tuple(sorted(filled & area))
-        if on_map_within(grid, mine, rng, cols, rows):
-            return tuple(sorted(area - filled)), in_reach
-        in_bounds = grid.in_bounds
-        return tuple(sorted(cell for cell in area if cell not in filled and in_bounds(cell, cols, rows))), in_reach
-    if len(mine) == 1:
-        shut = unreached(grid, mine[0], rng, filled)
+    if len(mine) == 1:  # `area` is the Reach `rng` around `mine`: all of it is reached but what a wall hides
+        shut = unreached(grid, mine[0], rng, filled)  # empty (at once) where `lines_clear` holds
         walls_reached = tuple(sorted((filled & area) - shut))
         if on_map_within(grid, mine, rng, cols, rows):
             return tuple(sorted(area - filled - shut)), walls_reached
         in_bounds = grid.in_bounds
         return tuple(sorted(c for c in area - filled - shut if in_bounds(c, cols, rows))), walls_reached
+    if lines_clear(grid, mine, rng, filled):
+        in_reach = tuple(sorted(filled & area))
+        if on_map_within(grid, mine, rng, cols, rows):
+            return tuple(sorted(area - filled)), in_reach
+        in_bounds = grid.in_bounds
+        return tuple(sorted(cell for cell in area if cell not in filled and in_bounds(cell, cols, rows))), in_reach
     spaces = sorted(
         cell
         for cell in area
@@ -248,7 +314,7 @@ def strike_targets(
             plan = strike.plan_creature_strike(state, occ, c, state.creatures[oid], arm, False, filled)
         except RuleError:
             continue
-        out.append(make_target(target=oid, preview=declared_preview(plan, mods, extra), path=plan.path))
+        out.append(_target(oid, declared_preview(plan, mods, extra), plan.path))
     return out
 
 
@@ -274,9 +340,7 @@ def called_target(oid: str, t: Creature, plan: strike.AttackPlan, params: dict[s
     """A Called Shot's target: the attack's preview and path, each unsevered part to choose, and by how much the
     attack must beat the defense to strike it (seed-000)."""
     choices, margins = aimed_parts(t)
-    return make_target(
-        target=oid, preview=plan_preview(plan), path=plan.path, params=params or {}, choices=choices, margins=margins
-    )
+    return _target(oid, plan_preview(plan), plan.path, choices, margins, params or {})
 
 
 def aimed_parts(t: Creature) -> tuple[dict[str, list[str]], dict[str, int]]:
@@ -301,19 +365,23 @@ def called_shot_option(
     name: str, params: dict[str, Any], targets: list[TargetOption], reach: int, variant: str
 ) -> ActionOption:
     """The Called Shot row's entry for one weapon (melee or ranged), its part chosen once the target is."""
-    return make_option(
-        action="called_shot",
+    label = f"Called Shot: {name}"
+    return _option(
+        "called_shot",
+        "Tactics",
+        label,
+        params,
+        reach,
         command="strike",
-        group="Tactics",
-        label=f"Called Shot: {name}",
-        cost=MAJOR,
-        params=params,
         targets=targets,
-        reach=reach,
         choose=["called_shot"],
-        row=f"Called Shot: {STRIKE_ROW}",
+        row=CALLED_ROW,
         variant=variant,
     )
+
+
+CALLED_ROW = f"Called Shot: {STRIKE_ROW}"
+CHARGE_ROW = f"Charge: {STRIKE_ROW}"
 
 
 def called_and_charged(
@@ -321,7 +389,7 @@ def called_and_charged(
 ) -> list[ActionOption]:
     """Called Shot and Charge Strikes with `arm` on the creatures in `area`, when they have a target."""
     filled = state.board.filled()
-    rng = strike.arm_reach(state, c, arm)
+    rng = _arm_reach(state, occ, c, arm)
     out: list[ActionOption] = []
     called: list[TargetOption] = []
     mods = tactics.declared_modifiers(state, c, True, False)
@@ -332,28 +400,29 @@ def called_and_charged(
         except RuleError:
             continue
         choices, margins = _menu_aimed_parts(occ, t)
-        preview = declared_preview(plan, mods, NO_LIST)
-        called.append(
-            make_target(target=oid, preview=preview, path=plan.path, params={}, choices=choices, margins=margins)
-        )
+        called.append(_target(oid, declared_preview(plan, mods, NO_LIST), plan.path, choices, margins, {}))
+    if not called and not charge_ok:
+        return out
     name = f"Strike with {arm.name}" if arm.weapon else "Unarmed Strike"
+    variant = arm_variant(arm)
     if called:
-        out.append(called_shot_option(name, arm_params(arm), called, rng, arm_variant(arm)))
+        out.append(called_shot_option(name, arm_params(arm), called, rng, variant))
     if charge_ok:
         charging = strike_targets(state, occ, c, arm, area, filled, charge=True)
         if charging:
+            label = f"Charge: {name}"
+            params = {**arm_params(arm), "charge": True}
             out.append(
-                make_option(
-                    action="charge",
+                _option(
+                    "charge",
+                    "Tactics",
+                    label,
+                    params,
+                    rng,
                     command="strike",
-                    group="Tactics",
-                    label=f"Charge: {name}",
-                    cost=MAJOR,
-                    params={**arm_params(arm), "charge": True},
                     targets=charging,
-                    reach=rng,
-                    row=f"Charge: {STRIKE_ROW}",
-                    variant=arm_variant(arm),
+                    row=CHARGE_ROW,
+                    variant=variant,
                 )
             )
     return out
@@ -374,17 +443,17 @@ def grab_option(state: GameState, occ: Occupancy, c: Creature, charge: bool = Fa
             gp = hold.plan_grab(state, occ, c, state.creatures[oid], None, filled, charge)
         except RuleError:
             continue
-        preview = make_preview(
-            label=f"{c.name}: Grab",
-            skill=s.grab_skill,
-            dice=c.skill(s.grab_skill),
-            dice_changes=ailments.attack_dice_changes(state, c),
-            modifiers=gp.modifiers,
-            dl=s.grab_dl,
-            defense_skill=s.grab_defense,
+        preview = preview_of(
+            f"{c.name}: Grab",
+            s.grab_skill,
+            c.skill(s.grab_skill),
+            ailments.attack_dice_changes(state, c),
+            gp.modifiers,
+            s.grab_dl,
+            s.grab_defense,
         )
-        targets.append(make_target(target=oid, path=gp.path, preview=preview))
-    return make_option(action="grab", group="Strike", label="Grab", cost=MAJOR, targets=targets, reach=rng)
+        targets.append(_target(oid, preview, gp.path))
+    return _option("grab", "Strike", "Grab", NO_DICT, rng, targets=targets)
 
 
 def space_option(state: GameState, occ: Occupancy, c: Creature, arm: strike.Armament) -> ActionOption | None:
@@ -398,16 +467,9 @@ def space_option(state: GameState, occ: Occupancy, c: Creature, arm: strike.Arma
     )
     if not spaces:
         return None
-    return make_option(
-        action="strike_space",
-        group="Strike",
-        label=f"Strike a space ({arm.name})",
-        cost=MAJOR,
-        params=arm_params(arm),
-        spaces=spaces,
-        reach=rng,
-        row=SPACE_ROW,
-        variant=arm_variant(arm),
+    label = f"Strike a space ({arm.name})"
+    return _option(
+        "strike_space", "Strike", label, arm_params(arm), rng, spaces=spaces, row=SPACE_ROW, variant=arm_variant(arm)
     )
 
 
