@@ -429,10 +429,41 @@ def finish(option: ActionOption, creature_id: str) -> ActionOption:
     else:
         asks, listed = NO_LIST, False
     targets = values["targets"]
-    other = False  # a target other than the creature itself
+    other = False  # a target other than the creature itself or a space
     if targets:
-        # a command that takes its creatures as a list (Distract's `targets`) gets them from that choice alone
-        targets, other = _finish_targets(targets, send, creature_id, has_target and not listed, space_field == "space")
+        # Each target is filled in here, not in a function of its own (that call cost about 700 instructions).
+        # A command that takes its creatures as a list (Distract's `targets`) gets them from that choice alone.
+        named = has_target and not listed
+        spaced = space_field == "space"
+        copies: list[TargetOption] | None = None  # the targets, once one had to be copied
+        for i, t in enumerate(targets):
+            sent = send.copy()
+            given = t.__dict__
+            target = given["target"]
+            if target is not None:
+                if target != creature_id:
+                    other = True
+                if named:
+                    sent["target"] = target
+            elif spaced and given["space"] is not None:
+                sent["space"] = _plain(given["space"])
+                other = True
+            else:
+                other = True
+            target_params = given["params"]
+            if target_params:
+                for k, v in target_params.items():
+                    sent[k] = _plain(v) if isinstance(v, _SEQUENCES) else v
+            if given["send"] is NO_DICT:
+                given["send"] = sent
+                if copies is not None:
+                    copies.append(t)
+            else:
+                if copies is None:
+                    copies = targets[:i]
+                copies.append(_copied(t, send=sent))
+        if copies is not None:
+            targets = copies
     spaces = values["spaces"]
     at = space_field if spaces else None
     pick = values["pick"]
@@ -449,42 +480,6 @@ def finish(option: ActionOption, creature_id: str) -> ActionOption:
         values["asks"] = asks
         return option
     return _copied(option, send=send, targets=targets, pick=pick, at=at, asks=asks)
-
-
-def _finish_targets(
-    given_targets: list[TargetOption], send: dict[str, Any], creature_id: str, named: bool, spaced: bool
-) -> tuple[list[TargetOption], bool]:
-    """The targets of an option sending `send`, each with its command filled in (`finish`), and whether one is a
-    creature other than `creature_id` or a space."""
-    copies: list[TargetOption] | None = None  # the targets, once one had to be copied
-    other = False
-    for i, t in enumerate(given_targets):
-        sent = send.copy()
-        given = t.__dict__
-        target = given["target"]
-        if target is not None:
-            if target != creature_id:
-                other = True
-            if named:
-                sent["target"] = target
-        elif spaced and given["space"] is not None:
-            sent["space"] = _plain(given["space"])
-            other = True
-        else:
-            other = True
-        target_params = given["params"]
-        if target_params:
-            for k, v in target_params.items():
-                sent[k] = _plain(v) if isinstance(v, _SEQUENCES) else v
-        if given["send"] is NO_DICT:
-            given["send"] = sent
-            if copies is not None:
-                copies.append(t)
-        else:
-            if copies is None:
-                copies = given_targets[:i]
-            copies.append(_copied(t, send=sent))
-    return (given_targets if copies is None else copies), other
 
 
 _SHAPES: dict[str, tuple[bool, bool, str | None, Pick]] = {}
