@@ -245,7 +245,12 @@ def make_target(**values: Any) -> TargetOption:
 
 def make_preview(**values: Any) -> RollPreview:
     """`RollPreview(**values)`, not validated."""
-    return _built(RollPreview, {**_PREVIEW, **values})
+    out = _new(RollPreview)
+    put_dict(out, {**_PREVIEW, **values})
+    put_fields_set(out, _PREVIEW_SET)
+    put_extra(out, None)
+    put_private(out, None)
+    return out
 
 
 def preview_of(
@@ -283,17 +288,26 @@ def preview_of(
 
 
 def plan_preview(plan: strike.AttackPlan) -> RollPreview:
-    return preview_of(
-        plan.label,
-        plan.skill,
-        plan.dice,
-        plan.dice_changes,
-        plan.modifiers,
-        plan.dl,
-        plan.defense_skill,
-        plan.damage,
-        plan.damage_changes,
+    """`preview_of` the plan's attack (built here, without that call: one for each attack on each target)."""
+    out = _new(RollPreview)
+    put_dict(
+        out,
+        {
+            "label": plan.label,
+            "skill": plan.skill,
+            "dice": plan.dice,
+            "dice_changes": plan.dice_changes,
+            "modifiers": plan.modifiers,
+            "dl": plan.dl,
+            "defense_skill": plan.defense_skill,
+            "damage": plan.damage,
+            "damage_changes": plan.damage_changes,
+        },
     )
+    put_fields_set(out, _PREVIEW_SET)
+    put_extra(out, None)
+    put_private(out, None)
+    return out
 
 
 def arms(state: GameState, c: Creature) -> list[strike.Armament]:
