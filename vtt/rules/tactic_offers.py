@@ -27,8 +27,8 @@ from vtt.rules.offers import (
     arms,
     flurried,
     make_option,
-    make_preview,
     make_target,
+    preview_of,
 )
 from vtt.rules.space import Occupancy, area_on_map, grid_of
 
@@ -46,14 +46,14 @@ def tactic_options(state: GameState, occ: Occupancy, c: Creature, major_ok: bool
         else []
     )
     if aware:
-        preview = make_preview(
-            label=f"{c.name}: {tactics.DISTRACT}",
-            skill=s.distract_skill,
-            dice=c.skill(s.distract_skill),
-            dice_changes=ailments.attack_dice_changes(state, c, physical=False),
-            modifiers=[*tactics.distract_modifiers(actions[0]), *ailments.attack_roll_modifiers(state, c)],
-            dl=s.distract_dl,
-            defense_skill=s.distract_defense,
+        preview = preview_of(
+            f"{c.name}: {tactics.DISTRACT}",
+            s.distract_skill,
+            c.skill(s.distract_skill),
+            ailments.attack_dice_changes(state, c, physical=False),
+            [*tactics.distract_modifiers(actions[0]), *ailments.attack_roll_modifiers(state, c)],
+            s.distract_dl,
+            s.distract_defense,
         )
         board = state.board
         sounds: list[Cell | None] = [None]
