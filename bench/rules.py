@@ -480,7 +480,7 @@ MENU_BUILDERS: tuple[tuple[Any, str], ...] = (
     (defense_offers, "defense_options"),
     (enraged, "filter_options"),
     (offers, "arms"),
-    (offers, "finish_all"),
+    (offers, "finish_menu"),
 )
 """The menu's builders as `engine.legal_actions` calls them (by their module), timed by `legal_actions_breakdown`."""
 

@@ -4,7 +4,8 @@ from __future__ import annotations
 
 from functools import partial
 
-from vtt.rules import care, positions, stance
+from vtt.rules import care, menu_shared, positions, stance
+from vtt.rules.menu_shared import PAID
 from vtt.rules.model import Creature, Economy, GameState
 from vtt.rules.offers import ActionOption, make_option, make_target
 from vtt.rules.space import Occupancy
@@ -18,15 +19,13 @@ def defense_options(
     stance_cost = state.settings.defensive_stance_cost
     stance_paid = major_ok if stance_cost == "major" else econ.minor > 0 and not full_resolve
     if stance_paid and stance.why_no_stance(state, c.id) is None:
-        out.append(
-            make_option(action="defensive_stance", group="Defense", label="Defensive Stance", cost={stance_cost: 1})
-        )
+        out.append(menu_shared.finished(c.id, "defensive_stance", "Defense", "Defensive Stance", stance_cost))
     soothe_cost = state.settings.soothe_cost
     if major_ok if soothe_cost == "major" else econ.minor > 0 and not full_resolve:
         found = positions.kept(occ, ("soothe_targets", c.id), partial(care.soothe_targets, state, c, occ))
         soothed = [make_target(target=oid) for oid in found]
         if soothed:
             out.append(
-                make_option(action="soothe", group="Defense", label="Soothe", cost={soothe_cost: 1}, targets=soothed)
+                make_option(action="soothe", group="Defense", label="Soothe", cost=PAID[soothe_cost], targets=soothed)
             )
     return out

@@ -33,6 +33,7 @@ from vtt.rules import (
     hold_offers,
     manifest,
     manifest_offers,
+    menu_shared,
     minutes,
     move_offers,
     movement,
@@ -116,7 +117,7 @@ from vtt.rules.fastmodel import models_of, read_plainly
 from vtt.rules.limits import plain_message
 from vtt.rules.model import Cell, Creature, GameState
 from vtt.rules.offers import ActionOption, Group, RollPreview, TargetOption
-from vtt.rules.space import grid_of, why_cannot_stand
+from vtt.rules.space import Occupancy, grid_of, why_cannot_stand
 from vtt.rules.txn import Tx
 from vtt.rules.words import count
 
@@ -674,7 +675,7 @@ def legal_actions(state: GameState, creature_id: str) -> list[ActionOption]:
     return offers.kept_menu(state, creature_id, _options)
 
 
-def _options(state: GameState, creature_id: str) -> list[ActionOption]:
+def _options(state: GameState, occ: Occupancy, creature_id: str) -> list[ActionOption]:
     c = state.creatures.get(creature_id)
     if c is None or state.pending or not turns.is_active(state, creature_id):
         return []
@@ -682,10 +683,9 @@ def _options(state: GameState, creature_id: str) -> list[ActionOption]:
     if econ is None:
         return []
     if not c.can_act:
-        return [offers.make_option(action="end_turn", group="Turn", label="End turn", cost={})]
+        return [menu_shared.finished(creature_id, "end_turn", "Turn", "End turn")]
     if c.swallowed_by is not None:
         return swallow_offers.swallowed_options(state, c, econ)
-    occ = positions.occupancy(state)
     filled = state.board.filled()
     out: list[ActionOption] = []
     grid = grid_of(state)
@@ -732,7 +732,7 @@ def _options(state: GameState, creature_id: str) -> list[ActionOption]:
     out += gear_offers.offer_pick_up(state, occ, c)
     out += defense_offers.defense_options(state, occ, c, econ, major_ok, full_resolve)
     out += hold_offers.drop_hold_option(state, c, full_resolve)
-    out.append(offers.make_option(action="end_turn", group="Turn", label="End turn", cost={}))
+    out.append(menu_shared.finished(creature_id, "end_turn", "Turn", "End turn"))
     return enraged.filter_options(state, c, out)
 
 

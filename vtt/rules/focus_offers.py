@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from vtt.rules import (
     focus,
+    menu_shared,
     positions,
     turns,
 )
@@ -41,9 +42,5 @@ def focus_options(state: GameState, occ: Occupancy, c: Creature, major_ok: bool,
     paid = (cost == "none" and not turns.resolve_blocks(state, c.id)) or (cost == "major" and major_ok)
     paid = paid or (cost == "minor" and minor_ok)
     if paid and focus.why_not_drop(c) is None:
-        out.append(
-            make_option(
-                action="drop_focus", group="Tactics", label="Drop Focus", cost={} if cost == "none" else {cost: 1}
-            )
-        )
+        out.append(menu_shared.finished(c.id, "drop_focus", "Tactics", "Drop Focus", cost))
     return out

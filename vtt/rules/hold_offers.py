@@ -7,6 +7,7 @@ from __future__ import annotations
 from typing import Any
 
 from vtt.rules import (
+    menu_shared,
     overpower,
 )
 from vtt.rules.events import RuleError
@@ -187,5 +188,5 @@ def grapple_variant_options(
 def drop_hold_option(state: GameState, c: Creature, full_resolve: bool) -> list[ActionOption]:
     """Letting go of every creature it holds (no Action), while it is a Holder."""
     if any(c.id in h.holders for h in state.holds.values()) and not full_resolve:
-        return [make_option(action="drop_hold", group="Overpower", label="Stop holding", cost={})]
+        return [menu_shared.finished(c.id, "drop_hold", "Overpower", "Stop holding")]
     return []

@@ -34,6 +34,7 @@ from vtt.rules.events import RuleError
 from vtt.rules.fastmodel import construct, put_dict, put_extra, put_fields_set, put_private
 from vtt.rules.frozen import NO_DICT, NO_LIST, FrozenDict, FrozenList
 from vtt.rules.model import Cell, Creature, GameState
+from vtt.rules.space import Occupancy
 
 Group = Literal["Move", "Strike", "Overpower", "Tactics", "Defense", "Manifest", "Turn"]
 Pick = Literal["none", "creature", "space", "creature_or_space"]
@@ -513,14 +514,23 @@ def _asking(
 
 
 def kept_menu(
-    state: GameState, creature_id: str, options: Callable[[GameState, str], list[ActionOption]]
+    state: GameState, creature_id: str, options: Callable[[GameState, Occupancy, str], list[ActionOption]]
 ) -> list[ActionOption]:
-    """The menu of `creature_id` in `state`: `options` of them filled in (`finish_all`), made once for the state
-    (kept with its occupancy, `positions.kept`) and handed out again in a list of its own. Its options are shared by
-    every reader: not to be changed (a seat's view copies those it changes)."""
+    """The menu of `creature_id` in `state`: `options` of them (given the state's occupancy) filled in
+    (`finish_menu`), made once for the state (kept with its occupancy, `positions.kept`) and handed out again in a
+    list of its own. Its options are shared by every reader: not to be changed (a seat's view copies those it
+    changes)."""
     occ = positions.occupancy(state)
-    found = positions.kept(occ, ("menu", creature_id), lambda: finish_all(options(state, creature_id), creature_id))
+    found = positions.kept(
+        occ, ("menu", creature_id), lambda: finish_menu(options(state, occ, creature_id), creature_id)
+    )
     return list(found)
+
+
+def finish_menu(options: list[ActionOption], creature_id: str) -> list[ActionOption]:
+    """`finish` of each option of a menu just built, but those filled in already for every menu of the creature
+    (`menu_shared`), handed on as they are."""
+    return [o if o.send is not NO_DICT else finish(o, creature_id) for o in options]
 
 
 def finish_all(options: list[ActionOption], creature_id: str) -> list[ActionOption]:

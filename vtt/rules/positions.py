@@ -43,7 +43,7 @@ from itertools import compress
 from operator import is_not
 from typing import Any, TypeVar
 
-from vtt.rules import board_kept, plan_kept
+from vtt.rules import board_kept, menu_shared, plan_kept
 from vtt.rules.model import GameState
 from vtt.rules.space import OVERLAY_MAX, Occupancy
 from vtt.rules.txn import Tx
@@ -387,13 +387,15 @@ _NONE = object()
 
 
 def forget() -> None:
-    """Forget every kept state, what is kept for boards (`board_kept`) and the Strikes' plans (`plan_kept`): for
-    benchmarks of a first call, and tests comparing with a computation from scratch."""
+    """Forget every kept state, what is kept for boards (`board_kept`), the Strikes' plans (`plan_kept`) and the
+    options shared by menus (`menu_shared`): for benchmarks of a first call, and tests comparing with a computation
+    from scratch."""
     with _lock:
         _entries.clear()
         _results.clear()
     board_kept.forget()
     plan_kept.forget()
+    menu_shared.forget()
 
 
 def sealed(state: GameState) -> bool:

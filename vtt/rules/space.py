@@ -63,16 +63,23 @@ def fill(creature: Creature) -> float:
 
 
 class _Footprints(dict[str, tuple[Cell, ...]]):
-    """Footprints by creature id, worked out the first time each is asked for."""
+    """Footprints by creature id, worked out the first time each is asked for (made by `_footprints`)."""
 
-    def __init__(self, state: GameState) -> None:
-        super().__init__()
-        self._state = state
+    __slots__ = ("_state",)
+    _state: GameState
 
     def __missing__(self, cid: str) -> tuple[Cell, ...]:
         cells = footprint(self._state, self._state.creatures[cid])
         self[cid] = cells
         return cells
+
+
+def _footprints(state: GameState) -> _Footprints:
+    """No footprint of `state`'s creatures worked out yet. Made without an `__init__` of Python's and without an
+    attribute dict: an occupancy makes one or two for each state a menu is asked of."""
+    made = _Footprints()
+    made._state = state
+    return made
 
 
 def _same_order(a: GameState, b: GameState) -> bool:
@@ -96,7 +103,7 @@ class Occupancy:
 
     def __init__(self, state: GameState) -> None:
         self._state = state
-        self.cells: dict[str, tuple[Cell, ...]] = _Footprints(state)
+        self.cells: dict[str, tuple[Cell, ...]] = _footprints(state)
         self._by_cell: dict[Cell, list[str]] | None = None
         self._indexed: set[str] = set()
         self._indexed_shared = False
@@ -225,7 +232,7 @@ class Occupancy:
         shapes: dict[int, tuple[Cell, ...]] = {}
         state = self._state
         asked = self.cells
-        cells_of = _Footprints(state)  # in the order of the state's creatures, whatever was asked first
+        cells_of = _footprints(state)  # in the order of the state's creatures, whatever was asked first
         indexed: set[str] = set()
         for cid, c in state.creatures.items():
             if c.swallowed_by is not None:  # seed-000: a swallowed creature is removed from the board
@@ -291,7 +298,7 @@ class Occupancy:
         else:
             indexed = (base_indexed - changed) | on_board
         asked = dict(self.cells)
-        cells = _Footprints(self._state)
+        cells = _footprints(self._state)
         if same_order and on_board <= base_indexed:  # the base's order, the changed creatures replaced in place
             if len(base_cells) == len(base_indexed):
                 cells.update(base_cells)

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from vtt.rules import (
     focus_offers,
+    menu_shared,
     stance,
     strike,
     swallow,
@@ -32,7 +33,7 @@ def swallowed_options(state: GameState, c: Creature, econ: Economy) -> list[Acti
     full = turns.resolve_blocks(state, c.id)
     major_ok = econ.major > 0 and (not full or econ.major_unlocked)
     minor_ok = econ.minor > 0 and not full
-    end = make_option(action="end_turn", group="Turn", label="End turn", cost={})
+    end = menu_shared.finished(c.id, "end_turn", "Turn", "End turn")
     sw = state.creatures.get(c.swallowed_by or "")
     if sw is None:
         return [end]
