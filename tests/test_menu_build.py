@@ -23,7 +23,7 @@ from vtt.rules.offers import (
     arms,
     charged,
     command_for,
-    finish_all,
+    finish_menu,
     make_option,
     make_preview,
     make_target,
@@ -152,14 +152,14 @@ def test_the_unvalidated_makers_give_the_models_defaults() -> None:
 
 
 def test_a_target_shared_by_two_options_is_filled_in_for_each_on_its_own() -> None:
-    """`finish_all` fills an option and its targets in where they are the first time it meets them; a target met
+    """`finish_menu` fills an option and its targets in where they are the first time it meets them; a target met
     again (a Charge made from an option shares its targets, `charged`) is copied, so each option's target sends its
     own command and the first one's is left as it was."""
     option = make_option(
         action="strike", group="Strike", label="Strike", params={"weapon": "sword"}, targets=[make_target(target="b")]
     )
     targets = option.targets
-    plain, charge = finish_all([option, charged(option)], "a")
+    plain, charge = finish_menu([option, charged(option)], "a")
     assert plain is option and plain.targets is targets and charge.targets is not targets
     assert plain.targets[0].send == {"type": "strike", "creature": "a", "weapon": "sword", "target": "b"}
     assert charge.targets[0] is not plain.targets[0]

@@ -14,9 +14,9 @@ from test_menu_build import played, random_fight
 from vtt.rules import menu_shared, offers, positions
 from vtt.rules.engine import legal_actions
 from vtt.rules.fastmodel import shallow_copy
-from vtt.rules.menu_shared import PAID, Paid, finished
+from vtt.rules.menu_shared import Paid, finished
 from vtt.rules.model import GameState
-from vtt.rules.offers import ActionOption, finish, make_option
+from vtt.rules.offers import PAID, ActionOption, finish, make_option
 
 SHARED = {"end_turn", "defensive_stance", "drop_focus", "drop_hold"}
 KINDS: tuple[tuple[str, offers.Group, str], ...] = (

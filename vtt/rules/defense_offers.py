@@ -5,9 +5,8 @@ from __future__ import annotations
 from functools import partial
 
 from vtt.rules import care, menu_shared, positions, stance
-from vtt.rules.menu_shared import PAID
 from vtt.rules.model import Creature, Economy, GameState
-from vtt.rules.offers import ActionOption, make_option, make_target
+from vtt.rules.offers import PAID, ActionOption, make_option, make_target
 from vtt.rules.space import Occupancy
 
 

@@ -14,15 +14,10 @@ import typing
 from collections.abc import Hashable
 from typing import Literal
 
-from vtt.rules.frozen import NO_DICT, FrozenDict
-
 if typing.TYPE_CHECKING:
     from vtt.rules.offers import ActionOption, Group
 
 Paid = Literal["none", "major", "minor"]
-
-PAID: dict[str, FrozenDict] = {"none": NO_DICT, "major": FrozenDict(major=1), "minor": FrozenDict(minor=1)}
-"""The cost of an option paid as a table setting names it (no Action, a Major or a Minor Action), one dict each."""
 
 KEPT_MAX = 4096
 """Options kept (a few for each creature of a few tables); all are dropped when full."""
@@ -35,7 +30,8 @@ def finished(creature_id: str, action: str, group: Group, label: str, paid: Paid
     key = (creature_id, action, group, label, paid)
     found = _kept.get(key)
     if found is None:
-        from vtt.rules.offers import finish, make_option  # here: offers is made from positions, which forgets these
+        # imported here: offers is made from positions, which forgets these
+        from vtt.rules.offers import PAID, finish, make_option
 
         found = finish(make_option(action=action, group=group, label=label, cost=PAID[paid]), creature_id)
         if len(_kept) >= KEPT_MAX:

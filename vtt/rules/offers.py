@@ -164,8 +164,6 @@ _ALL_SET: dict[type[BaseModel], set[str]] = {
 }
 """The fields set of every option, target and preview built here, one set for each model: each has all its fields
 set (as an event built without validation has), so setting a field adds nothing to it."""
-_OPTION_SET = _ALL_SET[ActionOption]
-_TARGET_SET = _ALL_SET[TargetOption]
 _PREVIEW_SET = _ALL_SET[RollPreview]
 
 
@@ -218,40 +216,32 @@ _PREVIEW: dict[str, Any] = {
 MAJOR = FrozenDict(major=1)
 MINOR = FrozenDict(minor=1)
 """The cost of an option paid with a Major Action or with a Minor Action: one dict shared by every such option."""
+PAID: dict[str, FrozenDict] = {"none": NO_DICT, "major": MAJOR, "minor": MINOR}
+"""The cost of an option paid as a table setting names it (no Action, a Major or a Minor Action)."""
 
 
-# The makers below build their model in their own body (what `_built` does) rather than calling `_built`: a menu
-# builds some 60 of them, and the call was a tenth of each one's cost.
+def _maker(cls: type[_M], defaults: dict[str, Any]) -> Callable[..., _M]:
+    """`cls(**values)` not validated, each field not given at its default (`defaults`): what `_built` does, in the
+    maker's own body (a menu builds some 60 options, targets and previews; a call of `_built` was a tenth of each)."""
+    fields_set = _ALL_SET[cls]
+
+    def make(**values: Any) -> _M:
+        out = _new(cls)
+        put_dict(out, {**defaults, **values})
+        put_fields_set(out, fields_set)
+        put_extra(out, None)
+        put_private(out, None)
+        return out
+
+    return make
 
 
-def make_option(**values: Any) -> ActionOption:
-    """`ActionOption(**values)`, not validated (each default as the model has it: tests/test_menu_build checks)."""
-    out = _new(ActionOption)
-    put_dict(out, {**_OPTION, **values})
-    put_fields_set(out, _OPTION_SET)
-    put_extra(out, None)
-    put_private(out, None)
-    return out
-
-
-def make_target(**values: Any) -> TargetOption:
-    """`TargetOption(**values)`, not validated."""
-    out = _new(TargetOption)
-    put_dict(out, {**_TARGET, **values})
-    put_fields_set(out, _TARGET_SET)
-    put_extra(out, None)
-    put_private(out, None)
-    return out
-
-
-def make_preview(**values: Any) -> RollPreview:
-    """`RollPreview(**values)`, not validated."""
-    out = _new(RollPreview)
-    put_dict(out, {**_PREVIEW, **values})
-    put_fields_set(out, _PREVIEW_SET)
-    put_extra(out, None)
-    put_private(out, None)
-    return out
+make_option = _maker(ActionOption, _OPTION)
+"""`ActionOption(**values)`, not validated (each default as the model has it: tests/test_menu_build checks)."""
+make_target = _maker(TargetOption, _TARGET)
+"""`TargetOption(**values)`, not validated."""
+make_preview = _maker(RollPreview, _PREVIEW)
+"""`RollPreview(**values)`, not validated."""
 
 
 def preview_of(
@@ -266,7 +256,7 @@ def preview_of(
     damage_changes: list[DiceChange] = NO_LIST,
 ) -> RollPreview:
     """`make_preview` with every field given in the model's order (no defaults to merge: a menu makes one for each
-    attack on each target)."""
+    attack on each target), built in its own body as the makers are (`_maker`)."""
     out = _new(RollPreview)
     put_dict(
         out,
@@ -289,26 +279,17 @@ def preview_of(
 
 
 def plan_preview(plan: strike.AttackPlan) -> RollPreview:
-    """`preview_of` the plan's attack (built here, without that call: one for each attack on each target)."""
-    out = _new(RollPreview)
-    put_dict(
-        out,
-        {
-            "label": plan.label,
-            "skill": plan.skill,
-            "dice": plan.dice,
-            "dice_changes": plan.dice_changes,
-            "modifiers": plan.modifiers,
-            "dl": plan.dl,
-            "defense_skill": plan.defense_skill,
-            "damage": plan.damage,
-            "damage_changes": plan.damage_changes,
-        },
+    return preview_of(
+        plan.label,
+        plan.skill,
+        plan.dice,
+        plan.dice_changes,
+        plan.modifiers,
+        plan.dl,
+        plan.defense_skill,
+        plan.damage,
+        plan.damage_changes,
     )
-    put_fields_set(out, _PREVIEW_SET)
-    put_extra(out, None)
-    put_private(out, None)
-    return out
 
 
 def arms(state: GameState, c: Creature) -> list[strike.Armament]:
@@ -531,11 +512,6 @@ def finish_menu(options: list[ActionOption], creature_id: str) -> list[ActionOpt
     """`finish` of each option of a menu just built, but those filled in already for every menu of the creature
     (`menu_shared`), handed on as they are."""
     return [o if o.send is not NO_DICT else finish(o, creature_id) for o in options]
-
-
-def finish_all(options: list[ActionOption], creature_id: str) -> list[ActionOption]:
-    """`finish` of each option of a menu just built."""
-    return [finish(o, creature_id) for o in options]
 
 
 def command_for(
