@@ -196,7 +196,8 @@ class TableView:
                     self.gm_panel = ui.column().classes("w-full gap-1")
                 with ui.column().classes("side-talk w-full no-wrap gap-2 p-2"):
                     ui.label("Roll log").classes("text-sm font-bold text-stone-700 roll-log-title")
-                    self.log = RollLog()
+                    with ui.element("div").classes("log-frame"):
+                        self.log = RollLog()
                     self.chat = ChatPanel(viewer, self._players, self.send)
         self.carrier = Carrier()  # a change's patches and log entry go to the browser as one message
         self.drawer = PanelDrawer(layout)
