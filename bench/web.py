@@ -34,7 +34,10 @@ taken inside the pages with `performance.timeOrigin + performance.now()`, as in 
    and DOM changed (`--trace FILE` keeps them all).
    Then: when each socket.io message's handler ran in the observers and how long Vue took to
    re-render after it, server CPU per drop (/proc: in all, and less the server's idle CPU measured with the same
-   clients just before, for as long as a drop takes; target ≤ 10 ms), each page's main-thread time per drop (CDP),
+   clients just before, for as long as a drop takes; target ≤ 10 ms), the CPU per drop of every thread of every
+   process a drop costs (`bench/process_cpu.py`: each page's raster and compositor threads, Chromium's GPU process,
+   which composites every page's frames in software here, its browser process, the server, this benchmark itself),
+   each page's main-thread time per drop (CDP),
    observer 1's JS profile by script, the server pieces timed in this process (the rules' `apply`, the seat views
    and tokens of a change) and the vision work per move with fog of war on (target ≤ 10 ms per seat). Each
    observer's main thread per move is its CPU time (/proc/<renderer>/task/<main thread>/schedstat; the CDP busy
@@ -82,6 +85,7 @@ from playwright.sync_api import Browser, BrowserContext, CDPSession, ConsoleMess
 from playwright.sync_api import Error as PlaywrightError  # noqa: E402
 
 from bench.page_trace import PageWork, print_page_work, trace_changes  # noqa: E402
+from bench.process_cpu import KINDS, children, chromium_processes, describe, snapshot, spent  # noqa: E402
 from e2e.conftest import CHROMIUM, CHROMIUM_ARGS, VIEWPORT, AppServer  # noqa: E402
 from e2e.helpers import Cell, cell_xy, drag  # noqa: E402
 from vtt.rules import apply  # noqa: E402
@@ -762,6 +766,7 @@ class Latency:
     sender_work: PageWork | None = None  # the changing page's main thread by phase and kind (a traced pass)
     observer_trace: dict[str, float] = field(default_factory=dict)  # the same by trace event, CPU ms (--observer-trace)
     parts: dict[str, list[float]] = field(default_factory=dict)  # (change, observer) -> ms in the log, map, panels
+    threads: dict[str, dict[str, float]] = field(default_factory=dict)  # part -> kind of thread -> CPU ms per change
 
 
 def message_name(m: Sequence[Any]) -> str:
@@ -877,6 +882,8 @@ def run_changes(
     lat.idle_cpu = (process_cpu_ms(server.process.pid) - idle0) / (time.perf_counter() - t_idle)
     cpu0, t0 = process_cpu_ms(server.process.pid), time.perf_counter()
     main0 = [c.main_thread_ms() for c in clients]
+    processes = machine_parts(server.process.pid, clients)
+    threads0 = snapshot(processes)
 
     def measured() -> None:
         for i in range(warmup, warmup + n):
@@ -892,11 +899,40 @@ def run_changes(
             measured()
             by_script = stop_js_profile(observers[0].cdp)
             lat.js_profile = {k: v / n for k, v in by_script.items()}
+    lat.threads = spent(threads0, snapshot(processes), n)
     lat.server_cpu = (process_cpu_ms(server.process.pid) - cpu0) / n
     lat.wall = (time.perf_counter() - t0) * 1000 / n
     main = [{k: (v - m0[k]) / n for k, v in c.main_thread_ms().items()} for c, m0 in zip(clients, main0, strict=True)]
     lat.sender_main, lat.observer_main = main[0], main[1:]
     return lat
+
+
+def machine_parts(server_pid: int, clients: Sequence[Client]) -> dict[str, list[int]]:
+    """The processes whose CPU a change costs, by part: each page's renderer, Chromium's GPU, browser and utility
+    (network) processes, the server, and this benchmark itself (its Python process and the Playwright driver)."""
+    chromium = chromium_processes(CHROMIUM)
+    parts = {
+        "changing page" if i == 0 else f"observer {i}": [c.pid] for i, c in enumerate(clients) if c.pid is not None
+    }
+    parts["GPU process"] = chromium.get("gpu-process", [])
+    parts["browser process"] = chromium.get("browser", [])
+    parts["utility processes (network)"] = chromium.get("utility", [])
+    parts["server"] = [server_pid]
+    ours = {pid for pids in chromium.values() for pid in pids} | {server_pid}
+    parts["this benchmark (Python, Playwright driver)"] = [
+        os.getpid(),
+        *(pid for pid in children(os.getpid()) if pid not in ours and not is_server(pid)),
+    ]
+    return parts
+
+
+def is_server(pid: int) -> bool:
+    """Whether `pid` runs a table or bare server (this benchmark starts both)."""
+    try:
+        command = Path(f"/proc/{pid}/cmdline").read_bytes().replace(b"\0", b" ")
+    except OSError:
+        return False
+    return b"vtt.cli" in command or b"bare_app" in command
 
 
 def trace_sender(
@@ -1301,6 +1337,8 @@ def print_latency(name: str, lat: Latency, key: str) -> None:
         f"observer {statistics.median(cpus):.1f} ms CPU, {statistics.median(observers):.0f} ms busy (median); all "
         f"{n} observers {sum(cpus):.0f} ms CPU, {sum(observers):.0f} ms busy"
     )
+    if lat.threads:
+        print_threads(lat.threads)
     if lat.parts:
         print("      an observer's main thread per change by part (the page's own measures; panels: element updates):")
         for what in ("log", "map", "panels"):
@@ -1314,6 +1352,24 @@ def print_latency(name: str, lat: Latency, key: str) -> None:
     print("      each message's handler start -> Vue has re-rendered (main thread of an observer):")
     for what, values in sorted(lat.render.items(), key=lambda kv: -statistics.median(kv[1])):
         row(what, values, 9)
+
+
+def print_threads(threads: dict[str, dict[str, float]]) -> None:
+    """CPU per change of every thread of every process a change costs: each observer's (the median of each kind
+    of thread), the changing page's, Chromium's other processes', the server's and this benchmark's own."""
+    observers = [kinds for part, kinds in threads.items() if part.startswith("observer ")]
+    median = {kind: statistics.median(k.get(kind, 0.0) for k in observers) for kind in KINDS} if observers else {}
+    print(
+        "      CPU per change of every thread (/proc; on these shared cores, what one process does delays the "
+        f"others): each observer (median of each kind) {describe(median)}; the changing page "
+        f"{describe(threads.get('changing page', {}))}"
+    )
+    others = "; ".join(
+        f"{part} {describe(kinds)}"
+        for part, kinds in threads.items()
+        if part != "changing page" and not part.startswith("observer ")
+    )
+    print(f"         {others}")
 
 
 # ----------------------------------------------------------------------------------------------------------
