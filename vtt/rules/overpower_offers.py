@@ -91,21 +91,9 @@ def target_choices(
     touches), each with its choices: made once for the state of `occ` (every weapon and limb of that Reach, with a
     Charge or not, offers the same), shared and frozen."""
     key = ("overpower_choices", c.id, t.id, rng, id(filled))
-    found: tuple[tuple[overpower.WeaponAction, FrozenDict], ...] | None = occ.kept.get(key)
-    if found is None:
-        found = occ.kept[key] = _target_choices(state, occ, c, t, rng, area, filled)
-    return found
-
-
-def _target_choices(
-    state: GameState,
-    occ: Occupancy,
-    c: Creature,
-    t: Creature,
-    rng: int,
-    area: AbstractSet[Cell],
-    filled: AbstractSet[Cell],
-) -> tuple[tuple[overpower.WeaponAction, FrozenDict], ...]:
+    kept: tuple[tuple[overpower.WeaponAction, FrozenDict], ...] | None = occ.kept.get(key)
+    if kept is not None:
+        return kept
     out: list[tuple[overpower.WeaponAction, FrozenDict]] = []
     held = overpower.held_items(t)
     # a target holding nothing cannot be Disarmed: its Disarm is not asked
@@ -115,7 +103,8 @@ def _target_choices(
     reached = strike_offers.reach_spaces(state, occ, c, rng, area, filled)[0]
     if dests := overpower.shared_destinations(state, occ, c, t, rng, filled, reached):
         out.append(("reposition", FrozenDict(to=FrozenList(dests))))
-    return tuple(out)
+    found = occ.kept[key] = tuple(out)
+    return found
 
 
 IMPAIR_CHOICES = FrozenDict(ailment=FrozenList(overpower.IMPAIR_AILMENTS))
