@@ -649,7 +649,8 @@ SENDER_PROBE = """() => {
 
 # Every socket.io event the page receives: when its handler starts (onAny runs just before NiceGUI's own handler),
 # the run_method names (NiceGUI 3 sends `run_method` as `run_javascript` with `return runMethod(id, "name", args)`;
-# a page taking in a change gets its calls together, `vtt.web.one_message`: "run+patchToken+add")
+# a page taking in a change gets its calls together, `vtt.web.one_message`: "run+patchToken", then its log entry
+# `table_view.FLUSH_DELAY` later, "run+add")
 # and when Vue has re-rendered what it changed (a nextTick queued after the handler's synchronous part).
 MESSAGE_LOG = r"""
   window.socket.onAny((ev, msg) => {

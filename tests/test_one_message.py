@@ -1,8 +1,8 @@
-"""A page takes in a change in ONE message (`vtt/web/one_message.py`, issue 14: the browser does the least work per
-move): a move seen by a player's page is its token patch and its log entry in one script, which the browser runs in
-one task and draws in one frame; outside a change each call goes out on its own, as NiceGUI sends it. The log entry
-is worked out once for the pages shown the same events (`roll_log.shared_entry`), and marking it undone on one page
-leaves the others' as they were."""
+"""A page takes in a change's map in ONE message (`vtt/web/one_message.py`, issue 14: the browser does the least work
+per move): a move seen by a player's page is its token patch in one script, which the browser runs in one task and
+draws in one frame, and its log entry in one more `table_view.FLUSH_DELAY` later (the map first); outside a change
+each call goes out on its own, as NiceGUI sends it. The log entry is worked out once for the pages shown the same
+events (`roll_log.shared_entry`), and marking it undone on one page leaves the others' as they were."""
 
 from __future__ import annotations
 
@@ -103,7 +103,7 @@ def _run(view: TableView, code: str) -> list[list[Any]] | None:
     return list(calls)
 
 
-async def test_a_move_reaches_a_players_page_as_one_message_patch_then_log_entry(
+async def test_a_move_reaches_a_players_page_as_its_patch_then_its_log_entry_a_moment_later(
     games: Games, seats: dict[str, Seat], scripts: list[tuple[str, str]]
 ) -> None:
     table = games.table(seats["soulweaver"].game_id)
@@ -114,20 +114,22 @@ async def test_a_move_reaches_a_players_page_as_one_message_patch_then_log_entry
         page = view.map.client.id
         scripts.clear()
         assert (await table.submit(SW, {"type": "place", "creature": "orc", "to": [7, 3]})).ok
+        entry = view.log.entries[-1]
+        assert entry["head"].endswith("place"), "the page's log holds the entry at once (a page drawn again shows it)"
+        patch = {"id": "orc", "v": 1, "cells": [[7, 3]]}
+        [first] = [code for client, code in scripts if client == page]
+        assert _run(view, first) == [[view.map.id, "patchToken", [patch]]]
         assert await _flushed(view)
         mine = [code for client, code in scripts if client == page]
-        entry = view.log.entries[-1]
-        assert entry["head"].endswith("place")
-        patch = {"id": "orc", "v": 1, "cells": [[7, 3]]}
-        assert len(mine) == 1, mine
-        assert _run(view, mine[0]) == [[view.map.id, "patchToken", [patch]], [view.log.id, "add", [[entry]]]]
+        assert len(mine) == 2, mine
+        assert _run(view, mine[1]) == [[view.log.id, "add", [[entry]]]]
 
 
 async def test_a_drop_the_change_answered_is_not_answered_again(
     games: Games, on_orcs_turn: Seat, scripts: list[tuple[str, str]]
 ) -> None:
-    """The dragging page's drop is answered by the change's one message (its patch carries the cells), not by a
-    re-sent token after it."""
+    """The dragging page's drop is answered by the change's patch (it carries the cells), not by a re-sent token
+    after it; the log entry follows."""
     table = games.table(on_orcs_turn.game_id)
     async with user_simulation(_root) as user:
         await user.open(f"/?secret={on_orcs_turn.secret}")
@@ -146,13 +148,11 @@ async def test_a_drop_the_change_answered_is_not_answered_again(
         assert table.state.creatures["orc"].anchor == (7, 2)
         assert await _flushed(view)
         mine = [code for client, code in scripts if client == page]
-        assert len(mine) == 1, mine
-        calls = _run(view, mine[0])
-        assert calls is not None and [(c[0], c[1]) for c in calls] == [
-            (view.map.id, "patchToken"),
-            (view.log.id, "add"),
-        ]
+        assert len(mine) == 2, mine
+        calls, later = _run(view, mine[0]), _run(view, mine[1])
+        assert calls is not None and [(c[0], c[1]) for c in calls] == [(view.map.id, "patchToken")]
         assert calls[0][2][0]["cells"] == [[7, 2]]
+        assert later is not None and [(c[0], c[1]) for c in later] == [(view.log.id, "add")]
 
 
 async def test_outside_a_change_each_call_goes_out_on_its_own(

@@ -1,11 +1,13 @@
 """A page's element method calls made while it takes in one change, sent to its browser as ONE message.
 
 NiceGUI sends every `run_method` as a message of its own, and the browser handles each in a task of its own and may
-draw a frame after each: a move seen by a watching page was a token patch (one frame) and, a moment later, its log
-entry (a second frame, as costly as the first on a big map). Inside `one_message(carrier)` the calls of `Batched`
-elements of the carrier's page are kept and go out at the end of the block as one call of the carrier
-(`static/one_message.js`), in the order they were made: the browser runs them in one task and draws them in one
-frame. The calls are data ([element id, method name, arguments] as JSON), never code.
+draw a frame after each: a move seen by a watching page was a message for each token patched, its fog and its active
+ring, each a task and maybe a frame. Inside `one_message(carrier)` the calls of `Batched` elements of the carrier's
+page are kept and go out at the end of the block as one call of the carrier (`static/one_message.js`), in the order
+they were made: the browser runs them in one task and draws them in one frame. `one_message(carrier, into=calls)`
+keeps them in `calls` for a later message instead (`carrier.run(calls)`): the table page holds its log's entries
+back that way, to send them after the map's patch (`TableView.table_changed`). The calls are data ([element id, method
+name, arguments] as JSON), never code.
 """
 
 from __future__ import annotations
@@ -48,20 +50,21 @@ class Carrier(ui.element, component="../../static/one_message.js"):
 
 
 @contextmanager
-def one_message(carrier: Carrier) -> Iterator[None]:
+def one_message(carrier: Carrier, into: list[Call] | None = None) -> Iterator[None]:
     """Keep the `Batched` calls of the carrier's page made inside the block and send them as one message at its end
-    (nothing when there were none). Nested blocks for one page make one message, at the outer block's end."""
+    (nothing when there were none), or with `into` add them to that list and send nothing. A block inside another
+    block of the same page joins the outer one (its calls go where the outer block's go)."""
     client = carrier.client
     if client.id in _open:
         yield
         return
-    calls: list[Call] = []
+    calls: list[Call] = [] if into is None else into
     _open[client.id] = calls
     try:
         yield
     finally:
         del _open[client.id]
-        if calls:
+        if calls and into is None:
             carrier.run(calls)
 
 

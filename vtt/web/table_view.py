@@ -44,7 +44,7 @@ from vtt.web.map_pointers import MapPointers
 from vtt.web.map_view import MapView
 from vtt.web.menu_facts import odds_with, option_facts
 from vtt.web.menu_keys import MenuKeys
-from vtt.web.one_message import Carrier, one_message
+from vtt.web.one_message import Call, Carrier, one_message
 from vtt.web.order_candidates import order_candidates
 from vtt.web.panel_drawer import PanelDrawer
 from vtt.web.picture_controls import render_picture_controls
@@ -56,13 +56,13 @@ from vtt.web.tokens import on_map, seat_token, shown_tokens
 
 CELL_PX = 26.0
 FLUSH_DELAY = 0.1
+"""Seconds between a change's map patch and its log entry and panel updates. Long enough for the patch to reach every
+page before the server and the pages spend on the rest: on a small machine with eight pages open the last page's patch
+took up to 70 ms, and a second frame drawn by the faster pages meanwhile made it wait longer."""
 _waiting: list[TableView] = []
-"""The pages whose panels are rendered at the end of `FLUSH_DELAY`, by one task for all the pages a change reached
-(a task a page made and woke 8 tasks a move)."""
+"""The pages whose log entries and panels are sent at the end of `FLUSH_DELAY`, by one task for all the pages a change
+reached (a task a page made and woke 8 tasks a move)."""
 _waiting_task: asyncio.Task[None] | None = None
-"""Seconds between a change's map patch (with its log entry) and its panel updates. Long enough for the patch to
-reach every page before the server and the pages spend on the panels: on a small machine with eight pages open the
-last page's patch took up to 70 ms, and a second frame drawn by the faster pages meanwhile made it wait longer."""
 ELEMENTS = {
     "": "none",
     "fire": "Fire",
@@ -212,6 +212,8 @@ class TableView:
         )
         self._active: str | None = None
         self._flush_task: asyncio.Task[None] | None = None
+        self._log_calls: list[Call] = []
+        """The log's and chat's calls since the last flush (`_flush`), in their order."""
         self._panel_keys: dict[str, object] = {}
         self._turn_parts: tuple[ui.column, ui.button, ui.column] | None = None
         self._render_panels()
@@ -254,13 +256,19 @@ class TableView:
     # ---- the table changed --------------------------------------------------------------------------------
 
     def table_changed(self, change: Change) -> None:
-        """Patch the tokens that changed and add the log entry at once, in one message (the browser draws them in
-        one frame); render the panels a moment later, so that the map's small patch goes out ahead of the page's
-        element updates."""
+        """Patch the tokens that changed at once, in one message; send the log entry (worded for the seat as it is
+        now) and render the panels `FLUSH_DELAY` later, together. What everyone watches is the map: drawn in the
+        patch's frame, the entry cost a page's compositor more than the token (one damaged rectangle spanning both),
+        and with many pages on one machine the later pages' patches waited for it (`bench/web.py`)."""
         with one_message(self.carrier):
             self._take_change(change)
+        with one_message(self.carrier, into=self._log_calls):
+            record = change.record
+            self._add_to_log(record)
+            if record.is_meta:
+                self._mark_undone(record.command.get("seqs", []), record.kind == "undo")
         if self._flush_task is None or self._flush_task.done():
-            self._flush_task = _panels_later(self)
+            self._flush_task = _flush_later(self)
 
     def _take_change(self, change: Change) -> None:
         before, state = change.before, change.after
@@ -291,10 +299,6 @@ class TableView:
                 self.map.patch_token(token)
         self.fog.changed(self.map, seat, self.tokens)
         self._set_active()
-        record = change.record
-        self._add_to_log(record)
-        if record.is_meta:
-            self._mark_undone(record.command.get("seqs", []), record.kind == "undo")
 
     def _board_changed(self, before: GameState, after: GameState, fogged: bool = False) -> None:
         """`fogged`: the walls, objects and terrain are left to the fog of war (`PageFog.changed`)."""
@@ -824,6 +828,13 @@ class TableView:
 
     # ---- panels --------------------------------------------------------------------------------------------
 
+    def _flush(self) -> None:
+        """Send the log entries held since the last flush, then render the panels that changed."""
+        if self._log_calls:
+            calls, self._log_calls = self._log_calls, []
+            self.carrier.run(calls)
+        self._render_panels()
+
     def _render_panels(self) -> None:
         """Rebuild a panel only when what it shows changed."""
         seat = self._seat()
@@ -1101,18 +1112,18 @@ class TableView:
         self.pointers.close()
 
 
-def _panels_later(view: TableView) -> asyncio.Task[None]:
-    """Render the page's panels `FLUSH_DELAY` from now, with the other pages waiting then; returns the task."""
+def _flush_later(view: TableView) -> asyncio.Task[None]:
+    """Flush the page `FLUSH_DELAY` from now, with the other pages waiting then; returns the task."""
     global _waiting_task
     task = _waiting_task
     if task is None or task.done() or task.get_loop() is not asyncio.get_running_loop():
         _waiting.clear()  # pages of a loop that has ended (a test's)
-        task = _waiting_task = background_tasks.create(_render_waiting(), name="table-view-flush")
+        task = _waiting_task = background_tasks.create(_flush_waiting(), name="table-view-flush")
     _waiting.append(view)
     return task
 
 
-async def _render_waiting() -> None:
+async def _flush_waiting() -> None:
     global _waiting_task
     await asyncio.sleep(FLUSH_DELAY)
     views = list(_waiting)
@@ -1122,6 +1133,6 @@ async def _render_waiting() -> None:
         view._flush_task = None
     for view in views:
         try:
-            view._render_panels()
-        except Exception as e:  # one page's failure is its own: the others' panels are still rendered
+            view._flush()
+        except Exception as e:  # one page's failure is its own: the others are still flushed
             core.app.handle_exception(e)
