@@ -3,7 +3,8 @@
 // never HTML). A new entry is `add([entry])`, an undo or redo `mark(seqs, undone)`; Vue never re-renders the list.
 //
 // look "log": entry {seq, head, undone, meta, events: [{text, quiet, rolls: [roll], needed: [text]}]}, roll
-//   {label, result, faces: [[text, marks]], typed, outcome, dl, doubles, counting, fumble, changes, modifiers}.
+//   {label, result, faces: [[text, marks]], typed, outcome, dl, doubles, counting, fumble, changes, modifiers}; the server
+//   leaves out a field at its default (false, null, an empty list).
 // look "chat": entry {seq, kind, head, whisper, bold, texts: [text]}.
 // `keep`: the most entries shown (0: all); older ones leave the page.
 

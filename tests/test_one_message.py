@@ -96,7 +96,7 @@ async def _flushed(view: TableView) -> bool:
 
 def _run(view: TableView, code: str) -> list[list[Any]] | None:
     """The calls a script runs through the page's carrier (None: it is not such a script)."""
-    head = f'runMethod({view.carrier.id}, "run", '
+    head = f'runMethod({view.carrier.id},"run",'
     if not (code.startswith(head) and code.endswith(")")):
         return None
     [calls] = json.loads(code[len(head) : -1])
@@ -203,7 +203,7 @@ async def test_pages_shown_the_same_events_share_one_entry_and_marking_it_on_one
             assert scripts == [], "a block without calls sends nothing"
             views[0].log.mark_undone([first["seq"]], True)
             assert views[0].log.entries[-1] == {**first, "undone": True}
-            assert views[1].log.entries[-1] is first and first["undone"] is False
+            assert views[1].log.entries[-1] is first and "undone" not in first
 
 
 def _record(seq: int, events: list[dict[str, Any]], undone: bool = False) -> LogRecord:

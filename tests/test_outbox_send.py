@@ -127,7 +127,7 @@ async def test_a_changes_message_goes_on_the_socket_at_once_numbered_and_kept_fo
         [text] = socket.texts()  # before any turn of the event loop: no outbox pass in between
         kind, data = _message(text)
         assert kind == "run_javascript" and data["_id"] == first
-        assert data["code"].startswith(f'runMethod({view.carrier.id}, "run", ')
+        assert data["code"].startswith(f'runMethod({view.carrier.id},"run",')
         assert '"patchToken"' in data["code"]
         assert not outbox.messages and outbox.next_message_id == first + 1
         assert outbox.message_history[-1][0] == first

@@ -40,7 +40,7 @@ class Carrier(ui.element, component="../../static/one_message.js"):
         if not core.is_loop_running() or not self._is_safe_to_interact():
             return
         client = self.client
-        code = f'runMethod({self.id}, "run", {json.dumps([calls])})'
+        code = f'runMethod({self.id},"run",{json.dumps([calls], separators=(",", ":"))})'
         outbox = client.outbox
         message = (client.id, "run_javascript", {"code": code})
         if outbox_send.idle(outbox) and outbox_send.send_now(outbox, message):

@@ -51,9 +51,15 @@ def counted_outcome(kind: str, data: dict[str, Any]) -> tuple[int, str] | None:
     return None
 
 
+def _lean(fields: Json) -> Json:
+    """The fields not at their default: a field false, None or an empty list is left out (the browser reads a
+    missing one as that), for a smaller message per entry."""
+    return {k: v for k, v in fields.items() if v is not False and v is not None and v != []}
+
+
 def roll_json(roll: dict[str, Any], dl: int | None = None, counted: tuple[int, str] | None = None) -> Json:
     """One roll as the browser draws it: `faces` are `[text, marks]` (marks: "double", "fumble", "miss"), every
-    other field a finished text or None."""
+    other field a finished text; a field at its default is left out (`_lean`)."""
     raw_faces = roll.get("faces")
     faces: list[object] = raw_faces if isinstance(raw_faces, list) else []
     fumble = bool(roll.get("fumble")) and counted is None and not str(roll.get("label", "")).startswith("part roll")
@@ -69,27 +75,32 @@ def roll_json(roll: dict[str, Any], dl: int | None = None, counted: tuple[int, s
             marks.append("miss")
         shown_faces.append([str(face), marks])
     outcome = counted[1] if counted is not None else roll.get("result")
-    return {
-        "label": str(roll.get("label", "")),
-        "result": str(roll.get("result")),
-        "faces": shown_faces,
-        "typed": roll.get("typed") is True,
-        "outcome": f"= {outcome}",
-        "dl": None if dl is None else f"DL {dl}",
-        "doubles": "doubles " + ", ".join(str(f) for f in sorted(doubled, reverse=True)) if doubled else None,
-        "counting": None if counted is None else f"counting faces of {counted[0]}+",
-        "fumble": fumble and counted is None,
-        "changes": [f"{_signed(c.get('dice'))}d12 · {c.get('reason', '')}" for c in _dicts(roll.get("dice_changes"))],
-        "modifiers": [f"{_signed(m.get('value'))} · {m.get('reason', '')}" for m in _dicts(roll.get("modifiers"))],
-    }
+    return _lean(
+        {
+            "label": str(roll.get("label", "")),
+            "result": str(roll.get("result")),
+            "faces": shown_faces,
+            "typed": roll.get("typed") is True,
+            "outcome": f"= {outcome}",
+            "dl": None if dl is None else f"DL {dl}",
+            "doubles": "doubles " + ", ".join(str(f) for f in sorted(doubled, reverse=True)) if doubled else None,
+            "counting": None if counted is None else f"counting faces of {counted[0]}+",
+            "fumble": fumble and counted is None,
+            "changes": [
+                f"{_signed(c.get('dice'))}d12 · {c.get('reason', '')}" for c in _dicts(roll.get("dice_changes"))
+            ],
+            "modifiers": [f"{_signed(m.get('value'))} · {m.get('reason', '')}" for m in _dicts(roll.get("modifiers"))],
+        }
+    )
 
 
 def event_json(event: dict[str, Any]) -> Json:
-    """One event: its text, and for a roll its dice; a turn's start or end without dice is a quiet line."""
+    """One event: its text, and for a roll its dice; a turn's start or end without dice is a quiet line. A field at
+    its default is left out (`_lean`)."""
     kind = str(event.get("kind", ""))
     text = str(event.get("text", ""))
     if kind in {"turn", "turn_end"} and not event.get("rolls"):
-        return {"text": text, "quiet": True, "rolls": [], "needed": []}
+        return {"text": text, "quiet": True}
     found = event.get("data")
     data: dict[str, Any] = found if isinstance(found, dict) else {}
     dl = _whole(data.get("dl"))
@@ -101,24 +112,27 @@ def event_json(event: dict[str, Any]) -> Json:
     needed = [
         f"needed face {_signed(c.get('value'))} · {c.get('reason', '')}" for c in _dicts(data.get("needed_changes"))
     ]
-    return {"text": text, "quiet": False, "rolls": rolls, "needed": needed}
+    return _lean({"text": text, "rolls": rolls, "needed": needed})
 
 
 def entry_json(record: LogRecord, shown: list[dict[str, Any]]) -> Json | None:
-    """One log entry with the events its seat may see (`SeatView.events`); an entry with none is not drawn."""
+    """One log entry with the events its seat may see (`SeatView.events`); an entry with none is not drawn. A field
+    at its default is left out (`_lean`)."""
     if not shown:
         return None
     sender = SENDER_NAMES.get(record.sender, record.sender)
     head = f"#{record.seq} · {sender} · {record.command.get('type', '').replace('_', ' ')}"
     if record.is_chat and record.command.get("to") is not None:
         head += f" · whispered to {addressee_name(record.command['to'], {})}"
-    return {
-        "seq": record.seq,
-        "head": head,
-        "undone": record.undone,
-        "meta": record.is_meta,
-        "events": [event_json(e) for e in shown],
-    }
+    return _lean(
+        {
+            "seq": record.seq,
+            "head": head,
+            "undone": record.undone,
+            "meta": record.is_meta,
+            "events": [event_json(e) for e in shown],
+        }
+    )
 
 
 _ENTRIES: PairMemo[LogRecord, list[dict[str, Any]], Json | None] = PairMemo(entry_json, kept=16)
@@ -182,7 +196,7 @@ class LogList(Batched, component="../../static/log_view.js"):
         entries = self.entries
         for seq in marked:
             old = self._by_seq[seq]
-            self._by_seq[seq] = {**old, "undone": undone}
+            self._by_seq[seq] = _lean({**old, "undone": undone})
             where = next((i for i, e in enumerate(entries) if e is old), None)
             if where is not None:
                 entries[where] = self._by_seq[seq]
