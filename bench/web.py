@@ -27,8 +27,11 @@ taken inside the pages with `performance.timeOrigin + performance.now()`, as in 
    each observing page (and to the next animation frame there); every page is idle before each drop. The drag is
    a Soulweaver "place" (the fight is not begun). Next to it, a bare NiceGUI round trip measured the same way
    with 8 clients: a tiny app (a second subprocess) whose button click in one client sets a label in every client
-   through a shared object. Target: p95 ≤ 1.5× the bare round trip's p95 (the summary also prints how far that ratio
-   moves when the run's drops are drawn again with replacement: a run's p95 rests on its few slowest drops).
+   through a shared object. The two take turns, change by change, with both apps' pages open and every page idle
+   before each change (`run_paired`): both meet the same moments of the machine (measured one after the other, the
+   bare's p95 moved 19-33 ms between runs with the browser's warmth and the host's spells). Target: p95 ≤ 1.5× the
+   bare round trip's p95 (the summary also prints how far that ratio moves when the run's drops are drawn again with
+   replacement: a run's p95 rests on its few slowest drops).
    Where the time goes, leg by leg: the server notes each moment of a drop (`VTT_LATENCY_TRACE`,
    `vtt/table/latency_trace.py`: received, rules applied, committed, listeners told, each page's patch queued and
    handed to its socket), matched with the dragging page's pointerup and send and each observer's message handled
@@ -108,6 +111,7 @@ LATENCY_RATIO_TARGET = 1.5  # p95 of the drop -> other client latency over the b
 SERVER_CPU_TARGET_MS = 10.0
 BYTES_TARGET = 400
 BYTES_EQUAL = 1.1  # "equal on small and big maps": big / small at most this
+WARMUP = 2  # changes of each side before section 2's measured ones
 IDLE_S = 3.0  # the server's idle CPU is measured this long with the clients connected, before the changes
 MAIN_THREAD_TARGET_MS = 25.0
 """Each observer's renderer main thread per move (issue 14)."""
@@ -855,58 +859,103 @@ def wait_idle(clients: Sequence[Client]) -> None:
         )
 
 
-def run_changes(
-    server: AppServer,
-    clients: Sequence[Client],
-    change: Callable[[int], None],
-    n: int,
-    warmup: int,
-    is_key: Matcher,
-    trace: bool = False,
-    profile: bool = False,
-) -> Latency:
-    """`warmup + n` changes made by clients[0] (`change(i)`), each waited for in every other client. Observer 1's
-    main thread is profiled meanwhile: by script (the JS sampling profiler), or with `trace` by trace event in its
-    CPU time (a Chrome trace: script, style, layout, pre-paint, layerize, hit tests, ...). `profile`: the server's
-    too (`profiled`)."""
-    if server.process is None:
-        raise RuntimeError("the server is not running")
-    sender, observers = clients[0], clients[1:]
-    counts = [0] * len(observers)
-    lat = Latency()
+@dataclass
+class Side:
+    """One of the two apps section 2 measures, change by change: its server, its pages (clients[0] makes the
+    changes, the others observe), what its change `i` is, and which message changes an observer's DOM. `profile`:
+    its server takes `profiled`'s signals."""
+
+    server: AppServer
+    clients: Sequence[Client]
+    change: Callable[[int], None]
+    is_key: Matcher
+    profile: bool = False
+    lat: Latency = field(default_factory=Latency)
+    counts: list[int] = field(default_factory=list)
+
+    @property
+    def pid(self) -> int:
+        """The server's process."""
+        if self.server.process is None:
+            raise RuntimeError("a server is not running")
+        return self.server.process.pid
+
+
+def add_spent(total: dict[str, dict[str, float]], more: dict[str, dict[str, float]]) -> None:
+    for part, kinds in more.items():
+        into = total.setdefault(part, {})
+        for kind, ms in kinds.items():
+            into[kind] = into.get(kind, 0.0) + ms
+
+
+def run_paired(sides: Sequence[Side], n: int, warmup: int, trace: bool = False) -> None:
+    """`warmup + n` changes of each side, the sides taking turns change by change (which goes first alternates),
+    every page of both sides idle before each change: both apps are measured in the same moments of the same
+    machine (a slow spell of it falls on both alike), each with the other's pages open and idle. A change's CPU
+    (every thread of every process it may cost, its server's) is taken from just before it to the end of its
+    trailing messages and counted to its side. Observer 1 of each side is profiled meanwhile: by script (the JS
+    sampling profiler), or with `trace` by trace event in its CPU time (one Chrome trace of the browser)."""
+    for side in sides:
+        side.counts = [0] * (len(side.clients) - 1)
+    everyone = [c for side in sides for c in side.clients]
+    parts = [machine_parts(side.pid, side.clients) for side in sides]
+    threads: list[dict[str, dict[str, float]]] = [{} for _ in sides]
+
+    def turn(i: int, measured: bool) -> None:
+        order = range(len(sides)) if i % 2 == 0 else reversed(range(len(sides)))
+        for k in order:
+            side = sides[k]
+            wait_idle(everyone)
+            if not measured:
+                side.change(i)
+                collect(side.clients[0].page, side.clients[1:], side.counts, None, side.is_key)
+                continue
+            before, cpu0, t0 = snapshot(parts[k]), process_cpu_ms(side.pid), time.perf_counter()
+            side.change(i)
+            collect(side.clients[0].page, side.clients[1:], side.counts, side.lat, side.is_key)
+            side.lat.wall += (time.perf_counter() - t0) * 1000
+            side.lat.server_cpu += process_cpu_ms(side.pid) - cpu0
+            add_spent(threads[k], spent(before, snapshot(parts[k]), 1))
+
     for i in range(warmup):
-        wait_idle(clients)
-        change(i)
-        collect(sender.page, observers, counts, None, is_key)
-    wait_idle(clients)
-    idle0, t_idle = process_cpu_ms(server.process.pid), time.perf_counter()
+        turn(i, False)
+    wait_idle(everyone)
+    idle0, t_idle = [process_cpu_ms(side.pid) for side in sides], time.perf_counter()
     time.sleep(IDLE_S)
-    lat.idle_cpu = (process_cpu_ms(server.process.pid) - idle0) / (time.perf_counter() - t_idle)
-    cpu0, t0 = process_cpu_ms(server.process.pid), time.perf_counter()
-    main0 = [c.main_thread_ms() for c in clients]
-    processes = machine_parts(server.process.pid, clients)
-    threads0 = snapshot(processes)
+    for side, cpu in zip(sides, idle0, strict=True):
+        side.lat.idle_cpu = (process_cpu_ms(side.pid) - cpu) / (time.perf_counter() - t_idle)
+    main0 = [[c.main_thread_ms() for c in side.clients] for side in sides]
 
     def measured() -> None:
         for i in range(warmup, warmup + n):
-            wait_idle(clients)
-            change(i)
-            collect(sender.page, observers, counts, lat, is_key)
+            turn(i, True)
 
-    with profiled(server, profile):
+    with ExitStack() as profiling:
+        for side in sides:
+            profiling.enter_context(profiled(side.server, side.profile))
         if trace:
-            lat.observer_trace = observer_trace(observers[0], measured, n)
+            from bench.map_trace import record, self_times  # it imports this module
+
+            first = sides[0].clients[1]
+            events = record(first.cdp, first.page, measured)
+            for side in sides:
+                pid = side.clients[1].pid
+                times = self_times(events, (pid, pid)) if pid is not None else {}
+                side.lat.observer_trace = {name: ms / n for name, ms in times.items()}
         else:
-            start_js_profile(observers[0].cdp)
+            for side in sides:
+                start_js_profile(side.clients[1].cdp)
             measured()
-            by_script = stop_js_profile(observers[0].cdp)
-            lat.js_profile = {k: v / n for k, v in by_script.items()}
-    lat.threads = spent(threads0, snapshot(processes), n)
-    lat.server_cpu = (process_cpu_ms(server.process.pid) - cpu0) / n
-    lat.wall = (time.perf_counter() - t0) * 1000 / n
-    main = [{k: (v - m0[k]) / n for k, v in c.main_thread_ms().items()} for c, m0 in zip(clients, main0, strict=True)]
-    lat.sender_main, lat.observer_main = main[0], main[1:]
-    return lat
+            for side in sides:
+                side.lat.js_profile = {k: v / n for k, v in stop_js_profile(side.clients[1].cdp).items()}
+    for side, m0, spent_ms in zip(sides, main0, threads, strict=True):
+        lat = side.lat
+        lat.threads = {part: {kind: ms / n for kind, ms in kinds.items()} for part, kinds in spent_ms.items()}
+        lat.server_cpu /= n
+        lat.wall /= n
+        now = [c.main_thread_ms() for c in side.clients]
+        main = [{k: (v - was[k]) / n for k, v in ms.items()} for ms, was in zip(now, m0, strict=True)]
+        lat.sender_main, lat.observer_main = main[0], main[1:]
 
 
 def machine_parts(server_pid: int, clients: Sequence[Client]) -> dict[str, list[int]]:
@@ -951,32 +1000,9 @@ def trace_sender(
     return trace_changes(browser, sender.page, sender.cdp, sender.pid, change, n, settle, first)
 
 
-def observer_trace(client: Client, run: Callable[[], None], n: int) -> dict[str, float]:
-    """Run `run` under a Chrome trace; ms of `client`'s renderer main thread per change by trace event (self time,
-    in the thread's CPU time: what it did, however busy the machine was). Its main thread is the thread whose id is
-    the renderer's process id."""
-    from bench.map_trace import record, self_times  # it imports this module
-
-    events = record(client.cdp, client.page, run)
-    if client.pid is None:
-        return {}
-    return {name: ms / n for name, ms in self_times(events, (client.pid, client.pid)).items()}
-
-
-def bench_drops(
-    browser: Browser,
-    server: AppServer,
-    clients: Sequence[Client],
-    enc: Encounter,
-    drops: int,
-    traced: int,
-    warmup: int = 2,
-    trace: bool = False,
-    profile: bool = False,
-) -> Latency:
-    """The Soulweaver (clients[0]) drags the mover A -> B -> A ...; the others observe (`trace`: observer 1's main
-    thread by Chrome trace event; `profile`: the server's event loop by cProfile). Then `traced` more drops with the
-    dragging page's main thread traced."""
+def app_side(server: AppServer, clients: Sequence[Client], enc: Encounter, profile: bool = False) -> Side:
+    """The Soulweaver (clients[0]) drags the mover A -> B -> A ... (change `i`: from A when `i` is even); the others
+    observe."""
     sender = clients[0].page
     sender.evaluate(SENDER_PROBE)
     for client in clients[1:]:
@@ -988,14 +1014,15 @@ def bench_drops(
         here, there = (enc.spot_a, enc.spot_b) if i % 2 == 0 else (enc.spot_b, enc.spot_a)
         drag(sender, cell_xy(sender, here), cell_xy(sender, there), steps=8)
 
-    lat = run_changes(server, clients, move, drops, warmup, is_patch, trace, profile)
-    if traced:
-        lat.sender_work = trace_sender(browser, clients, move, traced, warmup + drops)
-    final = enc.spot_a if (warmup + drops + traced) % 2 == 0 else enc.spot_b
-    q, r = sender.locator(f'[data-token-id="{MOVER}"]').evaluate("el => [el.dataset.q, el.dataset.r]")
+    return Side(server, clients, move, is_patch, profile)
+
+
+def check_mover(page: Page, enc: Encounter, changes: int) -> None:
+    """After `changes` drags the mover is at A (an even count) or B."""
+    final = enc.spot_a if changes % 2 == 0 else enc.spot_b
+    q, r = page.locator(f'[data-token-id="{MOVER}"]').evaluate("el => [el.dataset.q, el.dataset.r]")
     if (int(q), int(r)) != final:
         print(f"!! the mover is at {q},{r} in the dragging page, expected {final}")
-    return lat
 
 
 LOG_ENTRIES = 300
@@ -1153,35 +1180,22 @@ def print_legs(legs: dict[str, list[float]]) -> None:
             row(label, legs[label], 9)
 
 
-def bench_bare(
-    browser: Browser,
-    server: AppServer,
-    n_clients: int,
-    clicks: int,
-    traced: int,
-    warmup: int = 2,
-    trace: bool = False,
-) -> Latency:
-    """A click in clients[0] sets the label in every client (the bare app); the others observe (`trace`: observer
-    1's main thread by Chrome trace event). Then `traced` more clicks with the clicking page's main thread traced."""
+def bare_ready(page: Page) -> None:
+    page.wait_for_function("window.did_handshake === true", timeout=TIMEOUT_MS)
+    page.wait_for_selector(".bare-label")
 
-    def ready(page: Page) -> None:
-        page.wait_for_function("window.did_handshake === true", timeout=TIMEOUT_MS)
-        page.wait_for_selector(".bare-label")
 
-    with open_clients(browser, [server.url] * n_clients, ready, frames_of=None) as clients:
-        sender = clients[0].page
-        sender.evaluate(SENDER_PROBE)
-        for client in clients[1:]:
-            client.page.evaluate(LABEL_OBSERVER)
-        box = sender.locator(".bare-button").bounding_box()
-        if box is None:
-            raise RuntimeError("the bare app's button is not rendered")
-        x, y = box["x"] + box["width"] / 2, box["y"] + box["height"] / 2
-        lat = run_changes(server, clients, lambda _: sender.mouse.click(x, y), clicks, warmup, is_update, trace)
-        if traced:
-            lat.sender_work = trace_sender(browser, clients, lambda _: sender.mouse.click(x, y), traced, 0)
-        return lat
+def bare_side(server: AppServer, clients: Sequence[Client]) -> Side:
+    """A click in clients[0] sets the label in every client (the bare app); the others observe."""
+    sender = clients[0].page
+    sender.evaluate(SENDER_PROBE)
+    for client in clients[1:]:
+        client.page.evaluate(LABEL_OBSERVER)
+    box = sender.locator(".bare-button").bounding_box()
+    if box is None:
+        raise RuntimeError("the bare app's button is not rendered")
+    x, y = box["x"] + box["width"] / 2, box["y"] + box["height"] / 2
+    return Side(server, clients, lambda _: sender.mouse.click(x, y), is_update)
 
 
 async def timed_submit(table: Table, viewer: Viewer, command: dict[str, Any]) -> tuple[Outcome, float]:
@@ -1589,31 +1603,28 @@ def main(argv: list[str] | None = None) -> int:
                 f"2. Drop -> other client's DOM, {n_clients} clients "
                 f"(1 Soulweaver dragging, {n_clients - 1} players observing), {drops} drops"
             )
-            # The bare round trip first, before the app's pages are open: they stay open for section 3, and an open
-            # page's leftover work must not fall into the bare drops.
+            # The app and the bare round trip change by change, both apps' pages open (`run_paired`); the bare's
+            # pages are closed before the app's entry costs are measured (and the app's pages stay for section 3).
             bare_server = AppServer(bare_script, port_env="BARE_PORT", cwd=folder).start()
-            try:
-                with timed("section 2, bare NiceGUI"):
-                    bare = bench_bare(browser, bare_server, n_clients, drops, traced, trace=args.observer_trace)
-            finally:
-                bare_server.stop()
-                report_server(bare_server, "bare NiceGUI")
             with ExitStack() as opened:
-                with timed("section 2, app"):
-                    urls = [url_sw] + [f"{server.url}/watch/1" for _ in range(1, n_clients)]
-                    ready = partial(wait_tokens, n=big.creatures)
-                    clients = opened.enter_context(open_clients(browser, urls, ready, frames_of=1))
-                    read_trace(trace_file(folder, big))  # the first paint's marks
-                    app = bench_drops(
-                        browser,
-                        server,
-                        clients,
-                        big,
-                        drops,
-                        traced,
-                        trace=args.observer_trace,
-                        profile=bool(args.profile),
-                    )
+                with timed("section 2, the app and bare NiceGUI"):
+                    try:
+                        with open_clients(browser, [bare_server.url] * n_clients, bare_ready, None) as bare_clients:
+                            urls = [url_sw] + [f"{server.url}/watch/1" for _ in range(1, n_clients)]
+                            ready = partial(wait_tokens, n=big.creatures)
+                            clients = opened.enter_context(open_clients(browser, urls, ready, frames_of=1))
+                            read_trace(trace_file(folder, big))  # the first paint's marks
+                            app_s = app_side(server, clients, big, profile=bool(args.profile))
+                            bare_s = bare_side(bare_server, bare_clients)
+                            run_paired([app_s, bare_s], drops, WARMUP, trace=args.observer_trace)
+                            app, bare = app_s.lat, bare_s.lat
+                            if traced:
+                                app.sender_work = trace_sender(browser, clients, app_s.change, traced, WARMUP + drops)
+                                bare.sender_work = trace_sender(browser, bare_clients, bare_s.change, traced, 0)
+                            check_mover(clients[0].page, big, WARMUP + drops + traced)
+                    finally:
+                        bare_server.stop()
+                        report_server(bare_server, "bare NiceGUI")
                     marks = read_trace(trace_file(folder, big))
                     legs = drop_legs(marks, app, clients[0].client_id)
                     entry_now, entry_shipped = new_entry_cost(clients[-1].page)
