@@ -2,7 +2,7 @@
 
 Run it from the repository root::
 
-    .venv/bin/python bench/web.py            # full run (about two minutes on a 2-core machine)
+    .venv/bin/python bench/web.py            # full run (about three minutes on a 2-core machine)
     .venv/bin/python bench/web.py --quick    # 4 clients, fewer repetitions, no profiled load (under a minute)
     .venv/bin/python bench/web.py --paint    # only the first paint (section 1 and 1a)
     .venv/bin/python bench/web.py --latency  # only the drops and the bare round trip (section 2); --drops N, --trace F
@@ -1565,7 +1565,7 @@ def main(argv: list[str] | None = None) -> int:
         "and write the figures to this file (pstats); its CPU figures then include the profiler's cost",
     )
     args = ap.parse_args(argv)
-    cold_runs, drops, bytes_moves, traced = (1, 6, 3, 3) if args.quick else (3, 30, 8, 6)
+    cold_runs, drops, bytes_moves, traced = (1, 6, 3, 3) if args.quick else (3, 50, 8, 6)
     drops = args.drops or drops
     traced = traced if args.traced < 0 else args.traced
     n_clients = QUICK_CLIENTS if args.quick else CLIENTS

@@ -21,10 +21,12 @@ PLACE = {"type": "place", "creature": "orc", "to": [4, 2]}
 EVENTS = [{"kind": "place", "text": "The Soulweaver places Orc at (4, 2).", "data": {"creature": "orc"}}]
 
 
-def test_a_command_is_stored_with_its_sender_faces_events_and_snapshot(database_url: str) -> None:
+def test_a_command_is_stored_with_its_sender_faces_events_and_a_snapshot_after_it(database_url: str) -> None:
     engine = db.open_engine(database_url)
     game = db.create_game(engine, "g", {"start": True})
-    db.append_command(engine, game, 1, "soulweaver", PLACE, [3, 6], EVENTS, snapshot={"after": 1})
+    db.append_command(engine, game, 1, "soulweaver", PLACE, [3, 6], EVENTS)
+    assert db.snapshot_seqs(engine, game) == []
+    db.store_snapshot(engine, game, 1, {"after": 1})
     (row,) = db.load_log(engine, game)
     assert (row["seq"], row["sender"], row["command"], row["faces"], row["events"]) == (
         1,
@@ -43,9 +45,8 @@ def test_a_taken_place_of_the_log_is_refused_and_changes_nothing(database_url: s
     game = db.create_game(engine, "g", {})
     db.append_command(engine, game, 1, "soulweaver", PLACE, [], EVENTS)
     with pytest.raises(db.SeqTaken):
-        db.append_command(engine, game, 1, "alice", {"type": "dash", "creature": "ayla"}, [5], [], snapshot={"x": 1})
+        db.append_command(engine, game, 1, "alice", {"type": "dash", "creature": "ayla"}, [5], [])
     assert [(r["seq"], r["sender"]) for r in db.load_log(engine, game)] == [(1, "soulweaver")]
-    assert db.snapshot_seqs(engine, game) == []  # the snapshot of the refused command went with it
     engine.dispose()
 
 

@@ -136,6 +136,7 @@ def test_an_undo_across_the_newest_snapshot_loads_from_the_one_before(monkeypatc
         for to in ([5, 5], [6, 6], [7, 7], [5, 6], [6, 7], [7, 8]):
             assert asyncio.run(table.submit(SW, {"type": "place", "creature": "orc", "to": to})).ok
         assert asyncio.run(table.submit(SW, {"type": "undo"})).ok  # takes back 6, after the snapshot at 6
+        table.wait_for_writes()  # the snapshots are stored after their commands, by the writer thread
         assert db.snapshot_seqs(engine, game_id) == [6, 4, 2]
         played: list[dict[str, Any]] = []
 

@@ -103,6 +103,7 @@ def test_a_snapshot_is_stored_every_n_commands_and_used_on_reopening(database_ur
     table.snapshot_every = 2
     for to in ([2, 3], [2, 4], [3, 4]):
         assert _submit(table, SW, {"type": "place", "creature": "orc", "to": to}).ok
+    table.close()  # its writes done: the writer thread stores a snapshot after everyone was told of its command
     assert db.snapshot_seqs(engine, game_id) == [2]
     snap = db.snapshot_state(engine, game_id, 2)
     assert snap is not None and GameState.model_validate(snap).creatures["orc"].anchor == (2, 4)
@@ -111,12 +112,62 @@ def test_a_snapshot_is_stored_every_n_commands_and_used_on_reopening(database_ur
     assert again.log[0].before is None  # taken from the snapshot, not replayed
 
 
+class _Watcher:
+    """A listener noting, when it is told of each command, which snapshots the database holds."""
+
+    def __init__(self, engine: Any, game_id: int) -> None:
+        self.engine, self.game_id = engine, game_id
+        self.seen: list[tuple[int, list[int]]] = []
+
+    def table_changed(self, change: Any) -> None:
+        self.seen.append((change.record.seq, db.snapshot_seqs(self.engine, self.game_id)))
+
+
+def test_a_snapshot_is_stored_after_everyone_is_told_of_its_command(database_url: str) -> None:
+    """The command is stored and told first; its snapshot (a big map's state is a row of a megabyte) comes after."""
+    engine = open_engine(database_url)
+    game_id = db.create_game(engine, "g", _game().model_dump(mode="json"))
+    table = Table.load(engine, game_id)
+    table.snapshot_every = 1
+    watcher = _Watcher(engine, game_id)
+    table.subscribe(watcher)
+    assert _submit(table, SW, {"type": "place", "creature": "orc", "to": [2, 3]}).ok
+    assert watcher.seen == [(1, [])]
+    assert [r["seq"] for r in db.load_log(engine, game_id)] == [1]
+    table.wait_for_writes()
+    assert db.snapshot_seqs(engine, game_id) == [1]
+    table.close()
+
+
+def test_a_snapshot_that_cannot_be_stored_is_logged_and_the_game_goes_on(
+    database_url: str, monkeypatch: pytest.MonkeyPatch, caplog: pytest.LogCaptureFixture
+) -> None:
+    engine = open_engine(database_url)
+    game_id = db.create_game(engine, "g", _game().model_dump(mode="json"))
+    table = Table.load(engine, game_id)
+    table.snapshot_every = 1
+
+    def full_disk(*_args: Any) -> None:
+        raise OSError("disk full")
+
+    monkeypatch.setattr(db, "store_snapshot", full_disk)
+    assert _submit(table, SW, {"type": "place", "creature": "orc", "to": [2, 3]}).ok
+    table.wait_for_writes()
+    assert "a snapshot of a game could not be stored" in caplog.text
+    assert _submit(table, SW, {"type": "place", "creature": "orc", "to": [2, 4]}).ok
+    table.close()
+    again = Table.load(engine, game_id)
+    assert again.state.creatures["orc"].anchor == (2, 4) and db.snapshot_seqs(engine, game_id) == []
+    again.close()
+
+
 def test_undo_across_a_snapshot_replays_from_the_start(database_url: str) -> None:
     engine = open_engine(database_url)
     game_id = db.create_game(engine, "g", _game().model_dump(mode="json"))
     table = Table.load(engine, game_id)
     table.snapshot_every = 1
     assert _submit(table, SW, {"type": "place", "creature": "orc", "to": [5, 5]}).ok
+    table.close()
     again = Table.load(engine, game_id)
     assert asyncio.run(again.submit(SW, {"type": "undo"})).ok
     assert again.state.creatures["orc"].anchor == (3, 2)
