@@ -682,6 +682,7 @@ TOKEN_OBSERVER = (
       if (m.target.getAttribute && m.target.getAttribute('data-token-id') === id) {
         const rec = { t, frame: null, q: m.target.dataset.q, r: m.target.dataset.r };
         window.__seen.push(rec);
+        if (window.__wake) window.__wake();
         requestAnimationFrame(() => { rec.frame = performance.timeOrigin + performance.now(); });
         break;
       }
@@ -701,11 +702,19 @@ LABEL_OBSERVER = (
   new MutationObserver(() => {
     const rec = { t: performance.timeOrigin + performance.now(), frame: null, text: el.textContent };
     window.__seen.push(rec);
+    if (window.__wake) window.__wake();
     requestAnimationFrame(() => { rec.frame = performance.timeOrigin + performance.now(); });
   }).observe(el, { childList: true, characterData: true, subtree: true });"""
     + MESSAGE_LOG
     + "}"
 )
+
+SEEN_MORE = """([n, ms]) => window.__seen.length > n || new Promise((resolve, reject) => {
+  const timer = setTimeout(() => reject(new Error('no change seen in ' + ms + ' ms')), ms);
+  window.__wake = () => { if (window.__seen.length > n) { clearTimeout(timer); window.__wake = null; resolve(true); } };
+})"""
+"""Wait until the page has seen more than `n` changes: woken by its observer, not polled (Playwright's
+`wait_for_function` polls on every animation frame, a frame of the page being measured each time)."""
 
 TAKE_MESSAGES = "() => { const m = window.__msgs; window.__msgs = []; return m; }"
 
@@ -782,7 +791,7 @@ def message_name(m: Sequence[Any]) -> str:
 def collect(sender: Page, observers: Sequence[Client], counts: list[int], lat: Latency | None, is_key: Matcher) -> None:
     """Wait until every observer has seen one more change, then record the latencies (if `lat`)."""
     for client, n in zip(observers, counts, strict=True):
-        client.page.wait_for_function("n => window.__seen.length > n", arg=n, timeout=10_000)
+        client.page.evaluate(SEEN_MORE, [n, 10_000])
     sender.wait_for_timeout(TRAILING_MS)  # the observers' next frames; the server's trailing messages
     up = float(sender.evaluate("window.__ups[window.__ups.length - 1]"))
     sent = [float(t) for t in sender.evaluate("window.__sent || []") if float(t) >= up]
@@ -1457,7 +1466,7 @@ def bench_bytes(sender: Page, observer: Client, enc: Encounter, moves: int, sett
         observer.frames.clear()
         n = int(page.evaluate("window.__seen.length"))
         drag(sender, cell_xy(sender, here), cell_xy(sender, there), steps=8)
-        page.wait_for_function("n => window.__seen.length > n", arg=n, timeout=10_000)
+        page.evaluate(SEEN_MORE, [n, 10_000])
         page.wait_for_timeout(settle_ms)
         frames = [f for f in observer.frames if f.startswith("4")]
         out.per_move.append(sum(len(f.encode()) for f in frames))
