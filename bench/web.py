@@ -2,7 +2,7 @@
 
 Run it from the repository root::
 
-    .venv/bin/python bench/web.py            # full run (about three minutes on a 2-core machine)
+    .venv/bin/python bench/web.py            # full run (about two and a half minutes on a 2-core machine)
     .venv/bin/python bench/web.py --quick    # 4 clients, fewer repetitions, no profiled load (under a minute)
     .venv/bin/python bench/web.py --paint    # only the first paint (section 1 and 1a)
     .venv/bin/python bench/web.py --latency  # only the drops and the bare round trip (section 2); --drops N, --trace F
