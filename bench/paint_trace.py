@@ -32,6 +32,7 @@ if str(ROOT) not in sys.path:
 from playwright.sync_api import Browser, sync_playwright  # noqa: E402
 
 from bench.page_trace import KIND_OF, main_thread_events  # noqa: E402
+from bench.process_cpu import process_cpu_ms  # noqa: E402
 from bench.web import (  # noqa: E402
     BARE_APP,
     BARE_SELECTOR,
@@ -153,11 +154,6 @@ def tally(events: Sequence[dict[str, Any]], label: str) -> Traced:
     out.by_file = dict(files)
     out.by_event = dict(names)
     return out
-
-
-def process_cpu_ms(pid: int) -> float:
-    fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
-    return (int(fields[11]) + int(fields[12])) * 10.0  # clock ticks of 10 ms
 
 
 def traced_load(browser: Browser, page: Any, url: str, label: str, server: AppServer) -> Traced:

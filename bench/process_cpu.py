@@ -41,6 +41,31 @@ def _read(path: str) -> str | None:
         return None
 
 
+def thread_cpu_ms(pid: int, tid: int) -> float:
+    """CPU time of one thread so far (/proc/<pid>/task/<tid>/schedstat, ns); 0 where it is gone or unknown."""
+    try:
+        return int(Path(f"/proc/{pid}/task/{tid}/schedstat").read_text().split()[0]) / 1e6
+    except (FileNotFoundError, ProcessLookupError, ValueError, IndexError):
+        return 0.0
+
+
+def process_cpu_ms(pid: int) -> float:
+    """CPU time of a process (all its threads alive now) so far: the nanoseconds of /proc/<pid>/task/*/schedstat
+    (/proc/<pid>/stat counts in ticks of 10 ms, too coarse for a few seconds of an idle server); /proc/<pid>/stat
+    where schedstat is missing."""
+    total = 0
+    try:
+        for task in Path(f"/proc/{pid}/task").iterdir():
+            try:
+                total += int((task / "schedstat").read_text().split()[0])
+            except (FileNotFoundError, ProcessLookupError):
+                continue  # a thread that ended meanwhile
+        return total / 1e6
+    except (FileNotFoundError, ValueError, IndexError):
+        fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+        return (int(fields[11]) + int(fields[12])) * 1000 / os.sysconf("SC_CLK_TCK")
+
+
 def threads_ms(pid: int) -> dict[str, float]:
     """CPU ms of each kind of thread of process `pid` so far (threads alive now; schedstat's nanoseconds)."""
     out: dict[str, float] = defaultdict(float)
@@ -49,11 +74,9 @@ def threads_ms(pid: int) -> dict[str, float]:
     except OSError:
         return {}
     for tid in tids:
-        stat = _read(f"/proc/{pid}/task/{tid}/schedstat")
         name = _read(f"/proc/{pid}/task/{tid}/comm")
-        if stat is None or name is None:
-            continue
-        out[thread_kind(pid, int(tid), name.strip())] += int(stat.split()[0]) / 1e6
+        if name is not None:
+            out[thread_kind(pid, int(tid), name.strip())] += thread_cpu_ms(pid, int(tid))
     return dict(out)
 
 

@@ -29,7 +29,8 @@ from playwright.sync_api import Page, sync_playwright
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from bench.web import process_cpu_ms, renderer_of, renderer_pids, thread_cpu_ms  # noqa: E402
+from bench.process_cpu import process_cpu_ms, thread_cpu_ms  # noqa: E402
+from bench.web import renderer_of, renderer_pids  # noqa: E402
 from e2e.conftest import CHROMIUM, CHROMIUM_ARGS, VIEWPORT, AppServer  # noqa: E402
 from vtt.rules.setting_groups import grouped  # noqa: E402
 

@@ -89,7 +89,16 @@ from playwright.sync_api import Browser, BrowserContext, CDPSession, ConsoleMess
 from playwright.sync_api import Error as PlaywrightError  # noqa: E402
 
 from bench.page_trace import PageWork, print_page_work, trace_changes  # noqa: E402
-from bench.process_cpu import KINDS, children, chromium_processes, describe, snapshot, spent  # noqa: E402
+from bench.process_cpu import (  # noqa: E402
+    KINDS,
+    children,
+    chromium_processes,
+    describe,
+    process_cpu_ms,
+    snapshot,
+    spent,
+    thread_cpu_ms,
+)
 from e2e.conftest import CHROMIUM, CHROMIUM_ARGS, VIEWPORT, AppServer  # noqa: E402
 from e2e.helpers import Cell, cell_xy, drag  # noqa: E402
 from vtt.rules import apply  # noqa: E402
@@ -368,14 +377,6 @@ def renderer_pids(browser_cdp: CDPSession) -> set[int]:
     """Process ids of the browser's renderers (Chromium runs without its sandbox here: these are the host's)."""
     info: dict[str, Any] = browser_cdp.send("SystemInfo.getProcessInfo")
     return {int(p["id"]) for p in info["processInfo"] if p["type"] == "renderer"}
-
-
-def thread_cpu_ms(pid: int, tid: int) -> float:
-    """CPU time of one thread so far (/proc/<pid>/task/<tid>/schedstat, ns); 0 where it is gone or unknown."""
-    try:
-        return int(Path(f"/proc/{pid}/task/{tid}/schedstat").read_text().split()[0]) / 1e6
-    except (FileNotFoundError, ProcessLookupError, ValueError, IndexError):
-        return 0.0
 
 
 def renderer_of(page: Page, candidates: set[int]) -> int | None:
@@ -840,23 +841,6 @@ def is_patch(event: str, method: str) -> bool:
 
 def is_update(event: str, method: str) -> bool:
     return event == "update"
-
-
-def process_cpu_ms(pid: int) -> float:
-    """CPU time of a process (all its threads alive now) so far: the nanoseconds of /proc/<pid>/task/*/schedstat
-    (/proc/<pid>/stat counts in ticks of 10 ms, too coarse for a few seconds of an idle server); /proc/<pid>/stat
-    where schedstat is missing."""
-    total = 0
-    try:
-        for task in Path(f"/proc/{pid}/task").iterdir():
-            try:
-                total += int((task / "schedstat").read_text().split()[0])
-            except (FileNotFoundError, ProcessLookupError):
-                continue  # a thread that ended meanwhile
-        return total / 1e6
-    except (FileNotFoundError, ValueError, IndexError):
-        fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
-        return (int(fields[11]) + int(fields[12])) * 1000 / os.sysconf("SC_CLK_TCK")
 
 
 def wait_idle(clients: Sequence[Client]) -> None:

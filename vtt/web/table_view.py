@@ -199,7 +199,7 @@ class TableView:
                     with ui.element("div").classes("log-frame"):
                         self.log = RollLog()
                     self.chat = ChatPanel(viewer, self._players, self.send)
-        self.carrier = Carrier()  # a change's patches and log entry go to the browser as one message
+        self.carrier = Carrier()  # a change's patches go to the browser as one message, its log entry in one more
         self.drawer = PanelDrawer(layout)
         self.map.on_move(self._on_move)
         self.map.on_drag_start(self._on_drag_start)
